@@ -1,0 +1,229 @@
+/**
+ * The LLM step activity: one streamed model call for one agent step.
+ *
+ * - Streams tokens to the turn's Redis stream as they arrive (chat text as `content`,
+ *   `<file>` bodies as `file_content`), heartbeating with the stream position so Temporal
+ *   notices a dead worker within the heartbeat timeout.
+ * - Passes the activity's cancellation signal to the request: an interrupt stops the model.
+ * - On attempt > 1 publishes `step_retry` first: clients drop that step's partial text.
+ * - Saves the step's transcript in MongoDB and returns only compact facts to the workflow.
+ */
+import { Context } from '@temporalio/activity';
+import type OpenAI from 'openai';
+import { endsWithQuestion, FileStreamProcessor, lastQuestion, planUnits, type StreamPiece } from '../agents/file-stream';
+import { toolsForAgent } from '../agents/tool-schemas';
+import { type AnyEventDraft, draft, type UsageData } from '../events/contract';
+import { tail } from '../shared/text';
+import type { LlmStepInput, LlmStepResult, ToolCallRef } from '../shared/turn-types';
+import { buildAgentMessages } from './agent-messages';
+import { countTokens } from './context';
+import type { ActivityDeps } from './deps';
+import { classifyLlmError } from './llm-errors';
+import { publisherFor } from './publish';
+import { BatchingPublisher } from './batching-publisher';
+
+interface AssembledCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** Shortens long string arguments for a tool card; the full call stays in MongoDB. */
+function cardArguments(raw: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw || '{}');
+  } catch {
+    return { _raw: raw.slice(0, 200) };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { _value: parsed };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(parsed)) out[k] = typeof v === 'string' && v.length > 300 ? `${v.slice(0, 300)}… [${v.length} chars]` : v;
+  return out;
+}
+
+export function toolSummary(name: string, raw: string): string {
+  try {
+    const a = JSON.parse(raw || '{}') as Record<string, unknown>;
+    const target = a.title ?? a.agent ?? a.query ?? a.id ?? a.operation ?? '';
+    return `${name}${target ? ` ${String(target).slice(0, 60)}` : ''}`;
+  } catch {
+    return name;
+  }
+}
+
+export function createLlmActivities(deps: ActivityDeps) {
+  const { models, config } = deps;
+
+  return {
+    async llmStep(input: LlmStepInput): Promise<LlmStepResult> {
+      const ctx = Context.current();
+      const attempt = ctx.info.attempt;
+      const envelope = { turnId: input.turnId, agent: input.agent, step: input.step, attempt };
+      const stamp = (d: AnyEventDraft): AnyEventDraft => ({ ...d, ...envelope });
+      const publisher = publisherFor(deps, 'turn', input.turnId, input.slot);
+
+      await publisher.publish(input.prelude.map((d) => ({ ...d, attempt })));
+      if (attempt > 1) {
+        await publisher.continueAfterExisting();
+        await publisher.publish([stamp(draft('step_retry', { attempt, message: 'The previous attempt of this step was interrupted; drop its partial output.' }))]);
+      }
+
+      const turn = await models.Turn.findById(input.turnId).lean();
+      if (!turn) throw new Error(`turn ${input.turnId} not found`);
+      const project = await models.Project.findById(turn.projectId).lean();
+      if (!project) throw new Error(`project ${turn.projectId} not found`);
+      const messages = await buildAgentMessages(models, input, turn, project, {
+        contextTokens: config.AGENT_CONTEXT_TOKEN_BUDGET,
+        historyTokens: config.AGENT_CHAT_HISTORY_TOKEN_BUDGET,
+        ledgerCeiling: config.PROMPT_TOKEN_LEDGER_CEILING,
+      });
+
+      const processor = new FileStreamProcessor(input.pendingFileId !== null);
+      const out = new BatchingPublisher(publisher);
+      let rawContent = '';
+      let chatText = '';
+      let position = 0;
+      const calls: AssembledCall[] = [];
+      let usage: OpenAI.CompletionUsage | undefined;
+      let finishReason = 'stop';
+
+      const emit = (pieces: StreamPiece[]): void => {
+        for (const p of pieces) {
+          if (p.kind === 'chat') {
+            chatText += p.text;
+            if (!input.holdChat) out.add(stamp(draft('content', { delta: p.text })));
+          } else if (p.kind === 'file') out.add(stamp(draft('file_content', { fileId: input.pendingFileId!, delta: p.text })));
+        }
+      };
+
+      try {
+        const stream = await deps.llm.chat.completions.create(
+          {
+            model: config.OPENAI_MODEL,
+            messages,
+            tools: toolsForAgent(input.agent, { readOnly: input.scope.readOnly, clarifyFirst: input.scope.clarifyFirst }),
+            stream: true,
+            stream_options: { include_usage: true },
+          },
+          { signal: ctx.cancellationSignal },
+        );
+        for await (const chunk of stream) {
+          if (chunk.usage) usage = chunk.usage;
+          const choice = chunk.choices[0];
+          if (!choice) continue;
+          const delta = choice.delta as typeof choice.delta & { reasoning_content?: string };
+          if (delta.reasoning_content) out.add(stamp(draft('thinking', { delta: delta.reasoning_content })));
+          if (delta.content) {
+            rawContent += delta.content;
+            position += delta.content.length;
+            emit(processor.push(delta.content));
+          }
+          for (const tc of delta.tool_calls ?? []) {
+            const slot = (calls[tc.index] ??= { id: '', name: '', arguments: '' });
+            if (tc.id) slot.id = tc.id;
+            if (tc.function?.name) slot.name += tc.function.name;
+            if (tc.function?.arguments) {
+              slot.arguments += tc.function.arguments;
+              position += tc.function.arguments.length;
+            }
+          }
+          if (choice.finish_reason) finishReason = choice.finish_reason;
+          // Heartbeat details carry the stream position: visible in Temporal UI while it runs.
+          ctx.heartbeat({ step: input.step, chars: position });
+        }
+        emit(processor.end());
+        await out.flush();
+      } catch (err) {
+        await out.flush().catch(() => undefined);
+        throw classifyLlmError(err);
+      }
+
+      const toolCalls = calls.filter((c) => c.name);
+      toolCalls.forEach((c, i) => (c.id ||= `call_${input.step}_${i}`));
+      const usageData: UsageData = usage
+        ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, totalTokens: usage.total_tokens, source: 'provider', model: config.OPENAI_MODEL }
+        : estimateUsage(messages, rawContent, toolCalls, config.OPENAI_MODEL);
+
+      const capture = input.pendingFileId && (processor.body || processor.closed)
+        ? { fileId: input.pendingFileId, body: processor.body, closed: processor.closed }
+        : null;
+      await models.AgentStep.replaceOne(
+        { _id: `${input.turnId}:${input.step}` },
+        {
+          _id: `${input.turnId}:${input.step}`,
+          turnId: input.turnId,
+          run: input.run,
+          step: input.step,
+          agent: input.agent,
+          text: chatText,
+          rawContent,
+          toolCalls,
+          toolResults: [],
+          captured: capture ? [capture] : [],
+          attempt,
+        },
+        { upsert: true },
+      );
+      await recordUsage(deps, turn, input, usageData);
+      await publisher.publish([
+        ...toolCalls.map((c) => stamp(draft('tool_call', { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) }, { toolCallId: c.id }))),
+        stamp(draft('usage', usageData)),
+      ]);
+
+      const refs: ToolCallRef[] = toolCalls.map((c) => ({ id: c.id, name: c.name, summary: toolSummary(c.name, c.arguments) }));
+      return {
+        toolCalls: refs,
+        textChars: chatText.length,
+        textTail: tail(chatText, 600),
+        endsWithQuestion: toolCalls.length === 0 && endsWithQuestion(chatText),
+        question: toolCalls.length === 0 ? lastQuestion(chatText) : null,
+        planUnits: planUnits(chatText),
+        endsOnFileBlock: processor.endsOnFileBlock,
+        capture: capture ? { fileId: capture.fileId, closed: capture.closed, chars: capture.body.length } : null,
+        usage: usageData,
+        finishReason,
+      };
+    },
+  };
+}
+
+function estimateUsage(
+  messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[],
+  output: string,
+  calls: AssembledCall[],
+  model: string,
+): UsageData {
+  const prompt = messages.reduce((n, m) => n + 4 + countTokens(typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')), 0);
+  const completion = countTokens(output) + calls.reduce((n, c) => n + countTokens(c.name + c.arguments), 0);
+  return { promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion, source: 'estimate', model };
+}
+
+/** One usage record per step, whatever the number of attempts (key: turnId:step). */
+async function recordUsage(
+  deps: ActivityDeps,
+  turn: { _id: unknown; sessionId: string; projectId: string; ownerId: string; jobId?: string | null },
+  input: { turnId: string; step: number; agent: string },
+  usage: UsageData,
+): Promise<void> {
+  await deps.models.UsageRecord.updateOne(
+    { _id: `${input.turnId}:${input.step}` },
+    {
+      $setOnInsert: {
+        turnId: input.turnId,
+        sessionId: turn.sessionId,
+        projectId: turn.projectId,
+        ownerId: turn.ownerId,
+        jobId: turn.jobId ?? null,
+        agent: input.agent,
+        step: input.step,
+        model: usage.model,
+        promptTokens: usage.promptTokens,
+        completionTokens: usage.completionTokens,
+        totalTokens: usage.totalTokens,
+        source: usage.source,
+      },
+    },
+    { upsert: true },
+  );
+}

@@ -1,0 +1,240 @@
+/**
+ * create_file, edit_file, delete_file, query_files against MongoDB. Each returns a result
+ * body for the model plus the file events to stream; none throws for a bad request.
+ */
+import type { ToolArgs } from '../../agents/tool-schemas';
+import { draft } from '../../events/contract';
+import { idFromKey, isDuplicateKey } from '../../db/models';
+import { countWords, truncate } from '../../shared/text';
+import {
+  authorLines,
+  describeChange,
+  findLiveFile,
+  isBodyType,
+  latestVersion,
+  rememberSeen,
+  seenVersion,
+  writeVersion,
+} from './file-store';
+import { failure, type ToolContext, type ToolExecution } from './types';
+
+const DELETE_WORDS = /(delete|remove|删除|删掉|删了|删去|去掉)/i;
+const REWRITE_WORDS = /(rewrite|overwrite|replace (it|the whole|everything)|start over|重写|整份重写|推翻重写|全部重写|覆盖)/i;
+
+/** The author named this file and asked for this action in the current message. */
+export function authorAskedFor(message: string, title: string, action: 'delete' | 'rewrite'): boolean {
+  const named = message.toLowerCase().includes(title.toLowerCase().trim());
+  return named && (action === 'delete' ? DELETE_WORDS : REWRITE_WORDS).test(message);
+}
+
+export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>): Promise<ToolExecution> {
+  const { models } = ctx;
+  if (args.parent_id) {
+    const parent = await findLiveFile(models, ctx.projectId, args.parent_id);
+    if (!parent) return failure('create_file', 'not_found', `No folder with id ${args.parent_id} in this project.`);
+    if (parent.type !== 'folder') return failure('create_file', 'invalid_parent', `${parent.title} is not a folder.`);
+  }
+  const pending = await models.File.findOne({ projectId: ctx.projectId, pendingTurnId: ctx.turnId, deletedAt: null }).lean();
+  const fileId = idFromKey(`file:${ctx.key}`);
+  if (pending && String(pending._id) !== fileId) {
+    const same = pending.title === args.title && pending.type === args.type && (pending.parentId ?? null) === (args.parent_id ?? null);
+    if (same && !args.content) {
+      // The model re-created the file it has not written yet: give it back instead of failing.
+      return {
+        body: { ok: true, id: String(pending._id), title: pending.title, type: pending.type, content: '', next_step: 'Write the body now as <file>…</file>.' },
+        outcome: { name: 'create_file', ok: true, fileId: String(pending._id), fileType: pending.type, title: pending.title, op: 'opened', pendingBody: true },
+        events: [],
+      };
+    }
+    return failure(
+      'create_file',
+      'pending_empty_file_unwritten',
+      `"${pending.title}" (id=${String(pending._id)}) is still empty: write its body as <file>…</file> before creating another file.`,
+    );
+  }
+  const order = args.order ?? (await models.File.countDocuments({ projectId: ctx.projectId, parentId: args.parent_id ?? null }));
+  try {
+    await models.File.create({
+      _id: fileId,
+      projectId: ctx.projectId,
+      ownerId: ctx.ownerId,
+      type: args.type,
+      title: args.title,
+      parentId: args.parent_id ?? null,
+      order,
+      pendingTurnId: args.content || args.type === 'folder' ? null : ctx.turnId,
+      createdByTurnId: ctx.turnId,
+    });
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err; // a retry: the file already exists
+  }
+  let version: { versionId: string; words: number } | null = null;
+  if (args.content) {
+    version = await writeVersion(models, fileId, args.content, { author: 'ai', agent: ctx.agent, turnId: ctx.turnId, operation: 'create', writeKey: ctx.key });
+    await rememberSeen(models, ctx.turnId, fileId, 1);
+  }
+  const words = version?.words ?? 0;
+  return {
+    body: {
+      ok: true,
+      id: fileId,
+      title: args.title,
+      type: args.type,
+      words,
+      ...(args.content || args.type === 'folder' ? {} : { next_step: 'Now write the body as a line <file>, the text, then a line </file>.' }),
+    },
+    outcome: {
+      name: 'create_file',
+      ok: true,
+      fileId,
+      fileType: args.type,
+      title: args.title,
+      op: 'created',
+      bodyWords: isBodyType(args.type) ? words : 0,
+      pendingBody: !args.content && args.type !== 'folder',
+    },
+    events: [ctx.event(draft('file_created', { fileId, title: args.title, fileType: args.type, versionId: version?.versionId, words }))],
+  };
+}
+
+export async function editFile(ctx: ToolContext, args: ToolArgs<'edit_file'>): Promise<ToolExecution> {
+  const { models } = ctx;
+  const file = await findLiveFile(models, ctx.projectId, args.id);
+  if (!file) return failure('edit_file', 'not_found', `No file with id ${args.id} in this project.`);
+  if (file.type === 'folder') return failure('edit_file', 'invalid_target', 'Folders have no text to edit.');
+  const current = file.content;
+
+  if (args.operation === 'rewrite' && file.latestAuthor === 'author' && !authorAskedFor(ctx.authorMessage, file.title, 'rewrite'))
+    return failure('edit_file', 'author_edit_protected', `"${file.title}" was last written by the author; ask them before rewriting it whole.`, { id: args.id });
+
+  if (args.anchor && !current.includes(args.anchor)) {
+    const seen = await seenVersion(models, ctx.turnId, args.id);
+    if (seen !== null && seen < file.versionCount) {
+      const then = (await models.FileVersion.findOne({ fileId: args.id, version: seen }).lean())?.content ?? '';
+      const change = describeChange(then, current);
+      return failure('edit_file', 'stale_content', `"${file.title}" changed since you read it (the author edited it); the anchor is gone. Re-read it with query_files(id).`, {
+        id: args.id,
+        changes: change,
+      });
+    }
+    return failure('edit_file', 'anchor_not_found', `The anchor text is not in "${file.title}". Copy it exactly from the current text (query_files(id) shows it).`);
+  }
+  if (args.anchor && current.split(args.anchor).length > 2 && args.operation !== 'insert')
+    return failure('edit_file', 'ambiguous_anchor', 'The anchor appears more than once; include more surrounding text.');
+
+  const text = args.text ?? '';
+  let next: string;
+  switch (args.operation) {
+    case 'replace':
+      next = current.replace(args.anchor!, () => text);
+      break;
+    case 'insert':
+      next = current.replace(args.anchor!, (m) => (args.position === 'before' ? text + m : m + text));
+      break;
+    case 'append':
+      next = current + (current && !current.endsWith('\n') && !text.startsWith('\n') ? '\n' : '') + text;
+      break;
+    case 'delete':
+      next = current.replace(args.anchor!, '');
+      break;
+    case 'rewrite':
+      next = text;
+      break;
+  }
+  const touched = await touchesAuthorText(ctx, args.id, args.operation === 'rewrite' ? current : (args.anchor ?? ''));
+  const v = await writeVersion(models, args.id, next, { author: 'ai', agent: ctx.agent, turnId: ctx.turnId, operation: `edit:${args.operation}`, writeKey: ctx.key });
+  await rememberSeen(models, ctx.turnId, args.id, v.version);
+  // Review-gate evidence counts the words this edit wrote, not the file's total.
+  const bodyWords = isBodyType(file.type) && args.operation !== 'delete' ? countWords(text) : 0;
+  return {
+    body: { ok: true, id: args.id, title: file.title, version: v.version, words: v.words, ...(touched ? { author_edits_touched: true } : {}) },
+    outcome: { name: 'edit_file', ok: true, fileId: args.id, fileType: file.type, title: file.title, op: 'edited', bodyWords },
+    events: [ctx.event(draft('file_updated', { fileId: args.id, title: file.title, fileType: file.type, versionId: v.versionId, words: v.words, operation: args.operation }))],
+  };
+}
+
+async function touchesAuthorText(ctx: ToolContext, fileId: string, region: string): Promise<boolean> {
+  if (!region) return false;
+  const lines = await authorLines(ctx.models, fileId);
+  return lines.some((l) => region.includes(l) || l.includes(region.trim()));
+}
+
+export async function deleteFile(ctx: ToolContext, args: ToolArgs<'delete_file'>): Promise<ToolExecution> {
+  const { models } = ctx;
+  const file = await findLiveFile(models, ctx.projectId, args.id);
+  if (!file) return failure('delete_file', 'not_found', `No file with id ${args.id} in this project.`);
+  const targets = [file];
+  if (file.type === 'folder') {
+    const queue = [String(file._id)];
+    while (queue.length) {
+      const children = await models.File.find({ projectId: ctx.projectId, parentId: queue.shift(), deletedAt: null }).lean();
+      if (children.length && !args.recursive)
+        return failure('delete_file', 'folder_not_empty', `"${file.title}" is not empty; pass recursive=true to delete it with its contents.`);
+      for (const c of children) {
+        targets.push(c as typeof file);
+        queue.push(String(c._id));
+      }
+    }
+  }
+  // Author protection: the author must have named the file (or its folder) and said delete.
+  const protectedOnes = targets.filter(
+    (t) => t.latestAuthor === 'author' && !authorAskedFor(ctx.authorMessage, t.title, 'delete') && !authorAskedFor(ctx.authorMessage, file.title, 'delete'),
+  );
+  if (protectedOnes.length)
+    return failure('delete_file', 'author_edit_protected', `Not deleted: the author wrote ${protectedOnes.map((t) => `"${t.title}"`).join(', ')}; ask them first.`, {
+      protected_ids: protectedOnes.map((t) => String(t._id)),
+    });
+  const ids = targets.map((t) => String(t._id));
+  await models.File.updateMany({ _id: { $in: ids }, deletedAt: null }, { $set: { deletedAt: new Date(), pendingTurnId: null } });
+  return {
+    body: { ok: true, deleted: targets.map((t) => ({ id: String(t._id), title: t.title })) },
+    outcome: { name: 'delete_file', ok: true, fileId: args.id, fileType: file.type, title: file.title, op: 'deleted' },
+    events: targets.map((t) =>
+      ctx.event(draft('file_updated', { fileId: String(t._id), title: t.title, fileType: t.type, versionId: '', words: 0, operation: 'delete' })),
+    ),
+  };
+}
+
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export async function queryFiles(ctx: ToolContext, args: ToolArgs<'query_files'>): Promise<ToolExecution> {
+  const { models } = ctx;
+  if (args.id) {
+    const file = await findLiveFile(models, ctx.projectId, args.id);
+    if (!file) return failure('query_files', 'not_found', `No file with id ${args.id} in this project.`);
+    await rememberSeen(models, ctx.turnId, args.id, file.versionCount);
+    const head = await latestVersion(models, args.id);
+    const edits = head?.author === 'author' ? await authorLines(models, args.id) : [];
+    return {
+      body: {
+        ok: true,
+        id: args.id,
+        title: file.title,
+        type: file.type,
+        version: file.versionCount,
+        words: file.words,
+        content: file.content,
+        ...(edits.length ? { author_edits: edits } : {}),
+      },
+      outcome: { name: 'query_files', ok: true, fileId: args.id, fileType: file.type, title: file.title, op: 'read' },
+      events: [],
+    };
+  }
+  const filter: Record<string, unknown> = { projectId: ctx.projectId, deletedAt: null };
+  if (args.type) filter.type = args.type;
+  if (args.query) {
+    const rx = new RegExp(escapeRegex(args.query), 'i');
+    filter.$or = [{ title: rx }, { content: rx }];
+  }
+  const files = await models.File.find(filter).sort({ type: 1, order: 1 }).limit(args.limit ?? 20).lean();
+  const results = files.map((f) => {
+    const at = args.query ? f.content.toLowerCase().indexOf(args.query.toLowerCase()) : -1;
+    const snippet = at >= 0 ? f.content.slice(Math.max(0, at - 80), at + 160) : truncate(f.content, 200);
+    return { id: String(f._id), title: f.title, type: f.type, words: f.words, snippet };
+  });
+  return {
+    body: { ok: true, results, note: 'Snippets are not full text; read a file with query_files(id).' },
+    outcome: { name: 'query_files', ok: true, op: 'searched' },
+    events: [],
+  };
+}

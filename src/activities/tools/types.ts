@@ -1,0 +1,37 @@
+import type { AnyEventDraft } from '../../events/contract';
+import type { Models } from '../../db/models';
+import type { ToolOutcome } from '../../shared/turn-types';
+import type { WorkAgent } from '../../workflows/plans';
+
+/** What a tool can see: the turn it runs in, never another project's data. */
+export interface ToolContext {
+  models: Models;
+  turnId: string;
+  projectId: string;
+  ownerId: string;
+  agent: WorkAgent;
+  /** The author's message in this turn (author-protection checks read it). */
+  authorMessage: string;
+  /** Idempotency key of this call: turnId:step:toolCallId. */
+  key: string;
+  /** Stamps events with the turn's envelope fields. */
+  event: (d: AnyEventDraft) => AnyEventDraft;
+}
+
+/** The JSON the model gets back. Failures are data it can act on, never exceptions. */
+export type ToolResultBody = ({ ok: true } & Record<string, unknown>) | { ok: false; error_type: string; message: string; [k: string]: unknown };
+
+export interface ToolExecution {
+  body: ToolResultBody;
+  outcome: ToolOutcome;
+  /** file_created / file_updated events to publish after tool_result. */
+  events: AnyEventDraft[];
+}
+
+export function failure(name: string, errorType: string, message: string, extra: Record<string, unknown> = {}): ToolExecution {
+  return {
+    body: { ok: false, error_type: errorType, message, ...extra },
+    outcome: { name, ok: false, errorType, message },
+    events: [],
+  };
+}

@@ -1,0 +1,194 @@
+/**
+ * Turn lifecycle activities: load what the workflow needs to route, save a streamed file
+ * body, release or drop held chat text, and finalize (messages, routing, usage, lock,
+ * terminal events). Each is idempotent: finalize run twice writes the same documents once.
+ */
+import { Context } from '@temporalio/activity';
+import { draft, NON_TERMINAL_STOP_REASONS, type AnyEventDraft } from '../events/contract';
+import { isDuplicateKey } from '../db/models';
+import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../shared/domain';
+import { detectLanguage } from '../shared/text';
+import type { FinalizeInput, PreparedTurn, SaveCaptureInput, ToolOutcome } from '../shared/turn-types';
+import { endsWithQuestion } from '../agents/file-stream';
+import { findLengthRequirements, type PreviousTurnFacts } from '../workflows/routing';
+import type { RoutingDecision, WorkAgent } from '../workflows/plans';
+import type { ActivityDeps } from './deps';
+import { expireStream } from '../streams/redis-streams';
+import { publisherFor, streamKeyFor } from './publish';
+import { isBodyType, writeVersion } from './tools/file-store';
+
+/** Proposals in the closing paragraph: list items, or a single trailing offer. */
+export function countProposedChanges(text: string): number {
+  const paragraphs = text.trim().split(/\n\s*\n/);
+  const last = paragraphs.slice(-2).join('\n');
+  const items = last.split('\n').filter((l) => /^\s*(?:[-*•]|\d+[.)、]|[①②③④⑤⑥⑦⑧⑨])\s+/.test(l)).length;
+  if (items > 0) return items;
+  return endsWithQuestion(text) ? 1 : 0;
+}
+
+export function createTurnLifecycleActivities(deps: ActivityDeps) {
+  const { models } = deps;
+
+  async function previousFacts(sessionId: string, turnId: string, createdAt: Date): Promise<PreviousTurnFacts | null> {
+    const prev = await models.Turn.findOne({ sessionId, _id: { $ne: turnId }, createdAt: { $lte: createdAt } }).sort({ createdAt: -1, _id: -1 }).lean();
+    if (!prev) return null;
+    const lastAssistant = await models.Message.findOne({ turnId: String(prev._id), role: 'assistant' }).sort({ seq: -1 }).lean();
+    const text = lastAssistant?.content ?? '';
+    const resume = (prev.resume as { agent: WorkAgent; remaining: WorkAgent[] } | null) ?? null;
+    return {
+      status: prev.status as TurnStatus,
+      stopReason: prev.stopReason ?? null,
+      routing: (prev.routing as RoutingDecision | null) ?? null,
+      resume,
+      askedQuestion: prev.status === 'awaiting_author' || endsWithQuestion(text),
+      proposedChanges: countProposedChanges(text),
+    };
+  }
+
+  return {
+    async prepareTurn(input: { turnId: string }): Promise<PreparedTurn> {
+      const turn = await models.Turn.findOneAndUpdate({ _id: input.turnId }, { $set: { status: 'running' } }, { new: true }).lean();
+      if (!turn) throw new Error(`turn ${input.turnId} not found`);
+      const project = await models.Project.findById(turn.projectId).lean();
+      if (!project) throw new Error(`project ${turn.projectId} not found`);
+      const earlier = await models.Message.find({ sessionId: turn.sessionId, role: 'user' }).sort({ seq: -1 }).limit(20).lean();
+      const lengthRequirements = [
+        ...findLengthRequirements(turn.message),
+        ...findLengthRequirements([project.summary, project.style, project.notes].join('\n')),
+        ...earlier.filter((m) => m.turnId !== input.turnId).flatMap((m) => findLengthRequirements(m.content)),
+      ];
+      return {
+        message: turn.message,
+        language: detectLanguage(turn.message),
+        projectType: project.type as PreparedTurn['projectType'],
+        previous: await previousFacts(turn.sessionId, input.turnId, turn.createdAt),
+        lengthRequirements: [...new Set(lengthRequirements)].slice(0, 10),
+      };
+    },
+
+    /** Saves a `<file>` body captured by an LLM step as a new version of the pending file. */
+    async saveCapturedFile(input: SaveCaptureInput): Promise<ToolOutcome> {
+      const key = `${input.turnId}:${input.step}:capture:${input.fileId}`;
+      const step = await models.AgentStep.findById(`${input.turnId}:${input.step}`).lean();
+      const captured = step?.captured.find((c) => c.fileId === input.fileId);
+      const file = await models.File.findById(input.fileId).lean();
+      if (!captured || !file) throw new Error(`no captured body for ${key}`);
+      const v = await writeVersion(models, input.fileId, captured.body ?? '', {
+        author: 'ai',
+        agent: input.agent,
+        turnId: input.turnId,
+        operation: 'stream',
+        writeKey: key,
+      });
+      const attempt = Context.current().info.attempt;
+      await publisherFor(deps, 'turn', input.turnId, input.slot).publish([
+        draft(
+          'file_updated',
+          { fileId: input.fileId, title: file.title, fileType: file.type, versionId: v.versionId, words: v.words, operation: 'stream' },
+          { turnId: input.turnId, agent: input.agent, step: input.step, attempt },
+        ),
+      ]);
+      return {
+        name: 'file_stream',
+        ok: true,
+        fileId: input.fileId,
+        fileType: file.type,
+        title: file.title,
+        op: 'edited',
+        bodyWords: isBodyType(file.type) ? v.words : 0,
+      };
+    },
+
+    /** Publishes a run's held chat text after all (no review followed). */
+    async releaseHeldText(input: { turnId: string; run: number; slot: number; agent: WorkAgent }): Promise<void> {
+      const steps = await models.AgentStep.find({ turnId: input.turnId, run: input.run }).sort({ step: 1 }).lean();
+      const events: AnyEventDraft[] = steps
+        .filter((s) => s.text)
+        .map((s) => draft('content', { delta: s.text }, { turnId: input.turnId, agent: input.agent, step: s.step }));
+      await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
+    },
+
+    async finalizeTurn(input: FinalizeInput): Promise<void> {
+      const turn = await models.Turn.findById(input.turnId).lean();
+      if (!turn) throw new Error(`turn ${input.turnId} not found`);
+      const steps = await models.AgentStep.find({ turnId: input.turnId }).sort({ step: 1 }).lean();
+      const executions = await models.ToolExecution.find({ turnId: input.turnId }).lean();
+      const outcomeOf = (key: string): ToolOutcome | undefined =>
+        (executions.find((e) => e.key === key)?.result as { outcome?: ToolOutcome } | undefined)?.outcome;
+
+      // Empty files nobody wrote into are not work: roll them back (read-only turns, interrupts, dead ends).
+      await models.File.deleteMany({ pendingTurnId: input.turnId, versionCount: 0 });
+
+      const touched = new Set<string>();
+      for (const run of input.runs) {
+        const runSteps = steps.filter((s) => s.run === run.run);
+        const breadcrumb: { op: string; fileId: string; title: string }[] = [];
+        for (const s of runSteps)
+          for (const c of s.toolCalls) {
+            const o = outcomeOf(`${input.turnId}:${s.step}:${c.id}`);
+            if (o?.ok && o.fileId && o.op && ['created', 'edited', 'deleted', 'read'].includes(o.op)) {
+              breadcrumb.push({ op: o.op, fileId: o.fileId, title: o.title ?? '' });
+              if (o.op !== 'read') touched.add(o.fileId);
+            }
+          }
+        const text = run.textDropped ? '' : runSteps.map((s) => s.text).join('').trim();
+        if (!text && !breadcrumb.length) continue;
+        const key = `${input.turnId}:run:${run.run}`;
+        if (await models.Message.exists({ key })) continue;
+        const session = await models.Session.findOneAndUpdate({ _id: turn.sessionId }, { $inc: { messageSeq: 1 } }, { new: true }).lean();
+        try {
+          await models.Message.create({
+            sessionId: turn.sessionId,
+            projectId: turn.projectId,
+            turnId: input.turnId,
+            role: 'assistant',
+            agent: run.agent,
+            content: text,
+            breadcrumb,
+            seq: session?.messageSeq ?? 0,
+            key,
+          });
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+        }
+      }
+
+      const [usage] = await models.UsageRecord.aggregate<{ p: number; c: number; t: number; est: number }>([
+        { $match: { turnId: input.turnId } },
+        { $group: { _id: null, p: { $sum: '$promptTokens' }, c: { $sum: '$completionTokens' }, t: { $sum: '$totalTokens' }, est: { $sum: { $cond: [{ $eq: ['$source', 'estimate'] }, 1, 0] } } } },
+      ]);
+      await models.Turn.updateOne(
+        { _id: input.turnId },
+        {
+          $set: {
+            status: input.status,
+            stopReason: input.stopReason,
+            routing: input.routing,
+            agentRuns: input.runs.map((r) => ({ agent: r.agent, outcome: r.outcome })),
+            filesTouched: [...touched],
+            usage: { promptTokens: usage?.p ?? 0, completionTokens: usage?.c ?? 0, totalTokens: usage?.t ?? 0, estimated: (usage?.est ?? 0) > 0 },
+            resume: input.resume,
+            endedAt: turn.endedAt ?? deps.clock(),
+          },
+        },
+      );
+      if (!ACTIVE_TURN_STATUSES.includes(input.status)) await models.SessionLock.deleteOne({ _id: turn.sessionId, turnId: input.turnId });
+
+      const events: AnyEventDraft[] = input.deferredStops.map((s) =>
+        draft('workflow_stopped', { reason: s.reason, message: s.message, terminal: false }, { turnId: input.turnId }),
+      );
+      if (input.stopReason && !NON_TERMINAL_STOP_REASONS.includes(input.stopReason))
+        events.push(
+          draft(
+            'workflow_stopped',
+            { reason: input.stopReason as never, message: input.stopMessage ?? input.stopReason, terminal: true },
+            { turnId: input.turnId },
+          ),
+        );
+      if (input.error) events.push(draft('error', { code: input.error.code, message: input.error.message, retryable: false }, { turnId: input.turnId }));
+      events.push(draft('done', { status: input.status }, { turnId: input.turnId }));
+      await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
+      await expireStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId), deps.config.STREAM_TTL_SECONDS);
+    },
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * File streaming protocol (seed 001 "文件流式写入协议"): after `create_file` without content,
+ * the model writes the body between a `<file>` line and a `</file>` line in its reply.
+ * This processor splits the model's text deltas into chat text and file body as they
+ * arrive, without waiting for whole lines except when a line might be a marker.
+ * A lone `<file>` / `</file>` line outside a capture never reaches the chat text. Pure.
+ */
+
+export type StreamPiece =
+  | { kind: 'chat'; text: string }
+  | { kind: 'file'; text: string }
+  | { kind: 'open' }
+  | { kind: 'close' };
+
+const OPEN = '<file>';
+const CLOSE = '</file>';
+
+function couldBecome(lineSoFar: string, marker: string): boolean {
+  const t = lineSoFar.trimStart();
+  return t.length < marker.length ? marker.startsWith(t) : t.startsWith(marker);
+}
+
+export class FileStreamProcessor {
+  private capturing = false;
+  /** Current line not yet emitted because it may turn out to be a marker line. */
+  private held = '';
+  /** The current line already started emitting, so it cannot be a marker line. */
+  private lineCommitted = false;
+  /** Whole text of the current line, held or not: fences are detected on whole lines. */
+  private currentLine = '';
+  private inFence = false;
+  private closedOnce = false;
+  private chatAfterClose = '';
+  private captured = '';
+
+  /** @param canCapture true when a file created without content is waiting for its body. */
+  constructor(private canCapture: boolean) {}
+
+  get isCapturing(): boolean {
+    return this.capturing;
+  }
+
+  /** Body captured so far (across the step). */
+  get body(): string {
+    return this.captured;
+  }
+
+  /** A `<file>` block was opened and closed in this step. */
+  get closed(): boolean {
+    return this.closedOnce && !this.capturing;
+  }
+
+  /** The text ends right after a finished `</file>` block (only whitespace follows). */
+  get endsOnFileBlock(): boolean {
+    return this.closed && this.chatAfterClose.trim() === '';
+  }
+
+  push(delta: string): StreamPiece[] {
+    const out: StreamPiece[] = [];
+    for (const part of delta.split(/(\n)/)) {
+      if (part === '') continue;
+      if (part === '\n') this.endLine(out);
+      else this.addToLine(part, out);
+    }
+    return merge(out);
+  }
+
+  /** End of the model's text: flush whatever is held. */
+  end(): StreamPiece[] {
+    const out: StreamPiece[] = [];
+    if (this.held) this.finishLine(this.held, false, out);
+    this.held = '';
+    this.currentLine = '';
+    this.lineCommitted = false;
+    return merge(out);
+  }
+
+  private addToLine(text: string, out: StreamPiece[]): void {
+    this.currentLine += text;
+    if (this.lineCommitted) {
+      this.emit(text, out);
+      return;
+    }
+    const line = this.held + text;
+    const marker = this.capturing ? CLOSE : OPEN;
+    const watch = this.capturing || !this.inFence;
+    if (watch && (couldBecome(line, marker) || (!this.capturing && couldBecome(line, CLOSE)))) {
+      this.held = line;
+      return;
+    }
+    this.held = '';
+    this.lineCommitted = true;
+    this.emit(line, out);
+  }
+
+  private endLine(out: StreamPiece[]): void {
+    if (!this.lineCommitted) this.finishLine(this.held, true, out);
+    else this.emit('\n', out);
+    if (!this.capturing && this.currentLine.trimStart().startsWith('```')) this.inFence = !this.inFence;
+    this.held = '';
+    this.currentLine = '';
+    this.lineCommitted = false;
+  }
+
+  /** A whole line that was held back: decide whether it is a marker. */
+  private finishLine(line: string, newline: boolean, out: StreamPiece[]): void {
+    const t = line.trim();
+    const nl = newline ? '\n' : '';
+    if (this.capturing) {
+      if (t.endsWith(CLOSE)) {
+        const before = line.slice(0, line.lastIndexOf(CLOSE));
+        if (before) this.emit(before, out);
+        this.capturing = false;
+        this.closedOnce = true;
+        this.chatAfterClose = '';
+        out.push({ kind: 'close' });
+        return;
+      }
+      this.emit(line + nl, out);
+      return;
+    }
+    if (t.startsWith(OPEN) && !this.inFence) {
+      if (this.canCapture) {
+        this.capturing = true;
+        this.canCapture = false;
+        out.push({ kind: 'open' });
+        const rest = t.slice(OPEN.length);
+        if (rest.endsWith(CLOSE)) {
+          // `<file>body</file>` on one line.
+          this.emit(rest.slice(0, -CLOSE.length), out);
+          this.capturing = false;
+          this.closedOnce = true;
+          this.chatAfterClose = '';
+          out.push({ kind: 'close' });
+        } else if (rest) this.emit(rest + nl, out);
+      }
+      // Without a pending file the marker line is dropped; the text after it stays chat.
+      return;
+    }
+    if (t === CLOSE && !this.inFence) return; // lone closing marker outside a capture: dropped
+    this.emit(line + nl, out);
+  }
+
+  private emit(text: string, out: StreamPiece[]): void {
+    if (!text) return;
+    if (this.capturing) {
+      this.captured += text;
+      out.push({ kind: 'file', text });
+    } else {
+      if (this.closedOnce) this.chatAfterClose += text;
+      out.push({ kind: 'chat', text });
+    }
+  }
+}
+
+function merge(pieces: StreamPiece[]): StreamPiece[] {
+  const out: StreamPiece[] = [];
+  for (const p of pieces) {
+    const last = out[out.length - 1];
+    if (last && last.kind === p.kind && (p.kind === 'chat' || p.kind === 'file') && (last.kind === 'chat' || last.kind === 'file')) {
+      (last as { text: string }).text += (p as { text: string }).text;
+    } else out.push({ ...p });
+  }
+  return out;
+}
+
+/** Ends with a question to the author (ASCII or full-width question mark, ignoring closing quotes). */
+export function endsWithQuestion(text: string): boolean {
+  const t = text.trim().replace(/[\s"'”’」』)）*_~]+$/u, '');
+  return /[?？]$/.test(t);
+}
+
+/** The last question sentence of a text (passed verbatim to the reviewer). */
+export function lastQuestion(text: string): string | null {
+  if (!endsWithQuestion(text)) return null;
+  const t = text.trim();
+  const parts = t.split(/(?<=[.!?。！？\n])\s*/u).filter(Boolean);
+  return parts[parts.length - 1]?.trim() ?? null;
+}
+
+/** Distinct "chapter N / episode N / 第N章 / 第N集" units mentioned in a text. */
+export function planUnits(text: string): number[] {
+  const units = new Set<number>();
+  for (const m of text.matchAll(/(?:chapter|episode|ch\.)\s*(\d{1,4})/giu)) units.add(Number(m[1]));
+  for (const m of text.matchAll(/第\s*(\d{1,4})\s*[章集回幕]/gu)) units.add(Number(m[1]));
+  return [...units].sort((a, b) => a - b);
+}

@@ -1,0 +1,133 @@
+/**
+ * Provider-neutral tool definitions: one zod schema per tool, turned into JSON Schema for
+ * the model. The same schemas validate what the model sends back, so model output is
+ * always data that has been checked (SPEC §12). Pure module.
+ */
+import { z } from 'zod';
+import type { AgentName } from '../events/contract';
+import { fileTypeSchema } from '../shared/domain';
+
+const id = z.string().regex(/^[0-9a-f]{24}$/, 'file ids are 24-character hex strings');
+const WORK_AGENTS = ['planner', 'hook_designer', 'writer', 'quality_reviewer'] as const;
+
+export const toolArgSchemas = {
+  create_file: z
+    .object({
+      type: fileTypeSchema.describe('outline, character, setting, draft (a chapter), script, or folder'),
+      title: z.string().min(1).max(200),
+      content: z
+        .string()
+        .max(200_000)
+        .optional()
+        .describe('Leave empty for long text: then write the body right after as a <file>…</file> block in your reply.'),
+      parent_id: id.optional().describe('Folder to create the file in.'),
+      order: z.number().int().min(0).max(100_000).optional(),
+    })
+    .strict(),
+  edit_file: z
+    .object({
+      id,
+      operation: z.enum(['replace', 'insert', 'append', 'delete', 'rewrite']),
+      anchor: z.string().min(1).max(20_000).optional().describe('Exact text already in the file (replace / insert / delete).'),
+      text: z.string().max(200_000).optional().describe('New text (replace / insert / append / rewrite).'),
+      position: z.enum(['before', 'after']).optional().describe('For insert: before or after the anchor (default after).'),
+    })
+    .strict()
+    .superRefine((v, ctx) => {
+      if (['replace', 'insert', 'delete'].includes(v.operation) && !v.anchor)
+        ctx.addIssue({ code: 'custom', path: ['anchor'], message: `${v.operation} needs an exact anchor` });
+      if (['replace', 'insert', 'append', 'rewrite'].includes(v.operation) && v.text === undefined)
+        ctx.addIssue({ code: 'custom', path: ['text'], message: `${v.operation} needs text` });
+    }),
+  delete_file: z.object({ id, recursive: z.boolean().optional().describe('Required to delete a non-empty folder.') }).strict(),
+  query_files: z
+    .object({
+      id: id.optional().describe('Read one file in full.'),
+      query: z.string().min(1).max(500).optional().describe('Search titles and text.'),
+      type: fileTypeSchema.optional(),
+      limit: z.number().int().min(1).max(50).optional(),
+    })
+    .strict(),
+  update_project: z
+    .object({
+      summary: z.string().max(4000).optional(),
+      style: z.string().max(4000).optional(),
+      notes: z.string().max(4000).optional(),
+      tasks: z
+        .array(
+          z
+            .object({
+              id: z.string().min(1).max(64),
+              title: z.string().min(1).max(200),
+              status: z.enum(['todo', 'in_progress', 'done']),
+              artifact: z.string().max(200).optional(),
+            })
+            .strict(),
+        )
+        .max(200)
+        .optional(),
+    })
+    .strict(),
+  handoff_to_agent: z
+    .object({
+      agent: z.enum(WORK_AGENTS),
+      reason: z.string().min(1).max(500),
+      todo: z.string().max(2000).optional(),
+    })
+    .strict(),
+  request_clarification: z
+    .object({ question: z.string().min(1).max(2000), options: z.array(z.string().max(300)).max(8).optional() })
+    .strict(),
+} as const;
+
+export type ToolName = keyof typeof toolArgSchemas;
+export type ToolArgs<T extends ToolName> = z.infer<(typeof toolArgSchemas)[T]>;
+export const TOOL_NAMES = Object.keys(toolArgSchemas) as ToolName[];
+
+export const FILE_WRITE_TOOLS: readonly ToolName[] = ['create_file', 'edit_file', 'delete_file'];
+export const CONTROL_TOOLS: readonly ToolName[] = ['handoff_to_agent', 'request_clarification'];
+
+const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
+  create_file:
+    'Create a project file. For long text leave content empty and stream the body in your reply as <file>…</file> right after this call; only one empty file may be pending at a time.',
+  edit_file:
+    'Edit a file precisely: replace/insert/delete an exact anchor, append at the end, or rewrite it whole. Anchors must match the current text exactly.',
+  delete_file: 'Delete a file (folders need recursive=true).',
+  query_files: 'Read a file in full by id, or search files by text and type.',
+  update_project: 'Update the project summary, style, notes, or task board.',
+  handoff_to_agent: 'Hand the turn to another agent with a reason and what is left to do.',
+  request_clarification: 'Ask the author a question and stop this turn until they answer.',
+};
+
+/** Which tools each agent may call. The reviewer reads and reports; it never writes. */
+export const AGENT_TOOLS: Record<Exclude<AgentName, 'router'>, readonly ToolName[]> = {
+  planner: TOOL_NAMES,
+  hook_designer: TOOL_NAMES,
+  writer: TOOL_NAMES,
+  quality_reviewer: ['query_files', 'handoff_to_agent', 'request_clarification'],
+};
+
+export function agentHasWriteTools(agent: AgentName): boolean {
+  return agent !== 'router' && AGENT_TOOLS[agent].some((t) => FILE_WRITE_TOOLS.includes(t));
+}
+
+export interface ChatTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/**
+ * The tool list sent to the model. On a read-only turn the write tools stay listed (so the
+ * model's plan does not change shape) but their description says they are unavailable.
+ */
+export function toolsForAgent(agent: Exclude<AgentName, 'router'>, opts: { readOnly: boolean; clarifyFirst: boolean }): ChatTool[] {
+  return AGENT_TOOLS[agent].map((name) => {
+    let description = TOOL_DESCRIPTIONS[name];
+    if (FILE_WRITE_TOOLS.includes(name) && opts.readOnly) description = `[Unavailable this turn: the author asked not to change files] ${description}`;
+    else if (FILE_WRITE_TOOLS.includes(name) && opts.clarifyFirst)
+      description = `[Unavailable until the author says what to change] ${description}`;
+    const parameters = z.toJSONSchema(toolArgSchemas[name], { io: 'input' }) as Record<string, unknown>;
+    delete parameters.$schema;
+    return { type: 'function', function: { name, description, parameters } };
+  });
+}

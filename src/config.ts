@@ -1,0 +1,172 @@
+/**
+ * The one place settings are read. Every setting has a default that runs locally
+ * (seed 002: "不配也能跑起来"), and the values are validated by zod at start-up.
+ *
+ * Precedence between the process environment and the project's `.env` file is explicit
+ * (seed 002, pit 1): `SCRIPTORIUM_ENV_PRIORITY=dotenv` (default) lets `.env` win so a stray
+ * global variable cannot silently change the project; `process` lets the environment win
+ * (variant instances); `none` ignores `.env` (tests, CI). Whatever the mode, every key set
+ * differently in both places is reported as a conflict, logged at start-up and shown in
+ * `/health` with masked values.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import dotenv from 'dotenv';
+import { z } from 'zod';
+
+const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+const boolFrom = (def: boolean) =>
+  z
+    .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', ''])])
+    .default(def)
+    .transform((v) => (typeof v === 'boolean' ? v : ['true', '1', 'yes'].includes(v)));
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  HOST: z.string().default('127.0.0.1'),
+  PORT: intFrom(3000),
+  PUBLIC_URL: z.string().optional(),
+  /** Request body cap; larger bodies answer 413. */
+  BODY_LIMIT_BYTES: intFrom(256 * 1024, 1024),
+  MAX_MESSAGE_CHARS: intFrom(20000, 1),
+
+  /** `token:userId` pairs, comma separated. Empty: loopback only, everything owned by `local`. */
+  API_TOKENS: z.string().default(''),
+  /** Secret for short-lived stream tokens (EventSource cannot send headers). */
+  STREAM_TOKEN_SECRET: z.string().min(16).default('scriptorium-local-dev-stream-secret'),
+  STREAM_TOKEN_TTL_SECONDS: intFrom(600, 10),
+
+  TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('scriptorium'),
+  TEMPORAL_UI_URL: z.string().default('http://127.0.0.1:8233'),
+
+  MONGODB_URI: z.string().default('mongodb://127.0.0.1:27017/scriptorium'),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** Prefix of every Redis key, so several deployments (or test suites) can share a server. */
+  REDIS_KEY_PREFIX: z.string().default('scriptorium:'),
+  STREAM_TTL_SECONDS: intFrom(3600, 1),
+  /** Safety cap on a live stream's length (approximate MAXLEN); trimmed ids answer `reset`. */
+  STREAM_MAXLEN: intFrom(100000, 100),
+  SSE_KEEPALIVE_MS: intFrom(15000, 100),
+  SSE_RETRY_MS: intFrom(2000, 100),
+
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.string().optional(),
+  OPENAI_MODEL: z.string().default('gpt-4o-mini'),
+  ROUTER_MODEL: z.string().optional(),
+  /** Offline model: used whenever OPENAI_API_KEY is unset. Port 0 picks a free port. */
+  OFFLINE_MODEL_PORT: intFrom(0),
+  OFFLINE_MODEL_TTFT_MS: intFrom(300),
+  OFFLINE_MODEL_TOKENS_PER_SECOND: intFrom(80, 1),
+
+  /** Run the Temporal worker inside the API process (local default; production runs it apart). */
+  RUN_WORKER_IN_PROCESS: boolFrom(true),
+  REVIEW_WORD_THRESHOLD: intFrom(800, 1),
+  MAX_AGENT_RUNS: intFrom(8, 1),
+  MAX_AGENT_STEPS: intFrom(12, 1),
+  LLM_STEP_TIMEOUT_SECONDS: intFrom(600, 5),
+  LLM_HEARTBEAT_TIMEOUT_SECONDS: intFrom(20, 1),
+
+  AGENT_CONTEXT_TOKEN_BUDGET: intFrom(32000, 1000),
+  AGENT_CHAT_HISTORY_TOKEN_BUDGET: intFrom(32000, 1000),
+  PROMPT_TOKEN_LEDGER_CEILING: intFrom(160000, 4000),
+  AGENT_WORKING_SET_MAX_FILES: intFrom(8, 0),
+  AGENT_WORKING_SET_MAX_CHARS: intFrom(60000, 0),
+
+  JOB_CHAPTERS_PER_RUN: intFrom(10, 1),
+  JOB_MAX_REVISION_ROUNDS: intFrom(2, 0),
+});
+
+export type Config = z.infer<typeof configSchema> & {
+  /** Where each effective value came from, and keys set differently in env and `.env`. */
+  meta: ConfigMeta;
+};
+
+export interface ConfigConflict {
+  key: string;
+  winner: 'dotenv' | 'process';
+  effective: string;
+  ignored: string;
+}
+
+export interface ConfigMeta {
+  priority: EnvPriority;
+  dotenvPath: string | null;
+  conflicts: ConfigConflict[];
+  offlineModel: boolean;
+}
+
+export type EnvPriority = 'dotenv' | 'process' | 'none';
+
+const SECRET_KEY = /KEY|SECRET|TOKEN|PASSWORD|URI|URL/i;
+
+/** Masks secrets so /health can show "what the effective value looks like" without leaking it. */
+export function maskValue(key: string, value: string): string {
+  if (!SECRET_KEY.test(key)) return value;
+  if (/URI|URL/i.test(key)) return value.replace(/\/\/([^@/]*)@/, '//***@');
+  return value.length <= 6 ? '***' : `***${value.slice(-4)}`;
+}
+
+export interface LoadConfigOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Directory holding `.env`; defaults to the working directory. */
+  cwd?: string;
+}
+
+/** Reads, merges and validates settings. Throws a readable error naming each bad key. */
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const priorityRaw = env.SCRIPTORIUM_ENV_PRIORITY ?? 'dotenv';
+  const priority = z.enum(['dotenv', 'process', 'none']).parse(priorityRaw);
+  const dotenvPath = path.join(options.cwd ?? process.cwd(), '.env');
+  const fromFile =
+    priority !== 'none' && fs.existsSync(dotenvPath) ? dotenv.parse(fs.readFileSync(dotenvPath)) : {};
+
+  const keys = Object.keys(configSchema.shape) as (keyof typeof configSchema.shape)[];
+  const merged: Record<string, string | undefined> = {};
+  const conflicts: ConfigConflict[] = [];
+  for (const key of keys) {
+    const p = env[key];
+    const f = fromFile[key];
+    const winner = priority === 'process' ? (p ?? f) : (f ?? p);
+    merged[key] = winner === '' && key !== 'API_TOKENS' ? undefined : winner;
+    if (p !== undefined && f !== undefined && p !== f) {
+      const won = priority === 'process' ? 'process' : 'dotenv';
+      conflicts.push({
+        key,
+        winner: won,
+        effective: maskValue(key, won === 'process' ? p : f),
+        ignored: maskValue(key, won === 'process' ? f : p),
+      });
+    }
+  }
+
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return {
+    ...parsed.data,
+    meta: {
+      priority,
+      dotenvPath: Object.keys(fromFile).length > 0 ? dotenvPath : null,
+      conflicts,
+      offlineModel: !parsed.data.OPENAI_API_KEY,
+    },
+  };
+}
+
+/** `token:user` pairs → map token → user id. */
+export function parseApiTokens(raw: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const pair of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const idx = pair.lastIndexOf(':');
+    if (idx <= 0 || idx === pair.length - 1) throw new Error(`API_TOKENS entry "${maskValue('TOKEN', pair)}" is not token:user`);
+    map.set(pair.slice(0, idx), pair.slice(idx + 1));
+  }
+  return map;
+}

@@ -1,0 +1,286 @@
+/**
+ * MongoDB models. Only features MongoDB and FerretDB v1 both support are used: no
+ * multi-document transactions, no change streams; unique indexes carry idempotency.
+ * Every timestamp is a Date (millisecond precision) and everything that must keep its
+ * order also has an integer sequence (seed 002, pit 8: same-second writes must not reorder).
+ */
+import { createHash } from 'node:crypto';
+import { type FlattenMaps, Schema, type Connection, type InferSchemaType, Types } from 'mongoose';
+import { AUTHORS, FILE_TYPES, JOB_STATUSES, PROJECT_TYPES, TURN_STATUSES } from '../shared/domain';
+
+const taskSchema = new Schema(
+  {
+    id: { type: String, required: true },
+    title: { type: String, required: true },
+    status: { type: String, enum: ['todo', 'in_progress', 'done'], default: 'todo' },
+    artifact: { type: String },
+    doneUnits: { type: [Number], default: undefined },
+    progress: { type: String },
+  },
+  { _id: false },
+);
+
+const projectSchema = new Schema(
+  {
+    ownerId: { type: String, required: true, index: true },
+    title: { type: String, required: true },
+    type: { type: String, enum: PROJECT_TYPES, required: true },
+    summary: { type: String, default: '' },
+    style: { type: String, default: '' },
+    notes: { type: String, default: '' },
+    tasks: { type: [taskSchema], default: [] },
+  },
+  { timestamps: true },
+);
+
+const fileSchema = new Schema(
+  {
+    projectId: { type: String, required: true },
+    ownerId: { type: String, required: true },
+    type: { type: String, enum: FILE_TYPES, required: true },
+    title: { type: String, required: true },
+    parentId: { type: String, default: null },
+    order: { type: Number, default: 0 },
+    content: { type: String, default: '' },
+    words: { type: Number, default: 0 },
+    versionCount: { type: Number, default: 0 },
+    latestAuthor: { type: String, enum: AUTHORS, default: 'ai' },
+    /** Set by create_file without content: the body is expected as a `<file>` block next. */
+    pendingTurnId: { type: String, default: null },
+    /** Turn that created the file (lets a read-only turn roll back its empty file). */
+    createdByTurnId: { type: String, default: null },
+    deletedAt: { type: Date, default: null },
+  },
+  { timestamps: true },
+);
+fileSchema.index({ projectId: 1, type: 1, order: 1 });
+fileSchema.index({ projectId: 1, parentId: 1, order: 1 });
+
+const fileVersionSchema = new Schema(
+  {
+    fileId: { type: String, required: true },
+    projectId: { type: String, required: true },
+    version: { type: Number, required: true },
+    content: { type: String, default: '' },
+    words: { type: Number, default: 0 },
+    author: { type: String, enum: AUTHORS, required: true },
+    agent: { type: String, default: null },
+    turnId: { type: String, default: null },
+    /** What produced it: create, stream, edit:replace, restore, author_edit … */
+    operation: { type: String, required: true },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+// A retried write computes the same version number, so this index is what stops a duplicate.
+fileVersionSchema.index({ fileId: 1, version: 1 }, { unique: true });
+
+const sessionSchema = new Schema(
+  {
+    projectId: { type: String, required: true, index: true },
+    ownerId: { type: String, required: true, index: true },
+    title: { type: String, default: '' },
+    /** Next message sequence number: strict order within the session. */
+    messageSeq: { type: Number, default: 0 },
+  },
+  { timestamps: true },
+);
+
+const messageSchema = new Schema(
+  {
+    sessionId: { type: String, required: true },
+    projectId: { type: String, required: true },
+    turnId: { type: String, required: true },
+    role: { type: String, enum: ['user', 'assistant'], required: true },
+    agent: { type: String, default: null },
+    content: { type: String, default: '' },
+    /** Tool operations of this message, replayed as "[earlier tool operations]" in history. */
+    breadcrumb: { type: [{ op: String, fileId: String, title: String, _id: false }], default: [] },
+    seq: { type: Number, required: true },
+    /** Idempotency: one message per (turn, slot) even when finalize is retried. */
+    key: { type: String, required: true },
+  },
+  { timestamps: true },
+);
+messageSchema.index({ sessionId: 1, seq: 1 });
+messageSchema.index({ key: 1 }, { unique: true });
+
+const usageRollup = {
+  promptTokens: { type: Number, default: 0 },
+  completionTokens: { type: Number, default: 0 },
+  totalTokens: { type: Number, default: 0 },
+  estimated: { type: Boolean, default: false },
+};
+
+const turnSchema = new Schema(
+  {
+    sessionId: { type: String, required: true, index: true },
+    projectId: { type: String, required: true, index: true },
+    ownerId: { type: String, required: true, index: true },
+    message: { type: String, required: true },
+    focusFileId: { type: String, default: null },
+    attachedFileIds: { type: [String], default: [] },
+    quotes: { type: [String], default: [] },
+    status: { type: String, enum: TURN_STATUSES, default: 'queued' },
+    stopReason: { type: String, default: null },
+    /** Routing decision as the workflow used it (also read by the next turn's router). */
+    routing: { type: Schema.Types.Mixed, default: null },
+    agentRuns: { type: [{ agent: String, outcome: String, _id: false }], default: [] },
+    /** Where "continue" picks up when the turn stopped before its plan was done. */
+    resume: { type: Schema.Types.Mixed, default: null },
+    filesTouched: { type: [String], default: [] },
+    usage: usageRollup,
+    workflowId: { type: String, required: true },
+    jobId: { type: String, default: null },
+    endedAt: { type: Date, default: null },
+  },
+  { timestamps: true },
+);
+
+/**
+ * One running turn per session. The lock is its own document keyed by session id because
+ * FerretDB v1 has no partial indexes; inserting it is the atomic "acquire".
+ */
+const sessionLockSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // sessionId
+    turnId: { type: String, required: true },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+
+const usageRecordSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // idempotency key: turnId:run:step
+    turnId: { type: String, required: true, index: true },
+    sessionId: { type: String, required: true, index: true },
+    projectId: { type: String, required: true, index: true },
+    ownerId: { type: String, required: true, index: true },
+    jobId: { type: String, default: null },
+    agent: { type: String, required: true },
+    step: { type: Number, required: true },
+    model: { type: String, required: true },
+    promptTokens: { type: Number, required: true },
+    completionTokens: { type: Number, required: true },
+    totalTokens: { type: Number, required: true },
+    source: { type: String, enum: ['provider', 'estimate'], required: true },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+
+const toolExecutionSchema = new Schema(
+  {
+    key: { type: String, required: true }, // turnId:step:toolCallId
+    turnId: { type: String, required: true, index: true },
+    name: { type: String, required: true },
+    result: { type: Schema.Types.Mixed, required: true },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+toolExecutionSchema.index({ key: 1 }, { unique: true });
+
+/** The model transcript of one LLM step; kept out of workflow history on purpose. */
+const agentStepSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // turnId:step
+    turnId: { type: String, required: true, index: true },
+    run: { type: Number, required: true },
+    step: { type: Number, required: true },
+    agent: { type: String, required: true },
+    /** Chat text shown to the author (file blocks removed). */
+    text: { type: String, default: '' },
+    /** Raw assistant content as the model wrote it (sent back to the model). */
+    rawContent: { type: String, default: '' },
+    toolCalls: { type: [{ id: String, name: String, arguments: String, _id: false }], default: [] },
+    toolResults: { type: [{ toolCallId: String, content: String, _id: false }], default: [] },
+    /** Body captured from a `<file>` block, saved by the file tool activity. */
+    captured: { type: [{ fileId: String, body: String, closed: Boolean, _id: false }], default: [] },
+    attempt: { type: Number, default: 1 },
+  },
+  { timestamps: true },
+);
+
+/** The version of a file the model last saw in full during a turn (for `stale_content`). */
+const readSnapshotSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // turnId:fileId
+    turnId: { type: String, required: true, index: true },
+    fileId: { type: String, required: true },
+    version: { type: Number, required: true },
+  },
+  { timestamps: true },
+);
+
+const jobSchema = new Schema(
+  {
+    ownerId: { type: String, required: true, index: true },
+    projectId: { type: String, required: true, index: true },
+    sessionId: { type: String, required: true },
+    from: { type: Number, required: true },
+    to: { type: Number, required: true },
+    instructions: { type: String, default: '' },
+    review: { type: Boolean, default: false },
+    wordsPerChapter: { type: Number, default: null },
+    status: { type: String, enum: JOB_STATUSES, default: 'queued' },
+    chaptersDone: { type: [Number], default: [] },
+    failedChapter: { type: Number, default: null },
+    failure: { type: String, default: null },
+    words: { type: Number, default: 0 },
+    usage: usageRollup,
+    workflowId: { type: String, required: true },
+  },
+  { timestamps: true },
+);
+
+/** Plain document shapes, as `.lean()` returns them. */
+export type ProjectDoc = FlattenMaps<InferSchemaType<typeof projectSchema>> & { _id: unknown };
+export type FileDoc = FlattenMaps<InferSchemaType<typeof fileSchema>> & { _id: unknown };
+export type FileVersionDoc = FlattenMaps<InferSchemaType<typeof fileVersionSchema>> & { _id: unknown };
+export type SessionDoc = FlattenMaps<InferSchemaType<typeof sessionSchema>> & { _id: unknown };
+export type MessageDoc = FlattenMaps<InferSchemaType<typeof messageSchema>> & { _id: unknown };
+export type TurnDoc = FlattenMaps<InferSchemaType<typeof turnSchema>> & { _id: unknown };
+export type UsageRecordDoc = InferSchemaType<typeof usageRecordSchema>;
+export type ToolExecutionDoc = InferSchemaType<typeof toolExecutionSchema>;
+export type AgentStepDoc = InferSchemaType<typeof agentStepSchema>;
+export type SessionLockDoc = InferSchemaType<typeof sessionLockSchema>;
+export type ReadSnapshotDoc = InferSchemaType<typeof readSnapshotSchema>;
+export type JobDoc = FlattenMaps<InferSchemaType<typeof jobSchema>> & { _id: unknown };
+
+/** Binds every model to one connection. */
+export function createModels(conn: Connection) {
+  return {
+    Project: conn.model('Project', projectSchema),
+    File: conn.model('File', fileSchema),
+    FileVersion: conn.model('FileVersion', fileVersionSchema),
+    Session: conn.model('Session', sessionSchema),
+    Message: conn.model('Message', messageSchema),
+    Turn: conn.model('Turn', turnSchema),
+    SessionLock: conn.model('SessionLock', sessionLockSchema),
+    UsageRecord: conn.model('UsageRecord', usageRecordSchema),
+    ToolExecution: conn.model('ToolExecution', toolExecutionSchema),
+    AgentStep: conn.model('AgentStep', agentStepSchema),
+    ReadSnapshot: conn.model('ReadSnapshot', readSnapshotSchema),
+    Job: conn.model('Job', jobSchema),
+  };
+}
+
+export type Models = ReturnType<typeof createModels>;
+
+/** Creates declared indexes (idempotent); call once at start-up. */
+export async function syncIndexes(models: Models): Promise<void> {
+  await Promise.all(Object.values(models).map((m) => m.createIndexes()));
+}
+
+export const newId = (): string => new Types.ObjectId().toHexString();
+
+/**
+ * A stable ObjectId derived from an idempotency key: a retried activity inserts the same
+ * _id, so the unique _id index turns a duplicate write into a no-op.
+ */
+export function idFromKey(key: string): string {
+  return createHash('sha1').update(key).digest('hex').slice(0, 24);
+}
+
+/** Duplicate-key error from MongoDB or FerretDB. */
+export function isDuplicateKey(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;
+}

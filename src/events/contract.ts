@@ -1,0 +1,172 @@
+/**
+ * The stream contract: every event a client can receive on a turn or job stream.
+ *
+ * This is the only module that declares event field names (seed 002 §4: "对外契约的字段名
+ * 只在一处声明"). Publishers build events with {@link makeEvent}; the SSE route serialises
+ * them with {@link toSseFrame}. Adding a field is safe; renaming or removing one breaks
+ * front ends silently, and `tests/unit/event-contract.test.ts` pins the names.
+ *
+ * Pure module: imported by workflows, activities and the API alike.
+ */
+import { z } from 'zod';
+
+export const AGENTS = ['router', 'planner', 'hook_designer', 'writer', 'quality_reviewer'] as const;
+export const agentSchema = z.enum(AGENTS);
+export type AgentName = z.infer<typeof agentSchema>;
+
+const usageData = z.object({
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  totalTokens: z.number().int().nonnegative(),
+  /** `provider` when the model reported usage; `estimate` when we had to count (seed 002, invariant 3). */
+  source: z.enum(['provider', 'estimate']),
+  model: z.string(),
+});
+export type UsageData = z.infer<typeof usageData>;
+
+/** Why a turn (or a part of it) stopped. `read_only_handoff_blocked` is the one non-terminal reason. */
+export const STOP_REASONS = [
+  'interrupted',
+  'clarification_requested',
+  'question_to_author',
+  'max_agent_runs',
+  'read_only_handoff_blocked',
+  'invalid_handoff',
+  'tool_failure_circuit_open',
+  'paused',
+  'cancelled',
+] as const;
+export const NON_TERMINAL_STOP_REASONS: readonly string[] = ['read_only_handoff_blocked'];
+
+/** Payload of each event type, keyed by `type`. */
+export const eventDataSchemas = {
+  agent_selected: z.object({ agent: agentSchema, reason: z.string(), plan: z.string().optional(), run: z.number().int() }),
+  thinking: z.object({ delta: z.string() }),
+  content: z.object({ delta: z.string() }),
+  tool_call: z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()), summary: z.string() }),
+  tool_result: z.object({
+    name: z.string(),
+    ok: z.boolean(),
+    errorType: z.string().optional(),
+    message: z.string().optional(),
+    result: z.record(z.string(), z.unknown()).optional(),
+  }),
+  file_created: z.object({ fileId: z.string(), title: z.string(), fileType: z.string(), versionId: z.string().optional(), words: z.number().int() }),
+  file_updated: z.object({ fileId: z.string(), title: z.string(), fileType: z.string(), versionId: z.string(), words: z.number().int(), operation: z.string() }),
+  file_content: z.object({ fileId: z.string(), delta: z.string() }),
+  handoff: z.object({
+    from: agentSchema,
+    to: agentSchema,
+    kind: z.enum(['explicit', 'planned', 'review_gate', 'continuation', 'planner_repair', 'empty_file_repair']),
+    reason: z.string(),
+  }),
+  workflow_stopped: z.object({ reason: z.enum(STOP_REASONS), message: z.string(), terminal: z.boolean() }),
+  steering_received: z.object({ message: z.string() }),
+  usage: usageData,
+  step_retry: z.object({ attempt: z.number().int(), message: z.string() }),
+  job_progress: z.object({
+    chapter: z.number().int(),
+    of: z.number().int(),
+    from: z.number().int(),
+    to: z.number().int(),
+    chaptersDone: z.number().int(),
+    status: z.string(),
+    words: z.number().int(),
+    usage: z.object({ promptTokens: z.number().int(), completionTokens: z.number().int(), totalTokens: z.number().int() }),
+    turnId: z.string().optional(),
+    message: z.string().optional(),
+  }),
+  reset: z.object({ reason: z.string(), stateUrl: z.string(), lastAvailableId: z.string().nullable() }),
+  error: z.object({ code: z.string(), message: z.string(), retryable: z.boolean() }),
+  done: z.object({ status: z.string() }),
+} as const;
+
+export type EventType = keyof typeof eventDataSchemas;
+export const EVENT_TYPES = Object.keys(eventDataSchemas) as EventType[];
+export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T]>;
+
+/** Fields every event carries, whatever its type. */
+const envelopeBase = {
+  /** Turn the event belongs to; on job streams, the chapter's turn when there is one. */
+  turnId: z.string().optional(),
+  jobId: z.string().optional(),
+  agent: agentSchema.optional(),
+  /** LLM step within the turn (1-based), when the event comes from one. */
+  step: z.number().int().optional(),
+  /** Activity attempt that produced the event (Temporal's attempt number). */
+  attempt: z.number().int().optional(),
+  /** Strictly increasing within a stream (not contiguous); the SSE `id:` carries the same order. */
+  seq: z.number().int().nonnegative(),
+  /** ISO-8601 with milliseconds. */
+  ts: z.string(),
+};
+
+/** Tool events are keyed by the model's tool-call id so cards never get mixed up (seed 002, pit 12). */
+const TOOL_EVENTS: readonly EventType[] = ['tool_call', 'tool_result'];
+
+function envelopeOf<T extends EventType>(type: T) {
+  const extra = TOOL_EVENTS.includes(type) ? { toolCallId: z.string().min(1) } : { toolCallId: z.string().optional() };
+  return z.object({ type: z.literal(type), ...envelopeBase, ...extra, data: eventDataSchemas[type] });
+}
+
+export const streamEventSchema = z.discriminatedUnion('type', [
+  envelopeOf('agent_selected'),
+  envelopeOf('thinking'),
+  envelopeOf('content'),
+  envelopeOf('tool_call'),
+  envelopeOf('tool_result'),
+  envelopeOf('file_created'),
+  envelopeOf('file_updated'),
+  envelopeOf('file_content'),
+  envelopeOf('handoff'),
+  envelopeOf('workflow_stopped'),
+  envelopeOf('steering_received'),
+  envelopeOf('usage'),
+  envelopeOf('step_retry'),
+  envelopeOf('job_progress'),
+  envelopeOf('reset'),
+  envelopeOf('error'),
+  envelopeOf('done'),
+]);
+
+export type StreamEvent = z.infer<typeof streamEventSchema>;
+export type StreamEventOf<T extends EventType> = Extract<StreamEvent, { type: T }>;
+
+/** The envelope fields a publisher supplies; `seq` and `ts` are stamped at publish time. */
+export type EventDraft<T extends EventType = EventType> = {
+  type: T;
+  data: EventData<T>;
+  turnId?: string;
+  jobId?: string;
+  agent?: AgentName;
+  step?: number;
+  attempt?: number;
+  toolCallId?: string;
+};
+
+/** Draft of any event type (a union, so `type` and `data` stay tied together). */
+export type AnyEventDraft = { [T in EventType]: EventDraft<T> }[EventType];
+
+export function draft<T extends EventType>(type: T, data: EventData<T>, extra: Omit<EventDraft<T>, 'type' | 'data'> = {}): EventDraft<T> {
+  return { type, data, ...extra };
+}
+
+/** Validates a draft and stamps it. Throws on a contract violation: a bad event is a bug, not data. */
+export function makeEvent(d: AnyEventDraft, seq: number, ts: string): StreamEvent {
+  return streamEventSchema.parse({ ...d, seq, ts });
+}
+
+/** Events after which a client should stop reading (the stream is over). */
+export function isTerminal(event: Pick<StreamEvent, 'type'>): boolean {
+  return event.type === 'done';
+}
+
+/** One SSE frame. The only function that writes `id:` / `event:` / `data:` lines. */
+export function toSseFrame(id: string, event: StreamEvent): string {
+  return `id: ${id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** A `reset` frame has no stream id of its own: it tells the client to reload persisted state. */
+export function toSseResetFrame(event: StreamEvent): string {
+  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}

@@ -1,0 +1,145 @@
+/**
+ * The planner, hook designer and writer personas. All three follow the file streaming
+ * protocol (SPEC §5): a fresh run calls `create_file` without content; once the tool
+ * answers ok, the agent streams a lead-in line and a `<file>` … `</file>` block and stops
+ * right after `</file>`; in the continuation round that follows it only sums up.
+ */
+import { countWords } from '../../shared/text';
+import { messageText, seedOf } from '../tokens';
+import type { ChatMessage } from '../types';
+import type { Bank } from './bank';
+import { chapterDoc, chapterTitle, hooksDoc, novelTitle, outlineDoc } from './compose';
+
+export type FileAgent = 'planner' | 'hook_designer' | 'writer';
+
+/** What a persona step needs to know about the request. */
+export interface FileAgentContext {
+  bank: Bank;
+  /** The author's latest words (packets stripped). */
+  authorWords: string;
+  chapter: number;
+  chapterWords: number;
+  /** Non-system message texts, latest first: where an outline or a saved file may be found. */
+  contextTexts: string[];
+}
+
+interface FileAgentSpec {
+  fileType: 'outline' | 'setting' | 'draft';
+  title(ctx: FileAgentContext): string;
+  leadIn(ctx: FileAgentContext): string;
+  document(ctx: FileAgentContext): string;
+  /** The continuation round's summary; `words` is counted from the saved file when it is in view. */
+  summary(ctx: FileAgentContext, words: number | null): string;
+}
+
+const en = (ctx: FileAgentContext) => ctx.bank.lang === 'en';
+
+const SPECS: Record<FileAgent, FileAgentSpec> = {
+  planner: {
+    fileType: 'outline',
+    title: (ctx) => (en(ctx) ? 'Outline' : '大纲'),
+    leadIn: (ctx) => (en(ctx) ? 'Here is a ten-chapter outline to build on.' : '下面是一份十章的大纲，可以在此基础上展开。'),
+    document: (ctx) => {
+      const seed = seedOf(`planner|${ctx.bank.lang}|${ctx.authorWords}`);
+      return outlineDoc(ctx.bank, seed, novelTitle(ctx.bank, seed, ctx.authorWords));
+    },
+    summary: (ctx) =>
+      en(ctx)
+        ? `The outline is saved: ten chapters following ${ctx.bank.cast.A} from the first discovery to the final reckoning. Tell me which chapter to draft first, or what to change.`
+        : `大纲已保存：十章，跟随${ctx.bank.cast.A}从最初的发现一路走到最后的清算。告诉我先写哪一章，或者哪里需要调整。`,
+  },
+  hook_designer: {
+    fileType: 'setting',
+    title: (ctx) => (en(ctx) ? 'Opening hooks' : '开篇钩子'),
+    leadIn: (ctx) => (en(ctx) ? 'Here are three ways to open the story.' : '下面是三种开篇方式。'),
+    document: (ctx) => hooksDoc(ctx.bank, seedOf(`hooks|${ctx.bank.lang}|${ctx.authorWords}`)),
+    summary: (ctx) =>
+      en(ctx)
+        ? 'Three opening hooks are saved in "Opening hooks"; I recommend the first, which puts the protagonist in motion on page one.'
+        : '三个开篇钩子已保存在《开篇钩子》里；我推荐第一个，它在第一页就让主角动起来。',
+  },
+  writer: {
+    fileType: 'draft',
+    title: (ctx) => (en(ctx) ? `Chapter ${ctx.chapter}` : `第${ctx.chapter}章`),
+    leadIn: (ctx) => (en(ctx) ? `Here is the draft of Chapter ${ctx.chapter}.` : `下面是第${ctx.chapter}章的草稿。`),
+    document: (ctx) =>
+      chapterDoc(
+        ctx.bank,
+        seedOf(`writer|${ctx.bank.lang}|${ctx.chapter}|${ctx.authorWords}`),
+        ctx.chapter,
+        chapterTitle(ctx.bank, ctx.chapter, ctx.contextTexts),
+        ctx.chapterWords,
+      ),
+    summary: (ctx, words) => {
+      const n = ctx.chapter;
+      if (en(ctx)) {
+        const size = words !== null ? ` (${words} words)` : '';
+        return `Chapter ${n} is saved${size}. I can revise it, or continue with Chapter ${n + 1}.`;
+      }
+      const size = words !== null ? `（${words}字）` : '';
+      return `第${n}章已保存${size}。可以继续修改，或者接着写第${n + 1}章。`;
+    },
+  },
+};
+
+/** The persona's answer before ids and timing are attached. */
+export interface PersonaReply {
+  content: string;
+  toolCalls: { name: string; arguments: Record<string, unknown> }[];
+}
+
+/** Step 1: open an empty file. */
+export function openFileStep(agent: FileAgent, ctx: FileAgentContext): PersonaReply {
+  const spec = SPECS[agent];
+  return { content: '', toolCalls: [{ name: 'create_file', arguments: { type: spec.fileType, title: spec.title(ctx) } }] };
+}
+
+/** Step 2: stream the file body; the text ends right after `</file>`. */
+export function streamFileStep(agent: FileAgent, ctx: FileAgentContext): PersonaReply {
+  const spec = SPECS[agent];
+  return { content: `${spec.leadIn(ctx)}\n<file>\n${spec.document(ctx)}\n</file>`, toolCalls: [] };
+}
+
+const FILE_BLOCK = /<file>\n?([\s\S]*?)\n?<\/file>/g;
+
+/** Words of the most recent `<file>` block in view (the saved file), or null. */
+function savedWords(contextTexts: string[]): number | null {
+  for (const text of contextTexts) {
+    const blocks = [...text.matchAll(FILE_BLOCK)];
+    if (blocks.length > 0) return countWords(blocks[blocks.length - 1][1]);
+  }
+  return null;
+}
+
+/** Continuation round: one or two sentences on what was saved, no tool calls. */
+export function summaryStep(agent: FileAgent, ctx: FileAgentContext): PersonaReply {
+  return { content: SPECS[agent].summary(ctx, agent === 'writer' ? savedWords(ctx.contextTexts) : null), toolCalls: [] };
+}
+
+/** A failed tool: say what failed and stop, rather than retrying into the circuit breaker. */
+export function toolFailedStep(ctx: FileAgentContext, errorType: string | undefined, message: string | undefined): PersonaReply {
+  const why = [errorType, message].filter(Boolean).join(': ') || 'unknown error';
+  return {
+    content: en(ctx) ? `I could not create the file (${why}), so nothing was written this time.` : `文件没能创建（${why}），这次没有写入任何内容。`,
+    toolCalls: [],
+  };
+}
+
+/** The run has no `create_file` tool (a read-only turn): answer in chat without touching files. */
+export function noFileToolStep(agent: FileAgent, ctx: FileAgentContext): PersonaReply {
+  const what = { planner: ['an outline', '大纲'], hook_designer: ['opening hooks', '开篇钩子'], writer: ['a draft', '草稿'] }[agent];
+  return {
+    content: en(ctx)
+      ? `I can't create files on this turn, so I won't write ${what[0]} now. Ask me to write it and I will save it as a file.`
+      : `这一轮不能创建文件，所以先不写${what[1]}。需要的话请直接让我写，我会保存成文件。`,
+    toolCalls: [],
+  };
+}
+
+/** Non-system texts, latest first. */
+export function contextTextsOf(messages: ChatMessage[]): string[] {
+  return messages
+    .filter((m) => m.role !== 'system' && m.role !== 'developer')
+    .map((m) => messageText(m))
+    .reverse();
+}

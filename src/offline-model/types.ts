@@ -1,0 +1,194 @@
+/**
+ * Public types of the offline model and the zod schemas that guard its two inputs: the
+ * Chat Completions request body (from any client) and the script entries (from tests).
+ */
+import { z } from 'zod';
+import type { AgentName } from '../events/contract';
+
+export type { AgentName };
+
+/** Model id answered by `GET /v1/models` and used when a request names none. */
+export const OFFLINE_MODEL_ID = 'scriptorium-offline';
+
+const contentPartSchema = z.looseObject({ type: z.string(), text: z.string().optional() });
+
+const toolCallSchema = z.looseObject({
+  id: z.string().optional(),
+  type: z.string().optional(),
+  function: z.looseObject({ name: z.string(), arguments: z.string().optional() }),
+});
+
+/** One chat message as clients send it; unknown fields are kept (recorded for tests). */
+export const chatMessageSchema = z.looseObject({
+  role: z.string(),
+  content: z.union([z.string(), z.array(contentPartSchema), z.null()]).optional(),
+  name: z.string().optional(),
+  tool_calls: z.array(toolCallSchema).optional(),
+  tool_call_id: z.string().optional(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+const toolSchema = z.looseObject({
+  type: z.string(),
+  function: z.looseObject({
+    name: z.string(),
+    description: z.string().optional(),
+    parameters: z.unknown().optional(),
+  }),
+});
+
+/** The subset of the Chat Completions request the offline model reads; the rest passes through. */
+export const chatCompletionRequestSchema = z.looseObject({
+  model: z.string().optional(),
+  messages: z.array(chatMessageSchema).min(1),
+  tools: z.array(toolSchema).optional(),
+  stream: z.boolean().nullable().optional(),
+  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
+});
+export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
+
+/** Token counts in the Chat Completions `usage` shape (without the total, which is derived). */
+export interface UsageCounts {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+/** A canned tool call; object arguments are serialised with `JSON.stringify`. */
+export interface ScriptToolCall {
+  name: string;
+  arguments: Record<string, unknown> | string;
+  /** Defaults to a deterministic `call_<hash8>_<index>`. */
+  id?: string;
+}
+
+/** One scripted answer. Each request consumes the first remaining entry whose `match` fits. */
+export interface ScriptEntry {
+  match?: {
+    agent?: AgentName;
+    /** Substring of any message's text (system, user, assistant or tool). */
+    contains?: string;
+  };
+  reply?: {
+    content?: string;
+    /** Streamed first, as `delta.reasoning_content` (DeepSeek-style thinking). */
+    reasoning?: string;
+    toolCalls?: ScriptToolCall[];
+    /** Overrides the counted usage; `null` sends no usage even when the client asked for it. */
+    usage?: UsageCounts | null;
+  };
+  /** Answer with this HTTP error instead (OpenAI error JSON shape). */
+  error?: { status: number; message: string; type?: string };
+  /**
+   * Stream this many characters of the content (after all reasoning) and then stall
+   * without ending, until the client disconnects — for crash and cancel tests. A
+   * non-streaming request with a stall never gets an answer.
+   */
+  stallAfterChars?: number;
+  ttftMs?: number;
+  tokensPerSecond?: number;
+}
+
+const agentNameSchema = z.enum(['router', 'planner', 'hook_designer', 'writer', 'quality_reviewer']);
+const usageSchema = z.strictObject({
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+});
+
+/** Rejects typos in a test's script up front instead of letting them surface as odd replies. */
+export const scriptEntrySchema = z.strictObject({
+  match: z.strictObject({ agent: agentNameSchema.optional(), contains: z.string().optional() }).optional(),
+  reply: z
+    .strictObject({
+      content: z.string().optional(),
+      reasoning: z.string().optional(),
+      toolCalls: z
+        .array(
+          z.strictObject({
+            name: z.string().min(1),
+            arguments: z.union([z.record(z.string(), z.unknown()), z.string()]),
+            id: z.string().optional(),
+          }),
+        )
+        .optional(),
+      usage: usageSchema.nullable().optional(),
+    })
+    .optional(),
+  error: z.strictObject({ status: z.number().int().min(400).max(599), message: z.string(), type: z.string().optional() }).optional(),
+  stallAfterChars: z.number().int().nonnegative().optional(),
+  ttftMs: z.number().nonnegative().optional(),
+  tokensPerSecond: z.number().positive().optional(),
+}) satisfies z.ZodType<ScriptEntry>;
+
+/** A request as the server received it, for tests to assert what each agent was sent. */
+export interface RecordedRequest {
+  /** Role read from the first system message's header; null when it has none of ours. */
+  agent: AgentName | null;
+  body: ChatCompletionRequest;
+  /** Epoch milliseconds at receipt. */
+  at: number;
+}
+
+/** Tuning of the default (unscripted) persona. */
+export interface PersonaOptions {
+  /** Target length of a drafted chapter: words in English, characters in Chinese. Default 1000. */
+  chapterWords?: number;
+}
+
+export interface Timing {
+  /** Delay before the first content token. */
+  ttftMs: number;
+  /** Pace of streamed pieces (roughly word-sized); >= 100000 is effectively instant. */
+  tokensPerSecond: number;
+}
+
+export interface OfflineModelLogger {
+  info(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+}
+
+export interface OfflineModelOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 300 ms. */
+  ttftMs?: number;
+  /** Default 80. */
+  tokensPerSecond?: number;
+  /** Default: info is silent, errors go to the console. */
+  logger?: OfflineModelLogger;
+  persona?: PersonaOptions;
+}
+
+/** A running offline model. */
+export interface OfflineModel {
+  /** e.g. `http://127.0.0.1:4321/v1` — pass to `new OpenAI({ baseURL, apiKey: 'offline' })`. */
+  readonly baseURL: string;
+  readonly port: number;
+  /** Stops listening and drops open connections (stalled streams included). */
+  close(): Promise<void>;
+  /** Appends to the script and switches to scripted mode until {@link reset}. Throws on a malformed entry. */
+  script(entries: ScriptEntry[]): void;
+  /** Clears script, requests and failures; back to persona mode. Timing is kept. */
+  reset(): void;
+  setTiming(t: Partial<Timing>): void;
+  /** Every request body received, parsed, in arrival order. */
+  readonly requests: RecordedRequest[];
+  /** Every "script exhausted / no matching entry" failure message. */
+  readonly failures: string[];
+  /** Script entries not yet consumed. */
+  pendingEntries(): number;
+  /** Resolves once at least `n` requests were recorded; rejects after `timeoutMs` (default 10 s). */
+  waitForRequests(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
+}
+
+/** A resolved answer, whatever produced it (script or persona). */
+export interface ModelReply {
+  content: string;
+  reasoning: string;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  /** undefined: count with the tokenizer; null: send none. */
+  usage?: UsageCounts | null;
+  stallAfterChars?: number;
+  timing: Timing;
+}

@@ -1,0 +1,38 @@
+/**
+ * Domain vocabulary shared by workflows, activities and the API. Pure module.
+ */
+import { z } from 'zod';
+
+export const PROJECT_TYPES = ['novel', 'short_story', 'screenplay'] as const;
+export const projectTypeSchema = z.enum(PROJECT_TYPES);
+export type ProjectType = z.infer<typeof projectTypeSchema>;
+
+export const FILE_TYPES = ['outline', 'character', 'setting', 'draft', 'script', 'folder'] as const;
+export const fileTypeSchema = z.enum(FILE_TYPES);
+export type FileType = z.infer<typeof fileTypeSchema>;
+/** Body-text files: writes into these count toward the review gate. */
+export const BODY_FILE_TYPES: readonly FileType[] = ['draft', 'script'];
+
+export const AUTHORS = ['ai', 'author'] as const;
+export type VersionAuthor = (typeof AUTHORS)[number];
+
+export const TURN_STATUSES = [
+  'queued',
+  'running',
+  'completed',
+  'awaiting_author',
+  'exhausted',
+  'interrupted',
+  'failed',
+] as const;
+export type TurnStatus = (typeof TURN_STATUSES)[number];
+export const ACTIVE_TURN_STATUSES: readonly TurnStatus[] = ['queued', 'running'];
+
+export const JOB_STATUSES = ['queued', 'running', 'pausing', 'paused', 'failed', 'cancelled', 'completed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** 24-hex ObjectId strings: every id we hand out. */
+export const objectIdSchema = z.string().regex(/^[0-9a-f]{24}$/, 'must be a 24-character hex id');
+
+export const turnWorkflowId = (turnId: string): string => `turn-${turnId}`;
+export const jobWorkflowId = (jobId: string): string => `job-${jobId}`;

@@ -1,0 +1,174 @@
+/**
+ * Inputs and results passed between the turn workflow and its activities. Everything here
+ * travels through Temporal history, so it stays compact: ids, counters and short tails,
+ * never a chapter or a message history (SPEC §3). Pure, type-only module.
+ */
+import type { AgentName, AnyEventDraft, UsageData } from '../events/contract';
+import type { ProjectType, TurnStatus } from './domain';
+import type { PreviousTurnFacts } from '../workflows/routing';
+import type { RoutingDecision, WorkAgent } from '../workflows/plans';
+
+export interface TurnSettings {
+  maxAgentRuns: number;
+  maxAgentSteps: number;
+  reviewWordThreshold: number;
+}
+
+export interface TurnInput {
+  turnId: string;
+  sessionId: string;
+  projectId: string;
+  ownerId: string;
+  settings: TurnSettings;
+  /** Job chapters fix the route instead of asking the router. */
+  forcedRouting?: RoutingDecision;
+  jobId?: string;
+}
+
+export interface PreparedTurn {
+  message: string;
+  language: 'zh' | 'en';
+  projectType: ProjectType;
+  previous: PreviousTurnFacts | null;
+  lengthRequirements: string[];
+}
+
+export type RunKind = 'initial' | 'explicit' | 'planned' | 'review_gate' | 'continuation' | 'planner_repair' | 'writer_after_question';
+
+/** Scope facts an agent's prompt is built from (regenerated per agent). */
+export interface ScopeInput {
+  scope: string;
+  writeContent: boolean;
+  readOnly: boolean;
+  clarifyFirst: boolean;
+  remainingPlan: WorkAgent[];
+}
+
+export interface LlmStepInput {
+  turnId: string;
+  run: number;
+  step: number;
+  agent: WorkAgent;
+  slot: number;
+  runKind: RunKind;
+  /** Handoff / continuation packet text for the first step of a run (compact). */
+  packet: string | null;
+  scope: ScopeInput;
+  /** File created without content whose body may come as a `<file>` block. */
+  pendingFileId: string | null;
+  /** Hold the chat text (writer whose work may go to review); released or dropped later. */
+  holdChat: boolean;
+  steering: string[];
+  /** Events to publish first, in this activity's slot (agent_selected, handoff, steering_received). */
+  prelude: AnyEventDraft[];
+}
+
+export interface ToolCallRef {
+  id: string;
+  name: string;
+  /** Readable one-liner for Temporal UI and logs: "create_file 第3章". */
+  summary: string;
+}
+
+export interface LlmStepResult {
+  toolCalls: ToolCallRef[];
+  /** Chat text facts (the text itself stays in MongoDB). */
+  textChars: number;
+  textTail: string;
+  endsWithQuestion: boolean;
+  question: string | null;
+  planUnits: number[];
+  endsOnFileBlock: boolean;
+  capture: { fileId: string; closed: boolean; chars: number } | null;
+  usage: UsageData;
+  finishReason: string;
+}
+
+export interface ToolFlags {
+  readOnly: boolean;
+  clarifyFirst: boolean;
+}
+
+export interface ToolInput {
+  turnId: string;
+  run: number;
+  step: number;
+  agent: WorkAgent;
+  toolCallId: string;
+  slot: number;
+  flags: ToolFlags;
+}
+
+export type FileOp = 'created' | 'opened' | 'edited' | 'deleted' | 'read' | 'searched' | 'project';
+
+export interface ToolOutcome {
+  name: string;
+  ok: boolean;
+  errorType?: string;
+  message?: string;
+  fileId?: string;
+  fileType?: string;
+  title?: string;
+  op?: FileOp;
+  /** Words of body text this call put into draft/script files (review gate evidence). */
+  bodyWords?: number;
+  /** create_file without content: the body is expected as a `<file>` block next. */
+  pendingBody?: boolean;
+  handoff?: { to: WorkAgent; reason: string; todo?: string };
+  clarification?: { question: string };
+}
+
+export interface SaveCaptureInput {
+  turnId: string;
+  run: number;
+  step: number;
+  agent: WorkAgent;
+  fileId: string;
+  slot: number;
+}
+
+export interface PublishInput {
+  streamKind: 'turn' | 'job';
+  streamId: string;
+  slot: number;
+  events: AnyEventDraft[];
+  /** Mark the stream finished: it expires after STREAM_TTL_SECONDS. */
+  final?: boolean;
+}
+
+export interface AgentRunRecord {
+  run: number;
+  agent: WorkAgent;
+  kind: RunKind;
+  outcome: string;
+  /** Chat text of this run was held and then dropped (writer summary hold). */
+  textDropped: boolean;
+}
+
+export interface FinalizeInput {
+  turnId: string;
+  slot: number;
+  status: TurnStatus;
+  stopReason: string | null;
+  stopMessage: string | null;
+  routing: RoutingDecision | null;
+  runs: AgentRunRecord[];
+  resume: { agent: WorkAgent; remaining: WorkAgent[] } | null;
+  /** Non-terminal cards sent just before the terminal event (read_only_handoff_blocked). */
+  deferredStops: { reason: 'read_only_handoff_blocked'; message: string }[];
+  error: { code: string; message: string } | null;
+  /** Roll back empty files this turn created (read-only turns, interrupts). */
+  rollbackEmptyFiles: boolean;
+}
+
+export interface TurnState {
+  status: TurnStatus;
+  agent: AgentName | null;
+  step: number;
+  run: number;
+  plan: string | null;
+  remainingPlan: WorkAgent[];
+  filesTouched: string[];
+  usage: { promptTokens: number; completionTokens: number; totalTokens: number };
+  routing: RoutingDecision | null;
+}
