@@ -153,10 +153,12 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
         }
       }
 
-      const [usage] = await models.UsageRecord.aggregate<{ p: number; c: number; t: number; est: number }>([
-        { $match: { turnId: input.turnId } },
-        { $group: { _id: null, p: { $sum: '$promptTokens' }, c: { $sum: '$completionTokens' }, t: { $sum: '$totalTokens' }, est: { $sum: { $cond: [{ $eq: ['$source', 'estimate'] }, 1, 0] } } } },
-      ]);
+      // Summed here rather than with $group/$cond: FerretDB v1 lacks $cond, and a turn has few records.
+      const records = await models.UsageRecord.find({ turnId: input.turnId }).lean();
+      const usage = records.reduce(
+        (u, r) => ({ p: u.p + r.promptTokens, c: u.c + r.completionTokens, t: u.t + r.totalTokens, est: u.est || r.source === 'estimate' }),
+        { p: 0, c: 0, t: 0, est: false },
+      );
       await models.Turn.updateOne(
         { _id: input.turnId },
         {
@@ -166,7 +168,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
             routing: input.routing,
             agentRuns: input.runs.map((r) => ({ agent: r.agent, outcome: r.outcome })),
             filesTouched: [...touched],
-            usage: { promptTokens: usage?.p ?? 0, completionTokens: usage?.c ?? 0, totalTokens: usage?.t ?? 0, estimated: (usage?.est ?? 0) > 0 },
+            usage: { promptTokens: usage.p, completionTokens: usage.c, totalTokens: usage.t, estimated: usage.est },
             resume: input.resume,
             endedAt: turn.endedAt ?? deps.clock(),
           },

@@ -64,6 +64,7 @@ class OfflineModelServer implements OfflineModel {
   private requests_: RecordedRequest[] = [];
   private failures_: string[] = [];
   private readonly waiters = new Set<() => void>();
+  private open = 0;
   private timing: Timing;
   private readonly logger: OfflineModelLogger;
   private readonly persona: PersonaOptions;
@@ -97,6 +98,10 @@ class OfflineModelServer implements OfflineModel {
 
   setTiming(t: Partial<Timing>): void {
     this.timing = { ...this.timing, ...t };
+  }
+
+  activeResponses(): number {
+    return this.open;
   }
 
   pendingEntries(): number {
@@ -150,6 +155,9 @@ class OfflineModelServer implements OfflineModel {
     const controller = new AbortController();
     // `close` also fires after a normal end; aborting then is harmless.
     res.on('close', () => controller.abort());
+    // Counted until the handler returns, not until the socket closes: a handler that kept
+    // pacing after its client left would show here.
+    this.open += 1;
     try {
       const path = new URL(req.url ?? '/', 'http://offline').pathname.replace(/\/+$/, '');
       if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
@@ -169,6 +177,8 @@ class OfflineModelServer implements OfflineModel {
       this.logger.error('offline model: request failed', err);
       if (!res.headersSent) sendJson(res, 500, errorBody(err instanceof Error ? err.message : String(err), 'server_error'));
       else res.destroy();
+    } finally {
+      this.open -= 1;
     }
   }
 

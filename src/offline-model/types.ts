@@ -178,6 +178,8 @@ export interface OfflineModel {
   readonly failures: string[];
   /** Script entries not yet consumed. */
   pendingEntries(): number;
+  /** Requests still being handled (waiting, streaming or stalled); 0 once every client is answered or gone. */
+  activeResponses(): number;
   /** Resolves once at least `n` requests were recorded; rejects after `timeoutMs` (default 10 s). */
   waitForRequests(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
 }

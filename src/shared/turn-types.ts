@@ -12,6 +12,18 @@ export interface TurnSettings {
   maxAgentRuns: number;
   maxAgentSteps: number;
   reviewWordThreshold: number;
+  /** LLM step timeouts: a dead worker is noticed within the heartbeat timeout. */
+  llmStartToCloseSeconds: number;
+  llmHeartbeatTimeoutSeconds: number;
+}
+
+export interface TurnOutcome {
+  status: TurnStatus;
+  stopReason: string | null;
+  agents: WorkAgent[];
+  filesWritten: { fileId: string; title: string; type: string; bodyWords: number }[];
+  bodyWords: number;
+  usage: { promptTokens: number; completionTokens: number; totalTokens: number };
 }
 
 export interface TurnInput {

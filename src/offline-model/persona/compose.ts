@@ -58,8 +58,8 @@ export function hooksDoc(bank: Bank, seed: number): string {
   const lines = chosen.map(([kind, hook], i) => `${i + 1}. ${kind} — ${fill(hook, bank, slots.next())}`);
   const [heading, recommend] =
     bank.lang === 'en'
-      ? ['# Opening hooks', `Recommendation: hook 1 (${chosen[0][0].toLowerCase()}) — it puts ${bank.cast.A} in motion on the first page.`]
-      : ['# 开篇钩子', `推荐：钩子1（${chosen[0][0]}）——第一页就让${bank.cast.A}动起来。`];
+      ? ['# Opening hooks', `Recommendation: hook 1 (${chosen[0][0].toLowerCase()}) — it raises a question on the first page that only ${bank.cast.A} can answer.`]
+      : ['# 开篇钩子', `推荐：钩子1（${chosen[0][0]}）——第一页就抛出一个只有${bank.cast.A}能回答的问题。`];
   return [heading, '', ...lines, '', recommend].join('\n');
 }
 

@@ -55,8 +55,8 @@ const SPECS: Record<FileAgent, FileAgentSpec> = {
     document: (ctx) => hooksDoc(ctx.bank, seedOf(`hooks|${ctx.bank.lang}|${ctx.authorWords}`)),
     summary: (ctx) =>
       en(ctx)
-        ? 'Three opening hooks are saved in "Opening hooks"; I recommend the first, which puts the protagonist in motion on page one.'
-        : '三个开篇钩子已保存在《开篇钩子》里；我推荐第一个，它在第一页就让主角动起来。',
+        ? 'Three opening hooks are saved in "Opening hooks"; I recommend the first, which raises its question on page one.'
+        : '三个开篇钩子已保存在《开篇钩子》里；我推荐第一个，它在第一页就抛出了问题。',
   },
   writer: {
     fileType: 'draft',

@@ -1,0 +1,33 @@
+/**
+ * Builds the Express app. Only the entry point listens, so tests drive the app directly.
+ */
+import express, { type Express } from 'express';
+import { parseApiTokens } from '../config';
+import { authenticate } from './auth';
+import type { AppDeps } from './context';
+import { errorMiddleware, NotFoundError } from './errors';
+import { healthRouter } from './routes/health';
+import { projectsRouter } from './routes/projects';
+import { sessionsRouter } from './routes/sessions';
+import { turnsRouter } from './routes/turns';
+import { rejectDangerousInput } from './validation';
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(healthRouter(deps));
+
+  const api = express.Router();
+  api.use(express.json({ limit: deps.config.BODY_LIMIT_BYTES, strict: true }));
+  api.use(rejectDangerousInput);
+  api.use(authenticate({ tokens: parseApiTokens(deps.config.API_TOKENS), streamSecret: deps.config.STREAM_TOKEN_SECRET }));
+  api.use(projectsRouter(deps));
+  api.use(sessionsRouter(deps));
+  api.use(turnsRouter(deps));
+  api.use((req, _res, next) => next(new NotFoundError(`route ${req.method} ${req.path}`)));
+  app.use('/api/v1', api);
+  app.use((req, _res, next) => next(new NotFoundError(`route ${req.method} ${req.path}`)));
+  app.use(errorMiddleware(deps.logger));
+  return app;
+}

@@ -1,0 +1,87 @@
+/**
+ * Authentication: bearer tokens mapped to users from config (API_TOKENS). With no tokens
+ * configured, the server binds to loopback only and every request is the `local` user.
+ *
+ * EventSource cannot send headers, so stream routes also accept a short-lived, signed,
+ * stream-scoped token as `?token=` (issued by POST …/stream-token).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
+import { UnauthorizedError } from './errors';
+
+export const LOCAL_USER = 'local';
+
+export interface AuthOptions {
+  tokens: Map<string, string>;
+  streamSecret: string;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    userId?: string;
+  }
+}
+
+export function userOf(req: Request): string {
+  if (!req.userId) throw new UnauthorizedError();
+  return req.userId;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Resolves the bearer token (or a stream token on stream routes) to `req.userId`. */
+export function authenticate(opts: AuthOptions): RequestHandler {
+  return (req, _res, next) => {
+    const header = req.headers.authorization;
+    if (header) {
+      const m = /^Bearer\s+(\S+)$/i.exec(header);
+      const token = m?.[1];
+      const user = token ? [...opts.tokens].find(([t]) => safeEqual(t, token))?.[1] : undefined;
+      if (!user) return next(new UnauthorizedError('invalid bearer token'));
+      req.userId = user;
+      return next();
+    }
+    if (opts.tokens.size === 0) {
+      req.userId = LOCAL_USER;
+      return next();
+    }
+    // Stream routes check `?token=` themselves (scoped to one stream); everything else needs a header.
+    if (typeof req.query.token === 'string' && req.path.endsWith('/events')) return next();
+    return next(new UnauthorizedError());
+  };
+}
+
+export interface StreamTokenClaims {
+  sub: string;
+  /** `turn:<id>` or `job:<id>`. */
+  res: string;
+  exp: number;
+}
+
+const b64 = (s: string): string => Buffer.from(s).toString('base64url');
+
+export function signStreamToken(claims: StreamTokenClaims, secret: string): string {
+  const body = b64(JSON.stringify(claims));
+  const sig = createHmac('sha256', secret).update(body).digest('base64url');
+  return `${body}.${sig}`;
+}
+
+/** Returns the claims when the token is authentic, unexpired and for this resource; else null. */
+export function verifyStreamToken(token: string, resource: string, secret: string, nowMs: number): StreamTokenClaims | null {
+  const [body, sig] = token.split('.');
+  if (!body || !sig) return null;
+  const expected = createHmac('sha256', secret).update(body).digest('base64url');
+  if (!safeEqual(sig, expected)) return null;
+  let claims: StreamTokenClaims;
+  try {
+    claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StreamTokenClaims;
+  } catch {
+    return null;
+  }
+  if (claims.res !== resource || typeof claims.exp !== 'number' || claims.exp * 1000 < nowMs || typeof claims.sub !== 'string') return null;
+  return claims;
+}

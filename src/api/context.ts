@@ -1,0 +1,15 @@
+import type { Client } from '@temporalio/client';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { Models } from '../db/models';
+
+/** What routes may use. The API never calls the model or writes agent output itself. */
+export interface AppDeps {
+  config: Config;
+  models: Models;
+  redis: Redis;
+  temporal: Client;
+  logger: Logger;
+  clock: () => Date;
+}

@@ -1,0 +1,59 @@
+/** JSON shapes the API returns: ids as strings, no internal fields. */
+import type { FileDoc, MessageDoc, ProjectDoc, SessionDoc, TurnDoc } from '../db/models';
+
+export const presentProject = (p: ProjectDoc) => ({
+  id: String(p._id),
+  title: p.title,
+  type: p.type,
+  summary: p.summary,
+  style: p.style,
+  notes: p.notes,
+  tasks: p.tasks,
+  createdAt: p.createdAt,
+  updatedAt: p.updatedAt,
+});
+
+export const presentSession = (s: SessionDoc) => ({ id: String(s._id), projectId: s.projectId, title: s.title, createdAt: s.createdAt });
+
+export const presentMessage = (m: MessageDoc) => ({
+  id: String(m._id),
+  turnId: m.turnId,
+  role: m.role,
+  agent: m.agent,
+  content: m.content,
+  breadcrumb: m.breadcrumb,
+  seq: m.seq,
+  createdAt: m.createdAt,
+});
+
+export const presentTurn = (t: TurnDoc) => ({
+  id: String(t._id),
+  sessionId: t.sessionId,
+  projectId: t.projectId,
+  workflowId: t.workflowId,
+  status: t.status,
+  stopReason: t.stopReason,
+  message: t.message,
+  routing: t.routing,
+  agentRuns: t.agentRuns,
+  filesTouched: t.filesTouched,
+  usage: t.usage,
+  jobId: t.jobId,
+  createdAt: t.createdAt,
+  endedAt: t.endedAt,
+});
+
+export const presentFile = (f: FileDoc) => ({
+  id: String(f._id),
+  projectId: f.projectId,
+  type: f.type,
+  title: f.title,
+  parentId: f.parentId,
+  order: f.order,
+  words: f.words,
+  version: f.versionCount,
+  latestAuthor: f.latestAuthor,
+  content: f.content,
+  createdAt: f.createdAt,
+  updatedAt: f.updatedAt,
+});

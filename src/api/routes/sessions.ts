@@ -1,0 +1,41 @@
+import { Router } from 'express';
+import type { AppDeps } from '../context';
+import { userOf } from '../auth';
+import { ownedProject, ownedSession } from '../ownership';
+import { presentMessage, presentSession } from '../present';
+import { createSessionBody, listQuery } from '../schemas';
+import { parseBody, parseId, parseQuery } from '../validation';
+
+export function sessionsRouter(deps: AppDeps): Router {
+  const r = Router();
+  const { models } = deps;
+
+  r.post('/sessions', async (req, res) => {
+    const body = parseBody(createSessionBody, req.body);
+    const userId = userOf(req);
+    await ownedProject(models, userId, body.projectId);
+    const s = await models.Session.create({ projectId: body.projectId, title: body.title ?? '', ownerId: userId });
+    res.status(201).json(presentSession(s.toObject()));
+  });
+
+  r.get('/sessions', async (req, res) => {
+    const q = parseQuery(listQuery, req.query);
+    const filter: Record<string, unknown> = { ownerId: userOf(req) };
+    if (q.projectId) filter.projectId = q.projectId;
+    const list = await models.Session.find(filter).sort({ createdAt: -1 }).limit(q.limit).lean();
+    res.json({ items: list.map(presentSession) });
+  });
+
+  r.get('/sessions/:sessionId', async (req, res) => {
+    const s = await ownedSession(models, userOf(req), parseId(req.params.sessionId, 'sessionId'));
+    res.json(presentSession(s));
+  });
+
+  /** Messages in their stable order (seq), with tool breadcrumbs. */
+  r.get('/sessions/:sessionId/messages', async (req, res) => {
+    const s = await ownedSession(models, userOf(req), parseId(req.params.sessionId, 'sessionId'));
+    const list = await models.Message.find({ sessionId: String(s._id) }).sort({ seq: 1, createdAt: 1 }).limit(1000).lean();
+    res.json({ items: list.map(presentMessage) });
+  });
+  return r;
+}

@@ -1,0 +1,102 @@
+import { Router } from 'express';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { AppDeps } from '../context';
+import { signStreamToken, userOf, verifyStreamToken } from '../auth';
+import { NotFoundError, UnauthorizedError } from '../errors';
+import { ownedSession, ownedTurn } from '../ownership';
+import { presentTurn } from '../present';
+import { eventsQuery, interruptBody, startTurnBody, steerBody } from '../schemas';
+import { serveSse } from '../sse';
+import { startTurn } from '../turn-starter';
+import { parseBody, parseId, parseQuery } from '../validation';
+import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../../shared/domain';
+import { turnStreamKey } from '../../streams/redis-streams';
+import { interruptSignal, stateQuery, steerSignal } from '../../workflows/messages';
+import { ConflictError } from '../errors';
+
+export function turnsRouter(deps: AppDeps): Router {
+  const r = Router();
+  const { models, config } = deps;
+  const bodySchema = startTurnBody(config.MAX_MESSAGE_CHARS);
+
+  const streamToken = (userId: string, turnId: string): { token: string; expiresAt: string } => {
+    const exp = Math.floor(deps.clock().getTime() / 1000) + config.STREAM_TOKEN_TTL_SECONDS;
+    return { token: signStreamToken({ sub: userId, res: `turn:${turnId}`, exp }, config.STREAM_TOKEN_SECRET), expiresAt: new Date(exp * 1000).toISOString() };
+  };
+
+  r.post('/sessions/:sessionId/turns', async (req, res) => {
+    const sessionId = parseId(req.params.sessionId, 'sessionId');
+    const body = parseBody(bodySchema, req.body);
+    const userId = userOf(req);
+    const session = await ownedSession(models, userId, sessionId);
+    for (const id of [body.focusFileId, ...(body.attachedFileIds ?? [])].filter(Boolean) as string[])
+      if (!(await models.File.exists({ _id: id, projectId: session.projectId, deletedAt: null }))) throw new NotFoundError(`file ${id}`);
+    const { turnId, workflowId } = await startTurn(deps, { ownerId: userId, sessionId, projectId: session.projectId, ...body });
+    const { token } = streamToken(userId, turnId);
+    res.status(202).json({ turnId, workflowId, streamUrl: `/api/v1/turns/${turnId}/events`, streamToken: token });
+  });
+
+  r.get('/turns/:turnId', async (req, res) => {
+    const turn = await ownedTurn(models, userOf(req), parseId(req.params.turnId, 'turnId'));
+    let live = null;
+    if (ACTIVE_TURN_STATUSES.includes(turn.status as TurnStatus)) {
+      live = await deps.temporal.workflow.getHandle(turn.workflowId).query(stateQuery).catch(() => null);
+    }
+    res.json({ ...presentTurn(turn), live });
+  });
+
+  const signalActive = async (req: { params: Record<string, string>; userId?: string }, fn: (workflowId: string) => Promise<void>) => {
+    const turn = await ownedTurn(models, userOf(req as never), parseId(req.params.turnId, 'turnId'));
+    if (!ACTIVE_TURN_STATUSES.includes(turn.status as TurnStatus)) throw new ConflictError(`turn is ${turn.status}`, { status: turn.status });
+    try {
+      await fn(turn.workflowId);
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) throw new ConflictError('turn is no longer running');
+      throw err;
+    }
+    return turn;
+  };
+
+  r.post('/turns/:turnId/interrupt', async (req, res) => {
+    const body = parseBody(interruptBody, req.body);
+    const turn = await signalActive(req, (wf) => deps.temporal.workflow.getHandle(wf).signal(interruptSignal, { reason: body.reason }));
+    res.status(202).json({ turnId: String(turn._id), interrupted: true });
+  });
+
+  r.post('/turns/:turnId/steer', async (req, res) => {
+    const body = parseBody(steerBody, req.body);
+    const turn = await signalActive(req, (wf) => deps.temporal.workflow.getHandle(wf).signal(steerSignal, { message: body.message }));
+    res.status(202).json({ turnId: String(turn._id), steered: true });
+  });
+
+  r.post('/turns/:turnId/stream-token', async (req, res) => {
+    const userId = userOf(req);
+    const turn = await ownedTurn(models, userId, parseId(req.params.turnId, 'turnId'));
+    res.status(201).json(streamToken(userId, String(turn._id)));
+  });
+
+  r.get('/turns/:turnId/events', async (req, res) => {
+    const turnId = parseId(req.params.turnId, 'turnId');
+    const q = parseQuery(eventsQuery, req.query);
+    let userId = req.userId;
+    if (!userId && q.token) userId = verifyStreamToken(q.token, `turn:${turnId}`, config.STREAM_TOKEN_SECRET, deps.clock().getTime())?.sub;
+    if (!userId) throw new UnauthorizedError('a bearer token or a valid stream token is required');
+    await ownedTurn(models, userId, turnId);
+    await serveSse(
+      req,
+      res,
+      deps.redis,
+      {
+        key: turnStreamKey(config.REDIS_KEY_PREFIX, turnId),
+        stateUrl: `/api/v1/turns/${turnId}`,
+        envelope: { turnId },
+        hasEnded: async () => {
+          const t = await models.Turn.findById(turnId).select({ status: 1 }).lean();
+          return !t || !ACTIVE_TURN_STATUSES.includes(t.status as TurnStatus);
+        },
+      },
+      { keepAliveMs: config.SSE_KEEPALIVE_MS, retryMs: config.SSE_RETRY_MS, clock: deps.clock },
+    );
+  });
+  return r;
+}

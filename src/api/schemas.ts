@@ -1,0 +1,87 @@
+/**
+ * One zod schema per request shape. Strict (unknown keys are errors) and capped, so a
+ * request either means exactly one thing or is refused with field errors. The OpenAPI
+ * document is generated from these same schemas.
+ */
+import { z } from 'zod';
+import { fileTypeSchema, objectIdSchema, projectTypeSchema } from '../shared/domain';
+
+const text = (max: number) => z.string().max(max);
+
+export const createProjectBody = z
+  .object({
+    title: text(200).min(1),
+    type: projectTypeSchema,
+    summary: text(4000).optional(),
+    style: text(4000).optional(),
+    notes: text(4000).optional(),
+  })
+  .strict();
+
+export const createSessionBody = z.object({ projectId: objectIdSchema, title: text(200).optional() }).strict();
+
+export const listQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+    projectId: objectIdSchema.optional(),
+    type: fileTypeSchema.optional(),
+    token: z.string().max(2000).optional(),
+  })
+  .strict();
+
+export const startTurnBody = (maxMessageChars: number) =>
+  z
+    .object({
+      message: z.string().trim().min(1, 'message is empty').max(maxMessageChars, `message is longer than ${maxMessageChars} characters`),
+      focusFileId: objectIdSchema.optional(),
+      attachedFileIds: z.array(objectIdSchema).max(20).optional(),
+      quotes: z.array(text(4000)).max(10).optional(),
+    })
+    .strict();
+
+export const steerBody = z.object({ message: z.string().trim().min(1).max(4000) }).strict();
+export const interruptBody = z.object({ reason: text(500).optional() }).strict();
+
+export const createFileBody = z
+  .object({
+    projectId: objectIdSchema,
+    type: fileTypeSchema,
+    title: text(200).min(1),
+    content: text(500_000).optional(),
+    parentId: objectIdSchema.optional(),
+    order: z.number().int().min(0).max(100_000).optional(),
+  })
+  .strict();
+
+export const editFileBody = z
+  .object({
+    content: text(500_000),
+    /** The version the author edited; a newer head means someone else wrote meanwhile (409). */
+    baseVersion: z.number().int().min(0).optional(),
+    title: text(200).min(1).optional(),
+  })
+  .strict();
+
+export const restoreVersionBody = z.object({ version: z.number().int().min(1) }).strict();
+
+export const createJobBody = z
+  .object({
+    projectId: objectIdSchema,
+    sessionId: objectIdSchema.optional(),
+    chapters: z
+      .object({ from: z.number().int().min(1).max(10_000), to: z.number().int().min(1).max(10_000) })
+      .strict()
+      .refine((c) => c.to >= c.from, { message: 'chapters.to must be >= chapters.from' })
+      .refine((c) => c.to - c.from < 1000, { message: 'at most 1000 chapters per job' }),
+    instructions: text(4000).optional(),
+    review: z.boolean().optional(),
+    wordsPerChapter: z.number().int().min(100).max(50_000).optional(),
+  })
+  .strict();
+
+export const eventsQuery = z
+  .object({
+    after: z.string().regex(/^\d+-\d+$/, 'after must be a stream id like 12-3').optional(),
+    token: z.string().max(2000).optional(),
+  })
+  .strict();

@@ -1,0 +1,117 @@
+/**
+ * Starting a turn: one running turn per session (a lock document inserted atomically),
+ * the author's message recorded, then workflow `turn-<turnId>`. The workflow id always
+ * comes from our own ids (seed 002, invariant 1).
+ */
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { Config } from '../config';
+import { isDuplicateKey, newId } from '../db/models';
+import { ACTIVE_TURN_STATUSES, type TurnStatus, turnWorkflowId } from '../shared/domain';
+import type { TurnInput, TurnSettings } from '../shared/turn-types';
+import type { turnWorkflow } from '../workflows/turn';
+import { SA } from '../workflows/messages';
+import type { RoutingDecision } from '../workflows/plans';
+import type { AppDeps } from './context';
+import { ConflictError, UnavailableError } from './errors';
+
+export function turnSettings(config: Config): TurnSettings {
+  return {
+    maxAgentRuns: config.MAX_AGENT_RUNS,
+    maxAgentSteps: config.MAX_AGENT_STEPS,
+    reviewWordThreshold: config.REVIEW_WORD_THRESHOLD,
+    llmStartToCloseSeconds: config.LLM_STEP_TIMEOUT_SECONDS,
+    llmHeartbeatTimeoutSeconds: config.LLM_HEARTBEAT_TIMEOUT_SECONDS,
+  };
+}
+
+export interface StartTurnRequest {
+  ownerId: string;
+  sessionId: string;
+  projectId: string;
+  message: string;
+  focusFileId?: string;
+  attachedFileIds?: string[];
+  quotes?: string[];
+  jobId?: string;
+  forcedRouting?: RoutingDecision;
+}
+
+/** Takes the session's lock; a live holder means 409 with its turn id; a stale one is cleared. */
+async function acquireSessionLock(deps: AppDeps, sessionId: string, turnId: string): Promise<void> {
+  const { models } = deps;
+  for (let i = 0; i < 3; i++) {
+    try {
+      await models.SessionLock.create({ _id: sessionId, turnId });
+      return;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    const lock = await models.SessionLock.findById(sessionId).lean();
+    if (!lock) continue;
+    const holder = await models.Turn.findById(lock.turnId).lean();
+    if (holder && ACTIVE_TURN_STATUSES.includes(holder.status as TurnStatus))
+      throw new ConflictError('a turn is already running in this session', { turnId: lock.turnId });
+    // The holder ended without releasing (e.g. it failed before finalizing): clear and retry.
+    await models.SessionLock.deleteOne({ _id: sessionId, turnId: lock.turnId });
+  }
+  throw new ConflictError('could not take the session lock');
+}
+
+export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{ turnId: string; workflowId: string }> {
+  const { models, config } = deps;
+  const turnId = newId();
+  const workflowId = turnWorkflowId(turnId);
+  await acquireSessionLock(deps, req.sessionId, turnId);
+  try {
+    await models.Turn.create({
+      _id: turnId,
+      sessionId: req.sessionId,
+      projectId: req.projectId,
+      ownerId: req.ownerId,
+      message: req.message,
+      focusFileId: req.focusFileId ?? null,
+      attachedFileIds: req.attachedFileIds ?? [],
+      quotes: req.quotes ?? [],
+      status: 'queued',
+      workflowId,
+      jobId: req.jobId ?? null,
+    });
+    const session = await models.Session.findOneAndUpdate({ _id: req.sessionId }, { $inc: { messageSeq: 1 } }, { new: true }).lean();
+    await models.Message.create({
+      sessionId: req.sessionId,
+      projectId: req.projectId,
+      turnId,
+      role: 'user',
+      content: req.message,
+      seq: session?.messageSeq ?? 0,
+      key: `${turnId}:user`,
+    });
+    const input: TurnInput = {
+      turnId,
+      sessionId: req.sessionId,
+      projectId: req.projectId,
+      ownerId: req.ownerId,
+      settings: turnSettings(config),
+      ...(req.forcedRouting ? { forcedRouting: req.forcedRouting } : {}),
+      ...(req.jobId ? { jobId: req.jobId } : {}),
+    };
+    await deps.temporal.workflow.start<typeof turnWorkflow>('turnWorkflow', {
+      workflowId,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      args: [input],
+      typedSearchAttributes: [
+        { key: SA.ProjectId, value: req.projectId },
+        { key: SA.SessionId, value: req.sessionId },
+        { key: SA.TurnStatus, value: 'running' },
+      ],
+      staticSummary: `turn · ${req.message.slice(0, 80)}`,
+    });
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) throw err;
+    await models.Turn.updateOne({ _id: turnId }, { $set: { status: 'failed' satisfies TurnStatus, stopReason: 'start_failed', endedAt: deps.clock() } });
+    await models.SessionLock.deleteOne({ _id: req.sessionId, turnId });
+    deps.logger.error({ err, turnId }, 'could not start the turn workflow');
+    throw new UnavailableError('could not start the turn: the workflow service is unavailable');
+  }
+  return { turnId, workflowId };
+}

@@ -1,0 +1,59 @@
+/**
+ * Connects a process to its services: MongoDB (mongoose), Redis (ioredis), Temporal
+ * (client and, for workers, a native connection) and the model (openai). Shared by the
+ * API entry, the worker entry, tests and benchmarks, so they all wire things the same way.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { Redis } from 'ioredis';
+import OpenAI from 'openai';
+import type { Connection as MongoConnection } from 'mongoose';
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import { connectMongo } from './db/connection';
+import { createModels, type Models, syncIndexes } from './db/models';
+
+export interface Runtime {
+  mongo: MongoConnection;
+  models: Models;
+  redis: Redis;
+  temporalConnection: Connection;
+  temporal: Client;
+  close(): Promise<void>;
+}
+
+export function createRedis(url: string): Redis {
+  // Commands wait through a short Redis restart instead of failing at once.
+  return new Redis(url, { maxRetriesPerRequest: 20, enableOfflineQueue: true, lazyConnect: false });
+}
+
+export async function connectRuntime(config: Config, logger: Logger, opts: { dbName?: string } = {}): Promise<Runtime> {
+  const mongo = await connectMongo(config.MONGODB_URI, opts.dbName);
+  const models = createModels(mongo);
+  await syncIndexes(models);
+  const redis = createRedis(config.REDIS_URL);
+  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const temporalConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  const temporal = new Client({ connection: temporalConnection, namespace: config.TEMPORAL_NAMESPACE });
+  return {
+    mongo,
+    models,
+    redis,
+    temporalConnection,
+    temporal,
+    async close() {
+      await temporalConnection.close();
+      redis.disconnect();
+      await mongo.close();
+    },
+  };
+}
+
+/** The OpenAI client. Temporal owns retries, so the client never retries on its own. */
+export function createLlmClient(config: Config, offlineBaseUrl?: string): OpenAI {
+  return new OpenAI({
+    apiKey: config.OPENAI_API_KEY ?? 'offline-model',
+    baseURL: config.OPENAI_API_KEY ? config.OPENAI_BASE_URL : offlineBaseUrl,
+    maxRetries: 0,
+    timeout: config.LLM_STEP_TIMEOUT_SECONDS * 1000,
+  });
+}

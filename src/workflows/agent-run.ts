@@ -1,0 +1,152 @@
+/**
+ * One agent run: LLM step activity → one activity per tool call → again, until the model
+ * answers without tools, calls a control tool, trips the failure breaker or hits the step
+ * cap. The LLM step runs in a cancellable scope so an `interrupt` signal stops the model.
+ */
+import { CancellationScope, isCancellation } from '@temporalio/workflow';
+import { draft } from '../events/contract';
+import type { LlmStepResult, RunKind, ToolOutcome } from '../shared/turn-types';
+import type { TurnActivities } from './activities-proxy';
+import type { RunFacts } from './decide';
+import type { TurnRunState } from './turn-state';
+import type { WorkAgent } from './plans';
+
+export class Interrupted extends Error {
+  constructor() {
+    super('interrupted by the author');
+    this.name = 'Interrupted';
+  }
+}
+
+export interface RunRequest {
+  agent: WorkAgent;
+  kind: RunKind;
+  packet: string | null;
+}
+
+export interface RunHooks {
+  acts: TurnActivities;
+  /** Scope of the LLM step in flight, so the interrupt handler can cancel it. */
+  setActiveScope(scope: CancellationScope | null): void;
+}
+
+const BODY_TYPES = ['draft', 'script'];
+
+export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHooks): Promise<RunFacts> {
+  const { acts } = hooks;
+  const facts: RunFacts = {
+    agent: req.agent,
+    kind: req.kind,
+    handoff: null,
+    clarification: null,
+    endsWithQuestion: false,
+    question: null,
+    createdFile: false,
+    endsOnFileBlock: false,
+    circuitOpen: null,
+    planUnits: [],
+  };
+  const routing = st.routing!;
+  const flags = { readOnly: routing.read_only, clarifyFirst: routing.clarify_first };
+  const run = st.run;
+  const units = new Set<number>();
+
+  for (let i = 0; i < st.input.settings.maxAgentSteps; i++) {
+    if (st.interruptRequested) throw new Interrupted();
+    const step = ++st.step;
+    const steering = st.steering.splice(0);
+    const prelude = st.prelude.splice(0);
+    for (const s of steering) prelude.push(draft('steering_received', { message: s }, { turnId: st.input.turnId, agent: req.agent, step }));
+    // Once the writer has body text in this turn, its chat may be replaced by a reviewer's summary.
+    const holdChat = req.agent === 'writer' && (st.heldRuns.includes(run) || st.bodyWords > 0 || (st.pendingFileId !== null && st.pendingFileIsBody));
+    if (holdChat && !st.heldRuns.includes(run)) st.heldRuns.push(run);
+
+    let res: LlmStepResult;
+    try {
+      res = await CancellationScope.cancellable(async () => {
+        hooks.setActiveScope(CancellationScope.current());
+        return acts.llm.llmStep.executeWithOptions(
+          { summary: `${req.agent} · step ${step} · model` },
+          [
+            {
+              turnId: st.input.turnId,
+              run,
+              step,
+              agent: req.agent,
+              slot: st.nextSlot(),
+              runKind: req.kind,
+              packet: i === 0 ? req.packet : null,
+              scope: { scope: routing.scope, writeContent: routing.write_content, readOnly: flags.readOnly, clarifyFirst: flags.clarifyFirst, remainingPlan: [...st.remaining] },
+              pendingFileId: st.pendingFileId,
+              holdChat,
+              steering,
+              prelude,
+            },
+          ],
+        );
+      });
+    } catch (err) {
+      if (isCancellation(err) && st.interruptRequested) throw new Interrupted();
+      throw err;
+    } finally {
+      hooks.setActiveScope(null);
+    }
+    st.usage.promptTokens += res.usage.promptTokens;
+    st.usage.completionTokens += res.usage.completionTokens;
+    st.usage.totalTokens += res.usage.totalTokens;
+    res.planUnits.forEach((u) => units.add(u));
+
+    if (res.capture && (res.capture.closed || res.capture.chars > 0)) {
+      const saved = await acts.store.saveCapturedFile.executeWithOptions(
+        { summary: `${req.agent} · step ${step} · save <file>` },
+        [{ turnId: st.input.turnId, run, step, agent: req.agent, fileId: res.capture.fileId, slot: st.nextSlot() }],
+      );
+      recordWrite(st, facts, req.agent, saved);
+      if (res.capture.closed) {
+        st.pendingFileId = null;
+        st.pendingFileIsBody = false;
+      }
+    }
+
+    for (const call of res.toolCalls) {
+      if (st.interruptRequested) throw new Interrupted();
+      const outcome = await acts.store.executeTool.executeWithOptions(
+        { summary: `${req.agent} · step ${step} · ${call.summary}` },
+        [{ turnId: st.input.turnId, run, step, agent: req.agent, toolCallId: call.id, slot: st.nextSlot(), flags }],
+      );
+      recordWrite(st, facts, req.agent, outcome);
+      if (outcome.ok && outcome.handoff) facts.handoff = outcome.handoff;
+      if (outcome.ok && outcome.clarification) facts.clarification = outcome.clarification;
+      const tripped = st.breaker.record(outcome);
+      if (tripped) {
+        facts.circuitOpen = tripped;
+        facts.planUnits = [...units];
+        return facts;
+      }
+    }
+    if (res.toolCalls.length === 0) {
+      facts.endsWithQuestion = res.endsWithQuestion;
+      facts.question = res.question;
+      facts.endsOnFileBlock = res.endsOnFileBlock;
+      break;
+    }
+    if (facts.handoff || facts.clarification) break;
+  }
+  facts.planUnits = [...units].sort((a, b) => a - b);
+  return facts;
+}
+
+/** Folds one tool/file-save outcome into the turn's bookkeeping. */
+function recordWrite(st: TurnRunState, facts: RunFacts, agent: WorkAgent, o: ToolOutcome): void {
+  if (!o.ok) return;
+  st.noteFile(o);
+  if (o.name === 'create_file' && (o.op === 'created' || o.op === 'opened')) {
+    facts.createdFile = true;
+    if (o.pendingBody) {
+      st.pendingFileId = o.fileId ?? null;
+      st.pendingFileIsBody = BODY_TYPES.includes(o.fileType ?? '');
+    }
+  }
+  if (o.fileType === 'outline' && (o.op === 'edited' || (o.op === 'created' && !o.pendingBody))) st.wroteOutline = true;
+  if (agent === 'writer' && o.bodyWords) st.bodyWords += o.bodyWords;
+}

@@ -1,0 +1,156 @@
+/**
+ * What happens after an agent run (seed 001 "Agent 交接机制", SPEC §4.5), in this order:
+ * explicit handoff → request_clarification → a closing question to the author →
+ * planner repair → file-stream continuation round → auto review gate → next planned
+ * agent → complete. MAX_AGENT_RUNS bounds every path that starts another run.
+ * Pure module: runs inside the workflow.
+ */
+import type { TurnStatus } from '../shared/domain';
+import type { RunKind } from '../shared/turn-types';
+import { agentHasWriteTools } from '../agents/tool-schemas';
+import type { RoutingDecision, WorkAgent } from './plans';
+
+/** Facts about the run that just ended, gathered by the agent-run loop. */
+export interface RunFacts {
+  agent: WorkAgent;
+  kind: RunKind;
+  handoff: { to: WorkAgent; reason: string; todo?: string } | null;
+  clarification: { question: string } | null;
+  endsWithQuestion: boolean;
+  question: string | null;
+  /** create_file succeeded in this run. */
+  createdFile: boolean;
+  /** The run's last text ends on a finished `</file>` block. */
+  endsOnFileBlock: boolean;
+  circuitOpen: { reason: 'repeated_unavailable_tool_call' | 'tool_failure_circuit_open'; message: string } | null;
+  /** "chapter N" units the run pasted into chat. */
+  planUnits: number[];
+}
+
+export interface DecideState {
+  routing: RoutingDecision;
+  remaining: WorkAgent[];
+  runsSoFar: number;
+  maxRuns: number;
+  bodyWordsThisTurn: number;
+  bodyWordsReviewed: number;
+  reviewThreshold: number;
+  plannerRepairDone: boolean;
+  requestAsksForPlan: boolean;
+  /** An outline file was written (created with body or edited) in this turn. */
+  wroteOutline: boolean;
+}
+
+export type StopReason = 'clarification_requested' | 'question_to_author' | 'max_agent_runs' | 'tool_failure_circuit_open' | 'invalid_handoff';
+
+export type Decision =
+  | { action: 'run'; agent: WorkAgent; kind: RunKind; remaining: WorkAgent[]; note: string; writerQuestion?: string | null }
+  | { action: 'stop'; status: TurnStatus; reason: StopReason; message: string; resume: { agent: WorkAgent; remaining: WorkAgent[] } | null; errorCode?: string }
+  | { action: 'complete' };
+
+export interface DecisionWithCards {
+  decision: Decision;
+  /** Non-terminal card to send just before the terminal event. */
+  blockedHandoff: { to: WorkAgent; message: string } | null;
+  /** Explicit handoff dropped (clarify_first turn): recorded, not an error. */
+  droppedHandoff: boolean;
+}
+
+const PLANNERS: readonly WorkAgent[] = ['planner', 'hook_designer'];
+
+function reviewDue(facts: RunFacts, s: DecideState): boolean {
+  return facts.agent === 'writer' && s.bodyWordsThisTurn - s.bodyWordsReviewed >= s.reviewThreshold && !s.routing.read_only;
+}
+
+/** Caps another run at MAX_AGENT_RUNS; exhaustion is resumable ("continue"). */
+function capped(d: Decision, s: DecideState): Decision {
+  if (d.action !== 'run' || s.runsSoFar < s.maxRuns) return d;
+  return {
+    action: 'stop',
+    status: 'exhausted',
+    reason: 'max_agent_runs',
+    message: `Stopped after ${s.maxRuns} agent runs; say "continue" to pick up with ${d.agent}.`,
+    resume: { agent: d.agent, remaining: d.remaining },
+  };
+}
+
+export function decideAfterRun(facts: RunFacts, s: DecideState): DecisionWithCards {
+  let blockedHandoff: DecisionWithCards['blockedHandoff'] = null;
+  let droppedHandoff = false;
+  const done = (decision: Decision): DecisionWithCards => ({ decision: capped(decision, s), blockedHandoff, droppedHandoff });
+
+  if (facts.circuitOpen)
+    return done({ action: 'stop', status: 'failed', reason: 'tool_failure_circuit_open', message: facts.circuitOpen.message, resume: null, errorCode: facts.circuitOpen.reason });
+
+  // 1. Explicit handoff.
+  if (facts.handoff) {
+    if (s.routing.clarify_first) droppedHandoff = true;
+    else if (s.routing.read_only && agentHasWriteTools(facts.handoff.to))
+      blockedHandoff = { to: facts.handoff.to, message: `Handoff to ${facts.handoff.to} blocked: this turn is read-only.` };
+    else
+      return done({
+        action: 'run',
+        agent: facts.handoff.to,
+        kind: 'explicit',
+        remaining: s.remaining.filter((a) => a !== facts.handoff!.to),
+        note: facts.handoff.todo ? `${facts.handoff.reason}\nTodo: ${facts.handoff.todo}` : facts.handoff.reason,
+      });
+  }
+
+  // 2. Structured clarification: the turn waits for the author.
+  if (facts.clarification)
+    return done({
+      action: 'stop',
+      status: 'awaiting_author',
+      reason: 'clarification_requested',
+      message: facts.clarification.question,
+      resume: { agent: facts.agent, remaining: s.remaining },
+    });
+
+  // 3. A closing question to the author stops planned handoffs, with two exceptions.
+  if (facts.endsWithQuestion) {
+    if (reviewDue(facts, s))
+      return done({ action: 'run', agent: 'quality_reviewer', kind: 'review_gate', remaining: s.remaining.filter((a) => a !== 'quality_reviewer'), note: 'review gate', writerQuestion: facts.question });
+    if (PLANNERS.includes(facts.agent) && s.routing.write_content && s.remaining.includes('writer')) {
+      const at = s.remaining.indexOf('writer');
+      return done({
+        action: 'run',
+        agent: 'writer',
+        kind: 'writer_after_question',
+        remaining: s.remaining.slice(at + 1),
+        note: 'The author already asked for the prose: go ahead with the recommended option and do not ask again.',
+      });
+    }
+    return done({
+      action: 'stop',
+      status: 'awaiting_author',
+      reason: 'question_to_author',
+      message: facts.question ?? 'The agent asked the author a question.',
+      resume: { agent: facts.agent, remaining: s.remaining },
+    });
+  }
+
+  // 4. Planner pasted the plan into chat only: once per turn, write it into the outline.
+  if (facts.agent === 'planner' && s.requestAsksForPlan && !s.plannerRepairDone && facts.planUnits.length >= 5 && !s.wroteOutline)
+    return done({
+      action: 'run',
+      agent: 'planner',
+      kind: 'planner_repair',
+      remaining: s.remaining,
+      note: `You posted ${facts.planUnits.length} chapter entries in chat but no outline file holds them. Save them into the outline file now.`,
+    });
+
+  // 5. The run ended right after a finished <file> block: same agent carries on.
+  if (facts.createdFile && facts.endsOnFileBlock && agentHasWriteTools(facts.agent))
+    return done({ action: 'run', agent: facts.agent, kind: 'continuation', remaining: s.remaining, note: 'continuation' });
+
+  // 6. Auto review gate: enough body text written by the writer in successful writes.
+  if (reviewDue(facts, s))
+    return done({ action: 'run', agent: 'quality_reviewer', kind: 'review_gate', remaining: s.remaining.filter((a) => a !== 'quality_reviewer'), note: 'review gate', writerQuestion: null });
+
+  // 7. Next planned agent.
+  const [next, ...rest] = s.remaining;
+  if (next) return done({ action: 'run', agent: next, kind: 'planned', remaining: rest, note: 'planned handoff' });
+
+  return done({ action: 'complete' });
+}

@@ -1,0 +1,2 @@
+/** Workflow entry points registered by the worker (the bundle's root module). */
+export { turnWorkflow } from './turn';

@@ -1,0 +1,69 @@
+/**
+ * Handoff packets: the instructions the next agent gets (seed 001 "计划交接的交接说明固定带
+ * 「已完成的不重做、不改刚交付的文件、不追加作者没要的产出」"). Pure module.
+ */
+import {
+  FILE_STREAM_CONTINUATION_MARKER,
+  HANDOFF_PACKET_MARKER,
+  REVIEW_EVIDENCE_MARKER,
+  WRITER_QUESTION_MARKER,
+} from '../agents/markers';
+import type { RunKind } from '../shared/turn-types';
+import type { WorkAgent } from './plans';
+
+export interface DeliveredFile {
+  fileId: string;
+  title: string;
+  type: string;
+}
+
+export const FIXED_HANDOFF_RULES = [
+  'Do not redo what is already done.',
+  'Do not modify the files just delivered unless the todo says so.',
+  'Do not add output the author did not ask for.',
+];
+
+export interface PacketInput {
+  from: WorkAgent;
+  to: WorkAgent;
+  kind: RunKind;
+  scope: string;
+  note: string;
+  delivered: DeliveredFile[];
+  /** Review gate evidence. */
+  review?: { bodyWords: number; lengthRequirements: string[]; writerQuestion: string | null };
+}
+
+const fileLine = (f: DeliveredFile): string => `- ${f.title} (id=${f.fileId}, ${f.type})`;
+
+export function buildPacket(p: PacketInput): string {
+  if (p.kind === 'continuation') {
+    return [
+      FILE_STREAM_CONTINUATION_MARKER,
+      'Your last reply ended right after a finished <file> block and the file is saved.',
+      p.delivered.length ? `Saved in this turn:\n${p.delivered.map(fileLine).join('\n')}` : '',
+      `Author's scope: ${p.scope || '(as in the message)'}`,
+      'If the author asked for more that is not written yet (see the scope and the unfinished tasks on the task board), write the next part now. If everything is written, give the author a short summary of what was saved. Do not rewrite saved files.',
+    ]
+      .filter(Boolean)
+      .join('\n');
+  }
+  const lines = [
+    HANDOFF_PACKET_MARKER,
+    `From ${p.from} to ${p.to} (${p.kind.replace(/_/g, ' ')}).`,
+    ...FIXED_HANDOFF_RULES.map((r) => `- ${r}`),
+    `Author's scope: ${p.scope || '(as in the message)'}`,
+    `Todo: ${p.note}`,
+  ];
+  if (p.delivered.length) lines.push(`Files delivered in this turn:\n${p.delivered.map(fileLine).join('\n')}`);
+  if (p.review) {
+    lines.push(
+      REVIEW_EVIDENCE_MARKER,
+      `Body words written in this turn: ${p.review.bodyWords}`,
+      `Author's length requirements: ${p.review.lengthRequirements.length ? p.review.lengthRequirements.join(' | ') : '(none stated)'}`,
+      'Judge length by these figures. You write the one summary the author sees for this turn.',
+    );
+    if (p.review.writerQuestion) lines.push(`${WRITER_QUESTION_MARKER} ${p.review.writerQuestion}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,198 @@
+/**
+ * The turn workflow: route, run agents, decide after each run, finalize.
+ * Deterministic: every side effect is an activity; the manuscript never passes through
+ * history (activities exchange ids and compact facts; text stays in MongoDB and Redis).
+ */
+import {
+  ActivityFailure,
+  CancellationScope,
+  isCancellation,
+  setHandler,
+  upsertSearchAttributes,
+  log,
+} from '@temporalio/workflow';
+import { draft } from '../events/contract';
+import type { FinalizeInput, TurnInput, TurnOutcome } from '../shared/turn-types';
+import { turnActivities } from './activities-proxy';
+import { Interrupted, runAgent, type RunRequest } from './agent-run';
+import { decideAfterRun, type Decision } from './decide';
+import { interruptSignal, SA, stateQuery, steerSignal } from './messages';
+import { buildPacket } from './packets';
+import { fallbackRouting, type RoutingDecision, type WorkAgent } from './plans';
+import { applyConfirmationGuard, preRoute, requestAsksForPlan } from './routing';
+import { TurnRunState } from './turn-state';
+
+export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
+  const st = new TurnRunState(input);
+  const acts = turnActivities(input.settings);
+  let activeScope: CancellationScope | null = null;
+
+  setHandler(stateQuery, () => st.snapshot());
+  setHandler(steerSignal, ({ message }) => {
+    st.steering.push(message.slice(0, 4000));
+  });
+  setHandler(interruptSignal, () => {
+    st.interruptRequested = true;
+    activeScope?.cancel();
+  });
+
+  const finalize = async (f: Omit<FinalizeInput, 'turnId' | 'slot' | 'runs' | 'routing' | 'deferredStops' | 'rollbackEmptyFiles'>): Promise<TurnOutcome> => {
+    st.status = f.status;
+    upsertSearchAttributes([{ key: SA.TurnStatus, value: f.status }]);
+    // Finalizing must happen even when the workflow itself is being cancelled.
+    await CancellationScope.nonCancellable(() =>
+      acts.store.finalizeTurn({
+        ...f,
+        turnId: input.turnId,
+        slot: st.nextSlot(),
+        runs: st.runs,
+        routing: st.routing,
+        deferredStops: st.blockedHandoffs,
+        rollbackEmptyFiles: true,
+      }),
+    );
+    return {
+      status: f.status,
+      stopReason: f.stopReason,
+      agents: st.runs.map((r) => r.agent),
+      filesWritten: st.delivered.map((d) => ({ fileId: d.fileId, title: d.title, type: d.type, bodyWords: d.bodyWords })),
+      bodyWords: st.bodyWords,
+      usage: { ...st.usage },
+    };
+  };
+
+  try {
+    const prepared = await acts.store.prepareTurn({ turnId: input.turnId });
+    st.routing = input.forcedRouting ?? preRoute(prepared.message, prepared.previous) ?? (await routeWithFallback(acts, input.turnId));
+    st.routing = applyConfirmationGuard(st.routing, prepared.message, prepared.previous);
+    st.remaining = [...st.routing.workflow_agents];
+    upsertSearchAttributes([{ key: SA.WorkflowPlan, value: st.routing.workflow_plan }]);
+
+    let next: { agent: WorkAgent; kind: RunRequest['kind']; note: string; writerQuestion?: string | null } = {
+      agent: st.routing.current_agent,
+      kind: 'initial',
+      note: '',
+    };
+    const from: { agent: WorkAgent | null } = { agent: null };
+    for (;;) {
+      st.run += 1;
+      st.agent = next.agent;
+      upsertSearchAttributes([{ key: SA.CurrentAgent, value: next.agent }]);
+      if (from.agent && next.kind !== 'initial')
+        st.prelude.push(
+          draft('handoff', { from: from.agent, to: next.agent, kind: handoffKind(next.kind), reason: next.note.split('\n')[0]!.slice(0, 300) }, { turnId: input.turnId }),
+        );
+      st.prelude.push(
+        draft('agent_selected', { agent: next.agent, reason: next.kind === 'initial' ? `routing: ${st.routing.source}` : next.kind, plan: st.routing.workflow_plan, run: st.run }, { turnId: input.turnId, agent: next.agent }),
+      );
+      if (next.agent === 'quality_reviewer' && next.kind === 'review_gate') st.bodyWordsReviewed = st.bodyWords;
+      const packet =
+        next.kind === 'initial'
+          ? null
+          : buildPacket({
+              from: from.agent ?? next.agent,
+              to: next.agent,
+              kind: next.kind,
+              scope: st.routing.scope,
+              note: next.note,
+              delivered: st.delivered,
+              review:
+                next.kind === 'review_gate'
+                  ? { bodyWords: st.bodyWords, lengthRequirements: prepared.lengthRequirements, writerQuestion: next.writerQuestion ?? null }
+                  : undefined,
+            });
+      const facts = await runAgent(st, { agent: next.agent, kind: next.kind, packet }, { acts, setActiveScope: (s) => (activeScope = s) });
+      if (next.kind === 'planner_repair') st.plannerRepairDone = true;
+
+      const { decision, blockedHandoff, droppedHandoff } = decideAfterRun(facts, {
+        routing: st.routing,
+        remaining: st.remaining,
+        runsSoFar: st.run,
+        maxRuns: input.settings.maxAgentRuns,
+        bodyWordsThisTurn: st.bodyWords,
+        bodyWordsReviewed: st.bodyWordsReviewed,
+        reviewThreshold: input.settings.reviewWordThreshold,
+        plannerRepairDone: st.plannerRepairDone,
+        requestAsksForPlan: requestAsksForPlan(prepared.message),
+        wroteOutline: st.wroteOutline,
+      });
+      if (blockedHandoff) st.blockedHandoffs.push({ reason: 'read_only_handoff_blocked', message: blockedHandoff.message });
+      if (droppedHandoff) log.info('explicit handoff dropped on a clarify-first turn', { turnId: input.turnId });
+      st.runs.push({ run: st.run, agent: next.agent, kind: next.kind, outcome: outcomeLabel(decision), textDropped: false });
+      await settleHeldText(st, acts, decision);
+
+      if (decision.action === 'run') {
+        from.agent = next.agent;
+        st.remaining = decision.remaining;
+        next = { agent: decision.agent, kind: decision.kind, note: decision.note, writerQuestion: decision.writerQuestion };
+        continue;
+      }
+      if (decision.action === 'complete') return await finalize({ status: 'completed', stopReason: null, stopMessage: null, resume: null, error: null });
+      return await finalize({
+        status: decision.status,
+        stopReason: decision.reason,
+        stopMessage: decision.message,
+        resume: decision.resume,
+        error: decision.errorCode ? { code: decision.errorCode, message: decision.message } : null,
+      });
+    }
+  } catch (err) {
+    if (err instanceof Interrupted || isCancellation(err)) {
+      return finalize({ status: 'interrupted', stopReason: 'interrupted', stopMessage: 'Stopped by the author.', resume: null, error: null });
+    }
+    if (err instanceof ActivityFailure) {
+      // An activity gave up after its retries (or was rejected as a bad request): the turn
+      // fails visibly, with what was saved so far kept.
+      log.error('turn failed', { turnId: input.turnId, error: err.message, cause: err.cause?.message });
+      return finalize({
+        status: 'failed',
+        stopReason: null,
+        stopMessage: null,
+        resume: st.agent ? { agent: st.agent, remaining: st.remaining } : null,
+        error: { code: 'activity_failed', message: err.cause?.message ?? err.message },
+      });
+    }
+    throw err;
+  }
+}
+
+async function routeWithFallback(acts: ReturnType<typeof turnActivities>, turnId: string): Promise<RoutingDecision> {
+  try {
+    return await acts.router.routeTurn({ turnId });
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return fallbackRouting(`router unavailable: ${(err as Error).message}`);
+  }
+}
+
+function handoffKind(kind: RunRequest['kind']): 'explicit' | 'planned' | 'review_gate' | 'continuation' | 'planner_repair' | 'empty_file_repair' {
+  if (kind === 'writer_after_question') return 'planned';
+  if (kind === 'initial') return 'planned';
+  return kind;
+}
+
+function outcomeLabel(d: Decision): string {
+  if (d.action === 'run') return `→ ${d.agent} (${d.kind})`;
+  if (d.action === 'complete') return 'complete';
+  return d.reason;
+}
+
+/**
+ * Writer summary hold (seed 001 CHAT_HOLD): a writer's closing text is held while a review
+ * may follow. Handing to the reviewer drops it (the reviewer writes the one summary);
+ * anything else releases it before the next event.
+ */
+async function settleHeldText(st: TurnRunState, acts: ReturnType<typeof turnActivities>, d: Decision): Promise<void> {
+  if (st.heldRuns.length === 0) return;
+  if (d.action === 'run' && d.kind === 'continuation' && d.agent === 'writer') return;
+  const drop = d.action === 'run' && d.agent === 'quality_reviewer';
+  for (const run of st.heldRuns) {
+    const rec = st.runs.find((r) => r.run === run);
+    if (drop) {
+      if (rec) rec.textDropped = true;
+    } else {
+      await acts.store.releaseHeldText({ turnId: st.input.turnId, run, slot: st.nextSlot(), agent: rec?.agent ?? 'writer' });
+    }
+  }
+  st.heldRuns = [];
+}

@@ -1,0 +1,24 @@
+/**
+ * Runs once before all suites: makes sure the real services are up (the project's own
+ * script, idempotent) and bundles the workflow code once for every test worker
+ * (bundling per test costs seconds each).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+
+export default async function globalSetup(): Promise<void> {
+  const root = path.resolve(__dirname, '..');
+  if (!process.env.SCRIPTORIUM_SKIP_SERVICES) {
+    execFileSync('bash', [path.join(root, 'scripts/services.sh'), 'start'], { stdio: 'inherit' });
+  }
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: path.join(root, 'src/workflows/index.ts'),
+    logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} } as never,
+  });
+  const out = path.join(root, '.local/test-workflow-bundle.js');
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, code);
+  process.env.SCRIPTORIUM_TEST_BUNDLE = out;
+}

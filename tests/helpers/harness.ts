@@ -1,0 +1,192 @@
+/**
+ * Integration harness: real Temporal dev server, real MongoDB-wire server, real Redis,
+ * the offline model as the only stand-in. Each suite gets its own database, Redis key
+ * prefix and task queue, so suites run side by side on the same services.
+ */
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Server } from 'node:http';
+import { DefaultLogger, Runtime as TemporalRuntime, type Worker } from '@temporalio/worker';
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createApp } from '../../src/api/app';
+import { type Config, loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { startOfflineModel, type OfflineModel } from '../../src/offline-model';
+import { connectRuntime, createLlmClient, type Runtime } from '../../src/runtime';
+import { createWorker } from '../../src/worker';
+import { readRange, turnStreamKey } from '../../src/streams/redis-streams';
+import type { StreamEvent } from '../../src/events/contract';
+import type { TurnOutcome } from '../../src/shared/turn-types';
+
+export const ROOT = path.resolve(__dirname, '../..');
+
+// Worker lifecycle chatter at INFO drowns test output; warnings and errors still show.
+let runtimeInstalled = false;
+export function quietTemporalRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    TemporalRuntime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // Already installed by an earlier harness in this process.
+  }
+}
+
+export function testBundle(): WorkflowBundleWithSourceMap {
+  const file = process.env.SCRIPTORIUM_TEST_BUNDLE ?? path.join(ROOT, '.local/test-workflow-bundle.js');
+  return { code: fs.readFileSync(file, 'utf8') } as WorkflowBundleWithSourceMap;
+}
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 7)}`;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  const name = uniqueName('t');
+  return loadConfig({
+    env: {
+      ...process.env,
+      SCRIPTORIUM_ENV_PRIORITY: 'none',
+      OPENAI_API_KEY: '',
+      LOG_LEVEL: 'warn',
+      TEMPORAL_TASK_QUEUE: `test-${name}`,
+      REDIS_KEY_PREFIX: `test:${name}:`,
+      MONGODB_URI: process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/scriptorium_test',
+      REVIEW_WORD_THRESHOLD: '300',
+      ...overrides,
+    },
+  });
+}
+
+export interface Harness {
+  config: Config;
+  runtime: Runtime;
+  model: OfflineModel;
+  worker: Worker;
+  baseUrl: string;
+  dbName: string;
+  /** Starts the worker (runs until close). */
+  startWorker(): void;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  config?: Record<string, string>;
+  /** Don't start a worker (fault tests run their own worker process). */
+  noWorker?: boolean;
+  maxCachedWorkflows?: number;
+}
+
+export async function createHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  quietTemporalRuntime();
+  const config = testConfig(opts.config);
+  const logger = createLogger(config.LOG_LEVEL, 'test');
+  const dbName = uniqueName('scriptorium_test');
+  const runtime = await connectRuntime(config, logger, { dbName });
+  const model = await startOfflineModel({ ttftMs: 0, tokensPerSecond: 1e6 });
+  const worker = await createWorker({
+    config,
+    runtime,
+    llm: createLlmClient(config, model.baseURL),
+    logger,
+    workflowBundle: testBundle(),
+    maxCachedWorkflows: opts.maxCachedWorkflows,
+  });
+  let running: Promise<void> | null = null;
+  const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date() });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const h: Harness = {
+    config,
+    runtime,
+    model,
+    worker,
+    dbName,
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    startWorker() {
+      running ??= worker.run();
+    },
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      if (running) {
+        worker.shutdown();
+        await running;
+      }
+      await runtime.mongo.dropDatabase().catch(() => undefined);
+      await runtime.close();
+      await model.close();
+    },
+  };
+  if (!opts.noWorker) h.startWorker();
+  return h;
+}
+
+/** JSON over real HTTP against the harness's app. */
+export async function api<T = Record<string, unknown>>(
+  h: Pick<Harness, 'baseUrl'>,
+  method: string,
+  urlPath: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${h.baseUrl}${urlPath}`, {
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+export async function createProjectAndSession(h: Harness, type = 'novel', headers: Record<string, string> = {}): Promise<{ projectId: string; sessionId: string }> {
+  const p = await api<{ id: string }>(h, 'POST', '/api/v1/projects', { title: 'Test project', type }, headers);
+  if (p.status !== 201) throw new Error(`project create failed: ${JSON.stringify(p.body)}`);
+  const s = await api<{ id: string }>(h, 'POST', '/api/v1/sessions', { projectId: p.body.id }, headers);
+  if (s.status !== 201) throw new Error(`session create failed: ${JSON.stringify(s.body)}`);
+  return { projectId: p.body.id, sessionId: s.body.id };
+}
+
+export async function postTurn(h: Harness, sessionId: string, message: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const r = await api<{ turnId: string }>(h, 'POST', `/api/v1/sessions/${sessionId}/turns`, { message, ...extra });
+  if (r.status !== 202) throw new Error(`turn start failed ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body.turnId;
+}
+
+/** Waits for the turn's workflow to finish and returns its result. */
+export async function waitTurn(h: Harness, turnId: string): Promise<TurnOutcome> {
+  return h.runtime.temporal.workflow.getHandle(`turn-${turnId}`).result();
+}
+
+export async function turnEvents(h: Harness, turnId: string): Promise<StreamEvent[]> {
+  const entries = await readRange(h.runtime.redis, turnStreamKey(h.config.REDIS_KEY_PREFIX, turnId), null, 100000);
+  return entries.map((e) => e.event);
+}
+
+/** Runs one turn start to finish. */
+export async function runTurn(h: Harness, sessionId: string, message: string, extra: Record<string, unknown> = {}) {
+  const turnId = await postTurn(h, sessionId, message, extra);
+  const outcome = await waitTurn(h, turnId);
+  const events = await turnEvents(h, turnId);
+  const turn = await h.runtime.models.Turn.findById(turnId).lean();
+  return { turnId, outcome, events, turn: turn! };
+}
+
+/** A scripted router answer. */
+export function routerReply(answer: {
+  current_agent: string;
+  workflow_plan: string;
+  workflow_agents?: string[];
+  write_content?: boolean;
+  read_only?: boolean;
+  scope?: string;
+}) {
+  return {
+    match: { agent: 'router' as const },
+    reply: {
+      content: JSON.stringify({ workflow_agents: [], write_content: true, read_only: false, scope: 'test', ...answer }),
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * A test SSE client over real HTTP, parsing frames with eventsource-parser (the parser
+ * behind the `eventsource` package), so tests read exactly what a browser would.
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+
+export interface SseFrame {
+  id: string | undefined;
+  event: string | undefined;
+  data: string;
+}
+
+export interface ReadOptions {
+  headers?: Record<string, string>;
+  /** Stop after this many frames (simulates a client that drops). */
+  maxFrames?: number;
+  timeoutMs?: number;
+  /** Called as each frame arrives. */
+  onFrame?: (f: SseFrame) => void;
+}
+
+export interface SseResult {
+  status: number;
+  frames: SseFrame[];
+  comments: string[];
+  retry: number | null;
+  /** The server ended the response (as opposed to us dropping it). */
+  ended: boolean;
+}
+
+export async function readSse(url: string, opts: ReadOptions = {}): Promise<SseResult> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? 30000);
+  const frames: SseFrame[] = [];
+  const comments: string[] = [];
+  let retry: number | null = null;
+  let ended = false;
+  const res = await fetch(url, { headers: { accept: 'text/event-stream', ...opts.headers }, signal: controller.signal });
+  if (!res.ok || !res.body) {
+    clearTimeout(timer);
+    return { status: res.status, frames, comments, retry, ended: true };
+  }
+  const parser = createParser({
+    onEvent(m: EventSourceMessage) {
+      const f = { id: m.id, event: m.event, data: m.data };
+      frames.push(f);
+      opts.onFrame?.(f);
+      if (opts.maxFrames && frames.length >= opts.maxFrames) controller.abort();
+    },
+    onComment(c) {
+      comments.push(c);
+    },
+    onRetry(r) {
+      retry = r;
+    },
+  });
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
+    ended = true;
+  } catch (err) {
+    if (!(err instanceof Error && err.name === 'AbortError')) throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  return { status: res.status, frames, comments, retry, ended };
+}
