@@ -6,10 +6,14 @@ import { parseApiTokens } from '../config';
 import { authenticate } from './auth';
 import type { AppDeps } from './context';
 import { errorMiddleware, NotFoundError } from './errors';
+import { filesRouter } from './routes/files';
 import { healthRouter } from './routes/health';
+import { jobsRouter } from './routes/jobs';
+import { openapiRouter } from './routes/openapi';
 import { projectsRouter } from './routes/projects';
 import { sessionsRouter } from './routes/sessions';
 import { turnsRouter } from './routes/turns';
+import { usageRouter } from './routes/usage';
 import { rejectDangerousInput } from './validation';
 
 export function createApp(deps: AppDeps): Express {
@@ -19,12 +23,17 @@ export function createApp(deps: AppDeps): Express {
   app.use(healthRouter(deps));
 
   const api = express.Router();
+  // The OpenAPI document is public, like /health.
+  api.use(openapiRouter(deps));
   api.use(express.json({ limit: deps.config.BODY_LIMIT_BYTES, strict: true }));
   api.use(rejectDangerousInput);
   api.use(authenticate({ tokens: parseApiTokens(deps.config.API_TOKENS), streamSecret: deps.config.STREAM_TOKEN_SECRET }));
   api.use(projectsRouter(deps));
   api.use(sessionsRouter(deps));
   api.use(turnsRouter(deps));
+  api.use(filesRouter(deps));
+  api.use(usageRouter(deps));
+  api.use(jobsRouter(deps));
   api.use((req, _res, next) => next(new NotFoundError(`route ${req.method} ${req.path}`)));
   app.use('/api/v1', api);
   app.use((req, _res, next) => next(new NotFoundError(`route ${req.method} ${req.path}`)));
