@@ -3,12 +3,9 @@
  * the offline model as the only stand-in. Each suite gets its own database, Redis key
  * prefix and task queue, so suites run side by side on the same services.
  */
-import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import type { Server } from 'node:http';
 import { DefaultLogger, Runtime as TemporalRuntime, type Worker } from '@temporalio/worker';
-import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createApp } from '../../src/api/app';
 import { type Config, loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
@@ -19,7 +16,9 @@ import { readRange, turnStreamKey } from '../../src/streams/redis-streams';
 import type { StreamEvent } from '../../src/events/contract';
 import type { TurnOutcome } from '../../src/shared/turn-types';
 
-export const ROOT = path.resolve(__dirname, '../..');
+import { ROOT, testBundle } from './bundle';
+
+export { ROOT, testBundle };
 
 // Worker lifecycle chatter at INFO drowns test output; warnings and errors still show.
 let runtimeInstalled = false;
@@ -31,11 +30,6 @@ export function quietTemporalRuntime(): void {
   } catch {
     // Already installed by an earlier harness in this process.
   }
-}
-
-export function testBundle(): WorkflowBundleWithSourceMap {
-  const file = process.env.SCRIPTORIUM_TEST_BUNDLE ?? path.join(ROOT, '.local/test-workflow-bundle.js');
-  return { code: fs.readFileSync(file, 'utf8') } as WorkflowBundleWithSourceMap;
 }
 
 export function uniqueName(prefix: string): string {
