@@ -155,3 +155,8 @@ export async function streamInfo(redis: Redis, key: string): Promise<StreamInfo>
     maxDeletedId: maxDeleted === '0-0' ? null : maxDeleted,
   };
 }
+
+/** The newest entry of a stream, or null when it is empty or gone. */
+export async function lastEntry(redis: Redis, key: string): Promise<StreamEntry | null> {
+  return toEntries(await redis.xrevrange(key, '+', '-', 'COUNT', 1))[0] ?? null;
+}

@@ -67,6 +67,9 @@ export function createToolActivities(deps: ActivityDeps) {
       return failure(name, 'read_only_request', 'The author asked for no file changes in this turn: answer without writing.');
     if (FILE_WRITE_TOOLS.includes(name) && input.flags.clarifyFirst)
       return failure(name, 'clarify_first', 'Ask the author what exactly to change before editing anything.');
+    // On a clarify-first turn the writer asks; handing the vague request on would skip that.
+    if (name === 'handoff_to_agent' && input.flags.clarifyFirst)
+      return failure(name, 'clarify_first', 'Hand-offs wait until the author says what to change: ask them now.');
     return dispatch(ctx, name, parsed.data);
   }
 
