@@ -42,6 +42,9 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     taskQueue: opts.taskQueue ?? opts.config.TEMPORAL_TASK_QUEUE,
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities,
+    // Heartbeats carry cancellation back to activities; the default throttle (80% of the
+    // heartbeat timeout) would delay an author's interrupt by many seconds.
+    maxHeartbeatThrottleInterval: '1s',
     ...(opts.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
   });
 }

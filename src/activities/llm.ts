@@ -97,6 +97,9 @@ export function createLlmActivities(deps: ActivityDeps) {
         }
       };
 
+      // Heartbeat on a timer too, not only per chunk: a model that takes long to its first
+      // token is alive, and the heartbeat response is how an interrupt reaches us.
+      const beat = setInterval(() => ctx.heartbeat({ step: input.step, chars: position }), 1000);
       try {
         const stream = await deps.llm.chat.completions.create(
           {
@@ -137,6 +140,8 @@ export function createLlmActivities(deps: ActivityDeps) {
       } catch (err) {
         await out.flush().catch(() => undefined);
         throw classifyLlmError(err);
+      } finally {
+        clearInterval(beat);
       }
 
       const toolCalls = calls.filter((c) => c.name);

@@ -34,8 +34,8 @@ export class NotFoundError extends DomainError {
   }
 }
 export class ConflictError extends DomainError {
-  constructor(message: string, details?: Record<string, unknown>) {
-    super(409, 'conflict', message, details);
+  constructor(message: string, details?: Record<string, unknown>, code = 'conflict') {
+    super(409, code, message, details);
   }
 }
 export class PayloadTooLargeError extends DomainError {

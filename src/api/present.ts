@@ -1,5 +1,5 @@
 /** JSON shapes the API returns: ids as strings, no internal fields. */
-import type { FileDoc, MessageDoc, ProjectDoc, SessionDoc, TurnDoc } from '../db/models';
+import type { FileDoc, FileVersionDoc, MessageDoc, ProjectDoc, SessionDoc, TurnDoc } from '../db/models';
 
 export const presentProject = (p: ProjectDoc) => ({
   id: String(p._id),
@@ -56,4 +56,31 @@ export const presentFile = (f: FileDoc) => ({
   content: f.content,
   createdAt: f.createdAt,
   updatedAt: f.updatedAt,
+});
+
+/** A file without its text: what lists return (a project can hold fifty chapters). */
+export const presentFileSummary = (f: FileDoc) => ({
+  id: String(f._id),
+  projectId: f.projectId,
+  type: f.type,
+  title: f.title,
+  parentId: f.parentId,
+  order: f.order,
+  words: f.words,
+  version: f.versionCount,
+  latestAuthor: f.latestAuthor,
+  createdAt: f.createdAt,
+  updatedAt: f.updatedAt,
+});
+
+/** One version in a file's history; `content` only when a single version is asked for. */
+export const presentVersion = (v: Omit<FileVersionDoc, 'content'> & { content?: string }, withContent = false) => ({
+  version: v.version,
+  author: v.author,
+  agent: v.agent,
+  words: v.words,
+  operation: v.operation,
+  turnId: v.turnId,
+  createdAt: v.createdAt,
+  ...(withContent ? { content: v.content ?? '' } : {}),
 });

@@ -62,6 +62,21 @@ export const editFileBody = z
   })
   .strict();
 
+export const listFilesQuery = z
+  .object({
+    type: fileTypeSchema.optional(),
+    limit: z.coerce.number().int().min(1).max(1000).default(500),
+  })
+  .strict();
+
+export const deleteFileQuery = z.object({ recursive: z.enum(['true', 'false']).optional() }).strict();
+
+/** Path segment of a version number: digits only, so `1e3`, `0x10` or `-1` are 400s. */
+export const versionParam = z
+  .string()
+  .regex(/^[1-9]\d{0,8}$/, 'version must be a positive integer')
+  .transform((v) => Number(v));
+
 export const restoreVersionBody = z.object({ version: z.number().int().min(1) }).strict();
 
 export const createJobBody = z

@@ -3,18 +3,23 @@
  *
  * - `id:` is the Redis stream id; `Last-Event-ID` (or `?after=`) resumes strictly after it.
  * - A client without an id gets the stream from its first event (late join).
- * - An id older than what the stream still holds (trimmed, or the stream expired) gets an
+ * - An id the stream can no longer answer for — trimmed, expired, or never issued — gets an
  *   explicit `reset` event pointing at the persisted state, then the response ends:
  *   never a silent gap.
- * - A keep-alive comment goes out whenever nothing was sent for SSE_KEEPALIVE_MS.
- * - Each client reads with its own Redis connection (XREAD BLOCK blocks it); the
- *   connection is closed when the client goes away.
+ * - A client resuming after the terminal event gets `204 No Content`, which tells an
+ *   EventSource to stop reconnecting.
+ * - A keep-alive comment goes out whenever nothing was sent for `keepAliveMs`.
+ * - The response ends right after `done`.
+ * - Live entries come from a shared per-stream reader ({@link StreamHub}) by default, or
+ *   from a reader connection of the client's own (`reader: 'dedicated'`). Either way the
+ *   Redis reader is released as soon as the client goes away.
  */
 import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
-import { draft, makeEvent, toSseFrame, toSseResetFrame } from '../events/contract';
-import { compareStreamIds, parseStreamId, readBlocking, readRange, streamInfo } from '../streams/redis-streams';
+import { draft, isTerminal, makeEvent, toSseFrame, toSseResetFrame } from '../events/contract';
+import { compareStreamIds, lastEntry, parseStreamId, readBlocking, readRange, streamInfo } from '../streams/redis-streams';
 import { BadRequestError } from './errors';
+import { hubFor, type LiveEntry, openReader, type StreamHub } from './stream-hub';
 
 export interface StreamSource {
   key: string;
@@ -29,7 +34,23 @@ export interface SseOptions {
   keepAliveMs: number;
   retryMs: number;
   clock: () => Date;
+  /** `fanout` (default): one shared reader per stream per process. `dedicated`: one per client. */
+  reader?: 'fanout' | 'dedicated';
+  /** The hub to use in fanout mode; defaults to the process-wide hub of `redis`. */
+  hub?: StreamHub;
 }
+
+/** Why a `reset` was sent (the `reason` of its data): stable codes clients may switch on. */
+export const RESET_REASONS = {
+  trimmed: 'trimmed',
+  expired: 'expired',
+  unknownId: 'unknown_event_id',
+  endedWithoutDone: 'ended_without_done',
+} as const;
+
+/** A client this far behind is cut off; it reconnects with Last-Event-ID and loses nothing. */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+const BACKLOG_PAGE = 1000;
 
 function resumeIdOf(req: Request): string | null {
   const header = req.headers['last-event-id'];
@@ -39,17 +60,129 @@ function resumeIdOf(req: Request): string | null {
   return raw;
 }
 
-export async function serveSse(req: Request, res: Response, redis: Redis, source: StreamSource, opts: SseOptions): Promise<void> {
-  let cursor = resumeIdOf(req);
-  const reader = redis.duplicate({ lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: null });
-  let closed = false;
-  const close = (): void => {
-    if (closed) return;
-    closed = true;
-    reader.disconnect();
-  };
-  req.on('close', close);
+type Verdict = { kind: 'serve' } | { kind: 'finished' } | { kind: 'reset'; reason: string; lastAvailableId: string | null };
 
+/** Decides, before any byte is sent, whether the stream can serve a client resuming at `cursor`. */
+async function verdictFor(redis: Redis, source: StreamSource, cursor: string | null): Promise<Verdict> {
+  const info = await streamInfo(redis, source.key);
+  if (!info.exists) {
+    // No stream and the turn is over: it expired. No stream yet but an id: it was never ours.
+    if (await source.hasEnded()) return { kind: 'reset', reason: RESET_REASONS.expired, lastAvailableId: null };
+    return cursor ? { kind: 'reset', reason: RESET_REASONS.unknownId, lastAvailableId: null } : { kind: 'serve' };
+  }
+  if (!cursor) return { kind: 'serve' };
+  // Trimming removes from the head: having seen the highest deleted id itself is fine.
+  if (info.maxDeletedId && compareStreamIds(cursor, info.maxDeletedId) < 0) return { kind: 'reset', reason: RESET_REASONS.trimmed, lastAvailableId: info.lastId };
+  if (info.lastId && compareStreamIds(cursor, info.lastId) > 0) return { kind: 'reset', reason: RESET_REASONS.unknownId, lastAvailableId: info.lastId };
+  if (info.lastId && compareStreamIds(cursor, info.lastId) === 0) {
+    const last = await lastEntry(redis, source.key);
+    if (last && last.id === cursor && isTerminal(last.event)) return { kind: 'finished' };
+  }
+  return { kind: 'serve' };
+}
+
+/** One client's response: writes, keep-alives, the cursor, and how it ends. */
+class SseConnection {
+  closed = false;
+  cursor: string | null;
+  private readonly keepAlive: NodeJS.Timeout;
+  private readonly finished: Promise<void>;
+  private resolveFinished!: () => void;
+  private readonly cleanups: (() => void)[] = [];
+
+  constructor(
+    private readonly res: Response,
+    cursor: string | null,
+    private readonly onIdle: () => Promise<void>,
+    keepAliveMs: number,
+  ) {
+    this.cursor = cursor;
+    this.finished = new Promise((r) => (this.resolveFinished = r));
+    res.on('close', () => this.finish());
+    // Re-armed on every write (refresh), so a comment follows at most keepAliveMs of silence.
+    this.keepAlive = setTimeout(() => void this.idle(), keepAliveMs);
+  }
+
+  onFinish(fn: () => void): void {
+    if (this.closed) fn();
+    else this.cleanups.push(fn);
+  }
+
+  /** Resolves when the response is over (terminal event, reset, or the client left). */
+  wait(): Promise<void> {
+    return this.finished;
+  }
+
+  private write(chunk: string): boolean {
+    if (this.closed) return false;
+    this.res.write(chunk);
+    this.keepAlive.refresh();
+    if (this.res.writableLength > MAX_BUFFERED_BYTES) {
+      this.finish();
+      return false;
+    }
+    return true;
+  }
+
+  /** Sends one entry unless it is at or below the cursor; true when the stream is over. */
+  send(id: string, frame: string, terminal: boolean): boolean {
+    if (this.closed) return true;
+    if (this.cursor !== null && compareStreamIds(id, this.cursor) <= 0) return false;
+    this.cursor = id;
+    this.write(frame);
+    if (terminal) this.finish();
+    return terminal || this.closed;
+  }
+
+  sendLive = (e: LiveEntry): void => {
+    this.send(e.id, e.frame, isTerminal(e.event));
+  };
+
+  reset(frame: string): void {
+    this.write(frame);
+    this.finish();
+  }
+
+  /** Waits for the socket to take more, so a dedicated reader never outruns a slow client. */
+  async drained(): Promise<void> {
+    if (this.closed || !this.res.writableNeedDrain) return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
+  }
+
+  private async idle(): Promise<void> {
+    if (!this.write(': keep-alive\n\n')) return;
+    try {
+      await this.onIdle();
+    } catch {
+      // A failed check is retried at the next keep-alive; the stream itself is unaffected.
+    }
+  }
+
+  finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.keepAlive);
+    for (const fn of this.cleanups.splice(0)) fn();
+    if (!this.res.writableEnded) this.res.end();
+    this.resolveFinished();
+  }
+}
+
+export async function serveSse(req: Request, res: Response, redis: Redis, source: StreamSource, opts: SseOptions): Promise<void> {
+  const cursor = resumeIdOf(req);
+  const verdict = await verdictFor(redis, source, cursor);
+  if (verdict.kind === 'finished') {
+    res.status(204).end();
+    return;
+  }
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -58,56 +191,67 @@ export async function serveSse(req: Request, res: Response, redis: Redis, source
   res.flushHeaders();
   res.write(`retry: ${opts.retryMs}\n\n`);
 
-  const reset = (reason: string, lastAvailableId: string | null): void => {
-    const event = makeEvent(
-      { ...draft('reset', { reason, stateUrl: source.stateUrl, lastAvailableId }), ...source.envelope },
-      0,
-      opts.clock().toISOString(),
-    );
-    res.write(toSseResetFrame(event));
+  const resetFrame = (reason: string, lastAvailableId: string | null): string =>
+    toSseResetFrame(makeEvent({ ...draft('reset', { reason, stateUrl: source.stateUrl, lastAvailableId }), ...source.envelope }, 0, opts.clock().toISOString()));
+
+  // On every keep-alive: a stream that expired, or a turn that ended without `done`
+  // (its worker was terminated), would otherwise keep a silent client forever.
+  const checkIdle = async (): Promise<void> => {
+    if (conn.closed || !(await source.hasEnded())) return;
+    const last = await lastEntry(redis, source.key);
+    if (conn.closed) return;
+    if (!last) conn.reset(resetFrame(RESET_REASONS.expired, null));
+    else if (!isTerminal(last.event)) conn.reset(resetFrame(RESET_REASONS.endedWithoutDone, last.id));
+  };
+  const conn = new SseConnection(res, cursor, checkIdle, opts.keepAliveMs);
+  if (verdict.kind === 'reset') {
+    conn.reset(resetFrame(verdict.reason, verdict.lastAvailableId));
+    return;
+  }
+
+  /** Sends stored entries after the cursor; true when the stream is over for this client. */
+  const sendBacklog = async (): Promise<boolean> => {
+    for (;;) {
+      const entries = await readRange(redis, source.key, conn.cursor, BACKLOG_PAGE);
+      for (const { id, event } of entries) if (conn.send(id, toSseFrame(id, event), isTerminal(event))) return true;
+      if (entries.length < BACKLOG_PAGE) return conn.closed;
+      await conn.drained();
+    }
   };
 
   try {
-    const info = await streamInfo(redis, source.key);
-    if (info.exists && cursor && info.maxDeletedId && compareStreamIds(cursor, info.maxDeletedId) <= 0) {
-      reset('events after your last id were trimmed from the live stream', info.lastId);
-      return;
-    }
-    if (!info.exists && (await source.hasEnded())) {
-      reset('the live stream has expired; the final state is persisted', null);
-      return;
-    }
-    // First the backlog (late join or resume), then block for new entries.
-    let lastSent = Date.now();
-    for (;;) {
-      if (closed) return;
-      const entries = cursor === null ? await readRange(redis, source.key, null) : await readBlocking(reader, source.key, cursor, opts.keepAliveMs);
-      if (closed) return;
-      for (const { id, event } of entries) {
-        res.write(toSseFrame(id, event));
-        cursor = id;
-        if (event.type === 'done') return;
-      }
-      if (entries.length > 0) {
-        lastSent = Date.now();
-        continue;
-      }
-      if (cursor === null) cursor = '0-0';
-      if (Date.now() - lastSent >= opts.keepAliveMs - 5) {
-        res.write(': keep-alive\n\n');
-        lastSent = Date.now();
-        // The stream may have expired under a silent client: do not wait forever.
-        if (!(await streamInfo(redis, source.key)).exists && (await source.hasEnded())) {
-          reset('the live stream has expired; the final state is persisted', null);
-          return;
-        }
-      }
-    }
+    if (opts.reader === 'dedicated') await followDedicated(redis, source.key, conn, sendBacklog, opts.keepAliveMs);
+    else await followShared(opts.hub ?? hubFor(redis), source.key, conn, sendBacklog);
   } catch (err) {
-    // A client that left mid-read closes the reader under XREAD: not an error.
-    if (!closed) throw err;
+    // A client that left mid-read closes its reader under XREAD: not an error.
+    if (!conn.closed) throw err;
   } finally {
-    close();
-    if (!res.writableEnded) res.end();
+    conn.finish();
+  }
+}
+
+async function followShared(hub: StreamHub, key: string, conn: SseConnection, sendBacklog: () => Promise<boolean>): Promise<void> {
+  // A finished turn is served from the backlog alone, without starting a live reader.
+  if (await sendBacklog()) return;
+  const pending: LiveEntry[] = [];
+  let catchingUp = true;
+  const unsubscribe = await hub.subscribe(key, (e) => (catchingUp ? pending.push(e) : conn.sendLive(e)));
+  conn.onFinish(unsubscribe);
+  // Entries published between the first backlog read and the subscription.
+  if (await sendBacklog()) return;
+  // Synchronous from here on: nothing the tail delivers can slip between flush and switch.
+  catchingUp = false;
+  for (const e of pending.splice(0)) conn.sendLive(e);
+  await conn.wait();
+}
+
+async function followDedicated(redis: Redis, key: string, conn: SseConnection, sendBacklog: () => Promise<boolean>, blockMs: number): Promise<void> {
+  if (await sendBacklog()) return;
+  const reader = openReader(redis, key);
+  conn.onFinish(() => reader.disconnect());
+  while (!conn.closed) {
+    const entries = await readBlocking(reader, key, conn.cursor ?? '0-0', blockMs);
+    for (const { id, event } of entries) if (conn.send(id, toSseFrame(id, event), isTerminal(event))) return;
+    await conn.drained();
   }
 }

@@ -102,19 +102,24 @@ const envelopeBase = {
 };
 
 /** Tool events are keyed by the model's tool-call id so cards never get mixed up (seed 002, pit 12). */
-const TOOL_EVENTS: readonly EventType[] = ['tool_call', 'tool_result'];
+export const TOOL_EVENT_TYPES = ['tool_call', 'tool_result'] as const;
+type ToolEventType = (typeof TOOL_EVENT_TYPES)[number];
 
-function envelopeOf<T extends EventType>(type: T) {
-  const extra = TOOL_EVENTS.includes(type) ? { toolCallId: z.string().min(1) } : { toolCallId: z.string().optional() };
-  return z.object({ type: z.literal(type), ...envelopeBase, ...extra, data: eventDataSchemas[type] });
+function envelopeOf<T extends Exclude<EventType, ToolEventType>>(type: T) {
+  return z.object({ type: z.literal(type), ...envelopeBase, toolCallId: z.string().optional(), data: eventDataSchemas[type] });
+}
+
+// A separate builder (not a conditional spread) so the inferred type says `toolCallId: string`.
+function toolEnvelopeOf<T extends ToolEventType>(type: T) {
+  return z.object({ type: z.literal(type), ...envelopeBase, toolCallId: z.string().min(1), data: eventDataSchemas[type] });
 }
 
 export const streamEventSchema = z.discriminatedUnion('type', [
   envelopeOf('agent_selected'),
   envelopeOf('thinking'),
   envelopeOf('content'),
-  envelopeOf('tool_call'),
-  envelopeOf('tool_result'),
+  toolEnvelopeOf('tool_call'),
+  toolEnvelopeOf('tool_result'),
   envelopeOf('file_created'),
   envelopeOf('file_updated'),
   envelopeOf('file_content'),

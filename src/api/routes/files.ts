@@ -1,7 +1,138 @@
+/**
+ * Project files and their history. Reads never return another owner's file (404, like a
+ * missing one). Author writes go through the same `writeVersion` as the agents' tools, so
+ * every author change is a new version marked `author` — which is what the agents' author
+ * protection keys on — and a restore is a new version too: history only grows.
+ */
 import { Router } from 'express';
 import type { AppDeps } from '../context';
+import { userOf } from '../auth';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors';
+import { ownedFile, ownedProject } from '../ownership';
+import { presentFile, presentFileSummary, presentVersion } from '../present';
+import { createFileBody, deleteFileQuery, editFileBody, listFilesQuery, restoreVersionBody, versionParam } from '../schemas';
+import { parseBody, parseId, parseQuery } from '../validation';
+import type { Models } from '../../db/models';
+import { writeVersion } from '../../activities/tools/file-store';
 
-/** files routes (to be filled in). */
-export function filesRouter(_deps: AppDeps): Router {
-  return Router();
+async function fileWithVersions(models: Models, userId: string, fileId: string) {
+  const file = await ownedFile(models, userId, fileId);
+  const versions = await models.FileVersion.find({ fileId }).select({ content: 0 }).sort({ version: 1 }).lean();
+  return { ...presentFile(file), versions: versions.map((v) => presentVersion(v)) };
+}
+
+function parseVersion(value: unknown): number {
+  const r = versionParam.safeParse(value);
+  if (!r.success) throw new BadRequestError('version must be a positive integer', undefined, 'invalid_version');
+  return r.data;
+}
+
+export function filesRouter(deps: AppDeps): Router {
+  const r = Router();
+  const { models } = deps;
+
+  r.get('/projects/:projectId/files', async (req, res) => {
+    const projectId = parseId(req.params.projectId, 'projectId');
+    const q = parseQuery(listFilesQuery, req.query);
+    const userId = userOf(req);
+    await ownedProject(models, userId, projectId);
+    const filter = { projectId, ownerId: userId, deletedAt: null, ...(q.type ? { type: q.type } : {}) };
+    const list = await models.File.find(filter).select({ content: 0 }).sort({ type: 1, order: 1, createdAt: 1 }).limit(q.limit).lean();
+    res.json({ items: list.map(presentFileSummary) });
+  });
+
+  r.get('/files/:fileId', async (req, res) => {
+    res.json(await fileWithVersions(models, userOf(req), parseId(req.params.fileId, 'fileId')));
+  });
+
+  r.get('/files/:fileId/versions/:version', async (req, res) => {
+    const fileId = parseId(req.params.fileId, 'fileId');
+    const version = parseVersion(req.params.version);
+    await ownedFile(models, userOf(req), fileId);
+    const v = await models.FileVersion.findOne({ fileId, version }).lean();
+    if (!v) throw new NotFoundError(`version ${version}`);
+    res.json({ fileId, ...presentVersion(v, true) });
+  });
+
+  r.post('/files', async (req, res) => {
+    const body = parseBody(createFileBody, req.body);
+    const userId = userOf(req);
+    await ownedProject(models, userId, body.projectId);
+    if (body.parentId) {
+      const parent = await models.File.findOne({ _id: body.parentId, projectId: body.projectId, ownerId: userId, deletedAt: null }).lean();
+      if (!parent) throw new NotFoundError('parent folder');
+      if (parent.type !== 'folder')
+        throw new BadRequestError('parentId is not a folder', { fields: [{ path: 'parentId', message: 'not a folder' }] }, 'invalid_parent');
+    }
+    const order = body.order ?? (await models.File.countDocuments({ projectId: body.projectId, parentId: body.parentId ?? null }));
+    const file = await models.File.create({
+      projectId: body.projectId,
+      ownerId: userId,
+      type: body.type,
+      title: body.title,
+      parentId: body.parentId ?? null,
+      order,
+      latestAuthor: 'author',
+    });
+    const fileId = String(file._id);
+    try {
+      await writeVersion(models, fileId, body.content ?? '', { author: 'author', operation: 'author_create' });
+    } catch (err) {
+      // No transactions on FerretDB: undo the half-created file rather than leave it versionless.
+      await models.File.deleteOne({ _id: fileId, versionCount: 0 }).catch(() => undefined);
+      throw err;
+    }
+    res.status(201).json(await fileWithVersions(models, userId, fileId));
+  });
+
+  /**
+   * An author edit. `baseVersion` is the version the author started from: if anyone (an
+   * agent, another tab) wrote since, the edit is refused with the head version instead of
+   * silently replacing their work. Saving unchanged content adds no version.
+   */
+  r.put('/files/:fileId', async (req, res) => {
+    const fileId = parseId(req.params.fileId, 'fileId');
+    const body = parseBody(editFileBody, req.body);
+    const userId = userOf(req);
+    const file = await ownedFile(models, userId, fileId);
+    if (body.baseVersion !== undefined && body.baseVersion !== file.versionCount)
+      throw new ConflictError(
+        `the file is at version ${file.versionCount}, not ${body.baseVersion}: reload it and apply your edit again`,
+        { version: file.versionCount, latestAuthor: file.latestAuthor },
+        'version_conflict',
+      );
+    if (body.title !== undefined && body.title !== file.title) await models.File.updateOne({ _id: fileId }, { $set: { title: body.title } });
+    const changed = body.content !== file.content || file.versionCount === 0;
+    if (changed) await writeVersion(models, fileId, body.content, { author: 'author', operation: 'author_edit' });
+    res.json({ ...(await fileWithVersions(models, userId, fileId)), changed });
+  });
+
+  r.post('/files/:fileId/restore', async (req, res) => {
+    const fileId = parseId(req.params.fileId, 'fileId');
+    const body = parseBody(restoreVersionBody, req.body);
+    const userId = userOf(req);
+    await ownedFile(models, userId, fileId);
+    const source = await models.FileVersion.findOne({ fileId, version: body.version }).lean();
+    if (!source) throw new NotFoundError(`version ${body.version}`);
+    await writeVersion(models, fileId, source.content, { author: 'author', operation: 'restore' });
+    res.status(201).json({ ...(await fileWithVersions(models, userId, fileId)), restoredFrom: body.version });
+  });
+
+  /** Soft delete: versions stay. A folder with live children needs `?recursive=true`. */
+  r.delete('/files/:fileId', async (req, res) => {
+    const fileId = parseId(req.params.fileId, 'fileId');
+    const q = parseQuery(deleteFileQuery, req.query);
+    const userId = userOf(req);
+    const file = await ownedFile(models, userId, fileId);
+    const ids = [fileId];
+    for (let i = 0; i < ids.length && file.type === 'folder'; i++) {
+      const children = await models.File.find({ projectId: file.projectId, parentId: ids[i], deletedAt: null }).select({ _id: 1 }).lean();
+      if (children.length && q.recursive !== 'true')
+        throw new ConflictError(`"${file.title}" is not empty; pass ?recursive=true to delete it with its contents`, undefined, 'folder_not_empty');
+      ids.push(...children.map((c) => String(c._id)));
+    }
+    await models.File.updateMany({ _id: { $in: ids }, ownerId: userId, deletedAt: null }, { $set: { deletedAt: deps.clock(), pendingTurnId: null } });
+    res.status(204).end();
+  });
+  return r;
 }

@@ -1,7 +1,106 @@
+/**
+ * Token usage by project, session and user: totals, per agent and per turn. Numbers come
+ * from the per-step UsageRecords (provider usage, or an estimate when the provider sent
+ * none); `estimated: true` wherever any record behind a figure was an estimate, so nobody
+ * mistakes a counted number for a billed one (seed 002, invariant 3).
+ */
 import { Router } from 'express';
 import type { AppDeps } from '../context';
+import { userOf } from '../auth';
+import { ownedProject, ownedSession } from '../ownership';
+import { parseId } from '../validation';
+import type { Models } from '../../db/models';
 
-/** usage routes (to be filled in). */
-export function usageRouter(_deps: AppDeps): Router {
-  return Router();
+export interface UsageFigures {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  /** LLM steps counted. */
+  steps: number;
+  estimated: boolean;
+}
+
+interface Group {
+  _id: { turnId: string; agent: string; source: string };
+  p: number;
+  c: number;
+  t: number;
+  n: number;
+}
+
+const zero = (): UsageFigures => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0, steps: 0, estimated: false });
+
+function add(into: UsageFigures, g: Group): void {
+  into.promptTokens += g.p;
+  into.completionTokens += g.c;
+  into.totalTokens += g.t;
+  into.steps += g.n;
+  into.estimated ||= g._id.source === 'estimate';
+}
+
+/**
+ * One `$group` by (turn, agent, source) and the folding in JS: FerretDB v1 has no `$cond`,
+ * and grouping by `source` is how the estimate flag survives without it.
+ */
+export async function usageReport(models: Models, match: Record<string, string>) {
+  const groups = await models.UsageRecord.aggregate<Group>([
+    { $match: match },
+    {
+      $group: {
+        _id: { turnId: '$turnId', agent: '$agent', source: '$source' },
+        p: { $sum: '$promptTokens' },
+        c: { $sum: '$completionTokens' },
+        t: { $sum: '$totalTokens' },
+        n: { $sum: 1 },
+      },
+    },
+  ]);
+  const totals = zero();
+  const byAgent = new Map<string, UsageFigures>();
+  const byTurn = new Map<string, UsageFigures>();
+  for (const g of groups) {
+    add(totals, g);
+    add(byAgent.get(g._id.agent) ?? byAgent.set(g._id.agent, zero()).get(g._id.agent)!, g);
+    add(byTurn.get(g._id.turnId) ?? byTurn.set(g._id.turnId, zero()).get(g._id.turnId)!, g);
+  }
+  const turns = await models.Turn.find({ _id: { $in: [...byTurn.keys()] } })
+    .select({ sessionId: 1, status: 1, createdAt: 1, jobId: 1 })
+    .lean();
+  const turnInfo = new Map(turns.map((t) => [String(t._id), t]));
+  return {
+    totals,
+    byAgent: [...byAgent].map(([agent, u]) => ({ agent, ...u })).sort((a, b) => b.totalTokens - a.totalTokens || a.agent.localeCompare(b.agent)),
+    byTurn: [...byTurn]
+      .map(([turnId, u]) => {
+        const t = turnInfo.get(turnId);
+        return { turnId, sessionId: t?.sessionId ?? null, jobId: t?.jobId ?? null, status: t?.status ?? null, createdAt: t?.createdAt ?? null, ...u };
+      })
+      .sort((a, b) => (a.createdAt?.getTime() ?? 0) - (b.createdAt?.getTime() ?? 0) || a.turnId.localeCompare(b.turnId)),
+  };
+}
+
+export function usageRouter(deps: AppDeps): Router {
+  const r = Router();
+  const { models } = deps;
+
+  r.get('/projects/:projectId/usage', async (req, res) => {
+    const projectId = parseId(req.params.projectId, 'projectId');
+    const userId = userOf(req);
+    await ownedProject(models, userId, projectId);
+    res.json({ projectId, ...(await usageReport(models, { ownerId: userId, projectId })) });
+  });
+
+  r.get('/sessions/:sessionId/usage', async (req, res) => {
+    const sessionId = parseId(req.params.sessionId, 'sessionId');
+    const userId = userOf(req);
+    await ownedSession(models, userId, sessionId);
+    res.json({ sessionId, ...(await usageReport(models, { ownerId: userId, sessionId })) });
+  });
+
+  /** Everything the caller spent (the per-user roll-up of SPEC §10). */
+  r.get('/usage', async (req, res) => {
+    const userId = userOf(req);
+    res.json({ userId, ...(await usageReport(models, { ownerId: userId })) });
+  });
+  return r;
 }
