@@ -7,6 +7,7 @@ import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@tem
 import type OpenAI from 'openai';
 import type { Logger } from 'pino';
 import { createActivities } from './activities';
+import type { FaultInjector } from './activities/faults';
 import { type Config, loadConfig } from './config';
 import { createLogger } from './logger';
 import { connectRuntime, createLlmClient, type Runtime } from './runtime';
@@ -22,6 +23,8 @@ export interface WorkerOptions {
   /** 0 makes every workflow task replay from history (replay test suite). */
   maxCachedWorkflows?: number;
   connection?: NativeConnection;
+  /** Crash points for fault tests only. */
+  faults?: FaultInjector;
 }
 
 export const WORKFLOWS_PATH = require.resolve('./workflows');
@@ -35,6 +38,7 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     config: opts.config,
     logger: opts.logger,
     clock: () => new Date(),
+    faults: opts.faults,
   });
   return Worker.create({
     connection,

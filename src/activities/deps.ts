@@ -3,6 +3,7 @@ import type OpenAI from 'openai';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Models } from '../db/models';
+import type { FaultInjector } from './faults';
 
 /**
  * Everything activities touch, injected by the worker (samples-typescript
@@ -15,4 +16,6 @@ export interface ActivityDeps {
   config: Config;
   logger: Logger;
   clock: () => Date;
+  /** Crash points for fault tests; absent in production. */
+  faults?: FaultInjector;
 }

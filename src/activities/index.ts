@@ -3,20 +3,45 @@
  * (samples-typescript `activities-dependency-injection`). Workflows import the
  * `Activities` type only.
  */
+import { Context } from '@temporalio/activity';
 import type { ActivityDeps } from './deps';
+import { createJobActivities } from './jobs';
 import { createLlmActivities } from './llm';
 import { createPublishActivities } from './publish';
 import { createRouterActivities } from './router';
 import { createToolActivities } from './tools';
 import { createTurnLifecycleActivities } from './turn-lifecycle';
 
+/**
+ * Heartbeats every second while a short activity runs. Its heartbeat timeout then means
+ * "the worker died", not "the work was slow": a killed worker is noticed in seconds while
+ * a slow MongoDB write may still take as long as it needs (up to start-to-close).
+ */
+function withHeartbeat<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    const ctx = Context.current();
+    const timer = setInterval(() => ctx.heartbeat(), 1000);
+    try {
+      return await fn(...args);
+    } finally {
+      clearInterval(timer);
+    }
+  };
+}
+
+function heartbeating<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
+  return Object.fromEntries(Object.entries(activities).map(([name, fn]) => [name, withHeartbeat(fn)])) as T;
+}
+
 export function createActivities(deps: ActivityDeps) {
   return {
-    ...createTurnLifecycleActivities(deps),
-    ...createRouterActivities(deps),
+    ...heartbeating(createTurnLifecycleActivities(deps)),
+    ...heartbeating(createRouterActivities(deps)),
+    // The LLM step heartbeats itself, with its stream position.
     ...createLlmActivities(deps),
-    ...createToolActivities(deps),
-    ...createPublishActivities(deps),
+    ...heartbeating(createToolActivities(deps)),
+    ...heartbeating(createPublishActivities(deps)),
+    ...heartbeating(createJobActivities(deps)),
   };
 }
 

@@ -63,6 +63,8 @@ export function createLlmActivities(deps: ActivityDeps) {
       const stamp = (d: AnyEventDraft): AnyEventDraft => ({ ...d, ...envelope });
       const publisher = publisherFor(deps, 'turn', input.turnId, input.slot);
 
+      const firstOfRun = input.prelude.some((e) => e.type === 'agent_selected');
+      deps.faults?.hit('llm.start', { agent: input.agent, run: input.run, kind: input.runKind, firstOfRun, attempt });
       await publisher.publish(input.prelude.map((d) => ({ ...d, attempt })));
       if (attempt > 1) {
         await publisher.continueAfterExisting();
@@ -132,6 +134,7 @@ export function createLlmActivities(deps: ActivityDeps) {
             }
           }
           if (choice.finish_reason) finishReason = choice.finish_reason;
+          if (position >= 40) deps.faults?.hit('llm.mid_stream', { agent: input.agent, run: input.run, kind: input.runKind, attempt });
           // Heartbeat details carry the stream position: visible in Temporal UI while it runs.
           ctx.heartbeat({ step: input.step, chars: position });
         }

@@ -104,7 +104,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       const steps = await models.AgentStep.find({ turnId: input.turnId, run: input.run }).sort({ step: 1 }).lean();
       const events: AnyEventDraft[] = steps
         .filter((s) => s.text)
-        .map((s) => draft('content', { delta: s.text }, { turnId: input.turnId, agent: input.agent, step: s.step }));
+        .map((s) => draft('content', { delta: s.text }, { turnId: input.turnId, agent: input.agent, step: s.step, attempt: s.attempt }));
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
     },
 

@@ -72,6 +72,10 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
         err.type === 'entity.too.large'
           ? new PayloadTooLargeError(`request body exceeds ${err.limit} bytes`)
           : new BadRequestError(err.type === 'entity.parse.failed' ? 'body is not valid JSON' : 'unreadable request body', undefined, 'invalid_body');
+    } else if (isClientHttpError(err)) {
+      // Express and its parsers flag what the client got wrong (a broken gzip body, an
+      // undecodable %-escape in a path) with a 4xx status: keep it, in our error shape.
+      e = new DomainError(err.status, err.status === 415 ? 'unsupported_media_type' : 'bad_request', err.status === 400 ? 'malformed request' : err.message);
     } else {
       logger.error({ err, path: req.path }, 'unhandled error');
       e = new DomainError(500, 'internal', 'internal error');
@@ -86,4 +90,9 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
 
 function isBodyParserError(err: unknown): err is { type: string; limit?: number; status: number } {
   return typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string' && 'status' in err;
+}
+
+function isClientHttpError(err: unknown): err is { status: number; message: string } {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500 && err instanceof Error;
 }

@@ -17,7 +17,7 @@
 import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { draft, isTerminal, makeEvent, toSseFrame, toSseResetFrame } from '../events/contract';
-import { compareStreamIds, lastEntry, parseStreamId, readBlocking, readRange, streamInfo } from '../streams/redis-streams';
+import { compareStreamIds, lastEntry, missedAfter, parseStreamId, readBlocking, readRange, streamInfo } from '../streams/redis-streams';
 import { BadRequestError } from './errors';
 import { hubFor, type LiveEntry, openReader, type StreamHub } from './stream-hub';
 
@@ -52,7 +52,8 @@ export const RESET_REASONS = {
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 const BACKLOG_PAGE = 1000;
 
-function resumeIdOf(req: Request): string | null {
+/** The id to resume after (`Last-Event-ID` wins over `?after=`); 400 when malformed. Routes call it before any lookup. */
+export function resumeIdOf(req: Request): string | null {
   const header = req.headers['last-event-id'];
   const raw = (typeof header === 'string' && header.trim()) || (typeof req.query.after === 'string' ? req.query.after : '');
   if (!raw) return null;
@@ -70,9 +71,9 @@ async function verdictFor(redis: Redis, source: StreamSource, cursor: string | n
     if (await source.hasEnded()) return { kind: 'reset', reason: RESET_REASONS.expired, lastAvailableId: null };
     return cursor ? { kind: 'reset', reason: RESET_REASONS.unknownId, lastAvailableId: null } : { kind: 'serve' };
   }
+  // A late joiner must get the turn from its first event: a trimmed head is a gap for it too.
+  if (missedAfter(info, cursor)) return { kind: 'reset', reason: RESET_REASONS.trimmed, lastAvailableId: info.lastId };
   if (!cursor) return { kind: 'serve' };
-  // Trimming removes from the head: having seen the highest deleted id itself is fine.
-  if (info.maxDeletedId && compareStreamIds(cursor, info.maxDeletedId) < 0) return { kind: 'reset', reason: RESET_REASONS.trimmed, lastAvailableId: info.lastId };
   if (info.lastId && compareStreamIds(cursor, info.lastId) > 0) return { kind: 'reset', reason: RESET_REASONS.unknownId, lastAvailableId: info.lastId };
   if (info.lastId && compareStreamIds(cursor, info.lastId) === 0) {
     const last = await lastEntry(redis, source.key);

@@ -21,6 +21,7 @@ export function turnSettings(config: Config): TurnSettings {
     reviewWordThreshold: config.REVIEW_WORD_THRESHOLD,
     llmStartToCloseSeconds: config.LLM_STEP_TIMEOUT_SECONDS,
     llmHeartbeatTimeoutSeconds: config.LLM_HEARTBEAT_TIMEOUT_SECONDS,
+    storeHeartbeatTimeoutSeconds: config.STORE_HEARTBEAT_TIMEOUT_SECONDS,
   };
 }
 

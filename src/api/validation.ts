@@ -1,6 +1,6 @@
 /**
  * Request validation helpers. Bodies are checked structurally before any schema sees
- * them: NUL bytes, keys starting with `$` or containing `.` (operator injection), and
+ * them: NUL bytes, lone surrogates, keys starting with `$` or containing `.` (operator injection), and
  * deep nesting are refused outright. Then each route parses with a `.strict()` zod schema.
  */
 import type { RequestHandler } from 'express';
@@ -9,10 +9,16 @@ import { objectIdSchema } from '../shared/domain';
 import { BadRequestError, zodDetails } from './errors';
 
 const MAX_DEPTH = 12;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function inspect(value: unknown, depth: number, path: string): string | null {
   if (depth > MAX_DEPTH) return `nesting deeper than ${MAX_DEPTH} levels at ${path || '(body)'}`;
-  if (typeof value === 'string') return value.includes('\u0000') ? `NUL byte in ${path || '(body)'}` : null;
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) return `NUL byte in ${path || '(body)'}`;
+    // Lone surrogates are not text: MongoDB would store them as U+FFFD and the model would choke.
+    if (LONE_SURROGATE.test(value)) return `invalid Unicode (lone surrogate) in ${path || '(body)'}`;
+    return null;
+  }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const bad = inspect(value[i], depth + 1, `${path}[${i}]`);

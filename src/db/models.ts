@@ -50,6 +50,8 @@ const fileSchema = new Schema(
     /** Turn that created the file (lets a read-only turn roll back its empty file). */
     createdByTurnId: { type: String, default: null },
     deletedAt: { type: Date, default: null },
+    /** Idempotency key of the delete_file call that deleted it: a retry recognises its own delete. */
+    deletedByKey: { type: String, default: null },
   },
   { timestamps: true },
 );

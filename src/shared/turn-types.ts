@@ -15,6 +15,8 @@ export interface TurnSettings {
   /** LLM step timeouts: a dead worker is noticed within the heartbeat timeout. */
   llmStartToCloseSeconds: number;
   llmHeartbeatTimeoutSeconds: number;
+  /** Tool and bookkeeping activities heartbeat every second; this detects a dead worker. */
+  storeHeartbeatTimeoutSeconds: number;
 }
 
 export interface TurnOutcome {

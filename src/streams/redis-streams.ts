@@ -132,8 +132,33 @@ export interface StreamInfo {
   exists: boolean;
   firstId: string | null;
   lastId: string | null;
-  /** Highest id removed by MAXLEN trimming; a client asking for anything at or below it missed events. */
+  /**
+   * Highest id removed by XDEL. Redis does NOT set it when MAXLEN/XTRIM trims the head
+   * (checked on Redis 7.0): use {@link missedAfter}, which also looks at `entriesAdded`.
+   */
   maxDeletedId: string | null;
+  /** Entries currently held. */
+  length?: number;
+  /** Entries ever added (Redis ≥ 7); more than `length` means some were trimmed or deleted. */
+  entriesAdded?: number | null;
+}
+
+/**
+ * True when a client that has seen everything up to `cursor` (null: nothing yet) may have
+ * missed entries the stream no longer holds. Trimming removes the oldest entries, so a
+ * cursor below the first remaining entry of a stream that lost entries is a gap.
+ * Conservative at the edge: a cursor equal to the last trimmed id also counts, because
+ * Redis does not record that id.
+ */
+export function missedAfter(info: StreamInfo, cursor: string | null): boolean {
+  if (!info.exists) return false;
+  if (info.maxDeletedId && (cursor === null || compareStreamIds(cursor, info.maxDeletedId) < 0)) return true;
+  // Redis < 7 has no `entries-added`: only a client claiming an id below the head looks like a gap.
+  const lost = typeof info.entriesAdded === 'number' ? info.entriesAdded > (info.length ?? 0) : cursor !== null;
+  if (!lost) return false;
+  // Every remaining entry is newer than every lost one.
+  if (info.firstId === null) return cursor === null || (info.lastId !== null && compareStreamIds(cursor, info.lastId) < 0);
+  return cursor === null || compareStreamIds(cursor, info.firstId) < 0;
 }
 
 export async function streamInfo(redis: Redis, key: string): Promise<StreamInfo> {
@@ -153,6 +178,8 @@ export async function streamInfo(redis: Redis, key: string): Promise<StreamInfo>
     firstId: entryId(info.get('first-entry')),
     lastId: String(info.get('last-generated-id') ?? '') || null,
     maxDeletedId: maxDeleted === '0-0' ? null : maxDeleted,
+    length: Number(info.get('length') ?? 0),
+    entriesAdded: info.has('entries-added') ? Number(info.get('entries-added')) : null,
   };
 }
 

@@ -4,7 +4,9 @@
  *   killed worker is detected in seconds (the activity heartbeats on every chunk).
  *   Bad requests are non-retryable (`LlmBadRequest`); 429 / 5xx / network errors retry.
  * - Tool and bookkeeping activities are short and idempotent: retry generously, so a
- *   MongoDB or Redis blip of a few seconds costs nothing but time.
+ *   MongoDB or Redis blip of a few seconds costs nothing but time. They heartbeat every
+ *   second while running (src/activities/index.ts), so their heartbeat timeout detects a
+ *   dead worker quickly while start-to-close still bounds genuinely slow work.
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
@@ -18,10 +20,12 @@ export function turnActivities(settings: TurnSettings) {
   });
   const router = proxyActivities<Pick<Activities, 'routeTurn'>>({
     startToCloseTimeout: '60s',
+    heartbeatTimeout: `${settings.storeHeartbeatTimeoutSeconds}s`,
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3 },
   });
   const store = proxyActivities<Omit<Activities, 'llmStep' | 'routeTurn'>>({
     startToCloseTimeout: '60s',
+    heartbeatTimeout: `${settings.storeHeartbeatTimeoutSeconds}s`,
     retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 30 },
   });
   // proxyActivities returns a Proxy: its functions must be reached by name, not spread.

@@ -40,12 +40,13 @@ export async function readSse(url: string, opts: ReadOptions = {}): Promise<SseR
     clearTimeout(timer);
     return { status: res.status, frames, comments, retry, ended: true };
   }
+  let enough = false;
   const parser = createParser({
     onEvent(m: EventSourceMessage) {
       const f = { id: m.id, event: m.event, data: m.data };
       frames.push(f);
       opts.onFrame?.(f);
-      if (opts.maxFrames && frames.length >= opts.maxFrames) controller.abort();
+      if (opts.maxFrames && frames.length >= opts.maxFrames) enough = true;
     },
     onComment(c) {
       comments.push(c);
@@ -55,13 +56,27 @@ export async function readSse(url: string, opts: ReadOptions = {}): Promise<SseR
     },
   });
   const decoder = new TextDecoder();
+  const reader = res.body.getReader();
   try {
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) parser.feed(decoder.decode(chunk, { stream: true }));
-    ended = true;
+    // Leave the loop ourselves: aborting from inside a chunk being parsed can leave
+    // undici's body iterator waiting forever once the body has been fully received.
+    while (!enough) {
+      const { value, done } = await reader.read();
+      if (done) {
+        ended = true;
+        break;
+      }
+      parser.feed(decoder.decode(value, { stream: true }));
+    }
   } catch (err) {
-    if (!(err instanceof Error && err.name === 'AbortError')) throw err;
+    // By name: jest's realm makes `instanceof Error` false for the DOMException fetch throws.
+    if ((err as { name?: unknown } | null)?.name !== 'AbortError') throw err;
   } finally {
     clearTimeout(timer);
+    if (!ended) {
+      controller.abort();
+      await reader.cancel().catch(() => undefined);
+    }
   }
   return { status: res.status, frames, comments, retry, ended };
 }

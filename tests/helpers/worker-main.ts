@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { connectRuntime, createLlmClient } from '../../src/runtime';
 import { createWorker } from '../../src/worker';
+import { faultsFromEnv } from '../../src/activities/faults';
 import { testBundle } from './bundle';
 
 async function main(): Promise<void> {
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     logger,
     workflowBundle: testBundle(),
     maxCachedWorkflows: process.env.TEST_MAX_CACHED ? Number(process.env.TEST_MAX_CACHED) : undefined,
+    faults: faultsFromEnv(process.env.TEST_FAULTS),
   });
   process.on('SIGTERM', () => worker.shutdown());
   const running = worker.run();

@@ -33,7 +33,10 @@ export function workerEnv(h: Harness, extra: Record<string, string> = {}): NodeJ
 }
 
 export async function spawnWorker(h: Harness, extra: Record<string, string> = {}): Promise<WorkerProcess> {
-  const proc = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'tests/helpers/worker-main.ts')], {
+  // One process (tsx as a require hook, not the tsx CLI, which would fork a child that a
+  // SIGKILL of the parent leaves running).
+  const proc = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'tests/helpers/worker-main.ts')], {
+    cwd: ROOT,
     env: workerEnv(h, extra),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -7,6 +7,7 @@ import { draft } from '../../events/contract';
 import { idFromKey, isDuplicateKey } from '../../db/models';
 import { countWords, truncate } from '../../shared/text';
 import {
+  type FileRecord,
   authorLines,
   describeChange,
   findLiveFile,
@@ -101,6 +102,10 @@ export async function editFile(ctx: ToolContext, args: ToolArgs<'edit_file'>): P
   const { models } = ctx;
   const file = await findLiveFile(models, ctx.projectId, args.id);
   if (!file) return failure('edit_file', 'not_found', `No file with id ${args.id} in this project.`);
+  // A retry after the version was committed must not re-apply the edit to the new text
+  // (its anchor is gone by then): report the version this call already wrote.
+  const prior = await models.FileVersion.findById(idFromKey(`version:${ctx.key}`)).lean();
+  if (prior) return editResult(ctx, file, args, { versionId: String(prior._id), version: prior.version, words: prior.words }, false);
   if (file.type === 'folder') return failure('edit_file', 'invalid_target', 'Folders have no text to edit.');
   const current = file.content;
 
@@ -144,8 +149,18 @@ export async function editFile(ctx: ToolContext, args: ToolArgs<'edit_file'>): P
   const touched = await touchesAuthorText(ctx, args.id, args.operation === 'rewrite' ? current : (args.anchor ?? ''));
   const v = await writeVersion(models, args.id, next, { author: 'ai', agent: ctx.agent, turnId: ctx.turnId, operation: `edit:${args.operation}`, writeKey: ctx.key });
   await rememberSeen(models, ctx.turnId, args.id, v.version);
+  return editResult(ctx, file, args, v, touched);
+}
+
+function editResult(
+  ctx: ToolContext,
+  file: { title: string; type: string },
+  args: ToolArgs<'edit_file'>,
+  v: { versionId: string; version: number; words: number },
+  touched: boolean,
+): ToolExecution {
   // Review-gate evidence counts the words this edit wrote, not the file's total.
-  const bodyWords = isBodyType(file.type) && args.operation !== 'delete' ? countWords(text) : 0;
+  const bodyWords = isBodyType(file.type) && args.operation !== 'delete' ? countWords(args.text ?? '') : 0;
   return {
     body: { ok: true, id: args.id, title: file.title, version: v.version, words: v.words, ...(touched ? { author_edits_touched: true } : {}) },
     outcome: { name: 'edit_file', ok: true, fileId: args.id, fileType: file.type, title: file.title, op: 'edited', bodyWords },
@@ -161,6 +176,9 @@ async function touchesAuthorText(ctx: ToolContext, fileId: string, region: strin
 
 export async function deleteFile(ctx: ToolContext, args: ToolArgs<'delete_file'>): Promise<ToolExecution> {
   const { models } = ctx;
+  // A retry after the delete committed finds its own delete, not a missing file.
+  const done = await models.File.find({ projectId: ctx.projectId, deletedByKey: ctx.key }).lean();
+  if (done.length) return deleteResult(ctx, args.id, done as FileRecord[]);
   const file = await findLiveFile(models, ctx.projectId, args.id);
   if (!file) return failure('delete_file', 'not_found', `No file with id ${args.id} in this project.`);
   const targets = [file];
@@ -185,10 +203,15 @@ export async function deleteFile(ctx: ToolContext, args: ToolArgs<'delete_file'>
       protected_ids: protectedOnes.map((t) => String(t._id)),
     });
   const ids = targets.map((t) => String(t._id));
-  await models.File.updateMany({ _id: { $in: ids }, deletedAt: null }, { $set: { deletedAt: new Date(), pendingTurnId: null } });
+  await models.File.updateMany({ _id: { $in: ids }, deletedAt: null }, { $set: { deletedAt: new Date(), deletedByKey: ctx.key, pendingTurnId: null } });
+  return deleteResult(ctx, args.id, targets);
+}
+
+function deleteResult(ctx: ToolContext, id: string, targets: FileRecord[]): ToolExecution {
+  const file = targets.find((t) => String(t._id) === id) ?? targets[0]!;
   return {
     body: { ok: true, deleted: targets.map((t) => ({ id: String(t._id), title: t.title })) },
-    outcome: { name: 'delete_file', ok: true, fileId: args.id, fileType: file.type, title: file.title, op: 'deleted' },
+    outcome: { name: 'delete_file', ok: true, fileId: id, fileType: file.type, title: file.title, op: 'deleted' },
     events: targets.map((t) =>
       ctx.event(draft('file_updated', { fileId: String(t._id), title: t.title, fileType: t.type, versionId: '', words: 0, operation: 'delete' })),
     ),

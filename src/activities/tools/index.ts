@@ -102,6 +102,7 @@ export function createToolActivities(deps: ActivityDeps) {
           event: stamp,
         };
         execution = await run(input, ctx, { name: call.name ?? '', arguments: call.arguments ?? '' });
+        deps.faults?.hit('tool.after_write', { name: call.name, agent: input.agent, step: input.step });
         try {
           await models.ToolExecution.create({ key, turnId: input.turnId, name: call.name, result: execution });
         } catch (err) {

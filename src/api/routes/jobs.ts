@@ -1,7 +1,258 @@
-import { Router } from 'express';
+/**
+ * Long multi-chapter jobs (SPEC §7): one POST starts workflow `job-<jobId>`; the job's
+ * progress streams over SSE with the same resume semantics as turns; pause, resume and
+ * cancel are signals. The workflow owns the job's state — these routes record the request,
+ * start or signal the workflow and read what it wrote.
+ */
+import { Router, type Request } from 'express';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AppDeps } from '../context';
+import { signStreamToken, userOf, verifyStreamToken } from '../auth';
+import { BadRequestError, ConflictError, UnauthorizedError, UnavailableError } from '../errors';
+import { ownedJob, ownedProject, ownedSession } from '../ownership';
+import { createJobBody, eventsQuery, interruptBody, listQuery } from '../schemas';
+import { serveSse } from '../sse';
+import { turnSettings } from '../turn-starter';
+import { parseBody, parseId, parseQuery } from '../validation';
+import type { Config } from '../../config';
+import { type JobDoc, newId } from '../../db/models';
+import { type JobStatus, jobWorkflowId } from '../../shared/domain';
+import { jobStreamKey, parseStreamId, streamInfo } from '../../streams/redis-streams';
+import type { jobWorkflow } from '../../workflows/job';
+import {
+  cancelJobSignal,
+  initialCarry,
+  type JobCarry,
+  type JobInput,
+  type JobSettings,
+  pauseJobSignal,
+  progressQuery,
+  resumeJobSignal,
+} from '../../workflows/job-messages';
+import { SA } from '../../workflows/messages';
 
-/** jobs routes (to be filled in). */
-export function jobsRouter(_deps: AppDeps): Router {
-  return Router();
+/** A job in one of these is being worked on: one per project at a time. */
+const ACTIVE: readonly JobStatus[] = ['queued', 'running', 'pausing', 'paused'];
+/** Nothing more will happen to a job in one of these. */
+const ENDED: readonly JobStatus[] = ['completed', 'cancelled'];
+
+export function jobSettings(config: Config): JobSettings {
+  return { turn: turnSettings(config), chaptersPerRun: config.JOB_CHAPTERS_PER_RUN, maxRevisionRounds: config.JOB_MAX_REVISION_ROUNDS };
+}
+
+export const presentJob = (j: JobDoc) => ({
+  id: String(j._id),
+  projectId: j.projectId,
+  sessionId: j.sessionId,
+  workflowId: j.workflowId,
+  status: j.status,
+  chapters: { from: j.from, to: j.to },
+  chaptersDone: [...j.chaptersDone].sort((a, b) => a - b),
+  failedChapter: j.failedChapter,
+  failure: j.failure,
+  words: j.words,
+  usage: j.usage,
+  review: j.review,
+  wordsPerChapter: j.wordsPerChapter,
+  instructions: j.instructions,
+  createdAt: j.createdAt,
+  updatedAt: j.updatedAt,
+});
+
+export function jobsRouter(deps: AppDeps): Router {
+  const r = Router();
+  const { models, config } = deps;
+
+  const streamToken = (userId: string, jobId: string): { token: string; expiresAt: string } => {
+    const exp = Math.floor(deps.clock().getTime() / 1000) + config.STREAM_TOKEN_TTL_SECONDS;
+    return { token: signStreamToken({ sub: userId, res: `job:${jobId}`, exp }, config.STREAM_TOKEN_SECRET), expiresAt: new Date(exp * 1000).toISOString() };
+  };
+
+  const conflictingJob = async (projectId: string, except?: string): Promise<void> => {
+    const other = await models.Job.findOne({ projectId, status: { $in: ACTIVE }, ...(except ? { _id: { $ne: except } } : {}) }).lean();
+    if (other) throw new ConflictError('another job is already running in this project', { jobId: String(other._id), status: other.status });
+  };
+
+  const startWorkflow = async (job: JobDoc, carry?: JobCarry): Promise<void> => {
+    const jobId = String(job._id);
+    const input: JobInput = {
+      jobId,
+      projectId: job.projectId,
+      sessionId: job.sessionId,
+      ownerId: job.ownerId,
+      from: job.from,
+      to: job.to,
+      review: job.review,
+      settings: jobSettings(config),
+      ...(carry ? { carry } : {}),
+    };
+    await deps.temporal.workflow.start<typeof jobWorkflow>('jobWorkflow', {
+      workflowId: job.workflowId,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      args: [input],
+      typedSearchAttributes: [
+        { key: SA.ProjectId, value: job.projectId },
+        { key: SA.JobStatus, value: 'running' },
+        { key: SA.Chapter, value: carry?.next ?? job.from },
+      ],
+      staticSummary: `job · chapters ${job.from}–${job.to}`,
+    });
+  };
+
+  /**
+   * A failed or paused job whose workflow is gone (terminated by an operator, or its history
+   * lost) starts a fresh run from what MongoDB and the stream know: the chapters done, and
+   * the stream's last slot so new events get higher ids than every event already sent.
+   */
+  const restart = async (job: JobDoc): Promise<void> => {
+    const done = new Set(job.chaptersDone);
+    let next = job.failedChapter ?? job.from;
+    while (next <= job.to && done.has(next)) next++;
+    const info = await streamInfo(deps.redis, jobStreamKey(config.REDIS_KEY_PREFIX, String(job._id)));
+    const carry: JobCarry = {
+      ...initialCarry(job.from),
+      next,
+      // A fresh attempt number gives the retried chapter new turn ids (the old ones may exist).
+      attempt: Math.floor(deps.clock().getTime() / 1000),
+      outlineDone: done.size > 0 || job.failedChapter !== null,
+      slot: info.lastId ? (parseStreamId(info.lastId)?.slot ?? 0) : 0,
+      chaptersDone: done.size,
+      words: job.words,
+      usage: { promptTokens: job.usage?.promptTokens ?? 0, completionTokens: job.usage?.completionTokens ?? 0, totalTokens: job.usage?.totalTokens ?? 0 },
+      restarted: true,
+    };
+    await startWorkflow(job, carry);
+  };
+
+  const loadOwned = async (req: Request): Promise<JobDoc> => ownedJob(models, userOf(req), parseId(req.params.jobId, 'jobId'));
+
+  const signal = async (job: JobDoc, fn: (h: ReturnType<typeof deps.temporal.workflow.getHandle>) => Promise<void>): Promise<boolean> => {
+    try {
+      // No run id: signals reach the current run, whatever continue-as-new did.
+      await fn(deps.temporal.workflow.getHandle(job.workflowId));
+      return true;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return false;
+      throw err;
+    }
+  };
+
+  r.post('/jobs', async (req, res) => {
+    const body = parseBody(createJobBody, req.body);
+    const userId = userOf(req);
+    await ownedProject(models, userId, body.projectId);
+    if (body.sessionId) {
+      const s = await ownedSession(models, userId, body.sessionId);
+      if (s.projectId !== body.projectId) throw new BadRequestError('the session belongs to another project', undefined, 'session_project_mismatch');
+    }
+    await conflictingJob(body.projectId);
+    const jobId = newId();
+    const { from, to } = body.chapters;
+    // Without a session the job gets its own, so its chapter turns never queue behind the author's.
+    const sessionId =
+      body.sessionId ?? String((await models.Session.create({ projectId: body.projectId, ownerId: userId, title: `Job · chapters ${from}–${to}` }))._id);
+    const job = (
+      await models.Job.create({
+        _id: jobId,
+        ownerId: userId,
+        projectId: body.projectId,
+        sessionId,
+        from,
+        to,
+        instructions: body.instructions ?? '',
+        review: body.review ?? false,
+        wordsPerChapter: body.wordsPerChapter ?? null,
+        status: 'queued',
+        workflowId: jobWorkflowId(jobId),
+      })
+    ).toObject() as JobDoc;
+    try {
+      await startWorkflow(job);
+    } catch (err) {
+      await models.Job.updateOne({ _id: jobId }, { $set: { status: 'failed' satisfies JobStatus, failure: 'the job workflow could not be started' } });
+      deps.logger.error({ err, jobId }, 'could not start the job workflow');
+      throw new UnavailableError('could not start the job: the workflow service is unavailable');
+    }
+    const { token } = streamToken(userId, jobId);
+    res.status(202).json({ jobId, workflowId: job.workflowId, sessionId, streamUrl: `/api/v1/jobs/${jobId}/events`, streamToken: token });
+  });
+
+  r.get('/jobs', async (req, res) => {
+    const q = parseQuery(listQuery, req.query);
+    const userId = userOf(req);
+    const filter: Record<string, unknown> = { ownerId: userId };
+    if (q.projectId) filter.projectId = String((await ownedProject(models, userId, q.projectId))._id);
+    const list = await models.Job.find(filter).sort({ createdAt: -1 }).limit(q.limit).lean();
+    res.json({ items: list.map(presentJob) });
+  });
+
+  r.get('/jobs/:jobId', async (req, res) => {
+    const job = await loadOwned(req);
+    // The workflow's own view (chapter in flight, its turn id) while the job is not over.
+    const live = ENDED.includes(job.status as JobStatus)
+      ? null
+      : await deps.temporal.workflow.getHandle(job.workflowId).query(progressQuery).catch(() => null);
+    res.json({ ...presentJob(job), live });
+  });
+
+  r.post('/jobs/:jobId/pause', async (req, res) => {
+    const job = await loadOwned(req);
+    if (!ACTIVE.includes(job.status as JobStatus)) throw new ConflictError(`job is ${job.status}`, { status: job.status });
+    if (!(await signal(job, (h) => h.signal(pauseJobSignal)))) throw new ConflictError('job is no longer running', { status: job.status });
+    res.status(202).json({ jobId: String(job._id), requested: 'pause' });
+  });
+
+  r.post('/jobs/:jobId/resume', async (req, res) => {
+    const job = await loadOwned(req);
+    const status = job.status as JobStatus;
+    if (!['paused', 'pausing', 'failed'].includes(status)) throw new ConflictError(`job is ${status}: only a paused or failed job resumes`, { status });
+    if (status === 'failed') await conflictingJob(job.projectId, String(job._id));
+    let restarted = false;
+    if (!(await signal(job, (h) => h.signal(resumeJobSignal)))) {
+      await restart(job);
+      restarted = true;
+    }
+    res.status(202).json({ jobId: String(job._id), requested: 'resume', restarted });
+  });
+
+  r.post('/jobs/:jobId/cancel', async (req, res) => {
+    const job = await loadOwned(req);
+    if (ENDED.includes(job.status as JobStatus)) throw new ConflictError(`job is ${job.status}`, { status: job.status });
+    const { reason } = parseBody(interruptBody, req.body);
+    // A job whose workflow is gone has nothing in flight: its record is all there is to cancel.
+    if (!(await signal(job, (h) => h.signal(cancelJobSignal, { reason }))))
+      await models.Job.updateOne({ _id: job._id }, { $set: { status: 'cancelled' satisfies JobStatus } });
+    res.status(202).json({ jobId: String(job._id), requested: 'cancel' });
+  });
+
+  r.post('/jobs/:jobId/stream-token', async (req, res) => {
+    const userId = userOf(req);
+    const job = await ownedJob(models, userId, parseId(req.params.jobId, 'jobId'));
+    res.status(201).json(streamToken(userId, String(job._id)));
+  });
+
+  r.get('/jobs/:jobId/events', async (req, res) => {
+    const jobId = parseId(req.params.jobId, 'jobId');
+    const q = parseQuery(eventsQuery, req.query);
+    let userId = req.userId;
+    if (!userId && q.token) userId = verifyStreamToken(q.token, `job:${jobId}`, config.STREAM_TOKEN_SECRET, deps.clock().getTime())?.sub;
+    if (!userId) throw new UnauthorizedError('a bearer token or a valid stream token is required');
+    await ownedJob(models, userId, jobId);
+    await serveSse(
+      req,
+      res,
+      deps.redis,
+      {
+        key: jobStreamKey(config.REDIS_KEY_PREFIX, jobId),
+        stateUrl: `/api/v1/jobs/${jobId}`,
+        envelope: { jobId },
+        hasEnded: async () => {
+          const j = await models.Job.findById(jobId).select({ status: 1 }).lean();
+          return !j || ENDED.includes(j.status as JobStatus);
+        },
+      },
+      { keepAliveMs: config.SSE_KEEPALIVE_MS, retryMs: config.SSE_RETRY_MS, clock: deps.clock },
+    );
+  });
+  return r;
 }

@@ -20,8 +20,10 @@ export function sessionsRouter(deps: AppDeps): Router {
 
   r.get('/sessions', async (req, res) => {
     const q = parseQuery(listQuery, req.query);
-    const filter: Record<string, unknown> = { ownerId: userOf(req) };
-    if (q.projectId) filter.projectId = q.projectId;
+    const userId = userOf(req);
+    const filter: Record<string, unknown> = { ownerId: userId };
+    // Another owner's project answers 404 here too, not an empty list that confirms nothing.
+    if (q.projectId) filter.projectId = String((await ownedProject(models, userId, q.projectId))._id);
     const list = await models.Session.find(filter).sort({ createdAt: -1 }).limit(q.limit).lean();
     res.json({ items: list.map(presentSession) });
   });

@@ -6,7 +6,7 @@ import { NotFoundError, UnauthorizedError } from '../errors';
 import { ownedSession, ownedTurn } from '../ownership';
 import { presentTurn } from '../present';
 import { eventsQuery, interruptBody, startTurnBody, steerBody } from '../schemas';
-import { serveSse } from '../sse';
+import { resumeIdOf, serveSse } from '../sse';
 import { startTurn } from '../turn-starter';
 import { parseBody, parseId, parseQuery } from '../validation';
 import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../../shared/domain';
@@ -78,6 +78,7 @@ export function turnsRouter(deps: AppDeps): Router {
   r.get('/turns/:turnId/events', async (req, res) => {
     const turnId = parseId(req.params.turnId, 'turnId');
     const q = parseQuery(eventsQuery, req.query);
+    resumeIdOf(req); // a malformed Last-Event-ID is refused before any lookup
     let userId = req.userId;
     if (!userId && q.token) userId = verifyStreamToken(q.token, `turn:${turnId}`, config.STREAM_TOKEN_SECRET, deps.clock().getTime())?.sub;
     if (!userId) throw new UnauthorizedError('a bearer token or a valid stream token is required');

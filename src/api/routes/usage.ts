@@ -39,22 +39,29 @@ function add(into: UsageFigures, g: Group): void {
 }
 
 /**
- * One `$group` by (turn, agent, source) and the folding in JS: FerretDB v1 has no `$cond`,
- * and grouping by `source` is how the estimate flag survives without it.
+ * Groups by (turn, agent, source) and folds in JS: FerretDB v1 has no `$cond`, so grouping
+ * by `source` is how the estimate flag survives. One accumulator per `$group` on purpose:
+ * FerretDB v1 computes only the first accumulator of a `$group` and answers 0 for the
+ * others (checked against the local server), so each sum is its own aggregation.
  */
-export async function usageReport(models: Models, match: Record<string, string>) {
-  const groups = await models.UsageRecord.aggregate<Group>([
-    { $match: match },
-    {
-      $group: {
-        _id: { turnId: '$turnId', agent: '$agent', source: '$source' },
-        p: { $sum: '$promptTokens' },
-        c: { $sum: '$completionTokens' },
-        t: { $sum: '$totalTokens' },
-        n: { $sum: 1 },
-      },
-    },
-  ]);
+async function groupedUsage(models: Models, match: Record<string, string>): Promise<Group[]> {
+  const sumOf = (field: keyof Omit<Group, '_id'>, expr: string | number) =>
+    models.UsageRecord.aggregate<{ _id: Group['_id']; v: number }>([
+      { $match: match },
+      { $group: { _id: { turnId: '$turnId', agent: '$agent', source: '$source' }, v: { $sum: expr } } },
+    ]).then((rows) => rows.map((r) => ({ field, ...r })));
+  const parts = await Promise.all([sumOf('p', '$promptTokens'), sumOf('c', '$completionTokens'), sumOf('t', '$totalTokens'), sumOf('n', 1)]);
+  const groups = new Map<string, Group>();
+  for (const row of parts.flat()) {
+    const k = JSON.stringify([row._id.turnId, row._id.agent, row._id.source]);
+    const g = groups.get(k) ?? groups.set(k, { _id: row._id, p: 0, c: 0, t: 0, n: 0 }).get(k)!;
+    g[row.field] = row.v;
+  }
+  return [...groups.values()];
+}
+
+export async function usageReport(models: Models, match: Record<string, string>, opts: { perTurn?: boolean } = {}) {
+  const groups = await groupedUsage(models, match);
   const totals = zero();
   const byAgent = new Map<string, UsageFigures>();
   const byTurn = new Map<string, UsageFigures>();
@@ -63,14 +70,15 @@ export async function usageReport(models: Models, match: Record<string, string>)
     add(byAgent.get(g._id.agent) ?? byAgent.set(g._id.agent, zero()).get(g._id.agent)!, g);
     add(byTurn.get(g._id.turnId) ?? byTurn.set(g._id.turnId, zero()).get(g._id.turnId)!, g);
   }
-  const turns = await models.Turn.find({ _id: { $in: [...byTurn.keys()] } })
+  const turnIds = [...byTurn.keys()].filter((id) => /^[0-9a-f]{24}$/.test(id));
+  const turns = opts.perTurn === false ? [] : await models.Turn.find({ _id: { $in: turnIds } })
     .select({ sessionId: 1, status: 1, createdAt: 1, jobId: 1 })
     .lean();
   const turnInfo = new Map(turns.map((t) => [String(t._id), t]));
   return {
     totals,
     byAgent: [...byAgent].map(([agent, u]) => ({ agent, ...u })).sort((a, b) => b.totalTokens - a.totalTokens || a.agent.localeCompare(b.agent)),
-    byTurn: [...byTurn]
+    byTurn: [...(opts.perTurn === false ? [] : byTurn)]
       .map(([turnId, u]) => {
         const t = turnInfo.get(turnId);
         return { turnId, sessionId: t?.sessionId ?? null, jobId: t?.jobId ?? null, status: t?.status ?? null, createdAt: t?.createdAt ?? null, ...u };
@@ -97,10 +105,10 @@ export function usageRouter(deps: AppDeps): Router {
     res.json({ sessionId, ...(await usageReport(models, { ownerId: userId, sessionId })) });
   });
 
-  /** Everything the caller spent (the per-user roll-up of SPEC §10). */
+  /** Everything the caller spent (the per-user roll-up of SPEC §10); per project and session live above. */
   r.get('/usage', async (req, res) => {
     const userId = userOf(req);
-    res.json({ userId, ...(await usageReport(models, { ownerId: userId })) });
+    res.json({ userId, ...(await usageReport(models, { ownerId: userId }, { perTurn: false })) });
   });
   return r;
 }

@@ -36,15 +36,38 @@ export function novelTitle(bank: Bank, seed: number, authorWords: string): strin
   return quoted ? quoted[1].trim() : pick(bank.novelTitles, rng(seed));
 }
 
-/** A ten-chapter outline: title line, then `Chapter N: Title — beat` (`第N章：标题——梗概`). */
-export function outlineDoc(bank: Bank, seed: number, title: string): string {
+const ROMAN = ['', ' II', ' III', ' IV', ' V', ' VI', ' VII', ' VIII', ' IX', ' X'];
+
+/**
+ * The chapter range a planning request names ("chapters 1–50", "chapters 11 to 40",
+ * "第1-50章"), or null. Capped so a typo cannot ask for a million lines.
+ */
+export function requestedRange(text: string): { from: number; to: number } | null {
+  const m =
+    /\bchapters?\s+(\d{1,4})\s*(?:-|–|—|to|through|thru)\s*(?:chapter\s+)?(\d{1,4})\b/i.exec(text) ??
+    /第\s*(\d{1,4})\s*[-–—~至到]\s*第?\s*(\d{1,4})\s*章/.exec(text);
+  if (!m) return null;
+  const from = Number(m[1]);
+  const to = Number(m[2]);
+  return from >= 1 && to >= from && to <= 2000 ? { from, to } : null;
+}
+
+/**
+ * An outline: title line, then `Chapter N: Title — beat` (`第N章：标题——梗概`), ten
+ * chapters, or up to the last chapter of a range the request names. Past the bank's ten
+ * beats the beats come round again and titles get a numeral, so every entry is distinct.
+ */
+export function outlineDoc(bank: Bank, seed: number, title: string, chapters = 10): string {
   const rand = rng(seed);
   const titles = shuffled(bank.chapterTitles, rand);
+  const beats = bank.beats.slice(0, 10);
   const slots = new SlotDrawer(bank, rand);
-  const lines = bank.beats.slice(0, 10).map((beat, i) => {
+  const lines = Array.from({ length: Math.max(1, chapters) }, (_, i) => {
     const n = i + 1;
-    const summary = fill(beat, bank, slots.next());
-    return bank.lang === 'en' ? `Chapter ${n}: ${titles[i]} — ${summary}` : `第${n}章：${titles[i]}——${summary}`;
+    const summary = fill(beats[i % beats.length], bank, slots.next());
+    const round = Math.floor(i / titles.length);
+    const name = `${titles[i % titles.length]}${ROMAN[round % ROMAN.length]}${round >= ROMAN.length ? ` ${round + 1}` : ''}`;
+    return bank.lang === 'en' ? `Chapter ${n}: ${name} — ${summary}` : `第${n}章：${name}——${summary}`;
   });
   const heading = bank.lang === 'en' ? `# ${title} — Outline` : `# ${title} · 大纲`;
   return [heading, '', ...lines].join('\n');
@@ -126,7 +149,8 @@ const num = (s: string) => Number(s.replace(/[,，]/g, ''));
 
 /** Reads "1,204 words" / "word count: 1204" / "字数：1204" and "at least 3000" / "至少3000字". */
 export function readEvidence(text: string): ReviewEvidence {
-  const words = /(?:word count|words written|字数)[^\d\n]{0,12}(\d[\d,，]*)/i.exec(text) ?? /(\d[\d,]*)\s*words?\b/i.exec(text);
+  // "words written in this turn: 1204" is how the engine's review packet says it.
+  const words = /(?:word count|words written|字数)[^\d\n]{0,20}(\d[\d,，]*)/i.exec(text) ?? /(\d[\d,]*)\s*words?\b/i.exec(text);
   const required = /(?:at least|minimum|min\.?|target|required|requirement|至少|不少于|目标)[^\d\n]{0,20}(\d[\d,，]*)/i.exec(text);
   return { words: words ? num(words[1]) : null, required: required ? num(required[1]) : null };
 }

@@ -8,7 +8,7 @@ import { countWords } from '../../shared/text';
 import { messageText, seedOf } from '../tokens';
 import type { ChatMessage } from '../types';
 import type { Bank } from './bank';
-import { chapterDoc, chapterTitle, hooksDoc, novelTitle, outlineDoc } from './compose';
+import { chapterDoc, chapterTitle, hooksDoc, novelTitle, outlineDoc, requestedRange } from './compose';
 
 export type FileAgent = 'planner' | 'hook_designer' | 'writer';
 
@@ -34,19 +34,29 @@ interface FileAgentSpec {
 
 const en = (ctx: FileAgentContext) => ctx.bank.lang === 'en';
 
+/** Chapters in the outline: ten, or through the last chapter of a range the author named. */
+const outlineSize = (ctx: FileAgentContext): number => Math.max(10, requestedRange(ctx.authorWords)?.to ?? 10);
+
 const SPECS: Record<FileAgent, FileAgentSpec> = {
   planner: {
     fileType: 'outline',
     title: (ctx) => (en(ctx) ? 'Outline' : '大纲'),
-    leadIn: (ctx) => (en(ctx) ? 'Here is a ten-chapter outline to build on.' : '下面是一份十章的大纲，可以在此基础上展开。'),
+    leadIn: (ctx) => {
+      const n = outlineSize(ctx);
+      if (n === 10) return en(ctx) ? 'Here is a ten-chapter outline to build on.' : '下面是一份十章的大纲，可以在此基础上展开。';
+      return en(ctx) ? `Here is a ${n}-chapter outline to build on.` : `下面是一份${n}章的大纲，可以在此基础上展开。`;
+    },
     document: (ctx) => {
       const seed = seedOf(`planner|${ctx.bank.lang}|${ctx.authorWords}`);
-      return outlineDoc(ctx.bank, seed, novelTitle(ctx.bank, seed, ctx.authorWords));
+      return outlineDoc(ctx.bank, seed, novelTitle(ctx.bank, seed, ctx.authorWords), outlineSize(ctx));
     },
-    summary: (ctx) =>
-      en(ctx)
-        ? `The outline is saved: ten chapters following ${ctx.bank.cast.A} from the first discovery to the final reckoning. Tell me which chapter to draft first, or what to change.`
-        : `大纲已保存：十章，跟随${ctx.bank.cast.A}从最初的发现一路走到最后的清算。告诉我先写哪一章，或者哪里需要调整。`,
+    summary: (ctx) => {
+      const n = outlineSize(ctx);
+      const count = en(ctx) ? (n === 10 ? 'ten' : String(n)) : n === 10 ? '十' : String(n);
+      return en(ctx)
+        ? `The outline is saved: ${count} chapters following ${ctx.bank.cast.A} from the first discovery to the final reckoning. Tell me which chapter to draft first, or what to change.`
+        : `大纲已保存：${count}章，跟随${ctx.bank.cast.A}从最初的发现一路走到最后的清算。告诉我先写哪一章，或者哪里需要调整。`;
+    },
   },
   hook_designer: {
     fileType: 'setting',
@@ -92,6 +102,24 @@ export interface PersonaReply {
 export function openFileStep(agent: FileAgent, ctx: FileAgentContext): PersonaReply {
   const spec = SPECS[agent];
   return { content: '', toolCalls: [{ name: 'create_file', arguments: { type: spec.fileType, title: spec.title(ctx) } }] };
+}
+
+/**
+ * The file the author asked to have rewritten in place: the id on a line saying
+ * "rewrite it in place" / "原地重写" (a job's retried chapter or a revision round).
+ */
+export function rewriteTarget(authorWords: string): string | null {
+  for (const line of authorWords.split('\n')) {
+    if (!/rewrite it in place|原地重写/i.test(line)) continue;
+    const m = /\(id=([0-9a-f]{24})\)/.exec(line);
+    if (m) return m[1];
+  }
+  return null;
+}
+
+/** Step 1 of a rewrite: the whole new text through edit_file, in one call. */
+export function rewriteFileStep(agent: FileAgent, ctx: FileAgentContext, fileId: string): PersonaReply {
+  return { content: '', toolCalls: [{ name: 'edit_file', arguments: { id: fileId, operation: 'rewrite', text: SPECS[agent].document(ctx) } }] };
 }
 
 /** Step 2: stream the file body; the text ends right after `</file>`. */

@@ -8,11 +8,11 @@ import { REVIEW_EVIDENCE_MARKER } from '../../agents/markers';
 import { truncate } from '../../shared/text';
 import {
   authorText,
+  chapterNumber,
   isContinuationRound,
   lastUserMessage,
   offeredTools,
   replyLanguage,
-  requestedChapter,
   trailingToolOutcomes,
 } from '../conversation';
 import { messageText, seedOf } from '../tokens';
@@ -25,6 +25,8 @@ import {
   contextTextsOf,
   noFileToolStep,
   openFileStep,
+  rewriteFileStep,
+  rewriteTarget,
   streamFileStep,
   summaryStep,
   toolFailedStep,
@@ -51,6 +53,8 @@ function fileAgentReply(agent: FileAgent, body: ChatCompletionRequest, ctx: File
   }
   if (isContinuationRound(body.messages)) return summaryStep(agent, ctx);
   const tools = offeredTools(body);
+  const target = agent === 'writer' ? rewriteTarget(ctx.authorWords) : null;
+  if (target && (!tools || tools.has('edit_file'))) return rewriteFileStep(agent, ctx, target);
   if (tools && !tools.has('create_file')) return noFileToolStep(agent, ctx);
   return openFileStep(agent, ctx);
 }
@@ -74,6 +78,32 @@ function unknownAgentReply(body: ChatCompletionRequest, bank: Bank): PersonaRepl
   };
 }
 
+/**
+ * The engine puts a list of recently touched files ahead of the author's words in the
+ * same user message; it names earlier chapters ("Chapter 6 (id=…)") and must not be read
+ * as the author asking for them.
+ */
+const WORKING_SET = /<previous_turn_working_set>[\s\S]*?<\/previous_turn_working_set>\s*/g;
+const withoutWorkingSet = (text: string): string => text.replace(WORKING_SET, '');
+
+/** The chapter the author asks for: first in their own words, then anywhere in their message; default 1. */
+function chapterAsked(body: ChatCompletionRequest, authorWords: string): number {
+  const last = lastUserMessage(body.messages);
+  return chapterNumber(authorWords) ?? (last ? chapterNumber(withoutWorkingSet(messageText(last))) : null) ?? 1;
+}
+
+/**
+ * A length target the request states ("Target length: about 300 words", "目标篇幅：约300字").
+ * The persona writes to it when it is shorter than its configured chapter length, the
+ * way a writer keeps to a brief; longer targets stay capped, so a reviewer can still
+ * find a draft short of what was asked.
+ */
+function lengthTarget(text: string): number | null {
+  const m = /target length[^\d\n]{0,12}(\d[\d,]*)\s*words?/i.exec(text) ?? /目标篇幅[^\d\n]{0,6}(\d+)\s*字/.exec(text);
+  const n = m ? Number(m[1].replace(/,/g, '')) : NaN;
+  return Number.isFinite(n) && n > 0 ? n : null;
+}
+
 /** The persona's answer to a request from `agent` (null: not one of ours). */
 export function personaReply(agent: AgentName | null, body: ChatCompletionRequest, options: PersonaOptions = {}): PersonaReply {
   if (agent === 'router') {
@@ -82,11 +112,12 @@ export function personaReply(agent: AgentName | null, body: ChatCompletionReques
   const bank = replyLanguage(body.messages) === 'zh' ? ZH_BANK : EN_BANK;
   if (agent === 'quality_reviewer') return reviewerReply(body, bank);
   if (agent === null) return unknownAgentReply(body, bank);
+  const authorWords = withoutWorkingSet(authorText(body.messages));
   const ctx: FileAgentContext = {
     bank,
-    authorWords: authorText(body.messages),
-    chapter: requestedChapter(body.messages),
-    chapterWords: Math.max(1, options.chapterWords ?? DEFAULT_CHAPTER_WORDS),
+    authorWords,
+    chapter: chapterAsked(body, authorWords),
+    chapterWords: Math.max(1, Math.min(options.chapterWords ?? DEFAULT_CHAPTER_WORDS, lengthTarget(authorWords) ?? Infinity)),
     contextTexts: contextTextsOf(body.messages),
   };
   return fileAgentReply(agent, body, ctx);

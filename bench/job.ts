@@ -1,0 +1,225 @@
+/**
+ * Benchmark: one multi-chapter job at realistic model timing, on the real local services.
+ *
+ *   npx tsx bench/job.ts [--chapters 50] [--tps 80] [--ttft 300] [--words 1000] [--per-run 10]
+ *
+ * The worker runs in its own process (so its RSS is its own); the API and the offline
+ * model run here, with a timing proxy in front of the model. Figures:
+ * - wall time of the job (POST to result) against the time the worker spent waiting on the
+ *   model (the union of all model requests, measured at the proxy): the difference is
+ *   orchestration overhead — Temporal round trips, MongoDB, Redis, context assembly;
+ * - worker RSS (sampled, and its peak);
+ * - history events and bytes per workflow run of the job.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { createApp } from '../src/api/app';
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+import { startOfflineModel } from '../src/offline-model';
+import { connectRuntime } from '../src/runtime';
+import type { JobResult } from '../src/workflows/job-messages';
+
+const ROOT = path.resolve(__dirname, '..');
+
+function flag(name: string, def: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : def;
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number`);
+  return v;
+}
+
+/** Forwards to the model and records when each request started and its response ended. */
+async function timingProxy(target: string): Promise<{ url: string; spans: [number, number][]; close(): void }> {
+  const up = new URL(target);
+  const spans: [number, number][] = [];
+  const server = http.createServer((req, res) => {
+    const t0 = performance.now();
+    const fwd = http.request({ host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers }, (ur) => {
+      res.writeHead(ur.statusCode ?? 502, ur.headers);
+      ur.pipe(res);
+      ur.on('end', () => spans.push([t0, performance.now()]));
+    });
+    fwd.on('error', () => res.destroy());
+    res.on('close', () => fwd.destroy());
+    req.pipe(fwd);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, spans, close: () => server.close() };
+}
+
+/** Total time covered by the spans (requests are sequential in a job, but do not assume it). */
+function union(spans: [number, number][]): number {
+  const s = [...spans].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let end = -Infinity;
+  for (const [a, b] of s) {
+    if (a > end) {
+      total += b - a;
+      end = b;
+    } else if (b > end) {
+      total += b - end;
+      end = b;
+    }
+  }
+  return total;
+}
+
+/** The process and its descendants (tsx runs the worker in a child node process). */
+function processTree(pid: number): number[] {
+  const out = [pid];
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    const kids = fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+    for (const k of kids ? kids.split(/\s+/) : []) out.push(...processTree(Number(k)));
+  }
+  return out;
+}
+
+/** The largest RSS in the worker's process tree (the worker proper, not the tsx wrapper). */
+function rssOf(pid: number): { rss: number; peak: number } | null {
+  try {
+    let best = { rss: 0, peak: 0 };
+    for (const p of processTree(pid)) {
+      const status = fs.readFileSync(`/proc/${p}/status`, 'utf8');
+      const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+      if (kb('VmRSS') * 1024 > best.rss) best = { rss: kb('VmRSS') * 1024, peak: kb('VmHWM') * 1024 };
+    }
+    return best;
+  } catch {
+    return null;
+  }
+}
+
+const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+async function main(): Promise<void> {
+  const chapters = flag('chapters', 50);
+  const tps = flag('tps', 80);
+  const ttft = flag('ttft', 300);
+  const words = process.argv.includes('--words') ? flag('words', 1000) : null;
+  const perRun = flag('per-run', 10);
+  const name = `bench_${Date.now().toString(36)}`;
+  const env = {
+    ...process.env,
+    SCRIPTORIUM_ENV_PRIORITY: 'none',
+    OPENAI_API_KEY: '',
+    LOG_LEVEL: 'warn',
+    TEMPORAL_TASK_QUEUE: `bench-${name}`,
+    REDIS_KEY_PREFIX: `bench:${name}:`,
+    JOB_CHAPTERS_PER_RUN: String(perRun),
+  };
+  const config = loadConfig({ env });
+  const logger = createLogger('warn', 'bench');
+  const runtime = await connectRuntime(config, logger, { dbName: name });
+  const model = await startOfflineModel({ ttftMs: ttft, tokensPerSecond: tps });
+  const proxy = await timingProxy(model.baseURL);
+
+  console.log('bundling workflows…');
+  const bundleFile = path.join(ROOT, '.local', `${name}-bundle.js`);
+  const { code } = await bundleWorkflowCode({ workflowsPath: path.join(ROOT, 'src/workflows/index.ts'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never });
+  fs.mkdirSync(path.dirname(bundleFile), { recursive: true });
+  fs.writeFileSync(bundleFile, code);
+
+  const worker = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'tests/helpers/worker-main.ts')], {
+    env: { ...env, TEST_DB_NAME: name, TEST_LLM_BASE_URL: proxy.url, SCRIPTORIUM_TEST_BUNDLE: bundleFile },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    worker.stdout!.on('data', (d: Buffer) => d.toString().includes('WORKER_READY') && resolve());
+    worker.on('exit', (c) => reject(new Error(`worker exited with ${c}`)));
+  });
+
+  const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date() });
+  const server = await new Promise<http.Server>((r) => {
+    const srv = app.listen(0, '127.0.0.1', () => r(srv));
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const post = async <T>(p: string, body: unknown): Promise<T> => {
+    const res = await fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+
+  const rss: number[] = [];
+  const sampler = setInterval(() => {
+    const r = rssOf(worker.pid!);
+    if (r) rss.push(r.rss);
+  }, 500);
+
+  const project = await post<{ id: string }>('/projects', { title: 'Bench', type: 'novel' });
+  console.log(`job: ${chapters} chapters, ttft ${ttft} ms, ${tps} tokens/s${words ? `, ${words} words per chapter` : ''}, continue-as-new every ${perRun}`);
+  const t0 = performance.now();
+  const { jobId, workflowId } = await post<{ jobId: string; workflowId: string }>('/jobs', {
+    projectId: project.id,
+    chapters: { from: 1, to: chapters },
+    ...(words ? { wordsPerChapter: words } : {}),
+  });
+  const handle = runtime.temporal.workflow.getHandle(workflowId);
+  const progress = setInterval(() => {
+    void handle
+      .query<{ chaptersDone: number }>('progress')
+      .then((p) => process.stdout.write(`\r  ${p.chaptersDone}/${chapters} chapters, ${s(performance.now() - t0)}   `))
+      .catch(() => undefined);
+  }, 5000);
+  const result = (await handle.result()) as JobResult;
+  const wall = performance.now() - t0;
+  clearInterval(progress);
+  clearInterval(sampler);
+  const peak = rssOf(worker.pid!)?.peak ?? Math.max(...rss);
+  process.stdout.write('\n');
+
+  // Every run of the job, walking back along continue-as-new.
+  const runs: { events: number; bytes: number }[] = [];
+  let runId: string | null = (await handle.describe()).runId;
+  while (runId) {
+    const run: ReturnType<typeof runtime.temporal.workflow.getHandle> = runtime.temporal.workflow.getHandle(workflowId, runId);
+    const hist = await run.fetchHistory();
+    const d = await run.describe();
+    runs.unshift({ events: hist.events?.length ?? 0, bytes: d.historySize ?? 0 });
+    runId = hist.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || null;
+  }
+  const modelMs = union(proxy.spans);
+  const overhead = wall - modelMs;
+  const files = await runtime.models.File.find({ projectId: project.id, type: 'draft', deletedAt: null }).select({ words: 1 }).lean();
+  // Where the overhead is: inside the chapter turns (from the turn record to its finalize)
+  // or between them (the job's own bookkeeping and child-workflow starts).
+  const turns = await runtime.models.Turn.find({ jobId }).select({ createdAt: 1, endedAt: 1 }).lean();
+  const inTurns = turns.reduce((sum, t) => sum + ((t.endedAt?.getTime() ?? 0) - t.createdAt.getTime()), 0);
+  const per = (ms: number) => `${(ms / Math.max(1, turns.length)).toFixed(0)} ms per turn`;
+
+  const rows: [string, string][] = [
+    ['job', `${jobId} (${result.status}, ${result.chaptersDone}/${chapters} chapters, ${files.length} draft files, ${result.words} words)`],
+    ['model requests', String(proxy.spans.length)],
+    ['wall time', s(wall)],
+    ['model time (union of requests)', s(modelMs)],
+    ['orchestration overhead', `${s(overhead)} = ${((overhead / modelMs) * 100).toFixed(2)} % of model time (${(overhead / Math.max(1, result.chaptersDone)).toFixed(0)} ms per chapter)`],
+    ['  inside turns (turn wall - model)', `${s(inTurns - modelMs)} (${per(inTurns - modelMs)})`],
+    ['  between turns (job bookkeeping)', `${s(wall - inTurns)} (${per(wall - inTurns)})`],
+    ['tokens (prompt / completion)', `${result.usage.promptTokens} / ${result.usage.completionTokens}`],
+    ['worker RSS (median / peak)', `${mb([...rss].sort((a, b) => a - b)[Math.floor(rss.length / 2)] ?? 0)} / ${mb(peak)}`],
+    ['workflow runs', String(runs.length)],
+    ['history events per run', runs.map((r) => r.events).join(' / ')],
+    ['history bytes per run', runs.map((r) => `${(r.bytes / 1024).toFixed(0)} KB`).join(' / ')],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  console.log(rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n'));
+
+  worker.kill('SIGTERM');
+  await new Promise((r) => worker.once('exit', r));
+  server.close();
+  proxy.close();
+  await model.close();
+  await runtime.mongo.dropDatabase().catch(() => undefined);
+  await runtime.close();
+  fs.rmSync(bundleFile, { force: true });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,28 @@
+/**
+ * Fault points for crash tests. Production passes no injector and every `hit` is a no-op.
+ * Fault tests start a worker process with TEST_FAULTS set; when a matching point is hit,
+ * the process SIGKILLs itself — a real crash at an exact place (e.g. after a tool's
+ * MongoDB write committed, before the activity completed).
+ */
+export interface FaultInjector {
+  hit(point: string, info: Record<string, unknown>): void;
+}
+
+export interface FaultRule {
+  point: string;
+  /** Every key must equal the same key of the hit's info. */
+  match?: Record<string, unknown>;
+}
+
+export function faultsFromEnv(raw: string | undefined): FaultInjector | undefined {
+  if (!raw) return undefined;
+  const rules = JSON.parse(raw) as FaultRule[];
+  return {
+    hit(point, info) {
+      const rule = rules.find((r) => r.point === point && Object.entries(r.match ?? {}).every(([k, v]) => info[k] === v));
+      if (!rule) return;
+      process.stderr.write(`FAULT ${point} ${JSON.stringify(info)}: killing worker\n`);
+      process.kill(process.pid, 'SIGKILL');
+    },
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * What a job reads from and writes to the project: which draft file is chapter N, which
+ * chapters the outline covers, and the job's task on the project task board. A chapter
+ * counts as written only when a live draft file for it has body text (seed 001: the task
+ * board marks done only what exists as files with body text).
+ */
+import type { Models } from '../db/models';
+import { BODY_FILE_TYPES } from '../shared/domain';
+
+const ZH_DIGITS: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
+
+/** 三 → 3, 二十三 → 23, 一百零五 → 105; NaN when not a numeral. */
+function zhNumber(text: string): number {
+  let total = 0;
+  let digit = 0;
+  for (const ch of text) {
+    if (ch in ZH_DIGITS) digit = ZH_DIGITS[ch]!;
+    else if (ch === '十' || ch === '百' || ch === '千') {
+      total += (digit || 1) * { 十: 10, 百: 100, 千: 1000 }[ch];
+      digit = 0;
+    } else return NaN;
+  }
+  return total + digit;
+}
+
+const CHAPTER_RE = /(?:\bchapter|\bch\.)\s*(\d{1,4})\b|第\s*(\d{1,4})\s*[章回]|第\s*([零〇一二两三四五六七八九十百千]{1,8})\s*[章回]/i;
+
+/** The chapter a title or outline line names first ("Chapter 7: …", "第7章", "第七章"), or null. */
+export function chapterOf(text: string): number | null {
+  const m = CHAPTER_RE.exec(text);
+  if (!m) return null;
+  const n = m[1] ? Number(m[1]) : m[2] ? Number(m[2]) : zhNumber(m[3]!);
+  return Number.isFinite(n) && n > 0 ? n : null;
+}
+
+export interface ChapterFile {
+  id: string;
+  title: string;
+  words: number;
+  updatedAt: Date;
+  createdByTurnId: string | null;
+}
+
+/** Live body files (draft/script) of the project, keyed by the chapter their title names. */
+export async function chapterFiles(models: Models, projectId: string): Promise<Map<number, ChapterFile[]>> {
+  const files = await models.File.find({ projectId, type: { $in: BODY_FILE_TYPES }, deletedAt: null })
+    .select({ title: 1, words: 1, updatedAt: 1, createdByTurnId: 1 })
+    .lean();
+  const byChapter = new Map<number, ChapterFile[]>();
+  for (const f of files) {
+    const n = chapterOf(f.title);
+    if (n === null) continue;
+    const list = byChapter.get(n) ?? [];
+    list.push({ id: String(f._id), title: f.title, words: f.words, updatedAt: f.updatedAt, createdByTurnId: f.createdByTurnId ?? null });
+    byChapter.set(n, list);
+  }
+  return byChapter;
+}
+
+/**
+ * The file that is chapter N: with body text, preferring one the given turns created, then
+ * the most recently updated (a revision rewrites in place, so it stays the same file).
+ */
+export function pickChapterFile(candidates: ChapterFile[] | undefined, turnIds: string[] = []): ChapterFile | null {
+  const written = (candidates ?? []).filter((f) => f.words > 0);
+  if (!written.length) return null;
+  const ours = written.filter((f) => f.createdByTurnId && turnIds.includes(f.createdByTurnId));
+  const pool = ours.length ? ours : written;
+  return [...pool].sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())[0]!;
+}
+
+/** Any live file for chapter N, written or not (a failed attempt may have left one). */
+export function anyChapterFile(candidates: ChapterFile[] | undefined): ChapterFile | null {
+  return pickChapterFile(candidates) ?? (candidates?.[0] ?? null);
+}
+
+export interface OutlineCoverage {
+  /** Chapter → its outline line (first one found, newest outline first). */
+  entries: Map<number, string>;
+  outlineIds: string[];
+}
+
+const ENTRY_LINE = /^\s*(?:[#*>\-–•]+\s*|\d+[.)]\s*)?(?:\*\*)?(?:chapter\s*\d{1,4}\b|ch\.\s*\d{1,4}\b|第\s*[\d零〇一二两三四五六七八九十百千]{1,8}\s*章)/i;
+
+/** Outline lines that start with a chapter number, across every live outline file. */
+export async function outlineCoverage(models: Models, projectId: string): Promise<OutlineCoverage> {
+  const outlines = await models.File.find({ projectId, type: 'outline', deletedAt: null }).sort({ updatedAt: -1 }).select({ content: 1 }).lean();
+  const entries = new Map<number, string>();
+  for (const o of outlines)
+    for (const line of o.content.split('\n')) {
+      if (!ENTRY_LINE.test(line)) continue;
+      const n = chapterOf(line);
+      if (n !== null && !entries.has(n)) entries.set(n, line.trim().slice(0, 400));
+    }
+  return { entries, outlineIds: outlines.map((o) => String(o._id)) };
+}
+
+export function missingChapters(coverage: OutlineCoverage, from: number, to: number): number[] {
+  const missing: number[] = [];
+  for (let n = from; n <= to; n++) if (!coverage.entries.has(n)) missing.push(n);
+  return missing;
+}
+
+/** "1–3, 7, 9–12": compact ranges for messages. */
+export function describeRanges(ns: number[], max = 12): string {
+  const parts: string[] = [];
+  for (let i = 0; i < ns.length; ) {
+    let j = i;
+    while (j + 1 < ns.length && ns[j + 1] === ns[j]! + 1) j++;
+    parts.push(i === j ? `${ns[i]}` : `${ns[i]}–${ns[j]}`);
+    i = j + 1;
+  }
+  return parts.length > max ? `${parts.slice(0, max).join(', ')}, …` : parts.join(', ');
+}
+
+export const jobTaskId = (jobId: string): string => `job-${jobId}`;
+
+/**
+ * Records the job's range on the project task board: `doneUnits` are the chapters in the
+ * range that exist as draft files with body text — whoever wrote them — and the task is
+ * `done` only when all of them do. FerretDB v1 has neither transactions nor the positional
+ * `$` update, so the array is replaced with a compare-and-set on `updatedAt`: a concurrent
+ * update_project from a turn is retried over, never silently overwritten.
+ */
+export async function updateJobTask(
+  models: Models,
+  job: { jobId: string; projectId: string; from: number; to: number },
+  doneUnits: number[],
+  note = '',
+): Promise<void> {
+  const total = job.to - job.from + 1;
+  const task = {
+    id: jobTaskId(job.jobId),
+    title: `Chapters ${job.from}–${job.to} (job ${job.jobId.slice(-6)}, one chapter per turn)`,
+    status: (doneUnits.length >= total ? 'done' : 'in_progress') as 'done' | 'in_progress',
+    doneUnits,
+    progress: `${doneUnits.length}/${total} chapters written${note ? `; ${note}` : ''}`,
+  };
+  for (let tries = 0; tries < 8; tries++) {
+    const project = await models.Project.findById(job.projectId).select({ tasks: 1, updatedAt: 1 }).lean();
+    if (!project) return;
+    const tasks: object[] = project.tasks.filter((t) => t.id !== task.id);
+    const at = project.tasks.findIndex((t) => t.id === task.id);
+    tasks.splice(at >= 0 ? at : tasks.length, 0, task);
+    const res = await models.Project.updateOne({ _id: job.projectId, updatedAt: project.updatedAt }, { $set: { tasks } });
+    if (res.matchedCount > 0) return;
+  }
+  throw new Error(`task board of project ${job.projectId} kept changing; will retry`);
+}

@@ -1,0 +1,274 @@
+/**
+ * Job activities: record a child turn's author message, check the outline, read the
+ * reviewer's verdict, verify and record a finished chapter, and keep the Job document and
+ * the job stream in step with the workflow. Every one is idempotent: turn ids come from
+ * `idFromKey`, updates `$set` values the workflow computed, and stream ids are explicit.
+ */
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { type AnyEventDraft, draft } from '../events/contract';
+import { idFromKey, isDuplicateKey, type JobDoc } from '../db/models';
+import { ACTIVE_TURN_STATUSES, type JobStatus, type TurnStatus, turnWorkflowId } from '../shared/domain';
+import { detectLanguage } from '../shared/text';
+import type { OpenJobTurnInput, TokenUsage } from '../workflows/job-messages';
+import type { ActivityDeps } from './deps';
+import { anyChapterFile, chapterFiles, describeRanges, missingChapters, outlineCoverage, pickChapterFile, updateJobTask } from './job-files';
+import { chapterMessage, type Lang, outlineMessage, parseVerdict, revisionMessage } from './job-text';
+import { publisherFor, streamKeyFor } from './publish';
+import { expireStream } from '../streams/redis-streams';
+
+/** Progress facts for a `job_progress` event; the range comes from the Job document. */
+export interface ProgressFacts {
+  chapter: number;
+  chaptersDone: number;
+  words: number;
+  usage: TokenUsage;
+  status: JobStatus;
+  turnId?: string;
+  message?: string;
+}
+
+export interface RecordJobInput {
+  jobId: string;
+  slot: number;
+  status?: JobStatus;
+  /** Set (or clear, with null) the failure the job stopped on. */
+  failure?: { chapter: number | null; message: string } | null;
+  usage?: TokenUsage;
+  progress?: ProgressFacts;
+  /** Publish the terminal `done` event and let the stream expire. */
+  done?: boolean;
+}
+
+export interface FinishChapterInput {
+  jobId: string;
+  chapter: number;
+  /** The chapter's turns in this attempt (first write and revisions). */
+  turnIds: string[];
+  slot: number;
+  status: JobStatus;
+  usage: TokenUsage;
+}
+
+export type FinishChapterResult =
+  | { done: true; fileId: string; title: string; words: number; totalWords: number; chaptersDone: number }
+  | { done: false; reason: string };
+
+const turnKey = (i: OpenJobTurnInput): string => `job:${i.jobId}:${i.kind}:${i.chapter}:a${i.attempt}:r${i.round}`;
+export const jobTurnId = (i: OpenJobTurnInput): string => idFromKey(turnKey(i));
+
+export function createJobActivities(deps: ActivityDeps) {
+  const { models } = deps;
+
+  async function loadJob(jobId: string): Promise<JobDoc> {
+    const job = await models.Job.findById(jobId).lean();
+    if (!job) throw ApplicationFailure.nonRetryable(`job ${jobId} not found`, 'JobNotFound');
+    return job;
+  }
+
+  function jobProgress(job: JobDoc, p: ProgressFacts): AnyEventDraft {
+    return draft(
+      'job_progress',
+      {
+        chapter: p.chapter,
+        of: job.to - job.from + 1,
+        from: job.from,
+        to: job.to,
+        chaptersDone: p.chaptersDone,
+        status: p.status,
+        words: p.words,
+        usage: p.usage,
+        ...(p.turnId ? { turnId: p.turnId } : {}),
+        ...(p.message ? { message: p.message } : {}),
+      },
+      { jobId: String(job._id), ...(p.turnId ? { turnId: p.turnId } : {}) },
+    );
+  }
+
+  async function languageOf(job: JobDoc, sample: string): Promise<Lang> {
+    const project = await models.Project.findById(job.projectId).select({ summary: 1 }).lean();
+    return detectLanguage([job.instructions, sample, project?.summary ?? ''].join('\n')) as Lang;
+  }
+
+  /**
+   * One running turn per session (the API's rule): take the session lock for this turn.
+   * An author's turn running in the job's session makes this throw a retryable error, so
+   * the chapter simply waits for it; a stale lock (its turn ended) is cleared.
+   */
+  async function takeSessionLock(sessionId: string, turnId: string): Promise<void> {
+    for (let i = 0; i < 3; i++) {
+      try {
+        await models.SessionLock.create({ _id: sessionId, turnId });
+        return;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+      const lock = await models.SessionLock.findById(sessionId).lean();
+      if (!lock) continue;
+      if (lock.turnId === turnId) return;
+      const holder = await models.Turn.findById(lock.turnId).select({ status: 1 }).lean();
+      if (holder && ACTIVE_TURN_STATUSES.includes(holder.status as TurnStatus)) throw new Error(`session ${sessionId} is busy with turn ${lock.turnId}; waiting`);
+      await models.SessionLock.deleteOne({ _id: sessionId, turnId: lock.turnId });
+    }
+    throw new Error(`could not take the lock of session ${sessionId}`);
+  }
+
+  async function buildMessage(job: JobDoc, input: OpenJobTurnInput): Promise<string> {
+    const coverage = await outlineCoverage(models, job.projectId);
+    if (input.kind === 'outline') {
+      const missing = missingChapters(coverage, job.from, job.to);
+      const existing = coverage.outlineIds[0] ? await models.File.findById(coverage.outlineIds[0]).select({ title: 1 }).lean() : null;
+      return outlineMessage({
+        from: job.from,
+        to: job.to,
+        lang: await languageOf(job, ''),
+        instructions: job.instructions,
+        existing: existing ? { id: String(existing._id), title: existing.title } : null,
+        missing: describeRanges(missing),
+      });
+    }
+    const n = input.chapter;
+    const files = await chapterFiles(models, job.projectId);
+    const prev = pickChapterFile(files.get(n - 1));
+    const entry = coverage.entries.get(n) ?? null;
+    const brief = {
+      chapter: n,
+      lang: await languageOf(job, entry ?? ''),
+      outlineEntry: entry,
+      previous: prev ? { id: prev.id, title: prev.title } : null,
+      existing: null as { id: string; title: string } | null,
+      wordsPerChapter: job.wordsPerChapter ?? null,
+      instructions: job.instructions,
+    };
+    if (input.kind === 'chapter') {
+      const existing = anyChapterFile(files.get(n));
+      brief.existing = existing ? { id: existing.id, title: existing.title } : null;
+      return chapterMessage(brief);
+    }
+    const target = pickChapterFile(files.get(n), input.reviewTurnId ? [input.reviewTurnId] : []);
+    if (!target) throw ApplicationFailure.nonRetryable(`chapter ${n} has no draft to revise`, 'NothingToRevise');
+    const review = await models.Message.findOne({ turnId: input.reviewTurnId, role: 'assistant', agent: 'quality_reviewer' }).sort({ seq: -1 }).lean();
+    return revisionMessage({ ...brief, target: { id: target.id, title: target.title }, reviewerNotes: review?.content ?? '', round: input.round });
+  }
+
+  return {
+    /**
+     * Records the author message of a job's child turn (Turn + user Message) and takes the
+     * session lock, as the API does for an author's turn. Idempotent: the turn id is derived
+     * from (job, kind, chapter, attempt, round), so a retry finds what it already wrote.
+     */
+    async openJobTurn(input: OpenJobTurnInput): Promise<{ turnId: string }> {
+      const turnId = jobTurnId(input);
+      const job = await loadJob(input.jobId);
+      await takeSessionLock(job.sessionId, turnId);
+      if (!(await models.Turn.exists({ _id: turnId }))) {
+        const message = await buildMessage(job, input);
+        try {
+          await models.Turn.create({
+            _id: turnId,
+            sessionId: job.sessionId,
+            projectId: job.projectId,
+            ownerId: job.ownerId,
+            message,
+            status: 'queued',
+            workflowId: turnWorkflowId(turnId),
+            jobId: input.jobId,
+          });
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+        }
+      }
+      const key = `${turnId}:user`;
+      if (!(await models.Message.exists({ key }))) {
+        const turn = await models.Turn.findById(turnId).lean();
+        const session = await models.Session.findOneAndUpdate({ _id: job.sessionId }, { $inc: { messageSeq: 1 } }, { new: true }).lean();
+        try {
+          await models.Message.create({ sessionId: job.sessionId, projectId: job.projectId, turnId, role: 'user', content: turn!.message, seq: session?.messageSeq ?? 0, key });
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+        }
+      }
+      return { turnId };
+    },
+
+    /** A turn recorded but never started (the job was cancelled in between): close it and free the session. */
+    async abandonJobTurn(input: { turnId: string }): Promise<void> {
+      const turn = await models.Turn.findById(input.turnId).select({ sessionId: 1 }).lean();
+      if (!turn) return;
+      await models.Turn.updateOne({ _id: input.turnId, status: 'queued' }, { $set: { status: 'interrupted', stopReason: 'cancelled', endedAt: deps.clock() } });
+      await models.SessionLock.deleteOne({ _id: turn.sessionId, turnId: input.turnId });
+    },
+
+    /** Whether the project's outline files have an entry for every chapter of the job. */
+    async jobOutlineStatus(input: { jobId: string }): Promise<{ covered: boolean; missing: number; missingText: string }> {
+      const job = await loadJob(input.jobId);
+      const missing = missingChapters(await outlineCoverage(models, job.projectId), job.from, job.to);
+      return { covered: missing.length === 0, missing: missing.length, missingText: describeRanges(missing, 6) };
+    },
+
+    /** The reviewer's verdict in a chapter turn, read from its saved message. */
+    async reviewVerdict(input: { turnId: string }): Promise<{ verdict: 'pass' | 'revise' | 'none' }> {
+      const msg = await models.Message.findOne({ turnId: input.turnId, role: 'assistant', agent: 'quality_reviewer' }).sort({ seq: -1 }).lean();
+      return { verdict: msg ? parseVerdict(msg.content) : 'none' };
+    },
+
+    /**
+     * Checks that chapter N exists as a draft with body text and records it: Job counters,
+     * the project task board, and a `job_progress` event. Nothing is recorded when the file
+     * is missing — the workflow then stops the job as failed, never skipping the chapter.
+     */
+    async finishChapter(input: FinishChapterInput): Promise<FinishChapterResult> {
+      const job = await loadJob(input.jobId);
+      const files = await chapterFiles(models, job.projectId);
+      const file = pickChapterFile(files.get(input.chapter), input.turnIds);
+      if (!file) return { done: false, reason: `chapter ${input.chapter} has no draft file with body text` };
+      const done = [...new Set([...job.chaptersDone, input.chapter])];
+      const totalWords = done.reduce((sum, n) => sum + (n === input.chapter ? file.words : (pickChapterFile(files.get(n))?.words ?? 0)), 0);
+      await models.Job.updateOne(
+        { _id: input.jobId },
+        { $addToSet: { chaptersDone: input.chapter }, $set: { words: totalWords, usage: input.usage, failedChapter: null, failure: null } },
+      );
+      const doneUnits: number[] = [];
+      for (let n = job.from; n <= job.to; n++) if (pickChapterFile(files.get(n))) doneUnits.push(n);
+      await updateJobTask(models, { jobId: input.jobId, projectId: job.projectId, from: job.from, to: job.to }, doneUnits);
+      await publisherFor(deps, 'job', input.jobId, input.slot).publish([
+        jobProgress(job, {
+          chapter: input.chapter,
+          chaptersDone: done.length,
+          words: totalWords,
+          usage: input.usage,
+          status: input.status,
+          turnId: input.turnIds[input.turnIds.length - 1],
+          message: `Chapter ${input.chapter} written: "${file.title}" (${file.words} words).`,
+        }),
+      ]);
+      return { done: true, fileId: file.id, title: file.title, words: file.words, totalWords, chaptersDone: done.length };
+    },
+
+    /** Keeps the Job document and the job stream in step with the workflow. */
+    async recordJob(input: RecordJobInput): Promise<void> {
+      const job = await loadJob(input.jobId);
+      const set: Record<string, unknown> = {};
+      if (input.status) set.status = input.status;
+      if (input.usage) set.usage = input.usage;
+      if (input.failure !== undefined) {
+        set.failedChapter = input.failure?.chapter ?? null;
+        set.failure = input.failure?.message ?? null;
+      }
+      if (Object.keys(set).length) await models.Job.updateOne({ _id: input.jobId }, { $set: set });
+      if (input.status === 'cancelled' || input.status === 'completed' || input.status === 'failed') {
+        const doneUnits: number[] = [];
+        const files = await chapterFiles(models, job.projectId);
+        for (let n = job.from; n <= job.to; n++) if (pickChapterFile(files.get(n))) doneUnits.push(n);
+        const note = input.status === 'completed' ? '' : input.status === 'cancelled' ? 'job cancelled' : `job failed at chapter ${input.failure?.chapter ?? '?'}`;
+        await updateJobTask(models, { jobId: input.jobId, projectId: job.projectId, from: job.from, to: job.to }, doneUnits, note);
+      }
+      const events: AnyEventDraft[] = [];
+      if (input.progress) events.push(jobProgress(job, input.progress));
+      if (input.failure) events.push(draft('error', { code: 'job_chapter_failed', message: input.failure.message, retryable: true }, { jobId: input.jobId }));
+      if (input.done) events.push(draft('done', { status: input.status ?? job.status }, { jobId: input.jobId }));
+      const attempt = Context.current().info.attempt;
+      await publisherFor(deps, 'job', input.jobId, input.slot).publish(events.map((e) => ({ ...e, attempt })));
+      if (input.done) await expireStream(deps.redis, streamKeyFor(deps, 'job', input.jobId), deps.config.STREAM_TTL_SECONDS);
+    },
+  };
+}

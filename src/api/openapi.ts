@@ -1,0 +1,184 @@
+/**
+ * The OpenAPI 3 document, generated from the same zod schemas the routes parse with, so
+ * the document cannot drift from what the API accepts. Every route must be listed here:
+ * `tests/api/openapi.test.ts` walks the Express router and fails on an undocumented path.
+ */
+import { OpenAPIRegistry, OpenApiGeneratorV3, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import type { Config } from '../config';
+import { streamEventSchema } from '../events/contract';
+import { objectIdSchema } from '../shared/domain';
+import {
+  createFileBody,
+  createProjectBody,
+  createSessionBody,
+  deleteFileQuery,
+  editFileBody,
+  eventsQuery,
+  interruptBody,
+  listFilesQuery,
+  listQuery,
+  restoreVersionBody,
+  startTurnBody,
+  steerBody,
+} from './schemas';
+
+type Method = RouteConfig['method'];
+
+const errorSchema = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+const streamEvent = streamEventSchema.meta({ id: 'StreamEvent' });
+const anyObject = z.record(z.string(), z.unknown());
+const idParams = (...names: string[]) => z.object(Object.fromEntries(names.map((n) => [n, objectIdSchema])));
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid input: field errors in `error.details.fields`',
+  401: 'Missing or invalid bearer token',
+  404: 'Not found — also the answer for another owner’s ids',
+  409: 'Conflict (a running turn, a stale base version, a non-empty folder)',
+  413: 'Request body too large',
+};
+
+interface RouteSpec {
+  method: Method;
+  path: string;
+  summary: string;
+  tag: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  status?: number;
+  description?: string;
+  errors?: number[];
+  public?: boolean;
+  /** Response media type other than JSON (the SSE route). */
+  produces?: { type: string; schema: z.ZodType };
+}
+
+function register(registry: OpenAPIRegistry, spec: RouteSpec): void {
+  const errors = spec.errors ?? [400, 401, 404];
+  const success = spec.status ?? 200;
+  const responses: RouteConfig['responses'] = {
+    [success]: {
+      description: spec.description ?? spec.summary,
+      ...(success === 204 ? {} : { content: { [spec.produces?.type ?? 'application/json']: { schema: spec.produces?.schema ?? anyObject } } }),
+    },
+  };
+  for (const code of errors) responses[code] = { description: ERROR_TEXT[code] ?? String(code), content: { 'application/json': { schema: errorSchema } } };
+  registry.registerPath({
+    method: spec.method,
+    path: spec.path,
+    summary: spec.summary,
+    tags: [spec.tag],
+    ...(spec.public ? { security: [] } : {}),
+    request: {
+      ...(spec.params ? { params: spec.params } : {}),
+      ...(spec.query ? { query: spec.query } : {}),
+      ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body } } } } : {}),
+    },
+    responses,
+  });
+}
+
+/**
+ * Routes documented by other modules (the jobs router registers its own here with
+ * {@link documentRoute}), so adding a router does not mean editing this file's list.
+ */
+const extraRoutes: RouteSpec[] = [];
+export function documentRoute(spec: RouteSpec): void {
+  extraRoutes.push(spec);
+}
+export type { RouteSpec };
+
+/** Express `:name` → OpenAPI `{name}`. */
+export const toOpenApiPath = (expressPath: string): string => expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+export function buildOpenApiDocument(config: Pick<Config, 'MAX_MESSAGE_CHARS'>) {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
+  const v1 = (p: string): string => `/api/v1${toOpenApiPath(p)}`;
+  const routes: RouteSpec[] = [
+    { method: 'get', path: '/health', summary: 'Reachability of Temporal, MongoDB and Redis; config conflicts', tag: 'operations', public: true, errors: [] },
+    { method: 'get', path: v1('/openapi.json'), summary: 'This document', tag: 'operations', public: true, errors: [] },
+
+    { method: 'post', path: v1('/projects'), summary: 'Create a project', tag: 'projects', body: createProjectBody, status: 201, errors: [400, 401, 413] },
+    { method: 'get', path: v1('/projects'), summary: 'List your projects', tag: 'projects', query: listQuery, errors: [400, 401] },
+    { method: 'get', path: v1('/projects/:projectId'), summary: 'Get a project', tag: 'projects', params: idParams('projectId') },
+
+    { method: 'post', path: v1('/sessions'), summary: 'Create a session in a project', tag: 'sessions', body: createSessionBody, status: 201, errors: [400, 401, 404, 413] },
+    { method: 'get', path: v1('/sessions'), summary: 'List your sessions (optionally of one project)', tag: 'sessions', query: listQuery },
+    { method: 'get', path: v1('/sessions/:sessionId'), summary: 'Get a session', tag: 'sessions', params: idParams('sessionId') },
+    { method: 'get', path: v1('/sessions/:sessionId/messages'), summary: 'Messages in order, with tool breadcrumbs', tag: 'sessions', params: idParams('sessionId') },
+
+    {
+      method: 'post',
+      path: v1('/sessions/:sessionId/turns'),
+      summary: 'Start a turn (202 with turnId, workflowId, streamUrl, streamToken); 409 with the running turn’s id',
+      tag: 'turns',
+      params: idParams('sessionId'),
+      body: startTurnBody(config.MAX_MESSAGE_CHARS),
+      status: 202,
+      errors: [400, 401, 404, 409, 413],
+    },
+    { method: 'get', path: v1('/turns/:turnId'), summary: 'Turn status (and live state while it runs)', tag: 'turns', params: idParams('turnId') },
+    { method: 'post', path: v1('/turns/:turnId/interrupt'), summary: 'Interrupt a running turn', tag: 'turns', params: idParams('turnId'), body: interruptBody, status: 202, errors: [400, 401, 404, 409] },
+    { method: 'post', path: v1('/turns/:turnId/steer'), summary: 'Add an instruction to a running turn', tag: 'turns', params: idParams('turnId'), body: steerBody, status: 202, errors: [400, 401, 404, 409] },
+    { method: 'post', path: v1('/turns/:turnId/stream-token'), summary: 'A short-lived token for this turn’s stream (EventSource cannot send headers)', tag: 'turns', params: idParams('turnId'), status: 201 },
+    {
+      method: 'get',
+      path: v1('/turns/:turnId/events'),
+      summary: 'The turn’s event stream (SSE). Resume with Last-Event-ID or ?after=; 204 when resuming after the terminal event',
+      tag: 'turns',
+      params: idParams('turnId'),
+      query: eventsQuery,
+      produces: { type: 'text/event-stream', schema: streamEvent },
+    },
+
+    { method: 'get', path: v1('/projects/:projectId/files'), summary: 'List a project’s files (no content)', tag: 'files', params: idParams('projectId'), query: listFilesQuery },
+    { method: 'post', path: v1('/files'), summary: 'Create a file as the author (version 1)', tag: 'files', body: createFileBody, status: 201, errors: [400, 401, 404, 413] },
+    { method: 'get', path: v1('/files/:fileId'), summary: 'A file with its head content and version history', tag: 'files', params: idParams('fileId') },
+    {
+      method: 'get',
+      path: v1('/files/:fileId/versions/:version'),
+      summary: 'The content of one version',
+      tag: 'files',
+      params: z.object({ fileId: objectIdSchema, version: z.string().regex(/^[1-9]\d{0,8}$/) }),
+    },
+    {
+      method: 'put',
+      path: v1('/files/:fileId'),
+      summary: 'Edit as the author: a new version marked author; 409 when baseVersion is not the head',
+      tag: 'files',
+      params: idParams('fileId'),
+      body: editFileBody,
+      errors: [400, 401, 404, 409, 413],
+    },
+    { method: 'post', path: v1('/files/:fileId/restore'), summary: 'Restore a version (as a new version)', tag: 'files', params: idParams('fileId'), body: restoreVersionBody, status: 201 },
+    { method: 'delete', path: v1('/files/:fileId'), summary: 'Soft-delete a file (folders need ?recursive=true)', tag: 'files', params: idParams('fileId'), query: deleteFileQuery, status: 204, errors: [400, 401, 404, 409] },
+
+    { method: 'get', path: v1('/projects/:projectId/usage'), summary: 'Token usage of a project: totals, per agent, per turn', tag: 'usage', params: idParams('projectId') },
+    { method: 'get', path: v1('/sessions/:sessionId/usage'), summary: 'Token usage of a session: totals, per agent, per turn', tag: 'usage', params: idParams('sessionId') },
+    { method: 'get', path: v1('/usage'), summary: 'Your token usage: totals and per agent', tag: 'usage', errors: [401] },
+  ];
+  for (const spec of [...routes, ...extraRoutes]) register(registry, spec);
+
+  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
+    openapi: '3.0.3',
+    info: {
+      title: 'Scriptorium API',
+      version: '1',
+      description:
+        'Writing agents as durable workflows. Errors are `{ error: { code, message, details? } }`. Another owner’s ids answer 404. Streams are Server-Sent Events whose `data` is a StreamEvent.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * Runs one child turn of a job: records its author message (activity), starts workflow
+ * `turn-<turnId>` and waits for its outcome. The child runs in its own cancellation scope
+ * so `cancel` can stop it; with WAIT_CANCELLATION_COMPLETED the job waits until the turn
+ * has finalized as `interrupted` (its LLM activity is cancelled through its heartbeat),
+ * so nothing of the chapter in flight is still writing when the job reports cancelled.
+ */
+import {
+  ActivityFailure,
+  CancellationScope,
+  ChildWorkflowCancellationType,
+  ChildWorkflowFailure,
+  isCancellation,
+  ParentClosePolicy,
+  proxyActivities,
+  startChild,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { turnWorkflowId } from '../shared/domain';
+import type { TurnInput, TurnOutcome } from '../shared/turn-types';
+import type { JobSettings, OpenJobTurnInput } from './job-messages';
+import type { JobRunState } from './job-state';
+import { SA } from './messages';
+import type { RoutingDecision } from './plans';
+import type { turnWorkflow } from './turn';
+
+/** Job bookkeeping never gives up: a job should outlive a MongoDB or Redis outage. */
+export function jobActivities(settings: JobSettings) {
+  return proxyActivities<Pick<Activities, 'openJobTurn' | 'abandonJobTurn' | 'jobOutlineStatus' | 'reviewVerdict' | 'finishChapter' | 'recordJob'>>({
+    startToCloseTimeout: '60s',
+    // The activities heartbeat every second: a dead worker is noticed in seconds.
+    heartbeatTimeout: `${settings.turn.storeHeartbeatTimeoutSeconds}s`,
+    // No attempt cap: openJobTurn also waits here while an author's turn holds the session.
+    retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s', nonRetryableErrorTypes: ['JobNotFound', 'NothingToRevise'] },
+  });
+}
+export type JobActivities = ReturnType<typeof jobActivities>;
+
+export type ChildResult =
+  | { kind: 'ended'; turnId: string; outcome: TurnOutcome }
+  | { kind: 'cancelled'; turnId: string | null }
+  | { kind: 'failed'; turnId: string | null; message: string };
+
+export interface ChildRequest {
+  open: OpenJobTurnInput;
+  routing: RoutingDecision;
+  /** Review gate threshold for this turn: 1 forces the review, a huge number turns it off. */
+  reviewWordThreshold: number;
+  summary: string;
+  /** Called once the turn id is known (before the child starts): announce it to clients. */
+  onTurn(turnId: string): void;
+}
+
+export async function runChildTurn(st: JobRunState, acts: JobActivities, req: ChildRequest): Promise<ChildResult> {
+  const input = st.input;
+  let turnId: string | null = null;
+  let started = false;
+  try {
+    return await CancellationScope.cancellable(async () => {
+      st.childScope = CancellationScope.current();
+      if (st.cancelRequested) st.childScope.cancel();
+      turnId = (await acts.openJobTurn(req.open)).turnId;
+      st.turnId = turnId;
+      req.onTurn(turnId);
+      const turnInput: TurnInput = {
+        turnId,
+        sessionId: input.sessionId,
+        projectId: input.projectId,
+        ownerId: input.ownerId,
+        settings: { ...input.settings.turn, reviewWordThreshold: req.reviewWordThreshold },
+        forcedRouting: req.routing,
+        jobId: input.jobId,
+      };
+      const handle = await startChild<typeof turnWorkflow>('turnWorkflow', {
+        workflowId: turnWorkflowId(turnId),
+        args: [turnInput],
+        cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
+        // An operator terminating the job must not leave a chapter writing on its own.
+        parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+        typedSearchAttributes: [
+          { key: SA.ProjectId, value: input.projectId },
+          { key: SA.SessionId, value: input.sessionId },
+          { key: SA.TurnStatus, value: 'running' },
+        ],
+        staticSummary: req.summary,
+      });
+      started = true;
+      const outcome = await handle.result();
+      return { kind: 'ended' as const, turnId, outcome };
+    });
+  } catch (err) {
+    if (isCancellation(err)) {
+      // Recorded but never started: close the turn so the session lock is not held forever.
+      if (turnId && !started) await CancellationScope.nonCancellable(() => acts.abandonJobTurn({ turnId: turnId! }));
+      return { kind: 'cancelled', turnId };
+    }
+    if (err instanceof ChildWorkflowFailure || err instanceof ActivityFailure)
+      return { kind: 'failed', turnId, message: `${err.message}${err.cause ? `: ${err.cause.message}` : ''}` };
+    throw err;
+  } finally {
+    st.childScope = null;
+  }
+}
+
+/** Forced routing of a chapter turn: the writer alone (the review gate adds the reviewer). */
+export function writerRouting(scope: string): RoutingDecision {
+  return {
+    current_agent: 'writer',
+    workflow_plan: 'quick',
+    workflow_agents: [],
+    write_content: true,
+    read_only: false,
+    scope,
+    clarify_first: false,
+    source: 'forced',
+    notes: ['job chapter'],
+  };
+}
+
+/** Forced routing of the outline turn: the planner alone, no prose. */
+export function plannerRouting(scope: string): RoutingDecision {
+  return {
+    current_agent: 'planner',
+    workflow_plan: 'standard',
+    workflow_agents: [],
+    write_content: false,
+    read_only: false,
+    scope,
+    clarify_first: false,
+    source: 'forced',
+    notes: ['job outline'],
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * Signals, query and input types of the job workflow. Node-free: the API imports it to
+ * start, signal and query jobs, the workflow to handle them, activities for their inputs
+ * (samples-typescript `early-return/src/shared.ts`). Everything here travels through
+ * Temporal history, so it is ids and counters only — never chapter text.
+ */
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { JobStatus } from '../shared/domain';
+import type { TurnSettings } from '../shared/turn-types';
+
+/** Finish the chapter in flight, then wait. */
+export const pauseJobSignal = defineSignal<[]>('pause');
+/** Continue a paused job, or retry the failed chapter of a failed one. */
+export const resumeJobSignal = defineSignal<[]>('resume');
+/** Stop the chapter in flight (the child turn ends `interrupted`); finished chapters stay. */
+export const cancelJobSignal = defineSignal<[{ reason?: string }]>('cancel');
+export const progressQuery = defineQuery<JobProgress>('progress');
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface JobSettings {
+  /** Settings of every child turn (review threshold is set per chapter by the job). */
+  turn: TurnSettings;
+  /** Continue-as-new after this many chapters (JOB_CHAPTERS_PER_RUN). */
+  chaptersPerRun: number;
+  /** Reviewer-requested revision rounds per chapter (JOB_MAX_REVISION_ROUNDS). */
+  maxRevisionRounds: number;
+}
+
+/**
+ * What one run carries into the next (continue-as-new) — or what the API hands a fresh run
+ * when it restarts a job whose workflow is gone. Counters only.
+ */
+export interface JobCarry {
+  /** Next chapter to write. */
+  next: number;
+  /** Attempt of `next`: part of its turn ids, so a retried chapter gets a fresh turn. */
+  attempt: number;
+  outlineDone: boolean;
+  /** Last stream slot used on the job stream (publishing continues above it). */
+  slot: number;
+  chaptersDone: number;
+  words: number;
+  usage: TokenUsage;
+  pauseRequested: boolean;
+  cancelRequested: boolean;
+  /** Which run of the job this is (1-based); for operators and the history-bound test. */
+  run: number;
+  /** Set by the API when it starts a new run for a job whose workflow was gone. */
+  restarted?: boolean;
+}
+
+export interface JobInput {
+  jobId: string;
+  projectId: string;
+  sessionId: string;
+  ownerId: string;
+  from: number;
+  to: number;
+  review: boolean;
+  settings: JobSettings;
+  carry?: JobCarry;
+}
+
+export interface JobResult {
+  status: Extract<JobStatus, 'completed' | 'cancelled'>;
+  chaptersDone: number;
+  words: number;
+  usage: TokenUsage;
+  runs: number;
+}
+
+/** Answer of the `progress` query. */
+export interface JobProgress {
+  jobId: string;
+  status: JobStatus;
+  from: number;
+  to: number;
+  /** Chapter being written (or next to write). */
+  chapter: number;
+  chaptersDone: number;
+  words: number;
+  usage: TokenUsage;
+  /** Turn of the chapter in flight, whose own stream shows its tokens. */
+  turnId: string | null;
+  pauseRequested: boolean;
+  failure: string | null;
+  run: number;
+}
+
+export const zeroUsage = (): TokenUsage => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
+
+/** The carry of a job's very first run. */
+export function initialCarry(from: number): JobCarry {
+  return {
+    next: from,
+    attempt: 1,
+    outlineDone: false,
+    slot: 0,
+    chaptersDone: 0,
+    words: 0,
+    usage: zeroUsage(),
+    pauseRequested: false,
+    cancelRequested: false,
+    run: 1,
+  };
+}
+
+/** Kinds of child turn a job starts; part of each turn's idempotency key. */
+export type JobTurnKind = 'outline' | 'chapter' | 'revision';
+
+/** Input of the activity that records a child turn's author message (ids only). */
+export interface OpenJobTurnInput {
+  jobId: string;
+  kind: JobTurnKind;
+  chapter: number;
+  attempt: number;
+  round: number;
+  /** Revision rounds: the turn whose reviewer notes the writer works from. */
+  reviewTurnId?: string;
+}

@@ -1,0 +1,111 @@
+/**
+ * Mutable state of one job run. It is rebuilt by replay, so it only changes in response
+ * to activity and child results, signals and workflow code; what must outlive the run is
+ * exactly {@link JobCarry} (counters and flags, no text).
+ */
+import { CancellationScope, log } from '@temporalio/workflow';
+import type { JobStatus } from '../shared/domain';
+import type { TurnOutcome } from '../shared/turn-types';
+import { initialCarry, type JobCarry, type JobInput, type JobProgress, type TokenUsage } from './job-messages';
+
+export class JobRunState {
+  status: JobStatus = 'running';
+  next: number;
+  attempt: number;
+  outlineDone: boolean;
+  chaptersDone: number;
+  words: number;
+  usage: TokenUsage;
+  pauseRequested: boolean;
+  cancelRequested: boolean;
+  /** Set by `resume`; wakes a job waiting in the failed state. */
+  resumeRequested = false;
+  readonly run: number;
+  failure: string | null = null;
+  /** Turn of the chapter in flight. */
+  turnId: string | null = null;
+  /** Scope of the child turn in flight: `cancel` cancels it. */
+  childScope: CancellationScope | null = null;
+  chaptersThisRun = 0;
+  private slot: number;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly input: JobInput) {
+    const c = input.carry ?? initialCarry(input.from);
+    this.next = c.next;
+    this.attempt = c.attempt;
+    this.outlineDone = c.outlineDone;
+    this.slot = c.slot;
+    this.chaptersDone = c.chaptersDone;
+    this.words = c.words;
+    this.usage = { ...c.usage };
+    this.pauseRequested = c.pauseRequested;
+    this.cancelRequested = c.cancelRequested;
+    this.run = c.run;
+    // A pause asked for just before continue-as-new is still being honoured.
+    if (c.pauseRequested) this.status = 'pausing';
+  }
+
+  /**
+   * Runs publishing activities one at a time, each with the next stream slot. Redis refuses
+   * an id below the stream's top, so two publishers racing (a signal handler's status event
+   * and the main loop's progress event) could lose an event; serialising them — and taking
+   * the slot when the call starts, not when it is queued — keeps ids in execution order.
+   * Non-cancellable: recording that a job was cancelled must survive the cancellation.
+   */
+  serial<T>(fn: (slot: number) => Promise<T>): Promise<T> {
+    const p = this.chain.then(() => CancellationScope.nonCancellable(() => fn(++this.slot)));
+    this.chain = p.catch(() => undefined);
+    return p;
+  }
+
+  /** Fire-and-forget {@link serial}: for signal handlers and announcements nobody waits on. */
+  background(fn: (slot: number) => Promise<unknown>): void {
+    this.serial(fn).catch((err: Error) => log.warn('job bookkeeping failed', { jobId: this.input.jobId, error: err.message }));
+  }
+
+  /** Resolves when every queued publishing call has finished (before continue-as-new). */
+  async drain(): Promise<void> {
+    await this.chain;
+  }
+
+  addUsage(u: TurnOutcome['usage']): void {
+    this.usage = {
+      promptTokens: this.usage.promptTokens + u.promptTokens,
+      completionTokens: this.usage.completionTokens + u.completionTokens,
+      totalTokens: this.usage.totalTokens + u.totalTokens,
+    };
+  }
+
+  toCarry(): JobCarry {
+    return {
+      next: this.next,
+      attempt: this.attempt,
+      outlineDone: this.outlineDone,
+      slot: this.slot,
+      chaptersDone: this.chaptersDone,
+      words: this.words,
+      usage: { ...this.usage },
+      pauseRequested: this.pauseRequested,
+      cancelRequested: this.cancelRequested,
+      run: this.run + 1,
+    };
+  }
+
+  snapshot(): JobProgress {
+    return {
+      jobId: this.input.jobId,
+      status: this.status,
+      from: this.input.from,
+      to: this.input.to,
+      chapter: Math.min(this.next, this.input.to),
+      chaptersDone: this.chaptersDone,
+      words: this.words,
+      usage: { ...this.usage },
+      turnId: this.turnId,
+      pauseRequested: this.pauseRequested,
+      failure: this.failure,
+      run: this.run,
+    };
+  }
+}

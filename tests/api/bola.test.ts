@@ -1,0 +1,152 @@
+/**
+ * Broken object level authorization (OWASP API1): user B against every endpoint with each
+ * of user A's ids gets exactly what a never-issued id gets — 404 and the same body — and
+ * A's data is untouched. Stream tokens are scoped to one stream; no token is 401.
+ */
+import { newId } from '../../src/db/models';
+import { api, createHarness, createProjectAndSession, type Harness, routerReply, waitTurn } from '../helpers/harness';
+import { readSse } from '../helpers/sse-client';
+
+const A = { authorization: 'Bearer tokA' };
+const B = { authorization: 'Bearer tokB' };
+
+let h: Harness;
+const a = { projectId: '', sessionId: '', turnId: '', fileId: '', folderId: '', streamToken: '' };
+const SECRET_TITLE = 'Alice secret title';
+const SECRET_TEXT = 'moonlit smugglers of Vell';
+
+beforeAll(async () => {
+  h = await createHarness({ config: { API_TOKENS: 'tokA:alice,tokB:bob' } });
+  const ps = await createProjectAndSession(h, 'novel', A);
+  Object.assign(a, ps);
+  h.model.script([
+    routerReply({ current_agent: 'writer', workflow_plan: 'quick', workflow_agents: ['writer'], scope: 'ch1' }),
+    { match: { agent: 'writer' }, reply: { content: 'Writing.', toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: SECRET_TITLE } }] } },
+    { match: { agent: 'writer' }, reply: { content: `<file>\n${SECRET_TEXT}\n</file>\nSaved.` } },
+  ]);
+  const t = await api<{ turnId: string; streamToken: string }>(h, 'POST', `/api/v1/sessions/${a.sessionId}/turns`, { message: 'Write chapter 1' }, A);
+  expect(t.status).toBe(202);
+  a.turnId = t.body.turnId;
+  a.streamToken = t.body.streamToken;
+  await waitTurn(h, a.turnId);
+  const files = await api<{ items: { id: string }[] }>(h, 'GET', `/api/v1/projects/${a.projectId}/files`, undefined, A);
+  a.fileId = files.body.items[0]!.id;
+  const folder = await api<{ id: string }>(h, 'POST', '/api/v1/files', { projectId: a.projectId, type: 'folder', title: 'Part I' }, A);
+  a.folderId = folder.body.id;
+}, 60000);
+afterAll(async () => {
+  await h?.close();
+});
+
+type Probe = [method: string, path: (ids: typeof a) => string, body?: (ids: typeof a) => unknown];
+
+/** Every endpoint that takes an id, with A's ids substituted. */
+const probes: Probe[] = [
+  ['GET', (i) => `/api/v1/projects/${i.projectId}`],
+  ['GET', (i) => `/api/v1/sessions?projectId=${i.projectId}`],
+  ['POST', () => '/api/v1/sessions', (i) => ({ projectId: i.projectId })],
+  ['GET', (i) => `/api/v1/sessions/${i.sessionId}`],
+  ['GET', (i) => `/api/v1/sessions/${i.sessionId}/messages`],
+  ['POST', (i) => `/api/v1/sessions/${i.sessionId}/turns`, () => ({ message: 'hijack' })],
+  ['GET', (i) => `/api/v1/turns/${i.turnId}`],
+  ['POST', (i) => `/api/v1/turns/${i.turnId}/interrupt`, () => ({})],
+  ['POST', (i) => `/api/v1/turns/${i.turnId}/steer`, () => ({ message: 'steer' })],
+  ['POST', (i) => `/api/v1/turns/${i.turnId}/stream-token`],
+  ['GET', (i) => `/api/v1/turns/${i.turnId}/events`],
+  ['GET', (i) => `/api/v1/projects/${i.projectId}/files`],
+  ['GET', (i) => `/api/v1/files/${i.fileId}`],
+  ['GET', (i) => `/api/v1/files/${i.fileId}/versions/1`],
+  ['POST', () => '/api/v1/files', (i) => ({ projectId: i.projectId, type: 'draft', title: 'x' })],
+  ['PUT', (i) => `/api/v1/files/${i.fileId}`, () => ({ content: 'overwritten' })],
+  ['POST', (i) => `/api/v1/files/${i.fileId}/restore`, () => ({ version: 1 })],
+  ['DELETE', (i) => `/api/v1/files/${i.fileId}`],
+  ['GET', (i) => `/api/v1/projects/${i.projectId}/usage`],
+  ['GET', (i) => `/api/v1/sessions/${i.sessionId}/usage`],
+];
+
+const fresh = () => ({ projectId: newId(), sessionId: newId(), turnId: newId(), fileId: newId(), folderId: newId(), streamToken: '' });
+
+async function raw(method: string, path: string, body: unknown, headers: Record<string, string>) {
+  const res = await fetch(`${h.baseUrl}${path}`, {
+    method,
+    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+test.each(probes.map((p) => [`${p[0]} ${p[1]({ projectId: ':projectId', sessionId: ':sessionId', turnId: ':turnId', fileId: ':fileId', folderId: '', streamToken: '' })}`, p] as const))(
+  'B gets exactly what a nonexistent id gets: %s',
+  async (_name, [method, path, body]) => {
+    const other = fresh();
+    const mine = await raw(method, path(a), body?.(a), B);
+    const none = await raw(method, path(other), body?.(other), B);
+    expect(mine.status).toBe(404);
+    expect(none.status).toBe(404);
+    // Byte for byte the same answer, once the id B sent is swapped back.
+    let normalised = mine.text;
+    for (const k of ['projectId', 'sessionId', 'turnId', 'fileId'] as const) normalised = normalised.split(a[k]).join(other[k]);
+    expect(normalised).toBe(none.text);
+    expect(mine.text).not.toContain(SECRET_TITLE);
+    expect(mine.text).not.toContain(SECRET_TEXT);
+    // And A still sees the resource (or A's own request to it works).
+    if (method === 'GET') expect((await raw(method, path(a), undefined, A)).status).toBe(200);
+  },
+);
+
+test("B's lists and totals hold nothing of A's; B cannot reach A's files through B's own project", async () => {
+  const projects = await raw('GET', '/api/v1/projects', undefined, B);
+  expect(JSON.parse(projects.text).items).toEqual([]);
+  const sessions = await raw('GET', '/api/v1/sessions', undefined, B);
+  expect(JSON.parse(sessions.text).items).toEqual([]);
+  const usage = JSON.parse((await raw('GET', '/api/v1/usage', undefined, B)).text);
+  expect(usage.totals.totalTokens).toBe(0);
+
+  const bob = await createProjectAndSession(h, 'novel', B);
+  const focus = await raw('POST', `/api/v1/sessions/${bob.sessionId}/turns`, { message: 'read this', focusFileId: a.fileId }, B);
+  expect(focus.status).toBe(404);
+  const child = await raw('POST', '/api/v1/files', { projectId: bob.projectId, type: 'draft', title: 'x', parentId: a.folderId }, B);
+  expect(child.status).toBe(404);
+  expect(await h.runtime.models.Turn.countDocuments({ sessionId: bob.sessionId })).toBe(0);
+});
+
+test("A's data is untouched by B's attempts", async () => {
+  const file = await api<{ version: number; content: string }>(h, 'GET', `/api/v1/files/${a.fileId}`, undefined, A);
+  expect(file.status).toBe(200);
+  expect(file.body.version).toBe(1);
+  expect(file.body.content).toContain(SECRET_TEXT);
+  expect(await h.runtime.models.Turn.countDocuments({ sessionId: a.sessionId })).toBe(1);
+  expect(await h.runtime.models.Session.countDocuments({ projectId: a.projectId })).toBe(1);
+  expect(await h.runtime.models.File.countDocuments({ projectId: a.projectId, deletedAt: null })).toBe(2);
+});
+
+test('stream tokens open exactly one stream; no token or a wrong token is 401', async () => {
+  const path = `/api/v1/turns/${a.turnId}/events`;
+  const ok = await readSse(`${h.baseUrl}${path}?token=${encodeURIComponent(a.streamToken)}`);
+  expect(ok.status).toBe(200);
+  expect(ok.frames[ok.frames.length - 1]!.event).toBe('done');
+
+  // A's token for this turn does not open another turn's stream (A's or anyone's).
+  const bob = await createProjectAndSession(h, 'novel', B);
+  h.model.script([routerReply({ current_agent: 'writer', workflow_plan: 'quick', workflow_agents: ['writer'], scope: 'x' }), { match: { agent: 'writer' }, reply: { content: 'Hi.' } }]);
+  const bt = await api<{ turnId: string }>(h, 'POST', `/api/v1/sessions/${bob.sessionId}/turns`, { message: 'hello' }, B);
+  await waitTurn(h, bt.body.turnId);
+  const cross = await raw('GET', `/api/v1/turns/${bt.body.turnId}/events?token=${encodeURIComponent(a.streamToken)}`, undefined, {});
+  expect(cross.status).toBe(401);
+  expect(cross.text).not.toContain('data:');
+  // A stream token is not a bearer token for anything else.
+  expect((await raw('GET', `/api/v1/turns/${a.turnId}?token=${encodeURIComponent(a.streamToken)}`, undefined, {})).status).toBe(401);
+  expect((await raw('GET', path, undefined, { authorization: `Bearer ${a.streamToken}` })).status).toBe(401);
+  // A tampered token fails.
+  const tampered = a.streamToken.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+  expect((await raw('GET', `${path}?token=${encodeURIComponent(tampered)}`, undefined, {})).status).toBe(401);
+
+  for (const [method, path, body] of probes) {
+    const noToken = await raw(method, path(a), body?.(a), {});
+    expect(noToken.status).toBe(401);
+    const badToken = await raw(method, path(a), body?.(a), { authorization: 'Bearer nope' });
+    expect(badToken.status).toBe(401);
+    expect(noToken.text).not.toContain(SECRET_TEXT);
+  }
+  expect((await raw('GET', '/api/v1/openapi.json', undefined, {})).status).toBe(200);
+});

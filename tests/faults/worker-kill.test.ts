@@ -1,0 +1,154 @@
+/**
+ * Crash safety with real process kills. The worker runs as a child process and SIGKILLs
+ * itself at an exact fault point (src/activities/faults.ts); a fresh worker is started
+ * and the turn must finish with exactly the files a clean run writes, while an SSE client
+ * that stayed connected sees a `step_retry` for the interrupted step and every other
+ * event exactly once, in order.
+ *
+ * The offline model's default persona drives the turn (deterministic, and it answers a
+ * retried request the same way), on a standard plan: planner writes the outline in a
+ * `<file>` block → continuation round → planned handoff to the writer → chapter in a
+ * `<file>` block → continuation round.
+ */
+import { createHarness, createProjectAndSession, type Harness, postTurn, waitTurn } from '../helpers/harness';
+import { readSse, type SseFrame } from '../helpers/sse-client';
+import { spawnWorker, type WorkerProcess } from '../helpers/worker-process';
+import type { FaultRule } from '../../src/activities/faults';
+import type { StreamEvent } from '../../src/events/contract';
+
+const MESSAGE = 'Outline the novel and write chapter 1';
+const DELTAS = new Set(['content', 'file_content', 'thinking']);
+let h: Harness;
+let worker: WorkerProcess | null = null;
+
+beforeAll(async () => {
+  h = await createHarness({
+    noWorker: true,
+    config: { LLM_HEARTBEAT_TIMEOUT_SECONDS: '2', STORE_HEARTBEAT_TIMEOUT_SECONDS: '2', REVIEW_WORD_THRESHOLD: '100000' },
+  });
+});
+afterEach(async () => {
+  await worker?.kill();
+  worker = null;
+});
+afterAll(async () => h?.close());
+
+interface RunResult {
+  frames: SseFrame[];
+  events: StreamEvent[];
+  files: { title: string; type: string; versions: string[] }[];
+  killedAt: number | null;
+  firstEventAfterKill: number | null;
+}
+
+async function runWithFault(fault: FaultRule | null): Promise<RunResult> {
+  h.model.reset();
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  worker = await spawnWorker(h, fault ? { TEST_FAULTS: JSON.stringify([fault]) } : {});
+  const turnId = await postTurn(h, sessionId, MESSAGE);
+  let killedAt: number | null = null;
+  let firstEventAfterKill: number | null = null;
+  const sse = readSse(`${h.baseUrl}/api/v1/turns/${turnId}/events`, {
+    timeoutMs: 90000,
+    onFrame: () => {
+      if (killedAt !== null && firstEventAfterKill === null) firstEventAfterKill = Date.now();
+    },
+  });
+  if (fault) {
+    const dead = worker.proc;
+    await new Promise<void>((resolve) => (dead.exitCode !== null || dead.signalCode !== null ? resolve() : dead.once('exit', () => resolve())));
+    killedAt = Date.now();
+    expect(worker.output()).toContain(`FAULT ${fault.point}`);
+    worker = await spawnWorker(h);
+  }
+  const result = await sse;
+  await waitTurn(h, turnId);
+  const fileDocs = await h.runtime.models.File.find({ projectId }).sort({ type: 1, title: 1 }).lean();
+  const files = [];
+  for (const f of fileDocs) {
+    const versions = await h.runtime.models.FileVersion.find({ fileId: String(f._id) }).sort({ version: 1 }).lean();
+    files.push({ title: f.title, type: f.type, versions: versions.map((v) => v.content) });
+  }
+  await worker.kill();
+  worker = null;
+  return { frames: result.frames, events: result.frames.map((f) => JSON.parse(f.data) as StreamEvent), files, killedAt, firstEventAfterKill };
+}
+
+/**
+ * What a client ends up showing, built the way a client builds it: deltas accumulate per
+ * step, and `step_retry` discards what that step streamed so far. Non-delta events are
+ * kept as a sequence of (type, agent, step, identifying datum).
+ */
+function shape(events: StreamEvent[]): { sequence: string[]; text: Record<string, string> } {
+  const sequence: string[] = [];
+  const text: Record<string, string> = {};
+  for (const e of events) {
+    if (e.type === 'step_retry') {
+      for (const key of Object.keys(text)) if (key.startsWith(`${e.step}:`)) delete text[key];
+      continue;
+    }
+    if (DELTAS.has(e.type)) {
+      const key = `${e.step}:${e.type}`;
+      text[key] = (text[key] ?? '') + (e.data as { delta: string }).delta;
+      continue;
+    }
+    const d = e.data as Record<string, unknown>;
+    sequence.push([e.type, e.agent ?? '', e.step ?? '', d.name ?? d.to ?? d.reason ?? d.title ?? d.status ?? ''].join('|'));
+  }
+  return { sequence, text };
+}
+
+function expectExactlyOnceInOrder(frames: SseFrame[]): void {
+  const ids = frames.map((f) => f.id!);
+  expect(new Set(ids).size).toBe(ids.length);
+  const num = (id: string) => id.split('-').map(Number) as [number, number];
+  for (let i = 1; i < ids.length; i++) {
+    const [a, b] = [num(ids[i - 1]!), num(ids[i]!)];
+    expect(a[0] < b[0] || (a[0] === b[0] && a[1] < b[1])).toBe(true);
+  }
+}
+
+let clean: RunResult;
+const recovery: Record<string, number> = {};
+
+test('clean run (reference)', async () => {
+  clean = await runWithFault(null);
+  expect(clean.events[clean.events.length - 1]!.type).toBe('done');
+  expect(clean.files.map((f) => [f.type, f.versions.length])).toEqual([
+    ['draft', 1],
+    ['outline', 1],
+  ]);
+  expect(clean.events.some((e) => e.type === 'step_retry')).toBe(false);
+}, 120000);
+
+const scenarios: [string, FaultRule, boolean][] = [
+  ['a. mid LLM stream (writer streaming the chapter)', { point: 'llm.mid_stream', match: { agent: 'writer', kind: 'planned' } }, true],
+  ['b. after create_file committed to MongoDB, before the activity completed', { point: 'tool.after_write', match: { name: 'create_file', agent: 'writer' } }, false],
+  ['c. mid-handoff: planner done, writer’s first step not started', { point: 'llm.start', match: { agent: 'writer', firstOfRun: true, kind: 'planned' } }, true],
+  ['d. during the writer’s file-stream continuation round', { point: 'llm.mid_stream', match: { agent: 'writer', kind: 'continuation' } }, true],
+];
+
+test.each(scenarios)('%s: the turn completes with the clean run’s files; the stream has step_retry and no duplicates', async (name, fault, expectRetry) => {
+  const run = await runWithFault(fault);
+  expect(run.events[run.events.length - 1]!.type).toBe('done');
+  expect(run.events[run.events.length - 1]!.data).toEqual({ status: 'completed' });
+  expect(run.files).toEqual(clean.files);
+  expectExactlyOnceInOrder(run.frames);
+  const retries = run.events.filter((e) => e.type === 'step_retry');
+  if (expectRetry) {
+    expect(retries).toHaveLength(1);
+    expect(retries[0]!.attempt).toBeGreaterThan(1);
+  } else {
+    expect(retries).toHaveLength(0);
+  }
+  const got = shape(run.events);
+  const want = shape(clean.events);
+  expect(got.sequence).toEqual(want.sequence);
+  expect(got.text).toEqual(want.text);
+  if (run.killedAt && run.firstEventAfterKill) recovery[name] = run.firstEventAfterKill - run.killedAt;
+}, 120000);
+
+afterAll(() => {
+  // Recovery time after SIGKILL → next event on the stream (heartbeat timeout 2 s).
+  console.log(`recovery after SIGKILL (ms): ${JSON.stringify(recovery)}`);
+});

@@ -1,0 +1,78 @@
+/**
+ * A worker SIGKILLed in the middle of chapter k: chapters 1..k-1 stay exactly as they were
+ * (same files, versions and text), and the job finishes once a new worker starts — the
+ * LLM step of chapter k is retried (heartbeat timeout), nothing is written twice.
+ */
+import { api, createHarness, createProjectAndSession, type Harness, turnEvents } from '../helpers/harness';
+import { spawnWorker, type WorkerProcess } from '../helpers/worker-process';
+import type { ScriptEntry } from '../../src/offline-model';
+import { chapterSnapshot, jobEvents, progressOf, startJob, waitFor, waitJob } from './job-helpers';
+
+let h: Harness;
+const workers: WorkerProcess[] = [];
+beforeAll(async () => {
+  h = await createHarness({
+    noWorker: true,
+    config: { LLM_HEARTBEAT_TIMEOUT_SECONDS: '2', STORE_HEARTBEAT_TIMEOUT_SECONDS: '2', JOB_CHAPTERS_PER_RUN: '2' },
+  });
+});
+afterAll(async () => {
+  for (const w of workers) await w.kill('SIGKILL');
+  await h?.close();
+});
+
+const asks = (n: number) => ({ agent: 'writer' as const, contains: `Write Chapter ${n} of the story` });
+const bodyOf = (n: number) => `# Chapter ${n}\n\n${`The tide came in over the flats in chapter ${n}, and Mara counted what it took. `.repeat(10).trim()}`;
+const opens = (n: number): ScriptEntry => ({ match: asks(n), reply: { toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: `Chapter ${n}` } }] } });
+const streams = (n: number, stallAfterChars?: number): ScriptEntry => ({
+  match: asks(n),
+  reply: { content: `<file>\n${bodyOf(n)}\n</file>` },
+  ...(stallAfterChars !== undefined ? { stallAfterChars } : {}),
+});
+const sums = (n: number): ScriptEntry => ({ match: asks(n), reply: { content: `Chapter ${n} is saved.` } });
+const writes = (n: number): ScriptEntry[] => [opens(n), streams(n), sums(n)];
+
+test('SIGKILL in the middle of chapter 3 leaves chapters 1–2 untouched and the job finishes on a new worker', async () => {
+  const { projectId } = await createProjectAndSession(h);
+  const outline = Array.from({ length: 4 }, (_, i) => `Chapter ${i + 1}: Part ${i + 1} — the tide turns`).join('\n');
+  expect((await api(h, 'POST', '/api/v1/files', { projectId, type: 'outline', title: 'Outline', content: outline })).status).toBe(201);
+  // Chapter 3's body stalls mid-stream (the worker dies there); its retry gets the whole body.
+  h.model.script([...writes(1), ...writes(2), opens(3), streams(3, 150), streams(3), sums(3), ...writes(4)]);
+
+  workers.push(await spawnWorker(h));
+  const { jobId } = await startJob(h, { projectId, chapters: { from: 1, to: 4 } });
+  // The stalled entry is taken and its response is open: chapter 3 is half-streamed.
+  await waitFor('chapter 3 mid-stream', async () => h.model.pendingEntries() === 5 && h.model.activeResponses() === 1, 60000);
+  const before = await chapterSnapshot(h, projectId);
+  expect(before.get(1)?.[0]?.versions).toHaveLength(1);
+  expect(before.get(2)?.[0]?.versions).toHaveLength(1);
+  expect(before.get(3)?.[0]?.versions ?? []).toHaveLength(0); // opened, body not saved yet
+
+  await workers[0]!.kill('SIGKILL');
+  workers.push(await spawnWorker(h));
+  const result = await waitJob(h, jobId);
+  expect(result).toMatchObject({ status: 'completed', chaptersDone: 4 });
+
+  const after = await chapterSnapshot(h, projectId);
+  expect(after.get(1)).toEqual(before.get(1));
+  expect(after.get(2)).toEqual(before.get(2));
+  for (const n of [3, 4]) {
+    expect(after.get(n)).toHaveLength(1);
+    expect(after.get(n)![0]!.versions).toHaveLength(1);
+    expect(after.get(n)![0]!.content.trim()).toBe(bodyOf(n));
+  }
+  // Chapter 3 is the same file the killed attempt opened.
+  expect(after.get(3)![0]!.id).toBe(before.get(3)![0]!.id);
+
+  // The chapter-3 turn told its clients to drop the partial attempt; the job stream has no
+  // duplicates and records chapter 3 exactly once.
+  const turn3 = await h.runtime.models.Turn.findOne({ jobId, message: /^Write Chapter 3 / }).lean();
+  expect((await turnEvents(h, String(turn3!._id))).some((e) => e.type === 'step_retry')).toBe(true);
+  const events = await jobEvents(h, jobId);
+  const seqs = events.map((e) => e.seq);
+  expect(new Set(seqs).size).toBe(seqs.length);
+  expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+  expect(progressOf(events).filter((p) => p.data.message?.startsWith('Chapter 3 written'))).toHaveLength(1);
+  expect(events[events.length - 1]).toMatchObject({ type: 'done', data: { status: 'completed' } });
+  expect(h.model.failures).toEqual([]);
+}, 120_000);
