@@ -119,7 +119,7 @@ start_mongo() {
   provision_ferretdb
   mkdir -p "$DATA/ferretdb"
   nohup "$BIN/ferretdb" --handler=sqlite --sqlite-url="file:$DATA/ferretdb/" --state-dir="$DATA/ferretdb" \
-    --listen-addr="127.0.0.1:${hp[1]}" --telemetry=disable --log-level=warn >"$LOGS/ferretdb.log" 2>&1 &
+    --listen-addr="127.0.0.1:${hp[1]}" --telemetry=disable --debug-addr=127.0.0.1:0 --log-level=warn >"$LOGS/ferretdb.log" 2>&1 &
   echo $! >"$RUN/mongo.pid"
   wait_port FerretDB 127.0.0.1 "${hp[1]}" 30 "$LOGS/ferretdb.log"
   say "FerretDB $FERRETDB_VERSION (SQLite backend) started on 127.0.0.1:${hp[1]} (data: $DATA/ferretdb)"
