@@ -69,26 +69,11 @@ function union(spans: [number, number][]): number {
   return total;
 }
 
-/** The process and its descendants (tsx runs the worker in a child node process). */
-function processTree(pid: number): number[] {
-  const out = [pid];
-  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-    const kids = fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
-    for (const k of kids ? kids.split(/\s+/) : []) out.push(...processTree(Number(k)));
-  }
-  return out;
-}
-
-/** The largest RSS in the worker's process tree (the worker proper, not the tsx wrapper). */
 function rssOf(pid: number): { rss: number; peak: number } | null {
   try {
-    let best = { rss: 0, peak: 0 };
-    for (const p of processTree(pid)) {
-      const status = fs.readFileSync(`/proc/${p}/status`, 'utf8');
-      const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-      if (kb('VmRSS') * 1024 > best.rss) best = { rss: kb('VmRSS') * 1024, peak: kb('VmHWM') * 1024 };
-    }
-    return best;
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+    return { rss: kb('VmRSS') * 1024, peak: kb('VmHWM') * 1024 };
   } catch {
     return null;
   }
@@ -125,7 +110,9 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.dirname(bundleFile), { recursive: true });
   fs.writeFileSync(bundleFile, code);
 
-  const worker = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'tests/helpers/worker-main.ts')], {
+  // tsx as a require hook keeps the worker one process, so its RSS is the worker's own.
+  const worker = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'tests/helpers/worker-main.ts')], {
+    cwd: ROOT,
     env: { ...env, TEST_DB_NAME: name, TEST_LLM_BASE_URL: proxy.url, SCRIPTORIUM_TEST_BUNDLE: bundleFile },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -59,7 +59,9 @@ export async function runChildTurn(st: JobRunState, acts: JobActivities, req: Ch
     return await CancellationScope.cancellable(async () => {
       st.childScope = CancellationScope.current();
       if (st.cancelRequested) st.childScope.cancel();
-      turnId = (await acts.openJobTurn(req.open)).turnId;
+      const { kind, chapter, round } = req.open;
+      const label = kind === 'outline' ? 'outline' : `chapter ${chapter}${kind === 'revision' ? ` revision ${round}` : ''}`;
+      turnId = (await acts.openJobTurn.executeWithOptions({ summary: `open turn · ${label}` }, [req.open])).turnId;
       st.turnId = turnId;
       req.onTurn(turnId);
       const turnInput: TurnInput = {

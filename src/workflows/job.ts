@@ -46,7 +46,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
     upsertSearchAttributes([{ key: SA.JobStatus, value: status }]);
     // Facts are taken now, when the change happens, not when the queued call gets its turn.
     const facts = { status, usage: { ...st.usage }, progress: progress(message), ...extra };
-    return (slot: number) => acts.recordJob({ jobId, slot, ...facts });
+    return (slot: number) => acts.recordJob.executeWithOptions({ summary: `status ${status}` }, [{ jobId, slot, ...facts }]);
   };
   const setStatus = (status: JobStatus, message: string, extra: Extra = {}) => st.serial(statusCall(status, message, extra));
 
@@ -97,7 +97,10 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
     const r = await runChildTurn(st, acts, {
       ...req,
       // Not awaited: the announcement and the child start go out in the same workflow task.
-      onTurn: (turnId) => st.background((slot) => acts.recordJob({ jobId, slot, progress: progress(announce, req.open.chapter, turnId) })),
+      onTurn: (turnId) => {
+        const facts = progress(announce, req.open.chapter, turnId);
+        st.background((slot) => acts.recordJob({ jobId, slot, progress: facts }));
+      },
     });
     if (r.kind === 'ended') st.addUsage(r.outcome.usage);
     return r;
@@ -160,7 +163,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
       if (r.kind !== 'ended') return 'failed';
       turnIds.push(r.turnId);
       if (!input.review || round > input.settings.maxRevisionRounds) break;
-      const { verdict } = await acts.reviewVerdict({ turnId: r.turnId });
+      const { verdict } = await acts.reviewVerdict.executeWithOptions({ summary: `review verdict · chapter ${n}` }, [{ turnId: r.turnId }]);
       if (verdict !== 'revise') break;
       r = await child(
         {
@@ -173,7 +176,9 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
       );
     }
     st.turnId = null;
-    const fin = await st.serial((slot) => acts.finishChapter({ jobId, chapter: n, turnIds, slot, status: st.status, usage: { ...st.usage } }));
+    const fin = await st.serial((slot) =>
+      acts.finishChapter.executeWithOptions({ summary: `finish chapter ${n}` }, [{ jobId, chapter: n, turnIds, slot, status: st.status, usage: { ...st.usage } }]),
+    );
     if (!fin.done) return (await failAndWait(n, `chapter ${n}: ${fin.reason}`)) === 'cancelled' ? 'cancelled' : 'failed';
     st.words = fin.totalWords;
     st.chaptersDone = fin.chaptersDone;
@@ -192,8 +197,10 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
       { key: SA.JobStatus, value: st.status },
       { key: SA.Chapter, value: Math.min(st.next, input.to) },
     ]);
-    if (!input.carry) await setStatus('running', `Job started: chapters ${input.from}–${input.to}.`);
-    else if (input.carry.restarted) await setStatus('running', `Job restarted at chapter ${st.next}.`, { failure: null });
+    // A pause signalled before the first workflow task was handled already (status pausing).
+    const startStatus = st.pauseRequested ? 'pausing' : 'running';
+    if (!input.carry) await setStatus(startStatus, `Job started: chapters ${input.from}–${input.to}.`);
+    else if (input.carry.restarted) await setStatus(startStatus, `Job restarted at chapter ${st.next}.`, { failure: null });
     if (!st.outlineDone) {
       if ((await ensureOutline()) === 'cancelled') return await finish('cancelled');
       st.outlineDone = true;

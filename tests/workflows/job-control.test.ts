@@ -68,8 +68,8 @@ test('cancel stops the chapter in flight at once and keeps every finished chapte
   await announced(jobId, 2);
   const before = await chapterSnapshot(h, projectId);
   expect([...before.keys()]).toEqual([1]);
-  // Chapter 2's body now streams for ~10 s: cancel lands in the middle of it.
-  h.model.setTiming({ tokensPerSecond: 30 });
+  // Chapter 2's body now streams for ~15 s: cancel lands in the middle of it.
+  h.model.setTiming({ tokensPerSecond: 20 });
   const chapter2 = await waitFor('chapter 2 turn', async () => h.runtime.models.Turn.findOne({ jobId, message: /^Write Chapter 2 / }).lean());
   await waitFor('chapter 2 streaming', async () => (await h.runtime.models.File.exists({ projectId, title: 'Chapter 2' })) && h.model.activeResponses() > 0);
   await new Promise((r) => setTimeout(r, 300));
@@ -77,7 +77,7 @@ test('cancel stops the chapter in flight at once and keeps every finished chapte
   const t0 = Date.now();
   expect((await api(h, 'POST', `/api/v1/jobs/${jobId}/cancel`, { reason: 'enough' })).status).toBe(202);
   const result = await waitJob(h, jobId);
-  expect(Date.now() - t0).toBeLessThan(6000);
+  expect(Date.now() - t0).toBeLessThan(7000); // the rest of the chapter alone would take ~15 s
   expect(result).toMatchObject({ status: 'cancelled', chaptersDone: 1 });
   // The model request was aborted (heartbeat cancellation), not left to finish.
   await waitFor('LLM request aborted', async () => h.model.activeResponses() === 0, 5000);

@@ -49,6 +49,7 @@ test('SIGKILL in the middle of chapter 3 leaves chapters 1–2 untouched and the
   expect(before.get(3)?.[0]?.versions ?? []).toHaveLength(0); // opened, body not saved yet
 
   await workers[0]!.kill('SIGKILL');
+  expect(workers[0]!.proc.signalCode).toBe('SIGKILL');
   workers.push(await spawnWorker(h));
   const result = await waitJob(h, jobId);
   expect(result).toMatchObject({ status: 'completed', chaptersDone: 4 });
@@ -75,4 +76,4 @@ test('SIGKILL in the middle of chapter 3 leaves chapters 1–2 untouched and the
   expect(progressOf(events).filter((p) => p.data.message?.startsWith('Chapter 3 written'))).toHaveLength(1);
   expect(events[events.length - 1]).toMatchObject({ type: 'done', data: { status: 'completed' } });
   expect(h.model.failures).toEqual([]);
-}, 120_000);
+}, 180_000);

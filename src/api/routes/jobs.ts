@@ -6,7 +6,9 @@
  */
 import { Router, type Request } from 'express';
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { z } from 'zod';
 import type { AppDeps } from '../context';
+import { documentRoute, type RouteSpec, toOpenApiPath } from '../openapi';
 import { signStreamToken, userOf, verifyStreamToken } from '../auth';
 import { BadRequestError, ConflictError, UnauthorizedError, UnavailableError } from '../errors';
 import { ownedJob, ownedProject, ownedSession } from '../ownership';
@@ -16,7 +18,8 @@ import { turnSettings } from '../turn-starter';
 import { parseBody, parseId, parseQuery } from '../validation';
 import type { Config } from '../../config';
 import { type JobDoc, newId } from '../../db/models';
-import { type JobStatus, jobWorkflowId } from '../../shared/domain';
+import { type JobStatus, jobWorkflowId, objectIdSchema } from '../../shared/domain';
+import { streamEventSchema } from '../../events/contract';
 import { jobStreamKey, parseStreamId, streamInfo } from '../../streams/redis-streams';
 import type { jobWorkflow } from '../../workflows/job';
 import {
@@ -35,6 +38,48 @@ import { SA } from '../../workflows/messages';
 const ACTIVE: readonly JobStatus[] = ['queued', 'running', 'pausing', 'paused'];
 /** Nothing more will happen to a job in one of these. */
 const ENDED: readonly JobStatus[] = ['completed', 'cancelled'];
+
+// The OpenAPI document lists these routes too (tests/api walks the router for undocumented paths).
+{
+  const v1 = (p: string): string => `/api/v1${toOpenApiPath(p)}`;
+  const params = z.object({ jobId: objectIdSchema });
+  const control = (what: string, summary: string): RouteSpec => ({
+    method: 'post',
+    path: v1(`/jobs/:jobId/${what}`),
+    summary,
+    tag: 'jobs',
+    params,
+    status: 202,
+    errors: [400, 401, 404, 409],
+  });
+  const specs: RouteSpec[] = [
+    {
+      method: 'post',
+      path: v1('/jobs'),
+      summary: 'Start a multi-chapter job (202 with jobId, workflowId, sessionId, streamUrl, streamToken); 409 while another job runs in the project',
+      tag: 'jobs',
+      body: createJobBody,
+      status: 202,
+      errors: [400, 401, 404, 409, 413],
+    },
+    { method: 'get', path: v1('/jobs'), summary: 'List your jobs (optionally of one project)', tag: 'jobs', query: listQuery },
+    { method: 'get', path: v1('/jobs/:jobId'), summary: 'Job status, chapters done, words, usage (and live progress while not over)', tag: 'jobs', params },
+    control('pause', 'Pause after the chapter in flight'),
+    control('resume', 'Resume a paused job, or retry the failed chapter of a failed one'),
+    { ...control('cancel', 'Cancel: stop the chapter in flight, keep finished chapters'), body: interruptBody },
+    { method: 'post', path: v1('/jobs/:jobId/stream-token'), summary: 'A short-lived token for this job’s stream', tag: 'jobs', params, status: 201 },
+    {
+      method: 'get',
+      path: v1('/jobs/:jobId/events'),
+      summary: 'The job’s event stream (SSE): job_progress per chapter (with the chapter turn’s id), then done. Resume with Last-Event-ID or ?after=',
+      tag: 'jobs',
+      params,
+      query: eventsQuery,
+      produces: { type: 'text/event-stream', schema: streamEventSchema },
+    },
+  ];
+  specs.forEach(documentRoute);
+}
 
 export function jobSettings(config: Config): JobSettings {
   return { turn: turnSettings(config), chaptersPerRun: config.JOB_CHAPTERS_PER_RUN, maxRevisionRounds: config.JOB_MAX_REVISION_ROUNDS };
