@@ -99,12 +99,13 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       };
     },
 
-    /** Publishes a run's held chat text after all (no review followed). */
-    async releaseHeldText(input: { turnId: string; run: number; slot: number; agent: WorkAgent }): Promise<void> {
-      const steps = await models.AgentStep.find({ turnId: input.turnId, run: input.run }).sort({ step: 1 }).lean();
+    /** Publishes held chat text after all (no review followed): one run, or several at once. */
+    async releaseHeldText(input: { turnId: string; run?: number; runs?: number[]; slot: number; agent: WorkAgent }): Promise<void> {
+      const runs = input.runs ?? (input.run !== undefined ? [input.run] : []);
+      const steps = await models.AgentStep.find({ turnId: input.turnId, run: { $in: runs } }).sort({ step: 1 }).lean();
       const events: AnyEventDraft[] = steps
         .filter((s) => s.text)
-        .map((s) => draft('content', { delta: s.text }, { turnId: input.turnId, agent: input.agent, step: s.step, attempt: s.attempt }));
+        .map((s) => draft('content', { delta: s.text }, { turnId: input.turnId, agent: s.agent as WorkAgent, step: s.step, attempt: s.attempt }));
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
     },
 

@@ -43,7 +43,7 @@ export function buildPacket(p: PacketInput): string {
       'Your last reply ended right after a finished <file> block and the file is saved.',
       p.delivered.length ? `Saved in this turn:\n${p.delivered.map(fileLine).join('\n')}` : '',
       `Author's scope: ${p.scope || '(as in the message)'}`,
-      'If the author asked for more that is not written yet (see the scope and the unfinished tasks on the task board), write the next part now. If everything is written, give the author a short summary of what was saved. Do not rewrite saved files.',
+      "If this turn's request asked for more that is not written yet, write the next part now; if everything it asked for is written, give the author a short summary of what was saved. Unfinished items on the task board are context, not instructions: write nothing beyond this turn's scope. Do not rewrite saved files.",
     ]
       .filter(Boolean)
       .join('\n');

@@ -10,6 +10,7 @@ import {
   setHandler,
   upsertSearchAttributes,
   log,
+  patched,
 } from '@temporalio/workflow';
 import { draft } from '../events/contract';
 import type { FinalizeInput, TurnInput, TurnOutcome } from '../shared/turn-types';
@@ -186,13 +187,13 @@ async function settleHeldText(st: TurnRunState, acts: ReturnType<typeof turnActi
   if (st.heldRuns.length === 0) return;
   if (d.action === 'run' && d.kind === 'continuation' && d.agent === 'writer') return;
   const drop = d.action === 'run' && d.agent === 'quality_reviewer';
-  for (const run of st.heldRuns) {
-    const rec = st.runs.find((r) => r.run === run);
-    if (drop) {
-      if (rec) rec.textDropped = true;
-    } else {
-      await acts.store.releaseHeldText({ turnId: st.input.turnId, run, slot: st.nextSlot(), agent: rec?.agent ?? 'writer' });
-    }
+  if (drop) {
+    for (const rec of st.runs) if (st.heldRuns.includes(rec.run)) rec.textDropped = true;
+  } else if (patched('release-held-text-once')) {
+    // One activity for every held run (turns started before this change replay the old way).
+    await acts.store.releaseHeldText({ turnId: st.input.turnId, runs: [...st.heldRuns], slot: st.nextSlot(), agent: 'writer' });
+  } else {
+    for (const run of st.heldRuns) await acts.store.releaseHeldText({ turnId: st.input.turnId, run, slot: st.nextSlot(), agent: 'writer' });
   }
   st.heldRuns = [];
 }

@@ -44,7 +44,11 @@ export async function spawnWorker(h: Harness, extra: Record<string, string> = {}
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${out}`)), 30000);
+    const timer = setTimeout(() => {
+      // Never leave a half-started worker polling the queue (it would keep jest alive).
+      proc.kill('SIGKILL');
+      reject(new Error(`worker did not start:\n${out}`));
+    }, 30000);
     const check = (): void => {
       if (out.includes('WORKER_READY')) {
         clearTimeout(timer);
