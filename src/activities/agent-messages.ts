@@ -79,15 +79,20 @@ export async function buildAgentMessages(
   ]
     .filter(Boolean)
     .join('\n');
-  const context = await assembleContext(models, {
-    turnId: input.turnId,
-    projectId: turn.projectId,
-    message: turn.message,
-    focusFileId: turn.focusFileId ?? null,
-    attachedFileIds: turn.attachedFileIds,
-    quotes: turn.quotes,
-    budgetTokens: budget.contextTokens,
-  });
+  // Independent reads run together: this is on the path of every model call.
+  const [context, workingSet, steps] = await Promise.all([
+    assembleContext(models, {
+      turnId: input.turnId,
+      projectId: turn.projectId,
+      message: turn.message,
+      focusFileId: turn.focusFileId ?? null,
+      attachedFileIds: turn.attachedFileIds,
+      quotes: turn.quotes,
+      budgetTokens: budget.contextTokens,
+    }),
+    workingSetNote(models, turn),
+    models.AgentStep.find({ turnId: input.turnId, step: { $lt: input.step } }).sort({ step: 1 }).lean(),
+  ]);
   // The ledger ceiling only shrinks history: system prompt and context come first.
   const fixed = countTokens(system) + countTokens(projectBrief) + context.tokens + countTokens(turn.message);
   const historyBudget = Math.max(0, Math.min(budget.historyTokens, budget.ledgerCeiling - fixed));
@@ -97,10 +102,9 @@ export async function buildAgentMessages(
     { role: 'system', content: system },
     { role: 'system', content: `${projectBrief}\n\n${context.text}` },
     ...history,
-    { role: 'user', content: `${await workingSetNote(models, turn)}${turn.message}` },
+    { role: 'user', content: `${workingSet}${turn.message}` },
   ];
 
-  const steps = await models.AgentStep.find({ turnId: input.turnId, step: { $lt: input.step } }).sort({ step: 1 }).lean();
   // Teammates earlier in this turn: their chat text only (their tool loops are theirs).
   let lastRun = -1;
   for (const s of steps.filter((x) => x.run < input.run)) {

@@ -60,7 +60,11 @@ export interface AssembledContext {
 
 /** Builds the "project context" block for an agent step and records what was shown in full. */
 export async function assembleContext(models: Models, input: AssembleInput): Promise<AssembledContext> {
-  const files = await models.File.find({ projectId: input.projectId, deletedAt: null }).sort({ type: 1, order: 1 }).lean();
+  // The manifest needs no text: chapters' bodies are loaded only for the items chosen below.
+  const files = await models.File.find({ projectId: input.projectId, deletedAt: null })
+    .select({ content: 0 })
+    .sort({ type: 1, order: 1 })
+    .lean();
   const manifest = files.map(
     (f) => `- ${f.title} (id=${String(f._id)}, ${f.type}, ${f.words} words${f.latestAuthor === 'author' ? ', edited by the author' : ''})`,
   );
@@ -69,7 +73,7 @@ export async function assembleContext(models: Models, input: AssembleInput): Pro
   const items: Item[] = [];
   const add = (f: (typeof files)[number], priority: Priority): void => {
     if (f.type === 'folder' || items.some((i) => i.id === String(f._id))) return;
-    items.push({ id: String(f._id), title: f.title, type: f.type, version: f.versionCount, content: f.content, priority });
+    items.push({ id: String(f._id), title: f.title, type: f.type, version: f.versionCount, content: '', priority });
   };
   for (const f of files) if (String(f._id) === input.focusFileId || input.attachedFileIds.includes(String(f._id))) add(f, Priority.CRITICAL);
   for (const f of files) if (f.type === 'character' || f.type === 'setting' || f.type === 'outline') add(f, Priority.CONSTRAINT);
@@ -80,6 +84,11 @@ export async function assembleContext(models: Models, input: AssembleInput): Pro
   for (const d of drafts) if (wanted.has(planUnits(d.title)[0] ?? -1)) add(d, Priority.RELEVANT);
   for (const d of drafts.slice(-3)) add(d, Priority.INSPIRATION);
   items.sort((a, b) => a.priority - b.priority);
+  const bodies = await models.File.find({ _id: { $in: items.map((i) => i.id) } }).select({ content: 1 }).lean();
+  for (const b of bodies) {
+    const item = items.find((i) => i.id === String(b._id));
+    if (item) item.content = b.content;
+  }
 
   const header = [
     '## Project files',

@@ -73,7 +73,7 @@ export function createLlmActivities(deps: ActivityDeps) {
 
       const turn = await models.Turn.findById(input.turnId).lean();
       if (!turn) throw new Error(`turn ${input.turnId} not found`);
-      const project = await models.Project.findById(turn.projectId).lean();
+      const project = await models.Project.findById(turn.projectId).select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 }).lean();
       if (!project) throw new Error(`project ${turn.projectId} not found`);
       const messages = await buildAgentMessages(models, input, turn, project, {
         contextTokens: config.AGENT_CONTEXT_TOKEN_BUDGET,

@@ -177,9 +177,13 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       );
       if (!ACTIVE_TURN_STATUSES.includes(input.status)) await models.SessionLock.deleteOne({ _id: turn.sessionId, turnId: input.turnId });
 
-      const events: AnyEventDraft[] = input.deferredStops.map((s) =>
-        draft('workflow_stopped', { reason: s.reason, message: s.message, terminal: false }, { turnId: input.turnId }),
+      const held = steps.filter((s) => input.releaseHeldRuns?.includes(s.run) && s.text);
+      const events: AnyEventDraft[] = held.map((s) =>
+        draft('content', { delta: s.text }, { turnId: input.turnId, agent: s.agent as WorkAgent, step: s.step, attempt: s.attempt }),
       );
+      events.push(...input.deferredStops.map((s) =>
+        draft('workflow_stopped', { reason: s.reason, message: s.message, terminal: false }, { turnId: input.turnId }),
+      ));
       if (input.stopReason && !NON_TERMINAL_STOP_REASONS.includes(input.stopReason))
         events.push(
           draft(

@@ -173,6 +173,8 @@ export interface FinalizeInput {
   error: { code: string; message: string } | null;
   /** Roll back empty files this turn created (read-only turns, interrupts). */
   rollbackEmptyFiles: boolean;
+  /** Writer runs whose held chat text is published before the terminal events. */
+  releaseHeldRuns?: number[];
 }
 
 export interface TurnState {

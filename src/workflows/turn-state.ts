@@ -47,6 +47,8 @@ export class TurnRunState {
   delivered: (DeliveredFile & { bodyWords: number })[] = [];
   /** Writer runs whose chat text is held until we know whether a review follows. */
   heldRuns: number[] = [];
+  /** Held runs whose text finalize publishes (the turn ended without a review). */
+  releaseAtFinalize: number[] = [];
   steering: string[] = [];
   interruptRequested = false;
   blockedHandoffs: { reason: 'read_only_handoff_blocked'; message: string }[] = [];

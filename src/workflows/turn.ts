@@ -37,7 +37,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     activeScope?.cancel();
   });
 
-  const finalize = async (f: Omit<FinalizeInput, 'turnId' | 'slot' | 'runs' | 'routing' | 'deferredStops' | 'rollbackEmptyFiles'>): Promise<TurnOutcome> => {
+  const finalize = async (f: Omit<FinalizeInput, 'turnId' | 'slot' | 'runs' | 'routing' | 'deferredStops' | 'rollbackEmptyFiles' | 'releaseHeldRuns'>): Promise<TurnOutcome> => {
     st.status = f.status;
     upsertSearchAttributes([{ key: SA.TurnStatus, value: f.status }]);
     // Finalizing must happen even when the workflow itself is being cancelled.
@@ -50,6 +50,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
         routing: st.routing,
         deferredStops: st.blockedHandoffs,
         rollbackEmptyFiles: true,
+        releaseHeldRuns: st.releaseAtFinalize,
       }),
     );
     return {
@@ -187,6 +188,12 @@ async function settleHeldText(st: TurnRunState, acts: ReturnType<typeof turnActi
   if (st.heldRuns.length === 0) return;
   if (d.action === 'run' && d.kind === 'continuation' && d.agent === 'writer') return;
   const drop = d.action === 'run' && d.agent === 'quality_reviewer';
+  if (!drop && d.action !== 'run' && patched('release-held-in-finalize')) {
+    // The turn ends next: finalize publishes the held text, saving an activity round trip.
+    st.releaseAtFinalize = [...st.heldRuns];
+    st.heldRuns = [];
+    return;
+  }
   if (drop) {
     for (const rec of st.runs) if (st.heldRuns.includes(rec.run)) rec.textDropped = true;
   } else if (patched('release-held-text-once')) {
