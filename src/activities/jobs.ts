@@ -6,8 +6,9 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { type AnyEventDraft, draft } from '../events/contract';
-import { idFromKey, isDuplicateKey, type JobDoc } from '../db/models';
-import { ACTIVE_TURN_STATUSES, type JobStatus, type TurnStatus, turnWorkflowId } from '../shared/domain';
+import { idFromKey, type JobDoc } from '../db/models';
+import { createTurnRecords, takeSessionLock } from '../db/turn-records';
+import type { JobStatus } from '../shared/domain';
 import { detectLanguage } from '../shared/text';
 import type { OpenJobTurnInput, TokenUsage } from '../workflows/job-messages';
 import type { ActivityDeps } from './deps';
@@ -89,29 +90,6 @@ export function createJobActivities(deps: ActivityDeps) {
     return detectLanguage([job.instructions, sample, project?.summary ?? ''].join('\n')) as Lang;
   }
 
-  /**
-   * One running turn per session (the API's rule): take the session lock for this turn.
-   * An author's turn running in the job's session makes this throw a retryable error, so
-   * the chapter simply waits for it; a stale lock (its turn ended) is cleared.
-   */
-  async function takeSessionLock(sessionId: string, turnId: string): Promise<void> {
-    for (let i = 0; i < 3; i++) {
-      try {
-        await models.SessionLock.create({ _id: sessionId, turnId });
-        return;
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
-      const lock = await models.SessionLock.findById(sessionId).lean();
-      if (!lock) continue;
-      if (lock.turnId === turnId) return;
-      const holder = await models.Turn.findById(lock.turnId).select({ status: 1 }).lean();
-      if (holder && ACTIVE_TURN_STATUSES.includes(holder.status as TurnStatus)) throw new Error(`session ${sessionId} is busy with turn ${lock.turnId}; waiting`);
-      await models.SessionLock.deleteOne({ _id: sessionId, turnId: lock.turnId });
-    }
-    throw new Error(`could not take the lock of session ${sessionId}`);
-  }
-
   async function buildMessage(job: JobDoc, input: OpenJobTurnInput): Promise<string> {
     const coverage = await outlineCoverage(models, job.projectId);
     if (input.kind === 'outline') {
@@ -159,34 +137,12 @@ export function createJobActivities(deps: ActivityDeps) {
     async openJobTurn(input: OpenJobTurnInput): Promise<{ turnId: string }> {
       const turnId = jobTurnId(input);
       const job = await loadJob(input.jobId);
-      await takeSessionLock(job.sessionId, turnId);
-      if (!(await models.Turn.exists({ _id: turnId }))) {
-        const message = await buildMessage(job, input);
-        try {
-          await models.Turn.create({
-            _id: turnId,
-            sessionId: job.sessionId,
-            projectId: job.projectId,
-            ownerId: job.ownerId,
-            message,
-            status: 'queued',
-            workflowId: turnWorkflowId(turnId),
-            jobId: input.jobId,
-          });
-        } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
-        }
-      }
-      const key = `${turnId}:user`;
-      if (!(await models.Message.exists({ key }))) {
-        const turn = await models.Turn.findById(turnId).lean();
-        const session = await models.Session.findOneAndUpdate({ _id: job.sessionId }, { $inc: { messageSeq: 1 } }, { new: true }).lean();
-        try {
-          await models.Message.create({ sessionId: job.sessionId, projectId: job.projectId, turnId, role: 'user', content: turn!.message, seq: session?.messageSeq ?? 0, key });
-        } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
-        }
-      }
+      // An author's turn running in the job's session: a retryable error, so the chapter waits for it.
+      const { busyWith } = await takeSessionLock(models, job.sessionId, turnId);
+      if (busyWith) throw new Error(`session ${job.sessionId} is busy with turn ${busyWith}; waiting`);
+      const existing = await models.Turn.findById(turnId).select({ message: 1 }).lean();
+      const message = existing?.message ?? (await buildMessage(job, input));
+      await createTurnRecords(models, { turnId, sessionId: job.sessionId, projectId: job.projectId, ownerId: job.ownerId, message, jobId: input.jobId });
       return { turnId };
     },
 

@@ -5,8 +5,9 @@
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Config } from '../config';
-import { isDuplicateKey, newId } from '../db/models';
-import { ACTIVE_TURN_STATUSES, type TurnStatus, turnWorkflowId } from '../shared/domain';
+import { newId } from '../db/models';
+import { createTurnRecords, takeSessionLock } from '../db/turn-records';
+import { type TurnStatus, turnWorkflowId } from '../shared/domain';
 import type { TurnInput, TurnSettings } from '../shared/turn-types';
 import type { turnWorkflow } from '../workflows/turn';
 import { SA } from '../workflows/messages';
@@ -37,56 +38,14 @@ export interface StartTurnRequest {
   forcedRouting?: RoutingDecision;
 }
 
-/** Takes the session's lock; a live holder means 409 with its turn id; a stale one is cleared. */
-async function acquireSessionLock(deps: AppDeps, sessionId: string, turnId: string): Promise<void> {
-  const { models } = deps;
-  for (let i = 0; i < 3; i++) {
-    try {
-      await models.SessionLock.create({ _id: sessionId, turnId });
-      return;
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
-    const lock = await models.SessionLock.findById(sessionId).lean();
-    if (!lock) continue;
-    const holder = await models.Turn.findById(lock.turnId).lean();
-    if (holder && ACTIVE_TURN_STATUSES.includes(holder.status as TurnStatus))
-      throw new ConflictError('a turn is already running in this session', { turnId: lock.turnId });
-    // The holder ended without releasing (e.g. it failed before finalizing): clear and retry.
-    await models.SessionLock.deleteOne({ _id: sessionId, turnId: lock.turnId });
-  }
-  throw new ConflictError('could not take the session lock');
-}
-
 export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{ turnId: string; workflowId: string }> {
   const { models, config } = deps;
   const turnId = newId();
   const workflowId = turnWorkflowId(turnId);
-  await acquireSessionLock(deps, req.sessionId, turnId);
+  const { busyWith } = await takeSessionLock(models, req.sessionId, turnId);
+  if (busyWith) throw new ConflictError('a turn is already running in this session', { turnId: busyWith });
   try {
-    await models.Turn.create({
-      _id: turnId,
-      sessionId: req.sessionId,
-      projectId: req.projectId,
-      ownerId: req.ownerId,
-      message: req.message,
-      focusFileId: req.focusFileId ?? null,
-      attachedFileIds: req.attachedFileIds ?? [],
-      quotes: req.quotes ?? [],
-      status: 'queued',
-      workflowId,
-      jobId: req.jobId ?? null,
-    });
-    const session = await models.Session.findOneAndUpdate({ _id: req.sessionId }, { $inc: { messageSeq: 1 } }, { new: true }).lean();
-    await models.Message.create({
-      sessionId: req.sessionId,
-      projectId: req.projectId,
-      turnId,
-      role: 'user',
-      content: req.message,
-      seq: session?.messageSeq ?? 0,
-      key: `${turnId}:user`,
-    });
+    await createTurnRecords(models, { turnId, ...req });
     const input: TurnInput = {
       turnId,
       sessionId: req.sessionId,
