@@ -165,6 +165,7 @@ export function createLlmActivities(deps: ActivityDeps) {
           step: input.step,
           agent: input.agent,
           text: chatText,
+          held: input.holdChat,
           rawContent,
           toolCalls,
           toolResults: [],

@@ -103,8 +103,9 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
     async releaseHeldText(input: { turnId: string; run?: number; runs?: number[]; slot: number; agent: WorkAgent }): Promise<void> {
       const runs = input.runs ?? (input.run !== undefined ? [input.run] : []);
       const steps = await models.AgentStep.find({ turnId: input.turnId, run: { $in: runs } }).sort({ step: 1 }).lean();
+      // Only the held steps: earlier steps of the same run already streamed live.
       const events: AnyEventDraft[] = steps
-        .filter((s) => s.text)
+        .filter((s) => s.held && s.text)
         .map((s) => draft('content', { delta: s.text }, { turnId: input.turnId, agent: s.agent as WorkAgent, step: s.step, attempt: s.attempt }));
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
     },
@@ -132,7 +133,12 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
               if (o.op !== 'read') touched.add(o.fileId);
             }
           }
-        const text = run.textDropped ? '' : runSteps.map((s) => s.text).join('').trim();
+        // A dropped run loses only its held text; what streamed live stays part of the record.
+        const text = runSteps
+          .filter((s) => !(run.textDropped && s.held))
+          .map((s) => s.text)
+          .join('')
+          .trim();
         if (!text && !breadcrumb.length) continue;
         const key = `${input.turnId}:run:${run.run}`;
         if (await models.Message.exists({ key })) continue;
@@ -177,7 +183,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       );
       if (!ACTIVE_TURN_STATUSES.includes(input.status)) await models.SessionLock.deleteOne({ _id: turn.sessionId, turnId: input.turnId });
 
-      const held = steps.filter((s) => input.releaseHeldRuns?.includes(s.run) && s.text);
+      const held = steps.filter((s) => input.releaseHeldRuns?.includes(s.run) && s.held && s.text);
       const events: AnyEventDraft[] = held.map((s) =>
         draft('content', { delta: s.text }, { turnId: input.turnId, agent: s.agent as WorkAgent, step: s.step, attempt: s.attempt }),
       );

@@ -92,9 +92,10 @@ function register(registry: OpenAPIRegistry, spec: RouteSpec): void {
  * Routes documented by other modules (the jobs router registers its own here with
  * {@link documentRoute}), so adding a router does not mean editing this file's list.
  */
-const extraRoutes: RouteSpec[] = [];
+const extraRoutes = new Map<string, RouteSpec>();
+/** Idempotent: routers are built once per app, and tests build many apps in one process. */
 export function documentRoute(spec: RouteSpec): void {
-  extraRoutes.push(spec);
+  extraRoutes.set(`${spec.method} ${spec.path}`, spec);
 }
 export type { RouteSpec };
 
@@ -168,7 +169,7 @@ export function buildOpenApiDocument(config: Pick<Config, 'MAX_MESSAGE_CHARS'>) 
     { method: 'get', path: v1('/sessions/:sessionId/usage'), summary: 'Token usage of a session: totals, per agent, per turn', tag: 'usage', params: idParams('sessionId') },
     { method: 'get', path: v1('/usage'), summary: 'Your token usage: totals and per agent', tag: 'usage', errors: [401] },
   ];
-  for (const spec of [...routes, ...extraRoutes]) register(registry, spec);
+  for (const spec of [...routes, ...extraRoutes.values()]) register(registry, spec);
 
   return new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',

@@ -16,7 +16,7 @@
  */
 import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
-import { draft, isTerminal, makeEvent, toSseFrame, toSseResetFrame } from '../events/contract';
+import { draft, isTerminal, makeEvent, type StreamEvent, toSseFrame, toSseResetFrame } from '../events/contract';
 import { compareStreamIds, lastEntry, missedAfter, parseStreamId, readBlocking, readRange, streamInfo } from '../streams/redis-streams';
 import { BadRequestError } from './errors';
 import { hubFor, type LiveEntry, openReader, type StreamHub } from './stream-hub';
@@ -118,25 +118,39 @@ class SseConnection {
     if (this.closed) return false;
     this.res.write(chunk);
     this.keepAlive.refresh();
-    if (this.res.writableLength > MAX_BUFFERED_BYTES) {
-      this.finish();
-      return false;
-    }
     return true;
   }
 
-  /** Sends one entry unless it is at or below the cursor; true when the stream is over. */
-  send(id: string, frame: string, terminal: boolean): boolean {
+  /**
+   * Sends the entries above the cursor as one write (one syscall per batch, not per event),
+   * up to and including a terminal one. True when the stream is over for this client.
+   */
+  send(entries: readonly { id: string; frame: string; event: Pick<StreamEvent, 'type'> }[]): boolean {
     if (this.closed) return true;
-    if (this.cursor !== null && compareStreamIds(id, this.cursor) <= 0) return false;
-    this.cursor = id;
-    this.write(frame);
+    let chunk = '';
+    let terminal = false;
+    for (const e of entries) {
+      if (this.cursor !== null && compareStreamIds(e.id, this.cursor) <= 0) continue;
+      this.cursor = e.id;
+      chunk += e.frame;
+      if (isTerminal(e.event)) {
+        terminal = true;
+        break;
+      }
+    }
+    if (chunk) this.write(chunk);
     if (terminal) this.finish();
-    return terminal || this.closed;
+    return this.closed;
   }
 
-  sendLive = (e: LiveEntry): void => {
-    this.send(e.id, e.frame, isTerminal(e.event));
+  /**
+   * Live entries cannot wait for a slow socket (the shared reader serves everyone), so a
+   * client already this far behind is cut off instead of buffering without bound; it
+   * reconnects with Last-Event-ID and catches up from Redis at its own pace.
+   */
+  sendLive = (batch: LiveEntry[]): void => {
+    if (this.res.writableLength > MAX_BUFFERED_BYTES) this.finish();
+    else this.send(batch);
   };
 
   reset(frame: string): void {
@@ -214,7 +228,7 @@ export async function serveSse(req: Request, res: Response, redis: Redis, source
   const sendBacklog = async (): Promise<boolean> => {
     for (;;) {
       const entries = await readRange(redis, source.key, conn.cursor, BACKLOG_PAGE);
-      for (const { id, event } of entries) if (conn.send(id, toSseFrame(id, event), isTerminal(event))) return true;
+      if (conn.send(entries.map(({ id, event }) => ({ id, event, frame: toSseFrame(id, event) })))) return true;
       if (entries.length < BACKLOG_PAGE) return conn.closed;
       await conn.drained();
     }
@@ -234,7 +248,7 @@ export async function serveSse(req: Request, res: Response, redis: Redis, source
 async function followShared(hub: StreamHub, key: string, conn: SseConnection, sendBacklog: () => Promise<boolean>): Promise<void> {
   // A finished turn is served from the backlog alone, without starting a live reader.
   if (await sendBacklog()) return;
-  const pending: LiveEntry[] = [];
+  const pending: LiveEntry[][] = [];
   let catchingUp = true;
   const unsubscribe = await hub.subscribe(key, (e) => (catchingUp ? pending.push(e) : conn.sendLive(e)));
   conn.onFinish(unsubscribe);
@@ -242,7 +256,7 @@ async function followShared(hub: StreamHub, key: string, conn: SseConnection, se
   if (await sendBacklog()) return;
   // Synchronous from here on: nothing the tail delivers can slip between flush and switch.
   catchingUp = false;
-  for (const e of pending.splice(0)) conn.sendLive(e);
+  for (const batch of pending.splice(0)) conn.sendLive(batch);
   await conn.wait();
 }
 
@@ -252,7 +266,7 @@ async function followDedicated(redis: Redis, key: string, conn: SseConnection, s
   conn.onFinish(() => reader.disconnect());
   while (!conn.closed) {
     const entries = await readBlocking(reader, key, conn.cursor ?? '0-0', blockMs);
-    for (const { id, event } of entries) if (conn.send(id, toSseFrame(id, event), isTerminal(event))) return;
+    if (conn.send(entries.map(({ id, event }) => ({ id, event, frame: toSseFrame(id, event) })))) return;
     await conn.drained();
   }
 }

@@ -24,7 +24,8 @@ export interface LiveEntry {
   frame: string;
 }
 
-export type LiveListener = (entry: LiveEntry) => void;
+/** Receives the entries of one XREAD at a time (several under bursts), in stream order. */
+export type LiveListener = (entries: LiveEntry[]) => void;
 
 export interface StreamHubOptions {
   /** Upper bound of one XREAD BLOCK; the tail re-checks whether it is still wanted this often. */
@@ -79,16 +80,16 @@ class Tail {
         await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS));
         continue;
       }
-      for (const { id, event } of entries) {
-        this.cursor = id;
-        const live: LiveEntry = { id, event, frame: toSseFrame(id, event) };
-        // A copy: a listener that finishes on `done` unsubscribes while we iterate.
-        for (const listener of [...this.listeners]) {
-          try {
-            listener(live);
-          } catch (err) {
-            this.opts.onError?.(err, this.key);
-          }
+      if (entries.length === 0) continue;
+      this.cursor = entries[entries.length - 1]!.id;
+      // Built once for every client; handed over as one batch so each client gets one write.
+      const batch: LiveEntry[] = entries.map(({ id, event }) => ({ id, event, frame: toSseFrame(id, event) }));
+      // A copy: a listener that finishes on `done` unsubscribes while we iterate.
+      for (const listener of [...this.listeners]) {
+        try {
+          listener(batch);
+        } catch (err) {
+          this.opts.onError?.(err, this.key);
         }
       }
     }

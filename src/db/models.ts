@@ -190,6 +190,8 @@ const agentStepSchema = new Schema(
     agent: { type: String, required: true },
     /** Chat text shown to the author (file blocks removed). */
     text: { type: String, default: '' },
+    /** The text was held back (writer summary hold), not streamed live. */
+    held: { type: Boolean, default: false },
     /** Raw assistant content as the model wrote it (sent back to the model). */
     rawContent: { type: String, default: '' },
     toolCalls: { type: [{ id: String, name: String, arguments: String, _id: false }], default: [] },

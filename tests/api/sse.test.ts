@@ -4,6 +4,9 @@
  * turns), late join, trimmed and unknown ids answer `reset`, keep-alives, the response
  * ends after `done`, and a client that leaves releases its Redis reader.
  */
+import express from 'express';
+import { serveSse } from '../../src/api/sse';
+import { createStartedServer } from '../helpers/app-server';
 import { createHarness, createProjectAndSession, type Harness, postTurn, waitTurn } from '../helpers/harness';
 import { readSse } from '../helpers/sse-client';
 import { contentDraft, doneDraft, readerConnections, readResuming, syntheticTurn, waitFor, wire } from '../helpers/streams';
@@ -182,4 +185,65 @@ test('clients of one stream share one Redis reader, released when the last one l
   controllers[1]!.abort();
   await waitFor(async () => (await readerConnections(h.runtime.redis, t.key)) === 0, 5000, 'reader released');
   await Promise.all(readers);
+});
+
+test('dedicated readers (one per client) serve the same frames and release their connection', async () => {
+  const t = await syntheticTurn(h);
+  await t.publish(1, [contentDraft(t.turnId, 'a'), contentDraft(t.turnId, 'b')]);
+  const app = express();
+  app.get('/events', (req, res) =>
+    serveSse(req, res, h.runtime.redis, { key: t.key, stateUrl: '/state', envelope: { turnId: t.turnId }, hasEnded: async () => false }, {
+      keepAliveMs: 250,
+      retryMs: 1000,
+      clock: () => new Date(),
+      reader: 'dedicated',
+    }),
+  );
+  const s = await createStartedServer(app);
+  try {
+    const controller = new AbortController();
+    const chunks: string[] = [];
+    const reading = fetch(`${s.baseUrl}/events`, { signal: controller.signal }).then(async (res) => {
+      const reader = res.body!.getReader();
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+        if (done) return;
+        chunks.push(new TextDecoder().decode(value));
+      }
+    });
+    await waitFor(async () => (await readerConnections(h.runtime.redis, t.key)) === 1, 5000, 'a dedicated reader');
+    const second = readSse(`${s.baseUrl}/events`);
+    await waitFor(async () => (await readerConnections(h.runtime.redis, t.key)) === 2, 5000, 'a reader per client');
+    await t.publish(2, [contentDraft(t.turnId, 'c'), doneDraft(t.turnId)]);
+    const dedicated = await second;
+    const shared = await readSse(t.url);
+    expect(wire(dedicated.frames)).toBe(wire(shared.frames));
+    expect(dedicated.frames.map((f) => f.id)).toEqual(['1-0', '1-1', '2-0', '2-1']);
+    // The first client saw done too and its response ended; its reader is gone with it.
+    await reading;
+    expect(chunks.join('')).toContain('event: done');
+    controller.abort();
+    await waitFor(async () => (await readerConnections(h.runtime.redis, t.key)) === 0, 5000, 'readers released');
+  } finally {
+    await s.close();
+  }
+});
+
+test('a client that leaves a dedicated reader mid-wait releases it at once', async () => {
+  const t = await syntheticTurn(h);
+  const app = express();
+  app.get('/events', (req, res) =>
+    serveSse(req, res, h.runtime.redis, { key: t.key, stateUrl: '/s', envelope: {}, hasEnded: async () => false }, { keepAliveMs: 10_000, retryMs: 1000, clock: () => new Date(), reader: 'dedicated' }),
+  );
+  const s = await createStartedServer(app);
+  try {
+    const c = new AbortController();
+    const res = await fetch(`${s.baseUrl}/events`, { signal: c.signal });
+    expect(res.status).toBe(200);
+    await waitFor(async () => (await readerConnections(h.runtime.redis, t.key)) === 1, 5000, 'a dedicated reader');
+    c.abort();
+    await waitFor(async () => (await readerConnections(h.runtime.redis, t.key)) === 0, 2000, 'reader released');
+  } finally {
+    await s.close();
+  }
 });

@@ -57,7 +57,8 @@ export interface Harness {
   config: Config;
   runtime: Runtime;
   model: OfflineModel;
-  worker: Worker;
+  /** The in-process worker; null with `noWorker` (those suites run worker processes). */
+  worker: Worker | null;
   baseUrl: string;
   dbName: string;
   /** Starts the worker (runs until close). */
@@ -79,14 +80,17 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
   const dbName = uniqueName('scriptorium_test');
   const runtime = await connectRuntime(config, logger, { dbName });
   const model = await startOfflineModel({ ttftMs: 0, tokensPerSecond: 1e6 });
-  const worker = await createWorker({
-    config,
-    runtime,
-    llm: createLlmClient(config, model.baseURL),
-    logger,
-    workflowBundle: testBundle(),
-    maxCachedWorkflows: opts.maxCachedWorkflows,
-  });
+  // A created-but-never-run worker holds native resources that keep Jest alive: don't make one.
+  const worker = opts.noWorker
+    ? null
+    : await createWorker({
+        config,
+        runtime,
+        llm: createLlmClient(config, model.baseURL),
+        logger,
+        workflowBundle: testBundle(),
+        maxCachedWorkflows: opts.maxCachedWorkflows,
+      });
   let running: Promise<void> | null = null;
   const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date() });
   const server: Server = await new Promise((resolve) => {
@@ -100,13 +104,14 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
     dbName,
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     startWorker() {
+      if (!worker) throw new Error('this harness was created with noWorker');
       running ??= worker.run();
     },
     async close() {
       server.closeAllConnections();
       server.close();
       if (running) {
-        worker.shutdown();
+        worker!.shutdown();
         await running;
       }
       await runtime.mongo.dropDatabase().catch(() => undefined);

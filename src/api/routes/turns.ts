@@ -45,8 +45,8 @@ export function turnsRouter(deps: AppDeps): Router {
     res.json({ ...presentTurn(turn), live });
   });
 
-  const signalActive = async (req: { params: Record<string, string>; userId?: string }, fn: (workflowId: string) => Promise<void>) => {
-    const turn = await ownedTurn(models, userOf(req as never), parseId(req.params.turnId, 'turnId'));
+  const signalActive = async (userId: string, turnId: string, fn: (workflowId: string) => Promise<void>) => {
+    const turn = await ownedTurn(models, userId, turnId);
     if (!ACTIVE_TURN_STATUSES.includes(turn.status as TurnStatus)) throw new ConflictError(`turn is ${turn.status}`, { status: turn.status });
     try {
       await fn(turn.workflowId);
@@ -58,14 +58,16 @@ export function turnsRouter(deps: AppDeps): Router {
   };
 
   r.post('/turns/:turnId/interrupt', async (req, res) => {
+    const turnId = parseId(req.params.turnId, 'turnId');
     const body = parseBody(interruptBody, req.body);
-    const turn = await signalActive(req, (wf) => deps.temporal.workflow.getHandle(wf).signal(interruptSignal, { reason: body.reason }));
+    const turn = await signalActive(userOf(req), turnId, (wf) => deps.temporal.workflow.getHandle(wf).signal(interruptSignal, { reason: body.reason }));
     res.status(202).json({ turnId: String(turn._id), interrupted: true });
   });
 
   r.post('/turns/:turnId/steer', async (req, res) => {
+    const turnId = parseId(req.params.turnId, 'turnId');
     const body = parseBody(steerBody, req.body);
-    const turn = await signalActive(req, (wf) => deps.temporal.workflow.getHandle(wf).signal(steerSignal, { message: body.message }));
+    const turn = await signalActive(userOf(req), turnId, (wf) => deps.temporal.workflow.getHandle(wf).signal(steerSignal, { message: body.message }));
     res.status(202).json({ turnId: String(turn._id), steered: true });
   });
 

@@ -1,0 +1,148 @@
+/**
+ * Renders a turn's events for a terminal: agent switches, the chat text as it streams,
+ * file cards, a one-line progress indicator while a file body streams, stops, errors and
+ * the usage total.
+ *
+ * Like a front end (seed 002, pit 13), text and cards are separate segments: a card first
+ * ends the current text line, and a progress line is rewritten in place (TTY) or printed
+ * once when the file is done (pipes, logs), so it never garbles the chat text.
+ */
+import { type StreamEvent, streamEventSchema } from '../events/contract';
+
+export interface RenderOptions {
+  write: (s: string) => void;
+  /** In-place progress updates with `\r` (only on a terminal). */
+  tty: boolean;
+  showThinking?: boolean;
+}
+
+export class TurnRenderer {
+  private atLineStart = true;
+  private readonly titles = new Map<string, string>();
+  /** The file whose body is streaming right now, and how much of it arrived. */
+  private progress: { fileId: string; chars: number; shown: number } | null = null;
+  private tokens = { total: 0, estimated: false };
+  status: string | null = null;
+
+  constructor(private readonly opts: RenderOptions) {}
+
+  /** Parses one SSE frame's data; frames that do not match the contract are shown, not fatal. */
+  frame(data: string): StreamEvent | null {
+    let parsed: StreamEvent;
+    try {
+      parsed = streamEventSchema.parse(JSON.parse(data));
+    } catch {
+      this.line(`[unreadable event: ${data.slice(0, 80)}]`);
+      return null;
+    }
+    this.event(parsed);
+    return parsed;
+  }
+
+  event(e: StreamEvent): void {
+    if (e.type !== 'file_content') this.endProgress();
+    switch (e.type) {
+      case 'agent_selected':
+        this.line(`\n▶ ${e.data.agent}${e.data.plan ? ` · ${e.data.plan} plan` : ''} — ${e.data.reason}`);
+        break;
+      case 'content':
+        this.text(e.data.delta);
+        break;
+      case 'thinking':
+        if (this.opts.showThinking) this.text(e.data.delta);
+        break;
+      case 'tool_call':
+        this.line(`  ⚙ ${e.data.summary}`);
+        break;
+      case 'tool_result':
+        if (!e.data.ok) this.line(`  ✗ ${e.data.name} failed: ${e.data.errorType ?? 'error'}${e.data.message ? ` — ${e.data.message}` : ''}`);
+        break;
+      case 'file_created':
+        this.titles.set(e.data.fileId, e.data.title);
+        this.line(`  📄 created ${e.data.fileType} "${e.data.title}" (id ${e.data.fileId}${e.data.words ? `, ${e.data.words} words` : ''})`);
+        break;
+      case 'file_updated':
+        this.titles.set(e.data.fileId, e.data.title);
+        this.line(`  📄 saved "${e.data.title}" · ${e.data.words} words (${e.data.operation})`);
+        break;
+      case 'file_content':
+        this.fileProgress(e.data.fileId, e.data.delta.length);
+        break;
+      case 'handoff':
+        this.line(`  → ${e.data.from} hands over to ${e.data.to} (${e.data.kind}): ${e.data.reason}`);
+        break;
+      case 'workflow_stopped':
+        this.line(`  ■ stopped: ${e.data.reason} — ${e.data.message}`);
+        break;
+      case 'steering_received':
+        this.line(`  ✎ steering received: ${e.data.message}`);
+        break;
+      case 'usage':
+        this.tokens.total += e.data.totalTokens;
+        this.tokens.estimated ||= e.data.source === 'estimate';
+        break;
+      case 'step_retry':
+        this.line(`  ↻ step ${e.step ?? '?'} restarted (attempt ${e.data.attempt}): ignore its partial text above`);
+        break;
+      case 'job_progress':
+        this.line(`  ▣ chapter ${e.data.chapter} (${e.data.chaptersDone}/${e.data.of} done): ${e.data.status}`);
+        break;
+      case 'error':
+        this.line(`  ✗ error ${e.data.code}: ${e.data.message}`);
+        break;
+      case 'reset':
+        this.line(`  ⟲ the live stream is gone (${e.data.reason}); the final state is at ${e.data.stateUrl}`);
+        break;
+      case 'done':
+        this.status = e.data.status;
+        this.line(`\n✔ ${e.data.status} · ${this.tokens.total} tokens${this.tokens.estimated ? ' (partly estimated)' : ''}`);
+        break;
+    }
+  }
+
+  /** Ends a half-written line or progress indicator (call before exiting). */
+  finish(): void {
+    this.endProgress();
+    if (!this.atLineStart) this.opts.write('\n');
+    this.atLineStart = true;
+  }
+
+  private text(s: string): void {
+    if (!s) return;
+    this.opts.write(s);
+    this.atLineStart = s.endsWith('\n');
+  }
+
+  private line(s: string): void {
+    if (!this.atLineStart) this.opts.write('\n');
+    this.opts.write(`${s}\n`);
+    this.atLineStart = true;
+  }
+
+  private progressText(): string {
+    const p = this.progress!;
+    return `  [${this.titles.get(p.fileId) ?? p.fileId} … ${p.chars} chars]`;
+  }
+
+  private fileProgress(fileId: string, chars: number): void {
+    if (this.progress && this.progress.fileId !== fileId) this.endProgress();
+    if (!this.progress) {
+      if (!this.atLineStart) this.opts.write('\n');
+      this.atLineStart = true;
+      this.progress = { fileId, chars: 0, shown: 0 };
+    }
+    this.progress.chars += chars;
+    // Redraw at most every 200 chars: a token per frame would flood a slow terminal.
+    if (this.opts.tty && this.progress.chars - this.progress.shown >= 200) {
+      this.opts.write(`\r${this.progressText()}`);
+      this.progress.shown = this.progress.chars;
+    }
+  }
+
+  private endProgress(): void {
+    if (!this.progress) return;
+    this.opts.write(`${this.opts.tty ? '\r' : ''}${this.progressText()}\n`);
+    this.progress = null;
+    this.atLineStart = true;
+  }
+}
