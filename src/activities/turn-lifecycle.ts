@@ -111,15 +111,18 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
     },
 
     async finalizeTurn(input: FinalizeInput): Promise<void> {
-      const turn = await models.Turn.findById(input.turnId).lean();
+      // Independent reads and the empty-file rollback run together (this is on every turn's path).
+      const [turn, steps, executions, records] = await Promise.all([
+        models.Turn.findById(input.turnId).lean(),
+        models.AgentStep.find({ turnId: input.turnId }).sort({ step: 1 }).lean(),
+        models.ToolExecution.find({ turnId: input.turnId }).lean(),
+        models.UsageRecord.find({ turnId: input.turnId }).lean(),
+        // Empty files nobody wrote into are not work: roll them back (read-only turns, interrupts, dead ends).
+        models.File.deleteMany({ pendingTurnId: input.turnId, versionCount: 0 }),
+      ]);
       if (!turn) throw new Error(`turn ${input.turnId} not found`);
-      const steps = await models.AgentStep.find({ turnId: input.turnId }).sort({ step: 1 }).lean();
-      const executions = await models.ToolExecution.find({ turnId: input.turnId }).lean();
       const outcomeOf = (key: string): ToolOutcome | undefined =>
         (executions.find((e) => e.key === key)?.result as { outcome?: ToolOutcome } | undefined)?.outcome;
-
-      // Empty files nobody wrote into are not work: roll them back (read-only turns, interrupts, dead ends).
-      await models.File.deleteMany({ pendingTurnId: input.turnId, versionCount: 0 });
 
       const touched = new Set<string>();
       for (const run of input.runs) {
@@ -161,7 +164,6 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       }
 
       // Summed here rather than with $group/$cond: FerretDB v1 lacks $cond, and a turn has few records.
-      const records = await models.UsageRecord.find({ turnId: input.turnId }).lean();
       const usage = records.reduce(
         (u, r) => ({ p: u.p + r.promptTokens, c: u.c + r.completionTokens, t: u.t + r.totalTokens, est: u.est || r.source === 'estimate' }),
         { p: 0, c: 0, t: 0, est: false },
