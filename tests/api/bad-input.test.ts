@@ -125,6 +125,23 @@ const routes: BodyRoute[] = [
     bad: [['over-long reason', { reason: long(501) }, 'reason']],
   },
   {
+    name: 'POST /jobs',
+    method: 'POST',
+    path: () => '/api/v1/jobs',
+    valid: () => ({ projectId: ids.projectId, chapters: { from: 1, to: 3 } }),
+    bad: [
+      ['malformed projectId', { projectId: 'x', chapters: { from: 1, to: 3 } }, 'projectId'],
+      ['range backwards', { projectId: ID, chapters: { from: 5, to: 2 } }, 'chapters'],
+      ['chapter 0', { projectId: ID, chapters: { from: 0, to: 2 } }, 'chapters.from'],
+      ['fractional chapter', { projectId: ID, chapters: { from: 1.5, to: 2 } }, 'chapters.from'],
+      ['too many chapters', { projectId: ID, chapters: { from: 1, to: 5000 } }, 'chapters'],
+      ['unknown key in chapters', { projectId: ID, chapters: { from: 1, to: 2, step: 1 } }, 'chapters'],
+      ['review as a string', { projectId: ID, chapters: { from: 1, to: 2 }, review: 'yes' }, 'review'],
+      ['wordsPerChapter too small', { projectId: ID, chapters: { from: 1, to: 2 }, wordsPerChapter: 5 }, 'wordsPerChapter'],
+      ['over-long instructions', { projectId: ID, chapters: { from: 1, to: 2 }, instructions: long(4001) }, 'instructions'],
+    ],
+  },
+  {
     name: 'POST /files',
     method: 'POST',
     path: () => '/api/v1/files',
@@ -208,6 +225,12 @@ const idRoutes: [string, string][] = [
   ['PUT', '/api/v1/files/:id'],
   ['POST', '/api/v1/files/:id/restore'],
   ['DELETE', '/api/v1/files/:id'],
+  ['GET', '/api/v1/jobs/:id'],
+  ['POST', '/api/v1/jobs/:id/pause'],
+  ['POST', '/api/v1/jobs/:id/resume'],
+  ['POST', '/api/v1/jobs/:id/cancel'],
+  ['POST', '/api/v1/jobs/:id/stream-token'],
+  ['GET', '/api/v1/jobs/:id/events'],
 ];
 const badIds = ['abc', 'Z'.repeat(24), 'a'.repeat(25), 'A'.repeat(24), '%00', `${'a'.repeat(23)}%00`, encodeURIComponent('{"$gt":""}'), encodeURIComponent("' or 1=1 --"), '%E2%80%AE'];
 
@@ -270,5 +293,6 @@ test('after all of it: no turn, no message, no lock, no workflow', async () => {
   expect(await h.runtime.models.Turn.countDocuments({})).toBe(0);
   expect(await h.runtime.models.Message.countDocuments({})).toBe(0);
   expect(await h.runtime.models.SessionLock.countDocuments({})).toBe(0);
+  expect(await h.runtime.models.Job.countDocuments({})).toBe(0);
   expect(workflowStarts).toBe(0);
 });

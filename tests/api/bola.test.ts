@@ -11,7 +11,7 @@ const A = { authorization: 'Bearer tokA' };
 const B = { authorization: 'Bearer tokB' };
 
 let h: Harness;
-const a = { projectId: '', sessionId: '', turnId: '', fileId: '', folderId: '', streamToken: '' };
+const a = { projectId: '', sessionId: '', turnId: '', fileId: '', folderId: '', streamToken: '', jobId: '' };
 const SECRET_TITLE = 'Alice secret title';
 const SECRET_TEXT = 'moonlit smugglers of Vell';
 
@@ -33,7 +33,13 @@ beforeAll(async () => {
   a.fileId = files.body.items[0]!.id;
   const folder = await api<{ id: string }>(h, 'POST', '/api/v1/files', { projectId: a.projectId, type: 'folder', title: 'Part I' }, A);
   a.folderId = folder.body.id;
-}, 60000);
+  // A one-chapter job, on the model's default persona, run to its end.
+  h.model.reset();
+  const job = await api<{ jobId: string }>(h, 'POST', '/api/v1/jobs', { projectId: a.projectId, chapters: { from: 1, to: 1 } }, A);
+  expect(job.status).toBe(202);
+  a.jobId = job.body.jobId;
+  await h.runtime.temporal.workflow.getHandle(`job-${a.jobId}`).result();
+}, 120000);
 afterAll(async () => {
   await h?.close();
 });
@@ -62,9 +68,17 @@ const probes: Probe[] = [
   ['DELETE', (i) => `/api/v1/files/${i.fileId}`],
   ['GET', (i) => `/api/v1/projects/${i.projectId}/usage`],
   ['GET', (i) => `/api/v1/sessions/${i.sessionId}/usage`],
+  ['POST', () => '/api/v1/jobs', (i) => ({ projectId: i.projectId, chapters: { from: 2, to: 3 } })],
+  ['GET', (i) => `/api/v1/jobs?projectId=${i.projectId}`],
+  ['GET', (i) => `/api/v1/jobs/${i.jobId}`],
+  ['POST', (i) => `/api/v1/jobs/${i.jobId}/pause`],
+  ['POST', (i) => `/api/v1/jobs/${i.jobId}/resume`],
+  ['POST', (i) => `/api/v1/jobs/${i.jobId}/cancel`],
+  ['POST', (i) => `/api/v1/jobs/${i.jobId}/stream-token`],
+  ['GET', (i) => `/api/v1/jobs/${i.jobId}/events`],
 ];
 
-const fresh = () => ({ projectId: newId(), sessionId: newId(), turnId: newId(), fileId: newId(), folderId: newId(), streamToken: '' });
+const fresh = () => ({ projectId: newId(), sessionId: newId(), turnId: newId(), fileId: newId(), folderId: newId(), streamToken: '', jobId: newId() });
 
 async function raw(method: string, path: string, body: unknown, headers: Record<string, string>) {
   const res = await fetch(`${h.baseUrl}${path}`, {
@@ -75,7 +89,7 @@ async function raw(method: string, path: string, body: unknown, headers: Record<
   return { status: res.status, text: await res.text() };
 }
 
-test.each(probes.map((p) => [`${p[0]} ${p[1]({ projectId: ':projectId', sessionId: ':sessionId', turnId: ':turnId', fileId: ':fileId', folderId: '', streamToken: '' })}`, p] as const))(
+test.each(probes.map((p) => [`${p[0]} ${p[1]({ projectId: ':projectId', sessionId: ':sessionId', turnId: ':turnId', fileId: ':fileId', folderId: '', streamToken: '', jobId: ':jobId' })}`, p] as const))(
   'B gets exactly what a nonexistent id gets: %s',
   async (_name, [method, path, body]) => {
     const other = fresh();
@@ -85,7 +99,7 @@ test.each(probes.map((p) => [`${p[0]} ${p[1]({ projectId: ':projectId', sessionI
     expect(none.status).toBe(404);
     // Byte for byte the same answer, once the id B sent is swapped back.
     let normalised = mine.text;
-    for (const k of ['projectId', 'sessionId', 'turnId', 'fileId'] as const) normalised = normalised.split(a[k]).join(other[k]);
+    for (const k of ['projectId', 'sessionId', 'turnId', 'fileId', 'jobId'] as const) normalised = normalised.split(a[k]).join(other[k]);
     expect(normalised).toBe(none.text);
     expect(mine.text).not.toContain(SECRET_TITLE);
     expect(mine.text).not.toContain(SECRET_TEXT);
@@ -116,8 +130,12 @@ test("A's data is untouched by B's attempts", async () => {
   expect(file.body.version).toBe(1);
   expect(file.body.content).toContain(SECRET_TEXT);
   expect(await h.runtime.models.Turn.countDocuments({ sessionId: a.sessionId })).toBe(1);
-  expect(await h.runtime.models.Session.countDocuments({ projectId: a.projectId })).toBe(1);
-  expect(await h.runtime.models.File.countDocuments({ projectId: a.projectId, deletedAt: null })).toBe(2);
+  // The author's session and the job's own session.
+  expect(await h.runtime.models.Session.countDocuments({ projectId: a.projectId })).toBe(2);
+  const job = await api<{ status: string }>(h, 'GET', `/api/v1/jobs/${a.jobId}`, undefined, A);
+  expect(job.body.status).toBe('completed');
+  // Both of A's files live on (beside the job's outline and chapter).
+  expect(await h.runtime.models.File.countDocuments({ _id: { $in: [a.fileId, a.folderId] }, deletedAt: null })).toBe(2);
 });
 
 test('stream tokens open exactly one stream; no token or a wrong token is 401', async () => {
