@@ -21,6 +21,7 @@ import type { ActivityDeps } from './deps';
 import { classifyLlmError } from './llm-errors';
 import { publisherFor } from './publish';
 import { BatchingPublisher } from './batching-publisher';
+import { recordUsage } from './usage';
 
 interface AssembledCall {
   id: string;
@@ -174,7 +175,7 @@ export function createLlmActivities(deps: ActivityDeps) {
         },
         { upsert: true },
       );
-      await recordUsage(deps, turn, input, usageData);
+      await recordUsage(models, `${input.turnId}:${input.step}`, input.turnId, turn, input.agent, input.step, usageData);
       await publisher.publish([
         ...toolCalls.map((c) => stamp(draft('tool_call', { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) }, { toolCallId: c.id }))),
         stamp(draft('usage', usageData)),
@@ -206,33 +207,4 @@ function estimateUsage(
   const prompt = messages.reduce((n, m) => n + 4 + countTokens(typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')), 0);
   const completion = countTokens(output) + calls.reduce((n, c) => n + countTokens(c.name + c.arguments), 0);
   return { promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion, source: 'estimate', model };
-}
-
-/** One usage record per step, whatever the number of attempts (key: turnId:step). */
-async function recordUsage(
-  deps: ActivityDeps,
-  turn: { _id: unknown; sessionId: string; projectId: string; ownerId: string; jobId?: string | null },
-  input: { turnId: string; step: number; agent: string },
-  usage: UsageData,
-): Promise<void> {
-  await deps.models.UsageRecord.updateOne(
-    { _id: `${input.turnId}:${input.step}` },
-    {
-      $setOnInsert: {
-        turnId: input.turnId,
-        sessionId: turn.sessionId,
-        projectId: turn.projectId,
-        ownerId: turn.ownerId,
-        jobId: turn.jobId ?? null,
-        agent: input.agent,
-        step: input.step,
-        model: usage.model,
-        promptTokens: usage.promptTokens,
-        completionTokens: usage.completionTokens,
-        totalTokens: usage.totalTokens,
-        source: usage.source,
-      },
-    },
-    { upsert: true },
-  );
 }

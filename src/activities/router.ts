@@ -10,6 +10,7 @@ import { tail } from '../shared/text';
 import { fallbackRouting, normaliseRouterAnswer, type RoutingDecision, routerAnswerSchema } from '../workflows/plans';
 import type { ActivityDeps } from './deps';
 import { classifyLlmError } from './llm-errors';
+import { recordUsage } from './usage';
 
 export interface RouteTurnInput {
   turnId: string;
@@ -69,27 +70,8 @@ export function createRouterActivities(deps: ActivityDeps) {
         content = res.choices[0]?.message.content ?? '';
         if (res.usage) {
           const turn = await models.Turn.findById(input.turnId).lean();
-          if (turn)
-            await models.UsageRecord.updateOne(
-              { _id: `${input.turnId}:router` },
-              {
-                $setOnInsert: {
-                  turnId: input.turnId,
-                  sessionId: turn.sessionId,
-                  projectId: turn.projectId,
-                  ownerId: turn.ownerId,
-                  jobId: turn.jobId ?? null,
-                  agent: 'router',
-                  step: 0,
-                  model: res.model || config.OPENAI_MODEL,
-                  promptTokens: res.usage.prompt_tokens,
-                  completionTokens: res.usage.completion_tokens,
-                  totalTokens: res.usage.total_tokens,
-                  source: 'provider',
-                },
-              },
-              { upsert: true },
-            );
+          const usage = { promptTokens: res.usage.prompt_tokens, completionTokens: res.usage.completion_tokens, totalTokens: res.usage.total_tokens };
+          if (turn) await recordUsage(models, `${input.turnId}:router`, input.turnId, turn, 'router', 0, { ...usage, source: 'provider', model: res.model || config.OPENAI_MODEL });
         }
       } catch (err) {
         const classified = classifyLlmError(err);
