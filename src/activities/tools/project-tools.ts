@@ -10,22 +10,29 @@ export async function updateProject(ctx: ToolContext, args: ToolArgs<'update_pro
   const set: Record<string, unknown> = {};
   for (const k of ['summary', 'style', 'notes'] as const) if (args[k] !== undefined) set[k] = args[k];
   const unverifiedDone: string[] = [];
-  if (args.tasks) {
-    const project = await ctx.models.Project.findById(ctx.projectId).lean();
-    const previous = new Map((project?.tasks ?? []).map((t) => [t.id, t]));
-    const tasks = [];
-    for (const t of args.tasks) {
-      const before = previous.get(t.id);
-      // A task marked done whose artifact does not exist with body text is reported, not trusted.
-      if (t.status === 'done' && t.artifact) {
-        const exists = await ctx.models.File.exists({ projectId: ctx.projectId, title: t.artifact, deletedAt: null, words: { $gt: 0 } });
-        if (!exists) unverifiedDone.push(t.id);
+  // The task board is read, merged and written back. A job updates the same board, so the
+  // write is a compare-and-set on updatedAt, retried on a concurrent change.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const project = await ctx.models.Project.findById(ctx.projectId).select({ tasks: 1, updatedAt: 1 }).lean();
+    if (args.tasks) {
+      const previous = new Map((project?.tasks ?? []).map((t) => [t.id, t]));
+      const tasks = [];
+      unverifiedDone.length = 0;
+      for (const t of args.tasks) {
+        const before = previous.get(t.id);
+        // A task marked done whose artifact does not exist with body text is reported, not trusted.
+        if (t.status === 'done' && t.artifact) {
+          const exists = await ctx.models.File.exists({ projectId: ctx.projectId, title: t.artifact, deletedAt: null, words: { $gt: 0 } });
+          if (!exists) unverifiedDone.push(t.id);
+        }
+        tasks.push({ ...t, doneUnits: before?.doneUnits ?? undefined, progress: before?.progress ?? undefined });
       }
-      tasks.push({ ...t, doneUnits: before?.doneUnits ?? undefined, progress: before?.progress ?? undefined });
+      set.tasks = tasks;
     }
-    set.tasks = tasks;
+    const filter = args.tasks ? { _id: ctx.projectId, updatedAt: project?.updatedAt } : { _id: ctx.projectId };
+    const res = await ctx.models.Project.updateOne(filter, { $set: set });
+    if (res.matchedCount > 0 || !args.tasks) break;
   }
-  await ctx.models.Project.updateOne({ _id: ctx.projectId }, { $set: set });
   return {
     body: { ok: true, updated: Object.keys(set), ...(unverifiedDone.length ? { unverified_done: unverifiedDone } : {}) },
     outcome: { name: 'update_project', ok: true, op: 'project' },
