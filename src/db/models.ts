@@ -203,6 +203,15 @@ const agentStepSchema = new Schema(
   { timestamps: true },
 );
 
+/** One active job per project: inserting the claim is the atomic check (like SessionLock). */
+const jobClaimSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // projectId
+    jobId: { type: String, required: true },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+
 /** The version of a file the model last saw in full during a turn (for `stale_content`). */
 const readSnapshotSchema = new Schema(
   {
@@ -246,6 +255,7 @@ export type UsageRecordDoc = InferSchemaType<typeof usageRecordSchema>;
 export type ToolExecutionDoc = InferSchemaType<typeof toolExecutionSchema>;
 export type AgentStepDoc = InferSchemaType<typeof agentStepSchema>;
 export type SessionLockDoc = InferSchemaType<typeof sessionLockSchema>;
+export type JobClaimDoc = InferSchemaType<typeof jobClaimSchema>;
 export type ReadSnapshotDoc = InferSchemaType<typeof readSnapshotSchema>;
 export type JobDoc = FlattenMaps<InferSchemaType<typeof jobSchema>> & { _id: unknown };
 
@@ -264,6 +274,7 @@ export function createModels(conn: Connection) {
     AgentStep: conn.model('AgentStep', agentStepSchema),
     ReadSnapshot: conn.model('ReadSnapshot', readSnapshotSchema),
     Job: conn.model('Job', jobSchema),
+    JobClaim: conn.model('JobClaim', jobClaimSchema),
   };
 }
 

@@ -101,3 +101,17 @@ test('cancel stops the chapter in flight at once and keeps every finished chapte
   expect((await waitTurn(h, await postTurn(h, sessionId, 'How is it going?'))).status).toBe('completed');
   expect((await api(h, 'POST', `/api/v1/jobs/${jobId}/cancel`)).status).toBe(409);
 }, 90_000);
+
+test('two simultaneous job requests for one project: exactly one starts', async () => {
+  const { projectId } = await createProjectAndSession(h);
+  const body = { projectId, chapters: { from: 1, to: 1 }, wordsPerChapter: 200 };
+  const answers = await Promise.all([1, 2, 3].map(() => api<{ jobId?: string }>(h, 'POST', '/api/v1/jobs', body)));
+  expect(answers.map((a) => a.status).sort()).toEqual([202, 409, 409]);
+  expect(await h.runtime.models.Job.countDocuments({ projectId })).toBe(1);
+  const started = answers.find((a) => a.status === 202)!.body.jobId!;
+  expect(await waitJob(h, started)).toMatchObject({ status: 'completed' });
+  // Once it has ended, the project takes a new job.
+  const next = await api(h, 'POST', '/api/v1/jobs', { ...body, chapters: { from: 2, to: 2 } });
+  expect(next.status).toBe(202);
+  await waitJob(h, (next.body as { jobId: string }).jobId);
+});

@@ -17,7 +17,7 @@ import { serveSse } from '../sse';
 import { turnSettings } from '../turn-starter';
 import { parseBody, parseId, parseQuery } from '../validation';
 import type { Config } from '../../config';
-import { type JobDoc, newId } from '../../db/models';
+import { isDuplicateKey, type JobDoc, newId } from '../../db/models';
 import { type JobStatus, jobWorkflowId, objectIdSchema } from '../../shared/domain';
 import { streamEventSchema } from '../../events/contract';
 import { jobStreamKey, parseStreamId, streamInfo } from '../../streams/redis-streams';
@@ -118,6 +118,27 @@ export function jobsRouter(deps: AppDeps): Router {
     if (other) throw new ConflictError('another job is already running in this project', { jobId: String(other._id), status: other.status });
   };
 
+  /**
+   * The read above gives a friendly 409; this insert is what makes two simultaneous POSTs
+   * unable to both start a job. A claim whose job is no longer active is stale and replaced.
+   */
+  const claimProject = async (projectId: string, jobId: string): Promise<void> => {
+    for (let i = 0; i < 3; i++) {
+      try {
+        await models.JobClaim.create({ _id: projectId, jobId });
+        return;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+      const claim = await models.JobClaim.findById(projectId).lean();
+      if (!claim) continue;
+      const holder = await models.Job.findById(claim.jobId).select({ status: 1 }).lean();
+      if (holder && ACTIVE.includes(holder.status as JobStatus)) throw new ConflictError('another job is already running in this project', { jobId: claim.jobId, status: holder.status });
+      await models.JobClaim.deleteOne({ _id: projectId, jobId: claim.jobId });
+    }
+    throw new ConflictError('could not claim the project for a job');
+  };
+
   const startWorkflow = async (job: JobDoc, carry?: JobCarry): Promise<void> => {
     const jobId = String(job._id);
     const input: JobInput = {
@@ -192,6 +213,7 @@ export function jobsRouter(deps: AppDeps): Router {
     }
     await conflictingJob(body.projectId);
     const jobId = newId();
+    await claimProject(body.projectId, jobId);
     const { from, to } = body.chapters;
     // Without a session the job gets its own, so its chapter turns never queue behind the author's.
     const sessionId =
