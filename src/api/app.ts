@@ -27,7 +27,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(openapiRouter(deps));
   api.use(express.json({ limit: deps.config.BODY_LIMIT_BYTES, strict: true }));
   api.use(rejectDangerousInput);
-  api.use(authenticate({ tokens: parseApiTokens(deps.config.API_TOKENS), streamSecret: deps.config.STREAM_TOKEN_SECRET }));
+  api.use(authenticate({ tokens: parseApiTokens(deps.config.API_TOKENS) }));
   api.use(projectsRouter(deps));
   api.use(sessionsRouter(deps));
   api.use(turnsRouter(deps));

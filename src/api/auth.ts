@@ -13,7 +13,6 @@ export const LOCAL_USER = 'local';
 
 export interface AuthOptions {
   tokens: Map<string, string>;
-  streamSecret: string;
 }
 
 declare module 'express-serve-static-core' {
@@ -84,4 +83,25 @@ export function verifyStreamToken(token: string, resource: string, secret: strin
   }
   if (claims.res !== resource || typeof claims.exp !== 'number' || claims.exp * 1000 < nowMs || typeof claims.sub !== 'string') return null;
   return claims;
+}
+
+export interface StreamTokenSettings {
+  secret: string;
+  ttlSeconds: number;
+}
+
+/** A short-lived token that opens exactly one stream (`turn:<id>` or `job:<id>`). */
+export function issueStreamToken(userId: string, resource: string, settings: StreamTokenSettings, nowMs: number): { token: string; expiresAt: string } {
+  const exp = Math.floor(nowMs / 1000) + settings.ttlSeconds;
+  return { token: signStreamToken({ sub: userId, res: resource, exp }, settings.secret), expiresAt: new Date(exp * 1000).toISOString() };
+}
+
+/**
+ * Who is reading a stream: the bearer user, or the subject of a valid stream token for this
+ * very resource. Throws 401 when neither.
+ */
+export function streamReader(req: Request, resource: string, token: string | undefined, secret: string, nowMs: number): string {
+  const userId = req.userId ?? (token ? verifyStreamToken(token, resource, secret, nowMs)?.sub : undefined);
+  if (!userId) throw new UnauthorizedError('a bearer token or a valid stream token is required');
+  return userId;
 }

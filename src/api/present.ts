@@ -43,21 +43,6 @@ export const presentTurn = (t: TurnDoc) => ({
   endedAt: t.endedAt,
 });
 
-export const presentFile = (f: FileDoc) => ({
-  id: String(f._id),
-  projectId: f.projectId,
-  type: f.type,
-  title: f.title,
-  parentId: f.parentId,
-  order: f.order,
-  words: f.words,
-  version: f.versionCount,
-  latestAuthor: f.latestAuthor,
-  content: f.content,
-  createdAt: f.createdAt,
-  updatedAt: f.updatedAt,
-});
-
 /** A file without its text: what lists return (a project can hold fifty chapters). */
 export const presentFileSummary = (f: FileDoc) => ({
   id: String(f._id),
@@ -84,3 +69,6 @@ export const presentVersion = (v: Omit<FileVersionDoc, 'content'> & { content?: 
   createdAt: v.createdAt,
   ...(withContent ? { content: v.content ?? '' } : {}),
 });
+
+/** A file with its current text. */
+export const presentFile = (f: FileDoc) => ({ ...presentFileSummary(f), content: f.content });

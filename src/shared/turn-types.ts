@@ -171,8 +171,6 @@ export interface FinalizeInput {
   /** Non-terminal cards sent just before the terminal event (read_only_handoff_blocked). */
   deferredStops: { reason: 'read_only_handoff_blocked'; message: string }[];
   error: { code: string; message: string } | null;
-  /** Roll back empty files this turn created (read-only turns, interrupts). */
-  rollbackEmptyFiles: boolean;
   /** Writer runs whose held chat text is published before the terminal events. */
   releaseHeldRuns?: number[];
 }

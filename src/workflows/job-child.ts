@@ -21,7 +21,7 @@ import type { TurnInput, TurnOutcome } from '../shared/turn-types';
 import type { JobSettings, OpenJobTurnInput } from './job-messages';
 import type { JobRunState } from './job-state';
 import { SA } from './messages';
-import type { RoutingDecision } from './plans';
+import { type RoutingDecision, writerAloneRouting } from './plans';
 import type { turnWorkflow } from './turn';
 
 /** Job bookkeeping never gives up: a job should outlive a MongoDB or Redis outage. */
@@ -106,17 +106,7 @@ export async function runChildTurn(st: JobRunState, acts: JobActivities, req: Ch
 
 /** Forced routing of a chapter turn: the writer alone (the review gate adds the reviewer). */
 export function writerRouting(scope: string): RoutingDecision {
-  return {
-    current_agent: 'writer',
-    workflow_plan: 'quick',
-    workflow_agents: [],
-    write_content: true,
-    read_only: false,
-    scope,
-    clarify_first: false,
-    source: 'forced',
-    notes: ['job chapter'],
-  };
+  return writerAloneRouting('forced', scope, ['job chapter']);
 }
 
 /** Forced routing of the outline turn: the planner alone, no prose. */

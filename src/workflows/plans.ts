@@ -94,19 +94,24 @@ export function normaliseRouterAnswer(answer: RouterAnswer, source: RoutingSourc
   };
 }
 
-/** Safe default when the router fails: the writer alone, quick plan (SPEC §4.3). */
-export function fallbackRouting(reason: string): RoutingDecision {
+/** The writer alone on a quick plan: the router fallback and the job chapter route. */
+export function writerAloneRouting(source: RoutingSource, scope: string, notes: string[]): RoutingDecision {
   return {
     current_agent: 'writer',
     workflow_plan: 'quick',
     workflow_agents: [],
     write_content: true,
     read_only: false,
-    scope: '',
+    scope,
     clarify_first: false,
-    source: 'fallback',
-    notes: [`router fallback: ${reason}`],
+    source,
+    notes,
   };
+}
+
+/** Safe default when the router fails: the writer alone, quick plan (SPEC §4.3). */
+export function fallbackRouting(reason: string): RoutingDecision {
+  return writerAloneRouting('fallback', '', [`router fallback: ${reason}`]);
 }
 
 export const isWorkAgent = (a: AgentName | string): a is WorkAgent => (WORK_AGENTS as readonly string[]).includes(a);

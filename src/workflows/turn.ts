@@ -37,7 +37,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     activeScope?.cancel();
   });
 
-  const finalize = async (f: Omit<FinalizeInput, 'turnId' | 'slot' | 'runs' | 'routing' | 'deferredStops' | 'rollbackEmptyFiles' | 'releaseHeldRuns'>): Promise<TurnOutcome> => {
+  const finalize = async (f: Omit<FinalizeInput, 'turnId' | 'slot' | 'runs' | 'routing' | 'deferredStops' | 'releaseHeldRuns'>): Promise<TurnOutcome> => {
     st.status = f.status;
     upsertSearchAttributes([{ key: SA.TurnStatus, value: f.status }]);
     // Finalizing must happen even when the workflow itself is being cancelled.
@@ -49,7 +49,6 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
         runs: st.runs,
         routing: st.routing,
         deferredStops: st.blockedHandoffs,
-        rollbackEmptyFiles: true,
         releaseHeldRuns: st.releaseAtFinalize,
       }),
     );

@@ -189,3 +189,10 @@ export function routerReply(answer: {
     },
   };
 }
+
+/** afterEach guard: the scripted model never ran out of script; resets it for the next test. */
+export function expectScriptFullyUsed(h: Pick<Harness, 'model'>): void {
+  const failures = [...h.model.failures];
+  h.model.reset();
+  expect(failures).toEqual([]);
+}

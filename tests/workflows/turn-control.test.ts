@@ -2,7 +2,7 @@
  * Routing inputs and fallbacks, prompt composition, human-in-the-loop signals (interrupt,
  * steer), the state query, search attributes, activity summaries and finalization.
  */
-import { api, createHarness, createProjectAndSession, type Harness, postTurn, runTurn, turnEvents, waitTurn } from '../helpers/harness';
+import { api, createHarness, expectScriptFullyUsed, createProjectAndSession, type Harness, postTurn, runTurn, turnEvents, waitTurn } from '../helpers/harness';
 import { agentsSelected, call, ofType, requestsOf, router, say, streamFile, words } from '../helpers/script';
 import { stateQuery } from '../../src/workflows/messages';
 
@@ -11,11 +11,7 @@ beforeAll(async () => {
   h = await createHarness({ config: { REVIEW_WORD_THRESHOLD: '5000' } });
 });
 afterAll(async () => h?.close());
-afterEach(() => {
-  const failures = [...h.model.failures];
-  h.model.reset();
-  expect(failures).toEqual([]);
-});
+afterEach(() => expectScriptFullyUsed(h));
 
 test('the router sees the previous ending (600 chars), a status card and the previous routing as one JSON line', async () => {
   const { sessionId } = await createProjectAndSession(h);

@@ -4,7 +4,7 @@
  * Each test scripts the model, runs one turn through the real workflow and asserts the
  * agent sequence, what each agent was sent, files in MongoDB and events on the stream.
  */
-import { createHarness, createProjectAndSession, type Harness, runTurn } from '../helpers/harness';
+import { createHarness, expectScriptFullyUsed, createProjectAndSession, type Harness, runTurn } from '../helpers/harness';
 import { agentsSelected, call, chatText, ofType, requestsOf, router, say, streamFile, words } from '../helpers/script';
 
 let h: Harness;
@@ -12,11 +12,7 @@ beforeAll(async () => {
   h = await createHarness({ config: { REVIEW_WORD_THRESHOLD: '300', MAX_AGENT_RUNS: '6' } });
 });
 afterAll(async () => h?.close());
-afterEach(() => {
-  const failures = [...h.model.failures];
-  h.model.reset();
-  expect(failures).toEqual([]);
-});
+afterEach(() => expectScriptFullyUsed(h));
 
 test('standard plan: planner writes the outline, continuation round, then the writer with a handoff packet', async () => {
   const { sessionId, projectId } = await createProjectAndSession(h);

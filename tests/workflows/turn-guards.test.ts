@@ -2,7 +2,7 @@
  * Guards and tools inside a real turn: read-only turns, clarify-first, tool errors and the
  * failure breaker, author protection, stale anchors, the one-pending-empty-file rule.
  */
-import { api, createHarness, createProjectAndSession, type Harness, runTurn } from '../helpers/harness';
+import { api, createHarness, expectScriptFullyUsed, createProjectAndSession, type Harness, runTurn } from '../helpers/harness';
 import { agentsSelected, call, ofType, requestsOf, router, say } from '../helpers/script';
 
 let h: Harness;
@@ -10,11 +10,7 @@ beforeAll(async () => {
   h = await createHarness({ config: { REVIEW_WORD_THRESHOLD: '5000' } });
 });
 afterAll(async () => h?.close());
-afterEach(() => {
-  const failures = [...h.model.failures];
-  h.model.reset();
-  expect(failures).toEqual([]);
-});
+afterEach(() => expectScriptFullyUsed(h));
 
 async function authorFile(projectId: string, title: string, content: string, type = 'draft'): Promise<string> {
   const r = await api<{ id: string }>(h, 'POST', '/api/v1/files', { projectId, type, title, content });

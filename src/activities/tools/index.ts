@@ -4,7 +4,7 @@
  * and re-publishes its events under the same stream ids, which Redis deduplicates.
  */
 import { Context } from '@temporalio/activity';
-import { AGENT_TOOLS, FILE_WRITE_TOOLS, type ToolName, toolArgSchemas } from '../../agents/tool-schemas';
+import { AGENT_TOOLS, FILE_WRITE_TOOLS, type ToolArgs, type ToolName, toolArgSchemas } from '../../agents/tool-schemas';
 import { type AnyEventDraft, draft } from '../../events/contract';
 import { isDuplicateKey } from '../../db/models';
 import type { ToolInput, ToolOutcome } from '../../shared/turn-types';
@@ -28,23 +28,19 @@ function cardResult(body: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
+/** Each tool's implementation; arguments arrive already validated by its zod schema. */
+const TOOLS: { [N in ToolName]: (ctx: ToolContext, args: ToolArgs<N>) => Promise<ToolExecution> | ToolExecution } = {
+  create_file: createFile,
+  edit_file: editFile,
+  delete_file: deleteFile,
+  query_files: queryFiles,
+  update_project: updateProject,
+  handoff_to_agent: handoffToAgent,
+  request_clarification: requestClarification,
+};
+
 async function dispatch(ctx: ToolContext, name: ToolName, args: unknown): Promise<ToolExecution> {
-  switch (name) {
-    case 'create_file':
-      return createFile(ctx, args as never);
-    case 'edit_file':
-      return editFile(ctx, args as never);
-    case 'delete_file':
-      return deleteFile(ctx, args as never);
-    case 'query_files':
-      return queryFiles(ctx, args as never);
-    case 'update_project':
-      return updateProject(ctx, args as never);
-    case 'handoff_to_agent':
-      return handoffToAgent(ctx, args as never);
-    case 'request_clarification':
-      return requestClarification(ctx, args as never);
-  }
+  return (TOOLS[name] as (ctx: ToolContext, args: unknown) => Promise<ToolExecution> | ToolExecution)(ctx, args);
 }
 
 export function createToolActivities(deps: ActivityDeps) {

@@ -9,11 +9,11 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import type { AppDeps } from '../context';
 import { documentRoute, type RouteSpec, toOpenApiPath } from '../openapi';
-import { signStreamToken, userOf, verifyStreamToken } from '../auth';
-import { BadRequestError, ConflictError, UnauthorizedError, UnavailableError } from '../errors';
+import { issueStreamToken, streamReader, userOf } from '../auth';
+import { BadRequestError, ConflictError, UnavailableError } from '../errors';
 import { ownedJob, ownedProject, ownedSession } from '../ownership';
 import { createJobBody, eventsQuery, interruptBody, listQuery } from '../schemas';
-import { serveSse } from '../sse';
+import { resumeIdOf, serveSse } from '../sse';
 import { turnSettings } from '../turn-starter';
 import { parseBody, parseId, parseQuery } from '../validation';
 import type { Config } from '../../config';
@@ -108,10 +108,8 @@ export function jobsRouter(deps: AppDeps): Router {
   const r = Router();
   const { models, config } = deps;
 
-  const streamToken = (userId: string, jobId: string): { token: string; expiresAt: string } => {
-    const exp = Math.floor(deps.clock().getTime() / 1000) + config.STREAM_TOKEN_TTL_SECONDS;
-    return { token: signStreamToken({ sub: userId, res: `job:${jobId}`, exp }, config.STREAM_TOKEN_SECRET), expiresAt: new Date(exp * 1000).toISOString() };
-  };
+  const streamToken = (userId: string, jobId: string) =>
+    issueStreamToken(userId, `job:${jobId}`, { secret: config.STREAM_TOKEN_SECRET, ttlSeconds: config.STREAM_TOKEN_TTL_SECONDS }, deps.clock().getTime());
 
   const conflictingJob = async (projectId: string, except?: string): Promise<void> => {
     const other = await models.Job.findOne({ projectId, status: { $in: ACTIVE }, ...(except ? { _id: { $ne: except } } : {}) }).lean();
@@ -301,10 +299,8 @@ export function jobsRouter(deps: AppDeps): Router {
   r.get('/jobs/:jobId/events', async (req, res) => {
     const jobId = parseId(req.params.jobId, 'jobId');
     const q = parseQuery(eventsQuery, req.query);
-    let userId = req.userId;
-    if (!userId && q.token) userId = verifyStreamToken(q.token, `job:${jobId}`, config.STREAM_TOKEN_SECRET, deps.clock().getTime())?.sub;
-    if (!userId) throw new UnauthorizedError('a bearer token or a valid stream token is required');
-    await ownedJob(models, userId, jobId);
+    resumeIdOf(req); // a malformed Last-Event-ID is refused before any lookup, as on turn streams
+    await ownedJob(models, streamReader(req, `job:${jobId}`, q.token, config.STREAM_TOKEN_SECRET, deps.clock().getTime()), jobId);
     await serveSse(
       req,
       res,

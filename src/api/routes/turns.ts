@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AppDeps } from '../context';
-import { signStreamToken, userOf, verifyStreamToken } from '../auth';
-import { NotFoundError, UnauthorizedError } from '../errors';
+import { issueStreamToken, streamReader, userOf } from '../auth';
+import { NotFoundError } from '../errors';
 import { ownedSession, ownedTurn } from '../ownership';
 import { presentTurn } from '../present';
 import { eventsQuery, interruptBody, startTurnBody, steerBody } from '../schemas';
@@ -19,10 +19,8 @@ export function turnsRouter(deps: AppDeps): Router {
   const { models, config } = deps;
   const bodySchema = startTurnBody(config.MAX_MESSAGE_CHARS);
 
-  const streamToken = (userId: string, turnId: string): { token: string; expiresAt: string } => {
-    const exp = Math.floor(deps.clock().getTime() / 1000) + config.STREAM_TOKEN_TTL_SECONDS;
-    return { token: signStreamToken({ sub: userId, res: `turn:${turnId}`, exp }, config.STREAM_TOKEN_SECRET), expiresAt: new Date(exp * 1000).toISOString() };
-  };
+  const streamToken = (userId: string, turnId: string) =>
+    issueStreamToken(userId, `turn:${turnId}`, { secret: config.STREAM_TOKEN_SECRET, ttlSeconds: config.STREAM_TOKEN_TTL_SECONDS }, deps.clock().getTime());
 
   r.post('/sessions/:sessionId/turns', async (req, res) => {
     const sessionId = parseId(req.params.sessionId, 'sessionId');
@@ -81,10 +79,7 @@ export function turnsRouter(deps: AppDeps): Router {
     const turnId = parseId(req.params.turnId, 'turnId');
     const q = parseQuery(eventsQuery, req.query);
     resumeIdOf(req); // a malformed Last-Event-ID is refused before any lookup
-    let userId = req.userId;
-    if (!userId && q.token) userId = verifyStreamToken(q.token, `turn:${turnId}`, config.STREAM_TOKEN_SECRET, deps.clock().getTime())?.sub;
-    if (!userId) throw new UnauthorizedError('a bearer token or a valid stream token is required');
-    await ownedTurn(models, userId, turnId);
+    await ownedTurn(models, streamReader(req, `turn:${turnId}`, q.token, config.STREAM_TOKEN_SECRET, deps.clock().getTime()), turnId);
     await serveSse(
       req,
       res,
