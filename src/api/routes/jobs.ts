@@ -131,7 +131,11 @@ export function jobsRouter(deps: AppDeps): Router {
       const claim = await models.JobClaim.findById(projectId).lean();
       if (!claim) continue;
       const holder = await models.Job.findById(claim.jobId).select({ status: 1 }).lean();
-      if (holder && ACTIVE.includes(holder.status as JobStatus)) throw new ConflictError('another job is already running in this project', { jobId: claim.jobId, status: holder.status });
+      // No Job yet: the request that claimed is still creating it (or died doing so — then the
+      // claim goes stale after a minute). An ended job's claim is stale at once.
+      const creating = !holder && deps.clock().getTime() - new Date(claim.createdAt).getTime() < 60_000;
+      if (creating || (holder && ACTIVE.includes(holder.status as JobStatus)))
+        throw new ConflictError('another job is already running in this project', { jobId: claim.jobId, status: holder?.status ?? 'queued' });
       await models.JobClaim.deleteOne({ _id: projectId, jobId: claim.jobId });
     }
     throw new ConflictError('could not claim the project for a job');
