@@ -7,6 +7,7 @@
 import { encode } from 'gpt-tokenizer';
 import type { Models } from '../db/models';
 import { planUnits } from '../agents/file-stream';
+import { unitOfTitle } from '../shared/numerals';
 import { rememberSeen } from './tools/file-store';
 
 export enum Priority {
@@ -79,9 +80,9 @@ export async function assembleContext(models: Models, input: AssembleInput): Pro
   for (const f of files) if (f.type === 'character' || f.type === 'setting' || f.type === 'outline') add(f, Priority.CONSTRAINT);
   // The chapter before the one asked for (or the latest chapter) keeps continuity.
   const asked = [...wanted][0];
-  const previous = asked ? drafts.find((d) => planUnits(d.title)[0] === asked - 1) : drafts[drafts.length - 1];
+  const previous = asked ? drafts.find((d) => unitOfTitle(d.title)?.n === asked - 1) : drafts[drafts.length - 1];
   if (previous) add(previous, Priority.CONSTRAINT);
-  for (const d of drafts) if (wanted.has(planUnits(d.title)[0] ?? -1)) add(d, Priority.RELEVANT);
+  for (const d of drafts) if (wanted.has(unitOfTitle(d.title)?.n ?? -1)) add(d, Priority.RELEVANT);
   for (const d of drafts.slice(-3)) add(d, Priority.INSPIRATION);
   items.sort((a, b) => a.priority - b.priority);
   const bodies = await models.File.find({ _id: { $in: items.map((i) => i.id) } }).select({ content: 1 }).lean();

@@ -5,6 +5,7 @@
  * arrive, without waiting for whole lines except when a line might be a marker.
  * A lone `<file>` / `</file>` line outside a capture never reaches the chat text. Pure.
  */
+import { unitNumbers } from '../shared/numerals';
 
 export type StreamPiece =
   | { kind: 'chat'; text: string }
@@ -178,10 +179,10 @@ export function lastQuestion(text: string): string | null {
   return parts[parts.length - 1]?.trim() ?? null;
 }
 
-/** Distinct "chapter N / episode N / 第N章 / 第N集" units mentioned in a text. */
+/**
+ * Distinct chapter / episode / act units a text mentions ("chapter 3", "第三章", "第2-5集" →
+ * 2, 3, 4, 5), read with the shared numeral parser.
+ */
 export function planUnits(text: string): number[] {
-  const units = new Set<number>();
-  for (const m of text.matchAll(/(?:chapter|episode|ch\.)\s*(\d{1,4})/giu)) units.add(Number(m[1]));
-  for (const m of text.matchAll(/第\s*(\d{1,4})\s*[章集回幕]/gu)) units.add(Number(m[1]));
-  return [...units].sort((a, b) => a - b);
+  return unitNumbers(text);
 }

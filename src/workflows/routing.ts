@@ -5,6 +5,7 @@
  * Pure module: runs inside the workflow.
  */
 import type { TurnStatus } from '../shared/domain';
+import { findLengthMentions } from '../shared/numerals';
 import { type RoutingDecision, type WorkAgent } from './plans';
 
 /** What the workflow knows about the session's previous turn (loaded by an activity). */
@@ -73,10 +74,23 @@ export function requestAsksForPlan(message: string): boolean {
   return /(outline|chapter[- ]by[- ]chapter|plan (the|a|my|out)|break (it )?down into (chapters|episodes)|大纲|分章|分集|规划|章纲)/i.test(message);
 }
 
-/** Length requirements the author stated in this message ("3000字", "about 2,000 words"). */
+/** Sentence ends for length clauses; a dot between digits ("1.5万字") is a decimal point. */
+const SENTENCE_END = /[。！？!?\n]|\.(?!\d)/g;
+
+/**
+ * Length requirements the author stated in this message, each as its sentence ("写第三章，两千字左右",
+ * "about 2,000 words", "3k words"): Arabic, full-width and Chinese numerals alike.
+ */
 export function findLengthRequirements(message: string): string[] {
+  const ends = [...message.matchAll(SENTENCE_END)].map((m) => m.index);
   const out: string[] = [];
-  for (const m of message.matchAll(/[^。！？.!?\n]*?\d[\d,，.]*\s*(?:千|万)?\s*(?:字|words?)[^。！？.!?\n]*/giu)) out.push(m[0].trim());
+  for (const m of findLengthMentions(message)) {
+    const before = ends.filter((e) => e < m.start);
+    const start = before.length ? before[before.length - 1]! + 1 : 0;
+    const end = ends.find((e) => e >= m.end) ?? message.length;
+    const sentence = message.slice(start, end).trim();
+    if (!out.includes(sentence)) out.push(sentence);
+  }
   return out;
 }
 
