@@ -5,6 +5,7 @@
 import type { ToolArgs } from '../../agents/tool-schemas';
 import { draft } from '../../events/contract';
 import { idFromKey, isDuplicateKey } from '../../db/models';
+import { authorAskedFor } from '../../shared/author-scope';
 import { countWords, truncate } from '../../shared/text';
 import {
   type FileRecord,
@@ -17,16 +18,7 @@ import {
   seenVersion,
   writeVersion,
 } from './file-store';
-import { failure, type ToolContext, type ToolExecution } from './types';
-
-const DELETE_WORDS = /(delete|remove|删除|删掉|删了|删去|去掉)/i;
-const REWRITE_WORDS = /(rewrite|overwrite|replace (it|the whole|everything)|start over|重写|整份重写|推翻重写|全部重写|覆盖)/i;
-
-/** The author named this file and asked for this action in the current message. */
-export function authorAskedFor(message: string, title: string, action: 'delete' | 'rewrite'): boolean {
-  const named = message.toLowerCase().includes(title.toLowerCase().trim());
-  return named && (action === 'delete' ? DELETE_WORDS : REWRITE_WORDS).test(message);
-}
+import { authorScope, failure, type ToolContext, type ToolExecution } from './types';
 
 export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>): Promise<ToolExecution> {
   const { models } = ctx;
@@ -109,7 +101,7 @@ export async function editFile(ctx: ToolContext, args: ToolArgs<'edit_file'>): P
   if (file.type === 'folder') return failure('edit_file', 'invalid_target', 'Folders have no text to edit.');
   const current = file.content;
 
-  if (args.operation === 'rewrite' && file.latestAuthor === 'author' && !authorAskedFor(ctx.authorMessage, file.title, 'rewrite'))
+  if (args.operation === 'rewrite' && file.latestAuthor === 'author' && !authorAskedFor(authorScope(ctx), { id: args.id, title: file.title }, 'rewrite'))
     return failure('edit_file', 'author_edit_protected', `"${file.title}" was last written by the author; ask them before rewriting it whole.`, { id: args.id });
 
   if (args.anchor && !current.includes(args.anchor)) {
@@ -194,10 +186,8 @@ export async function deleteFile(ctx: ToolContext, args: ToolArgs<'delete_file'>
       }
     }
   }
-  // Author protection: the author must have named the file (or its folder) and said delete.
-  const protectedOnes = targets.filter(
-    (t) => t.latestAuthor === 'author' && !authorAskedFor(ctx.authorMessage, t.title, 'delete') && !authorAskedFor(ctx.authorMessage, file.title, 'delete'),
-  );
+  // Author protection: each author-written file, also inside a folder, must itself be named with "delete".
+  const protectedOnes = targets.filter((t) => t.latestAuthor === 'author' && !authorAskedFor(authorScope(ctx), { id: String(t._id), title: t.title }, 'delete'));
   if (protectedOnes.length)
     return failure('delete_file', 'author_edit_protected', `Not deleted: the author wrote ${protectedOnes.map((t) => `"${t.title}"`).join(', ')}; ask them first.`, {
       protected_ids: protectedOnes.map((t) => String(t._id)),

@@ -94,6 +94,7 @@ export function createToolActivities(deps: ActivityDeps) {
           ownerId: turn.ownerId,
           agent: input.agent,
           authorMessage: turn.message,
+          focusFileId: turn.focusFileId ?? null,
           key,
           event: stamp,
         };

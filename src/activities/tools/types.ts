@@ -1,4 +1,5 @@
 import type { AnyEventDraft } from '../../events/contract';
+import type { AuthorScope } from '../../shared/author-scope';
 import type { Models } from '../../db/models';
 import type { ToolOutcome } from '../../shared/turn-types';
 import type { WorkAgent } from '../../workflows/plans';
@@ -12,11 +13,16 @@ export interface ToolContext {
   agent: WorkAgent;
   /** The author's message in this turn (author-protection checks read it). */
   authorMessage: string;
+  /** The file open in the author's editor this turn (counts as named for author protection). */
+  focusFileId: string | null;
   /** Idempotency key of this call: turnId:step:toolCallId. */
   key: string;
   /** Stamps events with the turn's envelope fields. */
   event: (d: AnyEventDraft) => AnyEventDraft;
 }
+
+/** What the author said this turn, as the author-protection matcher reads it. */
+export const authorScope = (ctx: Pick<ToolContext, 'authorMessage' | 'focusFileId'>): AuthorScope => ({ message: ctx.authorMessage, focusFileId: ctx.focusFileId });
 
 /** The JSON the model gets back. Failures are data it can act on, never exceptions. */
 export type ToolResultBody = ({ ok: true } & Record<string, unknown>) | { ok: false; error_type: string; message: string; [k: string]: unknown };
