@@ -28,10 +28,10 @@ export interface ContextSettings {
 export const SNIPPET_LIMIT = 6;
 export const SNIPPETS_PER_FILE = 2;
 /**
- * Ledger room kept free of the working set for the system prompt, project brief, packets
- * and the run's own tool loop; history takes what is left after them.
+ * Share of the ledger kept free of the working set for the system prompt, project brief,
+ * packets and the run's own tool loop (16k of the default 160k); history takes what is left.
  */
-export const WORKING_SET_RESERVE_TOKENS = 16_000;
+export const WORKING_SET_RESERVE_SHARE = 0.1;
 
 export const CONTEXT_HEADER =
   '## Related content (items marked [full] are the complete text of the file as of the start of this request; a file changed since is marked as changed: read it again with query_files(id))';
@@ -141,7 +141,7 @@ export async function assembleTurnContext(models: Models, settings: ContextSetti
   const ws = renderWorkingSet(wsFiles, whole, {
     maxFiles: settings.workingSetMaxFiles,
     maxChars: settings.workingSetMaxChars,
-    maxTokens: Math.max(0, settings.ledgerCeiling - packed.tokens - messageTokens - WORKING_SET_RESERVE_TOKENS),
+    maxTokens: Math.max(0, Math.floor(settings.ledgerCeiling * (1 - WORKING_SET_RESERVE_SHARE) - packed.tokens - messageTokens)),
   });
   const user = userContent(ws.text, turn.message);
 

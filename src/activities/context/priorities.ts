@@ -61,8 +61,10 @@ const GENERIC_NAME = /^(角色|人物|人物卡|角色卡|设定|世界观|chara
 /** The names a character or setting card goes by: its title, the title without notes in brackets, and its parts. */
 export function entityNames(title: string): string[] {
   const bare = title.replace(/[（(【[][^）)】\]]*[）)】\]]/gu, ' ').trim();
+  // "Character: Mara Voss" goes by "Mara Voss" as well as "Mara" and "Voss".
+  const labelled = bare.split(/[:：|/、,，]+/u).map((p) => p.trim());
   const parts = bare.split(/[:：·・|/、,，\s—–-]+/u).map((p) => p.trim());
-  const names = new Set([title.trim(), bare, ...parts]);
+  const names = new Set([title.trim(), bare, ...labelled, ...parts]);
   return [...names].filter((n) => {
     if (!n || GENERIC_NAME.test(n)) return false;
     // Two CJK characters make a name (林夏); Latin names need three letters so "Li" does not match everywhere.

@@ -65,8 +65,12 @@ export function workingSetIds(messages: HistoryMessage[], currentTurnId: string)
   return ids;
 }
 
-function authorEditsBlock(lines: string[]): string {
-  return lines.length ? `\n<author_edits>\n${lines.join('\n')}\n</author_edits>` : '';
+function authorEditsBlock(f: WorkingSetFile): string {
+  if (!f.authorEdits.length) return '';
+  // A file the author wrote from scratch: every line is theirs, so say that instead of repeating it.
+  const own = new Set(f.authorEdits);
+  if (f.content.split('\n').every((l) => !l.trim() || own.has(l.trim()))) return '\n<author_edits>The author wrote this whole file: keep it.</author_edits>';
+  return `\n<author_edits>\n${f.authorEdits.join('\n')}\n</author_edits>`;
 }
 
 /**
@@ -81,10 +85,10 @@ export function renderWorkingSet(files: WorkingSetFile[], inContext: Set<string>
   let tokens = 0;
   for (const f of files) {
     if (inContext.has(f.id)) {
-      parts.push(`- ${f.title} (id=${f.id}): shown in full in the project context above${authorEditsBlock(f.authorEdits)}`);
+      parts.push(`- ${f.title} (id=${f.id}): shown in full in the project context above${authorEditsBlock(f)}`);
       continue;
     }
-    const entry = `${fullHeader(f.title, f.id)}\n${f.content}${authorEditsBlock(f.authorEdits)}`;
+    const entry = `${fullHeader(f.title, f.id)}\n${f.content}${authorEditsBlock(f)}`;
     const entryTokens = whole.length < limits.maxFiles && chars + f.content.length <= limits.maxChars ? countTokens(entry) : Infinity;
     if (tokens + entryTokens <= limits.maxTokens) {
       parts.push(entry);
@@ -93,7 +97,7 @@ export function renderWorkingSet(files: WorkingSetFile[], inContext: Set<string>
       tokens += entryTokens;
       continue;
     }
-    parts.push(`- ${f.title} (id=${f.id}, ${f.type}): not shown here (working-set limit); read it with query_files(id="${f.id}")${authorEditsBlock(f.authorEdits)}`);
+    parts.push(`- ${f.title} (id=${f.id}, ${f.type}): not shown here (working-set limit); read it with query_files(id="${f.id}")${authorEditsBlock(f)}`);
   }
   const text = [
     '<previous_turn_working_set>',
