@@ -1,73 +1,78 @@
 /**
- * Builds the Chat Completions messages for one agent step from MongoDB: system prompt,
- * project context, session history with tool breadcrumbs, the author's message, what
- * teammates said earlier in this turn, the handoff packet, this run's own tool loop, and
- * any steering. Earlier steps of a run are an exact prefix of later ones, so provider
- * prefix caches keep hitting.
+ * Builds the Chat Completions messages for one agent step: system prompt, project brief and
+ * the turn's stored context, session history with tool breadcrumbs, the working set and the
+ * author's message, what teammates said earlier in this turn, the handoff packet, this run's
+ * own tool loop, and any steering. Earlier steps of a run are an exact prefix of later ones
+ * (until a file shown `[full]` changes), so provider prefix caches keep hitting.
+ *
+ * The context is assembled once per turn (see context/assembler.ts); a step reads it back
+ * together with the project brief, its turn's steps and the versions of the files shown whole.
  */
 import type OpenAI from 'openai';
 import { buildSystemPrompt } from '../agents/prompts';
 import { STEERING_MARKER } from '../agents/markers';
-import type { Models, ProjectDoc, TurnDoc } from '../db/models';
+import type { Models, TurnContextDoc } from '../db/models';
 import type { ProjectType } from '../shared/domain';
 import { detectLanguage } from '../shared/text';
 import type { LlmStepInput } from '../shared/turn-types';
-import { assembleContext, countTokens } from './context';
+import { type ContextSettings, countTokens, ensureTurnContext, markChanged, MESSAGE_OVERHEAD_TOKENS } from './context';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
-export interface MessageBudget {
-  contextTokens: number;
-  historyTokens: number;
-  ledgerCeiling: number;
+/** Who the turn belongs to (usage records need it); read from the stored context, not the Turn. */
+export interface TurnOwner {
+  sessionId: string;
+  projectId: string;
+  ownerId: string;
+  jobId: string | null;
 }
 
-function breadcrumbLine(b: { op?: string | null; fileId?: string | null; title?: string | null }[]): string {
-  if (!b.length) return '';
-  return `\n\n[earlier tool operations] ${b.map((x) => `${x.op} "${x.title}" (id=${x.fileId})`).join('; ')}`;
+/** How the step's prompt spent the ledger (seed 001: the ceiling only shrinks history). */
+export interface LedgerUse {
+  ceiling: number;
+  /** Everything but history: system prompt, brief + context, working set + message, teammates, packet, tool loop, steering. */
+  fixed: number;
+  history: number;
+  historyMessages: number;
+  total: number;
+  /** Files shown whole at the start of the request that changed since. */
+  changed: string[];
 }
 
-/** Session history before this turn, newest first until the budget is spent, then restored to order. */
-async function loadHistory(models: Models, turn: TurnDoc, budgetTokens: number): Promise<ChatMessage[]> {
-  const msgs = await models.Message.find({ sessionId: turn.sessionId, turnId: { $ne: String(turn._id) } })
-    .sort({ seq: -1 })
-    .limit(200)
-    .lean();
-  const out: ChatMessage[] = [];
-  let used = 0;
-  for (const m of msgs) {
-    const content = m.role === 'assistant' ? `${m.content}${breadcrumbLine(m.breadcrumb)}` : m.content;
-    const tokens = countTokens(content) + 8;
-    if (used + tokens > budgetTokens) break;
-    used += tokens;
-    out.push(m.role === 'assistant' ? { role: 'assistant', content } : { role: 'user', content });
-  }
-  return out.reverse();
+export interface StepPrompt {
+  messages: ChatMessage[];
+  owner: TurnOwner;
+  ledger: LedgerUse;
 }
 
-/** Files read or written in the last two assistant turns, by id (the cross-turn working set). */
-async function workingSetNote(models: Models, turn: TurnDoc): Promise<string> {
-  const recent = await models.Message.find({ sessionId: turn.sessionId, role: 'assistant', turnId: { $ne: String(turn._id) } })
-    .sort({ seq: -1 })
-    .limit(2)
-    .lean();
-  const ids = [...new Set(recent.flatMap((m) => m.breadcrumb.map((b) => b.fileId)).filter(Boolean))] as string[];
-  if (!ids.length) return '';
-  const files = await models.File.find({ _id: { $in: ids }, deletedAt: null }).select({ title: 1, words: 1, type: 1 }).lean();
-  if (!files.length) return '';
-  return `<previous_turn_working_set>\n${files.map((f) => `- ${f.title} (id=${String(f._id)}, ${f.type}, ${f.words} words)`).join('\n')}\n</previous_turn_working_set>\n\n`;
+/** Prompt tokens of one message, counted the way the offline model and providers roughly do. */
+function messageTokens(m: ChatMessage): number {
+  let n = MESSAGE_OVERHEAD_TOKENS + (typeof m.content === 'string' ? countTokens(m.content) : 0);
+  if (m.role === 'assistant' && m.tool_calls)
+    for (const c of m.tool_calls) if (c.type === 'function') n += countTokens(c.function.name) + countTokens(c.function.arguments);
+  return n;
 }
 
-export async function buildAgentMessages(
-  models: Models,
-  input: LlmStepInput,
-  turn: TurnDoc,
-  project: ProjectDoc,
-  budget: MessageBudget,
-): Promise<ChatMessage[]> {
+/** Files shown whole at the start of the request whose head moved on (or that were deleted) since. */
+async function changedSinceShown(models: Models, ctx: TurnContextDoc): Promise<string[]> {
+  if (!ctx.shown.length) return [];
+  const heads = await models.File.find({ _id: { $in: ctx.shown.map((s) => s.fileId) } }).select({ versionCount: 1, deletedAt: 1 }).lean();
+  const now = new Map(heads.map((h) => [String(h._id), h.deletedAt ? Infinity : h.versionCount]));
+  return ctx.shown.filter((s) => (now.get(s.fileId!) ?? Infinity) > s.version!).map((s) => s.fileId!);
+}
+
+export async function buildAgentMessages(models: Models, input: LlmStepInput, settings: ContextSettings): Promise<StepPrompt> {
+  const ctx = await ensureTurnContext(models, settings, input.turnId, input.scope.scope);
+  // Independent reads run together: this is on the path of every model call.
+  const [project, steps, changed] = await Promise.all([
+    models.Project.findById(ctx.projectId).select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 }).lean(),
+    models.AgentStep.find({ turnId: input.turnId, step: { $lt: input.step } }).sort({ step: 1 }).lean(),
+    changedSinceShown(models, ctx),
+  ]);
+  if (!project) throw new Error(`project ${ctx.projectId} not found`);
   const system = buildSystemPrompt(input.agent, {
     projectType: project.type as ProjectType,
-    language: detectLanguage(turn.message),
+    language: detectLanguage(ctx.message),
     scope: input.scope,
   });
   const projectBrief = [
@@ -79,43 +84,25 @@ export async function buildAgentMessages(
   ]
     .filter(Boolean)
     .join('\n');
-  // Independent reads run together: this is on the path of every model call.
-  const [context, workingSet, steps] = await Promise.all([
-    assembleContext(models, {
-      turnId: input.turnId,
-      projectId: turn.projectId,
-      message: turn.message,
-      focusFileId: turn.focusFileId ?? null,
-      attachedFileIds: turn.attachedFileIds,
-      quotes: turn.quotes,
-      budgetTokens: budget.contextTokens,
-    }),
-    workingSetNote(models, turn),
-    models.AgentStep.find({ turnId: input.turnId, step: { $lt: input.step } }).sort({ step: 1 }).lean(),
-  ]);
-  // The ledger ceiling only shrinks history: system prompt and context come first.
-  const fixed = countTokens(system) + countTokens(projectBrief) + context.tokens + countTokens(turn.message);
-  const historyBudget = Math.max(0, Math.min(budget.historyTokens, budget.ledgerCeiling - fixed));
-  const history = await loadHistory(models, turn, historyBudget);
 
-  const messages: ChatMessage[] = [
+  const head: ChatMessage[] = [
     { role: 'system', content: system },
-    { role: 'system', content: `${projectBrief}\n\n${context.text}` },
-    ...history,
-    { role: 'user', content: `${workingSet}${turn.message}` },
+    { role: 'system', content: `${projectBrief}\n\n${markChanged(ctx.context, changed)}` },
   ];
+  const user: ChatMessage = { role: 'user', content: markChanged(ctx.userContent, changed) };
 
   // Teammates earlier in this turn: their chat text only (their tool loops are theirs).
+  const tail: ChatMessage[] = [];
   let lastRun = -1;
   for (const s of steps.filter((x) => x.run < input.run)) {
     if (!s.text.trim()) continue;
-    if (s.run !== lastRun) messages.push({ role: 'assistant', content: `[${s.agent}] ${s.text}` });
-    else (messages[messages.length - 1] as { content: string }).content += s.text;
+    if (s.run !== lastRun) tail.push({ role: 'assistant', content: `[${s.agent}] ${s.text}` });
+    else (tail[tail.length - 1] as { content: string }).content += s.text;
     lastRun = s.run;
   }
-  if (input.packet) messages.push({ role: 'user', content: input.packet });
+  if (input.packet) tail.push({ role: 'user', content: input.packet });
   for (const s of steps.filter((x) => x.run === input.run)) {
-    messages.push({
+    tail.push({
       role: 'assistant',
       content: s.rawContent || null,
       ...(s.toolCalls.length
@@ -124,9 +111,34 @@ export async function buildAgentMessages(
     });
     for (const c of s.toolCalls) {
       const r = s.toolResults.find((x) => x.toolCallId === c.id);
-      messages.push({ role: 'tool', tool_call_id: c.id!, content: r?.content ?? '{"ok":false,"error_type":"not_executed","message":"The turn stopped before this call ran."}' });
+      tail.push({ role: 'tool', tool_call_id: c.id!, content: r?.content ?? '{"ok":false,"error_type":"not_executed","message":"The turn stopped before this call ran."}' });
     }
   }
-  for (const s of input.steering) messages.push({ role: 'user', content: `${STEERING_MARKER} ${s}` });
-  return messages;
+  for (const s of input.steering) tail.push({ role: 'user', content: `${STEERING_MARKER} ${s}` });
+
+  // The stored parts were measured once at assembly; only this step's own parts are counted here.
+  const markTokens = changed.length ? countTokens(markChanged('(id=000000000000000000000000) [full]', ['000000000000000000000000'])) : 0;
+  const fixed =
+    3 +
+    messageTokens(head[0]!) +
+    MESSAGE_OVERHEAD_TOKENS + countTokens(projectBrief) + 1 + ctx.contextTokens +
+    MESSAGE_OVERHEAD_TOKENS + ctx.userTokens +
+    changed.length * markTokens +
+    tail.reduce((n, m) => n + messageTokens(m), 0);
+  // The ceiling only shrinks history: everything else is already in.
+  const room = Math.max(0, Math.min(settings.historyTokens, settings.ledgerCeiling - fixed));
+  const history: ChatMessage[] = [];
+  let historyTokens = 0;
+  for (const m of ctx.history) {
+    if (historyTokens + m.tokens! > room) break;
+    historyTokens += m.tokens!;
+    history.push(m.role === 'assistant' ? { role: 'assistant', content: m.content! } : { role: 'user', content: m.content! });
+  }
+  history.reverse();
+
+  return {
+    messages: [...head, ...history, user, ...tail],
+    owner: { sessionId: ctx.sessionId, projectId: ctx.projectId, ownerId: ctx.ownerId, jobId: ctx.jobId ?? null },
+    ledger: { ceiling: settings.ledgerCeiling, fixed, history: historyTokens, historyMessages: history.length, total: fixed + historyTokens, changed },
+  };
 }

@@ -72,14 +72,13 @@ export function createLlmActivities(deps: ActivityDeps) {
         await publisher.publish([stamp(draft('step_retry', { attempt, message: 'The previous attempt of this step was interrupted; drop its partial output.' }))]);
       }
 
-      const turn = await models.Turn.findById(input.turnId).lean();
-      if (!turn) throw new Error(`turn ${input.turnId} not found`);
-      const project = await models.Project.findById(turn.projectId).select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 }).lean();
-      if (!project) throw new Error(`project ${turn.projectId} not found`);
-      const messages = await buildAgentMessages(models, input, turn, project, {
+      // The turn's context is assembled once (by its first step) and read back here.
+      const { messages, owner: turn } = await buildAgentMessages(models, input, {
         contextTokens: config.AGENT_CONTEXT_TOKEN_BUDGET,
         historyTokens: config.AGENT_CHAT_HISTORY_TOKEN_BUDGET,
         ledgerCeiling: config.PROMPT_TOKEN_LEDGER_CEILING,
+        workingSetMaxFiles: config.AGENT_WORKING_SET_MAX_FILES,
+        workingSetMaxChars: config.AGENT_WORKING_SET_MAX_CHARS,
       });
 
       const processor = new FileStreamProcessor(input.pendingFileId !== null);

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { AgentName } from '../events/contract';
-import { fileTypeSchema } from '../shared/domain';
+import { fileTypeSchema, importanceSchema } from '../shared/domain';
 
 const id = z.string().regex(/^[0-9a-f]{24}$/, 'file ids are 24-character hex strings');
 const WORK_AGENTS = ['planner', 'hook_designer', 'writer', 'quality_reviewer'] as const;
@@ -22,6 +22,7 @@ export const toolArgSchemas = {
         .describe('Leave empty for long text: then write the body right after as a <file>…</file> block in your reply.'),
       parent_id: id.optional().describe('Folder to create the file in.'),
       order: z.number().int().min(0).max(100_000).optional(),
+      importance: importanceSchema.optional().describe('Characters and settings: high (shapes the whole book), medium, or low.'),
     })
     .strict(),
   edit_file: z
@@ -39,6 +40,7 @@ export const toolArgSchemas = {
       if (['replace', 'insert', 'append', 'rewrite'].includes(v.operation) && v.text === undefined)
         ctx.addIssue({ code: 'custom', path: ['text'], message: `${v.operation} needs text` });
     }),
+  set_importance: z.object({ id, importance: importanceSchema }).strict(),
   delete_file: z.object({ id, recursive: z.boolean().optional().describe('Required to delete a non-empty folder.') }).strict(),
   query_files: z
     .object({
@@ -84,7 +86,7 @@ export type ToolName = keyof typeof toolArgSchemas;
 export type ToolArgs<T extends ToolName> = z.infer<(typeof toolArgSchemas)[T]>;
 export const TOOL_NAMES = Object.keys(toolArgSchemas) as ToolName[];
 
-export const FILE_WRITE_TOOLS: readonly ToolName[] = ['create_file', 'edit_file', 'delete_file'];
+export const FILE_WRITE_TOOLS: readonly ToolName[] = ['create_file', 'edit_file', 'delete_file', 'set_importance'];
 export const CONTROL_TOOLS: readonly ToolName[] = ['handoff_to_agent', 'request_clarification'];
 
 const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
@@ -92,6 +94,8 @@ const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
     'Create a project file. For long text leave content empty and stream the body in your reply as <file>…</file> right after this call; only one empty file may be pending at a time.',
   edit_file:
     'Edit a file precisely: replace/insert/delete an exact anchor, append at the end, or rewrite it whole. Anchors must match the current text exactly.',
+  set_importance:
+    'Set how much a character or setting matters to the book (high / medium / low): high ones are always in every agent\'s context, low ones only when there is room.',
   delete_file: 'Delete a file (folders need recursive=true).',
   query_files: 'Read a file in full by id, or search files by text and type.',
   update_project: 'Update the project summary, style, notes, or task board.',

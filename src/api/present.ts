@@ -54,6 +54,7 @@ export const presentFileSummary = (f: FileDoc) => ({
   words: f.words,
   version: f.versionCount,
   latestAuthor: f.latestAuthor,
+  importance: f.importance ?? null,
   createdAt: f.createdAt,
   updatedAt: f.updatedAt,
 });

@@ -4,7 +4,7 @@
  * document is generated from these same schemas.
  */
 import { z } from 'zod';
-import { fileTypeSchema, objectIdSchema, projectTypeSchema } from '../shared/domain';
+import { fileTypeSchema, importanceSchema, objectIdSchema, projectTypeSchema } from '../shared/domain';
 
 const text = (max: number) => z.string().max(max);
 
@@ -50,6 +50,8 @@ export const createFileBody = z
     content: text(500_000).optional(),
     parentId: objectIdSchema.optional(),
     order: z.number().int().min(0).max(100_000).optional(),
+    /** Characters and settings: how much they matter to the book (context priority). */
+    importance: importanceSchema.optional(),
   })
   .strict();
 
@@ -59,6 +61,7 @@ export const editFileBody = z
     /** The version the author edited; a newer head means someone else wrote meanwhile (409). */
     baseVersion: z.number().int().min(0).optional(),
     title: text(200).min(1).optional(),
+    importance: importanceSchema.optional(),
   })
   .strict();
 

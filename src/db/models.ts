@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type FlattenMaps, Schema, type Connection, type InferSchemaType, Types } from 'mongoose';
-import { AUTHORS, FILE_TYPES, JOB_STATUSES, PROJECT_TYPES, TURN_STATUSES } from '../shared/domain';
+import { AUTHORS, FILE_TYPES, IMPORTANCE_LEVELS, JOB_STATUSES, PROJECT_TYPES, TURN_STATUSES } from '../shared/domain';
 
 const taskSchema = new Schema(
   {
@@ -52,6 +52,10 @@ const fileSchema = new Schema(
     deletedAt: { type: Date, default: null },
     /** Idempotency key of the delete_file call that deleted it: a retry recognises its own delete. */
     deletedByKey: { type: String, default: null },
+    /** Characters and settings: how much they matter (null = not set, read as medium). */
+    importance: { type: String, enum: [...IMPORTANCE_LEVELS, null], default: null },
+    /** Who set the importance: an agent does not override the author's choice. */
+    importanceSetBy: { type: String, enum: [...AUTHORS, null], default: null },
   },
   { timestamps: true },
 );
@@ -223,6 +227,35 @@ const readSnapshotSchema = new Schema(
   { timestamps: true },
 );
 
+/**
+ * The context of one turn, assembled once by its first model step and reused by every
+ * later step and retry (seed 001 ContextAssembler): the `[full]` items really are the text
+ * as of the start of the request, and a step costs one read instead of a rebuild.
+ */
+const turnContextSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // turnId
+    sessionId: { type: String, required: true },
+    projectId: { type: String, required: true },
+    ownerId: { type: String, required: true },
+    jobId: { type: String, default: null },
+    message: { type: String, required: true },
+    /** The rendered project-context block and its tokens. */
+    context: { type: String, default: '' },
+    contextTokens: { type: Number, default: 0 },
+    /** The author's message as the model gets it: working set + label + message. */
+    userContent: { type: String, default: '' },
+    userTokens: { type: Number, default: 0 },
+    /** Files shown whole (context `[full]` items and working-set files) with the version shown. */
+    shown: { type: [{ fileId: String, version: Number, _id: false }], default: [] },
+    /** Session history before this turn, newest first, already cut to the history budget. */
+    history: { type: [{ role: String, content: String, tokens: Number, _id: false }], default: [] },
+    /** What the assembly chose, for benchmarks and operators. */
+    stats: { type: Schema.Types.Mixed, default: null },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+
 const jobSchema = new Schema(
   {
     ownerId: { type: String, required: true, index: true },
@@ -258,6 +291,7 @@ export type SessionLockDoc = InferSchemaType<typeof sessionLockSchema>;
 export type JobClaimDoc = InferSchemaType<typeof jobClaimSchema>;
 export type ReadSnapshotDoc = InferSchemaType<typeof readSnapshotSchema>;
 export type JobDoc = FlattenMaps<InferSchemaType<typeof jobSchema>> & { _id: unknown };
+export type TurnContextDoc = FlattenMaps<InferSchemaType<typeof turnContextSchema>>;
 
 /** Binds every model to one connection. */
 export function createModels(conn: Connection) {
@@ -275,6 +309,7 @@ export function createModels(conn: Connection) {
     ReadSnapshot: conn.model('ReadSnapshot', readSnapshotSchema),
     Job: conn.model('Job', jobSchema),
     JobClaim: conn.model('JobClaim', jobClaimSchema),
+    TurnContext: conn.model('TurnContext', turnContextSchema),
   };
 }
 

@@ -57,6 +57,8 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
       order,
       pendingTurnId: args.content || args.type === 'folder' ? null : ctx.turnId,
       createdByTurnId: ctx.turnId,
+      importance: args.importance ?? null,
+      importanceSetBy: args.importance ? 'ai' : null,
     });
   } catch (err) {
     if (!isDuplicateKey(err)) throw err; // a retry: the file already exists

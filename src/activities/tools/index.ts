@@ -12,6 +12,7 @@ import type { ActivityDeps } from '../deps';
 import { publisherFor } from '../publish';
 import { createFile, deleteFile, editFile, queryFiles } from './file-tools';
 import { handoffToAgent, requestClarification, updateProject } from './project-tools';
+import { setImportance } from './importance';
 import { failure, type ToolContext, type ToolExecution } from './types';
 
 export const toolKey = (turnId: string, step: number, toolCallId: string): string => `${turnId}:${step}:${toolCallId}`;
@@ -33,6 +34,7 @@ const TOOLS: { [N in ToolName]: (ctx: ToolContext, args: ToolArgs<N>) => Promise
   create_file: createFile,
   edit_file: editFile,
   delete_file: deleteFile,
+  set_importance: setImportance,
   query_files: queryFiles,
   update_project: updateProject,
   handoff_to_agent: handoffToAgent,

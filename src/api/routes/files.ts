@@ -73,6 +73,8 @@ export function filesRouter(deps: AppDeps): Router {
       parentId: body.parentId ?? null,
       order,
       latestAuthor: 'author',
+      importance: body.importance ?? null,
+      importanceSetBy: body.importance ? 'author' : null,
     });
     const fileId = String(file._id);
     try {
@@ -102,6 +104,7 @@ export function filesRouter(deps: AppDeps): Router {
         'version_conflict',
       );
     if (body.title !== undefined && body.title !== file.title) await models.File.updateOne({ _id: fileId }, { $set: { title: body.title } });
+    if (body.importance !== undefined) await models.File.updateOne({ _id: fileId }, { $set: { importance: body.importance, importanceSetBy: 'author' } });
     const changed = body.content !== file.content || file.versionCount === 0;
     if (changed) await writeVersion(models, fileId, body.content, { author: 'author', operation: 'author_edit' });
     res.json({ ...(await fileWithVersions(models, userId, fileId)), changed });

@@ -1,0 +1,212 @@
+/**
+ * Context assembly, once per request (seed 001 ContextAssembler). The first model step of a
+ * turn builds the turn's context — the project-context block, the working set before the
+ * author's message, the history window — and stores it as one TurnContext document; every
+ * later step and every retry reads that document instead of rebuilding. So `[full]` means
+ * "as of the start of this request", and a step costs a read, not ~10 queries and a
+ * re-tokenisation of the project.
+ */
+import type { Models, TurnContextDoc } from '../../db/models';
+import { isDuplicateKey } from '../../db/models';
+import type { Importance } from '../../shared/domain';
+import { authorLines, rememberSeen } from '../tools/file-store';
+import { type ContextItem, MeasureCache, type Packed, pack } from './budget';
+import { type Candidate, type ManifestFile, Priority, prioritize } from './priorities';
+import { type Chunk, pickSnippets, rankChunks, type ScoredChunk } from './retrieval';
+import { countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
+import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
+
+export interface ContextSettings {
+  contextTokens: number;
+  historyTokens: number;
+  ledgerCeiling: number;
+  workingSetMaxFiles: number;
+  workingSetMaxChars: number;
+}
+
+/** Retrieved snippets offered per request, and from one file at most. */
+export const SNIPPET_LIMIT = 6;
+export const SNIPPETS_PER_FILE = 2;
+/**
+ * Share of the ledger kept free of the working set for the system prompt, project brief,
+ * packets and the run's own tool loop (16k of the default 160k); history takes what is left.
+ */
+export const WORKING_SET_RESERVE_SHARE = 0.1;
+
+export const CONTEXT_HEADER =
+  '## Related content (items marked [full] are the complete text of the file as of the start of this request; a file changed since is marked as changed: read it again with query_files(id))';
+
+/** Marks `[full]` items whose file changed during the request, in a context or working-set text. */
+export function markChanged(text: string, changedIds: string[]): string {
+  let out = text;
+  for (const id of changedIds)
+    out = out.replaceAll(
+      `(id=${id}) [full]`,
+      `(id=${id}) [changed during this request: the text below is from its start; read the current text with query_files(id="${id}")]`,
+    );
+  return out;
+}
+
+type LoadedFile = ManifestFile & { content: string; words: number; version: number; latestAuthor: string };
+
+function manifestLine(f: LoadedFile): string {
+  const notes = [f.type, `${f.words} words`];
+  if (f.importance) notes.push(`importance ${f.importance}`);
+  if (f.latestAuthor === 'author') notes.push('edited by the author');
+  return `- ${f.title} (id=${f.id}, ${notes.join(', ')})`;
+}
+
+function snippetItem(c: ScoredChunk, file: LoadedFile): ContextItem {
+  return { fileId: c.fileId, title: file.title, priority: Priority.RELEVANT, kind: 'snippet', text: c.text, start: c.start, end: c.end, fileChars: file.content.length };
+}
+
+/** Chunks the model already sees: all of a `[full]` file, the shown prefix of a cut one. */
+function coveredBy(packed: Packed): (c: Chunk) => boolean {
+  const shown = new Map<string, number>();
+  for (const p of packed.placed) if (p.item.kind === 'file') shown.set(p.item.fileId, p.mode === 'full' ? Infinity : p.shownChars);
+  return (c) => c.end <= (shown.get(c.fileId) ?? -1);
+}
+
+/** Builds the turn's context. Reads only; the caller stores it. */
+export async function assembleTurnContext(models: Models, settings: ContextSettings, turnId: string, scope: string): Promise<TurnContextDoc> {
+  const started = performance.now();
+  const turn = await models.Turn.findById(turnId).lean();
+  if (!turn) throw new Error(`turn ${turnId} not found`);
+  // Retrieval ranks every file's text, so the whole project is read once here and nowhere else.
+  const [rawFiles, messages] = await Promise.all([
+    models.File.find({ projectId: turn.projectId, deletedAt: null }).sort({ type: 1, order: 1 }).lean(),
+    models.Message.find({ sessionId: turn.sessionId, turnId: { $ne: turnId } }).sort({ seq: -1 }).limit(200).lean(),
+  ]);
+  const files: LoadedFile[] = rawFiles.map((f) => ({
+    id: String(f._id),
+    title: f.title,
+    type: f.type,
+    parentId: f.parentId ?? null,
+    order: f.order,
+    importance: (f.importance ?? null) as Importance | null,
+    content: f.content,
+    words: f.words,
+    version: f.versionCount,
+    latestAuthor: f.latestAuthor,
+  }));
+  const byId = new Map(files.map((f) => [f.id, f]));
+  const query = [turn.message, scope].filter(Boolean).join('\n');
+  const { candidates, names } = prioritize({ files, focusFileId: turn.focusFileId ?? null, attachedFileIds: turn.attachedFileIds, query });
+
+  const header = [
+    '## Project files',
+    files.length ? files.map(manifestLine).join('\n') : '(no files yet)',
+    turn.quotes.length ? `\n## Passages the author quoted\n${turn.quotes.map((q) => `> ${q}`).join('\n')}` : '',
+    `\n${CONTEXT_HEADER}`,
+  ].join('\n');
+  const headerTokens = countTokens(header);
+
+  const retrievalStarted = performance.now();
+  const ranked = rankChunks(
+    files.filter((f) => f.type !== 'folder' && f.content),
+    { text: query, names },
+  );
+  const retrievalMs = performance.now() - retrievalStarted;
+
+  const fileItem = (c: Candidate): ContextItem | null => {
+    const f = byId.get(c.fileId)!;
+    return f.content ? { fileId: f.id, title: f.title, priority: c.priority, kind: 'file', text: f.content } : null;
+  };
+  const tiers = (tier: (p: Priority) => boolean): ContextItem[] =>
+    candidates.filter((c) => tier(c.priority)).map(fileItem).filter((i): i is ContextItem => i !== null);
+  const upToRelevant = tiers((p) => p <= Priority.RELEVANT);
+  const inspiration = tiers((p) => p === Priority.INSPIRATION);
+  const cache = new MeasureCache();
+  // Snippets sit at the end of RELEVANT. Retrieval leaves out only what was finally shown:
+  // a first pass finds the selection, the second offers snippets outside it.
+  const attempt = (covered: (c: Chunk) => boolean): Packed => {
+    const snippets = pickSnippets(ranked, covered, SNIPPET_LIMIT, SNIPPETS_PER_FILE).map((c) => snippetItem(c, byId.get(c.fileId)!));
+    return pack([...upToRelevant, ...snippets, ...inspiration], settings.contextTokens, headerTokens, cache);
+  };
+  const first = attempt(() => false);
+  const packed = attempt(coveredBy(first));
+  // A file that came in whole only in the second pass makes its snippets redundant.
+  const whole = new Set(packed.placed.filter((p) => p.mode === 'full').map((p) => p.item.fileId));
+  const placed = packed.placed.filter((p) => !(p.mode === 'snippet' && whole.has(p.item.fileId)));
+  const context = [header, ...placed.map((p) => p.rendered)].join('\n\n');
+
+  // The working set: current text of the files the last two replies touched.
+  const wsFiles: WorkingSetFile[] = [];
+  for (const id of workingSetIds(messages, turnId)) {
+    const f = byId.get(id);
+    if (!f || f.type === 'folder') continue;
+    wsFiles.push({ id, title: f.title, type: f.type, content: f.content, version: f.version, authorEdits: f.latestAuthor === 'author' ? await authorLines(models, id) : [] });
+  }
+  const messageTokens = countTokens(turn.message);
+  const ws = renderWorkingSet(wsFiles, whole, {
+    maxFiles: settings.workingSetMaxFiles,
+    maxChars: settings.workingSetMaxChars,
+    maxTokens: Math.max(0, Math.floor(settings.ledgerCeiling * (1 - WORKING_SET_RESERVE_SHARE) - packed.tokens - messageTokens)),
+  });
+  const user = userContent(ws.text, turn.message);
+
+  // History window, newest first, each message measured once; steps only take a prefix of it.
+  const history: { role: string; content: string; tokens: number }[] = [];
+  let historyUsed = 0;
+  for (const m of messages) {
+    const content = m.role === 'assistant' ? `${m.content}${breadcrumbLine(m.breadcrumb)}` : m.content;
+    const tokens = countTokens(content) + MESSAGE_OVERHEAD_TOKENS;
+    if (historyUsed + tokens > settings.historyTokens) break;
+    historyUsed += tokens;
+    history.push({ role: m.role, content, tokens });
+  }
+
+  const shown = [...[...whole].map((fileId) => ({ fileId, version: byId.get(fileId)!.version })), ...ws.whole];
+  return {
+    _id: turnId,
+    sessionId: turn.sessionId,
+    projectId: turn.projectId,
+    ownerId: turn.ownerId,
+    jobId: turn.jobId ?? null,
+    message: turn.message,
+    context,
+    contextTokens: packed.tokens,
+    userContent: user,
+    userTokens: countTokens(user),
+    shown,
+    history,
+    stats: {
+      files: files.length,
+      full: placed.filter((p) => p.mode === 'full').map((p) => p.item.fileId),
+      truncated: placed.filter((p) => p.mode === 'truncated').map((p) => p.item.fileId),
+      snippets: placed.filter((p) => p.mode === 'snippet').map((p) => `${p.item.fileId}:${p.item.start}`),
+      dropped: packed.dropped.length,
+      reasons: Object.fromEntries(candidates.map((c) => [c.fileId, c.reason])),
+      workingSet: { listed: ws.listed, whole: ws.whole.map((w) => w.fileId) },
+      names,
+      retrievalMs: Math.round(retrievalMs),
+      buildMs: Math.round(performance.now() - started),
+    },
+    createdAt: new Date(),
+  } as TurnContextDoc;
+}
+
+function breadcrumbLine(b: { op?: string | null; fileId?: string | null; title?: string | null }[]): string {
+  if (!b.length) return '';
+  return `\n\n[earlier tool operations] ${b.map((x) => `${x.op} "${x.title}" (id=${x.fileId})`).join('; ')}`;
+}
+
+/**
+ * The turn's stored context, built by the first step that needs it. A retry or a later step
+ * reads it back; two builders racing both insert the same `_id`, and the loser reads the winner's.
+ */
+export async function ensureTurnContext(models: Models, settings: ContextSettings, turnId: string, scope: string): Promise<TurnContextDoc> {
+  const stored = await models.TurnContext.findById(turnId).lean();
+  if (stored) return stored as TurnContextDoc;
+  const built = await assembleTurnContext(models, settings, turnId, scope);
+  // Recorded before the document exists, so a crash in between cannot leave a stored context
+  // whose files were never marked seen (stale-anchor checks key on these versions).
+  await Promise.all(built.shown.map((s) => rememberSeen(models, turnId, s.fileId!, s.version!)));
+  try {
+    await models.TurnContext.create(built);
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    return (await models.TurnContext.findById(turnId).lean()) as TurnContextDoc;
+  }
+  return built;
+}

@@ -1,0 +1,111 @@
+/**
+ * Fits prioritized context items into a token budget (seed 001 "预算与渲染"). Each item is
+ * measured once; an item that does not fit whole is cut from the same measurement. Every
+ * title line says what the model is looking at — the whole file, a cut with the way to read
+ * the rest, or a retrieved snippet — so a fragment is never mistaken for the file.
+ * A non-CRITICAL item cut below 500 characters and below half its length is dropped (it
+ * stays in the file list). Pure module.
+ */
+import { Priority } from './priorities';
+import { countTokens, Measured } from './tokens';
+
+export interface ContextItem {
+  fileId: string;
+  title: string;
+  priority: Priority;
+  kind: 'file' | 'snippet';
+  /** The whole file, or the snippet's text. */
+  text: string;
+  /** Snippets: where the chunk sits in its file, and the file's length. */
+  start?: number;
+  end?: number;
+  fileChars?: number;
+}
+
+export interface Placed {
+  item: ContextItem;
+  mode: 'full' | 'truncated' | 'snippet';
+  /** Characters of the item's text that were shown. */
+  shownChars: number;
+  rendered: string;
+}
+
+export interface Packed {
+  placed: Placed[];
+  /** Items considered but left out (too little room for a useful part). */
+  dropped: string[];
+  tokens: number;
+}
+
+/** Fragments shorter than this (and under half the file) mislead more than they help. */
+export const MIN_FRAGMENT_CHARS = 500;
+/** Room below which no further item is tried. */
+const MIN_ROOM_TOKENS = 50;
+/** Separator between parts, with room for tokenizer merges at the joins. */
+const JOIN_TOKENS = 3;
+
+export const fullHeader = (title: string, id: string): string => `### ${title} (id=${id}) [full]`;
+
+const truncatedHeader = (title: string, id: string, shown: number, total: number): string =>
+  `### ${title} (id=${id}) [truncated: showing ${shown}/${total} characters; full text: query_files(id="${id}")]`;
+
+const snippetHeader = (i: ContextItem): string =>
+  `### ${i.title} (id=${i.fileId}) [retrieved snippet, characters ${i.start}–${i.end} of ${i.fileChars}; not the full text: read it with query_files(id="${i.fileId}")]`;
+
+/** Measurements shared between packing passes, so each text is tokenized once per assembly. */
+export class MeasureCache {
+  private readonly cache = new Map<string, Measured>();
+  measure(key: string, text: string): Measured {
+    let m = this.cache.get(key);
+    if (!m) this.cache.set(key, (m = new Measured(text)));
+    return m;
+  }
+}
+
+/** Places items in order until the budget is spent; `startTokens` is what the block's header already used. */
+export function pack(items: ContextItem[], budget: number, startTokens: number, cache: MeasureCache): Packed {
+  const placed: Placed[] = [];
+  const dropped: string[] = [];
+  let used = startTokens;
+  for (const item of items) {
+    const left = budget - used;
+    if (left <= MIN_ROOM_TOKENS) {
+      dropped.push(item.fileId);
+      continue;
+    }
+    const key = item.kind === 'file' ? `file:${item.fileId}` : `snippet:${item.fileId}:${item.start}`;
+    const body = cache.measure(key, item.text);
+    const header = item.kind === 'file' ? fullHeader(item.title, item.fileId) : snippetHeader(item);
+    const headerTokens = countTokens(header) + JOIN_TOKENS;
+    if (headerTokens + body.count <= left) {
+      placed.push({ item, mode: item.kind === 'file' ? 'full' : 'snippet', shownChars: item.text.length, rendered: `${header}\n${item.text}` });
+      used += headerTokens + body.count;
+      continue;
+    }
+    // A snippet is already a small part: cutting it again helps nobody.
+    if (item.kind === 'snippet') {
+      dropped.push(item.fileId);
+      continue;
+    }
+    // The cut header is a little longer (two numbers, the query_files hint): measure it with the largest numbers.
+    const cutHeaderTokens = countTokens(truncatedHeader(item.title, item.fileId, item.text.length, item.text.length)) + JOIN_TOKENS;
+    const cut = body.prefix(left - cutHeaderTokens);
+    if (item.priority !== Priority.CRITICAL && cut.length < MIN_FRAGMENT_CHARS && cut.length < item.text.length / 2) {
+      dropped.push(item.fileId);
+      continue;
+    }
+    if (!cut) {
+      dropped.push(item.fileId);
+      continue;
+    }
+    placed.push({
+      item,
+      mode: 'truncated',
+      shownChars: cut.length,
+      rendered: `${truncatedHeader(item.title, item.fileId, cut.length, item.text.length)}\n${cut}`,
+    });
+    // The cut came from at most the room left, so the room is spent: no second count needed.
+    used += left;
+  }
+  return { placed, dropped, tokens: used };
+}

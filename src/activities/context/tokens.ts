@@ -1,0 +1,36 @@
+/**
+ * Token counting for prompt budgets. Special-token strings in author text ("<|endoftext|>")
+ * are counted as plain text, never rejected: an author's chapter must not crash a step.
+ */
+import { decode, encode } from 'gpt-tokenizer';
+
+const PLAIN = { disallowedSpecial: new Set<string>() };
+
+export const countTokens = (text: string): number => (text ? encode(text, PLAIN).length : 0);
+
+/** Tokens of a chat message as providers roughly count them (the same rule as the offline model's usage). */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+
+/**
+ * A text measured once: its token count and, when it has to be cut, the cut comes from the
+ * same encoding (no re-tokenising per probe).
+ */
+export class Measured {
+  private tokens: number[] | null = null;
+  readonly count: number;
+
+  constructor(readonly text: string) {
+    this.tokens = text ? encode(text, PLAIN) : [];
+    this.count = this.tokens.length;
+  }
+
+  /** The longest prefix of at most `max` tokens, cut back to a line or sentence end when one is near. */
+  prefix(max: number): string {
+    if (max <= 0 || !this.tokens) return '';
+    if (max >= this.count) return this.text;
+    // A token can end inside a multi-byte character: drop the replacement character that leaves.
+    const raw = decode(this.tokens.slice(0, max)).replace(/\uFFFD+$/u, '');
+    const cut = Math.max(raw.lastIndexOf('\n'), raw.search(/[。！？.!?][^。！？.!?]*$/u) + 1);
+    return cut > raw.length * 0.8 ? raw.slice(0, cut) : raw;
+  }
+}
