@@ -13,7 +13,7 @@ import type OpenAI from 'openai';
 import { endsWithQuestion, FileStreamProcessor, lastQuestion, planUnits, type StreamPiece } from '../agents/file-stream';
 import { toolsForAgent } from '../agents/tool-schemas';
 import { type AnyEventDraft, draft, type UsageData } from '../events/contract';
-import { tail } from '../shared/text';
+import { countWords, tail } from '../shared/text';
 import type { LlmStepInput, LlmStepResult, ToolCallRef } from '../shared/turn-types';
 import { buildAgentMessages } from './agent-messages';
 import { countTokens } from './context';
@@ -189,7 +189,7 @@ export function createLlmActivities(deps: ActivityDeps) {
         question: toolCalls.length === 0 ? lastQuestion(chatText) : null,
         planUnits: planUnits(chatText),
         endsOnFileBlock: processor.endsOnFileBlock,
-        capture: capture ? { fileId: capture.fileId, closed: capture.closed, chars: capture.body.length } : null,
+        capture: capture ? { fileId: capture.fileId, closed: capture.closed, chars: capture.body.length, words: countWords(capture.body) } : null,
         usage: usageData,
         finishReason,
       };

@@ -8,7 +8,7 @@ import { draft, NON_TERMINAL_STOP_REASONS, type AnyEventDraft } from '../events/
 import { isDuplicateKey } from '../db/models';
 import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../shared/domain';
 import { detectLanguage } from '../shared/text';
-import type { FinalizeInput, PreparedTurn, SaveCaptureInput, ToolOutcome } from '../shared/turn-types';
+import type { FinalizeInput, FinalizeResult, PreparedTurn, SaveCaptureInput, ToolOutcome } from '../shared/turn-types';
 import { endsWithQuestion } from '../agents/file-stream';
 import { findLengthRequirements, type PreviousTurnFacts } from '../workflows/routing';
 import type { RoutingDecision, WorkAgent } from '../workflows/plans';
@@ -110,19 +110,25 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
     },
 
-    async finalizeTurn(input: FinalizeInput): Promise<void> {
-      // Independent reads and the empty-file rollback run together (this is on every turn's path).
-      const [turn, steps, executions, records] = await Promise.all([
+    async finalizeTurn(input: FinalizeInput): Promise<FinalizeResult> {
+      // Independent reads run together (this is on every turn's path).
+      const [turn, steps, executions, records, unwritten] = await Promise.all([
         models.Turn.findById(input.turnId).lean(),
         models.AgentStep.find({ turnId: input.turnId }).sort({ step: 1 }).lean(),
         models.ToolExecution.find({ turnId: input.turnId }).lean(),
         models.UsageRecord.find({ turnId: input.turnId }).lean(),
-        // Empty files nobody wrote into are not work: roll them back (read-only turns, interrupts, dead ends).
-        models.File.deleteMany({ pendingTurnId: input.turnId, versionCount: 0 }),
+        unwrittenFiles(models, input.turnId),
       ]);
       if (!turn) throw new Error(`turn ${input.turnId} not found`);
       const outcomeOf = (key: string): ToolOutcome | undefined =>
         (executions.find((e) => e.key === key)?.result as { outcome?: ToolOutcome } | undefined)?.outcome;
+      // Rolled back below, after the record is written: a retry still finds them until then,
+      // and the record never lists them as touched nor lets a reply stand as a claimed save.
+      const rolledBack = new Set(unwritten.map((f) => String(f._id)));
+      const gone = await filesGone(models, steps.flatMap((st) => st.toolCalls.map((c) => outcomeOf(`${input.turnId}:${st.step}:${c.id}`)?.fileId)));
+      const dropped = (fileId: string): boolean => rolledBack.has(fileId) || gone.has(fileId);
+      const lastRunWithMessage = [...input.runs].reverse().find((r) => steps.some((st) => st.run === r.run))?.run ?? null;
+      const notSavedNote = unwritten.length ? notSavedLine(unwritten.map((f) => f.title), detectLanguage(turn.message)) : '';
 
       const touched = new Set<string>();
       for (const run of input.runs) {
@@ -131,17 +137,19 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
         for (const s of runSteps)
           for (const c of s.toolCalls) {
             const o = outcomeOf(`${input.turnId}:${s.step}:${c.id}`);
-            if (o?.ok && o.fileId && o.op && ['created', 'edited', 'deleted', 'read'].includes(o.op)) {
+            if (o?.ok && o.fileId && o.op && ['created', 'edited', 'deleted', 'read'].includes(o.op) && !dropped(o.fileId)) {
               breadcrumb.push({ op: o.op, fileId: o.fileId, title: o.title ?? '' });
               if (o.op !== 'read') touched.add(o.fileId);
             }
           }
         // A dropped run loses only its held text; what streamed live stays part of the record.
-        const text = runSteps
+        const said = runSteps
           .filter((s) => !(run.textDropped && s.held))
           .map((s) => s.text)
           .join('')
           .trim();
+        // The last message says plainly which created files were never written.
+        const text = run.run === lastRunWithMessage && notSavedNote ? [said, notSavedNote].filter(Boolean).join('\n\n') : said;
         if (!text && !breadcrumb.length) continue;
         const key = `${input.turnId}:run:${run.run}`;
         if (await models.Message.exists({ key })) continue;
@@ -183,6 +191,11 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
           },
         },
       );
+      // Empty files nobody wrote into are not work: roll them back (read-only turns, interrupts, dead ends).
+      if (rolledBack.size) {
+        await models.File.deleteMany({ _id: { $in: [...rolledBack] }, words: 0, latestAuthor: 'ai' });
+        await models.FileVersion.deleteMany({ fileId: { $in: [...rolledBack] } });
+      }
       if (!ACTIVE_TURN_STATUSES.includes(input.status)) await models.SessionLock.deleteOne({ _id: turn.sessionId, turnId: input.turnId });
 
       const held = steps.filter((s) => input.releaseHeldRuns?.includes(s.run) && s.held && s.text);
@@ -204,6 +217,32 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       events.push(draft('done', { status: input.status }, { turnId: input.turnId }));
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
       await expireStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId), deps.config.STREAM_TTL_SECONDS);
+      return { rolledBack: [...new Set([...rolledBack, ...gone])] };
     },
   };
+}
+
+/**
+ * Files this turn created that end it with no body text and were never touched by the
+ * author: created without content and not written (or written as an empty block).
+ */
+async function unwrittenFiles(models: ActivityDeps['models'], turnId: string): Promise<{ _id: unknown; title: string }[]> {
+  return models.File.find({ createdByTurnId: turnId, deletedAt: null, type: { $ne: 'folder' }, words: 0, latestAuthor: 'ai' })
+    .select({ title: 1 })
+    .lean();
+}
+
+/** Ids among these that no longer exist at all (rolled back by an earlier attempt of finalize). */
+async function filesGone(models: ActivityDeps['models'], ids: (string | undefined)[]): Promise<Set<string>> {
+  const wanted = [...new Set(ids.filter((x): x is string => !!x && /^[0-9a-f]{24}$/.test(x)))];
+  if (!wanted.length) return new Set();
+  const found = await models.File.find({ _id: { $in: wanted } }).select({ _id: 1 }).lean();
+  const present = new Set(found.map((f) => String(f._id)));
+  return new Set(wanted.filter((id) => !present.has(id)));
+}
+
+function notSavedLine(titles: string[], language: 'zh' | 'en'): string {
+  return language === 'zh'
+    ? `（未保存：${titles.map((t) => `《${t}》`).join('、')}没有写入正文，已移除。）`
+    : `(Not saved: ${titles.map((t) => `"${t}"`).join(', ')} ${titles.length > 1 ? 'were' : 'was'} never written and ${titles.length > 1 ? 'were' : 'was'} removed.)`;
 }

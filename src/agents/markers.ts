@@ -26,3 +26,7 @@ export const STEERING_MARKER = '[author steering]';
 export const WRITER_QUESTION_MARKER = '[writer question for the author]';
 /** Opens the review evidence block (word count, length requirements). */
 export const REVIEW_EVIDENCE_MARKER = '[review evidence]';
+/** Opens the packet of an empty-file correction round (seed 001 空文件纠偏轮). */
+export const EMPTY_FILE_REPAIR_MARKER = '[empty file correction]';
+/** Where the review packet carries this turn's body files as saved (seed 001 [待审查内容]). */
+export const REVIEW_CONTENT_MARKER = '[content under review]';

@@ -35,6 +35,7 @@ export const STOP_REASONS = [
   'tool_failure_circuit_open',
   'paused',
   'cancelled',
+  'empty_file_unwritten',
 ] as const;
 export const NON_TERMINAL_STOP_REASONS: readonly string[] = ['read_only_handoff_blocked'];
 

@@ -17,6 +17,8 @@ export interface TurnSettings {
   llmHeartbeatTimeoutSeconds: number;
   /** Tool and bookkeeping activities heartbeat every second; this detects a dead worker. */
   storeHeartbeatTimeoutSeconds: number;
+  /** Review-gate rounds per turn (REVIEW_MAX_ROUNDS); absent in turns started before it existed. */
+  maxReviewRounds?: number;
 }
 
 export interface TurnOutcome {
@@ -47,7 +49,15 @@ export interface PreparedTurn {
   lengthRequirements: string[];
 }
 
-export type RunKind = 'initial' | 'explicit' | 'planned' | 'review_gate' | 'continuation' | 'planner_repair' | 'writer_after_question';
+export type RunKind =
+  | 'initial'
+  | 'explicit'
+  | 'planned'
+  | 'review_gate'
+  | 'continuation'
+  | 'planner_repair'
+  | 'writer_after_question'
+  | 'empty_file_repair';
 
 /** Scope facts an agent's prompt is built from (regenerated per agent). */
 export interface ScopeInput {
@@ -93,7 +103,8 @@ export interface LlmStepResult {
   question: string | null;
   planUnits: number[];
   endsOnFileBlock: boolean;
-  capture: { fileId: string; closed: boolean; chars: number } | null;
+  /** `words`: editor-style count of the captured body (absent in steps recorded before it existed). */
+  capture: { fileId: string; closed: boolean; chars: number; words?: number } | null;
   usage: UsageData;
   finishReason: string;
 }
@@ -173,6 +184,11 @@ export interface FinalizeInput {
   error: { code: string; message: string } | null;
   /** Writer runs whose held chat text is published before the terminal events. */
   releaseHeldRuns?: number[];
+}
+
+export interface FinalizeResult {
+  /** Files created in this turn and never written, removed at finalize (absent in older histories). */
+  rolledBack?: string[];
 }
 
 export interface TurnState {

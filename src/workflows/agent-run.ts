@@ -102,6 +102,8 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
         [{ turnId: st.input.turnId, run, step, agent: req.agent, fileId: res.capture.fileId, slot: st.nextSlot() }],
       );
       recordWrite(st, facts, req.agent, saved);
+      // Body text saved into the empty file: it is written (an empty <file></file> block is not).
+      if (st.emptyFile?.fileId === res.capture.fileId && (res.capture.words ?? res.capture.chars) > 0) st.emptyFile = null;
       if (res.capture.closed) {
         st.pendingFileId = null;
         st.pendingFileIsBody = false;
@@ -133,6 +135,7 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
     if (facts.handoff || facts.clarification) break;
   }
   facts.planUnits = [...units].sort((a, b) => a - b);
+  facts.emptyFile = st.emptyFile ? { fileId: st.emptyFile.fileId, title: st.emptyFile.title } : null;
   return facts;
 }
 
@@ -145,8 +148,10 @@ function recordWrite(st: TurnRunState, facts: RunFacts, agent: WorkAgent, o: Too
     if (o.pendingBody) {
       st.pendingFileId = o.fileId ?? null;
       st.pendingFileIsBody = BODY_TYPES.includes(o.fileType ?? '');
+      if (o.fileId) st.emptyFile = { fileId: o.fileId, title: o.title ?? '', isBody: st.pendingFileIsBody };
     }
   }
+  if (o.name === 'edit_file' && o.op === 'edited' && st.emptyFile?.fileId === o.fileId) st.emptyFile = null;
   if (o.fileType === 'outline' && (o.op === 'edited' || (o.op === 'created' && !o.pendingBody))) st.wroteOutline = true;
   if (agent === 'writer' && o.bodyWords) st.bodyWords += o.bodyWords;
 }

@@ -1,8 +1,9 @@
 /**
  * What happens after an agent run (seed 001 "Agent 交接机制", SPEC §4.5), in this order:
- * explicit handoff → request_clarification → a closing question to the author →
- * planner repair → file-stream continuation round → auto review gate → next planned
- * agent → complete. MAX_AGENT_RUNS bounds every path that starts another run.
+ * empty-file correction round → explicit handoff → request_clarification → a closing
+ * question to the author → planner repair → file-stream continuation round → auto review
+ * gate → next planned agent → complete. MAX_AGENT_RUNS bounds every path that starts
+ * another run; REVIEW_MAX_ROUNDS bounds the review gate.
  * Pure module: runs inside the workflow.
  */
 import type { TurnStatus } from '../shared/domain';
@@ -25,7 +26,12 @@ export interface RunFacts {
   circuitOpen: { reason: 'repeated_unavailable_tool_call' | 'tool_failure_circuit_open'; message: string } | null;
   /** "chapter N" units the run pasted into chat. */
   planUnits: number[];
+  /** A file this run created without content and left with no body (seed 001 空文件). */
+  emptyFile?: { fileId: string; title: string } | null;
 }
+
+/** What the run interrupted by an empty-file correction round was about to do (seed A52). */
+export type CarriedSignals = Pick<RunFacts, 'handoff' | 'clarification' | 'endsWithQuestion' | 'question'>;
 
 export interface DecideState {
   routing: RoutingDecision;
@@ -39,12 +45,37 @@ export interface DecideState {
   requestAsksForPlan: boolean;
   /** An outline file was written (created with body or edited) in this turn. */
   wroteOutline: boolean;
+  /** Empty-file correction rounds are on (patched in the workflow). */
+  emptyFileRepair?: boolean;
+  /** Files that already had their one correction round in this turn. */
+  repairedFileIds?: string[];
+  /** Signals of the run a correction round interrupted; they apply once the repair is done. */
+  carried?: CarriedSignals | null;
+  /** Review-gate rounds already run in this turn, and the cap (null: no cap). */
+  reviewRounds?: number;
+  maxReviewRounds?: number | null;
+  language?: 'zh' | 'en';
 }
 
-export type StopReason = 'clarification_requested' | 'question_to_author' | 'max_agent_runs' | 'tool_failure_circuit_open' | 'invalid_handoff';
+export type StopReason =
+  | 'clarification_requested'
+  | 'question_to_author'
+  | 'max_agent_runs'
+  | 'tool_failure_circuit_open'
+  | 'invalid_handoff'
+  | 'empty_file_unwritten';
 
 export type Decision =
-  | { action: 'run'; agent: WorkAgent; kind: RunKind; remaining: WorkAgent[]; note: string; writerQuestion?: string | null }
+  | {
+      action: 'run';
+      agent: WorkAgent;
+      kind: RunKind;
+      remaining: WorkAgent[];
+      note: string;
+      writerQuestion?: string | null;
+      /** Correction round: the file to write, and what the interrupted run was about to do. */
+      repair?: { fileId: string; title: string; carried: CarriedSignals };
+    }
   | { action: 'stop'; status: TurnStatus; reason: StopReason; message: string; resume: { agent: WorkAgent; remaining: WorkAgent[] } | null; errorCode?: string }
   | { action: 'complete' };
 
@@ -58,8 +89,30 @@ export interface DecisionWithCards {
 
 const PLANNERS: readonly WorkAgent[] = ['planner', 'hook_designer'];
 
+/** The review-round cap is reached (seed 001 "未到审查上限"): no more review gates this turn. */
+export function reviewCapReached(s: Pick<DecideState, 'reviewRounds' | 'maxReviewRounds'>): boolean {
+  return s.maxReviewRounds != null && (s.reviewRounds ?? 0) >= s.maxReviewRounds;
+}
+
 function reviewDue(facts: RunFacts, s: DecideState): boolean {
-  return facts.agent === 'writer' && s.bodyWordsThisTurn - s.bodyWordsReviewed >= s.reviewThreshold && !s.routing.read_only;
+  return facts.agent === 'writer' && s.bodyWordsThisTurn - s.bodyWordsReviewed >= s.reviewThreshold && !s.routing.read_only && !reviewCapReached(s);
+}
+
+/** The correction round's own signals win; without any, the interrupted run's apply. */
+function withCarried(facts: RunFacts, carried: CarriedSignals | null | undefined): RunFacts {
+  if (facts.kind !== 'empty_file_repair' || !carried) return facts;
+  if (facts.handoff || facts.clarification || facts.endsWithQuestion) return facts;
+  return { ...facts, ...carried };
+}
+
+function emptyFileMessage(title: string, language: 'zh' | 'en' | undefined): string {
+  return language === 'zh'
+    ? `《${title}》没有写成：纠偏一轮后它仍是空的，已移除，没有保存任何正文。`
+    : `"${title}" was not written: it was still empty after a correction round, so it was removed and nothing was saved in it.`;
+}
+
+function repairNote(title: string, fileId: string): string {
+  return `"${title}" (id=${fileId}) was created but is still empty: nothing was saved in it. Write its body now as a line <file>, the text, then a line </file>. Do not create another file and do not say it was saved before it is.`;
 }
 
 /** Caps another run at MAX_AGENT_RUNS; exhaustion is resumable ("continue"). */
@@ -74,17 +127,49 @@ function capped(d: Decision, s: DecideState): Decision {
   };
 }
 
-export function decideAfterRun(facts: RunFacts, s: DecideState): DecisionWithCards {
+export function decideAfterRun(ranFacts: RunFacts, s: DecideState): DecisionWithCards {
   let blockedHandoff: DecisionWithCards['blockedHandoff'] = null;
   let droppedHandoff = false;
   const done = (decision: Decision): DecisionWithCards => ({ decision: capped(decision, s), blockedHandoff, droppedHandoff });
 
-  if (facts.circuitOpen)
-    return done({ action: 'stop', status: 'failed', reason: 'tool_failure_circuit_open', message: facts.circuitOpen.message, resume: null, errorCode: facts.circuitOpen.reason });
+  if (ranFacts.circuitOpen)
+    return done({ action: 'stop', status: 'failed', reason: 'tool_failure_circuit_open', message: ranFacts.circuitOpen.message, resume: null, errorCode: ranFacts.circuitOpen.reason });
+
+  // 0. Empty-file correction round: the agent that created the empty file writes it, once
+  // per file (read-only turns roll it back instead). Whatever the run was about to do —
+  // hand off, or wait for the author — is carried over and applies after the repair.
+  const empty = ranFacts.emptyFile;
+  if (s.emptyFileRepair && empty && !s.routing.read_only) {
+    if (s.repairedFileIds?.includes(empty.fileId))
+      return done({
+        action: 'stop',
+        status: 'failed',
+        reason: 'empty_file_unwritten',
+        message: emptyFileMessage(empty.title, s.language),
+        resume: { agent: ranFacts.agent, remaining: s.remaining },
+        errorCode: 'empty_file_unwritten',
+      });
+    const carriedNow = ranFacts.kind === 'empty_file_repair' ? withCarried(ranFacts, s.carried) : ranFacts;
+    return done({
+      action: 'run',
+      agent: ranFacts.agent,
+      kind: 'empty_file_repair',
+      remaining: s.remaining,
+      note: repairNote(empty.title, empty.fileId),
+      repair: {
+        fileId: empty.fileId,
+        title: empty.title,
+        carried: { handoff: carriedNow.handoff, clarification: carriedNow.clarification, endsWithQuestion: carriedNow.endsWithQuestion, question: carriedNow.question },
+      },
+    });
+  }
+  const facts = withCarried(ranFacts, s.carried);
 
   // 1. Explicit handoff.
   if (facts.handoff) {
     if (s.routing.clarify_first) droppedHandoff = true;
+    // At the review-round cap a handoff back to the reviewer would restart the writer↔reviewer loop.
+    else if (facts.handoff.to === 'quality_reviewer' && reviewCapReached(s)) droppedHandoff = true;
     else if (s.routing.read_only && agentHasWriteTools(facts.handoff.to))
       blockedHandoff = { to: facts.handoff.to, message: `Handoff to ${facts.handoff.to} blocked: this turn is read-only.` };
     else

@@ -3,6 +3,7 @@
  * 「已完成的不重做、不改刚交付的文件、不追加作者没要的产出」"). Pure module.
  */
 import {
+  EMPTY_FILE_REPAIR_MARKER,
   FILE_STREAM_CONTINUATION_MARKER,
   HANDOFF_PACKET_MARKER,
   REVIEW_EVIDENCE_MARKER,
@@ -47,6 +48,10 @@ export function buildPacket(p: PacketInput): string {
     ]
       .filter(Boolean)
       .join('\n');
+  }
+  if (p.kind === 'empty_file_repair') {
+    // The same agent, right after its own run: no handoff rules, just the one thing to fix.
+    return [EMPTY_FILE_REPAIR_MARKER, p.note, `Author's scope: ${p.scope || '(as in the message)'}`].join('\n');
   }
   const lines = [
     HANDOFF_PACKET_MARKER,

@@ -5,6 +5,7 @@
 import type { AnyEventDraft } from '../events/contract';
 import type { AgentRunRecord, ToolOutcome, TurnInput, TurnState } from '../shared/turn-types';
 import type { TurnStatus } from '../shared/domain';
+import type { CarriedSignals } from './decide';
 import type { DeliveredFile } from './packets';
 import type { RoutingDecision, WorkAgent } from './plans';
 
@@ -44,6 +45,20 @@ export class TurnRunState {
   plannerRepairDone = false;
   pendingFileId: string | null = null;
   pendingFileIsBody = false;
+  /** A file created without content that has no body yet (cleared when a body is saved into it). */
+  emptyFile: { fileId: string; title: string; isBody: boolean } | null = null;
+  /** Files that already had their one empty-file correction round. */
+  repairedFileIds: string[] = [];
+  /** What the run interrupted by a correction round was about to do (seed A52). */
+  carried: CarriedSignals | null = null;
+  /** Review-gate runs so far (REVIEW_MAX_ROUNDS caps them). */
+  reviewRounds = 0;
+  /** Kind of the run in flight: recorded if the turn fails or is interrupted mid-run. */
+  currentKind: AgentRunRecord['kind'] = 'initial';
+  /** Chat text already shown to the author in this turn (the shaper separates what follows). */
+  shownText = false;
+  /** Held runs produced chat text (shown if released, gone if dropped). */
+  heldText = false;
   delivered: (DeliveredFile & { bodyWords: number })[] = [];
   /** Writer runs whose chat text is held until we know whether a review follows. */
   heldRuns: number[] = [];

@@ -13,7 +13,7 @@ import {
   patched,
 } from '@temporalio/workflow';
 import { draft } from '../events/contract';
-import type { FinalizeInput, TurnInput, TurnOutcome } from '../shared/turn-types';
+import type { FinalizeInput, FinalizeResult, TurnInput, TurnOutcome } from '../shared/turn-types';
 import { turnActivities } from './activities-proxy';
 import { Interrupted, runAgent, type RunRequest } from './agent-run';
 import { decideAfterRun, type Decision } from './decide';
@@ -41,7 +41,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     st.status = f.status;
     upsertSearchAttributes([{ key: SA.TurnStatus, value: f.status }]);
     // Finalizing must happen even when the workflow itself is being cancelled.
-    await CancellationScope.nonCancellable(() =>
+    const finalized = await CancellationScope.nonCancellable(() =>
       acts.store.finalizeTurn({
         ...f,
         turnId: input.turnId,
@@ -56,7 +56,10 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
       status: f.status,
       stopReason: f.stopReason,
       agents: st.runs.map((r) => r.agent),
-      filesWritten: st.delivered.map((d) => ({ fileId: d.fileId, title: d.title, type: d.type, bodyWords: d.bodyWords })),
+      // Older histories recorded finalize without a result.
+      filesWritten: st.delivered
+        .filter((d) => !(finalized as FinalizeResult | undefined)?.rolledBack?.includes(d.fileId))
+        .map((d) => ({ fileId: d.fileId, title: d.title, type: d.type, bodyWords: d.bodyWords })),
       bodyWords: st.bodyWords,
       usage: { ...st.usage },
     };
@@ -87,6 +90,8 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
         draft('agent_selected', { agent: next.agent, reason: next.kind === 'initial' ? `routing: ${st.routing.source}` : next.kind, plan: st.routing.workflow_plan, run: st.run }, { turnId: input.turnId, agent: next.agent }),
       );
       if (next.agent === 'quality_reviewer' && next.kind === 'review_gate') st.bodyWordsReviewed = st.bodyWords;
+      if (next.agent === 'quality_reviewer' && (next.kind === 'review_gate' || next.kind === 'explicit')) st.reviewRounds += 1;
+      st.currentKind = next.kind;
       const packet =
         next.kind === 'initial'
           ? null
@@ -105,6 +110,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
       const facts = await runAgent(st, { agent: next.agent, kind: next.kind, packet }, { acts, setActiveScope: (s) => (activeScope = s) });
       if (next.kind === 'planner_repair') st.plannerRepairDone = true;
 
+      const maxReviewRounds = input.settings.maxReviewRounds ?? DEFAULT_REVIEW_MAX_ROUNDS;
       const { decision, blockedHandoff, droppedHandoff } = decideAfterRun(facts, {
         routing: st.routing,
         remaining: st.remaining,
@@ -116,7 +122,22 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
         plannerRepairDone: st.plannerRepairDone,
         requestAsksForPlan: requestAsksForPlan(prepared.message),
         wroteOutline: st.wroteOutline,
+        // patched() only where the new rules change the course, so older histories replay unchanged.
+        emptyFileRepair: facts.emptyFile != null && !st.routing.read_only && patched('h3-empty-file-repair'),
+        repairedFileIds: st.repairedFileIds,
+        carried: st.carried,
+        reviewRounds: st.reviewRounds,
+        maxReviewRounds: st.reviewRounds >= maxReviewRounds && patched('h3-review-round-cap') ? maxReviewRounds : null,
+        language: prepared.language,
       });
+      if (next.kind === 'empty_file_repair') st.carried = null;
+      if (decision.action === 'run' && decision.repair) {
+        // The correction round writes into the same file: it is pending again for the body.
+        st.repairedFileIds.push(decision.repair.fileId);
+        st.carried = decision.repair.carried;
+        st.pendingFileId = decision.repair.fileId;
+        st.pendingFileIsBody = st.emptyFile?.isBody ?? false;
+      }
       if (blockedHandoff) st.blockedHandoffs.push({ reason: 'read_only_handoff_blocked', message: blockedHandoff.message });
       if (droppedHandoff) log.info('explicit handoff dropped on a clarify-first turn', { turnId: input.turnId });
       st.runs.push({ run: st.run, agent: next.agent, kind: next.kind, outcome: outcomeLabel(decision), textDropped: false });
@@ -139,9 +160,11 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     }
   } catch (err) {
     if (err instanceof Interrupted || isCancellation(err)) {
+      keepRunInFlight(st, 'interrupted');
       return finalize({ status: 'interrupted', stopReason: 'interrupted', stopMessage: 'Stopped by the author.', resume: null, error: null });
     }
     if (err instanceof ActivityFailure) {
+      keepRunInFlight(st, 'failed');
       // An activity gave up after its retries (or was rejected as a bad request): the turn
       // fails visibly, with what was saved so far kept.
       log.error('turn failed', { turnId: input.turnId, error: err.message, cause: err.cause?.message });
@@ -155,6 +178,21 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     }
     throw err;
   }
+}
+
+/** Default of REVIEW_MAX_ROUNDS for turns whose settings predate it. */
+const DEFAULT_REVIEW_MAX_ROUNDS = 2;
+
+/**
+ * A turn that fails or is interrupted mid-run still records that run, so its text (held or
+ * streamed) is saved in the assistant message, and releases held writer text instead of
+ * losing it: nothing follows that could replace it.
+ */
+function keepRunInFlight(st: TurnRunState, outcome: 'interrupted' | 'failed'): void {
+  if (st.agent && st.run > 0 && !st.runs.some((r) => r.run === st.run))
+    st.runs.push({ run: st.run, agent: st.agent, kind: st.currentKind, outcome, textDropped: false });
+  st.releaseAtFinalize = [...new Set([...st.releaseAtFinalize, ...st.heldRuns])];
+  st.heldRuns = [];
 }
 
 async function routeWithFallback(acts: ReturnType<typeof turnActivities>, turnId: string): Promise<RoutingDecision> {
@@ -185,7 +223,8 @@ function outcomeLabel(d: Decision): string {
  */
 async function settleHeldText(st: TurnRunState, acts: ReturnType<typeof turnActivities>, d: Decision): Promise<void> {
   if (st.heldRuns.length === 0) return;
-  if (d.action === 'run' && d.kind === 'continuation' && d.agent === 'writer') return;
+  // The writer goes on (continuation or empty-file correction): its text stays held.
+  if (d.action === 'run' && (d.kind === 'continuation' || d.kind === 'empty_file_repair') && d.agent === 'writer') return;
   const drop = d.action === 'run' && d.agent === 'quality_reviewer';
   if (!drop && d.action !== 'run' && patched('release-held-in-finalize')) {
     // The turn ends next: finalize publishes the held text, saving an activity round trip.
