@@ -52,6 +52,10 @@ const fileSchema = new Schema(
     deletedAt: { type: Date, default: null },
     /** Idempotency key of the delete_file call that deleted it: a retry recognises its own delete. */
     deletedByKey: { type: String, default: null },
+    /** One id per delete: a folder's recursive delete trashes its contents under the folder's batch, and undelete restores the batch. */
+    deletedBatch: { type: String, default: null },
+    /** The file the delete was aimed at (the folder, for files trashed with it). */
+    deletedWith: { type: String, default: null },
   },
   { timestamps: true },
 );
