@@ -79,6 +79,8 @@ export const configSchema = z.object({
 
   JOB_CHAPTERS_PER_RUN: intFrom(10, 1),
   JOB_MAX_REVISION_ROUNDS: intFrom(2, 0),
+  /** Days a deleted file (with its versions) stays in the trash, restorable, before it is purged. */
+  FILE_TRASH_RETENTION_DAYS: intFrom(30, 1),
 });
 
 export type Config = z.infer<typeof configSchema> & {

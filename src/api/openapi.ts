@@ -15,6 +15,7 @@ import {
   deleteFileQuery,
   editFileBody,
   eventsQuery,
+  fileListQuery,
   interruptBody,
   listFilesQuery,
   listQuery,
@@ -43,7 +44,7 @@ const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input: field errors in `error.details.fields`',
   401: 'Missing or invalid bearer token',
   404: 'Not found — also the answer for another owner’s ids',
-  409: 'Conflict (a running turn, a stale base version, a non-empty folder)',
+  409: 'Conflict (a running turn, a stale base version, a non-empty folder, undelete of a file not in the trash)',
   413: 'Request body too large',
 };
 
@@ -143,7 +144,23 @@ export function buildOpenApiDocument(config: Pick<Config, 'MAX_MESSAGE_CHARS'>) 
       produces: { type: 'text/event-stream', schema: streamEvent },
     },
 
-    { method: 'get', path: v1('/projects/:projectId/files'), summary: 'List a project’s files (no content)', tag: 'files', params: idParams('projectId'), query: listFilesQuery },
+    {
+      method: 'get',
+      path: v1('/projects/:projectId/files'),
+      summary: 'List a project’s files (no content); with deleted=true its trash, each with deletedAt and purgeAt',
+      tag: 'files',
+      params: idParams('projectId'),
+      query: listFilesQuery,
+    },
+    { method: 'get', path: v1('/files'), summary: 'The same listing by ?projectId= (deleted=true: the trash)', tag: 'files', query: fileListQuery },
+    {
+      method: 'post',
+      path: v1('/files/:fileId/undelete'),
+      summary: 'Restore a file from the trash with its versions (a folder with what its delete took); a title taken meanwhile gets “(restored)”',
+      tag: 'files',
+      params: idParams('fileId'),
+      errors: [400, 401, 404, 409],
+    },
     { method: 'post', path: v1('/files'), summary: 'Create a file as the author (version 1)', tag: 'files', body: createFileBody, status: 201, errors: [400, 401, 404, 413] },
     { method: 'get', path: v1('/files/:fileId'), summary: 'A file with its head content and version history', tag: 'files', params: idParams('fileId') },
     {

@@ -65,12 +65,17 @@ export const editFileBody = z
   })
   .strict();
 
-export const listFilesQuery = z
-  .object({
-    type: fileTypeSchema.optional(),
-    limit: z.coerce.number().int().min(1).max(1000).default(500),
-  })
-  .strict();
+const fileListFields = {
+  type: fileTypeSchema.optional(),
+  /** `true`: the project's trash (files deleted within the retention period) instead of its live files. */
+  deleted: z.enum(['true', 'false']).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(500),
+};
+
+export const listFilesQuery = z.object(fileListFields).strict();
+
+/** `GET /files?projectId=…`: the same listing addressed by query. */
+export const fileListQuery = z.object({ projectId: objectIdSchema, ...fileListFields }).strict();
 
 export const deleteFileQuery = z.object({ recursive: z.enum(['true', 'false']).optional() }).strict();
 

@@ -56,6 +56,10 @@ const fileSchema = new Schema(
     importance: { type: String, enum: [...IMPORTANCE_LEVELS, null], default: null },
     /** Who set the importance: an agent does not override the author's choice. */
     importanceSetBy: { type: String, enum: [...AUTHORS, null], default: null },
+    /** One id per delete: a folder's recursive delete trashes its contents under the folder's batch, and undelete restores the batch. */
+    deletedBatch: { type: String, default: null },
+    /** The file the delete was aimed at (the folder, for files trashed with it). */
+    deletedWith: { type: String, default: null },
   },
   { timestamps: true },
 );

@@ -11,7 +11,7 @@ const A = { authorization: 'Bearer tokA' };
 const B = { authorization: 'Bearer tokB' };
 
 let h: Harness;
-const a = { projectId: '', sessionId: '', turnId: '', fileId: '', folderId: '', streamToken: '', jobId: '' };
+const a = { projectId: '', sessionId: '', turnId: '', fileId: '', folderId: '', streamToken: '', jobId: '', trashedId: '' };
 const SECRET_TITLE = 'Alice secret title';
 const SECRET_TEXT = 'moonlit smugglers of Vell';
 
@@ -33,6 +33,10 @@ beforeAll(async () => {
   a.fileId = files.body.items[0]!.id;
   const folder = await api<{ id: string }>(h, 'POST', '/api/v1/files', { projectId: a.projectId, type: 'folder', title: 'Part I' }, A);
   a.folderId = folder.body.id;
+  // A file of A's in the trash: B can neither list nor undelete it.
+  const trashed = await api<{ id: string }>(h, 'POST', '/api/v1/files', { projectId: a.projectId, type: 'draft', title: SECRET_TITLE, content: SECRET_TEXT }, A);
+  a.trashedId = trashed.body.id;
+  expect((await api(h, 'DELETE', `/api/v1/files/${a.trashedId}`, undefined, A)).status).toBe(204);
   // A one-chapter job, on the model's default persona, run to its end.
   h.model.reset();
   const job = await api<{ jobId: string }>(h, 'POST', '/api/v1/jobs', { projectId: a.projectId, chapters: { from: 1, to: 1 } }, A);
@@ -66,6 +70,9 @@ const probes: Probe[] = [
   ['PUT', (i) => `/api/v1/files/${i.fileId}`, () => ({ content: 'overwritten' })],
   ['POST', (i) => `/api/v1/files/${i.fileId}/restore`, () => ({ version: 1 })],
   ['DELETE', (i) => `/api/v1/files/${i.fileId}`],
+  ['GET', (i) => `/api/v1/projects/${i.projectId}/files?deleted=true`],
+  ['GET', (i) => `/api/v1/files?projectId=${i.projectId}&deleted=true`],
+  ['POST', (i) => `/api/v1/files/${i.trashedId}/undelete`],
   ['GET', (i) => `/api/v1/projects/${i.projectId}/usage`],
   ['GET', (i) => `/api/v1/sessions/${i.sessionId}/usage`],
   ['POST', () => '/api/v1/jobs', (i) => ({ projectId: i.projectId, chapters: { from: 2, to: 3 } })],
@@ -78,7 +85,7 @@ const probes: Probe[] = [
   ['GET', (i) => `/api/v1/jobs/${i.jobId}/events`],
 ];
 
-const fresh = () => ({ projectId: newId(), sessionId: newId(), turnId: newId(), fileId: newId(), folderId: newId(), streamToken: '', jobId: newId() });
+const fresh = () => ({ projectId: newId(), sessionId: newId(), turnId: newId(), fileId: newId(), folderId: newId(), streamToken: '', jobId: newId(), trashedId: newId() });
 
 async function raw(method: string, path: string, body: unknown, headers: Record<string, string>) {
   const res = await fetch(`${h.baseUrl}${path}`, {
@@ -89,7 +96,7 @@ async function raw(method: string, path: string, body: unknown, headers: Record<
   return { status: res.status, text: await res.text() };
 }
 
-test.each(probes.map((p) => [`${p[0]} ${p[1]({ projectId: ':projectId', sessionId: ':sessionId', turnId: ':turnId', fileId: ':fileId', folderId: '', streamToken: '', jobId: ':jobId' })}`, p] as const))(
+test.each(probes.map((p) => [`${p[0]} ${p[1]({ projectId: ':projectId', sessionId: ':sessionId', turnId: ':turnId', fileId: ':fileId', folderId: '', streamToken: '', jobId: ':jobId', trashedId: ':fileId' })}`, p] as const))(
   'B gets exactly what a nonexistent id gets: %s',
   async (_name, [method, path, body]) => {
     const other = fresh();
@@ -99,7 +106,7 @@ test.each(probes.map((p) => [`${p[0]} ${p[1]({ projectId: ':projectId', sessionI
     expect(none.status).toBe(404);
     // Byte for byte the same answer, once the id B sent is swapped back.
     let normalised = mine.text;
-    for (const k of ['projectId', 'sessionId', 'turnId', 'fileId', 'jobId'] as const) normalised = normalised.split(a[k]).join(other[k]);
+    for (const k of ['projectId', 'sessionId', 'turnId', 'fileId', 'jobId', 'trashedId'] as const) normalised = normalised.split(a[k]).join(other[k]);
     expect(normalised).toBe(none.text);
     expect(mine.text).not.toContain(SECRET_TITLE);
     expect(mine.text).not.toContain(SECRET_TEXT);
@@ -136,6 +143,9 @@ test("A's data is untouched by B's attempts", async () => {
   expect(job.body.status).toBe('completed');
   // Both of A's files live on (beside the job's outline and chapter).
   expect(await h.runtime.models.File.countDocuments({ _id: { $in: [a.fileId, a.folderId] }, deletedAt: null })).toBe(2);
+  // A's trashed file is still in A's trash, not restored by B.
+  const trash = await api<{ items: { id: string }[] }>(h, 'GET', `/api/v1/projects/${a.projectId}/files?deleted=true`, undefined, A);
+  expect(trash.body.items.map((f) => f.id)).toEqual([a.trashedId]);
 });
 
 test('stream tokens open exactly one stream; no token or a wrong token is 401', async () => {

@@ -18,6 +18,7 @@ import {
   seenVersion,
   writeVersion,
 } from './file-store';
+import { moveToTrash } from './trash';
 import { authorScope, failure, type ToolContext, type ToolExecution } from './types';
 
 export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>): Promise<ToolExecution> {
@@ -194,15 +195,21 @@ export async function deleteFile(ctx: ToolContext, args: ToolArgs<'delete_file'>
     return failure('delete_file', 'author_edit_protected', `Not deleted: the author wrote ${protectedOnes.map((t) => `"${t.title}"`).join(', ')}; ask them first.`, {
       protected_ids: protectedOnes.map((t) => String(t._id)),
     });
+  // Into the trash, not gone: the author can undelete it (with its versions) until retention ends.
   const ids = targets.map((t) => String(t._id));
-  await models.File.updateMany({ _id: { $in: ids }, deletedAt: null }, { $set: { deletedAt: new Date(), deletedByKey: ctx.key, pendingTurnId: null } });
+  await moveToTrash(models, ids, { batch: idFromKey(`trash:${ctx.key}`), rootId: args.id, now: new Date(), key: ctx.key });
   return deleteResult(ctx, args.id, targets);
 }
 
 function deleteResult(ctx: ToolContext, id: string, targets: FileRecord[]): ToolExecution {
   const file = targets.find((t) => String(t._id) === id) ?? targets[0]!;
   return {
-    body: { ok: true, deleted: targets.map((t) => ({ id: String(t._id), title: t.title })) },
+    body: {
+      ok: true,
+      deleted: targets.map((t) => ({ id: String(t._id), title: t.title })),
+      in_trash: true,
+      note: 'Moved to the trash with its versions: the author can undelete it.',
+    },
     outcome: { name: 'delete_file', ok: true, fileId: id, fileType: file.type, title: file.title, op: 'deleted' },
     events: targets.map((t) =>
       ctx.event(draft('file_updated', { fileId: String(t._id), title: t.title, fileType: t.type, versionId: '', words: 0, operation: 'delete' })),

@@ -10,10 +10,11 @@ import { userOf } from '../auth';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { ownedFile, ownedProject } from '../ownership';
 import { presentFile, presentFileSummary, presentVersion } from '../present';
-import { createFileBody, deleteFileQuery, editFileBody, listFilesQuery, restoreVersionBody, versionParam } from '../schemas';
+import { createFileBody, deleteFileQuery, editFileBody, fileListQuery, listFilesQuery, restoreVersionBody, versionParam } from '../schemas';
 import { parseBody, parseId, parseQuery } from '../validation';
-import type { Models } from '../../db/models';
+import { type FileDoc, type Models, newId } from '../../db/models';
 import { writeVersion } from '../../activities/tools/file-store';
+import { listTrash, moveToTrash, purgeAt, purgeExpiredTrash, trashCutoff, undeleteFile } from '../../activities/tools/trash';
 
 async function fileWithVersions(models: Models, userId: string, fileId: string) {
   const file = await ownedFile(models, userId, fileId);
@@ -31,14 +32,35 @@ export function filesRouter(deps: AppDeps): Router {
   const r = Router();
   const { models } = deps;
 
+  const retentionDays = deps.config.FILE_TRASH_RETENTION_DAYS;
+  const cutoff = (): Date => trashCutoff(deps.clock(), retentionDays);
+  /** A trashed file as the trash lists it: when it was deleted, with what, and when it goes for good. */
+  const presentTrashed = (f: FileDoc) => ({
+    ...presentFileSummary(f),
+    deletedAt: f.deletedAt,
+    deletedWith: f.deletedWith === String(f._id) ? null : f.deletedWith,
+    purgeAt: f.deletedAt ? purgeAt(f.deletedAt, retentionDays) : null,
+  });
+
+  /** Live files, or with `deleted=true` the trash. Expired trash is purged here, lazily. */
+  async function listFiles(userId: string, projectId: string, q: { type?: string; deleted?: 'true' | 'false'; limit: number }) {
+    await ownedProject(models, userId, projectId);
+    await purgeExpiredTrash(models, { projectId, cutoff: cutoff() });
+    if (q.deleted === 'true') return { items: (await listTrash(models, { projectId, ownerId: userId, cutoff: cutoff(), type: q.type, limit: q.limit })).map(presentTrashed) };
+    const filter = { projectId, ownerId: userId, deletedAt: null, ...(q.type ? { type: q.type } : {}) };
+    const list = await models.File.find(filter).select({ content: 0 }).sort({ type: 1, order: 1, createdAt: 1 }).limit(q.limit).lean();
+    return { items: list.map(presentFileSummary) };
+  }
+
   r.get('/projects/:projectId/files', async (req, res) => {
     const projectId = parseId(req.params.projectId, 'projectId');
     const q = parseQuery(listFilesQuery, req.query);
-    const userId = userOf(req);
-    await ownedProject(models, userId, projectId);
-    const filter = { projectId, ownerId: userId, deletedAt: null, ...(q.type ? { type: q.type } : {}) };
-    const list = await models.File.find(filter).select({ content: 0 }).sort({ type: 1, order: 1, createdAt: 1 }).limit(q.limit).lean();
-    res.json({ items: list.map(presentFileSummary) });
+    res.json(await listFiles(userOf(req), projectId, q));
+  });
+
+  r.get('/files', async (req, res) => {
+    const q = parseQuery(fileListQuery, req.query);
+    res.json(await listFiles(userOf(req), q.projectId, q));
   });
 
   r.get('/files/:fileId', async (req, res) => {
@@ -121,7 +143,20 @@ export function filesRouter(deps: AppDeps): Router {
     res.status(201).json({ ...(await fileWithVersions(models, userId, fileId)), restoredFrom: body.version });
   });
 
-  /** Soft delete: versions stay. A folder with live children needs `?recursive=true`. */
+  /**
+   * Brings a file back from the trash with its versions; a folder with what its delete took.
+   * A live file is never overwritten: a title taken meanwhile gets "(restored)" appended.
+   */
+  r.post('/files/:fileId/undelete', async (req, res) => {
+    const fileId = parseId(req.params.fileId, 'fileId');
+    const userId = userOf(req);
+    const result = await undeleteFile(models, { fileId, ownerId: userId, cutoff: cutoff() });
+    if (result.status === 'not_found') throw new NotFoundError('file');
+    if (result.status === 'not_deleted') throw new ConflictError('the file is not in the trash', undefined, 'not_deleted');
+    res.json({ ...(await fileWithVersions(models, userId, fileId)), restored: result.restored });
+  });
+
+  /** Soft delete into the trash: versions stay. A folder with live children needs `?recursive=true`. */
   r.delete('/files/:fileId', async (req, res) => {
     const fileId = parseId(req.params.fileId, 'fileId');
     const q = parseQuery(deleteFileQuery, req.query);
@@ -134,7 +169,8 @@ export function filesRouter(deps: AppDeps): Router {
         throw new ConflictError(`"${file.title}" is not empty; pass ?recursive=true to delete it with its contents`, undefined, 'folder_not_empty');
       ids.push(...children.map((c) => String(c._id)));
     }
-    await models.File.updateMany({ _id: { $in: ids }, ownerId: userId, deletedAt: null }, { $set: { deletedAt: deps.clock(), pendingTurnId: null } });
+    await moveToTrash(models, ids, { batch: newId(), rootId: fileId, now: deps.clock() });
+    await purgeExpiredTrash(models, { projectId: file.projectId, cutoff: cutoff() });
     res.status(204).end();
   });
   return r;
