@@ -79,6 +79,13 @@ export const configSchema = z.object({
 
   JOB_CHAPTERS_PER_RUN: intFrom(10, 1),
   JOB_MAX_REVISION_ROUNDS: intFrom(2, 0),
+
+  /**
+   * A session lock (or job claim) whose turn (job) is still `queued` this long after it was
+   * taken, and whose workflow does not exist, belongs to a request that died before starting
+   * the workflow: it is cleared instead of answering 409 forever.
+   */
+  START_GRACE_SECONDS: intFrom(30, 1),
 });
 
 export type Config = z.infer<typeof configSchema> & {
