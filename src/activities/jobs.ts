@@ -13,6 +13,7 @@ import { workflowRunning } from '../workflow-liveness';
 import { detectLanguage } from '../shared/text';
 import type { OpenJobTurnInput, TokenUsage } from '../workflows/job-messages';
 import type { ActivityDeps } from './deps';
+import { notFound } from './failures';
 import { anyChapterFile, chapterFiles, describeRanges, missingChapters, outlineCoverage, pickChapterFile, updateJobTask } from './job-files';
 import { chapterMessage, type Lang, outlineMessage, parseVerdict, revisionMessage } from './job-text';
 import { publisherFor, streamKeyFor } from './publish';
@@ -63,7 +64,7 @@ export function createJobActivities(deps: ActivityDeps) {
 
   async function loadJob(jobId: string): Promise<JobDoc> {
     const job = await models.Job.findById(jobId).lean();
-    if (!job) throw ApplicationFailure.nonRetryable(`job ${jobId} not found`, 'JobNotFound');
+    if (!job) throw notFound('Job', jobId);
     return job;
   }
 

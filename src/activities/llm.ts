@@ -18,6 +18,7 @@ import type { LlmStepInput, LlmStepResult, ToolCallRef } from '../shared/turn-ty
 import { buildAgentMessages } from './agent-messages';
 import { countTokens } from './context';
 import type { ActivityDeps } from './deps';
+import { notFound } from './failures';
 import { classifyLlmError } from './llm-errors';
 import { publisherFor } from './publish';
 import { BatchingPublisher } from './batching-publisher';
@@ -73,9 +74,9 @@ export function createLlmActivities(deps: ActivityDeps) {
       }
 
       const turn = await models.Turn.findById(input.turnId).lean();
-      if (!turn) throw new Error(`turn ${input.turnId} not found`);
+      if (!turn) throw notFound('Turn', input.turnId);
       const project = await models.Project.findById(turn.projectId).select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 }).lean();
-      if (!project) throw new Error(`project ${turn.projectId} not found`);
+      if (!project) throw notFound('Project', turn.projectId);
       const messages = await buildAgentMessages(models, input, turn, project, {
         contextTokens: config.AGENT_CONTEXT_TOKEN_BUDGET,
         historyTokens: config.AGENT_CHAT_HISTORY_TOKEN_BUDGET,
