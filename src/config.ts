@@ -81,6 +81,13 @@ export const configSchema = z.object({
   JOB_MAX_REVISION_ROUNDS: intFrom(2, 0),
   /** Days a deleted file (with its versions) stays in the trash, restorable, before it is purged. */
   FILE_TRASH_RETENTION_DAYS: intFrom(30, 1),
+
+  /**
+   * A session lock (or job claim) whose turn (job) is still `queued` this long after it was
+   * taken, and whose workflow does not exist, belongs to a request that died before starting
+   * the workflow: it is cleared instead of answering 409 forever.
+   */
+  START_GRACE_SECONDS: intFrom(30, 1),
 });
 
 export type Config = z.infer<typeof configSchema> & {

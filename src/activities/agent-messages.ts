@@ -16,6 +16,7 @@ import type { ProjectType } from '../shared/domain';
 import { detectLanguage } from '../shared/text';
 import type { LlmStepInput } from '../shared/turn-types';
 import { type ContextSettings, countTokens, ensureTurnContext, markChanged, MESSAGE_OVERHEAD_TOKENS } from './context';
+import { notFound } from './failures';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -69,7 +70,7 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
     models.AgentStep.find({ turnId: input.turnId, step: { $lt: input.step } }).sort({ step: 1 }).lean(),
     changedSinceShown(models, ctx),
   ]);
-  if (!project) throw new Error(`project ${ctx.projectId} not found`);
+  if (!project) throw notFound('Project', ctx.projectId);
   const system = buildSystemPrompt(input.agent, {
     projectType: project.type as ProjectType,
     language: detectLanguage(ctx.message),

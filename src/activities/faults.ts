@@ -1,8 +1,9 @@
 /**
  * Fault points for crash tests. Production passes no injector and every `hit` is a no-op.
- * Fault tests start a worker process with TEST_FAULTS set; when a matching point is hit,
- * the process SIGKILLs itself — a real crash at an exact place (e.g. after a tool's
- * MongoDB write committed, before the activity completed).
+ * Fault tests start a worker (or API) process with TEST_FAULTS set; when a matching point
+ * is hit, the process SIGKILLs itself — a real crash at an exact place (e.g. after a tool's
+ * MongoDB write committed, before the activity completed; or after the API took a
+ * session's lock, before it started the turn's workflow).
  */
 export interface FaultInjector {
   hit(point: string, info: Record<string, unknown>): void;
@@ -21,7 +22,7 @@ export function faultsFromEnv(raw: string | undefined): FaultInjector | undefine
     hit(point, info) {
       const rule = rules.find((r) => r.point === point && Object.entries(r.match ?? {}).every(([k, v]) => info[k] === v));
       if (!rule) return;
-      process.stderr.write(`FAULT ${point} ${JSON.stringify(info)}: killing worker\n`);
+      process.stderr.write(`FAULT ${point} ${JSON.stringify(info)}: killing the process\n`);
       process.kill(process.pid, 'SIGKILL');
     },
   };

@@ -4,6 +4,7 @@
  * counts as written only when a live draft file for it has body text (seed 001: the task
  * board marks done only what exists as files with body text).
  */
+import { casLost, casWritten, compareAndSet } from '../db/compare-and-set';
 import type { Models } from '../db/models';
 import { BODY_FILE_TYPES } from '../shared/domain';
 
@@ -136,14 +137,14 @@ export async function updateJobTask(
     doneUnits,
     progress: `${doneUnits.length}/${total} chapters written${note ? `; ${note}` : ''}`,
   };
-  for (let tries = 0; tries < 8; tries++) {
+  // Exhaustion throws CompareAndSetExhausted: the activity fails and Temporal retries it.
+  await compareAndSet(`task board of project ${job.projectId}`, async () => {
     const project = await models.Project.findById(job.projectId).select({ tasks: 1, updatedAt: 1 }).lean();
-    if (!project) return;
+    if (!project) return casWritten(undefined);
     const tasks: object[] = project.tasks.filter((t) => t.id !== task.id);
     const at = project.tasks.findIndex((t) => t.id === task.id);
     tasks.splice(at >= 0 ? at : tasks.length, 0, task);
     const res = await models.Project.updateOne({ _id: job.projectId, updatedAt: project.updatedAt }, { $set: { tasks } });
-    if (res.matchedCount > 0) return;
-  }
-  throw new Error(`task board of project ${job.projectId} kept changing; will retry`);
+    return res.matchedCount > 0 ? casWritten(undefined) : casLost;
+  }, { attempts: 8 });
 }

@@ -8,10 +8,12 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { type AnyEventDraft, draft } from '../events/contract';
 import { idFromKey, type JobDoc } from '../db/models';
 import { createTurnRecords, takeSessionLock } from '../db/turn-records';
-import type { JobStatus } from '../shared/domain';
+import { type JobStatus, turnWorkflowId } from '../shared/domain';
+import { workflowRunning } from '../workflow-liveness';
 import { detectLanguage } from '../shared/text';
 import type { OpenJobTurnInput, TokenUsage } from '../workflows/job-messages';
 import type { ActivityDeps } from './deps';
+import { notFound } from './failures';
 import { anyChapterFile, chapterFiles, describeRanges, missingChapters, outlineCoverage, pickChapterFile, updateJobTask } from './job-files';
 import { chapterMessage, type Lang, outlineMessage, parseVerdict, revisionMessage } from './job-text';
 import { publisherFor, streamKeyFor } from './publish';
@@ -62,7 +64,7 @@ export function createJobActivities(deps: ActivityDeps) {
 
   async function loadJob(jobId: string): Promise<JobDoc> {
     const job = await models.Job.findById(jobId).lean();
-    if (!job) throw ApplicationFailure.nonRetryable(`job ${jobId} not found`, 'JobNotFound');
+    if (!job) throw notFound('Job', jobId);
     return job;
   }
 
@@ -138,7 +140,12 @@ export function createJobActivities(deps: ActivityDeps) {
       const turnId = jobTurnId(input);
       const job = await loadJob(input.jobId);
       // An author's turn running in the job's session: a retryable error, so the chapter waits for it.
-      const { busyWith } = await takeSessionLock(models, job.sessionId, turnId);
+      const { client } = Context.current();
+      const { busyWith } = await takeSessionLock(models, job.sessionId, turnId, {
+        graceMs: deps.config.START_GRACE_SECONDS * 1000,
+        now: deps.clock,
+        workflowOpen: (holder) => workflowRunning(client, turnWorkflowId(holder)),
+      });
       if (busyWith) throw new Error(`session ${job.sessionId} is busy with turn ${busyWith}; waiting`);
       const existing = await models.Turn.findById(turnId).select({ message: 1 }).lean();
       const message = existing?.message ?? (await buildMessage(job, input));

@@ -4,11 +4,12 @@
  * routing as one line of JSON (seed 001 `build_router_user_message`). An answer that is
  * not valid JSON of the right shape degrades to a safe default and says why.
  */
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildRouterSystemPrompt } from '../agents/prompts';
 import { tail } from '../shared/text';
 import { fallbackRouting, normaliseRouterAnswer, type RoutingDecision, routerAnswerSchema } from '../workflows/plans';
 import type { ActivityDeps } from './deps';
+import { notFound } from './failures';
 import { classifyLlmError } from './llm-errors';
 import { recordUsage } from './usage';
 
@@ -29,7 +30,7 @@ export function createRouterActivities(deps: ActivityDeps) {
 
   async function routerUserMessage(turnId: string): Promise<string> {
     const turn = await models.Turn.findById(turnId).lean();
-    if (!turn) throw new Error(`turn ${turnId} not found`);
+    if (!turn) throw notFound('Turn', turnId);
     const prevAssistant = await models.Message.findOne({ sessionId: turn.sessionId, role: 'assistant', turnId: { $ne: turnId } })
       .sort({ seq: -1 })
       .lean();
@@ -75,8 +76,9 @@ export function createRouterActivities(deps: ActivityDeps) {
         }
       } catch (err) {
         const classified = classifyLlmError(err);
-        // Transient failures are retried by Temporal; after the last attempt the workflow falls back.
-        if (classified === err) throw err;
+        // Transient failures (with the provider's back-off, if it gave one) are retried by Temporal;
+        // after the last attempt the workflow falls back. Only a rejected request falls back at once.
+        if (!(classified instanceof ApplicationFailure && classified.nonRetryable)) throw classified;
         return fallbackRouting(`router call rejected: ${(err as Error).message.slice(0, 200)}`);
       }
       let json: unknown;

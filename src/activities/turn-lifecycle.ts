@@ -13,6 +13,7 @@ import { endsWithQuestion } from '../agents/file-stream';
 import { findLengthRequirements, type PreviousTurnFacts } from '../workflows/routing';
 import type { RoutingDecision, WorkAgent } from '../workflows/plans';
 import type { ActivityDeps } from './deps';
+import { notFound } from './failures';
 import { expireStream } from '../streams/redis-streams';
 import { publisherFor, streamKeyFor } from './publish';
 import { isBodyType, writeVersion } from './tools/file-store';
@@ -48,9 +49,9 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
   return {
     async prepareTurn(input: { turnId: string }): Promise<PreparedTurn> {
       const turn = await models.Turn.findOneAndUpdate({ _id: input.turnId }, { $set: { status: 'running' } }, { new: true }).lean();
-      if (!turn) throw new Error(`turn ${input.turnId} not found`);
+      if (!turn) throw notFound('Turn', input.turnId);
       const project = await models.Project.findById(turn.projectId).lean();
-      if (!project) throw new Error(`project ${turn.projectId} not found`);
+      if (!project) throw notFound('Project', turn.projectId);
       const earlier = await models.Message.find({ sessionId: turn.sessionId, role: 'user' }).sort({ seq: -1 }).limit(20).lean();
       const lengthRequirements = [
         ...findLengthRequirements(turn.message),
@@ -72,7 +73,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       const step = await models.AgentStep.findById(`${input.turnId}:${input.step}`).lean();
       const captured = step?.captured.find((c) => c.fileId === input.fileId);
       const file = await models.File.findById(input.fileId).lean();
-      if (!captured || !file) throw new Error(`no captured body for ${key}`);
+      if (!captured || !file) throw notFound(file ? 'Capture' : 'File', file ? key : input.fileId);
       const v = await writeVersion(models, input.fileId, captured.body ?? '', {
         author: 'ai',
         agent: input.agent,
@@ -119,7 +120,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
         models.UsageRecord.find({ turnId: input.turnId }).lean(),
         unwrittenFiles(models, input.turnId),
       ]);
-      if (!turn) throw new Error(`turn ${input.turnId} not found`);
+      if (!turn) throw notFound('Turn', input.turnId);
       const outcomeOf = (key: string): ToolOutcome | undefined =>
         (executions.find((e) => e.key === key)?.result as { outcome?: ToolOutcome } | undefined)?.outcome;
       // Rolled back below, after the record is written: a retry still finds them until then,

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Models } from '../db/models';
+import type { FaultInjector } from '../activities/faults';
 
 /** What routes may use. The API never calls the model or writes agent output itself. */
 export interface AppDeps {
@@ -12,4 +13,6 @@ export interface AppDeps {
   temporal: Client;
   logger: Logger;
   clock: () => Date;
+  /** Crash points for fault tests; absent in production. */
+  faults?: FaultInjector;
 }

@@ -6,12 +6,13 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Config } from '../config';
 import { newId } from '../db/models';
-import { createTurnRecords, takeSessionLock } from '../db/turn-records';
+import { createTurnRecords, type StaleLockCheck, takeSessionLock } from '../db/turn-records';
 import { type TurnStatus, turnWorkflowId } from '../shared/domain';
 import type { TurnInput, TurnSettings } from '../shared/turn-types';
 import type { turnWorkflow } from '../workflows/turn';
 import { SA } from '../workflows/messages';
 import type { RoutingDecision } from '../workflows/plans';
+import { workflowRunning } from '../workflow-liveness';
 import type { AppDeps } from './context';
 import { ConflictError, UnavailableError } from './errors';
 
@@ -23,6 +24,15 @@ export function turnSettings(config: Config): TurnSettings {
     llmStartToCloseSeconds: config.LLM_STEP_TIMEOUT_SECONDS,
     llmHeartbeatTimeoutSeconds: config.LLM_HEARTBEAT_TIMEOUT_SECONDS,
     storeHeartbeatTimeoutSeconds: config.STORE_HEARTBEAT_TIMEOUT_SECONDS,
+  };
+}
+
+/** Lets a new turn clear a lock left by a request that died before starting its workflow (SPEC §4.1). */
+export function staleLockCheck(deps: Pick<AppDeps, 'config' | 'temporal' | 'clock'>): StaleLockCheck {
+  return {
+    graceMs: deps.config.START_GRACE_SECONDS * 1000,
+    now: deps.clock,
+    workflowOpen: (turnId) => workflowRunning(deps.temporal, turnWorkflowId(turnId)),
   };
 }
 
@@ -42,10 +52,12 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
   const { models, config } = deps;
   const turnId = newId();
   const workflowId = turnWorkflowId(turnId);
-  const { busyWith } = await takeSessionLock(models, req.sessionId, turnId);
+  const { busyWith } = await takeSessionLock(models, req.sessionId, turnId, staleLockCheck(deps));
   if (busyWith) throw new ConflictError('a turn is already running in this session', { turnId: busyWith });
   try {
     await createTurnRecords(models, { turnId, ...req });
+    // The window a dying API process leaves behind: lock and queued Turn, no workflow.
+    deps.faults?.hit('api.turn.before_workflow_start', { sessionId: req.sessionId });
     const input: TurnInput = {
       turnId,
       sessionId: req.sessionId,

@@ -4,26 +4,57 @@
  * activities (chapter turns); both are idempotent for a given turn id.
  */
 import { ACTIVE_TURN_STATUSES, type TurnStatus, turnWorkflowId } from '../shared/domain';
+import { casLost, casWritten, compareAndSet } from './compare-and-set';
 import { isDuplicateKey, type Models } from './models';
 
-/** Takes the session's lock for `turnId`. Returns the id of a live holder when busy. */
-export async function takeSessionLock(models: Models, sessionId: string, turnId: string): Promise<{ busyWith: string | null }> {
-  for (let i = 0; i < 3; i++) {
+/**
+ * How to tell a dead lock holder from a live one. Without it, only a holder whose Turn has
+ * ended is stale (the old rule); with it, an active holder whose workflow never started (the
+ * process that took the lock died before starting it) or is already closed (terminated)
+ * is stale too — once the lock is older than `graceMs`, so a request that is still between
+ * taking the lock and starting its workflow is never mistaken for a dead one.
+ */
+export interface StaleLockCheck {
+  graceMs: number;
+  now: () => Date;
+  /** True while workflow `turn-<turnId>` exists and is running. Unsure (service down) must answer true. */
+  workflowOpen: (turnId: string) => Promise<boolean>;
+}
+
+/** Why a lock holder was cleared, recorded on its Turn (which never ran, or stopped without finalizing). */
+export const ABANDONED_STOP_REASON = 'abandoned';
+
+/**
+ * Takes the session's lock for `turnId`. Returns the id of a live holder when busy.
+ * @throws CompareAndSetExhausted when the lock kept changing hands under us.
+ */
+export async function takeSessionLock(models: Models, sessionId: string, turnId: string, stale?: StaleLockCheck): Promise<{ busyWith: string | null }> {
+  return compareAndSet<{ busyWith: string | null }>(`lock of session ${sessionId}`, async () => {
     try {
       await models.SessionLock.create({ _id: sessionId, turnId });
-      return { busyWith: null };
+      return casWritten({ busyWith: null });
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
     }
     const lock = await models.SessionLock.findById(sessionId).lean();
-    if (!lock) continue;
-    if (lock.turnId === turnId) return { busyWith: null };
+    if (!lock) return casLost;
+    if (lock.turnId === turnId) return casWritten({ busyWith: null });
     const holder = await models.Turn.findById(lock.turnId).select({ status: 1 }).lean();
-    if (holder && ACTIVE_TURN_STATUSES.includes(holder.status as TurnStatus)) return { busyWith: lock.turnId };
-    // The holder ended without releasing (e.g. it failed before finalizing): clear and retry.
+    const active = holder !== null && ACTIVE_TURN_STATUSES.includes(holder.status as TurnStatus);
+    const now = stale?.now() ?? new Date();
+    const pastGrace = now.getTime() - new Date(lock.createdAt).getTime() > (stale?.graceMs ?? 60_000);
+    // No Turn yet: its request is still creating it — or died doing so, which only time tells.
+    if (!holder && !pastGrace) return casWritten({ busyWith: lock.turnId });
+    if (active && !(stale && pastGrace && !(await stale.workflowOpen(lock.turnId)))) return casWritten({ busyWith: lock.turnId });
+    if (active)
+      await models.Turn.updateOne(
+        { _id: lock.turnId, status: { $in: ACTIVE_TURN_STATUSES } },
+        { $set: { status: 'failed' satisfies TurnStatus, stopReason: ABANDONED_STOP_REASON, endedAt: now } },
+      );
+    // The holder ended without releasing (failed before finalizing, or never started): clear and retry.
     await models.SessionLock.deleteOne({ _id: sessionId, turnId: lock.turnId });
-  }
-  throw new Error(`could not take the lock of session ${sessionId}`);
+    return casLost;
+  });
 }
 
 export interface TurnRecordInput {

@@ -217,7 +217,7 @@ class OfflineModelServer implements OfflineModel {
     }
     const { entry } = found;
     if (entry.error) {
-      sendJson(res, entry.error.status, errorBody(entry.error.message, entry.error.type ?? errorTypeFor(entry.error.status)));
+      sendJson(res, entry.error.status, errorBody(entry.error.message, entry.error.type ?? errorTypeFor(entry.error.status)), entry.error.headers);
       return null;
     }
     return replyFromEntry(entry, hash, this.timing);

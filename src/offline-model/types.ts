@@ -76,8 +76,11 @@ export interface ScriptEntry {
     /** Overrides the counted usage; `null` sends no usage even when the client asked for it. */
     usage?: UsageCounts | null;
   };
-  /** Answer with this HTTP error instead (OpenAI error JSON shape). */
-  error?: { status: number; message: string; type?: string };
+  /**
+   * Answer with this HTTP error instead (OpenAI error JSON shape). `headers` go on the
+   * response, e.g. `{ 'retry-after': '2' }` with a 429 to script a provider's back-off.
+   */
+  error?: { status: number; message: string; type?: string; headers?: Record<string, string> };
   /**
    * Stream this many characters of the content (after all reasoning) and then stall
    * without ending, until the client disconnects — for crash and cancel tests. A
@@ -113,7 +116,14 @@ export const scriptEntrySchema = z.strictObject({
       usage: usageSchema.nullable().optional(),
     })
     .optional(),
-  error: z.strictObject({ status: z.number().int().min(400).max(599), message: z.string(), type: z.string().optional() }).optional(),
+  error: z
+    .strictObject({
+      status: z.number().int().min(400).max(599),
+      message: z.string(),
+      type: z.string().optional(),
+      headers: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
   stallAfterChars: z.number().int().nonnegative().optional(),
   ttftMs: z.number().nonnegative().optional(),
   tokensPerSecond: z.number().positive().optional(),

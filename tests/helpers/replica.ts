@@ -7,6 +7,8 @@ export interface Replica {
   baseUrl: string;
   pid: number;
   stop(): Promise<void>;
+  /** Resolves when the process has exited (e.g. killed itself at a fault point). */
+  exited: Promise<void>;
 }
 
 export async function startReplica(h: Harness, env: Record<string, string> = {}): Promise<Replica> {
@@ -50,12 +52,14 @@ export async function startReplica(h: Harness, env: Record<string, string> = {})
       reject(new Error(`replica exited with ${code}: ${stderr}`));
     });
   });
+  const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    exited,
     pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

@@ -15,6 +15,7 @@ import { type Candidate, type ManifestFile, Priority, prioritize } from './prior
 import { type Chunk, pickSnippets, rankChunks, type ScoredChunk } from './retrieval';
 import { countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
+import { notFound } from '../failures';
 
 export interface ContextSettings {
   contextTokens: number;
@@ -71,7 +72,7 @@ function coveredBy(packed: Packed): (c: Chunk) => boolean {
 export async function assembleTurnContext(models: Models, settings: ContextSettings, turnId: string, scope: string): Promise<TurnContextDoc> {
   const started = performance.now();
   const turn = await models.Turn.findById(turnId).lean();
-  if (!turn) throw new Error(`turn ${turnId} not found`);
+  if (!turn) throw notFound('Turn', turnId);
   // Retrieval ranks every file's text, so the whole project is read once here and nowhere else.
   const [rawFiles, messages] = await Promise.all([
     models.File.find({ projectId: turn.projectId, deletedAt: null }).sort({ type: 1, order: 1 }).lean(),

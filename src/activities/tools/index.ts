@@ -9,6 +9,7 @@ import { type AnyEventDraft, draft } from '../../events/contract';
 import { isDuplicateKey } from '../../db/models';
 import type { ToolInput, ToolOutcome } from '../../shared/turn-types';
 import type { ActivityDeps } from '../deps';
+import { notFound } from '../failures';
 import { publisherFor } from '../publish';
 import { createFile, deleteFile, editFile, queryFiles } from './file-tools';
 import { handoffToAgent, requestClarification, updateProject } from './project-tools';
@@ -77,7 +78,7 @@ export function createToolActivities(deps: ActivityDeps) {
       const publisher = publisherFor(deps, 'turn', input.turnId, input.slot);
       const stepDoc = await models.AgentStep.findById(`${input.turnId}:${input.step}`).lean();
       const call = stepDoc?.toolCalls.find((c) => c.id === input.toolCallId);
-      if (!stepDoc || !call) throw new Error(`tool call ${key} not found in the step transcript`);
+      if (!stepDoc || !call) throw notFound('ToolCall', key, 'in the step transcript');
       const attempt = Context.current().info.attempt;
       const envelope = { turnId: input.turnId, agent: input.agent, step: input.step, attempt };
       const stamp = (d: AnyEventDraft): AnyEventDraft => ({ ...d, ...envelope });
@@ -88,7 +89,7 @@ export function createToolActivities(deps: ActivityDeps) {
         execution = stored.result as ToolExecution;
       } else {
         const turn = await models.Turn.findById(input.turnId).lean();
-        if (!turn) throw new Error(`turn ${input.turnId} not found`);
+        if (!turn) throw notFound('Turn', input.turnId);
         const ctx: ToolContext = {
           models,
           turnId: input.turnId,

@@ -15,8 +15,10 @@ import { ownedJob, ownedProject, ownedSession } from '../ownership';
 import { createJobBody, eventsQuery, interruptBody, listQuery } from '../schemas';
 import { resumeIdOf, serveSse } from '../sse';
 import { turnSettings } from '../turn-starter';
+import { workflowRunning } from '../../workflow-liveness';
 import { parseBody, parseId, parseQuery } from '../validation';
 import type { Config } from '../../config';
+import { casLost, casWritten, compareAndSet, CompareAndSetExhausted } from '../../db/compare-and-set';
 import { isDuplicateKey, type JobDoc, newId } from '../../db/models';
 import { type JobStatus, jobWorkflowId, objectIdSchema } from '../../shared/domain';
 import { streamEventSchema } from '../../events/contract';
@@ -111,9 +113,28 @@ export function jobsRouter(deps: AppDeps): Router {
   const streamToken = (userId: string, jobId: string) =>
     issueStreamToken(userId, `job:${jobId}`, { secret: config.STREAM_TOKEN_SECRET, ttlSeconds: config.STREAM_TOKEN_TTL_SECONDS }, deps.clock().getTime());
 
+  const graceMs = config.START_GRACE_SECONDS * 1000;
+  const pastGrace = (since: Date | string): boolean => deps.clock().getTime() - new Date(since).getTime() > graceMs;
+
+  /**
+   * A `queued` job whose workflow does not exist after the grace period was left by a request
+   * that died between recording the job and starting its workflow: it is marked failed (and
+   * can be resumed, which starts its workflow) instead of blocking the project forever.
+   */
+  const stillActive = async (job: Pick<JobDoc, '_id' | 'status' | 'workflowId' | 'createdAt'>): Promise<boolean> => {
+    if (!ACTIVE.includes(job.status as JobStatus)) return false;
+    if (job.status !== 'queued' || !pastGrace(job.createdAt) || (await workflowRunning(deps.temporal, job.workflowId))) return true;
+    await models.Job.updateOne(
+      { _id: job._id, status: 'queued' },
+      { $set: { status: 'failed' satisfies JobStatus, failure: 'the job workflow was never started (the request that created it died); resume to start it' } },
+    );
+    return false;
+  };
+
   const conflictingJob = async (projectId: string, except?: string): Promise<void> => {
-    const other = await models.Job.findOne({ projectId, status: { $in: ACTIVE }, ...(except ? { _id: { $ne: except } } : {}) }).lean();
-    if (other) throw new ConflictError('another job is already running in this project', { jobId: String(other._id), status: other.status });
+    const others = await models.Job.find({ projectId, status: { $in: ACTIVE }, ...(except ? { _id: { $ne: except } } : {}) }).lean();
+    for (const other of others)
+      if (await stillActive(other)) throw new ConflictError('another job is already running in this project', { jobId: String(other._id), status: other.status });
   };
 
   /**
@@ -121,24 +142,27 @@ export function jobsRouter(deps: AppDeps): Router {
    * unable to both start a job. A claim whose job is no longer active is stale and replaced.
    */
   const claimProject = async (projectId: string, jobId: string): Promise<void> => {
-    for (let i = 0; i < 3; i++) {
+    const busy = await compareAndSet(`job claim of project ${projectId}`, async () => {
       try {
         await models.JobClaim.create({ _id: projectId, jobId });
-        return;
+        return casWritten(null);
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
       }
       const claim = await models.JobClaim.findById(projectId).lean();
-      if (!claim) continue;
-      const holder = await models.Job.findById(claim.jobId).select({ status: 1 }).lean();
+      if (!claim) return casLost;
+      const holder = await models.Job.findById(claim.jobId).select({ status: 1, workflowId: 1, createdAt: 1 }).lean();
       // No Job yet: the request that claimed is still creating it (or died doing so — then the
-      // claim goes stale after a minute). An ended job's claim is stale at once.
-      const creating = !holder && deps.clock().getTime() - new Date(claim.createdAt).getTime() < 60_000;
-      if (creating || (holder && ACTIVE.includes(holder.status as JobStatus)))
-        throw new ConflictError('another job is already running in this project', { jobId: claim.jobId, status: holder?.status ?? 'queued' });
+      // claim goes stale after the grace period). An ended job's claim is stale at once.
+      const creating = !holder && !pastGrace(claim.createdAt);
+      if (creating || (holder && (await stillActive(holder)))) return casWritten({ jobId: claim.jobId, status: holder?.status ?? 'queued' });
       await models.JobClaim.deleteOne({ _id: projectId, jobId: claim.jobId });
-    }
-    throw new ConflictError('could not claim the project for a job');
+      return casLost;
+    }).catch((err: unknown) => {
+      if (err instanceof CompareAndSetExhausted) throw new ConflictError('could not claim the project for a job: it kept changing hands');
+      throw err;
+    });
+    if (busy) throw new ConflictError('another job is already running in this project', busy);
   };
 
   const startWorkflow = async (job: JobDoc, carry?: JobCarry): Promise<void> => {
@@ -235,6 +259,8 @@ export function jobsRouter(deps: AppDeps): Router {
         workflowId: jobWorkflowId(jobId),
       })
     ).toObject() as JobDoc;
+    // The window a dying API process leaves behind: claim and queued Job, no workflow.
+    deps.faults?.hit('api.job.before_workflow_start', { projectId: body.projectId });
     try {
       await startWorkflow(job);
     } catch (err) {
