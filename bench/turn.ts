@@ -10,7 +10,7 @@
  *
  *   npm run bench:turn -- [--rounds 3] [--conc-rounds 2] [--concurrency 10]
  *                         [--timings realistic,fast] [--data fresh,accumulated]
- *                         [--parts floor,scriptorium,peer,concurrency] [--profile]
+ *                         [--parts floor,scriptorium,peer,concurrency] [--profile] [--explain]
  *                         [--ttft 300] [--tps 80] [--chapter-words 1000]
  *   quick look (a few minutes): npm run bench:turn -- --rounds 1 --conc-rounds 1 --data fresh
  *
@@ -24,6 +24,7 @@ import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { connectRuntime, type Runtime } from '../src/runtime';
 import { turnWorkflowId } from '../src/shared/domain';
+import { explainHotPath } from './turn-kit/explain';
 import { floorTurn } from './turn-kit/floor';
 import { historyBreakdown, printActivities } from './turn-kit/history';
 import { recordCalls, scriptFor, startModelRig, union, type ModelRig, type RecordedCall } from './turn-kit/model';
@@ -45,6 +46,7 @@ const { values: opt } = parseArgs({
     data: { type: 'string', default: 'fresh,accumulated' },
     parts: { type: 'string', default: 'floor,scriptorium,peer,concurrency' },
     profile: { type: 'boolean', default: false },
+    explain: { type: 'boolean', default: false },
     ttft: { type: 'string', default: '300' },
     tps: { type: 'string', default: '80' },
     'chapter-words': { type: 'string', default: '1000' },
@@ -144,6 +146,7 @@ async function main(): Promise<void> {
         acc = await seedAccumulated(runtime.models, 'local');
         await peer?.seed('peer-acc', 'peer-acc-history', 50, 200);
         console.log('seeded accumulated data (50 chapters, 200 turns of history)');
+        if (opt.explain) await explainHotPath(runtime.models, acc);
       }
       const fresh = async (): Promise<void> => {
         if (data !== 'fresh') return;

@@ -71,6 +71,40 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat()
 
 
+class Batcher:
+    """Token events without a Redis round trip per token: while one pipelined XADD batch is
+    in flight, new deltas queue up and adjacent deltas of one kind merge (as ours do)."""
+
+    def __init__(self, redis: Any, key: str, turn_id: str) -> None:
+        self.redis, self.key, self.turn_id = redis, key, turn_id
+        self.queue: list = []
+        self.task: Optional[asyncio.Task] = None
+
+    def add(self, etype: str, data: dict, agent: Optional[str]) -> None:
+        last = self.queue[-1] if self.queue else None
+        if last and etype in ("content", "file_content") and last["type"] == etype:
+            last["data"]["delta"] += data["delta"]
+        else:
+            self.queue.append({"type": etype, "turnId": self.turn_id, "agent": agent, "ts": now(), "data": dict(data)})
+        if self.task is None:
+            self.task = asyncio.create_task(self.drain())
+
+    async def drain(self) -> None:
+        try:
+            while self.queue:
+                batch, self.queue = self.queue, []
+                pipe = self.redis.pipeline(transaction=False)
+                for e in batch:
+                    pipe.xadd(self.key, {"e": json.dumps(e)})
+                await pipe.execute()
+        finally:
+            self.task = None
+
+    async def flush(self) -> None:
+        while self.task is not None:
+            await self.task
+
+
 class Peer:
     def __init__(self, cfg: dict) -> None:
         self.cfg = cfg
@@ -98,6 +132,9 @@ class Peer:
     async def publish(self, turn_id: str, etype: str, data: dict, agent: str | None = None) -> None:
         event = {"type": etype, "turnId": turn_id, "agent": agent, "ts": now(), "data": data}
         await self.redis.xadd(f"{self.prefix}stream:{turn_id}", {"e": json.dumps(event)})
+
+    def batcher(self, turn_id: str) -> "Batcher":
+        return Batcher(self.redis, f"{self.prefix}stream:{turn_id}", turn_id)
 
     # ---- nodes --------------------------------------------------------------------------
     async def router(self, s: Turn) -> dict:
@@ -168,6 +205,7 @@ class Peer:
             model="scriptorium-offline", messages=messages, tools=tools, stream=True, stream_options={"include_usage": True}
         )
         raw, chat, body, inside, sent = "", "", "", False, 0
+        out_events = self.batcher(turn_id)
         calls: dict[int, dict] = {}
         usage = None
 
@@ -183,10 +221,10 @@ class Peer:
                 if piece:
                     if inside:
                         body += piece
-                        await self.publish(turn_id, "file_content", {"fileId": run["pending_file"], "delta": piece}, agent)
+                        out_events.add("file_content", {"fileId": run["pending_file"], "delta": piece}, agent)
                     else:
                         chat += piece
-                        await self.publish(turn_id, "content", {"delta": piece}, agent)
+                        out_events.add("content", {"delta": piece}, agent)
                 sent = stop
                 if 0 <= at < end:
                     sent = at + len(marker)
@@ -201,6 +239,8 @@ class Peer:
             if d.content:
                 raw += d.content
                 await flush(False)
+                # Let the batcher's XADD run while the next chunk is read.
+                await asyncio.sleep(0)
             for tc in d.tool_calls or []:
                 slot = calls.setdefault(tc.index, {"id": "", "name": "", "arguments": ""})
                 if tc.id:
@@ -210,6 +250,7 @@ class Peer:
                 if tc.function and tc.function.arguments:
                     slot["arguments"] += tc.function.arguments
         await flush(True)
+        await out_events.flush()
         out: dict = {"step": step}
         words = s["words"]
         if run.get("pending_file") and body.strip():
