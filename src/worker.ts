@@ -3,7 +3,7 @@
  * from the factory with their dependencies injected. Run standalone with
  * `tsx src/worker.ts` (production) or started in-process by src/main.ts (local default).
  */
-import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerInterceptors, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type OpenAI from 'openai';
 import type { Logger } from 'pino';
 import { createActivities } from './activities';
@@ -25,6 +25,8 @@ export interface WorkerOptions {
   connection?: NativeConnection;
   /** Crash points for fault tests only. */
   faults?: FaultInjector;
+  /** Activity interceptors (bench/turn-kit times each activity type with one). */
+  interceptors?: WorkerInterceptors;
 }
 
 export const WORKFLOWS_PATH = require.resolve('./workflows');
@@ -50,6 +52,7 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     // heartbeat timeout) would delay an author's interrupt by many seconds.
     maxHeartbeatThrottleInterval: '1s',
     ...(opts.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
+    ...(opts.interceptors ? { interceptors: opts.interceptors } : {}),
   });
 }
 

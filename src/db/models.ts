@@ -65,6 +65,8 @@ const fileSchema = new Schema(
 );
 fileSchema.index({ projectId: 1, type: 1, order: 1 });
 fileSchema.index({ projectId: 1, parentId: 1, order: 1 });
+// Hot path (bench/turn-kit/explain.ts): the pending empty file of a turn (create_file, finalize's rollback).
+fileSchema.index({ pendingTurnId: 1 });
 
 const fileVersionSchema = new Schema(
   {
@@ -113,6 +115,8 @@ const messageSchema = new Schema(
 );
 messageSchema.index({ sessionId: 1, seq: 1 });
 messageSchema.index({ key: 1 }, { unique: true });
+// Hot path: the previous turn's last assistant message (prepareTurn).
+messageSchema.index({ turnId: 1, seq: 1 });
 
 const usageRollup = {
   promptTokens: { type: Number, default: 0 },
@@ -145,6 +149,9 @@ const turnSchema = new Schema(
   },
   { timestamps: true },
 );
+
+// Hot path: the session's previous turn (prepareTurn), newest first without an in-memory sort.
+turnSchema.index({ sessionId: 1, createdAt: -1, _id: -1 });
 
 /**
  * One running turn per session. The lock is its own document keyed by session id because
@@ -210,6 +217,9 @@ const agentStepSchema = new Schema(
   },
   { timestamps: true },
 );
+
+// Hot path: a turn's earlier steps in order (every LLM step, releaseHeldText, finalize).
+agentStepSchema.index({ turnId: 1, step: 1 });
 
 /** One active job per project: inserting the claim is the atomic check (like SessionLock). */
 const jobClaimSchema = new Schema(

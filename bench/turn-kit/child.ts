@@ -1,0 +1,104 @@
+/**
+ * A Scriptorium process for `bench:turn`: the API (`api`) or the worker (`worker`), wired
+ * exactly like production (src/api/app.ts, src/worker.ts) and configured by environment,
+ * plus what the bench reads over IPC: own CPU time, MongoDB commands (driver command
+ * monitoring, by command and collection) and, in the worker, the time and commands of
+ * each activity type.
+ *
+ *   node --require tsx/cjs bench/turn-kit/child.ts api|worker   (spawned by bench/turn.ts)
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AddressInfo } from 'node:net';
+import { DefaultLogger, Runtime, type ActivityInboundCallsInterceptor } from '@temporalio/worker';
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import fs from 'node:fs';
+import { createApp } from '../../src/api/app';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { connectRuntime, createLlmClient } from '../../src/runtime';
+import { createWorker } from '../../src/worker';
+
+export interface ChildStats {
+  cpuMs: number;
+  mongo: number;
+  /** `command collection` → count. */
+  mongoBy: Record<string, number>;
+  /** Activity type → {calls, ms, mongo}. */
+  activities: Record<string, { calls: number; ms: number; mongo: number }>;
+}
+
+const stats: ChildStats = { cpuMs: 0, mongo: 0, mongoBy: {}, activities: {} };
+const current = new AsyncLocalStorage<string>();
+
+function activityStats(name: string): ChildStats['activities'][string] {
+  return (stats.activities[name] ??= { calls: 0, ms: 0, mongo: 0 });
+}
+
+/** Times each activity and attributes the MongoDB commands issued inside it. */
+class Timing implements ActivityInboundCallsInterceptor {
+  constructor(private readonly type: string) {}
+  async execute(input: Parameters<NonNullable<ActivityInboundCallsInterceptor['execute']>>[0], next: Parameters<NonNullable<ActivityInboundCallsInterceptor['execute']>>[1]): Promise<unknown> {
+    const t0 = performance.now();
+    try {
+      return await current.run(this.type, () => next(input));
+    } finally {
+      const s = activityStats(this.type);
+      s.calls += 1;
+      s.ms += performance.now() - t0;
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const role = process.argv[2];
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, `bench-${role}`);
+  const runtime = await connectRuntime(config, logger, { dbName: process.env.BENCH_DB });
+  runtime.mongo.getClient().on('commandStarted', (e) => {
+    if (e.commandName === 'hello' || e.commandName === 'ismaster' || e.commandName === 'endSessions') return;
+    stats.mongo += 1;
+    const coll = (e.command as Record<string, unknown>)[e.commandName];
+    const key = `${e.commandName} ${typeof coll === 'string' ? coll : ''}`.trim();
+    stats.mongoBy[key] = (stats.mongoBy[key] ?? 0) + 1;
+    const activity = current.getStore();
+    if (activity) activityStats(activity).mongo += 1;
+  });
+  process.on('message', (m: { type: string }) => {
+    if (m.type === 'stats') {
+      const u = process.cpuUsage();
+      process.send!({ type: 'stats', stats: { ...stats, cpuMs: (u.user + u.system) / 1000 } });
+    }
+  });
+
+  if (role === 'api') {
+    const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date() });
+    const server = app.listen(0, '127.0.0.1', () => process.send!({ type: 'ready', port: (server.address() as AddressInfo).port }));
+    process.once('SIGTERM', () => {
+      server.closeAllConnections();
+      server.close();
+      void runtime.close().finally(() => process.exit(0));
+    });
+    return;
+  }
+  const worker = await createWorker({
+    config,
+    runtime,
+    llm: createLlmClient(config, process.env.BENCH_LLM_BASE_URL),
+    logger,
+    workflowBundle: { code: fs.readFileSync(process.env.BENCH_BUNDLE!, 'utf8') } as WorkflowBundleWithSourceMap,
+    interceptors: { activity: [(ctx) => ({ inbound: new Timing(ctx.info.activityType) })] },
+  });
+  process.once('SIGTERM', () => worker.shutdown());
+  const running = worker.run();
+  process.send!({ type: 'ready' });
+  await running;
+  await runtime.close();
+  // Exit explicitly: --cpu-prof writes its profile on exit, and stray handles must not keep us.
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,159 @@
+/**
+ * Scriptorium as a contender: an API process and a worker process (bench/turn-kit/child.ts)
+ * on the shared services, a database / Redis prefix / task queue of the bench's own, and
+ * turns driven the way an author's client drives them — POST the turn, follow its SSE.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import type { Config } from '../../src/config';
+import type { Models } from '../../src/db/models';
+import { readSse } from '../../tests/helpers/sse-client';
+import type { ChildStats } from './child';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** Times of one turn as its client saw them (performance.now()). */
+export interface TurnTiming {
+  start: number;
+  firstToken: number;
+  end: number;
+  status: string;
+  turnId?: string;
+}
+
+interface Child {
+  proc: ChildProcess;
+  port?: number;
+  stats(): Promise<ChildStats>;
+  stop(): Promise<void>;
+}
+
+async function spawnChild(role: 'api' | 'worker', env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<Child> {
+  const proc = spawn(process.execPath, [...nodeArgs, '--require', 'tsx/cjs', path.join(ROOT, 'bench/turn-kit/child.ts'), role], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise<{ port?: number }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${role} did not start in 120 s`)), 120_000);
+    proc.on('message', (m: { type: string; port?: number }) => {
+      if (m.type === 'ready') {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    });
+    proc.once('exit', (code) => reject(new Error(`${role} exited with ${code}`)));
+  });
+  proc.removeAllListeners('exit');
+  let waiting: ((s: ChildStats) => void)[] = [];
+  proc.on('message', (m: { type: string; stats?: ChildStats }) => {
+    if (m.type !== 'stats') return;
+    const w = waiting;
+    waiting = [];
+    for (const fn of w) fn(m.stats!);
+  });
+  return {
+    proc,
+    port: ready.port,
+    stats: () =>
+      new Promise((resolve) => {
+        waiting.push(resolve);
+        proc.send({ type: 'stats' });
+      }),
+    stop: async () => {
+      if (proc.exitCode !== null) return;
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+      if (proc.exitCode === null) proc.kill('SIGKILL');
+    },
+  };
+}
+
+export interface ScriptoriumOptions {
+  config: Config;
+  dbName: string;
+  modelUrl: string;
+  bundleFile: string;
+  /** Directory for the worker's `--cpu-prof` output, when profiling. */
+  cpuProfDir?: string;
+}
+
+export class ScriptoriumContender {
+  private constructor(
+    private readonly api: Child,
+    private readonly worker: Child,
+    readonly base: string,
+  ) {}
+
+  static async start(o: ScriptoriumOptions): Promise<ScriptoriumContender> {
+    const c = o.config;
+    const sep = c.MONGODB_URI.includes('?') ? '&' : '?';
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      SCRIPTORIUM_ENV_PRIORITY: 'none',
+      OPENAI_API_KEY: '',
+      LOG_LEVEL: 'warn',
+      TEMPORAL_ADDRESS: c.TEMPORAL_ADDRESS,
+      TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE,
+      REDIS_KEY_PREFIX: c.REDIS_KEY_PREFIX,
+      REDIS_URL: c.REDIS_URL,
+      // Command monitoring is how the children count their MongoDB commands.
+      MONGODB_URI: `${c.MONGODB_URI}${sep}monitorCommands=true`,
+      BENCH_DB: o.dbName,
+      BENCH_LLM_BASE_URL: o.modelUrl,
+      BENCH_BUNDLE: o.bundleFile,
+    };
+    const profArgs = o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : [];
+    const [api, worker] = await Promise.all([spawnChild('api', env), spawnChild('worker', env, profArgs)]);
+    return new ScriptoriumContender(api, worker, `http://127.0.0.1:${api.port}/api/v1`);
+  }
+
+  async post<T>(p: string, body: unknown): Promise<T> {
+    const res = await fetch(`${this.base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  }
+
+  /** A project and a session to run turns in. */
+  async newSession(projectId?: string): Promise<{ projectId: string; sessionId: string }> {
+    const pid = projectId ?? (await this.post<{ id: string }>('/projects', { title: 'Bench', type: 'novel' })).id;
+    const s = await this.post<{ id: string }>('/sessions', { projectId: pid });
+    return { projectId: pid, sessionId: s.id };
+  }
+
+  /** One turn, from POST to `done` on its SSE stream. */
+  async turn(sessionId: string, message: string): Promise<TurnTiming> {
+    const start = performance.now();
+    const { streamUrl, turnId } = await this.post<{ streamUrl: string; turnId: string }>(`/sessions/${sessionId}/turns`, { message });
+    let firstToken = 0;
+    let status = 'unknown';
+    const url = new URL(streamUrl, this.base).toString();
+    const r = await readSse(url, {
+      timeoutMs: 600_000,
+      onFrame: (f) => {
+        if (!firstToken && (f.event === 'content' || f.event === 'file_content')) firstToken = performance.now();
+        if (f.event === 'done') status = (JSON.parse(f.data) as { data: { status: string } }).data.status;
+      },
+    });
+    if (r.status !== 200) throw new Error(`SSE answered ${r.status}`);
+    return { start, firstToken, end: performance.now(), status, turnId };
+  }
+
+  /** CPU and MongoDB counters of both processes, summed, plus the worker's activity figures. */
+  async stats(): Promise<{ cpuMs: number; mongo: number; mongoBy: Record<string, number>; activities: ChildStats['activities'] }> {
+    const [a, w] = await Promise.all([this.api.stats(), this.worker.stats()]);
+    const mongoBy = { ...a.mongoBy };
+    for (const [k, v] of Object.entries(w.mongoBy)) mongoBy[k] = (mongoBy[k] ?? 0) + v;
+    return { cpuMs: a.cpuMs + w.cpuMs, mongo: a.mongo + w.mongo, mongoBy, activities: w.activities };
+  }
+
+  /** Empties every collection of the bench database ("fresh data"). */
+  static async emptyDatabase(models: Models): Promise<void> {
+    await Promise.all(Object.values(models).map((m) => (m as unknown as { deleteMany(f: object): Promise<unknown> }).deleteMany({})));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.api.stop(), this.worker.stop()]);
+  }
+}

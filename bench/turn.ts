@@ -1,0 +1,245 @@
+/**
+ * Benchmark (issue 14): one author turn — "Plan a ten-chapter mystery and write chapter 1",
+ * eight model calls (router, planner ×3, writer ×3, reviewer) — run side by side by
+ *   floor        the turn's recorded model calls replayed back to back (openai client),
+ *   scriptorium  our API + worker processes on the real services, followed over SSE,
+ *   peer         a durable LangGraph graph (SQLite checkpoint after every node) in Python,
+ *                same model calls, files on the same MongoDB-wire server, tokens to Redis,
+ * against one scripted offline model behind one timing proxy, interleaved round by round,
+ * at realistic and fast model timing, alone and 10 at once, on fresh and accumulated data.
+ *
+ *   npm run bench:turn -- [--rounds 3] [--conc-rounds 2] [--concurrency 10]
+ *                         [--timings realistic,fast] [--data fresh,accumulated]
+ *                         [--parts floor,scriptorium,peer,concurrency] [--profile] [--explain]
+ *                         [--ttft 300] [--tps 80] [--chapter-words 1000]
+ *   quick look (a few minutes): npm run bench:turn -- --rounds 1 --conc-rounds 1 --data fresh
+ *
+ * The figures are medians; this machine is shared, so read them as ratios.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+import { connectRuntime, type Runtime } from '../src/runtime';
+import { turnWorkflowId } from '../src/shared/domain';
+import { explainHotPath } from './turn-kit/explain';
+import { floorTurn } from './turn-kit/floor';
+import { historyBreakdown, printActivities } from './turn-kit/history';
+import { recordCalls, scriptFor, startModelRig, union, type ModelRig, type RecordedCall } from './turn-kit/model';
+import { PeerContender } from './turn-kit/peer';
+import { printSummary, summarize } from './turn-kit/profile';
+import { type ConcurrentSample, type ContenderName, type LoneSample, printTables } from './turn-kit/report';
+import { ScriptoriumContender, type TurnTiming } from './turn-kit/scriptorium';
+import { seedAccumulated } from './turn-kit/seed';
+
+const ROOT = path.resolve(__dirname, '..');
+const MESSAGE = 'Plan a ten-chapter mystery and write chapter 1';
+
+const { values: opt } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    'conc-rounds': { type: 'string', default: '2' },
+    concurrency: { type: 'string', default: '10' },
+    timings: { type: 'string', default: 'realistic,fast' },
+    data: { type: 'string', default: 'fresh,accumulated' },
+    parts: { type: 'string', default: 'floor,scriptorium,peer,concurrency' },
+    profile: { type: 'boolean', default: false },
+    explain: { type: 'boolean', default: false },
+    ttft: { type: 'string', default: '300' },
+    tps: { type: 'string', default: '80' },
+    'chapter-words': { type: 'string', default: '1000' },
+  },
+});
+const num = (k: keyof typeof opt) => Number(opt[k]);
+const list = (k: keyof typeof opt) => String(opt[k]).split(',').filter(Boolean);
+const TIMINGS = {
+  realistic: { name: 'realistic', label: `ttft ${num('ttft')} ms, ${num('tps')} tok/s`, ttftMs: num('ttft'), tokensPerSecond: num('tps') },
+  fast: { name: 'fast', label: 'fast model (ttft 0, instant tokens)', ttftMs: 0, tokensPerSecond: 1e6 },
+};
+type TimingName = keyof typeof TIMINGS;
+
+interface Bench {
+  runtime: Runtime;
+  rig: ModelRig;
+  calls: RecordedCall[];
+  ours: ScriptoriumContender;
+  peer: PeerContender | null;
+}
+
+/** Runs one contender's turn(s) with exactly the script they need, and checks it was all used. */
+async function scripted<T>(b: Bench, turns: number, fn: () => Promise<T>): Promise<{ result: T; from: number }> {
+  b.rig.model.reset();
+  b.rig.model.script(scriptFor(b.calls, turns));
+  const from = b.rig.spans.length;
+  const result = await fn();
+  if (b.rig.model.failures.length) throw new Error(`model script: ${b.rig.model.failures.join('\n')}`);
+  if (b.rig.model.pendingEntries() !== 0) throw new Error(`model script: ${b.rig.model.pendingEntries()} of ${turns * b.calls.length} calls never made`);
+  return { result, from };
+}
+
+function lone(b: Bench, who: ContenderName, data: string, timing: string, t: TurnTiming, from: number, cpuMs: number, mongo: number): LoneSample {
+  if (t.status !== 'completed') throw new Error(`${who} turn ended ${t.status}`);
+  const spans = b.rig.spans.slice(from);
+  return { contender: who, data, timing, wall: t.end - t.start, ttft: t.firstToken - t.start, model: union(spans), calls: spans.length, cpuMs, mongo };
+}
+
+async function main(): Promise<void> {
+  const rounds = num('rounds');
+  const concRounds = num('conc-rounds');
+  const concurrency = num('concurrency');
+  const parts = new Set(list('parts'));
+  const timings = list('timings') as TimingName[];
+  const datas = list('data');
+  const chapterWords = num('chapter-words');
+  const name = `bench_turn_${Date.now().toString(36)}`;
+  const env = { ...process.env, SCRIPTORIUM_ENV_PRIORITY: 'none', OPENAI_API_KEY: '', LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: `bench-${name}`, REDIS_KEY_PREFIX: `bench:${name}:` };
+  const config = loadConfig({ env });
+  const logger = createLogger('warn', 'bench');
+  const runtime = await connectRuntime(config, logger, { dbName: name });
+  const rig = await startModelRig(chapterWords);
+  const work = path.join(ROOT, '.local', name);
+  fs.mkdirSync(work, { recursive: true });
+  console.log(`bench:turn ${name}: bundling workflows…`);
+  const bundleFile = path.join(work, 'bundle.js');
+  const silent = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
+  fs.writeFileSync(bundleFile, (await bundleWorkflowCode({ workflowsPath: path.join(ROOT, 'src/workflows/index.ts'), logger: silent as never })).code);
+  const startOurs = (cpuProfDir?: string) => ScriptoriumContender.start({ config, dbName: name, modelUrl: rig.url, bundleFile, cpuProfDir });
+  let ours = await startOurs();
+  let peer: PeerContender | null = null;
+  const lones: LoneSample[] = [];
+  const concs: ConcurrentSample[] = [];
+  try {
+    // The recording turn: our engine against the default persona; its eight requests and the
+    // persona's answers become the script every contender gets.
+    const rec = await ours.newSession();
+    await ours.turn(rec.sessionId, MESSAGE);
+    const calls = recordCalls(rig.model.requests, chapterWords);
+    console.log(`recorded ${calls.length} model calls: ${calls.map((c) => `${c.agent}/${c.phase}`).join(', ')}`);
+    if (calls.length !== 8) throw new Error('expected 8 model calls in the recorded turn');
+    const prompts: Record<string, unknown> = { tools: {} };
+    for (const c of calls) {
+      prompts[c.agent] = c.body.messages[0]!.content;
+      (prompts.tools as Record<string, unknown>)[c.agent] = c.body.tools ?? null;
+    }
+    const promptsFile = path.join(work, 'prompts.json');
+    fs.writeFileSync(promptsFile, JSON.stringify(prompts));
+    if (parts.has('peer')) {
+      const u = new URL(config.MONGODB_URI);
+      peer = await PeerContender.start(
+        { modelUrl: rig.url, mongoUri: `${u.protocol}//${u.host}/`, db: `${name}_peer`, redisUrl: config.REDIS_URL, prefix: `bench:${name}:peer:`, sqlite: path.join(work, 'peer.sqlite'), prompts: promptsFile },
+        runtime.redis,
+      );
+    }
+    const b: Bench = { runtime, rig, calls, ours, peer };
+    // One untimed peer turn: Python imports and first connections are not the turn's cost
+    // (ours had the recording turn).
+    if (peer) await scripted(b, 1, () => peer!.turn('warmup', 'p-warmup', 'th-warmup', MESSAGE));
+
+    for (const data of datas) {
+      // Accumulated: one project with 50 chapters and 200 turns of history for each contender.
+      let acc: { projectId: string; sessionId: string } | null = null;
+      if (data === 'accumulated') {
+        await ScriptoriumContender.emptyDatabase(runtime.models);
+        await peer?.reset();
+        acc = await seedAccumulated(runtime.models, 'local');
+        await peer?.seed('peer-acc', 'peer-acc-history', 50, 200);
+        console.log('seeded accumulated data (50 chapters, 200 turns of history)');
+        if (opt.explain) await explainHotPath(runtime.models, acc);
+      }
+      const fresh = async (): Promise<void> => {
+        if (data !== 'fresh') return;
+        await ScriptoriumContender.emptyDatabase(runtime.models);
+        await peer?.reset();
+      };
+      const contenders = (['floor', 'scriptorium', 'peer'] as const).filter((c) => parts.has(c) && (c !== 'peer' || peer));
+      for (const tn of timings) {
+        const timing = TIMINGS[tn];
+        rig.model.setTiming(timing);
+        for (let r = 0; r < rounds; r++) {
+          const order = contenders.map((_, i) => contenders[(i + r) % contenders.length]!);
+          for (const who of order) {
+            await fresh();
+            if (who === 'floor') {
+              const { result, from } = await scripted(b, 1, () => floorTurn(rig.url, calls));
+              lones.push(lone(b, who, data, tn, result, from, 0, 0));
+            } else if (who === 'scriptorium') {
+              const s = acc ?? (await ours.newSession());
+              const before = await ours.stats();
+              const { result, from } = await scripted(b, 1, () => ours.turn(s.sessionId, MESSAGE));
+              // The turn's wall ends at `done`; its cost includes finalize, which is still closing.
+              await runtime.temporal.workflow.getHandle(turnWorkflowId(result.turnId!)).result();
+              const after = await ours.stats();
+              lones.push(lone(b, who, data, tn, result, from, after.cpuMs - before.cpuMs, after.mongo - before.mongo));
+              if (r === rounds - 1) await historyBreakdown(runtime, turnWorkflowId(result.turnId!), before, after, `${data}, ${tn}`);
+            } else {
+              const before = await peer!.stats();
+              const id = `t${Date.now().toString(36)}${r}`;
+              const { result, from } = await scripted(b, 1, () => peer!.turn(id, acc ? 'peer-acc' : `p-${id}`, acc ? 'peer-acc-history' : `th-${id}`, MESSAGE));
+              const after = await peer!.stats();
+              lones.push(lone(b, who, data, tn, result, from, after.cpuMs - before.cpuMs, after.mongo - before.mongo));
+            }
+            const last = lones[lones.length - 1]!;
+            console.log(`  ${data} ${tn} round ${r + 1} ${who}: wall ${last.wall.toFixed(0)} ms, model ${last.model.toFixed(0)} ms, ttft ${last.ttft.toFixed(0)} ms, cpu ${last.cpuMs.toFixed(0)} ms, mongo ${last.mongo}`);
+          }
+        }
+      }
+      if (!parts.has('concurrency')) continue;
+      const tn = timings[0]!;
+      rig.model.setTiming(TIMINGS[tn]);
+      const concContenders = (['scriptorium', 'peer'] as const).filter((c) => parts.has(c) && (c !== 'peer' || peer));
+      for (let r = 0; r < concRounds; r++) {
+        for (const who of r % 2 ? [...concContenders].reverse() : concContenders) {
+          await fresh();
+          const turns = await concurrentTurns(b, who, concurrency, acc?.projectId ?? null);
+          const { result } = await scripted(b, concurrency, turns);
+          const start = Math.min(...result.map((t) => t.start));
+          concs.push({ contender: who, data, timing: tn, total: Math.max(...result.map((t) => t.end)) - start, ttfts: result.map((t) => t.firstToken - t.start) });
+          console.log(`  ${data} ${tn} ${concurrency} concurrent, round ${r + 1} ${who}: total ${(concs[concs.length - 1]!.total / 1000).toFixed(2)} s`);
+        }
+      }
+    }
+    printTables(lones, concs, timings.map((t) => TIMINGS[t]), datas, concurrency);
+    printActivities();
+
+    if (opt.profile) {
+      // A worker of its own under --cpu-prof, profiled through concurrent turns only.
+      await ours.stop();
+      const profDir = path.join(work, 'prof');
+      ours = await startOurs(profDir);
+      b.ours = ours;
+      rig.model.setTiming(TIMINGS[timings[0]!]);
+      for (let r = 0; r < Math.max(1, concRounds); r++) await scripted(b, concurrency, await concurrentTurns(b, 'scriptorium', concurrency, null));
+      await ours.stop();
+      const profiles = fs.readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'));
+      console.log(`\nworker CPU profile under ${concurrency} concurrent turns (${path.join(profDir, profiles[0] ?? '?')}):`);
+      if (profiles[0]) printSummary(summarize(path.join(profDir, profiles[0]), 25));
+    }
+  } finally {
+    await ours.stop();
+    await peer?.stop();
+    await rig.close();
+    const keys = await runtime.redis.keys(`bench:${name}:*`);
+    if (keys.length) await runtime.redis.del(...keys);
+    await runtime.mongo.dropDatabase().catch(() => undefined);
+    await runtime.mongo.useDb(`${name}_peer`).dropDatabase().catch(() => undefined);
+    await runtime.close();
+  }
+}
+
+/** Prepares `n` sessions (or threads) and returns the function that starts all turns at once. */
+async function concurrentTurns(b: Bench, who: 'scriptorium' | 'peer', n: number, projectId: string | null): Promise<() => Promise<TurnTiming[]>> {
+  if (who === 'scriptorium') {
+    const sessions: { sessionId: string }[] = [];
+    for (let i = 0; i < n; i++) sessions.push(await b.ours.newSession(projectId ?? undefined));
+    return () => Promise.all(sessions.map((s) => b.ours.turn(s.sessionId, MESSAGE)));
+  }
+  const tag = Date.now().toString(36);
+  return () => Promise.all(Array.from({ length: n }, (_, i) => b.peer!.turn(`c${tag}${i}`, projectId ? 'peer-acc' : `p-c${tag}${i}`, `th-c${tag}${i}`, MESSAGE)));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
