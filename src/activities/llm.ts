@@ -18,7 +18,6 @@ import type { LlmStepInput, LlmStepResult, ToolCallRef } from '../shared/turn-ty
 import { buildAgentMessages } from './agent-messages';
 import { countTokens } from './context';
 import type { ActivityDeps } from './deps';
-import { notFound } from './failures';
 import { classifyLlmError } from './llm-errors';
 import { publisherFor } from './publish';
 import { BatchingPublisher } from './batching-publisher';
