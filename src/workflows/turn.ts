@@ -64,8 +64,9 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
 
   try {
     const prepared = await acts.store.prepareTurn({ turnId: input.turnId });
-    st.routing = input.forcedRouting ?? preRoute(prepared.message, prepared.previous) ?? (await routeWithFallback(acts, input.turnId));
-    st.routing = applyConfirmationGuard(st.routing, prepared.message, prepared.previous);
+    const confirmProposals = patched('h1-confirm-proposal');
+    st.routing = input.forcedRouting ?? preRoute(prepared.message, prepared.previous, { confirmProposals }) ?? (await routeWithFallback(acts, input.turnId));
+    st.routing = applyConfirmationGuard(st.routing, prepared.message, prepared.previous, { confirmProposals });
     st.remaining = [...st.routing.workflow_agents];
     upsertSearchAttributes([{ key: SA.WorkflowPlan, value: st.routing.workflow_plan }]);
 
