@@ -82,6 +82,15 @@ function legacyIsConfirmation(message: string): boolean {
   return /^(yes|yeah|yep|sure|ok|okay|please do|go ahead|do it|sounds good|yes please|好|好的|好啊|可以|行|行吧|嗯|是的|对|没问题|就这样|来吧|写吧)( please| 吧)?$/.test(normalise(message));
 }
 
+/**
+ * Seed 004 L1 `_is_empty_or_noise`: a message with no letter or digit in it ("???", "…",
+ * "。。。", empty) is not a request. A thumbs-up is agreement, not noise.
+ */
+export function isNoiseMessage(message: string): boolean {
+  if (isConfirmation(message)) return false;
+  return !/[\p{L}\p{N}]/u.test(message);
+}
+
 /** Whether the author asked for a plan (outline, chapter breakdown), not just a chat about one. */
 export function requestAsksForPlan(message: string): boolean {
   return /(outline|chapter[- ]by[- ]chapter|plan (the|a|my|out)|break (it )?down into (chapters|episodes)|大纲|分章|分集|规划|章纲)/i.test(message);
