@@ -11,6 +11,7 @@ import { createPublishActivities } from './publish';
 import { createRouterActivities } from './router';
 import { createToolActivities } from './tools';
 import { createTurnLifecycleActivities } from './turn-lifecycle';
+import { createTurnOpeningActivities } from './turn-opening';
 
 /**
  * Heartbeats every second while a short activity runs. Its heartbeat timeout then means
@@ -36,6 +37,7 @@ function heartbeating<T extends Record<string, (...args: never[]) => Promise<unk
 export function createActivities(deps: ActivityDeps) {
   return {
     ...heartbeating(createTurnLifecycleActivities(deps)),
+    ...heartbeating(createTurnOpeningActivities(deps)),
     ...heartbeating(createRouterActivities(deps)),
     // The LLM step heartbeats itself, with its stream position.
     ...createLlmActivities(deps),

@@ -6,7 +6,9 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildRouterSystemPrompt } from '../agents/prompts';
+import { lastQuestion } from '../agents/file-stream';
 import { tail } from '../shared/text';
+import { isOfferQuestion } from '../workflows/proposals';
 import { fallbackRouting, normaliseRouterAnswer, type RoutingDecision, routerAnswerSchema } from '../workflows/plans';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
@@ -36,8 +38,11 @@ export function createRouterActivities(deps: ActivityDeps) {
       .lean();
     if (!prevAssistant) return turn.message;
     const prevTurn = await models.Turn.findById(prevAssistant.turnId).lean();
+    // Says which kind of question the author is answering (ROUTER_PROMPT: follow-up vs offered next step).
+    const question = lastQuestion(prevAssistant.content);
+    const asked = question ? `; closing question: ${isOfferQuestion(question) ? 'offers a next step' : 'follow-up'}` : '';
     const card = prevTurn
-      ? `[status] ${prevTurn.status}${prevTurn.stopReason ? ` (${prevTurn.stopReason})` : ''}; files touched: ${prevTurn.filesTouched.length}`
+      ? `[status] ${prevTurn.status}${prevTurn.stopReason ? ` (${prevTurn.stopReason})` : ''}; files touched: ${prevTurn.filesTouched.length}${asked}`
       : '';
     return [
       '[previous assistant ending]',

@@ -9,7 +9,8 @@ import { isDuplicateKey } from '../db/models';
 import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../shared/domain';
 import { detectLanguage } from '../shared/text';
 import type { FinalizeInput, FinalizeResult, PreparedTurn, SaveCaptureInput, ToolOutcome } from '../shared/turn-types';
-import { endsWithQuestion } from '../agents/file-stream';
+import { endsWithQuestion, lastQuestion } from '../agents/file-stream';
+import { unitNumbers } from '../shared/numerals';
 import { findLengthRequirements, type PreviousTurnFacts } from '../workflows/routing';
 import type { RoutingDecision, WorkAgent } from '../workflows/plans';
 import type { ActivityDeps } from './deps';
@@ -30,6 +31,13 @@ export function countProposedChanges(text: string): number {
 export function createTurnLifecycleActivities(deps: ActivityDeps) {
   const { models } = deps;
 
+  /** Chapter numbers of the files a turn wrote, by title ("the next chapter" follows them). */
+  async function deliveredUnits(fileIds: string[]): Promise<number[]> {
+    if (!fileIds.length) return [];
+    const files = await models.File.find({ _id: { $in: fileIds } }).select({ title: 1 }).lean();
+    return files.flatMap((f) => unitNumbers(f.title)).sort((a, b) => a - b);
+  }
+
   async function previousFacts(sessionId: string, turnId: string, createdAt: Date): Promise<PreviousTurnFacts | null> {
     const prev = await models.Turn.findOne({ sessionId, _id: { $ne: turnId }, createdAt: { $lte: createdAt } }).sort({ createdAt: -1, _id: -1 }).lean();
     if (!prev) return null;
@@ -43,6 +51,8 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       resume,
       askedQuestion: prev.status === 'awaiting_author' || endsWithQuestion(text),
       proposedChanges: countProposedChanges(text),
+      question: lastQuestion(text),
+      deliveredUnits: await deliveredUnits(prev.filesTouched),
     };
   }
 

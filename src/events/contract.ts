@@ -41,6 +41,8 @@ export const NON_TERMINAL_STOP_REASONS: readonly string[] = ['read_only_handoff_
 
 /** Payload of each event type, keyed by `type`. */
 export const eventDataSchemas = {
+  /** First event of a turn, sent before any model call, so a client never waits in silence (seed 004). */
+  turn_started: z.object({ sessionId: z.string() }),
   agent_selected: z.object({ agent: agentSchema, reason: z.string(), plan: z.string().optional(), run: z.number().int() }),
   thinking: z.object({ delta: z.string() }),
   content: z.object({ delta: z.string() }),
@@ -116,6 +118,7 @@ function toolEnvelopeOf<T extends ToolEventType>(type: T) {
 }
 
 export const streamEventSchema = z.discriminatedUnion('type', [
+  envelopeOf('turn_started'),
   envelopeOf('agent_selected'),
   envelopeOf('thinking'),
   envelopeOf('content'),

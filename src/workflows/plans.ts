@@ -39,6 +39,7 @@ export type RoutingSource =
   | 'fallback'
   | 'resume_after_exhaustion'
   | 'inherit_after_question'
+  | 'confirm_proposal'
   | 'clarify_first'
   | 'forced';
 

@@ -5,8 +5,10 @@
  * Pure module: runs inside the workflow.
  */
 import type { TurnStatus } from '../shared/domain';
-import { findLengthMentions } from '../shared/numerals';
+import { findLengthMentions, formatUnitRange } from '../shared/numerals';
+import { detectLanguage } from '../shared/text';
 import { type RoutingDecision, type WorkAgent } from './plans';
+import { confirmedStepRouting, isConfirmation, isOfferQuestion, proposedStep } from './proposals';
 
 /** What the workflow knows about the session's previous turn (loaded by an activity). */
 export interface PreviousTurnFacts {
@@ -19,6 +21,16 @@ export interface PreviousTurnFacts {
   askedQuestion: boolean;
   /** Concrete changes the previous answer proposed (the author may be agreeing to one). */
   proposedChanges: number;
+  /** The question the previous answer ended on, verbatim (absent in turns recorded before it was kept). */
+  question?: string | null;
+  /** Chapter / episode numbers of the files the previous turn wrote ("the next chapter" follows them). */
+  deliveredUnits?: number[];
+}
+
+/** Rule switches, so turns recorded before a rule existed replay the way they ran. */
+export interface PreRouteOptions {
+  /** Confirming an offered next step routes to that step (issue 9 item 1). */
+  confirmProposals?: boolean;
 }
 
 const normalise = (s: string): string =>
@@ -63,10 +75,20 @@ export function isShortAnswer(message: string): boolean {
   return t.split(/\s+/).length <= 8 && t.length <= 60;
 }
 
-/** Plain agreement ("yes", "ok", "好的", "可以") — used for confirming a proposed next step. */
-export function isConfirmation(message: string): boolean {
-  const n = normalise(message);
-  return /^(yes|yeah|yep|sure|ok|okay|please do|go ahead|do it|sounds good|yes please|好|好的|好啊|可以|行|行吧|嗯|是的|对|没问题|就这样|来吧|写吧)( please| 吧)?$/.test(n);
+export { isConfirmation };
+
+/** The agreement words turns recorded before 'h1-confirm-proposal' were routed with (kept for replay). */
+function legacyIsConfirmation(message: string): boolean {
+  return /^(yes|yeah|yep|sure|ok|okay|please do|go ahead|do it|sounds good|yes please|好|好的|好啊|可以|行|行吧|嗯|是的|对|没问题|就这样|来吧|写吧)( please| 吧)?$/.test(normalise(message));
+}
+
+/**
+ * Seed 004 L1 `_is_empty_or_noise`: a message with no letter or digit in it ("???", "…",
+ * "。。。", empty) is not a request. A thumbs-up is agreement, not noise.
+ */
+export function isNoiseMessage(message: string): boolean {
+  if (isConfirmation(message)) return false;
+  return !/[\p{L}\p{N}]/u.test(message);
 }
 
 /** Whether the author asked for a plan (outline, chapter breakdown), not just a chat about one. */
@@ -98,7 +120,7 @@ export function findLengthRequirements(message: string): string[] {
  * Runs the deterministic rules in order; returns a decision when one fires, else null
  * (then the LLM router decides).
  */
-export function preRoute(message: string, previous: PreviousTurnFacts | null): RoutingDecision | null {
+export function preRoute(message: string, previous: PreviousTurnFacts | null, opts: PreRouteOptions = {}): RoutingDecision | null {
   const prevRouting = previous?.routing ?? null;
 
   if (isVagueEditRequest(message)) {
@@ -130,6 +152,14 @@ export function preRoute(message: string, previous: PreviousTurnFacts | null): R
     };
   }
 
+  if (opts.confirmProposals && previous?.askedQuestion && isOfferQuestion(previous.question)) {
+    // An offered next step is not a follow-up question: a plain "yes" routes to the step,
+    // anything else goes to the router (never the whole previous route, seed 001 Router).
+    const step = proposedStep(previous.question, previous.deliveredUnits ?? []);
+    if (step && isConfirmation(message)) return confirmedStepRouting(step, detectLanguage(step.question));
+    return null;
+  }
+
   if (previous?.status === 'awaiting_author' && previous.askedQuestion && prevRouting && isShortAnswer(message)) {
     const resume = previous.resume ?? { agent: prevRouting.current_agent, remaining: prevRouting.workflow_agents };
     return {
@@ -146,18 +176,21 @@ export function preRoute(message: string, previous: PreviousTurnFacts | null): R
 
 /**
  * After the LLM router: confirming a next step the previous turn proposed must not inherit
- * that turn's read-only scope (seed 001: "不沿用 read_only=true / write_content=false").
+ * that turn's read-only scope (seed 001: "不沿用 read_only=true / write_content=false / 已交付的 scope").
  */
-export function applyConfirmationGuard(decision: RoutingDecision, message: string, previous: PreviousTurnFacts | null): RoutingDecision {
-  if (!previous || previous.status !== 'completed' || !previous.askedQuestion || !isConfirmation(message)) return decision;
-  if (!decision.read_only && decision.write_content) return decision;
+export function applyConfirmationGuard(decision: RoutingDecision, message: string, previous: PreviousTurnFacts | null, opts: PreRouteOptions = {}): RoutingDecision {
+  if (!previous || !previous.askedQuestion || !(opts.confirmProposals ? isConfirmation : legacyIsConfirmation)(message)) return decision;
+  if (opts.confirmProposals ? decision.source === 'confirm_proposal' || !isOfferQuestion(previous.question) : previous.status !== 'completed') return decision;
+  const step = opts.confirmProposals ? proposedStep(previous.question, previous.deliveredUnits ?? []) : null;
+  const inheritedScope = !!step?.units && !!previous.routing && decision.scope === previous.routing.scope;
   const inheritedReadOnly = decision.read_only && previous.routing?.read_only === true;
   const inheritedNoContent = !decision.write_content && previous.routing?.write_content === false;
-  if (!inheritedReadOnly && !inheritedNoContent) return decision;
+  if (!inheritedReadOnly && !inheritedNoContent && !inheritedScope) return decision;
   return {
     ...decision,
     read_only: inheritedReadOnly ? false : decision.read_only,
     write_content: inheritedNoContent ? true : decision.write_content,
-    notes: [...decision.notes, 'confirmation of a proposed step: read_only / write_content=false not inherited'],
+    scope: inheritedScope ? formatUnitRange(step!.units!, detectLanguage(step!.question)) : decision.scope,
+    notes: [...decision.notes, 'confirmation of a proposed step: read_only / write_content=false / the delivered scope not inherited'],
   };
 }

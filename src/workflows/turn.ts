@@ -20,7 +20,7 @@ import { decideAfterRun, type Decision } from './decide';
 import { interruptSignal, SA, stateQuery, steerSignal } from './messages';
 import { buildPacket } from './packets';
 import { fallbackRouting, type RoutingDecision, type WorkAgent } from './plans';
-import { applyConfirmationGuard, preRoute, requestAsksForPlan } from './routing';
+import { applyConfirmationGuard, isNoiseMessage, preRoute, requestAsksForPlan } from './routing';
 import { TurnRunState } from './turn-state';
 
 export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
@@ -66,9 +66,17 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
   };
 
   try {
+    // Seed 004: the first event goes out before any model call, so clients never see silence.
+    if (patched('h1-turn-started')) await acts.store.announceTurn({ turnId: input.turnId, sessionId: input.sessionId, slot: st.nextSlot() });
     const prepared = await acts.store.prepareTurn({ turnId: input.turnId });
-    st.routing = input.forcedRouting ?? preRoute(prepared.message, prepared.previous) ?? (await routeWithFallback(acts, input.turnId));
-    st.routing = applyConfirmationGuard(st.routing, prepared.message, prepared.previous);
+    // Seed 004 L1: noise ("???", "…") gets a friendly question and no agent work.
+    if (!input.forcedRouting && isNoiseMessage(prepared.message) && patched('h1-noise-gate')) {
+      const question = await acts.store.answerNoise({ turnId: input.turnId, slot: st.nextSlot() });
+      return await finalize({ status: 'awaiting_author', stopReason: 'clarification_requested', stopMessage: question, resume: null, error: null });
+    }
+    const confirmProposals = patched('h1-confirm-proposal');
+    st.routing = input.forcedRouting ?? preRoute(prepared.message, prepared.previous, { confirmProposals }) ?? (await routeWithFallback(acts, input.turnId));
+    st.routing = applyConfirmationGuard(st.routing, prepared.message, prepared.previous, { confirmProposals });
     st.remaining = [...st.routing.workflow_agents];
     upsertSearchAttributes([{ key: SA.WorkflowPlan, value: st.routing.workflow_plan }]);
 

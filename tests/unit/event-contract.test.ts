@@ -20,6 +20,7 @@ import {
 
 /** type → the data field names clients rely on. */
 const PINNED: Record<string, string[]> = {
+  turn_started: ['sessionId'],
   agent_selected: ['agent', 'reason', 'plan', 'run'],
   thinking: ['delta'],
   content: ['delta'],

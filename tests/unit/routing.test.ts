@@ -2,6 +2,7 @@ import {
   applyConfirmationGuard,
   findLengthRequirements,
   isContinueMessage,
+  isNoiseMessage,
   isShortAnswer,
   isVagueEditRequest,
   preRoute,
@@ -120,4 +121,9 @@ describe('plan table and router answers', () => {
     // Not a confirmation: the router's answer stands.
     expect(applyConfirmationGuard(llm, 'what do you think of chapter 2?', p).read_only).toBe(true);
   });
+});
+
+describe('noise gate (seed 004 L1)', () => {
+  test.each(['???', '…', '。。。', '', '   ', '？！', '...', '~~~', '\uFFFD\uFFFD'])('"%s" is noise', (m) => expect(isNoiseMessage(m)).toBe(true));
+  test.each(['👍', 'ok', 'B', '好', '3', 'continue?', '第三章？'])('"%s" is not noise', (m) => expect(isNoiseMessage(m)).toBe(false));
 });

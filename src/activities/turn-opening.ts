@@ -1,0 +1,49 @@
+/**
+ * The opening of a turn, ahead of any model call (seed 004 L1): the first stream event, so a
+ * client never watches silence while the router thinks, and the friendly question a noise
+ * message ("???", "…") gets instead of agent work. Both are idempotent by turn.
+ */
+import { draft } from '../events/contract';
+import { isDuplicateKey } from '../db/models';
+import { detectLanguage } from '../shared/text';
+import type { ActivityDeps } from './deps';
+import { publisherFor } from './publish';
+
+/** Deliberately not an offer of a next step: the author's answer goes to the router. */
+export const NOISE_REPLY = {
+  zh: '我没看懂这条消息。你想做什么呢？比如写下一章、修改某一章、规划大纲，或者聊聊你的想法。',
+  en: "I couldn't tell what you'd like from that message. What should I do: write the next chapter, revise one, plan the outline, or talk an idea through?",
+} as const;
+
+export function createTurnOpeningActivities(deps: ActivityDeps) {
+  const { models } = deps;
+  return {
+    /** Publishes `turn_started` in the workflow's first slot. */
+    async announceTurn(input: { turnId: string; sessionId: string; slot: number }): Promise<void> {
+      await publisherFor(deps, 'turn', input.turnId, input.slot).publish([draft('turn_started', { sessionId: input.sessionId }, { turnId: input.turnId })]);
+    },
+
+    /**
+     * Answers a noise message with one friendly question, in the language of the author's
+     * last real message (the noise itself has none), and records it as the turn's reply.
+     */
+    async answerNoise(input: { turnId: string; slot: number }): Promise<string> {
+      const turn = await models.Turn.findById(input.turnId).lean();
+      if (!turn) throw new Error(`turn ${input.turnId} not found`);
+      const earlier = await models.Message.find({ sessionId: turn.sessionId, role: 'user', turnId: { $ne: input.turnId } }).sort({ seq: -1 }).limit(10).lean();
+      const spoken = earlier.find((m) => /[\p{L}\p{N}]/u.test(m.content));
+      const text = NOISE_REPLY[spoken ? detectLanguage(spoken.content) : 'zh'];
+      await publisherFor(deps, 'turn', input.turnId, input.slot).publish([draft('content', { delta: text }, { turnId: input.turnId, agent: 'router' })]);
+      const key = `${input.turnId}:noise`;
+      if (!(await models.Message.exists({ key }))) {
+        const session = await models.Session.findOneAndUpdate({ _id: turn.sessionId }, { $inc: { messageSeq: 1 } }, { new: true }).lean();
+        try {
+          await models.Message.create({ sessionId: turn.sessionId, projectId: turn.projectId, turnId: input.turnId, role: 'assistant', agent: 'router', content: text, seq: session?.messageSeq ?? 0, key });
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+        }
+      }
+      return text;
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Confirming a proposed next step (seed 001 Router: ROUTER_PROMPT 分两种——补问作答（任务没做完）
+ * 沿用上一轮全部路由字段；确认提议的下一步（「要我继续写第二章吗？」「要我帮你改吗？」）按提议的
+ * 那一步路由，不沿用 read_only=true / write_content=false / 已交付的 scope).
+ * This module recognises an offer of a next step in the previous answer's closing question,
+ * a plain confirmation of it, and the step itself (what to do, on which unit).
+ * Pure module: runs inside the workflow.
+ */
+import { findUnitRefs, formatUnitRange, type UnitKind } from '../shared/numerals';
+import { type RoutingDecision, cutScope } from './plans';
+
+const OFFER_ZH = /要不要我|需不需要我|需要我|要我|我可以|我来|是否需要|是否要|可以让我|让我|我帮你|我再|接下来|继续.*吗|开始.*吗/u;
+const OFFER_EN =
+  /\b(?:shall i|should i|do you want me to|would you like me to|want me to|may i|can i|i can|i could|shall we|should we|ready for me to|how about i|let me know if you(?:'d)? (?:like|want) me to|would you like (?:the|chapter|episode|a|an))\b/iu;
+/** Choices and open questions are follow-ups about the current task, not offers ("A还是B？", "which POV?"). */
+const CHOICE = /还是|或者|或是|哪|什么|怎么|如何|为什么|多少|\b(?:or|which|whether)\b|^\s*(?:what|how|why|who|where|when)\b/iu;
+
+const PLAN = /大纲|规划|分章|分集|章纲|提纲|\b(?:outline|plan|synopsis|beat sheet)\b/iu;
+/** "按大纲继续写" follows the plan: that is writing, not planning. */
+const FOLLOWS_PLAN = /(?:按|按照|根据|照|依照|\b(?:following|according to|based on|from)\s+(?:the\s+|my\s+|your\s+)?)(?:大纲|规划|章纲|提纲|outline|plan)/iu;
+const EDIT = /修改|润色|调整|优化|精修|重写|改|修|\b(?:revise|edit|fix|polish|tighten|rewrite|apply|change|improve|rework|trim|shorten|expand)\b/iu;
+const WRITE = /续写|接着写|继续|写|\b(?:write|continue|draft|start|go on|carry on|keep going)\b/iu;
+const REVIEW = /审稿|审|检查|看看|\b(?:review|check|critique|assess|proofread)\b/iu;
+const NEXT_UNIT = /下一章|下一集|下一回|下一幕|下章|下集|\bnext (?:chapter|episode|act|one|part)\b/iu;
+
+export type ProposedAction = 'plan' | 'edit' | 'write' | 'review';
+
+export interface ProposedStep {
+  action: ProposedAction;
+  /** The unit(s) the step is about ("第二章" → chapter 2), when the offer or the context says. */
+  units: { kind: UnitKind; from: number; to: number } | null;
+  question: string;
+}
+
+/** The previous answer's closing question offers a next step ("要我帮你改吗？", "Shall I write chapter 2?"). */
+export function isOfferQuestion(question: string | null | undefined): boolean {
+  if (!question) return false;
+  return (OFFER_ZH.test(question) || OFFER_EN.test(question)) && !CHOICE.test(question);
+}
+
+function actionOf(question: string): ProposedAction | null {
+  if (PLAN.test(question) && !FOLLOWS_PLAN.test(question)) return 'plan';
+  if (EDIT.test(question)) return 'edit';
+  if (WRITE.test(question) || NEXT_UNIT.test(question)) return 'write';
+  if (REVIEW.test(question)) return 'review';
+  return null;
+}
+
+/**
+ * The step an offer proposes, or null when the question offers nothing recognisable.
+ * `deliveredUnits` are the units the previous turn worked on: "the next chapter" follows them.
+ */
+export function proposedStep(question: string | null | undefined, deliveredUnits: number[] = []): ProposedStep | null {
+  if (!question || !isOfferQuestion(question)) return null;
+  const action = actionOf(question);
+  if (!action) return null;
+  const ref = findUnitRefs(question)[0];
+  let units: ProposedStep['units'] = ref ? { kind: ref.kind, from: ref.from, to: ref.to } : null;
+  if (!units && NEXT_UNIT.test(question) && deliveredUnits.length) {
+    const next = Math.max(...deliveredUnits) + 1;
+    units = { kind: /集|episode/iu.test(question) ? 'episode' : /幕|\bact\b/iu.test(question) ? 'act' : 'chapter', from: next, to: next };
+  }
+  return { action, units, question };
+}
+
+const CONFIRM_TOKENS = [
+  // English, longest first (matched with spaces removed).
+  'yesplease', 'pleasedo', 'goahead', 'goforit', 'doit', 'soundsgood', "let'sdoit", 'letsdoit', "let'sgo", 'letsgo', 'ofcourse', 'absolutely',
+  'definitely', 'whynot', 'alright', 'allright', 'okay', 'carryon', 'continue', 'proceed', 'perfect', 'great', 'please',
+  'sure', 'yeah', 'yes', 'yep', 'yup', 'fine', 'right', 'ok', 'go', 'k',
+  // Chinese.
+  '麻烦你了', '拜托了', '没问题', '就这样', '开始吧', '继续吧', '可以的', '麻烦了', '好的', '好啊', '好呀', '好吧', '好滴', '好嘞', '嗯嗯', '可以',
+  '行吧', '行啊', '是的', '对的', '来吧', '写吧', '改吧', '去吧', '继续', '要的', '需要', '当然', '那就', '好', '嗯', '行', '是', '对', '要', '请', '成',
+];
+/** Thanks only after an agreement: "好的谢谢" confirms, a bare "谢谢" may be a polite no. */
+const THANKS = ['thankyou', 'thanks', 'thx', '谢谢你', '谢谢', '辛苦了', '多谢'];
+const alt = (tokens: string[]): string => tokens.map((t) => t.replace(/'/g, "'?")).join('|');
+const CONFIRM_RE = new RegExp(`^(?:${alt(CONFIRM_TOKENS)})+(?:${alt(THANKS)})*$`, 'u');
+const THUMBS = /👍|👌|✅|🆗|🙆/gu;
+
+/** Plain agreement, nothing else: "好的", "行，写吧", "yes", "ok, go", "👍". */
+export function isConfirmation(message: string): boolean {
+  const t = message.replace(THUMBS, 'ok').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
+  return t.length > 0 && Array.from(t).length <= 20 && CONFIRM_RE.test(t);
+}
+
+/** Scope text for a confirmed step: the unit when known, else the offer itself. */
+function stepScope(step: ProposedStep, language: 'zh' | 'en'): string {
+  if (step.units) return formatUnitRange(step.units, language);
+  return cutScope(language === 'zh' ? `作者确认：${step.question}` : `confirmed: ${step.question}`);
+}
+
+/**
+ * The route of a confirmed step: the agent the step needs, and nothing inherited from a
+ * read-only or plan-only previous turn.
+ */
+export function confirmedStepRouting(step: ProposedStep, language: 'zh' | 'en'): RoutingDecision {
+  const scope = stepScope(step, language);
+  const notes = [`confirmation of a proposed next step (${step.action}): read_only / write_content=false / the delivered scope not inherited`];
+  const base = { workflow_agents: [], scope, clarify_first: false, source: 'confirm_proposal' as const, notes };
+  switch (step.action) {
+    case 'plan':
+      return { ...base, current_agent: 'planner', workflow_plan: 'standard', write_content: false, read_only: false };
+    case 'review':
+      return { ...base, current_agent: 'quality_reviewer', workflow_plan: 'review_only', write_content: false, read_only: true };
+    default:
+      return { ...base, current_agent: 'writer', workflow_plan: 'quick', write_content: true, read_only: false };
+  }
+}
