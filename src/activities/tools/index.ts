@@ -95,6 +95,8 @@ export function createToolActivities(deps: ActivityDeps) {
           agent: input.agent,
           authorMessage: turn.message,
           key,
+          run: input.run,
+          step: input.step,
           event: stamp,
         };
         execution = await run(input, ctx, { name: call.name ?? '', arguments: call.arguments ?? '' });

@@ -14,6 +14,9 @@ export interface ToolContext {
   authorMessage: string;
   /** Idempotency key of this call: turnId:step:toolCallId. */
   key: string;
+  /** Agent run and LLM step of this call (read snapshots count per run, from the next step). */
+  run: number;
+  step: number;
   /** Stamps events with the turn's envelope fields. */
   event: (d: AnyEventDraft) => AnyEventDraft;
 }
