@@ -6,25 +6,40 @@ import type { ToolArgs } from '../../agents/tool-schemas';
 import { agentHasWriteTools } from '../../agents/tool-schemas';
 import { CompareAndSetExhausted, casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
 import { mergeNotes, NOTES_BUDGET_CHARS } from '../../shared/project-notes';
+import { missingUnits } from '../../shared/task-board';
+import { liveBodyUnits } from '../task-board';
 import { failure, type ToolContext, type ToolExecution } from './types';
 
 type StoredTask = { id: string; title: string; status?: string | null; artifact?: string | null; doneUnits?: number[] | null; progress?: string | null };
 
-/** The model's task board, with what the stored board knew about each task carried over. */
+/**
+ * The model's task board, with what the stored board recorded for each task (`doneUnits`,
+ * `progress`) carried over by id or, failing that, by the same title. A task the model marks
+ * done is checked: its artifact, or every unit of its range, must exist with body text.
+ */
 async function reviseTasks(ctx: ToolContext, previous: StoredTask[], tasks: NonNullable<ToolArgs<'update_project'>['tasks']>) {
-  const before = new Map(previous.map((t) => [t.id, t]));
+  const byId = new Map(previous.map((t) => [t.id, t]));
+  const byTitle = new Map(previous.map((t) => [t.title.trim(), t]));
   const unverifiedDone: string[] = [];
+  const missing: Record<string, number[]> = {};
+  let live: Set<number> | null = null;
   const out = [];
   for (const t of tasks) {
-    const prior = before.get(t.id);
-    // A task marked done whose artifact does not exist with body text is reported, not trusted.
+    const prior = byId.get(t.id) ?? byTitle.get(t.title.trim());
     if (t.status === 'done' && t.artifact) {
       const exists = await ctx.models.File.exists({ projectId: ctx.projectId, title: t.artifact, deletedAt: null, words: { $gt: 0 } });
       if (!exists) unverifiedDone.push(t.id);
+    } else if (t.status === 'done') {
+      live ??= await liveBodyUnits(ctx.models, ctx.projectId);
+      const gaps = missingUnits(t.title, live);
+      if (gaps.length) {
+        unverifiedDone.push(t.id);
+        missing[t.id] = gaps;
+      }
     }
     out.push({ ...t, doneUnits: prior?.doneUnits ?? undefined, progress: prior?.progress ?? undefined });
   }
-  return { tasks: out, unverifiedDone };
+  return { tasks: out, unverifiedDone, missing };
 }
 
 /**
@@ -58,6 +73,7 @@ export async function updateProject(ctx: ToolContext, args: ToolArgs<'update_pro
         const board = await reviseTasks(ctx, project.tasks, args.tasks);
         set.tasks = board.tasks;
         if (board.unverifiedDone.length) report.unverified_done = board.unverifiedDone;
+        if (Object.keys(board.missing).length) report.missing_units = board.missing;
       }
       if (Object.keys(set).length) {
         const res = await ctx.models.Project.updateOne({ _id: ctx.projectId, updatedAt: project.updatedAt }, { $set: set });
