@@ -257,3 +257,36 @@ test('author_edits_touched: only an edit that changes a paragraph the author wro
   expect(second).toMatchObject({ ok: true, result: { author_edits_touched: true, previous_version: 3 } });
   expect(await contentOf(id)).toBe('A sharper opening.\nMy middle, in better words.');
 });
+
+test('tool cards tell the truth: intentional refusals carry their kind (kept your edits, asking first, read-only); real failures do not', async () => {
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  const id = await authorFile(projectId, 'Prologue', 'My opening.');
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    call('writer', 'delete_file', { id }),
+    call('writer', 'edit_file', { id: 'b'.repeat(24), operation: 'append', text: 'x' }),
+    say('writer', 'I kept your prologue.'),
+  ]);
+  const r1 = await runTurn(h, sessionId, 'Clean up the project');
+  expect(ofType(r1.events, 'tool_result').map((e) => [e.data.errorType, e.data.refusal])).toEqual([
+    ['author_edit_protected', 'kept_your_edits'],
+    ['not_found', undefined],
+  ]);
+
+  h.model.reset();
+  h.model.script([call('writer', 'edit_file', { id, operation: 'append', text: 'More.' }), say('writer', 'What should I change: pacing or tone?')]);
+  const r2 = await runTurn(h, sessionId, '帮我优化一下');
+  expect(ofType(r2.events, 'tool_result').map((e) => [e.data.errorType, e.data.refusal])).toEqual([['clarify_first', 'asking_first']]);
+
+  h.model.reset();
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick', read_only: true, write_content: false }),
+    call('writer', 'edit_file', { id, operation: 'append', text: 'More.' }),
+    say('writer', 'No changes, as asked.'),
+  ]);
+  // A fresh session: in this one the author's message would answer the writer's question.
+  const other = await api<{ id: string }>(h, 'POST', '/api/v1/sessions', { projectId });
+  const r3 = await runTurn(h, other.body.id, 'Just tell me what you think, change nothing');
+  expect(ofType(r3.events, 'tool_result').map((e) => [e.data.errorType, e.data.refusal])).toEqual([['read_only_request', 'read_only']]);
+  expect(await contentOf(id)).toBe('My opening.');
+});

@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { AGENT_TOOLS, FILE_WRITE_TOOLS, type ToolArgs, type ToolName, toolArgSchemas } from '../../agents/tool-schemas';
-import { type AnyEventDraft, draft } from '../../events/contract';
+import { type AnyEventDraft, draft, refusalOf } from '../../events/contract';
 import { isDuplicateKey } from '../../db/models';
 import type { ToolInput, ToolOutcome } from '../../shared/turn-types';
 import type { ActivityDeps } from '../deps';
@@ -124,6 +124,7 @@ export function createToolActivities(deps: ActivityDeps) {
               errorType: execution.outcome.errorType,
               message: execution.outcome.message,
               result: cardResult(body),
+              refusal: execution.outcome.ok ? undefined : refusalOf(execution.outcome.errorType),
             },
             { toolCallId: input.toolCallId },
           ),
