@@ -13,6 +13,7 @@ import { buildSystemPrompt } from '../agents/prompts';
 import { STEERING_MARKER } from '../agents/markers';
 import type { Models, TurnContextDoc } from '../db/models';
 import type { ProjectType } from '../shared/domain';
+import { renderNotesForContext } from '../shared/project-notes';
 import { detectLanguage } from '../shared/text';
 import type { LlmStepInput } from '../shared/turn-types';
 import { type ContextSettings, countTokens, ensureTurnContext, markChanged, MESSAGE_OVERHEAD_TOKENS } from './context';
@@ -80,7 +81,7 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
     `Project: ${project.title} (${project.type})`,
     project.summary && `Summary: ${project.summary}`,
     project.style && `Style: ${project.style}`,
-    project.notes && `Notes: ${project.notes}`,
+    project.notes && renderNotesForContext(project.notes),
     project.tasks.length ? `Task board:\n${project.tasks.map((t) => `- [${t.status}] ${t.title}${t.progress ? ` (${t.progress})` : ''}`).join('\n')}` : '',
   ]
     .filter(Boolean)

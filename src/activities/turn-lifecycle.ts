@@ -18,6 +18,7 @@ import { notFound } from './failures';
 import { expireStream } from '../streams/redis-streams';
 import { publisherFor, streamKeyFor } from './publish';
 import { isBodyType, writeVersion } from './tools/file-store';
+import { finalizeTaskBoard } from './task-board';
 
 /** Proposals in the closing paragraph: list items, or a single trailing offer. */
 export function countProposedChanges(text: string): number {
@@ -181,6 +182,8 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
           if (!isDuplicateKey(err)) throw err;
         }
       }
+
+      await finalizeTaskBoard(models, input.turnId);
 
       // Summed here rather than with $group/$cond: FerretDB v1 lacks $cond, and a turn has few records.
       const usage = records.reduce(

@@ -54,7 +54,19 @@ export const toolArgSchemas = {
     .object({
       summary: z.string().max(4000).optional(),
       style: z.string().max(4000).optional(),
-      notes: z.string().max(4000).optional(),
+      notes: z
+        .string()
+        .max(4000)
+        .optional()
+        .describe(
+          'New note entries, one per line. An entry is recorded as author-confirmed only when it is itself a verbatim quote (or part of one) of the author\'s message this turn, listed in author_quotes; anything else is recorded as your proposal.',
+        ),
+      proposals: z.string().max(4000).optional().describe('Your complete list of proposals, one per line: replaces the proposal section. Proposals are not canon until the author confirms them.'),
+      author_quotes: z
+        .array(z.string().min(1).max(1000))
+        .max(20)
+        .optional()
+        .describe('Verbatim sentences from the author\'s message this turn that the note entries quote.'),
       tasks: z
         .array(
           z
@@ -98,7 +110,8 @@ const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
     'Set how much a character or setting matters to the book (high / medium / low): high ones are always in every agent\'s context, low ones only when there is room.',
   delete_file: 'Delete a file (folders need recursive=true).',
   query_files: 'Read a file in full by id, or search files by text and type.',
-  update_project: 'Update the project summary, style, notes, or task board.',
+  update_project:
+    'Update the project summary, style, notes (author-confirmed only with verbatim author_quotes; otherwise recorded as your proposals), proposals, or task board. Notes and proposals share 4000 characters.',
   handoff_to_agent: 'Hand the turn to another agent with a reason and what is left to do.',
   request_clarification: 'Ask the author a question and stop this turn until they answer.',
 };

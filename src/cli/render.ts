@@ -7,7 +7,7 @@
  * ends the current text line, and a progress line is rewritten in place (TTY) or printed
  * once when the file is done (pipes, logs), so it never garbles the chat text.
  */
-import { type StreamEvent, streamEventSchema } from '../events/contract';
+import { type StreamEvent, type StreamEventOf, streamEventSchema } from '../events/contract';
 
 export interface RenderOptions {
   write: (s: string) => void;
@@ -55,7 +55,7 @@ export class TurnRenderer {
         this.line(`  ⚙ ${e.data.summary}`);
         break;
       case 'tool_result':
-        if (!e.data.ok) this.line(`  ✗ ${e.data.name} failed: ${e.data.errorType ?? 'error'}${e.data.message ? ` — ${e.data.message}` : ''}`);
+        this.toolResult(e.data);
         break;
       case 'file_created':
         this.titles.set(e.data.fileId, e.data.title);
@@ -98,6 +98,25 @@ export class TurnRenderer {
         this.line(`\n✔ ${e.data.status} · ${this.tokens.total} tokens${this.tokens.estimated ? ' (partly estimated)' : ''}`);
         break;
     }
+  }
+
+  /**
+   * A refusal on purpose is not a failure (seed 001: the card reads "kept your edits" /
+   * "asking first"), and an edit that changed the author's own paragraphs says so, with the
+   * version that undoes it.
+   */
+  private toolResult(d: StreamEventOf<'tool_result'>['data']): void {
+    const why = d.message ? ` — ${d.message}` : '';
+    if (d.ok) {
+      const r = d.result ?? {};
+      if (r.author_edits_touched)
+        this.line(`  ⚠ ${d.name} changed text you wrote${typeof r.previous_version === 'number' ? ` (undo: restore version ${r.previous_version})` : ''}`);
+      return;
+    }
+    if (d.refusal === 'kept_your_edits') this.line(`  ✓ kept your edits (${d.name} not applied)${why}`);
+    else if (d.refusal === 'asking_first') this.line(`  ? asking first before changing anything (${d.name})`);
+    else if (d.refusal === 'read_only') this.line(`  · read-only turn: ${d.name} not run`);
+    else this.line(`  ✗ ${d.name} failed: ${d.errorType ?? 'error'}${why}`);
   }
 
   /** Ends a half-written line or progress indicator (call before exiting). */

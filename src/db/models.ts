@@ -230,13 +230,21 @@ const jobClaimSchema = new Schema(
   { timestamps: { createdAt: true, updatedAt: false } },
 );
 
-/** The version of a file the model last saw in full during a turn (for `stale_content`). */
+/**
+ * A version of a file the model saw in full during a turn (for `stale_content`): the
+ * `[full]` context at request start (`turnId:fileId`, kind `context`), or a query_files read
+ * (`turnId:fileId:read:step`, kind `read`), which counts only from the next model call of
+ * the same agent run.
+ */
 const readSnapshotSchema = new Schema(
   {
-    _id: { type: String, required: true }, // turnId:fileId
+    _id: { type: String, required: true },
     turnId: { type: String, required: true, index: true },
     fileId: { type: String, required: true },
     version: { type: Number, required: true },
+    kind: { type: String, enum: ['context', 'read'], default: 'context' },
+    run: { type: Number, default: null },
+    step: { type: Number, default: null },
   },
   { timestamps: true },
 );

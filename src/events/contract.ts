@@ -39,6 +39,24 @@ export const STOP_REASONS = [
 ] as const;
 export const NON_TERMINAL_STOP_REASONS: readonly string[] = ['read_only_handoff_blocked'];
 
+/**
+ * Refusals that are a tool doing its job, not a failure: clients show them as "kept your
+ * edits" (author protection, the author edited meanwhile), "asking first" (the request was
+ * too vague to edit), or "read-only turn" (the author asked for no changes).
+ */
+export const INTENTIONAL_REFUSALS = {
+  author_edit_protected: 'kept_your_edits',
+  stale_content: 'kept_your_edits',
+  clarify_first: 'asking_first',
+  read_only_request: 'read_only',
+} as const;
+export const REFUSAL_KINDS = ['kept_your_edits', 'asking_first', 'read_only'] as const;
+export type RefusalKind = (typeof REFUSAL_KINDS)[number];
+
+/** The refusal kind of a tool error, or undefined when the error is a real failure. */
+export const refusalOf = (errorType: string | undefined): RefusalKind | undefined =>
+  errorType && Object.hasOwn(INTENTIONAL_REFUSALS, errorType) ? INTENTIONAL_REFUSALS[errorType as keyof typeof INTENTIONAL_REFUSALS] : undefined;
+
 /** Payload of each event type, keyed by `type`. */
 export const eventDataSchemas = {
   /** First event of a turn, sent before any model call, so a client never waits in silence (seed 004). */
@@ -53,6 +71,8 @@ export const eventDataSchemas = {
     errorType: z.string().optional(),
     message: z.string().optional(),
     result: z.record(z.string(), z.unknown()).optional(),
+    /** Set when `ok` is false on purpose (see {@link INTENTIONAL_REFUSALS}): show it as such, not as "failed". */
+    refusal: z.enum(REFUSAL_KINDS).optional(),
   }),
   file_created: z.object({ fileId: z.string(), title: z.string(), fileType: z.string(), versionId: z.string().optional(), words: z.number().int() }),
   file_updated: z.object({ fileId: z.string(), title: z.string(), fileType: z.string(), versionId: z.string(), words: z.number().int(), operation: z.string() }),

@@ -12,6 +12,7 @@ import {
   eventDataSchemas,
   EVENT_TYPES,
   makeEvent,
+  refusalOf,
   streamEventSchema,
   TOOL_EVENT_TYPES,
   toSseFrame,
@@ -25,7 +26,7 @@ const PINNED: Record<string, string[]> = {
   thinking: ['delta'],
   content: ['delta'],
   tool_call: ['name', 'arguments', 'summary'],
-  tool_result: ['name', 'ok', 'errorType', 'message', 'result'],
+  tool_result: ['name', 'ok', 'errorType', 'message', 'result', 'refusal'],
   file_created: ['fileId', 'title', 'fileType', 'versionId', 'words'],
   file_updated: ['fileId', 'title', 'fileType', 'versionId', 'words', 'operation'],
   file_content: ['fileId', 'delta'],
@@ -68,6 +69,17 @@ test('stop reasons and handoff kinds keep their values', () => {
   const kinds = (eventDataSchemas.handoff.shape.kind as unknown as z.ZodEnum).options;
   for (const k of ['explicit', 'planned', 'review_gate', 'continuation']) expect(kinds).toContain(k);
   expect((eventDataSchemas.usage.shape.source as unknown as z.ZodEnum).options).toEqual(expect.arrayContaining(['provider', 'estimate']));
+});
+
+test('tool cards tell the truth: intentional refusals carry their kind, real failures none', () => {
+  expect(refusalOf('author_edit_protected')).toBe('kept_your_edits');
+  expect(refusalOf('stale_content')).toBe('kept_your_edits');
+  expect(refusalOf('clarify_first')).toBe('asking_first');
+  expect(refusalOf('read_only_request')).toBe('read_only');
+  for (const failure of ['not_found', 'anchor_not_found', 'tool_not_found', 'notes_over_budget', undefined, 'toString', '__proto__']) expect(refusalOf(failure)).toBeUndefined();
+  const card = draft('tool_result', { name: 'delete_file', ok: false, errorType: 'author_edit_protected', refusal: 'kept_your_edits' }, { turnId: 't', toolCallId: 'c' });
+  expect(makeEvent(card, 1, 'now').data).toMatchObject({ refusal: 'kept_your_edits' });
+  expect(() => makeEvent({ ...card, data: { ...card.data, refusal: 'failed' } } as never, 1, 'now')).toThrow();
 });
 
 test('tool events require toolCallId (cards are keyed by it, seed 002 pit 12); other events may omit it', () => {

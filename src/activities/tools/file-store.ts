@@ -3,7 +3,9 @@
  * from the tool call's idempotency key, so a retry after a crash finds the version it
  * already wrote instead of adding another. Author writes get fresh ids.
  */
+import { diffLines, structuredPatch } from 'diff';
 import { Types } from 'mongoose';
+import { casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
 import type { FileDoc, FileVersionDoc, Models } from '../../db/models';
 import { idFromKey, isDuplicateKey } from '../../db/models';
 import { BODY_FILE_TYPES, type FileType, type VersionAuthor } from '../../shared/domain';
@@ -18,6 +20,12 @@ export interface WriteMeta {
   operation: string;
   /** Idempotency key for AI writes; omitted for author writes. */
   writeKey?: string;
+  /**
+   * The head version the new text was computed from. When set, the write lands only if the
+   * head is still there (the unique (fileId, version) index is the atomic check); otherwise
+   * it throws {@link VersionConflict} and nothing is written.
+   */
+  expectedVersion?: number;
 }
 
 export interface WrittenVersion {
@@ -28,6 +36,18 @@ export interface WrittenVersion {
   fresh: boolean;
 }
 
+/** Someone wrote the file after the version a write was computed from: nothing was written. */
+export class VersionConflict extends Error {
+  constructor(
+    readonly fileId: string,
+    readonly expected: number,
+    readonly head: number,
+  ) {
+    super(`file ${fileId} is at version ${head}, not ${expected}`);
+    this.name = new.target.name;
+  }
+}
+
 export const isBodyType = (t: string): boolean => BODY_FILE_TYPES.includes(t as FileType);
 
 export async function findLiveFile(models: Models, projectId: string, fileId: string): Promise<FileRecord | null> {
@@ -35,22 +55,28 @@ export async function findLiveFile(models: Models, projectId: string, fileId: st
   return (await models.File.findOne({ _id: fileId, projectId, deletedAt: null }).lean()) as FileRecord | null;
 }
 
+type VersionRecord = FileVersionDoc & { _id: Types.ObjectId };
+
 /**
  * Appends a version and moves the file's head to it. Safe to call again with the same
- * writeKey: the second call returns the first call's version.
+ * writeKey: the second call returns the first call's version. With `expectedVersion` it is
+ * a compare-and-set on the head; without it, a concurrent writer only makes it try the next
+ * version number.
+ * @throws VersionConflict when `expectedVersion` is no longer the head.
  */
 export async function writeVersion(models: Models, fileId: string, content: string, meta: WriteMeta): Promise<WrittenVersion> {
   const versionId = meta.writeKey ? idFromKey(`version:${meta.writeKey}`) : new Types.ObjectId().toHexString();
-  for (let tries = 0; tries < 5; tries++) {
+  return compareAndSet<WrittenVersion>(`version of file ${fileId}`, async () => {
     if (meta.writeKey) {
-      const existing = (await models.FileVersion.findById(versionId).lean()) as (FileVersionDoc & { _id: Types.ObjectId }) | null;
+      const existing = (await models.FileVersion.findById(versionId).lean()) as VersionRecord | null;
       if (existing) {
         await moveHead(models, fileId, existing.version, existing.content, existing.words, existing.author as VersionAuthor);
-        return { versionId, version: existing.version, words: existing.words, fresh: false };
+        return casWritten({ versionId, version: existing.version, words: existing.words, fresh: false });
       }
     }
     const file = await models.File.findById(fileId).lean();
     if (!file) throw new Error(`file ${fileId} vanished while writing`);
+    if (meta.expectedVersion !== undefined && file.versionCount !== meta.expectedVersion) throw new VersionConflict(fileId, meta.expectedVersion, file.versionCount);
     const version = file.versionCount + 1;
     const words = countWords(content);
     try {
@@ -67,14 +93,17 @@ export async function writeVersion(models: Models, fileId: string, content: stri
         operation: meta.operation,
       });
     } catch (err) {
-      // Same (fileId, version) written concurrently (an author edit): re-read and try again.
-      if (isDuplicateKey(err)) continue;
-      throw err;
+      if (!isDuplicateKey(err)) throw err;
+      // Another writer took this version number. If its head move never happened (a crash
+      // between the two writes), finish it, so the file does not stay behind its history.
+      const taken = await latestVersion(models, fileId);
+      if (taken) await moveHead(models, fileId, taken.version, taken.content, taken.words, taken.author as VersionAuthor);
+      if (meta.expectedVersion !== undefined) throw new VersionConflict(fileId, meta.expectedVersion, taken?.version ?? version);
+      return casLost;
     }
     await moveHead(models, fileId, version, content, words, meta.author);
-    return { versionId, version, words, fresh: true };
-  }
-  throw new Error(`could not write a version of ${fileId}: too many concurrent writers`);
+    return casWritten({ versionId, version, words, fresh: true });
+  });
 }
 
 async function moveHead(models: Models, fileId: string, version: number, content: string, words: number, author: VersionAuthor): Promise<void> {
@@ -85,49 +114,150 @@ async function moveHead(models: Models, fileId: string, version: number, content
   );
 }
 
-export async function latestVersion(models: Models, fileId: string): Promise<(FileVersionDoc & { _id: Types.ObjectId }) | null> {
-  return (await models.FileVersion.findOne({ fileId }).sort({ version: -1 }).lean()) as (FileVersionDoc & { _id: Types.ObjectId }) | null;
-}
-
-/** Records that the model saw this version of the file in full during the turn. */
-export async function rememberSeen(models: Models, turnId: string, fileId: string, version: number): Promise<void> {
-  await models.ReadSnapshot.updateOne({ _id: `${turnId}:${fileId}` }, { $max: { version }, $setOnInsert: { turnId, fileId } }, { upsert: true });
-}
-
-export async function seenVersion(models: Models, turnId: string, fileId: string): Promise<number | null> {
-  const snap = await models.ReadSnapshot.findById(`${turnId}:${fileId}`).lean();
-  return snap ? snap.version : null;
+export async function latestVersion(models: Models, fileId: string): Promise<VersionRecord | null> {
+  return (await models.FileVersion.findOne({ fileId }).sort({ version: -1 }).lean()) as VersionRecord | null;
 }
 
 /**
- * Lines the author added after the last AI-written version: the author's net edits,
- * which the model must keep (seed 001: `author_changes.py`).
+ * Records that the model was given this version of the file in full in its context (the
+ * `[full]` items). What counts is the request's start: a later, newer context item does not
+ * move it, so an author edit made during generation is still noticed.
  */
-export async function authorLines(models: Models, fileId: string): Promise<string[]> {
-  const versions = await models.FileVersion.find({ fileId }).sort({ version: 1 }).select({ content: 1, author: 1 }).lean();
-  let lastAi = '';
-  let authorWroteAfter = false;
-  for (const v of versions) {
-    if (v.author === 'ai') {
-      lastAi = v.content;
-      authorWroteAfter = false;
-    } else authorWroteAfter = true;
-  }
-  const head = versions[versions.length - 1];
-  if (!head || !authorWroteAfter) return [];
-  const before = new Set(lastAi.split('\n').map((l) => l.trim()));
-  return head.content
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l.length > 0 && !before.has(l));
+export async function rememberSeen(models: Models, turnId: string, fileId: string, version: number): Promise<void> {
+  await models.ReadSnapshot.updateOne(
+    { _id: `${turnId}:${fileId}` },
+    { $min: { version }, $setOnInsert: { turnId, fileId, kind: 'context' } },
+    { upsert: true },
+  );
 }
 
-/** Lines in `now` that were not in `then`, and lines removed: a compact change list. */
-export function describeChange(then: string, now: string, max = 10): { added: string[]; removed: string[] } {
-  const a = new Set(then.split('\n').map((l) => l.trim()).filter(Boolean));
-  const b = new Set(now.split('\n').map((l) => l.trim()).filter(Boolean));
-  return {
-    added: [...b].filter((l) => !a.has(l)).slice(0, max),
-    removed: [...a].filter((l) => !b.has(l)).slice(0, max),
-  };
+/** Records a query_files full read in step `step` of agent run `run`. */
+export async function rememberRead(models: Models, at: { turnId: string; fileId: string; version: number; run: number; step: number }): Promise<void> {
+  await models.ReadSnapshot.updateOne(
+    { _id: `${at.turnId}:${at.fileId}:read:${at.step}` },
+    { $max: { version: at.version }, $setOnInsert: { turnId: at.turnId, fileId: at.fileId, kind: 'read', run: at.run, step: at.step } },
+    { upsert: true },
+  );
+}
+
+/**
+ * The newest version of the file the model has seen in full in this request, or null when
+ * it has not (then edits go by exact match only). Counts the `[full]` context at request
+ * start, the request's own writes (its versions are its record, written before the head
+ * moves), and — when `at` is given — query_files reads of the same agent run made in an
+ * earlier step: a read's result reaches the model only at its next call, and a new run
+ * (another agent, or a continuation) no longer has the read in its messages.
+ */
+export async function seenVersion(models: Models, turnId: string, fileId: string, at?: { run: number; step: number }): Promise<number | null> {
+  const [snaps, ownWrite] = await Promise.all([
+    models.ReadSnapshot.find({ turnId, fileId }).lean(),
+    models.FileVersion.findOne({ fileId, turnId, author: 'ai' }).sort({ version: -1 }).select({ version: 1 }).lean(),
+  ]);
+  const seen = snaps
+    .filter((s) => s.kind !== 'read' || !at || (s.run === at.run && (s.step ?? Infinity) < at.step))
+    .map((s) => s.version);
+  if (ownWrite) seen.push(ownWrite.version);
+  return seen.length ? Math.max(...seen) : null;
+}
+
+/** A readable unified diff (hunks only, one line of context), capped in length for tool results. */
+export function unifiedDiff(then: string, now: string, maxChars = 6000): string {
+  const patch = structuredPatch('before', 'after', withEol(then), withEol(now), '', '', { context: 1 });
+  const text = patch.hunks
+    .map((h) => `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@\n${h.lines.join('\n')}`)
+    .join('\n');
+  return text.length > maxChars ? `${text.slice(0, maxChars)}\n… (diff truncated)` : text;
+}
+
+/** Lines in `now` that were not in `then`, and lines removed, from a line diff (not a set). */
+export function describeChange(then: string, now: string, max = 10): { added: string[]; removed: string[]; diff: string } {
+  const added: string[] = [];
+  const removed: string[] = [];
+  for (const part of diffLines(withEol(then), withEol(now))) {
+    const lines = part.value.split('\n').map((l) => l.trim()).filter(Boolean);
+    if (part.added) added.push(...lines);
+    else if (part.removed) removed.push(...lines);
+  }
+  return { added: added.slice(0, max), removed: removed.slice(0, max), diff: unifiedDiff(then, now) };
+}
+
+/** The author's net changes since the last version an AI wrote (seed 001: `author_changes.py`). */
+export interface AuthorEdits {
+  /** The last AI-written version; 0 when no AI ever wrote the file (it is all the author's). */
+  sinceVersion: number;
+  /** The head version the diff leads to. */
+  version: number;
+  /** Unified diff from the last AI version to the head ('' when the whole file is the author's). */
+  diff: string;
+  /** Paragraphs (lines) the author wrote or rewrote, as they stand in the head. */
+  added: string[];
+  /** Lines of the AI version the author removed. */
+  removed: string[];
+}
+
+/** Line diffs compare whole lines: a last line without its newline is the same line as with one. */
+const withEol = (t: string): string => (t === '' || t.endsWith('\n') ? t : `${t}\n`);
+
+/**
+ * The author's net diff since the last AI version, or null when no author version came
+ * after it. Another module (context, working set) may call this to show `author_edits`.
+ */
+export async function authorEdits(models: Models, fileId: string): Promise<AuthorEdits | null> {
+  const head = await latestVersion(models, fileId);
+  if (!head || head.author !== 'author') return null;
+  const lastAi = (await models.FileVersion.findOne({ fileId, author: 'ai' }).sort({ version: -1 }).lean()) as VersionRecord | null;
+  const before = lastAi?.content ?? '';
+  const added: string[] = [];
+  const removed: string[] = [];
+  for (const part of diffLines(withEol(before), withEol(head.content))) {
+    const lines = part.value.split('\n').map((l) => l.trim()).filter(Boolean);
+    if (part.added) added.push(...lines);
+    else if (part.removed) removed.push(...lines);
+  }
+  return { sinceVersion: lastAi?.version ?? 0, version: head.version, diff: lastAi ? unifiedDiff(before, head.content) : '', added, removed };
+}
+
+/** How many versions back authorship is traced; older lines count as written by that version's author. */
+const BLAME_DEPTH = 100;
+
+/**
+ * Character ranges [start, end) of the head text that the author wrote: each line keeps
+ * the author of the version that last changed it (a line-level blame over the history),
+ * so an agent's edit elsewhere in the file does not make the author's paragraphs its own.
+ */
+export async function authorWrittenRanges(models: Models, fileId: string): Promise<[number, number][]> {
+  if (!(await models.FileVersion.exists({ fileId, author: 'author' }))) return [];
+  const versions = (await models.FileVersion.find({ fileId }).sort({ version: -1 }).limit(BLAME_DEPTH).select({ content: 1, author: 1 }).lean()).reverse();
+  let text = '';
+  let blame: string[] = [];
+  for (const [i, v] of versions.entries()) {
+    const next: string[] = [];
+    let at = 0;
+    for (const part of i === 0 ? [{ added: true, removed: false, count: withEol(v.content).split('\n').length - 1 }] : diffLines(withEol(text), withEol(v.content))) {
+      const count = part.count ?? 0;
+      if (part.added) next.push(...Array<string>(count).fill(v.author));
+      else if (!part.removed) next.push(...blame.slice(at, at + count));
+      if (!part.added) at += count;
+    }
+    text = v.content;
+    blame = next;
+  }
+  const ranges: [number, number][] = [];
+  let offset = 0;
+  text.split('\n').forEach((line, i) => {
+    if (blame[i] === 'author' && line.trim()) ranges.push([offset, offset + line.length]);
+    offset += line.length + 1;
+  });
+  return ranges;
+}
+
+/** Whether [start, end) overlaps one of `ranges`. */
+export const overlapsRanges = (ranges: [number, number][], start: number, end: number): boolean => ranges.some(([s, e]) => start < e && s < end);
+
+/**
+ * Lines the author added after the last AI-written version (kept for callers that want
+ * lines; {@link authorEdits} has the whole diff).
+ */
+export async function authorLines(models: Models, fileId: string): Promise<string[]> {
+  return (await authorEdits(models, fileId))?.added ?? [];
 }

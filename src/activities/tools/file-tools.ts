@@ -4,18 +4,22 @@
  */
 import type { ToolArgs } from '../../agents/tool-schemas';
 import { draft } from '../../events/contract';
+import { CompareAndSetExhausted, casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
 import { idFromKey, isDuplicateKey } from '../../db/models';
 import { authorAskedFor } from '../../shared/author-scope';
 import { countWords, truncate } from '../../shared/text';
 import {
+  type AuthorEdits,
   type FileRecord,
-  authorLines,
+  VersionConflict,
+  authorEdits,
+  authorWrittenRanges,
   describeChange,
   findLiveFile,
   isBodyType,
-  latestVersion,
-  rememberSeen,
+  rememberRead,
   seenVersion,
+  overlapsRanges,
   writeVersion,
 } from './file-store';
 import { moveToTrash } from './trash';
@@ -66,8 +70,8 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
   }
   let version: { versionId: string; words: number } | null = null;
   if (args.content) {
+    // Its version is this request's own write: seenVersion counts it.
     version = await writeVersion(models, fileId, args.content, { author: 'ai', agent: ctx.agent, turnId: ctx.turnId, operation: 'create', writeKey: ctx.key });
-    await rememberSeen(models, ctx.turnId, fileId, 1);
   }
   const words = version?.words ?? 0;
   return {
@@ -93,58 +97,94 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
   };
 }
 
+/** The edit applied to `current`, and the span of `current` it replaces (for author_edits_touched). */
+function applyEdit(current: string, args: ToolArgs<'edit_file'>): { next: string; span: [number, number] | null } {
+  const text = args.text ?? '';
+  const at = args.anchor ? current.indexOf(args.anchor) : -1;
+  const anchorSpan: [number, number] = [at, at + (args.anchor?.length ?? 0)];
+  switch (args.operation) {
+    case 'replace':
+      return { next: current.replace(args.anchor!, () => text), span: anchorSpan };
+    case 'delete':
+      return { next: current.replace(args.anchor!, ''), span: anchorSpan };
+    case 'insert':
+      // Text beside the author's paragraph leaves their words as they were.
+      return { next: current.replace(args.anchor!, (m) => (args.position === 'before' ? text + m : m + text)), span: null };
+    case 'append':
+      return { next: current + (current && !current.endsWith('\n') && !text.startsWith('\n') ? '\n' : '') + text, span: null };
+    case 'rewrite':
+      return { next: text, span: [0, current.length] };
+  }
+}
+
+/**
+ * edit_file. The comparison with what the model saw and the write are one compare-and-set:
+ * the new version lands only on the head that was checked, so an author edit arriving in
+ * between sends the edit round again (and then to `stale_content`), never under it.
+ */
 export async function editFile(ctx: ToolContext, args: ToolArgs<'edit_file'>): Promise<ToolExecution> {
   const { models } = ctx;
-  const file = await findLiveFile(models, ctx.projectId, args.id);
-  if (!file) return failure('edit_file', 'not_found', `No file with id ${args.id} in this project.`);
+  const first = await findLiveFile(models, ctx.projectId, args.id);
+  if (!first) return failure('edit_file', 'not_found', `No file with id ${args.id} in this project.`);
   // A retry after the version was committed must not re-apply the edit to the new text
   // (its anchor is gone by then): report the version this call already wrote.
   const prior = await models.FileVersion.findById(idFromKey(`version:${ctx.key}`)).lean();
-  if (prior) return editResult(ctx, file, args, { versionId: String(prior._id), version: prior.version, words: prior.words }, false);
-  if (file.type === 'folder') return failure('edit_file', 'invalid_target', 'Folders have no text to edit.');
-  const current = file.content;
+  if (prior) return editResult(ctx, first, args, { versionId: String(prior._id), version: prior.version, words: prior.words }, false);
+  if (first.type === 'folder') return failure('edit_file', 'invalid_target', 'Folders have no text to edit.');
 
-  if (args.operation === 'rewrite' && file.latestAuthor === 'author' && !authorAskedFor(authorScope(ctx), { id: args.id, title: file.title }, 'rewrite'))
-    return failure('edit_file', 'author_edit_protected', `"${file.title}" was last written by the author; ask them before rewriting it whole.`, { id: args.id });
+  if (args.operation === 'rewrite' && first.latestAuthor === 'author' && !authorAskedFor(authorScope(ctx), { id: args.id, title: first.title }, 'rewrite'))
+    return failure('edit_file', 'author_edit_protected', `"${first.title}" was last written by the author; ask them before rewriting it whole.`, { id: args.id });
 
-  if (args.anchor && !current.includes(args.anchor)) {
-    const seen = await seenVersion(models, ctx.turnId, args.id);
-    if (seen !== null && seen < file.versionCount) {
-      const then = (await models.FileVersion.findOne({ fileId: args.id, version: seen }).lean())?.content ?? '';
-      const change = describeChange(then, current);
-      return failure('edit_file', 'stale_content', `"${file.title}" changed since you read it (the author edited it); the anchor is gone. Re-read it with query_files(id).`, {
-        id: args.id,
-        changes: change,
-      });
-    }
-    return failure('edit_file', 'anchor_not_found', `The anchor text is not in "${file.title}". Copy it exactly from the current text (query_files(id) shows it).`);
+  try {
+    return await compareAndSet(`edit of file ${args.id}`, async (attempt) => {
+      const file = attempt === 0 ? first : await findLiveFile(models, ctx.projectId, args.id);
+      if (!file) return casWritten(failure('edit_file', 'not_found', `No file with id ${args.id} in this project.`));
+      const stale = await staleFor(ctx, file, args.id);
+      if (stale) return casWritten(stale);
+      const current = file.content;
+      if (args.anchor && !current.includes(args.anchor))
+        return casWritten(failure('edit_file', 'anchor_not_found', `The anchor text is not in "${file.title}". Copy it exactly from the current text (query_files(id) shows it).`));
+      if (args.anchor && current.split(args.anchor).length > 2 && args.operation !== 'insert')
+        return casWritten(failure('edit_file', 'ambiguous_anchor', 'The anchor appears more than once; include more surrounding text.'));
+      const { next, span } = applyEdit(current, args);
+      const touched = !!span && overlapsRanges(await authorWrittenRanges(models, args.id), span[0], span[1]);
+      try {
+        const v = await writeVersion(models, args.id, next, {
+          author: 'ai',
+          agent: ctx.agent,
+          turnId: ctx.turnId,
+          operation: `edit:${args.operation}`,
+          writeKey: ctx.key,
+          expectedVersion: file.versionCount,
+        });
+        return casWritten(editResult(ctx, file, args, v, touched, file.versionCount));
+      } catch (err) {
+        if (err instanceof VersionConflict) return casLost;
+        throw err;
+      }
+    });
+  } catch (err) {
+    if (!(err instanceof CompareAndSetExhausted)) throw err;
+    return failure('edit_file', 'concurrent_edit', `"${first.title}" kept changing while this edit was being saved; nothing was written. Read it again and retry.`);
   }
-  if (args.anchor && current.split(args.anchor).length > 2 && args.operation !== 'insert')
-    return failure('edit_file', 'ambiguous_anchor', 'The anchor appears more than once; include more surrounding text.');
+}
 
-  const text = args.text ?? '';
-  let next: string;
-  switch (args.operation) {
-    case 'replace':
-      next = current.replace(args.anchor!, () => text);
-      break;
-    case 'insert':
-      next = current.replace(args.anchor!, (m) => (args.position === 'before' ? text + m : m + text));
-      break;
-    case 'append':
-      next = current + (current && !current.endsWith('\n') && !text.startsWith('\n') ? '\n' : '') + text;
-      break;
-    case 'delete':
-      next = current.replace(args.anchor!, '');
-      break;
-    case 'rewrite':
-      next = text;
-      break;
-  }
-  const touched = await touchesAuthorText(ctx, args.id, args.operation === 'rewrite' ? current : (args.anchor ?? ''));
-  const v = await writeVersion(models, args.id, next, { author: 'ai', agent: ctx.agent, turnId: ctx.turnId, operation: `edit:${args.operation}`, writeKey: ctx.key });
-  await rememberSeen(models, ctx.turnId, args.id, v.version);
-  return editResult(ctx, file, args, v, touched);
+/**
+ * `stale_content` (seed 001): the author wrote the file after the newest version the model
+ * saw in full this request. A file it has not seen in full is edited by exact match only.
+ */
+async function staleFor(ctx: ToolContext, file: FileRecord, fileId: string): Promise<ToolExecution | null> {
+  const seen = await seenVersion(ctx.models, ctx.turnId, fileId, { run: ctx.run, step: ctx.step });
+  if (seen === null || file.versionCount <= seen) return null;
+  const authorSince = await ctx.models.FileVersion.exists({ fileId, version: { $gt: seen }, author: 'author' });
+  if (!authorSince) return null;
+  const then = (await ctx.models.FileVersion.findOne({ fileId, version: seen }).lean())?.content ?? '';
+  return failure(
+    'edit_file',
+    'stale_content',
+    `"${file.title}" changed since you read it: the author edited it while you were working, so your edit was not applied and their changes are kept. The changes are below; apply your edit to the current text (query_files(id) shows it), keeping what the author wrote.`,
+    { id: fileId, seen_version: seen, version: file.versionCount, changes: describeChange(then, file.content) },
+  );
 }
 
 function editResult(
@@ -153,20 +193,23 @@ function editResult(
   args: ToolArgs<'edit_file'>,
   v: { versionId: string; version: number; words: number },
   touched: boolean,
+  previous?: number,
 ): ToolExecution {
   // Review-gate evidence counts the words this edit wrote, not the file's total.
   const bodyWords = isBodyType(file.type) && args.operation !== 'delete' ? countWords(args.text ?? '') : 0;
   return {
-    body: { ok: true, id: args.id, title: file.title, version: v.version, words: v.words, ...(touched ? { author_edits_touched: true } : {}) },
+    body: {
+      ok: true,
+      id: args.id,
+      title: file.title,
+      version: v.version,
+      words: v.words,
+      // The card says so plainly, and restoring `previous_version` undoes it.
+      ...(touched ? { author_edits_touched: true, previous_version: previous ?? v.version - 1 } : {}),
+    },
     outcome: { name: 'edit_file', ok: true, fileId: args.id, fileType: file.type, title: file.title, op: 'edited', bodyWords },
     events: [ctx.event(draft('file_updated', { fileId: args.id, title: file.title, fileType: file.type, versionId: v.versionId, words: v.words, operation: args.operation }))],
   };
-}
-
-async function touchesAuthorText(ctx: ToolContext, fileId: string, region: string): Promise<boolean> {
-  if (!region) return false;
-  const lines = await authorLines(ctx.models, fileId);
-  return lines.some((l) => region.includes(l) || l.includes(region.trim()));
 }
 
 export async function deleteFile(ctx: ToolContext, args: ToolArgs<'delete_file'>): Promise<ToolExecution> {
@@ -217,6 +260,12 @@ function deleteResult(ctx: ToolContext, id: string, targets: FileRecord[]): Tool
   };
 }
 
+/** `author_edits` as the model reads it: what the author changed since the AI last wrote, to keep. */
+function presentAuthorEdits(e: AuthorEdits): Record<string, unknown> {
+  if (e.sinceVersion === 0) return { since_version: 0, whole_file: true, note: 'The author wrote this whole file: keep their wording unless they ask otherwise.' };
+  return { since_version: e.sinceVersion, version: e.version, diff: e.diff, note: 'The author changed these lines after the last AI version: keep them unless they ask otherwise.' };
+}
+
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export async function queryFiles(ctx: ToolContext, args: ToolArgs<'query_files'>): Promise<ToolExecution> {
@@ -224,9 +273,9 @@ export async function queryFiles(ctx: ToolContext, args: ToolArgs<'query_files'>
   if (args.id) {
     const file = await findLiveFile(models, ctx.projectId, args.id);
     if (!file) return failure('query_files', 'not_found', `No file with id ${args.id} in this project.`);
-    await rememberSeen(models, ctx.turnId, args.id, file.versionCount);
-    const head = await latestVersion(models, args.id);
-    const edits = head?.author === 'author' ? await authorLines(models, args.id) : [];
+    // Counts for edits from the model's next call on, when it has the text in front of it.
+    await rememberRead(models, { turnId: ctx.turnId, fileId: args.id, version: file.versionCount, run: ctx.run, step: ctx.step });
+    const edits = await authorEdits(models, args.id);
     return {
       body: {
         ok: true,
@@ -236,7 +285,7 @@ export async function queryFiles(ctx: ToolContext, args: ToolArgs<'query_files'>
         version: file.versionCount,
         words: file.words,
         content: file.content,
-        ...(edits.length ? { author_edits: edits } : {}),
+        ...(edits ? { author_edits: presentAuthorEdits(edits) } : {}),
       },
       outcome: { name: 'query_files', ok: true, fileId: args.id, fileType: file.type, title: file.title, op: 'read' },
       events: [],

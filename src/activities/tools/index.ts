@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { AGENT_TOOLS, FILE_WRITE_TOOLS, type ToolArgs, type ToolName, toolArgSchemas } from '../../agents/tool-schemas';
-import { type AnyEventDraft, draft } from '../../events/contract';
+import { type AnyEventDraft, draft, refusalOf } from '../../events/contract';
 import { isDuplicateKey } from '../../db/models';
 import type { ToolInput, ToolOutcome } from '../../shared/turn-types';
 import type { ActivityDeps } from '../deps';
@@ -99,6 +99,8 @@ export function createToolActivities(deps: ActivityDeps) {
           authorMessage: turn.message,
           focusFileId: turn.focusFileId ?? null,
           key,
+          run: input.run,
+          step: input.step,
           event: stamp,
         };
         execution = await run(input, ctx, { name: call.name ?? '', arguments: call.arguments ?? '' });
@@ -126,6 +128,7 @@ export function createToolActivities(deps: ActivityDeps) {
               errorType: execution.outcome.errorType,
               message: execution.outcome.message,
               result: cardResult(body),
+              refusal: execution.outcome.ok ? undefined : refusalOf(execution.outcome.errorType),
             },
             { toolCallId: input.toolCallId },
           ),

@@ -4,40 +4,91 @@
  */
 import type { ToolArgs } from '../../agents/tool-schemas';
 import { agentHasWriteTools } from '../../agents/tool-schemas';
-import type { ToolContext, ToolExecution } from './types';
+import { CompareAndSetExhausted, casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
+import { mergeNotes, NOTES_BUDGET_CHARS } from '../../shared/project-notes';
+import { missingUnits } from '../../shared/task-board';
+import { liveBodyUnits } from '../task-board';
+import { failure, type ToolContext, type ToolExecution } from './types';
 
-export async function updateProject(ctx: ToolContext, args: ToolArgs<'update_project'>): Promise<ToolExecution> {
-  const set: Record<string, unknown> = {};
-  for (const k of ['summary', 'style', 'notes'] as const) if (args[k] !== undefined) set[k] = args[k];
+type StoredTask = { id: string; title: string; status?: string | null; artifact?: string | null; doneUnits?: number[] | null; progress?: string | null };
+
+/**
+ * The model's task board, with what the stored board recorded for each task (`doneUnits`,
+ * `progress`) carried over by id or, failing that, by the same title. A task the model marks
+ * done is checked: its artifact, or every unit of its range, must exist with body text.
+ */
+async function reviseTasks(ctx: ToolContext, previous: StoredTask[], tasks: NonNullable<ToolArgs<'update_project'>['tasks']>) {
+  const byId = new Map(previous.map((t) => [t.id, t]));
+  const byTitle = new Map(previous.map((t) => [t.title.trim(), t]));
   const unverifiedDone: string[] = [];
-  // The task board is read, merged and written back. A job updates the same board, so the
-  // write is a compare-and-set on updatedAt, retried on a concurrent change.
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const project = await ctx.models.Project.findById(ctx.projectId).select({ tasks: 1, updatedAt: 1 }).lean();
-    if (args.tasks) {
-      const previous = new Map((project?.tasks ?? []).map((t) => [t.id, t]));
-      const tasks = [];
-      unverifiedDone.length = 0;
-      for (const t of args.tasks) {
-        const before = previous.get(t.id);
-        // A task marked done whose artifact does not exist with body text is reported, not trusted.
-        if (t.status === 'done' && t.artifact) {
-          const exists = await ctx.models.File.exists({ projectId: ctx.projectId, title: t.artifact, deletedAt: null, words: { $gt: 0 } });
-          if (!exists) unverifiedDone.push(t.id);
-        }
-        tasks.push({ ...t, doneUnits: before?.doneUnits ?? undefined, progress: before?.progress ?? undefined });
+  const missing: Record<string, number[]> = {};
+  let live: Set<number> | null = null;
+  const out = [];
+  for (const t of tasks) {
+    const prior = byId.get(t.id) ?? byTitle.get(t.title.trim());
+    if (t.status === 'done' && t.artifact) {
+      const exists = await ctx.models.File.exists({ projectId: ctx.projectId, title: t.artifact, deletedAt: null, words: { $gt: 0 } });
+      if (!exists) unverifiedDone.push(t.id);
+    } else if (t.status === 'done') {
+      live ??= await liveBodyUnits(ctx.models, ctx.projectId);
+      const gaps = missingUnits(t.title, live);
+      if (gaps.length) {
+        unverifiedDone.push(t.id);
+        missing[t.id] = gaps;
       }
-      set.tasks = tasks;
     }
-    const filter = args.tasks ? { _id: ctx.projectId, updatedAt: project?.updatedAt } : { _id: ctx.projectId };
-    const res = await ctx.models.Project.updateOne(filter, { $set: set });
-    if (res.matchedCount > 0 || !args.tasks) break;
+    out.push({ ...t, doneUnits: prior?.doneUnits ?? undefined, progress: prior?.progress ?? undefined });
   }
-  return {
-    body: { ok: true, updated: Object.keys(set), ...(unverifiedDone.length ? { unverified_done: unverifiedDone } : {}) },
-    outcome: { name: 'update_project', ok: true, op: 'project' },
-    events: [],
-  };
+  return { tasks: out, unverifiedDone, missing };
+}
+
+/**
+ * update_project. Notes and the task board are read, merged and written back; a job and
+ * other turns write the same project, so the write is a compare-and-set on `updatedAt`.
+ * Losing the race every time is an error result, never `ok:true` with nothing saved.
+ */
+export async function updateProject(ctx: ToolContext, args: ToolArgs<'update_project'>): Promise<ToolExecution> {
+  try {
+    return await compareAndSet(`project ${ctx.projectId}`, async () => {
+      const project = await ctx.models.Project.findById(ctx.projectId).select({ notes: 1, tasks: 1, updatedAt: 1 }).lean();
+      if (!project) return casWritten(failure('update_project', 'not_found', 'This project no longer exists.'));
+      const set: Record<string, unknown> = {};
+      const report: Record<string, unknown> = {};
+      for (const k of ['summary', 'style'] as const) if (args[k] !== undefined) set[k] = args[k];
+      if (args.notes !== undefined || args.proposals !== undefined) {
+        const merged = mergeNotes(project.notes, { notes: args.notes, proposals: args.proposals, authorQuotes: args.author_quotes ?? [], authorMessage: ctx.authorMessage });
+        // Over budget, nothing at all is written: a half-applied update would be worse than none.
+        if (merged.text.length > NOTES_BUDGET_CHARS)
+          return casWritten(
+            failure('update_project', 'notes_over_budget', `Notes and proposals would take ${merged.text.length} characters; they share ${NOTES_BUDGET_CHARS}. Nothing was saved: shorten or drop entries and try again.`, {
+              chars: merged.text.length,
+              budget: NOTES_BUDGET_CHARS,
+            }),
+          );
+        set.notes = merged.text;
+        if (merged.recordedAsProposals.length) report.notes_recorded_as_proposals = merged.recordedAsProposals;
+        if (merged.confirmedNow.length) report.proposals_confirmed = merged.confirmedNow;
+      }
+      if (args.tasks) {
+        const board = await reviseTasks(ctx, project.tasks, args.tasks);
+        set.tasks = board.tasks;
+        if (board.unverifiedDone.length) report.unverified_done = board.unverifiedDone;
+        if (Object.keys(board.missing).length) report.missing_units = board.missing;
+      }
+      if (Object.keys(set).length) {
+        const res = await ctx.models.Project.updateOne({ _id: ctx.projectId, updatedAt: project.updatedAt }, { $set: set });
+        if (res.matchedCount === 0) return casLost;
+      }
+      return casWritten<ToolExecution>({
+        body: { ok: true, updated: Object.keys(set), ...report },
+        outcome: { name: 'update_project', ok: true, op: 'project' },
+        events: [],
+      });
+    });
+  } catch (err) {
+    if (!(err instanceof CompareAndSetExhausted)) throw err;
+    return failure('update_project', 'concurrent_update', 'The project kept changing while this update was being saved; nothing was saved. Try again.');
+  }
 }
 
 export function handoffToAgent(ctx: ToolContext, args: ToolArgs<'handoff_to_agent'>): ToolExecution {

@@ -17,6 +17,9 @@ export interface ToolContext {
   focusFileId: string | null;
   /** Idempotency key of this call: turnId:step:toolCallId. */
   key: string;
+  /** Agent run and LLM step of this call (read snapshots count per run, from the next step). */
+  run: number;
+  step: number;
   /** Stamps events with the turn's envelope fields. */
   event: (d: AnyEventDraft) => AnyEventDraft;
 }

@@ -13,7 +13,7 @@ import { presentFile, presentFileSummary, presentVersion } from '../present';
 import { createFileBody, deleteFileQuery, editFileBody, fileListQuery, listFilesQuery, restoreVersionBody, versionParam } from '../schemas';
 import { parseBody, parseId, parseQuery } from '../validation';
 import { type FileDoc, type Models, newId } from '../../db/models';
-import { writeVersion } from '../../activities/tools/file-store';
+import { VersionConflict, writeVersion } from '../../activities/tools/file-store';
 import { listTrash, moveToTrash, purgeAt, purgeExpiredTrash, trashCutoff, undeleteFile } from '../../activities/tools/trash';
 
 async function fileWithVersions(models: Models, userId: string, fileId: string) {
@@ -119,16 +119,23 @@ export function filesRouter(deps: AppDeps): Router {
     const body = parseBody(editFileBody, req.body);
     const userId = userOf(req);
     const file = await ownedFile(models, userId, fileId);
-    if (body.baseVersion !== undefined && body.baseVersion !== file.versionCount)
-      throw new ConflictError(
-        `the file is at version ${file.versionCount}, not ${body.baseVersion}: reload it and apply your edit again`,
-        { version: file.versionCount, latestAuthor: file.latestAuthor },
-        'version_conflict',
-      );
-    if (body.title !== undefined && body.title !== file.title) await models.File.updateOne({ _id: fileId }, { $set: { title: body.title } });
+    const conflict = (head: number, latestAuthor: string) =>
+      new ConflictError(`the file is at version ${head}, not ${body.baseVersion}: reload it and apply your edit again`, { version: head, latestAuthor }, 'version_conflict');
+    if (body.baseVersion !== undefined && body.baseVersion !== file.versionCount) throw conflict(file.versionCount, file.latestAuthor);
     if (body.importance !== undefined) await models.File.updateOne({ _id: fileId }, { $set: { importance: body.importance, importanceSetBy: 'author' } });
     const changed = body.content !== file.content || file.versionCount === 0;
-    if (changed) await writeVersion(models, fileId, body.content, { author: 'author', operation: 'author_edit' });
+    if (changed) {
+      try {
+        // The base version is checked by the write itself: an agent's version landing after
+        // the check above still makes this a 409, never a silent overwrite of it.
+        await writeVersion(models, fileId, body.content, { author: 'author', operation: 'author_edit', expectedVersion: body.baseVersion });
+      } catch (err) {
+        if (!(err instanceof VersionConflict)) throw err;
+        const head = await models.File.findById(fileId).select({ latestAuthor: 1 }).lean();
+        throw conflict(err.head, head?.latestAuthor ?? 'ai');
+      }
+    }
+    if (body.title !== undefined && body.title !== file.title) await models.File.updateOne({ _id: fileId }, { $set: { title: body.title } });
     res.json({ ...(await fileWithVersions(models, userId, fileId)), changed });
   });
 

@@ -1,0 +1,41 @@
+/**
+ * The task board at the end of an author's turn (seed 001: the `update_project(tasks)` sent
+ * on completion). Reads what this turn really wrote from the version history — not what
+ * the model said it wrote — and applies {@link finalizeBoard}. Called from finalizeTurn;
+ * idempotent, so a retried finalize computes and writes the same board.
+ */
+import { casLost, casWritten, compareAndSet } from '../db/compare-and-set';
+import type { Models } from '../db/models';
+import { BODY_FILE_TYPES } from '../shared/domain';
+import { finalizeBoard, titleUnits } from '../shared/task-board';
+
+/** Units of every live body file with text in the project. */
+export async function liveBodyUnits(models: Models, projectId: string): Promise<Set<number>> {
+  const files = await models.File.find({ projectId, deletedAt: null, type: { $in: BODY_FILE_TYPES }, words: { $gt: 0 } })
+    .select({ title: 1 })
+    .lean();
+  return new Set(files.flatMap((f) => titleUnits(f.title) ?? []));
+}
+
+/**
+ * Closes in-progress tasks from the files this turn wrote. Job chapter turns are left
+ * alone (the job keeps its own task); a turn that wrote nothing changes nothing.
+ */
+export async function finalizeTaskBoard(models: Models, turnId: string): Promise<void> {
+  const turn = await models.Turn.findById(turnId).select({ projectId: 1, jobId: 1 }).lean();
+  if (!turn || turn.jobId) return;
+  const fileIds = [...new Set((await models.FileVersion.find({ turnId, author: 'ai' }).select({ fileId: 1 }).lean()).map((v) => v.fileId))];
+  if (!fileIds.length) return;
+  const written = (await models.File.find({ _id: { $in: fileIds }, deletedAt: null, words: { $gt: 0 } }).select({ title: 1, type: 1 }).lean()).map((f) => ({
+    title: f.title,
+    body: BODY_FILE_TYPES.includes(f.type as (typeof BODY_FILE_TYPES)[number]),
+  }));
+  await compareAndSet(`task board of project ${turn.projectId}`, async () => {
+    const project = await models.Project.findById(turn.projectId).select({ tasks: 1, updatedAt: 1 }).lean();
+    if (!project || !project.tasks.some((t) => t.status === 'in_progress')) return casWritten(null);
+    const board = finalizeBoard(project.tasks, { written, liveUnits: await liveBodyUnits(models, turn.projectId) });
+    if (!board.changed) return casWritten(null);
+    const res = await models.Project.updateOne({ _id: turn.projectId, updatedAt: project.updatedAt }, { $set: { tasks: board.tasks } });
+    return res.matchedCount > 0 ? casWritten(null) : casLost;
+  });
+}
