@@ -10,10 +10,11 @@
  */
 import { Context } from '@temporalio/activity';
 import type OpenAI from 'openai';
+import { AuthorTextShaper } from '../agents/author-facing-text';
 import { endsWithQuestion, FileStreamProcessor, lastQuestion, planUnits, type StreamPiece } from '../agents/file-stream';
 import { toolsForAgent } from '../agents/tool-schemas';
 import { type AnyEventDraft, draft, type UsageData } from '../events/contract';
-import { countWords, tail } from '../shared/text';
+import { countWords, detectLanguage, tail } from '../shared/text';
 import type { LlmStepInput, LlmStepResult, ToolCallRef } from '../shared/turn-types';
 import { buildAgentMessages } from './agent-messages';
 import { countTokens } from './context';
@@ -83,6 +84,11 @@ export function createLlmActivities(deps: ActivityDeps) {
       });
 
       const processor = new FileStreamProcessor(input.pendingFileId !== null);
+      const shaper = new AuthorTextShaper({
+        separate: input.textBefore ?? false,
+        dropEnglishProcess: detectLanguage(turn.message) === 'zh',
+        afterToolCalls: input.afterToolCalls ?? false,
+      });
       const out = new BatchingPublisher(publisher);
       let rawContent = '';
       let chatText = '';
@@ -91,12 +97,18 @@ export function createLlmActivities(deps: ActivityDeps) {
       let usage: OpenAI.CompletionUsage | undefined;
       let finishReason = 'stop';
 
+      // What the author sees is the shaped text, live and as stored (held text is stored shaped too).
+      const say = (text: string): void => {
+        if (!text) return;
+        chatText += text;
+        if (!input.holdChat) out.add(stamp(draft('content', { delta: text })));
+      };
       const emit = (pieces: StreamPiece[]): void => {
         for (const p of pieces) {
-          if (p.kind === 'chat') {
-            chatText += p.text;
-            if (!input.holdChat) out.add(stamp(draft('content', { delta: p.text })));
-          } else if (p.kind === 'file') out.add(stamp(draft('file_content', { fileId: input.pendingFileId!, delta: p.text })));
+          if (p.kind === 'chat') say(shaper.push(p.text));
+          else if (p.kind === 'open') say(shaper.fileOpened());
+          else if (p.kind === 'close') shaper.fileClosed();
+          else out.add(stamp(draft('file_content', { fileId: input.pendingFileId!, delta: p.text })));
         }
       };
 
@@ -140,6 +152,7 @@ export function createLlmActivities(deps: ActivityDeps) {
           ctx.heartbeat({ step: input.step, chars: position });
         }
         emit(processor.end());
+        say(shaper.end(calls.some((c) => c.name)));
         await out.flush();
       } catch (err) {
         await out.flush().catch(() => undefined);
