@@ -11,6 +11,7 @@
 import { Context } from '@temporalio/activity';
 import type OpenAI from 'openai';
 import { AuthorTextShaper } from '../agents/author-facing-text';
+import { REVIEW_CONTENT_MARKER } from '../agents/markers';
 import { endsWithQuestion, FileStreamProcessor, lastQuestion, planUnits, type StreamPiece } from '../agents/file-stream';
 import { toolsForAgent } from '../agents/tool-schemas';
 import { type AnyEventDraft, draft, type UsageData } from '../events/contract';
@@ -23,6 +24,7 @@ import { classifyLlmError } from './llm-errors';
 import { publisherFor } from './publish';
 import { BatchingPublisher } from './batching-publisher';
 import { recordUsage } from './usage';
+import { reviewContent } from './review-evidence';
 
 interface AssembledCall {
   id: string;
@@ -77,7 +79,8 @@ export function createLlmActivities(deps: ActivityDeps) {
       if (!turn) throw new Error(`turn ${input.turnId} not found`);
       const project = await models.Project.findById(turn.projectId).select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 }).lean();
       if (!project) throw new Error(`project ${turn.projectId} not found`);
-      const messages = await buildAgentMessages(models, input, turn, project, {
+      const packet = await runPacket(deps, input);
+      const messages = await buildAgentMessages(models, { ...input, packet }, turn, project, {
         contextTokens: config.AGENT_CONTEXT_TOKEN_BUDGET,
         historyTokens: config.AGENT_CHAT_HISTORY_TOKEN_BUDGET,
         ledgerCeiling: config.PROMPT_TOKEN_LEDGER_CEILING,
@@ -180,6 +183,7 @@ export function createLlmActivities(deps: ActivityDeps) {
           agent: input.agent,
           text: chatText,
           held: input.holdChat,
+          packet: input.packet ? packet : null,
           rawContent,
           toolCalls,
           toolResults: [],
@@ -209,6 +213,25 @@ export function createLlmActivities(deps: ActivityDeps) {
       };
     },
   };
+}
+
+/**
+ * The run's packet as the model sees it. The first step expands the review-content marker
+ * from MongoDB (the same on a retry: the files do not change while the reviewer reads);
+ * later steps of the run reuse what the first step stored, so the packet stays in view
+ * after tool calls and the prompt prefix stays stable.
+ */
+async function runPacket(deps: ActivityDeps, input: LlmStepInput): Promise<string | null> {
+  if (input.packet) {
+    if (!input.packet.includes(REVIEW_CONTENT_MARKER)) return input.packet;
+    const content = await reviewContent(deps.models, input.turnId, deps.config.REVIEW_EVIDENCE_MAX_CHARS);
+    return input.packet.replace(REVIEW_CONTENT_MARKER, () => `${REVIEW_CONTENT_MARKER}\n${content}`);
+  }
+  const first = await deps.models.AgentStep.findOne({ turnId: input.turnId, run: input.run, step: { $lt: input.step }, packet: { $ne: null } })
+    .sort({ step: 1 })
+    .select({ packet: 1 })
+    .lean();
+  return first?.packet ?? null;
 }
 
 function estimateUsage(
