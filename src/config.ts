@@ -65,6 +65,10 @@ export const configSchema = z.object({
   /** Run the Temporal worker inside the API process (local default; production runs it apart). */
   RUN_WORKER_IN_PROCESS: boolFrom(true),
   REVIEW_WORD_THRESHOLD: intFrom(800, 1),
+  /** Review-gate rounds per turn: stops writer↔reviewer loops (seed 001 "审查上限"). */
+  REVIEW_MAX_ROUNDS: intFrom(2, 0),
+  /** Characters of this turn's body files the reviewer gets as [content under review]. */
+  REVIEW_EVIDENCE_MAX_CHARS: intFrom(16000, 500),
   MAX_AGENT_RUNS: intFrom(8, 1),
   MAX_AGENT_STEPS: intFrom(12, 1),
   LLM_STEP_TIMEOUT_SECONDS: intFrom(600, 5),

@@ -44,6 +44,8 @@ export interface LedgerUse {
 export interface StepPrompt {
   messages: ChatMessage[];
   owner: TurnOwner;
+  /** The reply language: the author's latest message decides (seed 001). */
+  language: 'zh' | 'en';
   ledger: LedgerUse;
 }
 
@@ -72,9 +74,10 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
     changedSinceShown(models, ctx),
   ]);
   if (!project) throw notFound('Project', ctx.projectId);
+  const language = detectLanguage(ctx.message);
   const system = buildSystemPrompt(input.agent, {
     projectType: project.type as ProjectType,
-    language: detectLanguage(ctx.message),
+    language,
     scope: input.scope,
   });
   const projectBrief = [
@@ -102,7 +105,9 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
     else (tail[tail.length - 1] as { content: string }).content += s.text;
     lastRun = s.run;
   }
-  if (input.packet) tail.push({ role: 'user', content: input.packet });
+  // A run's later steps reuse the packet its first step stored (review content expanded).
+  const packet = input.packet ?? steps.find((s) => s.run === input.run && s.packet)?.packet ?? null;
+  if (packet) tail.push({ role: 'user', content: packet });
   for (const s of steps.filter((x) => x.run === input.run)) {
     tail.push({
       role: 'assistant',
@@ -141,6 +146,7 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
   return {
     messages: [...head, ...history, user, ...tail],
     owner: { sessionId: ctx.sessionId, projectId: ctx.projectId, ownerId: ctx.ownerId, jobId: ctx.jobId ?? null },
+    language,
     ledger: { ceiling: settings.ledgerCeiling, fixed, history: historyTokens, historyMessages: history.length, total: fixed + historyTokens, changed },
   };
 }

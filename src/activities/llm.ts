@@ -10,6 +10,8 @@
  */
 import { Context } from '@temporalio/activity';
 import type OpenAI from 'openai';
+import { AuthorTextShaper } from '../agents/author-facing-text';
+import { REVIEW_CONTENT_MARKER } from '../agents/markers';
 import { endsWithQuestion, FileStreamProcessor, lastQuestion, planUnits, type StreamPiece } from '../agents/file-stream';
 import { toolsForAgent } from '../agents/tool-schemas';
 import { type AnyEventDraft, draft, type UsageData } from '../events/contract';
@@ -22,6 +24,7 @@ import { classifyLlmError } from './llm-errors';
 import { publisherFor } from './publish';
 import { BatchingPublisher } from './batching-publisher';
 import { recordUsage } from './usage';
+import { reviewContent } from './review-evidence';
 
 interface AssembledCall {
   id: string;
@@ -73,7 +76,8 @@ export function createLlmActivities(deps: ActivityDeps) {
       }
 
       // The turn's context is assembled once (by its first step) and read back here.
-      const { messages, owner: turn } = await buildAgentMessages(models, input, {
+      const packet = await expandPacket(deps, input);
+      const { messages, owner: turn, language } = await buildAgentMessages(models, { ...input, packet }, {
         contextTokens: config.AGENT_CONTEXT_TOKEN_BUDGET,
         historyTokens: config.AGENT_CHAT_HISTORY_TOKEN_BUDGET,
         ledgerCeiling: config.PROMPT_TOKEN_LEDGER_CEILING,
@@ -82,6 +86,11 @@ export function createLlmActivities(deps: ActivityDeps) {
       });
 
       const processor = new FileStreamProcessor(input.pendingFileId !== null);
+      const shaper = new AuthorTextShaper({
+        separate: input.textBefore ?? false,
+        dropEnglishProcess: language === 'zh',
+        afterToolCalls: input.afterToolCalls ?? false,
+      });
       const out = new BatchingPublisher(publisher);
       let rawContent = '';
       let chatText = '';
@@ -90,12 +99,18 @@ export function createLlmActivities(deps: ActivityDeps) {
       let usage: OpenAI.CompletionUsage | undefined;
       let finishReason = 'stop';
 
+      // What the author sees is the shaped text, live and as stored (held text is stored shaped too).
+      const say = (text: string): void => {
+        if (!text) return;
+        chatText += text;
+        if (!input.holdChat) out.add(stamp(draft('content', { delta: text })));
+      };
       const emit = (pieces: StreamPiece[]): void => {
         for (const p of pieces) {
-          if (p.kind === 'chat') {
-            chatText += p.text;
-            if (!input.holdChat) out.add(stamp(draft('content', { delta: p.text })));
-          } else if (p.kind === 'file') out.add(stamp(draft('file_content', { fileId: input.pendingFileId!, delta: p.text })));
+          if (p.kind === 'chat') say(shaper.push(p.text));
+          else if (p.kind === 'open') say(shaper.fileOpened());
+          else if (p.kind === 'close') shaper.fileClosed();
+          else out.add(stamp(draft('file_content', { fileId: input.pendingFileId!, delta: p.text })));
         }
       };
 
@@ -139,6 +154,7 @@ export function createLlmActivities(deps: ActivityDeps) {
           ctx.heartbeat({ step: input.step, chars: position });
         }
         emit(processor.end());
+        say(shaper.end(calls.some((c) => c.name)));
         await out.flush();
       } catch (err) {
         await out.flush().catch(() => undefined);
@@ -166,6 +182,7 @@ export function createLlmActivities(deps: ActivityDeps) {
           agent: input.agent,
           text: chatText,
           held: input.holdChat,
+          packet: input.packet ? packet : null,
           rawContent,
           toolCalls,
           toolResults: [],
@@ -195,6 +212,18 @@ export function createLlmActivities(deps: ActivityDeps) {
       };
     },
   };
+}
+
+/**
+ * The run's packet as the model sees it: the first step expands the review-content marker
+ * from MongoDB (the same on a retry: the files do not change while the reviewer reads).
+ * Later steps of the run get the packet the first step stored (buildAgentMessages reads
+ * it from the run's steps), so it stays in view after tool calls and the prefix is stable.
+ */
+async function expandPacket(deps: ActivityDeps, input: LlmStepInput): Promise<string | null> {
+  if (!input.packet || !input.packet.includes(REVIEW_CONTENT_MARKER)) return input.packet;
+  const content = await reviewContent(deps.models, input.turnId, deps.config.REVIEW_EVIDENCE_MAX_CHARS);
+  return input.packet.replace(REVIEW_CONTENT_MARKER, () => `${REVIEW_CONTENT_MARKER}\n${content}`);
 }
 
 function estimateUsage(

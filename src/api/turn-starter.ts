@@ -21,6 +21,7 @@ export function turnSettings(config: Config): TurnSettings {
     maxAgentRuns: config.MAX_AGENT_RUNS,
     maxAgentSteps: config.MAX_AGENT_STEPS,
     reviewWordThreshold: config.REVIEW_WORD_THRESHOLD,
+    maxReviewRounds: config.REVIEW_MAX_ROUNDS,
     llmStartToCloseSeconds: config.LLM_STEP_TIMEOUT_SECONDS,
     llmHeartbeatTimeoutSeconds: config.LLM_HEARTBEAT_TIMEOUT_SECONDS,
     storeHeartbeatTimeoutSeconds: config.STORE_HEARTBEAT_TIMEOUT_SECONDS,

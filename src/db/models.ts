@@ -211,6 +211,8 @@ const agentStepSchema = new Schema(
     rawContent: { type: String, default: '' },
     toolCalls: { type: [{ id: String, name: String, arguments: String, _id: false }], default: [] },
     toolResults: { type: [{ toolCallId: String, content: String, _id: false }], default: [] },
+    /** Handoff packet of the run as the model saw it (review content expanded); later steps reuse it. */
+    packet: { type: String, default: null },
     /** Body captured from a `<file>` block, saved by the file tool activity. */
     captured: { type: [{ fileId: String, body: String, closed: Boolean, _id: false }], default: [] },
     attempt: { type: Number, default: 1 },

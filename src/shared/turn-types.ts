@@ -82,6 +82,10 @@ export interface LlmStepInput {
   pendingFileId: string | null;
   /** Hold the chat text (writer whose work may go to review); released or dropped later. */
   holdChat: boolean;
+  /** Chat text was already shown earlier in the turn: this step's text starts after a blank line. */
+  textBefore?: boolean;
+  /** The step follows this run's tool calls (seed 001 AgentTextShaper: process sentences). */
+  afterToolCalls?: boolean;
   steering: string[];
   /** Events to publish first, in this activity's slot (agent_selected, handoff, steering_received). */
   prelude: AnyEventDraft[];

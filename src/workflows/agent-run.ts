@@ -79,6 +79,9 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
               scope: { scope: routing.scope, writeContent: routing.write_content, readOnly: flags.readOnly, clarifyFirst: flags.clarifyFirst, remainingPlan: [...st.remaining] },
               pendingFileId: st.pendingFileId,
               holdChat,
+              // Held text counts as shown for the held steps after it: it is released or dropped together.
+              textBefore: st.shownText || (holdChat && st.heldText),
+              afterToolCalls: i > 0,
               steering,
               prelude,
             },
@@ -90,6 +93,10 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
       throw err;
     } finally {
       hooks.setActiveScope(null);
+    }
+    if (res.textChars > 0) {
+      if (holdChat) st.heldText = true;
+      else st.shownText = true;
     }
     st.usage.promptTokens += res.usage.promptTokens;
     st.usage.completionTokens += res.usage.completionTokens;

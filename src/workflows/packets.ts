@@ -6,6 +6,7 @@ import {
   EMPTY_FILE_REPAIR_MARKER,
   FILE_STREAM_CONTINUATION_MARKER,
   HANDOFF_PACKET_MARKER,
+  REVIEW_CONTENT_MARKER,
   REVIEW_EVIDENCE_MARKER,
   WRITER_QUESTION_MARKER,
 } from '../agents/markers';
@@ -63,6 +64,8 @@ export function buildPacket(p: PacketInput): string {
   if (p.delivered.length) lines.push(`Files delivered in this turn:\n${p.delivered.map(fileLine).join('\n')}`);
   if (p.review) {
     lines.push(
+      // Expanded by the reviewer's LLM step from MongoDB: file bodies stay out of workflow history.
+      REVIEW_CONTENT_MARKER,
       REVIEW_EVIDENCE_MARKER,
       `Body words written in this turn: ${p.review.bodyWords}`,
       `Author's length requirements: ${p.review.lengthRequirements.length ? p.review.lengthRequirements.join(' | ') : '(none stated)'}`,

@@ -234,6 +234,9 @@ async function settleHeldText(st: TurnRunState, acts: ReturnType<typeof turnActi
   // The writer goes on (continuation or empty-file correction): its text stays held.
   if (d.action === 'run' && (d.kind === 'continuation' || d.kind === 'empty_file_repair') && d.agent === 'writer') return;
   const drop = d.action === 'run' && d.agent === 'quality_reviewer';
+  // Released text is text the author has seen; dropped text never was.
+  if (!drop) st.shownText ||= st.heldText;
+  st.heldText = false;
   if (!drop && d.action !== 'run' && patched('release-held-in-finalize')) {
     // The turn ends next: finalize publishes the held text, saving an activity round trip.
     st.releaseAtFinalize = [...st.heldRuns];

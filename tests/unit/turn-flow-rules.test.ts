@@ -4,6 +4,7 @@
  */
 import { decideAfterRun, type DecideState, type RunFacts } from '../../src/workflows/decide';
 import { buildPacket } from '../../src/workflows/packets';
+import { changedSpan, renderReviewContent } from '../../src/activities/review-evidence';
 import type { RoutingDecision } from '../../src/workflows/plans';
 
 const routing = (over: Partial<RoutingDecision> = {}): RoutingDecision => ({
@@ -104,5 +105,33 @@ describe('review-round cap', () => {
     const d = decideAfterRun(facts({ createdFile: false, handoff: { to: 'quality_reviewer', reason: 'again' } }), state({ reviewRounds: 2, maxReviewRounds: 2 }));
     expect(d.droppedHandoff).toBe(true);
     expect(d.decision).toEqual({ action: 'complete' });
+  });
+});
+
+describe('review content (pure rendering)', () => {
+  test('the changed span is the changed paragraphs of the saved text, nothing before them', () => {
+    const before = 'Para one.\nPara two.\nPara three.';
+    const now = 'Para one.\nPara two, rewritten.\nPara three.';
+    const { start, end } = changedSpan(before, now);
+    expect(now.slice(start, end)).toBe('Para two, rewritten.');
+    const appended = changedSpan('A\nB', 'A\nB\nC NEW');
+    expect('A\nB\nC NEW'.slice(appended.start, appended.end)).toBe('B\nC NEW');
+  });
+  test('files that fit go whole with their word count; a long file that had text goes as its changed segment only', () => {
+    const long = `${'old '.repeat(500)}\nNEW PART here`;
+    const text = renderReviewContent(
+      [
+        { fileId: 'a'.repeat(24), title: '第1章', type: 'draft', content: '雨下了一整夜。', before: '' },
+        { fileId: 'b'.repeat(24), title: 'Prologue', type: 'draft', content: long, before: 'old '.repeat(500) },
+      ],
+      200,
+    );
+    expect(text).toContain('### 第1章 (id=aaaaaaaaaaaaaaaaaaaaaaaa, draft) — 6 words as saved\n雨下了一整夜。');
+    expect(text).toContain('### Prologue (id=bbbbbbbbbbbbbbbbbbbbbbbb, draft) — 503 words as saved; the file had text before this turn');
+    expect(text).toContain('NEW PART here');
+    expect(text).not.toContain('old old old old');
+  });
+  test('no body written: says so', () => {
+    expect(renderReviewContent([], 100)).toMatch(/No draft or script text/);
   });
 });
