@@ -37,7 +37,12 @@ export interface LedgerUse {
   total: number;
   /** Files shown whole at the start of the request that changed since. */
   changed: string[];
+  /** Earlier tool results of this run replaced by a stub because nothing else was left to shrink. */
+  elided: number;
 }
+
+const ELIDED_RESULT =
+  '{"ok":true,"elided":"This earlier tool result was dropped to keep the prompt within its token budget; call the tool again if you still need it."}';
 
 export interface StepPrompt {
   messages: ChatMessage[];
@@ -101,7 +106,10 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
     lastRun = s.run;
   }
   if (input.packet) tail.push({ role: 'user', content: input.packet });
-  for (const s of steps.filter((x) => x.run === input.run)) {
+  // Tool results of this run's earlier steps: the last resort when the ledger overflows with no history left.
+  const elidable: number[] = [];
+  const own = steps.filter((x) => x.run === input.run);
+  for (const s of own) {
     tail.push({
       role: 'assistant',
       content: s.rawContent || null,
@@ -111,6 +119,7 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
     });
     for (const c of s.toolCalls) {
       const r = s.toolResults.find((x) => x.toolCallId === c.id);
+      if (s !== own[own.length - 1]) elidable.push(tail.length);
       tail.push({ role: 'tool', tool_call_id: c.id!, content: r?.content ?? '{"ok":false,"error_type":"not_executed","message":"The turn stopped before this call ran."}' });
     }
   }
@@ -118,13 +127,23 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
 
   // The stored parts were measured once at assembly; only this step's own parts are counted here.
   const markTokens = changed.length ? countTokens(markChanged('(id=000000000000000000000000) [full]', ['000000000000000000000000'])) : 0;
-  const fixed =
+  let fixed =
     3 +
     messageTokens(head[0]!) +
     MESSAGE_OVERHEAD_TOKENS + countTokens(projectBrief) + 1 + ctx.contextTokens +
     MESSAGE_OVERHEAD_TOKENS + ctx.userTokens +
     changed.length * markTokens +
     tail.reduce((n, m) => n + messageTokens(m), 0);
+  // 001's ledger shrinks only history; when even an empty history leaves the prompt over the
+  // ceiling (a long tool loop), the oldest tool results of this run give way, the latest never.
+  let elided = 0;
+  for (const i of elidable) {
+    if (fixed <= settings.ledgerCeiling) break;
+    const before = messageTokens(tail[i]!);
+    tail[i] = { ...(tail[i] as OpenAI.Chat.Completions.ChatCompletionToolMessageParam), content: ELIDED_RESULT };
+    fixed -= before - messageTokens(tail[i]!);
+    elided++;
+  }
   // The ceiling only shrinks history: everything else is already in.
   const room = Math.max(0, Math.min(settings.historyTokens, settings.ledgerCeiling - fixed));
   const history: ChatMessage[] = [];
@@ -139,6 +158,6 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
   return {
     messages: [...head, ...history, user, ...tail],
     owner: { sessionId: ctx.sessionId, projectId: ctx.projectId, ownerId: ctx.ownerId, jobId: ctx.jobId ?? null },
-    ledger: { ceiling: settings.ledgerCeiling, fixed, history: historyTokens, historyMessages: history.length, total: fixed + historyTokens, changed },
+    ledger: { ceiling: settings.ledgerCeiling, fixed, history: historyTokens, historyMessages: history.length, total: fixed + historyTokens, changed, elided },
   };
 }
