@@ -25,11 +25,12 @@ describe('priorities', () => {
   const hero = file('林夏（女主角）', 'character', { importance: 'high' });
   const minor = file('卖花的老人', 'character', { importance: 'low' });
   const named = file('赵云舟', 'character', { importance: 'low' });
+  const plain = file('陈默', 'character');
   const world = file('北境律法', 'setting', { importance: 'high' });
   const town = file('雾港小镇', 'setting');
   const weather = file('天气备忘', 'setting', { importance: 'low' });
   const outline = file('大纲', 'outline');
-  const files = [...chapters, hero, minor, named, world, town, weather, outline];
+  const files = [...chapters, plain, hero, minor, named, world, town, weather, outline];
   const tier = (c: ReturnType<typeof prioritize>['candidates'], id: string) => c.find((x) => x.fileId === id);
 
   test('a character named in the query goes to the front of CONSTRAINT, ahead of more important cards', () => {
@@ -44,15 +45,16 @@ describe('priorities', () => {
     expect(constraint.indexOf(world.id)).toBeLessThan(constraint.indexOf(chapters[19]!.id));
   });
 
-  test('settings follow importance: high CONSTRAINT, medium (or unset) RELEVANT, low INSPIRATION', () => {
+  test('importance: high settings CONSTRAINT, medium (or unset) RELEVANT, low INSPIRATION; characters CONSTRAINT unless low', () => {
     const { candidates } = prioritize({ files, focusFileId: null, attachedFileIds: [], query: 'continue' });
     expect(tier(candidates, world.id)?.priority).toBe(Priority.CONSTRAINT);
     expect(tier(candidates, town.id)?.priority).toBe(Priority.RELEVANT);
     expect(tier(candidates, weather.id)?.priority).toBe(Priority.INSPIRATION);
-    // Every character is a constraint; importance only orders them.
-    const cards = candidates.filter((c) => c.reason === 'character').map((c) => c.fileId);
-    expect(cards).toEqual([hero.id, minor.id, named.id].filter((id) => cards.includes(id)));
-    expect(tier(candidates, minor.id)?.priority).toBe(Priority.CONSTRAINT);
+    // Characters are constraints, high ones first; a low-importance walk-on waits with the rest.
+    const cards = candidates.filter((c) => c.priority === Priority.CONSTRAINT && c.reason === 'character').map((c) => c.fileId);
+    expect(cards).toEqual([hero.id, plain.id]);
+    expect(tier(candidates, minor.id)?.priority).toBe(Priority.INSPIRATION);
+    expect(tier(candidates, named.id)?.priority).toBe(Priority.INSPIRATION);
   });
 
   test('the focus file is CRITICAL, its previous chapter CONSTRAINT and its nearest siblings RELEVANT (following first at equal distance)', () => {

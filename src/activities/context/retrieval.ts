@@ -2,8 +2,7 @@
  * Full-text retrieval over a project's files (seed 001 ContextAssembler "检索片段"): each
  * file is cut into paragraph-aligned chunks and ranked with BM25 (MiniSearch) against the
  * author's message and the router's scope. Chinese has no spaces, so CJK runs are indexed
- * as overlapping character bigrams (the classic CJK analyzer), other text as words found
- * by `Intl.Segmenter`. A chunk that mentions a character or setting named in the query
+ * as overlapping character bigrams (the classic CJK analyzer), other text as words. A chunk that mentions a character or setting named in the query
  * ranks higher. Pure apart from the library.
  */
 import MiniSearch from 'minisearch';
@@ -28,18 +27,25 @@ export interface RetrievableFile {
   content: string;
 }
 
-const CJK_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/gu;
-const segmenter = new Intl.Segmenter('en', { granularity: 'word' });
+/** Runs of CJK ideographs, and words of any other script (letters and digits). */
+const TERM_RUN = /([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)|[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
-/** Terms of a text: CJK bigrams (a lone CJK character stays a unigram) and lower-cased words. */
+/**
+ * Terms of a text: CJK bigrams (a lone CJK character stays a unigram) and lower-cased
+ * words. One regex pass: this runs over the whole project once per request.
+ */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  for (const run of text.match(CJK_RUN) ?? []) {
-    const chars = Array.from(run);
-    if (chars.length === 1) out.push(run);
-    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+  for (const m of text.matchAll(TERM_RUN)) {
+    const run = m[1];
+    if (!run) {
+      out.push(m[0].toLowerCase());
+      continue;
+    }
+    // Ideographs in these ranges are single UTF-16 units, so indexing by code unit is safe.
+    if (run.length === 1) out.push(run);
+    for (let i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2));
   }
-  for (const s of segmenter.segment(text.replace(CJK_RUN, ' '))) if (s.isWordLike) out.push(s.segment.toLowerCase());
   return out;
 }
 
