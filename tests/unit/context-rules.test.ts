@@ -90,8 +90,8 @@ describe('retrieval', () => {
     expect(terms('林夏推门')).toEqual(['林夏', '夏推', '推门']);
     const ranked = rankChunks(
       [
-        { id: 'a', title: '第1章', content: '风雪夜里，老周在渡口等船。' },
-        { id: 'b', title: '第2章', content: '她在灯塔下捡到一枚铜钥匙，钥匙上刻着北境的纹章。' },
+        { id: 'a', title: '第1章', content: '风雪夜里，老周在渡口等船。', version: 1 },
+        { id: 'b', title: '第2章', content: '她在灯塔下捡到一枚铜钥匙，钥匙上刻着北境的纹章。', version: 1 },
       ],
       { text: '铜钥匙是谁留下的', names: [] },
     );
@@ -100,13 +100,26 @@ describe('retrieval', () => {
 
   test('a chunk naming a character named in the query gets the name bonus', () => {
     const files = [
-      { id: 'a', title: 'x', content: 'The lighthouse keeper counted the ships at dusk.' },
-      { id: 'b', title: 'y', content: 'Mara counted the ships at dusk from the lighthouse.' },
+      { id: 'a', title: 'x', content: 'The lighthouse keeper counted the ships at dusk.', version: 1 },
+      { id: 'b', title: 'y', content: 'Mara counted the ships at dusk from the lighthouse.', version: 1 },
     ];
     const plain = rankChunks(files, { text: 'Mara lighthouse ships', names: [] });
     const boosted = rankChunks(files, { text: 'Mara lighthouse ships', names: ['Mara'] });
     const score = (r: typeof plain, id: string) => r.find((c) => c.fileId === id)!.score;
     expect(score(boosted, 'b') / score(boosted, 'a')).toBeGreaterThan(score(plain, 'b') / score(plain, 'a'));
+  });
+
+  test('a project index reused across turns follows file versions: new text is found, replaced and deleted text is not', () => {
+    const key = `project-${Date.now()}`;
+    const v1 = [
+      { id: 'a', title: 'a', content: 'The brass key lies under the ferry bell.', version: 1 },
+      { id: 'b', title: 'b', content: 'Gulls over the salt flats.', version: 1 },
+    ];
+    expect(rankChunks(v1, { text: 'brass key', names: [] }, key).map((c) => c.fileId)).toEqual(['a']);
+    const v2 = [{ id: 'a', title: 'a', content: 'The copper lantern hangs in the bell tower.', version: 2 }];
+    expect(rankChunks(v2, { text: 'brass key', names: [] }, key)).toEqual([]);
+    expect(rankChunks(v2, { text: 'copper lantern', names: [] }, key).map((c) => c.fileId)).toEqual(['a']);
+    expect(rankChunks(v2, { text: 'gulls salt', names: [] }, key)).toEqual([]);
   });
 
   test('chunks break at paragraphs; snippets skip what is already shown and cap per file', () => {

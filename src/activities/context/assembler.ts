@@ -105,6 +105,7 @@ export async function assembleTurnContext(models: Models, settings: ContextSetti
   const ranked = rankChunks(
     files.filter((f) => f.type !== 'folder' && f.content),
     { text: query, names },
+    turn.projectId,
   );
   const retrievalMs = performance.now() - retrievalStarted;
 
