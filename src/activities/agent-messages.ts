@@ -16,7 +16,7 @@ import type { ProjectType } from '../shared/domain';
 import { renderNotesForContext } from '../shared/project-notes';
 import { detectLanguage } from '../shared/text';
 import type { LlmStepInput } from '../shared/turn-types';
-import { type ContextSettings, countTokens, ensureTurnContext, markChanged, MESSAGE_OVERHEAD_TOKENS } from './context';
+import { type ContextSettings, countStable, countTokens, ensureTurnContext, markChanged, MESSAGE_OVERHEAD_TOKENS } from './context';
 import { notFound } from './failures';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -39,7 +39,12 @@ export interface LedgerUse {
   total: number;
   /** Files shown whole at the start of the request that changed since. */
   changed: string[];
+  /** Earlier tool results of this run replaced by a stub because nothing else was left to shrink. */
+  elided: number;
 }
+
+const ELIDED_RESULT =
+  '{"ok":true,"elided":"This earlier tool result was dropped to keep the prompt within its token budget; call the tool again if you still need it."}';
 
 export interface StepPrompt {
   messages: ChatMessage[];
@@ -49,11 +54,15 @@ export interface StepPrompt {
   ledger: LedgerUse;
 }
 
-/** Prompt tokens of one message, counted the way the offline model and providers roughly do. */
-function messageTokens(m: ChatMessage): number {
-  let n = MESSAGE_OVERHEAD_TOKENS + (typeof m.content === 'string' ? countTokens(m.content) : 0);
+/**
+ * Prompt tokens of one message, counted the way the offline model and providers roughly do.
+ * A `key` marks text that never changes once written (transcripts, tool results): counted once per worker.
+ */
+function messageTokens(m: ChatMessage, key?: string): number {
+  const text = typeof m.content === 'string' ? m.content : '';
+  let n = MESSAGE_OVERHEAD_TOKENS + (key ? countStable(key, text) : countTokens(text));
   if (m.role === 'assistant' && m.tool_calls)
-    for (const c of m.tool_calls) if (c.type === 'function') n += countTokens(c.function.name) + countTokens(c.function.arguments);
+    for (const c of m.tool_calls) if (c.type === 'function') n += countTokens(c.function.name) + (key ? countStable(`${key}:${c.id}`, c.function.arguments) : countTokens(c.function.arguments));
   return n;
 }
 
@@ -66,11 +75,14 @@ async function changedSinceShown(models: Models, ctx: TurnContextDoc): Promise<s
 }
 
 export async function buildAgentMessages(models: Models, input: LlmStepInput, settings: ContextSettings): Promise<StepPrompt> {
-  const ctx = await ensureTurnContext(models, settings, input.turnId, input.scope.scope);
-  // Independent reads run together: this is on the path of every model call.
-  const [project, steps, changed] = await Promise.all([
-    models.Project.findById(ctx.projectId).select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 }).lean(),
+  // Two round trips on the path of every model call: the stored context with this turn's
+  // steps, then the project brief (its task board may change mid-turn) with the heads of the files shown whole.
+  const [ctx, steps] = await Promise.all([
+    ensureTurnContext(models, settings, input.turnId, input.scope.scope),
     models.AgentStep.find({ turnId: input.turnId, step: { $lt: input.step } }).sort({ step: 1 }).lean(),
+  ]);
+  const [project, changed] = await Promise.all([
+    models.Project.findById(ctx.projectId).select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 }).lean(),
     changedSinceShown(models, ctx),
   ]);
   if (!project) throw notFound('Project', ctx.projectId);
@@ -98,17 +110,26 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
 
   // Teammates earlier in this turn: their chat text only (their tool loops are theirs).
   const tail: ChatMessage[] = [];
+  /** Stable-count keys of tail messages (undefined: counted afresh). */
+  const keys: (string | undefined)[] = [];
   let lastRun = -1;
   for (const s of steps.filter((x) => x.run < input.run)) {
     if (!s.text.trim()) continue;
-    if (s.run !== lastRun) tail.push({ role: 'assistant', content: `[${s.agent}] ${s.text}` });
-    else (tail[tail.length - 1] as { content: string }).content += s.text;
+    if (s.run !== lastRun) {
+      tail.push({ role: 'assistant', content: `[${s.agent}] ${s.text}` });
+      keys.push(`${input.turnId}:team:${s.run}`);
+    } else (tail[tail.length - 1] as { content: string }).content += s.text;
     lastRun = s.run;
   }
   // A run's later steps reuse the packet its first step stored (review content expanded).
   const packet = input.packet ?? steps.find((s) => s.run === input.run && s.packet)?.packet ?? null;
   if (packet) tail.push({ role: 'user', content: packet });
-  for (const s of steps.filter((x) => x.run === input.run)) {
+  keys.length = tail.length;
+  // Tool results of this run's earlier steps: the last resort when the ledger overflows with no history left.
+  const elidable: number[] = [];
+  const own = steps.filter((x) => x.run === input.run);
+  for (const s of own) {
+    keys[tail.length] = `${input.turnId}:${s.step}:raw`;
     tail.push({
       role: 'assistant',
       content: s.rawContent || null,
@@ -118,6 +139,8 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
     });
     for (const c of s.toolCalls) {
       const r = s.toolResults.find((x) => x.toolCallId === c.id);
+      if (s !== own[own.length - 1]) elidable.push(tail.length);
+      if (r) keys[tail.length] = `${input.turnId}:${s.step}:${c.id}`;
       tail.push({ role: 'tool', tool_call_id: c.id!, content: r?.content ?? '{"ok":false,"error_type":"not_executed","message":"The turn stopped before this call ran."}' });
     }
   }
@@ -125,13 +148,23 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
 
   // The stored parts were measured once at assembly; only this step's own parts are counted here.
   const markTokens = changed.length ? countTokens(markChanged('(id=000000000000000000000000) [full]', ['000000000000000000000000'])) : 0;
-  const fixed =
+  let fixed =
     3 +
     messageTokens(head[0]!) +
     MESSAGE_OVERHEAD_TOKENS + countTokens(projectBrief) + 1 + ctx.contextTokens +
     MESSAGE_OVERHEAD_TOKENS + ctx.userTokens +
     changed.length * markTokens +
-    tail.reduce((n, m) => n + messageTokens(m), 0);
+    tail.reduce((n, m, i) => n + messageTokens(m, keys[i]), 0);
+  // 001's ledger shrinks only history; when even an empty history leaves the prompt over the
+  // ceiling (a long tool loop), the oldest tool results of this run give way, the latest never.
+  let elided = 0;
+  for (const i of elidable) {
+    if (fixed <= settings.ledgerCeiling) break;
+    const before = messageTokens(tail[i]!, keys[i]);
+    tail[i] = { ...(tail[i] as OpenAI.Chat.Completions.ChatCompletionToolMessageParam), content: ELIDED_RESULT };
+    fixed -= before - messageTokens(tail[i]!);
+    elided++;
+  }
   // The ceiling only shrinks history: everything else is already in.
   const room = Math.max(0, Math.min(settings.historyTokens, settings.ledgerCeiling - fixed));
   const history: ChatMessage[] = [];
@@ -147,6 +180,6 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
     messages: [...head, ...history, user, ...tail],
     owner: { sessionId: ctx.sessionId, projectId: ctx.projectId, ownerId: ctx.ownerId, jobId: ctx.jobId ?? null },
     language,
-    ledger: { ceiling: settings.ledgerCeiling, fixed, history: historyTokens, historyMessages: history.length, total: fixed + historyTokens, changed },
+    ledger: { ceiling: settings.ledgerCeiling, fixed, history: historyTokens, historyMessages: history.length, total: fixed + historyTokens, changed, elided },
   };
 }

@@ -25,11 +25,12 @@ describe('priorities', () => {
   const hero = file('林夏（女主角）', 'character', { importance: 'high' });
   const minor = file('卖花的老人', 'character', { importance: 'low' });
   const named = file('赵云舟', 'character', { importance: 'low' });
+  const plain = file('陈默', 'character');
   const world = file('北境律法', 'setting', { importance: 'high' });
   const town = file('雾港小镇', 'setting');
   const weather = file('天气备忘', 'setting', { importance: 'low' });
   const outline = file('大纲', 'outline');
-  const files = [...chapters, hero, minor, named, world, town, weather, outline];
+  const files = [...chapters, plain, hero, minor, named, world, town, weather, outline];
   const tier = (c: ReturnType<typeof prioritize>['candidates'], id: string) => c.find((x) => x.fileId === id);
 
   test('a character named in the query goes to the front of CONSTRAINT, ahead of more important cards', () => {
@@ -44,15 +45,16 @@ describe('priorities', () => {
     expect(constraint.indexOf(world.id)).toBeLessThan(constraint.indexOf(chapters[19]!.id));
   });
 
-  test('settings follow importance: high CONSTRAINT, medium (or unset) RELEVANT, low INSPIRATION', () => {
+  test('importance: high settings CONSTRAINT, medium (or unset) RELEVANT, low INSPIRATION; characters CONSTRAINT unless low', () => {
     const { candidates } = prioritize({ files, focusFileId: null, attachedFileIds: [], query: 'continue' });
     expect(tier(candidates, world.id)?.priority).toBe(Priority.CONSTRAINT);
     expect(tier(candidates, town.id)?.priority).toBe(Priority.RELEVANT);
     expect(tier(candidates, weather.id)?.priority).toBe(Priority.INSPIRATION);
-    // Every character is a constraint; importance only orders them.
-    const cards = candidates.filter((c) => c.reason === 'character').map((c) => c.fileId);
-    expect(cards).toEqual([hero.id, minor.id, named.id].filter((id) => cards.includes(id)));
-    expect(tier(candidates, minor.id)?.priority).toBe(Priority.CONSTRAINT);
+    // Characters are constraints, high ones first; a low-importance walk-on waits with the rest.
+    const cards = candidates.filter((c) => c.priority === Priority.CONSTRAINT && c.reason === 'character').map((c) => c.fileId);
+    expect(cards).toEqual([hero.id, plain.id]);
+    expect(tier(candidates, minor.id)?.priority).toBe(Priority.INSPIRATION);
+    expect(tier(candidates, named.id)?.priority).toBe(Priority.INSPIRATION);
   });
 
   test('the focus file is CRITICAL, its previous chapter CONSTRAINT and its nearest siblings RELEVANT (following first at equal distance)', () => {
@@ -88,8 +90,8 @@ describe('retrieval', () => {
     expect(terms('林夏推门')).toEqual(['林夏', '夏推', '推门']);
     const ranked = rankChunks(
       [
-        { id: 'a', title: '第1章', content: '风雪夜里，老周在渡口等船。' },
-        { id: 'b', title: '第2章', content: '她在灯塔下捡到一枚铜钥匙，钥匙上刻着北境的纹章。' },
+        { id: 'a', title: '第1章', content: '风雪夜里，老周在渡口等船。', version: 1 },
+        { id: 'b', title: '第2章', content: '她在灯塔下捡到一枚铜钥匙，钥匙上刻着北境的纹章。', version: 1 },
       ],
       { text: '铜钥匙是谁留下的', names: [] },
     );
@@ -98,13 +100,26 @@ describe('retrieval', () => {
 
   test('a chunk naming a character named in the query gets the name bonus', () => {
     const files = [
-      { id: 'a', title: 'x', content: 'The lighthouse keeper counted the ships at dusk.' },
-      { id: 'b', title: 'y', content: 'Mara counted the ships at dusk from the lighthouse.' },
+      { id: 'a', title: 'x', content: 'The lighthouse keeper counted the ships at dusk.', version: 1 },
+      { id: 'b', title: 'y', content: 'Mara counted the ships at dusk from the lighthouse.', version: 1 },
     ];
     const plain = rankChunks(files, { text: 'Mara lighthouse ships', names: [] });
     const boosted = rankChunks(files, { text: 'Mara lighthouse ships', names: ['Mara'] });
     const score = (r: typeof plain, id: string) => r.find((c) => c.fileId === id)!.score;
     expect(score(boosted, 'b') / score(boosted, 'a')).toBeGreaterThan(score(plain, 'b') / score(plain, 'a'));
+  });
+
+  test('a project index reused across turns follows file versions: new text is found, replaced and deleted text is not', () => {
+    const key = `project-${Date.now()}`;
+    const v1 = [
+      { id: 'a', title: 'a', content: 'The brass key lies under the ferry bell.', version: 1 },
+      { id: 'b', title: 'b', content: 'Gulls over the salt flats.', version: 1 },
+    ];
+    expect(rankChunks(v1, { text: 'brass key', names: [] }, key).map((c) => c.fileId)).toEqual(['a']);
+    const v2 = [{ id: 'a', title: 'a', content: 'The copper lantern hangs in the bell tower.', version: 2 }];
+    expect(rankChunks(v2, { text: 'brass key', names: [] }, key)).toEqual([]);
+    expect(rankChunks(v2, { text: 'copper lantern', names: [] }, key).map((c) => c.fileId)).toEqual(['a']);
+    expect(rankChunks(v2, { text: 'gulls salt', names: [] }, key)).toEqual([]);
   });
 
   test('chunks break at paragraphs; snippets skip what is already shown and cap per file', () => {

@@ -9,7 +9,7 @@
 import type { Models, TurnContextDoc } from '../../db/models';
 import { isDuplicateKey } from '../../db/models';
 import type { Importance } from '../../shared/domain';
-import { authorLines, rememberSeen } from '../tools/file-store';
+import { authorLines } from '../tools/file-store';
 import { type ContextItem, MeasureCache, type Packed, pack } from './budget';
 import { type Candidate, type ManifestFile, Priority, prioritize } from './priorities';
 import { type Chunk, pickSnippets, rankChunks, type ScoredChunk } from './retrieval';
@@ -106,6 +106,7 @@ export async function assembleTurnContext(models: Models, settings: ContextSetti
   const ranked = rankChunks(
     files.filter((f) => f.type !== 'folder' && f.content),
     { text: query, names },
+    turn.projectId,
   );
   const retrievalMs = performance.now() - retrievalStarted;
 
@@ -193,6 +194,20 @@ function breadcrumbLine(b: { op?: string | null; fileId?: string | null; title?:
 }
 
 /**
+ * Records in one bulk write that the model saw these versions in full (what `rememberSeen`
+ * does per file): a long book shows dozens of files, and one command per file adds up.
+ */
+async function rememberSeenAll(models: Models, turnId: string, shown: { fileId: string; version: number }[]): Promise<void> {
+  if (!shown.length) return;
+  await models.ReadSnapshot.bulkWrite(
+    shown.map((s) => ({
+      updateOne: { filter: { _id: `${turnId}:${s.fileId}` }, update: { $max: { version: s.version }, $setOnInsert: { turnId, fileId: s.fileId } }, upsert: true },
+    })),
+    { ordered: false },
+  );
+}
+
+/**
  * The turn's stored context, built by the first step that needs it. A retry or a later step
  * reads it back; two builders racing both insert the same `_id`, and the loser reads the winner's.
  */
@@ -202,7 +217,7 @@ export async function ensureTurnContext(models: Models, settings: ContextSetting
   const built = await assembleTurnContext(models, settings, turnId, scope);
   // Recorded before the document exists, so a crash in between cannot leave a stored context
   // whose files were never marked seen (stale-anchor checks key on these versions).
-  await Promise.all(built.shown.map((s) => rememberSeen(models, turnId, s.fileId!, s.version!)));
+  await rememberSeenAll(models, turnId, built.shown as { fileId: string; version: number }[]);
   try {
     await models.TurnContext.create(built);
   } catch (err) {

@@ -1,10 +1,10 @@
 /**
  * Which project files matter for this request, in order (seed 001 prioritizer):
- * CRITICAL (focus file, attached files; quotes are rendered apart) › CONSTRAINT (characters,
- * high-importance settings, outlines, the previous chapter; cards and settings before
- * chapters) › RELEVANT (chapters the message names, sibling chapters of the focus, medium
+ * CRITICAL (focus file, attached files; quotes are rendered apart) › CONSTRAINT (characters
+ * but low-importance walk-ons, high-importance settings, outlines, the previous chapter;
+ * cards and settings before chapters) › RELEVANT (chapters the message names, sibling chapters of the focus, medium
  * settings; retrieved snippets are added after these by the assembler) › INSPIRATION (the
- * rest, newest chapters first). A character or setting named in the query goes to the front
+ * rest: low-importance cards and settings, then chapters newest first). A character or setting named in the query goes to the front
  * of CONSTRAINT, so a tight budget still carries it. Pure module.
  */
 import { unitNumbers, unitOfTitle } from '../../shared/numerals';
@@ -103,7 +103,8 @@ export function prioritize(input: PriorityInput): { candidates: Candidate[]; nam
   const cards = files.filter((f) => f.type === 'character').sort((a, b) => rank(a.importance) - rank(b.importance) || byOrder(a, b));
   const settings = files.filter((f) => f.type === 'setting').sort(byOrder);
   for (const f of [...cards, ...settings]) if (named.has(f.id)) add(f, Priority.CONSTRAINT, 'named');
-  for (const f of cards) add(f, Priority.CONSTRAINT, 'character');
+  // Low-importance cards (walk-ons) wait with the rest: a cast of forty must not crowd out the chapters.
+  for (const f of cards) if (f.importance !== 'low') add(f, Priority.CONSTRAINT, 'character');
   for (const f of settings) if (f.importance === 'high') add(f, Priority.CONSTRAINT, 'setting');
   for (const f of files.filter((x) => x.type === 'outline').sort(byOrder)) add(f, Priority.CONSTRAINT, 'outline');
 
@@ -136,6 +137,7 @@ export function prioritize(input: PriorityInput): { candidates: Candidate[]; nam
   }
   for (const f of settings) if (rank(f.importance) === IMPORTANCE_RANK.medium) add(f, Priority.RELEVANT, 'setting');
 
+  for (const f of cards) add(f, Priority.INSPIRATION, 'character');
   for (const f of settings) add(f, Priority.INSPIRATION, 'setting');
   const newestFirst = [...chapters].sort((a, b) => (chapterNo(b) ?? b.order) - (chapterNo(a) ?? a.order) || b.order - a.order);
   for (const f of newestFirst) add(f, Priority.INSPIRATION, 'rest');

@@ -2,8 +2,7 @@
  * Full-text retrieval over a project's files (seed 001 ContextAssembler "检索片段"): each
  * file is cut into paragraph-aligned chunks and ranked with BM25 (MiniSearch) against the
  * author's message and the router's scope. Chinese has no spaces, so CJK runs are indexed
- * as overlapping character bigrams (the classic CJK analyzer), other text as words found
- * by `Intl.Segmenter`. A chunk that mentions a character or setting named in the query
+ * as overlapping character bigrams (the classic CJK analyzer), other text as words. A chunk that mentions a character or setting named in the query
  * ranks higher. Pure apart from the library.
  */
 import MiniSearch from 'minisearch';
@@ -26,20 +25,29 @@ export interface RetrievableFile {
   id: string;
   title: string;
   content: string;
+  /** The file's version: an index entry is reused while it matches. */
+  version: number;
 }
 
-const CJK_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/gu;
-const segmenter = new Intl.Segmenter('en', { granularity: 'word' });
+/** Runs of CJK ideographs, and words of any other script (letters and digits). */
+const TERM_RUN = /([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)|[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
-/** Terms of a text: CJK bigrams (a lone CJK character stays a unigram) and lower-cased words. */
+/**
+ * Terms of a text: CJK bigrams (a lone CJK character stays a unigram) and lower-cased
+ * words. One regex pass: this runs over the whole project once per request.
+ */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  for (const run of text.match(CJK_RUN) ?? []) {
-    const chars = Array.from(run);
-    if (chars.length === 1) out.push(run);
-    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+  for (const m of text.matchAll(TERM_RUN)) {
+    const run = m[1];
+    if (!run) {
+      out.push(m[0].toLowerCase());
+      continue;
+    }
+    // Ideographs in these ranges are single UTF-16 units, so indexing by code unit is safe.
+    if (run.length === 1) out.push(run);
+    for (let i = 0; i + 1 < run.length; i++) out.push(run.slice(i, i + 2));
   }
-  for (const s of segmenter.segment(text.replace(CJK_RUN, ' '))) if (s.isWordLike) out.push(s.segment.toLowerCase());
   return out;
 }
 
@@ -77,17 +85,68 @@ export interface ScoredChunk extends Chunk {
 /** Bonus factor for a chunk that mentions a character or setting named in the query. */
 export const NAME_BONUS = 1.5;
 
-/** Ranks every chunk of the files against the query, best first (chunks sharing no term are left out). */
-export function rankChunks(files: RetrievableFile[], q: RetrievalQuery): ScoredChunk[] {
-  const chunks = files.flatMap((f) => chunkText(f.id, f.content));
-  if (!chunks.length || !q.text.trim()) return [];
-  const byId = new Map(chunks.map((c) => [c.id, c]));
-  const index = new MiniSearch<Chunk>({ fields: ['text'], idField: 'id', tokenize: terms, processTerm: (t) => t });
-  index.addAll(chunks);
-  const results = index.search(q.text, {
-    boostDocument: (id: string) => (q.names.some((n) => byId.get(id)!.text.includes(n)) ? NAME_BONUS : 1),
+/** A BM25 index over a project's chunks, with the version of each file it holds. */
+interface ChunkIndex {
+  index: MiniSearch<Chunk>;
+  chunks: Map<string, Chunk>;
+  files: Map<string, { version: number; chunks: Chunk[] }>;
+}
+
+const newIndex = (): ChunkIndex => ({
+  index: new MiniSearch<Chunk>({ fields: ['text'], idField: 'id', tokenize: terms, processTerm: (t) => t }),
+  chunks: new Map(),
+  files: new Map(),
+});
+
+/**
+ * Indexes are kept per project in this worker and brought up to date by file version, so a
+ * turn re-indexes only the files written since the last one. Memory only, bounded, never
+ * load-bearing: a fresh worker (or an evicted project) just indexes again.
+ */
+const cached = new Map<string, ChunkIndex>();
+const CACHED_PROJECTS = 16;
+
+/** Brings the index to exactly these files at these versions (synchronous: no interleaving). */
+function syncIndex(ix: ChunkIndex, files: RetrievableFile[]): void {
+  const live = new Map(files.map((f) => [f.id, f]));
+  for (const [id, held] of ix.files) {
+    if (live.get(id)?.version === held.version) continue;
+    ix.index.removeAll(held.chunks);
+    for (const c of held.chunks) ix.chunks.delete(c.id);
+    ix.files.delete(id);
+  }
+  for (const f of files) {
+    if (ix.files.has(f.id)) continue;
+    const chunks = chunkText(f.id, f.content);
+    ix.index.addAll(chunks);
+    for (const c of chunks) ix.chunks.set(c.id, c);
+    ix.files.set(f.id, { version: f.version, chunks });
+  }
+}
+
+function indexFor(cacheKey: string | null, files: RetrievableFile[]): ChunkIndex {
+  let ix = cacheKey ? cached.get(cacheKey) : undefined;
+  if (!ix) ix = newIndex();
+  if (cacheKey) {
+    cached.delete(cacheKey); // re-inserted last: the map's order is the LRU order
+    cached.set(cacheKey, ix);
+    if (cached.size > CACHED_PROJECTS) cached.delete(cached.keys().next().value!);
+  }
+  syncIndex(ix, files);
+  return ix;
+}
+
+/**
+ * Ranks every chunk of the files against the query, best first (chunks sharing no term are
+ * left out). With a `cacheKey` (the project id) the index is reused across turns.
+ */
+export function rankChunks(files: RetrievableFile[], q: RetrievalQuery, cacheKey: string | null = null): ScoredChunk[] {
+  const ix = indexFor(cacheKey, files);
+  if (!ix.chunks.size || !q.text.trim()) return [];
+  const results = ix.index.search(q.text, {
+    boostDocument: (id: string) => (q.names.some((n) => ix.chunks.get(id)!.text.includes(n)) ? NAME_BONUS : 1),
   });
-  return results.map((r) => ({ ...byId.get(r.id as string)!, score: r.score }));
+  return results.map((r) => ({ ...ix.chunks.get(r.id as string)!, score: r.score }));
 }
 
 /**

@@ -8,6 +8,23 @@ const PLAIN = { disallowedSpecial: new Set<string>() };
 
 export const countTokens = (text: string): number => (text ? encode(text, PLAIN).length : 0);
 
+/**
+ * Counts for texts that never change once written (a step's transcript, a tool result),
+ * remembered by a caller-chosen key so a run's growing tool loop is not re-tokenised at every
+ * step. In-process only and bounded: a fresh worker simply counts again.
+ */
+const stableCounts = new Map<string, number>();
+const STABLE_COUNTS_MAX = 5000;
+
+export function countStable(key: string, text: string): number {
+  const hit = stableCounts.get(`${key}:${text.length}`);
+  if (hit !== undefined) return hit;
+  const n = countTokens(text);
+  if (stableCounts.size >= STABLE_COUNTS_MAX) stableCounts.delete(stableCounts.keys().next().value!);
+  stableCounts.set(`${key}:${text.length}`, n);
+  return n;
+}
+
 /** Tokens of a chat message as providers roughly count them (the same rule as the offline model's usage). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 

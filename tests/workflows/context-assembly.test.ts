@@ -1,0 +1,170 @@
+/**
+ * Context for long books on real services (seed 001 ContextAssembler, 跨轮工作集): what an
+ * agent is actually sent when the budget is tight, the working set of the last two turns,
+ * context assembled once per turn, and importance set by the author or the planner.
+ */
+import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import { call, ofType, requestsOf, router, say } from '../helpers/script';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({
+    config: { AGENT_CONTEXT_TOKEN_BUDGET: '1500', AGENT_WORKING_SET_MAX_FILES: '2', AGENT_WORKING_SET_MAX_CHARS: '3000', REVIEW_WORD_THRESHOLD: '100000' },
+  });
+});
+afterAll(async () => h?.close());
+afterEach(() => expectScriptFullyUsed(h));
+
+async function authorFile(projectId: string, title: string, content: string, type = 'draft', importance?: string): Promise<string> {
+  const r = await api<{ id: string }>(h, 'POST', '/api/v1/files', { projectId, type, title, content, ...(importance ? { importance } : {}) });
+  if (r.status !== 201) throw new Error(`file create failed ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body.id;
+}
+
+/** A paragraph of distinct sentences that names its subject (no two files share their text). */
+const prose = (subject: string, chars: number): string => {
+  let out = '';
+  for (let i = 0; out.length < chars; i++) out += `${subject} remembers harbour night ${i} and the ${i % 7} lanterns. `;
+  return out.slice(0, chars);
+};
+
+/** The project-context system message of each request an agent made. */
+const contextOf = (agent: 'writer' | 'planner') => requestsOf(h.model, agent).map((r) => String(r.messages[1]!.content));
+/** The author's message as an agent's first request carried it (the last user message: no packet on a quick plan). */
+const userOf = (agent: 'writer' | 'planner', i: number) => {
+  const msgs = requestsOf(h.model, agent)[i]!.messages;
+  return String(msgs.filter((m) => m.role === 'user').pop()!.content);
+};
+
+test('a character named in the message is in context even when the budget is tight', async () => {
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  for (let i = 0; i < 12; i++) await authorFile(projectId, `Sailor ${String.fromCharCode(65 + i)}${i}`, prose(`Sailor${i}`, 700), 'character', 'high');
+  const named = await authorFile(projectId, 'Orsolya Brandt', prose('Orsolya', 700), 'character', 'low');
+  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick', scope: 'one scene' }), say('writer', 'Noted.')]);
+  await runTurn(h, sessionId, 'Write a short scene where Orsolya Brandt meets the harbour master.');
+  const context = contextOf('writer')[0]!;
+  expect(context).toContain(`Orsolya Brandt (id=${named}) [full]`);
+  expect(context).toContain(prose('Orsolya', 700));
+  // The budget really was tight: most high-importance cards did not fit, yet all stay in the file list.
+  expect(context.match(/\) \[full\]/g)!.length).toBeLessThan(6);
+  expect(context.match(/^- Sailor /gm)!.length).toBe(12);
+});
+
+test('a sibling chapter of the focus file is in context, and a passage the message asks about comes as a snippet', async () => {
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  const ids: string[] = [];
+  for (let i = 1; i <= 12; i++) {
+    const body = i === 2 ? `${prose('Chapter2', 300)}\n\nShe hid the brass key under the ferry bell.\n\n${prose('Chapter2b', 300)}` : prose(`Chapter${i}`, 300);
+    ids.push(await authorFile(projectId, `Chapter ${i}`, body));
+  }
+  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick', scope: 'polish chapter 6' }), say('writer', 'Polished.')]);
+  await runTurn(h, sessionId, 'Polish this chapter and keep the brass key under the ferry bell consistent.', { focusFileId: ids[5] });
+  const context = contextOf('writer')[0]!;
+  expect(context).toContain(`Chapter 6 (id=${ids[5]}) [full]`);
+  expect(context).toContain(`Chapter 5 (id=${ids[4]}) [full]`);
+  expect(context).toContain(`Chapter 7 (id=${ids[6]}) [full]`);
+  expect(context).toMatch(new RegExp(`Chapter 2 \\(id=${ids[1]}\\) \\[retrieved snippet, characters \\d+–\\d+ of \\d+; not the full text: read it with query_files\\(id="${ids[1]}"\\)\\]\\n[^#]*She hid the brass key`));
+  // Far chapters are not given whole before the neighbours.
+  expect(context).not.toContain(`Chapter 1 (id=${ids[0]}) [full]`);
+  expect(context.indexOf('Chapter 7 (id=')).toBeLessThan(context.indexOf('[retrieved snippet'));
+});
+
+test('the working set carries the last two turns\' files with content within its limits (one line when already [full] in context), author edits marked, before the labelled message', async () => {
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  // A long high-importance card fills the context budget, so the working set is what carries the files.
+  await authorFile(projectId, 'Ballast', prose('Ballast', 9000), 'character', 'high');
+  h.model.script([
+    router({ current_agent: 'planner', workflow_plan: 'standard', workflow_agents: ['planner', 'writer'], scope: 'notes and a scene' }),
+    call('planner', 'create_file', { type: 'setting', title: 'Harbour notes', content: prose('Notes', 1200) }),
+    say('planner', 'Notes saved.'),
+    call('writer', 'create_file', { type: 'draft', title: 'Scene one', content: prose('Scene', 1000) }),
+    say('writer', 'Scene saved.'),
+  ]);
+  const t1 = await runTurn(h, sessionId, 'Make harbour notes and write the first scene.');
+  expect(t1.outcome.status).toBe('completed');
+  const notes = (await h.runtime.models.File.findOne({ projectId, title: 'Harbour notes' }).lean())!;
+  const scene = (await h.runtime.models.File.findOne({ projectId, title: 'Scene one' }).lean())!;
+  const edit = await api(h, 'PUT', `/api/v1/files/${String(scene._id)}`, { content: `${scene.content}\nThe author's own closing line.` });
+  expect(edit.status).toBe(200);
+
+  h.model.reset();
+  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), call('writer', 'query_files', { id: String(notes._id) }), say('writer', 'Read them.')]);
+  await runTurn(h, sessionId, 'Look over the harbour notes again please.');
+  const second = userOf('writer', 0);
+  expect(second.startsWith('<previous_turn_working_set>')).toBe(true);
+  expect(second).toContain(`Scene one (id=${String(scene._id)}) [full]\n${scene.content}\nThe author's own closing line.\n<author_edits>\nThe author's own closing line.\n</author_edits>`);
+  // The message names the notes, so the context carries them whole: the working set gives them one line.
+  expect(contextOf('writer')[0]).toContain(`Harbour notes (id=${String(notes._id)}) [full]\n${notes.content}`);
+  expect(second).toContain(`- Harbour notes (id=${String(notes._id)}): shown in full in the project context above`);
+  expect(second.endsWith("</previous_turn_working_set>\n\n[This turn's user message]\nLook over the harbour notes again please.")).toBe(true);
+
+  h.model.reset();
+  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), call('writer', 'create_file', { type: 'draft', title: 'Long scene', content: prose('Long', 3500) }), say('writer', 'Long scene saved.')]);
+  await runTurn(h, sessionId, 'Write a long scene at the lighthouse.');
+  h.model.reset();
+  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'Ready.')]);
+  await runTurn(h, sessionId, 'What should come next in the book?');
+  const fourth = userOf('writer', 0);
+  const long = (await h.runtime.models.File.findOne({ projectId, title: 'Long scene' }).lean())!;
+  // Last two turns only: the notes read in turn 2 (whole) and the long scene of turn 3, over the 3000-character limit (listed).
+  expect(fourth).toContain(`Harbour notes (id=${String(notes._id)}) [full]\n${notes.content}`);
+  expect(fourth).toContain(`Long scene (id=${String(long._id)}, draft): not shown here (working-set limit); read it with query_files(id="${String(long._id)}")`);
+  expect(fourth).not.toContain(prose('Long', 3500).slice(0, 200));
+  expect(fourth).not.toContain('Scene one');
+});
+
+test('context is assembled once per turn: later steps reuse it and a file changed mid-turn is marked as changed, not silently re-read', async () => {
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  const ch = await authorFile(projectId, 'Chapter 1', prose('Opening', 600));
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    call('writer', 'edit_file', { id: ch, operation: 'append', text: 'A NEW LINE WRITTEN THIS TURN.' }),
+    call('writer', 'query_files', { query: 'harbour' }),
+    say('writer', 'Appended.'),
+  ]);
+  const { turnId } = await runTurn(h, sessionId, 'Add one closing line to chapter 1.');
+  const [first, second, third] = contextOf('writer');
+  expect(first).toContain(`Chapter 1 (id=${ch}) [full]`);
+  expect(second).toContain(`Chapter 1 (id=${ch}) [changed during this request: the text below is from its start; read the current text with query_files(id="${ch}")]`);
+  expect(second).not.toContain('A NEW LINE WRITTEN THIS TURN.');
+  // Apart from the mark, later steps get exactly the first step's context: nothing was rebuilt.
+  expect(second!.replace(/ \[changed during this request[^\]]*\]/, ' [full]')).toBe(first);
+  expect(third).toBe(second);
+  expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(1);
+});
+
+test('importance: the author sets it over REST, the planner through create_file and set_importance, never over the author', async () => {
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  const hero = await authorFile(projectId, 'Mara Voss', 'A harbour pilot.', 'character', 'high');
+  const town = await authorFile(projectId, 'Fog Town', 'A town under fog.', 'setting');
+  expect((await api<{ importance: string | null }>(h, 'GET', `/api/v1/files/${town}`)).body.importance).toBeNull();
+  const put = await api<{ importance: string }>(h, 'PUT', `/api/v1/files/${town}`, { content: 'A town under fog.', importance: 'low' });
+  expect(put.body.importance).toBe('low');
+
+  h.model.script([
+    router({ current_agent: 'planner', workflow_plan: 'quick', workflow_agents: ['planner'] }),
+    call('planner', 'create_file', { type: 'character', title: 'Old Ferryman', content: 'He rows at night.', importance: 'low' }),
+    call('planner', 'set_importance', { id: hero, importance: 'low' }),
+    say('planner', 'Cast updated.'),
+  ]);
+  const r = await runTurn(h, sessionId, 'Add a minor character to the cast.');
+  const results = ofType(r.events, 'tool_result').map((e) => [e.data.name, e.data.ok, e.data.errorType ?? null]);
+  expect(results).toEqual([
+    ['create_file', true, null],
+    ['set_importance', false, 'author_edit_protected'],
+  ]);
+  const ferryman = (await h.runtime.models.File.findOne({ projectId, title: 'Old Ferryman' }).lean())!;
+  expect([ferryman.importance, ferryman.importanceSetBy]).toEqual(['low', 'ai']);
+  expect((await h.runtime.models.File.findById(hero).lean())!.importance).toBe('high');
+
+  h.model.reset();
+  h.model.script([
+    router({ current_agent: 'planner', workflow_plan: 'quick', workflow_agents: ['planner'] }),
+    call('planner', 'set_importance', { id: String(ferryman._id), importance: 'high' }),
+    say('planner', 'He matters more now.'),
+  ]);
+  await runTurn(h, sessionId, 'The ferryman should matter more in the story.');
+  expect((await h.runtime.models.File.findById(ferryman._id).lean())!.importance).toBe('high');
+  // The manifest every agent sees says so.
+  expect(contextOf('planner')[0]).toContain(`Old Ferryman (id=${String(ferryman._id)}, character, 4 words, importance low)`);
+});
