@@ -33,6 +33,7 @@ import { printSummary, summarize } from './turn-kit/profile';
 import { type ConcurrentSample, type ContenderName, type LoneSample, printTables } from './turn-kit/report';
 import { ScriptoriumContender, type TurnTiming } from './turn-kit/scriptorium';
 import { seedAccumulated } from './turn-kit/seed';
+import { printStepCosts, stepCosts, type StepCost } from './turn-kit/step-cost';
 
 const ROOT = path.resolve(__dirname, '..');
 const MESSAGE = 'Plan a ten-chapter mystery and write chapter 1';
@@ -97,7 +98,8 @@ async function main(): Promise<void> {
   const env = { ...process.env, SCRIPTORIUM_ENV_PRIORITY: 'none', OPENAI_API_KEY: '', LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: `bench-${name}`, REDIS_KEY_PREFIX: `bench:${name}:` };
   const config = loadConfig({ env });
   const logger = createLogger('warn', 'bench');
-  const runtime = await connectRuntime(config, logger, { dbName: name });
+  // The bench's own connection counts its commands too (the llmStep cost probe reads them).
+  const runtime = await connectRuntime({ ...config, MONGODB_URI: `${config.MONGODB_URI}${config.MONGODB_URI.includes('?') ? '&' : '?'}monitorCommands=true` }, logger, { dbName: name });
   const rig = await startModelRig(chapterWords);
   const work = path.join(ROOT, '.local', name);
   fs.mkdirSync(work, { recursive: true });
@@ -110,6 +112,7 @@ async function main(): Promise<void> {
   let peer: PeerContender | null = null;
   const lones: LoneSample[] = [];
   const concs: ConcurrentSample[] = [];
+  const costs: [string, StepCost[]][] = [];
   try {
     // The recording turn: our engine against the default persona; its eight requests and the
     // persona's answers become the script every contender gets.
@@ -172,7 +175,10 @@ async function main(): Promise<void> {
               await runtime.temporal.workflow.getHandle(turnWorkflowId(result.turnId!)).result();
               const after = await ours.stats();
               lones.push(lone(b, who, data, tn, result, from, after.cpuMs - before.cpuMs, after.mongo - before.mongo));
-              if (r === rounds - 1) await historyBreakdown(runtime, turnWorkflowId(result.turnId!), before, after, `${data}, ${tn}`);
+              if (r === rounds - 1) {
+                await historyBreakdown(runtime, turnWorkflowId(result.turnId!), before, after, `${data}, ${tn}`);
+                costs.push([`${data}, ${tn}`, await stepCosts(runtime, config, turnWorkflowId(result.turnId!))]);
+              }
             } else {
               const before = await peer!.stats();
               const id = `t${Date.now().toString(36)}${r}`;
@@ -202,6 +208,7 @@ async function main(): Promise<void> {
     }
     printTables(lones, concs, timings.map((t) => TIMINGS[t]), datas, concurrency);
     printActivities();
+    for (const [label, c] of costs) printStepCosts(label, c);
 
     if (opt.profile) {
       // A worker of its own under --cpu-prof, profiled through concurrent turns only.

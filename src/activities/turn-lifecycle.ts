@@ -26,6 +26,13 @@ export function countProposedChanges(text: string): number {
   return endsWithQuestion(text) ? 1 : 0;
 }
 
+/** A (bulk) write error made only of duplicate-key errors. */
+function onlyDuplicateKeys(err: unknown): boolean {
+  if (isDuplicateKey(err)) return true;
+  const writeErrors = (err as { writeErrors?: { code?: number; err?: { code?: number } }[] } | null)?.writeErrors;
+  return Array.isArray(writeErrors) && writeErrors.length > 0 && writeErrors.every((e) => (e.code ?? e.err?.code) === 11000);
+}
+
 export function createTurnLifecycleActivities(deps: ActivityDeps) {
   const { models } = deps;
 
@@ -69,9 +76,9 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
     /** Saves a `<file>` body captured by an LLM step as a new version of the pending file. */
     async saveCapturedFile(input: SaveCaptureInput): Promise<ToolOutcome> {
       const key = `${input.turnId}:${input.step}:capture:${input.fileId}`;
-      const step = await models.AgentStep.findById(`${input.turnId}:${input.step}`).lean();
+      // Independent reads by _id, in one round trip.
+      const [step, file] = await Promise.all([models.AgentStep.findById(`${input.turnId}:${input.step}`).lean(), models.File.findById(input.fileId).lean()]);
       const captured = step?.captured.find((c) => c.fileId === input.fileId);
-      const file = await models.File.findById(input.fileId).lean();
       if (!captured || !file) throw new Error(`no captured body for ${key}`);
       const v = await writeVersion(models, input.fileId, captured.body ?? '', {
         author: 'ai',
@@ -112,19 +119,23 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
 
     async finalizeTurn(input: FinalizeInput): Promise<void> {
       // Independent reads and the empty-file rollback run together (this is on every turn's path).
-      const [turn, steps, executions, records] = await Promise.all([
+      const [turn, steps, executions, records, saved] = await Promise.all([
         models.Turn.findById(input.turnId).lean(),
         models.AgentStep.find({ turnId: input.turnId }).sort({ step: 1 }).lean(),
         models.ToolExecution.find({ turnId: input.turnId }).lean(),
         models.UsageRecord.find({ turnId: input.turnId }).lean(),
+        // Messages an earlier attempt already wrote: one read, not one per run.
+        models.Message.find({ turnId: input.turnId, role: 'assistant' }).select({ key: 1 }).lean(),
         // Empty files nobody wrote into are not work: roll them back (read-only turns, interrupts, dead ends).
         models.File.deleteMany({ pendingTurnId: input.turnId, versionCount: 0 }),
       ]);
       if (!turn) throw new Error(`turn ${input.turnId} not found`);
+      const savedKeys = new Set(saved.map((m) => m.key));
       const outcomeOf = (key: string): ToolOutcome | undefined =>
         (executions.find((e) => e.key === key)?.result as { outcome?: ToolOutcome } | undefined)?.outcome;
 
       const touched = new Set<string>();
+      const pending: { agent: WorkAgent; text: string; breadcrumb: { op: string; fileId: string; title: string }[]; key: string }[] = [];
       for (const run of input.runs) {
         const runSteps = steps.filter((s) => s.run === run.run);
         const breadcrumb: { op: string; fileId: string; title: string }[] = [];
@@ -144,22 +155,20 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
           .trim();
         if (!text && !breadcrumb.length) continue;
         const key = `${input.turnId}:run:${run.run}`;
-        if (await models.Message.exists({ key })) continue;
-        const session = await models.Session.findOneAndUpdate({ _id: turn.sessionId }, { $inc: { messageSeq: 1 } }, { new: true }).lean();
+        if (!savedKeys.has(key)) pending.push({ agent: run.agent, text, breadcrumb, key });
+      }
+      if (pending.length) {
+        // One sequence reservation and one insert for all runs (not two round trips per run).
+        const session = await models.Session.findOneAndUpdate({ _id: turn.sessionId }, { $inc: { messageSeq: pending.length } }, { new: true }).lean();
+        const first = (session?.messageSeq ?? pending.length) - pending.length + 1;
         try {
-          await models.Message.create({
-            sessionId: turn.sessionId,
-            projectId: turn.projectId,
-            turnId: input.turnId,
-            role: 'assistant',
-            agent: run.agent,
-            content: text,
-            breadcrumb,
-            seq: session?.messageSeq ?? 0,
-            key,
-          });
+          await models.Message.insertMany(
+            pending.map((m, i) => ({ sessionId: turn.sessionId, projectId: turn.projectId, turnId: input.turnId, role: 'assistant', agent: m.agent, content: m.text, breadcrumb: m.breadcrumb, seq: first + i, key: m.key })),
+            { ordered: false },
+          );
         } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
+          // A concurrent attempt wrote some of them first: the unique key kept one of each.
+          if (!onlyDuplicateKeys(err)) throw err;
         }
       }
 
