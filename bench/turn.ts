@@ -33,6 +33,7 @@ import { printSummary, summarize } from './turn-kit/profile';
 import { type ConcurrentSample, type ContenderName, type LoneSample, printTables } from './turn-kit/report';
 import { ScriptoriumContender, type TurnTiming } from './turn-kit/scriptorium';
 import { seedAccumulated } from './turn-kit/seed';
+import { printStepCosts, stepCosts, type StepCost } from './turn-kit/step-cost';
 
 const ROOT = path.resolve(__dirname, '..');
 const MESSAGE = 'Plan a ten-chapter mystery and write chapter 1';
@@ -97,7 +98,8 @@ async function main(): Promise<void> {
   const env = { ...process.env, SCRIPTORIUM_ENV_PRIORITY: 'none', OPENAI_API_KEY: '', LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: `bench-${name}`, REDIS_KEY_PREFIX: `bench:${name}:` };
   const config = loadConfig({ env });
   const logger = createLogger('warn', 'bench');
-  const runtime = await connectRuntime(config, logger, { dbName: name });
+  // The bench's own connection counts its commands too (the llmStep cost probe reads them).
+  const runtime = await connectRuntime({ ...config, MONGODB_URI: `${config.MONGODB_URI}${config.MONGODB_URI.includes('?') ? '&' : '?'}monitorCommands=true` }, logger, { dbName: name });
   const rig = await startModelRig(chapterWords);
   const work = path.join(ROOT, '.local', name);
   fs.mkdirSync(work, { recursive: true });
@@ -105,11 +107,11 @@ async function main(): Promise<void> {
   const bundleFile = path.join(work, 'bundle.js');
   const silent = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
   fs.writeFileSync(bundleFile, (await bundleWorkflowCode({ workflowsPath: path.join(ROOT, 'src/workflows/index.ts'), logger: silent as never })).code);
-  const startOurs = (cpuProfDir?: string) => ScriptoriumContender.start({ config, dbName: name, modelUrl: rig.url, bundleFile, cpuProfDir });
-  let ours = await startOurs();
+  const ours = await ScriptoriumContender.start({ config, dbName: name, modelUrl: rig.url, bundleFile });
   let peer: PeerContender | null = null;
   const lones: LoneSample[] = [];
   const concs: ConcurrentSample[] = [];
+  const costs: [string, StepCost[]][] = [];
   try {
     // The recording turn: our engine against the default persona; its eight requests and the
     // persona's answers become the script every contender gets.
@@ -172,7 +174,10 @@ async function main(): Promise<void> {
               await runtime.temporal.workflow.getHandle(turnWorkflowId(result.turnId!)).result();
               const after = await ours.stats();
               lones.push(lone(b, who, data, tn, result, from, after.cpuMs - before.cpuMs, after.mongo - before.mongo));
-              if (r === rounds - 1) await historyBreakdown(runtime, turnWorkflowId(result.turnId!), before, after, `${data}, ${tn}`);
+              if (r === rounds - 1) {
+                await historyBreakdown(runtime, turnWorkflowId(result.turnId!), before, after, `${data}, ${tn}`);
+                costs.push([`${data}, ${tn}`, await stepCosts(runtime, config, turnWorkflowId(result.turnId!))]);
+              }
             } else {
               const before = await peer!.stats();
               const id = `t${Date.now().toString(36)}${r}`;
@@ -193,8 +198,16 @@ async function main(): Promise<void> {
         for (const who of r % 2 ? [...concContenders].reverse() : concContenders) {
           await fresh();
           const turns = await concurrentTurns(b, who, concurrency, acc?.projectId ?? null);
+          const before = who === 'scriptorium' ? await ours.stats() : null;
           const { result } = await scripted(b, concurrency, turns);
           const start = Math.min(...result.map((t) => t.start));
+          if (before && r === concRounds - 1) {
+            // Activities of all turns (figures are sums over the batch); history of the median-ttft turn.
+            const byTtft = [...result].sort((x, y) => x.firstToken - x.start - (y.firstToken - y.start));
+            const mid = byTtft[Math.floor(byTtft.length / 2)]!;
+            await Promise.all(result.map((t) => runtime.temporal.workflow.getHandle(turnWorkflowId(t.turnId!)).result()));
+            await historyBreakdown(runtime, turnWorkflowId(mid.turnId!), before, await ours.stats(), `${data}, ${tn}, ${concurrency} concurrent: activities summed over all turns, history of the median-ttft turn`);
+          }
           concs.push({ contender: who, data, timing: tn, total: Math.max(...result.map((t) => t.end)) - start, ttfts: result.map((t) => t.firstToken - t.start) });
           console.log(`  ${data} ${tn} ${concurrency} concurrent, round ${r + 1} ${who}: total ${(concs[concs.length - 1]!.total / 1000).toFixed(2)} s`);
         }
@@ -202,19 +215,17 @@ async function main(): Promise<void> {
     }
     printTables(lones, concs, timings.map((t) => TIMINGS[t]), datas, concurrency);
     printActivities();
+    for (const [label, c] of costs) printStepCosts(label, c);
 
     if (opt.profile) {
-      // A worker of its own under --cpu-prof, profiled through concurrent turns only.
-      await ours.stop();
-      const profDir = path.join(work, 'prof');
-      ours = await startOurs(profDir);
-      b.ours = ours;
+      // The worker's main thread through concurrent turns only (start-up excluded).
+      const file = path.join(work, 'worker.cpuprofile');
       rig.model.setTiming(TIMINGS[timings[0]!]);
-      for (let r = 0; r < Math.max(1, concRounds); r++) await scripted(b, concurrency, await concurrentTurns(b, 'scriptorium', concurrency, null));
-      await ours.stop();
-      const profiles = fs.readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'));
-      console.log(`\nworker CPU profile under ${concurrency} concurrent turns (${path.join(profDir, profiles[0] ?? '?')}):`);
-      if (profiles[0]) printSummary(summarize(path.join(profDir, profiles[0]), 25));
+      await ours.profileWorker(file, async () => {
+        for (let r = 0; r < Math.max(1, concRounds); r++) await scripted(b, concurrency, await concurrentTurns(b, 'scriptorium', concurrency, null));
+      });
+      console.log(`\nworker CPU profile under ${concurrency} concurrent turns, ${TIMINGS[timings[0]!].label} (${file}):`);
+      printSummary(summarize(file, 25));
     }
   } finally {
     await ours.stop();

@@ -8,6 +8,7 @@
  *   node --require tsx/cjs bench/turn-kit/child.ts api|worker   (spawned by bench/turn.ts)
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { DefaultLogger, Runtime, type ActivityInboundCallsInterceptor } from '@temporalio/worker';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
@@ -64,10 +65,27 @@ async function main(): Promise<void> {
     const activity = current.getStore();
     if (activity) activityStats(activity).mongo += 1;
   });
-  process.on('message', (m: { type: string }) => {
+  // The V8 profiler over a window the bench chooses (what `node --cpu-prof` records, minus
+  // start-up and module loading): main thread only; the workflow thread idles (bench notes).
+  let profiler: Session | null = null;
+  process.on('message', (m: { type: string; file?: string }) => {
     if (m.type === 'stats') {
       const u = process.cpuUsage();
       process.send!({ type: 'stats', stats: { ...stats, cpuMs: (u.user + u.system) / 1000 } });
+    } else if (m.type === 'profile-start') {
+      profiler = new Session();
+      profiler.connect();
+      void profiler
+        .post('Profiler.enable')
+        .then(() => profiler!.post('Profiler.start'))
+        .then(() => process.send!({ type: 'profile-started' }));
+    } else if (m.type === 'profile-stop' && profiler) {
+      void profiler.post('Profiler.stop').then(({ profile }) => {
+        fs.writeFileSync(m.file!, JSON.stringify(profile));
+        profiler!.disconnect();
+        profiler = null;
+        process.send!({ type: 'profile-stopped' });
+      });
     }
   });
 

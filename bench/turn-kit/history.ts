@@ -12,6 +12,8 @@ interface Breakdown {
   label: string;
   workflowTasks: number;
   workflowTaskMs: number;
+  /** Of which: scheduled → started (the server handing the task to the worker). */
+  workflowTaskDispatchMs: number;
   activityQueueMs: number;
   activities: Record<string, { calls: number; ms: number; mongo: number }>;
   mongoBy: [string, number][];
@@ -29,6 +31,7 @@ export async function historyBreakdown(runtime: Runtime, workflowId: string, bef
   const at = new Map<number, number>();
   let workflowTasks = 0;
   let workflowTaskMs = 0;
+  let workflowTaskDispatchMs = 0;
   let activityQueueMs = 0;
   for (const e of events) {
     const id = Number(e.eventId);
@@ -38,6 +41,7 @@ export async function historyBreakdown(runtime: Runtime, workflowId: string, bef
       workflowTasks += 1;
       workflowTaskMs += t - (at.get(Number(e.workflowTaskCompletedEventAttributes.scheduledEventId)) ?? t);
     }
+    if (e.workflowTaskStartedEventAttributes) workflowTaskDispatchMs += t - (at.get(Number(e.workflowTaskStartedEventAttributes.scheduledEventId)) ?? t);
     if (e.activityTaskStartedEventAttributes) activityQueueMs += t - (at.get(Number(e.activityTaskStartedEventAttributes.scheduledEventId)) ?? t);
   }
   const activities: Breakdown['activities'] = {};
@@ -49,13 +53,15 @@ export async function historyBreakdown(runtime: Runtime, workflowId: string, bef
     .map(([k, v]) => [k, v - (before.mongoBy[k] ?? 0)] as [string, number])
     .filter(([, v]) => v > 0)
     .sort((x, y) => y[1] - x[1]);
-  breakdowns.push({ label, workflowTasks, workflowTaskMs, activityQueueMs, activities, mongoBy });
+  breakdowns.push({ label, workflowTasks, workflowTaskMs, workflowTaskDispatchMs, activityQueueMs, activities, mongoBy });
 }
 
 export function printActivities(): void {
   for (const b of breakdowns) {
     console.log(`\nScriptorium turn breakdown (${b.label}, last round):`);
-    console.log(`  workflow tasks: ${b.workflowTasks}, ${b.workflowTaskMs.toFixed(0)} ms scheduled→completed in all; activity tasks queued ${b.activityQueueMs.toFixed(0)} ms in all`);
+    console.log(
+      `  workflow tasks: ${b.workflowTasks}, ${b.workflowTaskMs.toFixed(0)} ms scheduled→completed in all (${b.workflowTaskDispatchMs.toFixed(0)} ms of it scheduled→started); activity tasks queued ${b.activityQueueMs.toFixed(0)} ms in all`,
+    );
     for (const [name, a] of Object.entries(b.activities).sort((x, y) => y[1].ms - x[1].ms))
       console.log(`  ${name.padEnd(18)} ×${String(a.calls).padEnd(3)} ${a.ms.toFixed(0).padStart(6)} ms (${(a.ms / a.calls).toFixed(0)} ms each)  ${a.mongo} MongoDB commands (${(a.mongo / a.calls).toFixed(1)} each)`);
     console.log(`  MongoDB commands by command and collection (API + worker): ${b.mongoBy.map(([k, v]) => `${k} ${v}`).join(', ')}`);

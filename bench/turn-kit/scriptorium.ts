@@ -25,11 +25,13 @@ interface Child {
   proc: ChildProcess;
   port?: number;
   stats(): Promise<ChildStats>;
+  /** Sends `type` and waits for the answer `reply`. */
+  ask(msg: { type: string; file?: string }, reply: string): Promise<void>;
   stop(): Promise<void>;
 }
 
-async function spawnChild(role: 'api' | 'worker', env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<Child> {
-  const proc = spawn(process.execPath, [...nodeArgs, '--require', 'tsx/cjs', path.join(ROOT, 'bench/turn-kit/child.ts'), role], {
+async function spawnChild(role: 'api' | 'worker', env: NodeJS.ProcessEnv): Promise<Child> {
+  const proc = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'bench/turn-kit/child.ts'), role], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -60,6 +62,16 @@ async function spawnChild(role: 'api' | 'worker', env: NodeJS.ProcessEnv, nodeAr
         waiting.push(resolve);
         proc.send({ type: 'stats' });
       }),
+    ask: (msg, reply) =>
+      new Promise((resolve) => {
+        const on = (m: { type: string }): void => {
+          if (m.type !== reply) return;
+          proc.off('message', on);
+          resolve();
+        };
+        proc.on('message', on);
+        proc.send(msg);
+      }),
     stop: async () => {
       if (proc.exitCode !== null) return;
       const exited = new Promise((r) => proc.once('exit', r));
@@ -75,8 +87,6 @@ export interface ScriptoriumOptions {
   dbName: string;
   modelUrl: string;
   bundleFile: string;
-  /** Directory for the worker's `--cpu-prof` output, when profiling. */
-  cpuProfDir?: string;
 }
 
 export class ScriptoriumContender {
@@ -104,8 +114,7 @@ export class ScriptoriumContender {
       BENCH_LLM_BASE_URL: o.modelUrl,
       BENCH_BUNDLE: o.bundleFile,
     };
-    const profArgs = o.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProfDir}`] : [];
-    const [api, worker] = await Promise.all([spawnChild('api', env), spawnChild('worker', env, profArgs)]);
+    const [api, worker] = await Promise.all([spawnChild('api', env), spawnChild('worker', env)]);
     return new ScriptoriumContender(api, worker, `http://127.0.0.1:${api.port}/api/v1`);
   }
 
@@ -146,6 +155,16 @@ export class ScriptoriumContender {
     const mongoBy = { ...a.mongoBy };
     for (const [k, v] of Object.entries(w.mongoBy)) mongoBy[k] = (mongoBy[k] ?? 0) + v;
     return { cpuMs: a.cpuMs + w.cpuMs, mongo: a.mongo + w.mongo, mongoBy, activities: w.activities };
+  }
+
+  /** Profiles the worker's main thread while `fn` runs; writes a `.cpuprofile` to `file`. */
+  async profileWorker<T>(file: string, fn: () => Promise<T>): Promise<T> {
+    await this.worker.ask({ type: 'profile-start' }, 'profile-started');
+    try {
+      return await fn();
+    } finally {
+      await this.worker.ask({ type: 'profile-stop', file }, 'profile-stopped');
+    }
   }
 
   /** Empties every collection of the bench database ("fresh data"). */

@@ -29,6 +29,13 @@ export function countProposedChanges(text: string): number {
   return endsWithQuestion(text) ? 1 : 0;
 }
 
+/** A (bulk) write error made only of duplicate-key errors. */
+function onlyDuplicateKeys(err: unknown): boolean {
+  if (isDuplicateKey(err)) return true;
+  const writeErrors = (err as { writeErrors?: { code?: number; err?: { code?: number } }[] } | null)?.writeErrors;
+  return Array.isArray(writeErrors) && writeErrors.length > 0 && writeErrors.every((e) => (e.code ?? e.err?.code) === 11000);
+}
+
 export function createTurnLifecycleActivities(deps: ActivityDeps) {
   const { models } = deps;
 
@@ -81,9 +88,9 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
     /** Saves a `<file>` body captured by an LLM step as a new version of the pending file. */
     async saveCapturedFile(input: SaveCaptureInput): Promise<ToolOutcome> {
       const key = `${input.turnId}:${input.step}:capture:${input.fileId}`;
-      const step = await models.AgentStep.findById(`${input.turnId}:${input.step}`).lean();
+      // Independent reads by _id, in one round trip.
+      const [step, file] = await Promise.all([models.AgentStep.findById(`${input.turnId}:${input.step}`).lean(), models.File.findById(input.fileId).lean()]);
       const captured = step?.captured.find((c) => c.fileId === input.fileId);
-      const file = await models.File.findById(input.fileId).lean();
       if (!captured || !file) throw notFound(file ? 'Capture' : 'File', file ? key : input.fileId);
       const v = await writeVersion(models, input.fileId, captured.body ?? '', {
         author: 'ai',
@@ -124,14 +131,17 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
 
     async finalizeTurn(input: FinalizeInput): Promise<FinalizeResult> {
       // Independent reads run together (this is on every turn's path).
-      const [turn, steps, executions, records, unwritten] = await Promise.all([
+      const [turn, steps, executions, records, unwritten, saved] = await Promise.all([
         models.Turn.findById(input.turnId).lean(),
         models.AgentStep.find({ turnId: input.turnId }).sort({ step: 1 }).lean(),
         models.ToolExecution.find({ turnId: input.turnId }).lean(),
         models.UsageRecord.find({ turnId: input.turnId }).lean(),
         unwrittenFiles(models, input.turnId),
+        // Messages an earlier attempt already wrote: one read, not one per run.
+        models.Message.find({ turnId: input.turnId, role: 'assistant' }).select({ key: 1 }).lean(),
       ]);
       if (!turn) throw notFound('Turn', input.turnId);
+      const savedKeys = new Set(saved.map((m) => m.key));
       const outcomeOf = (key: string): ToolOutcome | undefined =>
         (executions.find((e) => e.key === key)?.result as { outcome?: ToolOutcome } | undefined)?.outcome;
       // Rolled back below, after the record is written: a retry still finds them until then,
@@ -143,6 +153,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       const notSavedNote = unwritten.length ? notSavedLine(unwritten.map((f) => f.title), detectLanguage(turn.message)) : '';
 
       const touched = new Set<string>();
+      const pending: { agent: WorkAgent; text: string; breadcrumb: { op: string; fileId: string; title: string }[]; key: string }[] = [];
       for (const run of input.runs) {
         const runSteps = steps.filter((s) => s.run === run.run);
         const breadcrumb: { op: string; fileId: string; title: string }[] = [];
@@ -164,22 +175,20 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
         const text = run.run === lastRunWithMessage && notSavedNote ? [said, notSavedNote].filter(Boolean).join('\n\n') : said;
         if (!text && !breadcrumb.length) continue;
         const key = `${input.turnId}:run:${run.run}`;
-        if (await models.Message.exists({ key })) continue;
-        const session = await models.Session.findOneAndUpdate({ _id: turn.sessionId }, { $inc: { messageSeq: 1 } }, { new: true }).lean();
+        if (!savedKeys.has(key)) pending.push({ agent: run.agent, text, breadcrumb, key });
+      }
+      if (pending.length) {
+        // One sequence reservation and one insert for all runs (not two round trips per run).
+        const session = await models.Session.findOneAndUpdate({ _id: turn.sessionId }, { $inc: { messageSeq: pending.length } }, { new: true }).lean();
+        const first = (session?.messageSeq ?? pending.length) - pending.length + 1;
         try {
-          await models.Message.create({
-            sessionId: turn.sessionId,
-            projectId: turn.projectId,
-            turnId: input.turnId,
-            role: 'assistant',
-            agent: run.agent,
-            content: text,
-            breadcrumb,
-            seq: session?.messageSeq ?? 0,
-            key,
-          });
+          await models.Message.insertMany(
+            pending.map((m, i) => ({ sessionId: turn.sessionId, projectId: turn.projectId, turnId: input.turnId, role: 'assistant', agent: m.agent, content: m.text, breadcrumb: m.breadcrumb, seq: first + i, key: m.key })),
+            { ordered: false },
+          );
         } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
+          // A concurrent attempt wrote some of them first: the unique key kept one of each.
+          if (!onlyDuplicateKeys(err)) throw err;
         }
       }
 

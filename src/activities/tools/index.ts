@@ -6,7 +6,7 @@
 import { Context } from '@temporalio/activity';
 import { AGENT_TOOLS, FILE_WRITE_TOOLS, type ToolArgs, type ToolName, toolArgSchemas } from '../../agents/tool-schemas';
 import { type AnyEventDraft, draft, refusalOf } from '../../events/contract';
-import { isDuplicateKey } from '../../db/models';
+import { idFromKey, isDuplicateKey } from '../../db/models';
 import type { ToolInput, ToolOutcome } from '../../shared/turn-types';
 import type { ActivityDeps } from '../deps';
 import { notFound } from '../failures';
@@ -17,6 +17,9 @@ import { setImportance } from './importance';
 import { failure, type ToolContext, type ToolExecution } from './types';
 
 export const toolKey = (turnId: string, step: number, toolCallId: string): string => `${turnId}:${step}:${toolCallId}`;
+
+/** The stored execution's `_id`, derived from its key so a retry finds it by `_id`. */
+export const toolExecutionId = (key: string): string => idFromKey(`tool-execution:${key}`);
 
 /** The part of a result worth showing on a tool card (never a whole file). */
 function cardResult(body: Record<string, unknown>): Record<string, unknown> {
@@ -76,7 +79,13 @@ export function createToolActivities(deps: ActivityDeps) {
     async executeTool(input: ToolInput): Promise<ToolOutcome> {
       const key = toolKey(input.turnId, input.step, input.toolCallId);
       const publisher = publisherFor(deps, 'turn', input.turnId, input.slot);
-      const stepDoc = await models.AgentStep.findById(`${input.turnId}:${input.step}`).lean();
+      // Three independent reads in one round trip, each by `_id`: the only lookup FerretDB v1
+      // answers without reading the whole collection (bench/turn-kit/explain.ts).
+      const [stepDoc, stored, turn] = await Promise.all([
+        models.AgentStep.findById(`${input.turnId}:${input.step}`).lean(),
+        models.ToolExecution.findById(toolExecutionId(key)).lean(),
+        models.Turn.findById(input.turnId).lean(),
+      ]);
       const call = stepDoc?.toolCalls.find((c) => c.id === input.toolCallId);
       if (!stepDoc || !call) throw notFound('ToolCall', key, 'in the step transcript');
       const attempt = Context.current().info.attempt;
@@ -84,11 +93,9 @@ export function createToolActivities(deps: ActivityDeps) {
       const stamp = (d: AnyEventDraft): AnyEventDraft => ({ ...d, ...envelope });
 
       let execution: ToolExecution;
-      const stored = await models.ToolExecution.findOne({ key }).lean();
       if (stored) {
         execution = stored.result as ToolExecution;
       } else {
-        const turn = await models.Turn.findById(input.turnId).lean();
         if (!turn) throw notFound('Turn', input.turnId);
         const ctx: ToolContext = {
           models,
@@ -106,19 +113,22 @@ export function createToolActivities(deps: ActivityDeps) {
         execution = await run(input, ctx, { name: call.name ?? '', arguments: call.arguments ?? '' });
         deps.faults?.hit('tool.after_write', { name: call.name, agent: input.agent, step: input.step });
         try {
-          await models.ToolExecution.create({ key, turnId: input.turnId, name: call.name, result: execution });
+          await models.ToolExecution.create({ _id: toolExecutionId(key), key, turnId: input.turnId, name: call.name, result: execution });
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
+          // Stored first by a concurrent attempt, or before executions were keyed by _id: the
+          // unique `key` index caught it; its result is the one the model gets.
           execution = ((await models.ToolExecution.findOne({ key }).lean())?.result as ToolExecution | undefined) ?? execution;
         }
       }
-      // The transcript gets the result once, however often this runs.
-      await models.AgentStep.updateOne(
+      const body = execution.body as Record<string, unknown>;
+      // The transcript gets the result once, however often this runs; the cards are
+      // idempotent by stream id. Neither waits for the other: a retry repeats both.
+      const pushed = models.AgentStep.updateOne(
         { _id: stepDoc._id, 'toolResults.toolCallId': { $ne: input.toolCallId } },
         { $push: { toolResults: { toolCallId: input.toolCallId, content: JSON.stringify(execution.body) } } },
-      );
-      const body = execution.body as Record<string, unknown>;
-      await publisher.publish([
+      ).exec();
+      const published = publisher.publish([
         stamp(
           draft(
             'tool_result',
@@ -135,6 +145,7 @@ export function createToolActivities(deps: ActivityDeps) {
         ),
         ...execution.events.map(stamp),
       ]);
+      await Promise.all([pushed, published]);
       return execution.outcome;
     },
   };

@@ -1,0 +1,78 @@
+import { draft, type AnyEventDraft } from '../../src/events/contract';
+import { BatchingPublisher } from '../../src/activities/batching-publisher';
+import type { StreamPublisher } from '../../src/streams/redis-streams';
+
+/** Records each XADD batch instead of writing to Redis. */
+function recorder(delayMs = 0): { publisher: StreamPublisher; batches: AnyEventDraft[][] } {
+  const batches: AnyEventDraft[][] = [];
+  const publisher = {
+    publish: async (events: AnyEventDraft[]) => {
+      batches.push(structuredClone(events));
+      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+      return [];
+    },
+  } as unknown as StreamPublisher;
+  return { publisher, batches };
+}
+
+const content = (delta: string) => draft('content', { delta }, { turnId: 't', agent: 'writer', step: 1, attempt: 1 });
+const fileDelta = (fileId: string, delta: string) => draft('file_content', { fileId, delta }, { turnId: 't', agent: 'writer', step: 1, attempt: 1 });
+const deltas = (b: AnyEventDraft[]) => b.map((e) => (e.data as { delta: string }).delta);
+
+describe('BatchingPublisher', () => {
+  it('sends the first token after a quiet spell at once (time to first token is not delayed)', async () => {
+    const { publisher, batches } = recorder();
+    const out = new BatchingPublisher(publisher, { lingerMs: 5000 });
+    out.add(content('Once'));
+    await new Promise((r) => setImmediate(r));
+    expect(batches).toHaveLength(1);
+    expect(deltas(batches[0]!)).toEqual(['Once']);
+    await out.flush();
+  });
+
+  it('gathers the tokens of one window into one XADD batch, merged into one event', async () => {
+    const { publisher, batches } = recorder();
+    const out = new BatchingPublisher(publisher, { lingerMs: 40 });
+    out.add(content('A'));
+    await new Promise((r) => setImmediate(r));
+    for (const t of [' quiet', ' harbour', ' town']) out.add(content(t));
+    await new Promise((r) => setTimeout(r, 10));
+    // Still inside the window: nothing more went out.
+    expect(batches).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(batches).toHaveLength(2);
+    expect(deltas(batches[1]!)).toEqual([' quiet harbour town']);
+    await out.flush();
+  });
+
+  it('flush publishes everything at once without waiting out the window', async () => {
+    const { publisher, batches } = recorder();
+    const out = new BatchingPublisher(publisher, { lingerMs: 5000 });
+    out.add(content('A'));
+    out.add(content('B'));
+    await new Promise((r) => setImmediate(r));
+    out.add(content('C'));
+    const t0 = performance.now();
+    await out.flush();
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(batches.flatMap(deltas).join('')).toBe('ABC');
+  });
+
+  it('keeps the order of events and never merges deltas of different files', async () => {
+    const { publisher, batches } = recorder(5);
+    const out = new BatchingPublisher(publisher, { lingerMs: 10 });
+    const sent = [content('Here'), fileDelta('f1', 'one'), fileDelta('f1', ' two'), fileDelta('f2', 'other'), content(' done')];
+    for (const e of sent) out.add(e);
+    await out.flush();
+    const events = batches.flat();
+    expect(events.map((e) => e.type)).toEqual(['content', 'file_content', 'file_content', 'content']);
+    expect(events.map((e) => (e.data as { delta: string }).delta)).toEqual(['Here', 'one two', 'other', ' done']);
+  });
+
+  it('rethrows a failed publish from flush', async () => {
+    const publisher = { publish: async () => Promise.reject(new Error('redis down')) } as unknown as StreamPublisher;
+    const out = new BatchingPublisher(publisher, { lingerMs: 0 });
+    out.add(content('x'));
+    await expect(out.flush()).rejects.toThrow('redis down');
+  });
+});
