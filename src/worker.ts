@@ -59,7 +59,7 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     clock: () => new Date(),
     faults: opts.faults,
   });
-  return Worker.create({
+  const worker = await Worker.create({
     connection,
     namespace: opts.config.TEMPORAL_NAMESPACE,
     taskQueue: opts.taskQueue ?? opts.config.TEMPORAL_TASK_QUEUE,
@@ -74,6 +74,24 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     maxHeartbeatThrottleInterval: '1s',
     ...(opts.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
   });
+  if (!opts.connection) closeWithWorker(worker, connection);
+  return worker;
+}
+
+/**
+ * A connection the worker opened itself is closed when the worker stops: the Temporal
+ * runtime shuts down with its last native connection, and until then it keeps the process
+ * (or a test runner) alive.
+ */
+function closeWithWorker(worker: Worker, connection: NativeConnection): void {
+  const run = worker.run.bind(worker);
+  worker.run = async () => {
+    try {
+      await run();
+    } finally {
+      await connection.close().catch(() => undefined);
+    }
+  };
 }
 
 async function main(): Promise<void> {
