@@ -11,7 +11,7 @@
  * `@temporalio/interceptors-opentelemetry` 1.24 is built against it.
  */
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import type { Instrumentation } from '@opentelemetry/instrumentation';
+import type { InstrumentationBase } from '@opentelemetry/instrumentation';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
@@ -35,7 +35,7 @@ export interface Tracing {
   provider: NodeTracerProvider;
   spanProcessor: SpanProcessor;
   resource: Resource;
-  instrumentations: Instrumentation[];
+  instrumentations: InstrumentationBase[];
   shutdown(): Promise<void>;
 }
 
@@ -55,7 +55,7 @@ export function initTracing(opts: TracingOptions): Tracing | null {
   const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor] });
   // Global provider, AsyncLocalStorage context manager and W3C trace-context propagation.
   provider.register();
-  const instrumentations: Instrumentation[] = [
+  const instrumentations: InstrumentationBase[] = [
     new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]!) }),
     // The model call goes through fetch (undici); its span nests under `llm.chat`.
     new UndiciInstrumentation(),
