@@ -70,9 +70,10 @@ async function main(): Promise<void> {
       server.closeIdleConnections();
       await closing;
     }],
-    // Stops polling and lets running activities finish within the SDK's grace time.
+    // Stops polling and lets running activities finish within the SDK's grace time (the
+    // SDK's runtime may already have begun on the same signal).
     ['worker', async () => {
-      worker?.shutdown();
+      if (worker?.getState() === 'RUNNING') worker.shutdown();
       await workerDone;
     }],
     ['connections', () => runtime.close()],

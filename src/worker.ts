@@ -106,9 +106,10 @@ async function main(): Promise<void> {
   const running = worker.run();
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, temporalMetrics: config.TEMPORAL_METRICS_BIND_ADDRESS || null, metricsPort: config.WORKER_METRICS_PORT || null }, 'worker started');
   onShutdown(logger, config.SHUTDOWN_GRACE_SECONDS, [
-    // Stops polling and waits for running tasks; the SDK's own grace settings apply.
+    // Stops polling and waits for running tasks; the SDK's own grace settings apply (its
+    // runtime may already have begun on the same signal).
     ['worker', async () => {
-      worker.shutdown();
+      if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
     }],
     ['metrics server', async () => metricsServer?.close()],
