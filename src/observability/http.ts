@@ -31,7 +31,8 @@ export function requestLogging(logger: Logger): RequestHandler {
     genReqId: requestIdOf,
     // Scrapes and probes every few seconds would bury everything else.
     autoLogging: { ignore: (req) => req.url === '/metrics' || req.url === '/health' },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    // A client's 4xx is the API doing its job: info, like a 2xx; only server failures stand out.
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     // Ids and status are enough; pino-http's full request/response dumps carry tokens in headers.
     serializers: {
       req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),

@@ -10,16 +10,18 @@
  * The OpenTelemetry packages are on the 1.x SDK line because
  * `@temporalio/interceptors-opentelemetry` 1.24 is built against it.
  */
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import type { InstrumentationBase } from '@opentelemetry/instrumentation';
-import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import type * as TraceBase from '@opentelemetry/sdk-trace-base';
+import type * as TraceNode from '@opentelemetry/sdk-trace-node';
+import type * as OtlpHttp from '@opentelemetry/exporter-trace-otlp-http';
+import type * as Instr from '@opentelemetry/instrumentation';
+import type * as InstrHttp from '@opentelemetry/instrumentation-http';
+import type * as InstrRedis from '@opentelemetry/instrumentation-ioredis';
+import type * as InstrMongo from '@opentelemetry/instrumentation-mongodb';
+import type * as InstrUndici from '@opentelemetry/instrumentation-undici';
 import { Resource } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NoopSpanProcessor, SimpleSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { NoopSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { OpenTelemetryPlugin } from '@temporalio/interceptors-opentelemetry';
 
@@ -48,6 +50,19 @@ const UNTRACED_PATHS = new Set(['/metrics', '/health']);
 export function initTracing(opts: TracingOptions): Tracing | null {
   if (active) return active;
   if (!opts.exporter && !opts.endpoint) return null;
+  // Loaded only when tracing is on: the SDK, exporter and instrumentations cost start-up
+  // time every process (and test worker) would otherwise pay for nothing.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { BatchSpanProcessor, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof TraceBase;
+  const { NodeTracerProvider } = require('@opentelemetry/sdk-trace-node') as typeof TraceNode;
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof OtlpHttp;
+  const { registerInstrumentations } = require('@opentelemetry/instrumentation') as typeof Instr;
+  const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof InstrHttp;
+  const { IORedisInstrumentation } = require('@opentelemetry/instrumentation-ioredis') as typeof InstrRedis;
+  const { MongoDBInstrumentation } = require('@opentelemetry/instrumentation-mongodb') as typeof InstrMongo;
+  const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as typeof InstrUndici;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+
   const resource = Resource.default().merge(new Resource({ [ATTR_SERVICE_NAME]: opts.serviceName }));
   const spanProcessor = opts.exporter
     ? new SimpleSpanProcessor(opts.exporter)
