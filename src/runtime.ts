@@ -11,6 +11,8 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import { connectMongo } from './db/connection';
 import { createModels, type Models, syncIndexes } from './db/models';
+import { instrumentedFetch } from './observability/model-fetch';
+import { temporalTracingPlugin } from './observability/tracing';
 
 export interface Runtime {
   mongo: MongoConnection;
@@ -31,9 +33,10 @@ export async function connectRuntime(config: Config, logger: Logger, opts: { dbN
   const models = createModels(mongo);
   await syncIndexes(models);
   const redis = createRedis(config.REDIS_URL);
-  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
   const temporalConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
-  const temporal = new Client({ connection: temporalConnection, namespace: config.TEMPORAL_NAMESPACE });
+  // The tracing plugin carries the API request's trace into the workflow it starts.
+  const temporal = new Client({ connection: temporalConnection, namespace: config.TEMPORAL_NAMESPACE, plugins: [temporalTracingPlugin()] });
   return {
     mongo,
     models,
@@ -55,5 +58,7 @@ export function createLlmClient(config: Config, offlineBaseUrl?: string): OpenAI
     baseURL: config.OPENAI_API_KEY ? config.OPENAI_BASE_URL : offlineBaseUrl,
     maxRetries: 0,
     timeout: config.LLM_STEP_TIMEOUT_SECONDS * 1000,
+    // Spans, time to first token and error classes for every model call (observability/model-fetch.ts).
+    fetch: instrumentedFetch(),
   });
 }

@@ -1,8 +1,11 @@
 /**
  * The Temporal worker: task queue `scriptorium`, workflows from src/workflows, activities
  * from the factory with their dependencies injected. Run standalone with
- * `tsx src/worker.ts` (production) or started in-process by src/main.ts (local default).
+ * `node dist/worker.js` (production; `npm run worker` locally) or started in-process by
+ * src/main.ts (local default).
  */
+import './observability/instrument';
+import fs from 'node:fs';
 import { NativeConnection, Worker, type WorkerInterceptors, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type OpenAI from 'openai';
 import type { Logger } from 'pino';
@@ -10,7 +13,15 @@ import { createActivities } from './activities';
 import type { FaultInjector } from './activities/faults';
 import { type Config, loadConfig } from './config';
 import { createLogger } from './logger';
+import { activityInterceptors } from './observability/activity-interceptor';
+import { serveMetrics } from './observability/metrics-server';
+import { installTemporalRuntime } from './observability/temporal-runtime';
+import { shutdownTracing, temporalTracingPlugin } from './observability/tracing';
+import { PREBUILT_BUNDLE_PATH, WORKFLOWS_PATH } from './observability/workflow-bundle';
+import { onShutdown } from './shutdown';
 import { connectRuntime, createLlmClient, type Runtime } from './runtime';
+
+export { WORKFLOWS_PATH };
 
 export interface WorkerOptions {
   config: Config;
@@ -29,7 +40,15 @@ export interface WorkerOptions {
   interceptors?: WorkerInterceptors;
 }
 
-export const WORKFLOWS_PATH = require.resolve('./workflows');
+/**
+ * Production runs compiled code with the bundle `npm run build` made (samples-typescript
+ * `production/`): no webpack at start-up, and the code that runs is the code that was built.
+ */
+function workflowSource(opts: WorkerOptions): { workflowBundle: WorkflowBundleWithSourceMap | { codePath: string } } | { workflowsPath: string } {
+  if (opts.workflowBundle) return { workflowBundle: opts.workflowBundle };
+  if (opts.config.NODE_ENV === 'production' && fs.existsSync(PREBUILT_BUNDLE_PATH)) return { workflowBundle: { codePath: PREBUILT_BUNDLE_PATH } };
+  return { workflowsPath: WORKFLOWS_PATH };
+}
 
 export async function createWorker(opts: WorkerOptions): Promise<Worker> {
   const connection = opts.connection ?? (await NativeConnection.connect({ address: opts.config.TEMPORAL_ADDRESS }));
@@ -42,30 +61,65 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     clock: () => new Date(),
     faults: opts.faults,
   });
-  return Worker.create({
+  const worker = await Worker.create({
     connection,
     namespace: opts.config.TEMPORAL_NAMESPACE,
     taskQueue: opts.taskQueue ?? opts.config.TEMPORAL_TASK_QUEUE,
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...workflowSource(opts),
     activities,
+    // Tracing (client, workflow and activity spans); see observability/tracing.ts.
+    plugins: [temporalTracingPlugin()],
+    // The plugin also adds the workflow interceptors when the worker bundles; prebuilt bundles carry them already.
+    // Extra activity interceptors (bench/turn-kit times each activity type) run after ours.
+    interceptors: { activity: [activityInterceptors({ models: opts.runtime.models }), ...(opts.interceptors?.activity ?? [])] },
     // Heartbeats carry cancellation back to activities; the default throttle (80% of the
     // heartbeat timeout) would delay an author's interrupt by many seconds.
     maxHeartbeatThrottleInterval: '1s',
     ...(opts.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
-    ...(opts.interceptors ? { interceptors: opts.interceptors } : {}),
   });
+  if (!opts.connection) closeWithWorker(worker, connection);
+  return worker;
+}
+
+/**
+ * A connection the worker opened itself is closed when the worker stops: the Temporal
+ * runtime shuts down with its last native connection, and until then it keeps the process
+ * (or a test runner) alive.
+ */
+function closeWithWorker(worker: Worker, connection: NativeConnection): void {
+  const run = worker.run.bind(worker);
+  worker.run = async () => {
+    try {
+      await run();
+    } finally {
+      await connection.close().catch(() => undefined);
+    }
+  };
 }
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, 'scriptorium-worker');
+  installTemporalRuntime({ logger, metricsBindAddress: config.TEMPORAL_METRICS_BIND_ADDRESS });
   if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL)
     throw new Error('standalone worker needs OPENAI_API_KEY (or OPENAI_BASE_URL of a model server); `npm start` runs the offline model in-process');
   const runtime = await connectRuntime(config, logger);
   const worker = await createWorker({ config, runtime, llm: createLlmClient(config, config.OPENAI_BASE_URL), logger });
-  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker started');
-  await worker.run();
-  await runtime.close();
+  const metricsServer = config.WORKER_METRICS_PORT ? await serveMetrics(config.HOST, config.WORKER_METRICS_PORT) : null;
+  const running = worker.run();
+  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, temporalMetrics: config.TEMPORAL_METRICS_BIND_ADDRESS || null, metricsPort: config.WORKER_METRICS_PORT || null }, 'worker started');
+  onShutdown(logger, config.SHUTDOWN_GRACE_SECONDS, [
+    // Stops polling and waits for running tasks; the SDK's own grace settings apply (its
+    // runtime may already have begun on the same signal).
+    ['worker', async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+    }],
+    ['metrics server', async () => metricsServer?.close()],
+    ['connections', () => runtime.close()],
+    ['tracing', () => shutdownTracing()],
+  ]);
+  await running;
 }
 
 if (require.main === module) {

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { WORKFLOW_INTERCEPTOR_MODULES } from '../src/observability/workflow-bundle';
 
 export default async function globalSetup(): Promise<void> {
   const root = path.resolve(__dirname, '..');
@@ -15,6 +16,8 @@ export default async function globalSetup(): Promise<void> {
   }
   const { code } = await bundleWorkflowCode({
     workflowsPath: path.join(root, 'src/workflows/index.ts'),
+    // The same interceptors as the production bundle (tracing), so the replay gate covers them.
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
     logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} } as never,
   });
   const out = path.join(root, '.local/test-workflow-bundle.js');

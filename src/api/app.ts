@@ -3,6 +3,7 @@
  */
 import express, { type Express } from 'express';
 import { parseApiTokens } from '../config';
+import { metricsHandler, requestLogging, requestMetrics } from '../observability/http';
 import { authenticate } from './auth';
 import type { AppDeps } from './context';
 import { errorMiddleware, NotFoundError } from './errors';
@@ -20,6 +21,10 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  app.use(requestLogging(deps.logger));
+  app.use(requestMetrics());
+  // Unauthenticated like /health: serve it on a network only the scraper reaches.
+  app.get('/metrics', metricsHandler);
   app.use(healthRouter(deps));
 
   const api = express.Router();

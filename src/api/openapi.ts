@@ -109,6 +109,7 @@ export function buildOpenApiDocument(config: Pick<Config, 'MAX_MESSAGE_CHARS'>) 
   const v1 = (p: string): string => `/api/v1${toOpenApiPath(p)}`;
   const routes: RouteSpec[] = [
     { method: 'get', path: '/health', summary: 'Reachability of Temporal, MongoDB and Redis; config conflicts', tag: 'operations', public: true, errors: [] },
+    { method: 'get', path: '/metrics', summary: 'Prometheus metrics of this process (text exposition format)', tag: 'operations', public: true, errors: [] },
     { method: 'get', path: v1('/openapi.json'), summary: 'This document', tag: 'operations', public: true, errors: [] },
 
     { method: 'post', path: v1('/projects'), summary: 'Create a project', tag: 'projects', body: createProjectBody, status: 201, errors: [400, 401, 413] },

@@ -20,6 +20,8 @@ import { draft, isTerminal, makeEvent, type StreamEvent, toSseFrame, toSseResetF
 import { compareStreamIds, lastEntry, missedAfter, parseStreamId, readBlocking, readRange, streamInfo } from '../streams/redis-streams';
 import { BadRequestError } from './errors';
 import { hubFor, type LiveEntry, openReader, type StreamHub } from './stream-hub';
+import { metrics } from '../observability/metrics';
+import { trackSseClient } from '../observability/sse-clients';
 
 export interface StreamSource {
   key: string;
@@ -206,8 +208,10 @@ export async function serveSse(req: Request, res: Response, redis: Redis, source
   res.flushHeaders();
   res.write(`retry: ${opts.retryMs}\n\n`);
 
-  const resetFrame = (reason: string, lastAvailableId: string | null): string =>
-    toSseResetFrame(makeEvent({ ...draft('reset', { reason, stateUrl: source.stateUrl, lastAvailableId }), ...source.envelope }, 0, opts.clock().toISOString()));
+  const resetFrame = (reason: string, lastAvailableId: string | null): string => {
+    metrics.resetsSent.inc({ reason });
+    return toSseResetFrame(makeEvent({ ...draft('reset', { reason, stateUrl: source.stateUrl, lastAvailableId }), ...source.envelope }, 0, opts.clock().toISOString()));
+  };
 
   // On every keep-alive: a stream that expired, or a turn that ended without `done`
   // (its worker was terminated), would otherwise keep a silent client forever.
@@ -219,6 +223,7 @@ export async function serveSse(req: Request, res: Response, redis: Redis, source
     else if (!isTerminal(last.event)) conn.reset(resetFrame(RESET_REASONS.endedWithoutDone, last.id));
   };
   const conn = new SseConnection(res, cursor, checkIdle, opts.keepAliveMs);
+  conn.onFinish(trackSseClient(opts.reader ?? 'fanout', (frame) => conn.reset(frame)));
   if (verdict.kind === 'reset') {
     conn.reset(resetFrame(verdict.reason, verdict.lastAvailableId));
     return;
@@ -228,6 +233,7 @@ export async function serveSse(req: Request, res: Response, redis: Redis, source
   const sendBacklog = async (): Promise<boolean> => {
     for (;;) {
       const entries = await readRange(redis, source.key, conn.cursor, BACKLOG_PAGE);
+      metrics.backlogReads.inc();
       if (conn.send(entries.map(({ id, event }) => ({ id, event, frame: toSseFrame(id, event) })))) return true;
       if (entries.length < BACKLOG_PAGE) return conn.closed;
       await conn.drained();

@@ -16,6 +16,7 @@
 import type { Redis } from 'ioredis';
 import { type StreamEvent, toSseFrame } from '../events/contract';
 import { readBlocking, streamInfo } from '../streams/redis-streams';
+import { metrics } from '../observability/metrics';
 
 /** A stream entry as the tail hands it out, with its SSE frame already built. */
 export interface LiveEntry {
@@ -58,6 +59,7 @@ class Tail {
     private readonly opts: Required<Pick<StreamHubOptions, 'blockMs'>> & StreamHubOptions,
   ) {
     this.conn = openReader(redis, key);
+    metrics.fanoutReaders.inc();
     this.ready = (async () => {
       // Everything up to the current top is in the backlog a subscriber reads next; the
       // tail only has to deliver what comes after it.
@@ -98,6 +100,7 @@ class Tail {
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
+    metrics.fanoutReaders.dec();
     // Disconnecting aborts the pending XREAD BLOCK: the connection is released at once.
     this.conn.disconnect();
     this.hub.forget(this);

@@ -47,6 +47,8 @@ export interface StartTurnRequest {
   quotes?: string[];
   jobId?: string;
   forcedRouting?: RoutingDecision;
+  /** The starting request's id, kept on the Turn and in the workflow's memo. */
+  requestId?: string;
 }
 
 export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{ turnId: string; workflowId: string }> {
@@ -78,6 +80,7 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
         { key: SA.TurnStatus, value: 'running' },
       ],
       staticSummary: `turn · ${req.message.slice(0, 80)}`,
+      ...(req.requestId ? { memo: { requestId: req.requestId } } : {}),
     });
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) throw err;

@@ -146,6 +146,8 @@ const turnSchema = new Schema(
     workflowId: { type: String, required: true },
     jobId: { type: String, default: null },
     endedAt: { type: Date, default: null },
+    /** Id of the HTTP request that started the turn (X-Request-Id): joins API logs to the turn. */
+    requestId: { type: String, default: null },
   },
   { timestamps: true },
 );

@@ -67,6 +67,7 @@ export interface TurnRecordInput {
   attachedFileIds?: string[];
   quotes?: string[];
   jobId?: string | null;
+  requestId?: string;
 }
 
 /** Creates the Turn (queued) and the author's Message with the session's next sequence number. */
@@ -84,6 +85,7 @@ export async function createTurnRecords(models: Models, t: TurnRecordInput): Pro
       status: 'queued',
       workflowId: turnWorkflowId(t.turnId),
       jobId: t.jobId ?? null,
+      requestId: t.requestId ?? null,
     });
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;

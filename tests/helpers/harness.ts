@@ -6,6 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { DefaultLogger, Runtime as TemporalRuntime, type Worker } from '@temporalio/worker';
+import type { Logger } from 'pino';
 import { createApp } from '../../src/api/app';
 import { type Config, loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
@@ -71,12 +72,14 @@ export interface HarnessOptions {
   /** Don't start a worker (fault tests run their own worker process). */
   noWorker?: boolean;
   maxCachedWorkflows?: number;
+  /** Logger for the app and worker (log tests capture the stream); default: quiet pino. */
+  logger?: Logger;
 }
 
 export async function createHarness(opts: HarnessOptions = {}): Promise<Harness> {
   quietTemporalRuntime();
   const config = testConfig(opts.config);
-  const logger = createLogger(config.LOG_LEVEL, 'test');
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'test');
   const dbName = uniqueName('scriptorium_test');
   const runtime = await connectRuntime(config, logger, { dbName });
   const model = await startOfflineModel({ ttftMs: 0, tokensPerSecond: 1e6 });

@@ -52,8 +52,9 @@ describe('docker-compose.yml', () => {
 
   test('describes production: Temporal with PostgreSQL, Temporal UI, MongoDB, Redis, API and worker', () => {
     expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['postgresql', 'temporal', 'temporal-ui', 'mongodb', 'redis', 'api', 'worker']));
-    expect(compose.services.api!.command).toEqual(['npx', 'tsx', 'src/main.ts']);
-    expect(compose.services.worker!.command).toEqual(['npx', 'tsx', 'src/worker.ts']);
+    // Compiled code on Node, as the image builds it (not npx, not tsx).
+    expect(compose.services.api!.command).toEqual(['node', 'dist/main.js']);
+    expect(compose.services.worker!.command).toEqual(['node', 'dist/worker.js']);
   });
 
   test('the API and worker use only config names the code reads', () => {

@@ -9,6 +9,7 @@ import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { quietTemporalRuntime, ROOT, testBundle } from '../helpers/harness';
 import { SCENARIOS } from '../fixtures/scenarios';
+import { temporalTracingPlugin } from '../../src/observability/tracing';
 
 const DIR = path.join(ROOT, 'tests/fixtures/histories');
 
@@ -22,7 +23,8 @@ function loadHistories() {
 
 async function replayAll(workflowBundle: { code: string }) {
   const results = [];
-  for await (const r of Worker.runReplayHistories({ workflowBundle, replayName: 'gate' }, loadHistories())) results.push(r);
+  // The tracing plugin registers the span sink the bundle's interceptors call.
+  for await (const r of Worker.runReplayHistories({ workflowBundle, replayName: 'gate', plugins: [temporalTracingPlugin()] }, loadHistories())) results.push(r);
   return results;
 }
 

@@ -12,6 +12,7 @@ import { parseBody, parseId, parseQuery } from '../validation';
 import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../../shared/domain';
 import { turnStreamKey } from '../../streams/redis-streams';
 import { interruptSignal, stateQuery, steerSignal } from '../../workflows/messages';
+import { requestIdOfRequest } from '../../observability/http';
 import { ConflictError } from '../errors';
 
 export function turnsRouter(deps: AppDeps): Router {
@@ -29,7 +30,7 @@ export function turnsRouter(deps: AppDeps): Router {
     const session = await ownedSession(models, userId, sessionId);
     for (const id of [body.focusFileId, ...(body.attachedFileIds ?? [])].filter(Boolean) as string[])
       if (!(await models.File.exists({ _id: id, projectId: session.projectId, deletedAt: null }))) throw new NotFoundError(`file ${id}`);
-    const { turnId, workflowId } = await startTurn(deps, { ownerId: userId, sessionId, projectId: session.projectId, ...body });
+    const { turnId, workflowId } = await startTurn(deps, { ownerId: userId, sessionId, projectId: session.projectId, ...body, requestId: requestIdOfRequest(req) });
     const { token } = streamToken(userId, turnId);
     res.status(202).json({ turnId, workflowId, streamUrl: `/api/v1/turns/${turnId}/events`, streamToken: token });
   });
