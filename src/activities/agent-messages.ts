@@ -13,6 +13,7 @@ import type { ProjectType } from '../shared/domain';
 import { detectLanguage } from '../shared/text';
 import type { LlmStepInput } from '../shared/turn-types';
 import { assembleContext, countTokens } from './context';
+import { skillCatalogFor } from '../skills/catalog';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -98,8 +99,9 @@ export async function buildAgentMessages(
   const historyBudget = Math.max(0, Math.min(budget.historyTokens, budget.ledgerCeiling - fixed));
   const history = await loadHistory(models, turn, historyBudget);
 
+  const skillCatalog = await skillCatalogFor(models, turn); // L1: enabled skills' names and purposes (src/skills)
   const messages: ChatMessage[] = [
-    { role: 'system', content: system },
+    { role: 'system', content: `${system}${skillCatalog}` },
     { role: 'system', content: `${projectBrief}\n\n${context.text}` },
     ...history,
     { role: 'user', content: `${workingSet}${turn.message}` },

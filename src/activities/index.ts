@@ -10,6 +10,7 @@ import { createLlmActivities } from './llm';
 import { createPublishActivities } from './publish';
 import { createRouterActivities } from './router';
 import { createToolActivities } from './tools';
+import { createParallelActivities } from './tools/parallel';
 import { createTurnLifecycleActivities } from './turn-lifecycle';
 
 /**
@@ -40,6 +41,7 @@ export function createActivities(deps: ActivityDeps) {
     // The LLM step heartbeats itself, with its stream position.
     ...createLlmActivities(deps),
     ...heartbeating(createToolActivities(deps)),
+    ...heartbeating(createParallelActivities(deps)),
     ...heartbeating(createPublishActivities(deps)),
     ...heartbeating(createJobActivities(deps)),
   };

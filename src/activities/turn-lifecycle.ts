@@ -130,11 +130,13 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
         const breadcrumb: { op: string; fileId: string; title: string }[] = [];
         for (const s of runSteps)
           for (const c of s.toolCalls) {
-            const o = outcomeOf(`${input.turnId}:${s.step}:${c.id}`);
-            if (o?.ok && o.fileId && o.op && ['created', 'edited', 'deleted', 'read'].includes(o.op)) {
-              breadcrumb.push({ op: o.op, fileId: o.fileId, title: o.title ?? '' });
-              if (o.op !== 'read') touched.add(o.fileId);
-            }
+            const top = outcomeOf(`${input.turnId}:${s.step}:${c.id}`);
+            // A parallel_execute batch leaves its sub-tasks' reads in the breadcrumb (seed 001).
+            for (const o of [top, ...(top?.subOutcomes ?? [])])
+              if (o?.ok && o.fileId && o.op && ['created', 'edited', 'deleted', 'read'].includes(o.op)) {
+                breadcrumb.push({ op: o.op, fileId: o.fileId, title: o.title ?? '' });
+                if (o.op !== 'read') touched.add(o.fileId);
+              }
           }
         // A dropped run loses only its held text; what streamed live stays part of the record.
         const text = runSteps

@@ -34,6 +34,8 @@ export interface StartTurnRequest {
   focusFileId?: string;
   attachedFileIds?: string[];
   quotes?: string[];
+  /** Ids of the author's enabled skills named for this turn. */
+  skills?: string[];
   jobId?: string;
   forcedRouting?: RoutingDecision;
 }

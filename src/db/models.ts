@@ -134,6 +134,10 @@ const turnSchema = new Schema(
     workflowId: { type: String, required: true },
     jobId: { type: String, default: null },
     endedAt: { type: Date, default: null },
+    /** Skills the author named for this turn (ids of their enabled skills). */
+    skills: { type: [String], default: [] },
+    /** Next steps offered to the author when the turn ended (empty when none were made). */
+    suggestions: { type: [String], default: [] },
   },
   { timestamps: true },
 );
@@ -244,6 +248,58 @@ const jobSchema = new Schema(
   { timestamps: true },
 );
 
+/**
+ * A user's skill (standard SKILL.md package). Its text is data shown to the model on
+ * request, never instructions that widen what an agent may do; its scripts are never run.
+ */
+const skillSchema = new Schema(
+  {
+    ownerId: { type: String, required: true, index: true },
+    name: { type: String, required: true },
+    /** Lower-cased name: one skill of a name per user, looked up case-insensitively. */
+    nameKey: { type: String, required: true },
+    description: { type: String, required: true },
+    /** The method: SKILL.md after its front matter. */
+    body: { type: String, default: '' },
+    /** SKILL.md exactly as imported (export gives it back unchanged). */
+    manifest: { type: String, required: true },
+    metadata: { type: Schema.Types.Mixed, default: {} },
+    resources: { type: [{ path: String, content: String, kind: String, chars: Number, _id: false }], default: [] },
+    enabled: { type: Boolean, default: true },
+    usageCount: { type: Number, default: 0 },
+    lastUsedAt: { type: Date, default: null },
+  },
+  { timestamps: true },
+);
+skillSchema.index({ ownerId: 1, nameKey: 1 }, { unique: true });
+
+/** One skill read in one turn: counted once however often the turn reads it (usage records). */
+const skillUseSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // turnId:skillId
+    turnId: { type: String, required: true, index: true },
+    skillId: { type: String, required: true, index: true },
+    ownerId: { type: String, required: true },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+
+/**
+ * What one turn has spent of its skill allowance: the distinct skills read and the tokens
+ * of skill text returned. Written by compare-and-set (parallel reads race on it); `charges`
+ * makes a retried tool call get the same grant instead of paying twice.
+ */
+const skillBudgetSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // turnId
+    skillIds: { type: [String], default: [] },
+    tokensUsed: { type: Number, default: 0 },
+    charges: { type: [{ key: String, skillId: String, tokens: Number, _id: false }], default: [] },
+    rev: { type: Number, default: 0 },
+  },
+  { timestamps: true },
+);
+
 /** Plain document shapes, as `.lean()` returns them. */
 export type ProjectDoc = FlattenMaps<InferSchemaType<typeof projectSchema>> & { _id: unknown };
 export type FileDoc = FlattenMaps<InferSchemaType<typeof fileSchema>> & { _id: unknown };
@@ -258,6 +314,7 @@ export type SessionLockDoc = InferSchemaType<typeof sessionLockSchema>;
 export type JobClaimDoc = InferSchemaType<typeof jobClaimSchema>;
 export type ReadSnapshotDoc = InferSchemaType<typeof readSnapshotSchema>;
 export type JobDoc = FlattenMaps<InferSchemaType<typeof jobSchema>> & { _id: unknown };
+export type SkillDoc = FlattenMaps<InferSchemaType<typeof skillSchema>> & { _id: unknown };
 
 /** Binds every model to one connection. */
 export function createModels(conn: Connection) {
@@ -275,6 +332,9 @@ export function createModels(conn: Connection) {
     ReadSnapshot: conn.model('ReadSnapshot', readSnapshotSchema),
     Job: conn.model('Job', jobSchema),
     JobClaim: conn.model('JobClaim', jobClaimSchema),
+    Skill: conn.model('Skill', skillSchema),
+    SkillUse: conn.model('SkillUse', skillUseSchema),
+    SkillBudget: conn.model('SkillBudget', skillBudgetSchema),
   };
 }
 

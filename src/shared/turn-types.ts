@@ -130,6 +130,8 @@ export interface ToolOutcome {
   pendingBody?: boolean;
   handoff?: { to: WorkAgent; reason: string; todo?: string };
   clarification?: { question: string };
+  /** parallel_execute: each sub-task's outcome, in task order (breadcrumbs and the failure breaker read them). */
+  subOutcomes?: ToolOutcome[];
 }
 
 export interface SaveCaptureInput {

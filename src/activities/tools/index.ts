@@ -4,7 +4,7 @@
  * and re-publishes its events under the same stream ids, which Redis deduplicates.
  */
 import { Context } from '@temporalio/activity';
-import { AGENT_TOOLS, FILE_WRITE_TOOLS, type ToolArgs, type ToolName, toolArgSchemas } from '../../agents/tool-schemas';
+import { AGENT_TOOLS, FILE_WRITE_TOOLS, READ_ONLY_REFUSED_TOOLS, type ToolArgs, type ToolName, toolArgSchemas } from '../../agents/tool-schemas';
 import { type AnyEventDraft, draft } from '../../events/contract';
 import { isDuplicateKey } from '../../db/models';
 import type { ToolInput, ToolOutcome } from '../../shared/turn-types';
@@ -12,6 +12,9 @@ import type { ActivityDeps } from '../deps';
 import { publisherFor } from '../publish';
 import { createFile, deleteFile, editFile, queryFiles } from './file-tools';
 import { handoffToAgent, requestClarification, updateProject } from './project-tools';
+import { parallelExecuteSerial } from './parallel';
+import { loadSkill, readSkillResource } from './skill-tools';
+import { skillRequestLimits } from '../../skills/limits';
 import { failure, type ToolContext, type ToolExecution } from './types';
 
 export const toolKey = (turnId: string, step: number, toolCallId: string): string => `${turnId}:${step}:${toolCallId}`;
@@ -37,6 +40,10 @@ const TOOLS: { [N in ToolName]: (ctx: ToolContext, args: ToolArgs<N>) => Promise
   update_project: updateProject,
   handoff_to_agent: handoffToAgent,
   request_clarification: requestClarification,
+  load_skill: loadSkill,
+  read_skill_resource: readSkillResource,
+  // The turn workflow fans a batch out as parallel activities (./parallel.ts); this entry runs it in one.
+  parallel_execute: parallelExecuteSerial,
 };
 
 async function dispatch(ctx: ToolContext, name: ToolName, args: unknown): Promise<ToolExecution> {
@@ -59,7 +66,7 @@ export function createToolActivities(deps: ActivityDeps) {
     const parsed = toolArgSchemas[name].safeParse(raw);
     if (!parsed.success)
       return failure(name, 'invalid_arguments', parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
-    if (FILE_WRITE_TOOLS.includes(name) && input.flags.readOnly)
+    if (READ_ONLY_REFUSED_TOOLS.includes(name) && input.flags.readOnly)
       return failure(name, 'read_only_request', 'The author asked for no file changes in this turn: answer without writing.');
     if (FILE_WRITE_TOOLS.includes(name) && input.flags.clarifyFirst)
       return failure(name, 'clarify_first', 'Ask the author what exactly to change before editing anything.');
@@ -96,6 +103,7 @@ export function createToolActivities(deps: ActivityDeps) {
           authorMessage: turn.message,
           key,
           event: stamp,
+          skillLimits: skillRequestLimits(deps.config),
         };
         execution = await run(input, ctx, { name: call.name ?? '', arguments: call.arguments ?? '' });
         deps.faults?.hit('tool.after_write', { name: call.name, agent: input.agent, step: input.step });

@@ -2,6 +2,7 @@ import type { AnyEventDraft } from '../../events/contract';
 import type { Models } from '../../db/models';
 import type { ToolOutcome } from '../../shared/turn-types';
 import type { WorkAgent } from '../../workflows/plans';
+import type { SkillRequestLimits } from '../../skills/limits';
 
 /** What a tool can see: the turn it runs in, never another project's data. */
 export interface ToolContext {
@@ -16,6 +17,8 @@ export interface ToolContext {
   key: string;
   /** Stamps events with the turn's envelope fields. */
   event: (d: AnyEventDraft) => AnyEventDraft;
+  /** Per-request skill allowance (load_skill, read_skill_resource); defaults when absent. */
+  skillLimits?: SkillRequestLimits;
 }
 
 /** The JSON the model gets back. Failures are data it can act on, never exceptions. */
