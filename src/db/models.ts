@@ -300,6 +300,19 @@ const skillBudgetSchema = new Schema(
   { timestamps: true },
 );
 
+/**
+ * A short per-turn mutex around the skill budget. FerretDB v1 does not apply a conditional
+ * update atomically under concurrent writers (two updates filtered on the same revision can
+ * both match), but a unique-_id insert is atomic: holding this document is the lock.
+ */
+const skillLockSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // turnId
+    holder: { type: String, required: true },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+
 /** Plain document shapes, as `.lean()` returns them. */
 export type ProjectDoc = FlattenMaps<InferSchemaType<typeof projectSchema>> & { _id: unknown };
 export type FileDoc = FlattenMaps<InferSchemaType<typeof fileSchema>> & { _id: unknown };
@@ -335,6 +348,7 @@ export function createModels(conn: Connection) {
     Skill: conn.model('Skill', skillSchema),
     SkillUse: conn.model('SkillUse', skillUseSchema),
     SkillBudget: conn.model('SkillBudget', skillBudgetSchema),
+    SkillLock: conn.model('SkillLock', skillLockSchema),
   };
 }
 
