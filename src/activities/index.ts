@@ -9,6 +9,7 @@ import { createJobActivities } from './jobs';
 import { createLlmActivities } from './llm';
 import { createPublishActivities } from './publish';
 import { createRouterActivities } from './router';
+import { createSuggestionActivities } from './suggestions';
 import { createToolActivities } from './tools';
 import { createParallelActivities } from './tools/parallel';
 import { createTurnLifecycleActivities } from './turn-lifecycle';
@@ -42,6 +43,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createLlmActivities(deps),
     ...heartbeating(createToolActivities(deps)),
     ...heartbeating(createParallelActivities(deps)),
+    ...heartbeating(createSuggestionActivities(deps)),
     ...heartbeating(createPublishActivities(deps)),
     ...heartbeating(createJobActivities(deps)),
   };

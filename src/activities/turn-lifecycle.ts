@@ -203,6 +203,8 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
           ),
         );
       if (input.error) events.push(draft('error', { code: input.error.code, message: input.error.message, retryable: false }, { turnId: input.turnId }));
+      // Next steps (src/activities/suggestions.ts saved them on the turn) are the last thing before done.
+      if (turn.suggestions?.length) events.push(draft('suggestions', { items: turn.suggestions, language: detectLanguage(turn.message) }, { turnId: input.turnId }));
       events.push(draft('done', { status: input.status }, { turnId: input.turnId }));
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
       await expireStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId), deps.config.STREAM_TTL_SECONDS);

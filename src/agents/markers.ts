@@ -26,3 +26,5 @@ export const STEERING_MARKER = '[author steering]';
 export const WRITER_QUESTION_MARKER = '[writer question for the author]';
 /** Opens the review evidence block (word count, length requirements). */
 export const REVIEW_EVIDENCE_MARKER = '[review evidence]';
+/** First line of the next-step suggestions request (not an agent: parseAgentHeader answers null). */
+export const SUGGESTIONS_HEADER = '# Scriptorium suggestions';

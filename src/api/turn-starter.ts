@@ -23,6 +23,8 @@ export function turnSettings(config: Config): TurnSettings {
     llmStartToCloseSeconds: config.LLM_STEP_TIMEOUT_SECONDS,
     llmHeartbeatTimeoutSeconds: config.LLM_HEARTBEAT_TIMEOUT_SECONDS,
     storeHeartbeatTimeoutSeconds: config.STORE_HEARTBEAT_TIMEOUT_SECONDS,
+    suggestionsEnabled: config.SUGGESTIONS_ENABLED,
+    routerStrategy: config.ROUTER_STRATEGY,
   };
 }
 

@@ -17,6 +17,10 @@ export interface TurnSettings {
   llmHeartbeatTimeoutSeconds: number;
   /** Tool and bookkeeping activities heartbeat every second; this detects a dead worker. */
   storeHeartbeatTimeoutSeconds: number;
+  /** Next-step suggestions after the turn (absent in turns started before they existed). */
+  suggestionsEnabled?: boolean;
+  /** `off`: start with the writer, no router call (absent: `llm`). */
+  routerStrategy?: 'llm' | 'off';
 }
 
 export interface TurnOutcome {

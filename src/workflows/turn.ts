@@ -22,6 +22,7 @@ import { buildPacket } from './packets';
 import { fallbackRouting, type RoutingDecision, type WorkAgent } from './plans';
 import { applyConfirmationGuard, preRoute, requestAsksForPlan } from './routing';
 import { TurnRunState } from './turn-state';
+import { offerSuggestions } from './suggestions';
 
 export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
   const st = new TurnRunState(input);
@@ -38,6 +39,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
   });
 
   const finalize = async (f: Omit<FinalizeInput, 'turnId' | 'slot' | 'runs' | 'routing' | 'deferredStops' | 'releaseHeldRuns'>): Promise<TurnOutcome> => {
+    await offerSuggestions(input, f.status);
     st.status = f.status;
     upsertSearchAttributes([{ key: SA.TurnStatus, value: f.status }]);
     // Finalizing must happen even when the workflow itself is being cancelled.
