@@ -40,7 +40,9 @@ export type RoutingSource =
   | 'resume_after_exhaustion'
   | 'inherit_after_question'
   | 'clarify_first'
-  | 'forced';
+  | 'forced'
+  /** ROUTER_STRATEGY=off: the writer starts every turn, no router call. */
+  | 'router_off';
 
 /** The routing the turn runs with, saved on the turn and shown to the next turn's router. */
 export interface RoutingDecision {

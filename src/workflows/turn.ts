@@ -19,7 +19,7 @@ import { Interrupted, runAgent, type RunRequest } from './agent-run';
 import { decideAfterRun, type Decision } from './decide';
 import { interruptSignal, SA, stateQuery, steerSignal } from './messages';
 import { buildPacket } from './packets';
-import { fallbackRouting, type RoutingDecision, type WorkAgent } from './plans';
+import { cutScope, fallbackRouting, type RoutingDecision, type WorkAgent, writerAloneRouting } from './plans';
 import { applyConfirmationGuard, preRoute, requestAsksForPlan } from './routing';
 import { TurnRunState } from './turn-state';
 import { offerSuggestions } from './suggestions';
@@ -66,7 +66,8 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
 
   try {
     const prepared = await acts.store.prepareTurn({ turnId: input.turnId });
-    st.routing = input.forcedRouting ?? preRoute(prepared.message, prepared.previous) ?? (await routeWithFallback(acts, input.turnId));
+    st.routing =
+      input.forcedRouting ?? routerOff(input, prepared.message) ?? preRoute(prepared.message, prepared.previous) ?? (await routeWithFallback(acts, input.turnId));
     st.routing = applyConfirmationGuard(st.routing, prepared.message, prepared.previous);
     st.remaining = [...st.routing.workflow_agents];
     upsertSearchAttributes([{ key: SA.WorkflowPlan, value: st.routing.workflow_plan }]);
@@ -157,6 +158,12 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     }
     throw err;
   }
+}
+
+/** ROUTER_STRATEGY=off (seed 001 router "off"): every turn starts with the writer, no router call and no pre-routing. */
+function routerOff(input: TurnInput, message: string): RoutingDecision | null {
+  if (input.settings.routerStrategy !== 'off' || !patched('h8-router-off')) return null;
+  return writerAloneRouting('router_off', cutScope(message.replace(/\s+/g, ' ')), ['ROUTER_STRATEGY=off: the writer starts every turn']);
 }
 
 async function routeWithFallback(acts: ReturnType<typeof turnActivities>, turnId: string): Promise<RoutingDecision> {
