@@ -102,6 +102,22 @@ export const configSchema = z.object({
   OTEL_SERVICE_NAME: z.string().default('scriptorium'),
   /** Seconds a SIGTERM waits for running activities and open SSE clients before the process exits. */
   SHUTDOWN_GRACE_SECONDS: intFrom(25, 0),
+
+  /** `llm`: the router model picks the plan; `off`: every turn starts with the writer, no router call (seed 001). */
+  ROUTER_STRATEGY: z.enum(['llm', 'off']).default('llm'),
+  /** 2–4 next steps for the author after each turn that did not fail (one small model call). */
+  SUGGESTIONS_ENABLED: boolFrom(true),
+  SUGGESTIONS_MODEL: z.string().optional(),
+
+  /** Skill zip import caps: the upload, its file count, one file and all files uncompressed. */
+  SKILL_ZIP_MAX_BYTES: intFrom(1024 * 1024, 1024),
+  SKILL_MAX_FILES: intFrom(64, 1),
+  SKILL_MAX_FILE_BYTES: intFrom(256 * 1024, 1024),
+  SKILL_MAX_TOTAL_BYTES: intFrom(2 * 1024 * 1024, 1024),
+  /** Per request (turn): distinct skills read, tokens of skill text, characters per resource page. */
+  SKILLS_PER_REQUEST: intFrom(3, 1),
+  SKILL_TOKEN_BUDGET: intFrom(8000, 100),
+  SKILL_PAGE_CHARS: intFrom(6000, 100),
 });
 
 export type Config = z.infer<typeof configSchema> & {

@@ -103,7 +103,7 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
     .join('\n');
 
   const head: ChatMessage[] = [
-    { role: 'system', content: system },
+    { role: 'system', content: `${system}${ctx.skillCatalog ?? ''}` },
     { role: 'system', content: `${projectBrief}\n\n${markChanged(ctx.context, changed)}` },
   ];
   const user: ChatMessage = { role: 'user', content: markChanged(ctx.userContent, changed) };

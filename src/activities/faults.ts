@@ -7,6 +7,8 @@
  */
 export interface FaultInjector {
   hit(point: string, info: Record<string, unknown>): void;
+  /** Test-only stall at a point (e.g. a slow parallel sub-task); absent in production and in crash tests. */
+  pause?(point: string, info: Record<string, unknown>): Promise<void>;
 }
 
 export interface FaultRule {

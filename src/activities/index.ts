@@ -9,7 +9,9 @@ import { createJobActivities } from './jobs';
 import { createLlmActivities } from './llm';
 import { createPublishActivities } from './publish';
 import { createRouterActivities } from './router';
+import { createSuggestionActivities } from './suggestions';
 import { createToolActivities } from './tools';
+import { createParallelActivities } from './tools/parallel';
 import { createTurnLifecycleActivities } from './turn-lifecycle';
 import { createTurnOpeningActivities } from './turn-opening';
 
@@ -42,6 +44,8 @@ export function createActivities(deps: ActivityDeps) {
     // The LLM step heartbeats itself, with its stream position.
     ...createLlmActivities(deps),
     ...heartbeating(createToolActivities(deps)),
+    ...heartbeating(createParallelActivities(deps)),
+    ...heartbeating(createSuggestionActivities(deps)),
     ...heartbeating(createPublishActivities(deps)),
     ...heartbeating(createJobActivities(deps)),
   };

@@ -159,11 +159,13 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
         const breadcrumb: { op: string; fileId: string; title: string }[] = [];
         for (const s of runSteps)
           for (const c of s.toolCalls) {
-            const o = outcomeOf(`${input.turnId}:${s.step}:${c.id}`);
-            if (o?.ok && o.fileId && o.op && ['created', 'edited', 'deleted', 'read'].includes(o.op) && !dropped(o.fileId)) {
-              breadcrumb.push({ op: o.op, fileId: o.fileId, title: o.title ?? '' });
-              if (o.op !== 'read') touched.add(o.fileId);
-            }
+            const top = outcomeOf(`${input.turnId}:${s.step}:${c.id}`);
+            // A parallel_execute batch leaves its sub-tasks' reads in the breadcrumb (seed 001).
+            for (const o of [top, ...(top?.subOutcomes ?? [])])
+              if (o?.ok && o.fileId && o.op && ['created', 'edited', 'deleted', 'read'].includes(o.op) && !dropped(o.fileId)) {
+                breadcrumb.push({ op: o.op, fileId: o.fileId, title: o.title ?? '' });
+                if (o.op !== 'read') touched.add(o.fileId);
+              }
           }
         // A dropped run loses only its held text; what streamed live stays part of the record.
         const said = runSteps
@@ -237,6 +239,8 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
           ),
         );
       if (input.error) events.push(draft('error', { code: input.error.code, message: input.error.message, retryable: false }, { turnId: input.turnId }));
+      // Next steps (src/activities/suggestions.ts saved them on the turn) are the last thing before done.
+      if (turn.suggestions?.length) events.push(draft('suggestions', { items: turn.suggestions, language: detectLanguage(turn.message) }, { turnId: input.turnId }));
       events.push(draft('done', { status: input.status }, { turnId: input.turnId }));
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
       await expireStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId), deps.config.STREAM_TTL_SECONDS);

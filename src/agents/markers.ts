@@ -30,3 +30,5 @@ export const REVIEW_EVIDENCE_MARKER = '[review evidence]';
 export const EMPTY_FILE_REPAIR_MARKER = '[empty file correction]';
 /** Where the review packet carries this turn's body files as saved (seed 001 [待审查内容]). */
 export const REVIEW_CONTENT_MARKER = '[content under review]';
+/** First line of the next-step suggestions request (not an agent: parseAgentHeader answers null). */
+export const SUGGESTIONS_HEADER = '# Scriptorium suggestions';

@@ -92,13 +92,45 @@ export const toolArgSchemas = {
   request_clarification: z
     .object({ question: z.string().min(1).max(2000), options: z.array(z.string().max(300)).max(8).optional() })
     .strict(),
+  load_skill: z.object({ skill: z.string().min(1).max(100).describe('The skill’s name (or id) from the Skills list.') }).strict(),
+  read_skill_resource: z
+    .object({
+      skill: z.string().min(1).max(100).describe('The skill’s name (or id).'),
+      path: z.string().min(1).max(300).describe('A file listed by load_skill, or "SKILL.md" for the method itself.'),
+      offset: z.number().int().min(0).max(10_000_000).optional().describe('Character offset to continue from (next_offset of the previous page).'),
+    })
+    .strict(),
+  parallel_execute: z
+    .object({
+      tasks: z
+        .array(
+          z
+            .object({
+              tool: z.enum(['query_files', 'load_skill', 'read_skill_resource']),
+              arguments: z.record(z.string(), z.unknown()).describe('The arguments that tool takes.'),
+            })
+            .strict(),
+        )
+        .min(1)
+        .max(8)
+        .describe('Read-only sub-tasks; they run at the same time and their results come back together, in this order.'),
+    })
+    .strict(),
 } as const;
+
+/** Tools a parallel_execute batch may run: readers only, so running them at once is safe. */
+export const PARALLEL_TOOLS = ['query_files', 'load_skill', 'read_skill_resource'] as const satisfies readonly (keyof typeof toolArgSchemas)[];
 
 export type ToolName = keyof typeof toolArgSchemas;
 export type ToolArgs<T extends ToolName> = z.infer<(typeof toolArgSchemas)[T]>;
 export const TOOL_NAMES = Object.keys(toolArgSchemas) as ToolName[];
 
 export const FILE_WRITE_TOOLS: readonly ToolName[] = ['create_file', 'edit_file', 'delete_file', 'set_importance'];
+/**
+ * Refused whole on a read-only turn (seed 001: registry.FILE_WRITE_TOOL_NAMES includes
+ * parallel_execute), even when its batch only reads.
+ */
+export const READ_ONLY_REFUSED_TOOLS: readonly ToolName[] = [...FILE_WRITE_TOOLS, 'parallel_execute'];
 export const CONTROL_TOOLS: readonly ToolName[] = ['handoff_to_agent', 'request_clarification'];
 
 const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
@@ -114,6 +146,9 @@ const TOOL_DESCRIPTIONS: Record<ToolName, string> = {
     'Update the project summary, style, notes (author-confirmed only with verbatim author_quotes; otherwise recorded as your proposals), proposals, or task board. Notes and proposals share 4000 characters.',
   handoff_to_agent: 'Hand the turn to another agent with a reason and what is left to do.',
   request_clarification: 'Ask the author a question and stop this turn until they answer.',
+  load_skill: 'Load one of the author’s enabled skills by name: its method and its list of files (counts toward the per-request skill limits).',
+  read_skill_resource: 'Read one file of a skill, or "SKILL.md" for its method, a page at a time (pass next_offset to continue).',
+  parallel_execute: 'Run several read-only lookups (query_files, load_skill, read_skill_resource) at once; the results come back together, in order.',
 };
 
 /** Which tools each agent may call. The reviewer reads and reports; it never writes. */
@@ -121,7 +156,7 @@ export const AGENT_TOOLS: Record<Exclude<AgentName, 'router'>, readonly ToolName
   planner: TOOL_NAMES,
   hook_designer: TOOL_NAMES,
   writer: TOOL_NAMES,
-  quality_reviewer: ['query_files', 'handoff_to_agent', 'request_clarification'],
+  quality_reviewer: ['query_files', 'handoff_to_agent', 'request_clarification', 'load_skill', 'read_skill_resource'],
 };
 
 export function agentHasWriteTools(agent: AgentName): boolean {
@@ -140,7 +175,7 @@ export interface ChatTool {
 export function toolsForAgent(agent: Exclude<AgentName, 'router'>, opts: { readOnly: boolean; clarifyFirst: boolean }): ChatTool[] {
   return AGENT_TOOLS[agent].map((name) => {
     let description = TOOL_DESCRIPTIONS[name];
-    if (FILE_WRITE_TOOLS.includes(name) && opts.readOnly) description = `[Unavailable this turn: the author asked not to change files] ${description}`;
+    if (READ_ONLY_REFUSED_TOOLS.includes(name) && opts.readOnly) description = `[Unavailable this turn: the author asked not to change files] ${description}`;
     else if (FILE_WRITE_TOOLS.includes(name) && opts.clarifyFirst)
       description = `[Unavailable until the author says what to change] ${description}`;
     const parameters = z.toJSONSchema(toolArgSchemas[name], { io: 'input' }) as Record<string, unknown>;

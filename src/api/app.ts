@@ -13,6 +13,7 @@ import { jobsRouter } from './routes/jobs';
 import { openapiRouter } from './routes/openapi';
 import { projectsRouter } from './routes/projects';
 import { sessionsRouter } from './routes/sessions';
+import { skillsRouter } from './routes/skills';
 import { turnsRouter } from './routes/turns';
 import { usageRouter } from './routes/usage';
 import { rejectDangerousInput } from './validation';
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(filesRouter(deps));
   api.use(usageRouter(deps));
   api.use(jobsRouter(deps));
+  api.use(skillsRouter(deps));
   api.use((req, _res, next) => next(new NotFoundError(`route ${req.method} ${req.path}`)));
   app.use('/api/v1', api);
   app.use((req, _res, next) => next(new NotFoundError(`route ${req.method} ${req.path}`)));

@@ -39,6 +39,8 @@ export const presentTurn = (t: TurnDoc) => ({
   filesTouched: t.filesTouched,
   usage: t.usage,
   jobId: t.jobId,
+  skills: t.skills ?? [],
+  suggestions: t.suggestions ?? [],
   createdAt: t.createdAt,
   endedAt: t.endedAt,
 });

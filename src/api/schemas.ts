@@ -36,6 +36,8 @@ export const startTurnBody = (maxMessageChars: number) =>
       focusFileId: objectIdSchema.optional(),
       attachedFileIds: z.array(objectIdSchema).max(20).optional(),
       quotes: z.array(text(4000)).max(10).optional(),
+      /** Skills (names or ids of the author's enabled skills) to use in this turn; at most SKILLS_PER_REQUEST. */
+      skills: z.array(z.string().trim().min(1).max(100)).max(10).optional(),
     })
     .strict();
 

@@ -25,6 +25,8 @@ export function turnSettings(config: Config): TurnSettings {
     llmStartToCloseSeconds: config.LLM_STEP_TIMEOUT_SECONDS,
     llmHeartbeatTimeoutSeconds: config.LLM_HEARTBEAT_TIMEOUT_SECONDS,
     storeHeartbeatTimeoutSeconds: config.STORE_HEARTBEAT_TIMEOUT_SECONDS,
+    suggestionsEnabled: config.SUGGESTIONS_ENABLED,
+    routerStrategy: config.ROUTER_STRATEGY,
   };
 }
 
@@ -45,6 +47,8 @@ export interface StartTurnRequest {
   focusFileId?: string;
   attachedFileIds?: string[];
   quotes?: string[];
+  /** Ids of the author's enabled skills named for this turn. */
+  skills?: string[];
   jobId?: string;
   forcedRouting?: RoutingDecision;
   /** The starting request's id, kept on the Turn and in the workflow's memo. */

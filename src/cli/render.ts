@@ -93,6 +93,9 @@ export class TurnRenderer {
       case 'reset':
         this.line(`  ⟲ the live stream is gone (${e.data.reason}); the final state is at ${e.data.stateUrl}`);
         break;
+      case 'suggestions':
+        this.line(`\n  Next: ${e.data.items.map((x, i) => `(${i + 1}) ${x}`).join('  ')}`);
+        break;
       case 'done':
         this.status = e.data.status;
         this.line(`\n✔ ${e.data.status} · ${this.tokens.total} tokens${this.tokens.estimated ? ' (partly estimated)' : ''}`);

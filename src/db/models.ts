@@ -148,6 +148,10 @@ const turnSchema = new Schema(
     endedAt: { type: Date, default: null },
     /** Id of the HTTP request that started the turn (X-Request-Id): joins API logs to the turn. */
     requestId: { type: String, default: null },
+    /** Skills the author named for this turn (ids of their enabled skills). */
+    skills: { type: [String], default: [] },
+    /** Next steps offered to the author when the turn ended (empty when none were made). */
+    suggestions: { type: [String], default: [] },
   },
   { timestamps: true },
 );
@@ -266,6 +270,8 @@ const turnContextSchema = new Schema(
     ownerId: { type: String, required: true },
     jobId: { type: String, default: null },
     message: { type: String, required: true },
+    /** The enabled skills' catalog (skills L1), appended to every agent's system prompt. */
+    skillCatalog: { type: String, default: '' },
     /** The rendered project-context block and its tokens. */
     context: { type: String, default: '' },
     contextTokens: { type: Number, default: 0 },
@@ -303,6 +309,71 @@ const jobSchema = new Schema(
   { timestamps: true },
 );
 
+/**
+ * A user's skill (standard SKILL.md package). Its text is data shown to the model on
+ * request, never instructions that widen what an agent may do; its scripts are never run.
+ */
+const skillSchema = new Schema(
+  {
+    ownerId: { type: String, required: true, index: true },
+    name: { type: String, required: true },
+    /** Lower-cased name: one skill of a name per user, looked up case-insensitively. */
+    nameKey: { type: String, required: true },
+    description: { type: String, required: true },
+    /** The method: SKILL.md after its front matter. */
+    body: { type: String, default: '' },
+    /** SKILL.md exactly as imported (export gives it back unchanged). */
+    manifest: { type: String, required: true },
+    metadata: { type: Schema.Types.Mixed, default: {} },
+    resources: { type: [{ path: String, content: String, kind: String, chars: Number, _id: false }], default: [] },
+    enabled: { type: Boolean, default: true },
+    usageCount: { type: Number, default: 0 },
+    lastUsedAt: { type: Date, default: null },
+  },
+  { timestamps: true },
+);
+skillSchema.index({ ownerId: 1, nameKey: 1 }, { unique: true });
+
+/** One skill read in one turn: counted once however often the turn reads it (usage records). */
+const skillUseSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // turnId:skillId
+    turnId: { type: String, required: true, index: true },
+    skillId: { type: String, required: true, index: true },
+    ownerId: { type: String, required: true },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+
+/**
+ * What one turn has spent of its skill allowance: the distinct skills read and the tokens
+ * of skill text returned. Written by compare-and-set (parallel reads race on it); `charges`
+ * makes a retried tool call get the same grant instead of paying twice.
+ */
+const skillBudgetSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // turnId
+    skillIds: { type: [String], default: [] },
+    tokensUsed: { type: Number, default: 0 },
+    charges: { type: [{ key: String, skillId: String, tokens: Number, _id: false }], default: [] },
+    rev: { type: Number, default: 0 },
+  },
+  { timestamps: true },
+);
+
+/**
+ * A short per-turn mutex around the skill budget. FerretDB v1 does not apply a conditional
+ * update atomically under concurrent writers (two updates filtered on the same revision can
+ * both match), but a unique-_id insert is atomic: holding this document is the lock.
+ */
+const skillLockSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // turnId
+    holder: { type: String, required: true },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+
 /** Plain document shapes, as `.lean()` returns them. */
 export type ProjectDoc = FlattenMaps<InferSchemaType<typeof projectSchema>> & { _id: unknown };
 export type FileDoc = FlattenMaps<InferSchemaType<typeof fileSchema>> & { _id: unknown };
@@ -318,6 +389,7 @@ export type JobClaimDoc = InferSchemaType<typeof jobClaimSchema>;
 export type ReadSnapshotDoc = InferSchemaType<typeof readSnapshotSchema>;
 export type JobDoc = FlattenMaps<InferSchemaType<typeof jobSchema>> & { _id: unknown };
 export type TurnContextDoc = FlattenMaps<InferSchemaType<typeof turnContextSchema>>;
+export type SkillDoc = FlattenMaps<InferSchemaType<typeof skillSchema>> & { _id: unknown };
 
 /** Binds every model to one connection. */
 export function createModels(conn: Connection) {
@@ -336,6 +408,10 @@ export function createModels(conn: Connection) {
     Job: conn.model('Job', jobSchema),
     JobClaim: conn.model('JobClaim', jobClaimSchema),
     TurnContext: conn.model('TurnContext', turnContextSchema),
+    Skill: conn.model('Skill', skillSchema),
+    SkillUse: conn.model('SkillUse', skillUseSchema),
+    SkillBudget: conn.model('SkillBudget', skillBudgetSchema),
+    SkillLock: conn.model('SkillLock', skillLockSchema),
   };
 }
 

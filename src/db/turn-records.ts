@@ -66,6 +66,7 @@ export interface TurnRecordInput {
   focusFileId?: string | null;
   attachedFileIds?: string[];
   quotes?: string[];
+  skills?: string[];
   jobId?: string | null;
   requestId?: string;
 }
@@ -82,6 +83,7 @@ export async function createTurnRecords(models: Models, t: TurnRecordInput): Pro
       focusFileId: t.focusFileId ?? null,
       attachedFileIds: t.attachedFileIds ?? [],
       quotes: t.quotes ?? [],
+      skills: t.skills ?? [],
       status: 'queued',
       workflowId: turnWorkflowId(t.turnId),
       jobId: t.jobId ?? null,

@@ -101,6 +101,8 @@ export const eventDataSchemas = {
   }),
   reset: z.object({ reason: z.string(), stateUrl: z.string(), lastAvailableId: z.string().nullable() }),
   error: z.object({ code: z.string(), message: z.string(), retryable: z.boolean() }),
+  /** 2–4 short next steps for the author, in their language; sent just before `done` (kept on the turn too). */
+  suggestions: z.object({ items: z.array(z.string()), language: z.enum(['zh', 'en']) }),
   done: z.object({ status: z.string() }),
 } as const;
 
@@ -155,6 +157,7 @@ export const streamEventSchema = z.discriminatedUnion('type', [
   envelopeOf('job_progress'),
   envelopeOf('reset'),
   envelopeOf('error'),
+  envelopeOf('suggestions'),
   envelopeOf('done'),
 ]);
 

@@ -19,6 +19,10 @@ export interface TurnSettings {
   storeHeartbeatTimeoutSeconds: number;
   /** Review-gate rounds per turn (REVIEW_MAX_ROUNDS); absent in turns started before it existed. */
   maxReviewRounds?: number;
+  /** Next-step suggestions after the turn (absent in turns started before they existed). */
+  suggestionsEnabled?: boolean;
+  /** `off`: start with the writer, no router call (absent: `llm`). */
+  routerStrategy?: 'llm' | 'off';
 }
 
 export interface TurnOutcome {
@@ -145,6 +149,8 @@ export interface ToolOutcome {
   pendingBody?: boolean;
   handoff?: { to: WorkAgent; reason: string; todo?: string };
   clarification?: { question: string };
+  /** parallel_execute: each sub-task's outcome, in task order (breadcrumbs and the failure breaker read them). */
+  subOutcomes?: ToolOutcome[];
 }
 
 export interface SaveCaptureInput {

@@ -3,13 +3,14 @@
  * answers without tools, calls a control tool, trips the failure breaker or hits the step
  * cap. The LLM step runs in a cancellable scope so an `interrupt` signal stops the model.
  */
-import { CancellationScope, isCancellation } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, patched } from '@temporalio/workflow';
 import { draft } from '../events/contract';
 import type { LlmStepResult, RunKind, ToolOutcome } from '../shared/turn-types';
 import type { TurnActivities } from './activities-proxy';
 import type { RunFacts } from './decide';
 import type { TurnRunState } from './turn-state';
 import type { WorkAgent } from './plans';
+import { recordBatch, runParallelBatch } from './parallel';
 
 export class Interrupted extends Error {
   constructor() {
@@ -119,14 +120,16 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
 
     for (const call of res.toolCalls) {
       if (st.interruptRequested) throw new Interrupted();
-      const outcome = await acts.store.executeTool.executeWithOptions(
-        { summary: `${req.agent} · step ${step} · ${call.summary}` },
-        [{ turnId: st.input.turnId, run, step, agent: req.agent, toolCallId: call.id, slot: st.nextSlot(), flags }],
-      );
+      const toolInput = { turnId: st.input.turnId, run, step, agent: req.agent, toolCallId: call.id, slot: st.nextSlot(), flags };
+      const label = `${req.agent} · step ${step} · ${call.summary}`;
+      const outcome =
+        call.name === 'parallel_execute' && patched('h8-parallel-execute')
+          ? await runParallelBatch(acts, toolInput, label)
+          : await acts.store.executeTool.executeWithOptions({ summary: label }, [toolInput]);
       recordWrite(st, facts, req.agent, outcome);
       if (outcome.ok && outcome.handoff) facts.handoff = outcome.handoff;
       if (outcome.ok && outcome.clarification) facts.clarification = outcome.clarification;
-      const tripped = st.breaker.record(outcome);
+      const tripped = recordBatch(st.breaker, outcome);
       if (tripped) {
         facts.circuitOpen = tripped;
         facts.planUnits = [...units];

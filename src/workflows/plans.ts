@@ -41,7 +41,9 @@ export type RoutingSource =
   | 'inherit_after_question'
   | 'confirm_proposal'
   | 'clarify_first'
-  | 'forced';
+  | 'forced'
+  /** ROUTER_STRATEGY=off: the writer starts every turn, no router call. */
+  | 'router_off';
 
 /** The routing the turn runs with, saved on the turn and shown to the next turn's router. */
 export interface RoutingDecision {

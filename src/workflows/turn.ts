@@ -19,9 +19,10 @@ import { Interrupted, runAgent, type RunRequest } from './agent-run';
 import { decideAfterRun, type Decision } from './decide';
 import { interruptSignal, SA, stateQuery, steerSignal } from './messages';
 import { buildPacket } from './packets';
-import { fallbackRouting, type RoutingDecision, type WorkAgent } from './plans';
+import { cutScope, fallbackRouting, type RoutingDecision, type WorkAgent, writerAloneRouting } from './plans';
 import { applyConfirmationGuard, isNoiseMessage, preRoute, requestAsksForPlan } from './routing';
 import { TurnRunState } from './turn-state';
+import { offerSuggestions } from './suggestions';
 
 export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
   const st = new TurnRunState(input);
@@ -38,6 +39,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
   });
 
   const finalize = async (f: Omit<FinalizeInput, 'turnId' | 'slot' | 'runs' | 'routing' | 'deferredStops' | 'releaseHeldRuns'>): Promise<TurnOutcome> => {
+    await offerSuggestions(input, f.status);
     st.status = f.status;
     upsertSearchAttributes([{ key: SA.TurnStatus, value: f.status }]);
     // Finalizing must happen even when the workflow itself is being cancelled.
@@ -75,7 +77,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
       return await finalize({ status: 'awaiting_author', stopReason: 'clarification_requested', stopMessage: question, resume: null, error: null });
     }
     const confirmProposals = patched('h1-confirm-proposal');
-    st.routing = input.forcedRouting ?? preRoute(prepared.message, prepared.previous, { confirmProposals }) ?? (await routeWithFallback(acts, input.turnId));
+    st.routing = input.forcedRouting ?? routerOff(input, prepared.message) ?? preRoute(prepared.message, prepared.previous, { confirmProposals }) ?? (await routeWithFallback(acts, input.turnId));
     st.routing = applyConfirmationGuard(st.routing, prepared.message, prepared.previous, { confirmProposals });
     st.remaining = [...st.routing.workflow_agents];
     upsertSearchAttributes([{ key: SA.WorkflowPlan, value: st.routing.workflow_plan }]);
@@ -201,6 +203,12 @@ function keepRunInFlight(st: TurnRunState, outcome: 'interrupted' | 'failed'): v
     st.runs.push({ run: st.run, agent: st.agent, kind: st.currentKind, outcome, textDropped: false });
   st.releaseAtFinalize = [...new Set([...st.releaseAtFinalize, ...st.heldRuns])];
   st.heldRuns = [];
+}
+
+/** ROUTER_STRATEGY=off (seed 001 router "off"): every turn starts with the writer, no router call and no pre-routing. */
+function routerOff(input: TurnInput, message: string): RoutingDecision | null {
+  if (input.settings.routerStrategy !== 'off' || !patched('h8-router-off')) return null;
+  return writerAloneRouting('router_off', cutScope(message.replace(/\s+/g, ' ')), ['ROUTER_STRATEGY=off: the writer starts every turn']);
 }
 
 async function routeWithFallback(acts: ReturnType<typeof turnActivities>, turnId: string): Promise<RoutingDecision> {

@@ -105,6 +105,9 @@ const routes: BodyRoute[] = [
       ['too many attachments', { message: 'hi', attachedFileIds: Array(21).fill(ID) }, 'attachedFileIds'],
       ['over-long quote', { message: 'hi', quotes: [long(4001)] }, 'quotes.0'],
       ['a client-chosen workflow id', { message: 'hi', workflowId: 'mine' }, '(body)'],
+      ['too many skills', { message: 'hi', skills: Array(11).fill('s') }, 'skills'],
+      ['over-long skill name', { message: 'hi', skills: [long(101)] }, 'skills.0'],
+      ['blank skill name', { message: 'hi', skills: ['  '] }, 'skills.0'],
     ],
   },
   {
@@ -175,6 +178,16 @@ const routes: BodyRoute[] = [
       ['version as text', { version: 'one' }, 'version'],
     ],
   },
+  {
+    name: 'PATCH /skills/:id',
+    method: 'PATCH',
+    path: () => `/api/v1/skills/${ID}`,
+    valid: () => ({ enabled: true }),
+    bad: [
+      ['enabled as a string', { enabled: 'yes' }, 'enabled'],
+      ['missing enabled', {}, 'enabled'],
+    ],
+  },
 ];
 
 const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
@@ -232,6 +245,10 @@ const idRoutes: [string, string][] = [
   ['POST', '/api/v1/jobs/:id/cancel'],
   ['POST', '/api/v1/jobs/:id/stream-token'],
   ['GET', '/api/v1/jobs/:id/events'],
+  ['GET', '/api/v1/skills/:id'],
+  ['GET', '/api/v1/skills/:id/export'],
+  ['PATCH', '/api/v1/skills/:id'],
+  ['DELETE', '/api/v1/skills/:id'],
 ];
 const badIds = ['abc', 'Z'.repeat(24), 'a'.repeat(25), 'A'.repeat(24), '%00', `${'a'.repeat(23)}%00`, encodeURIComponent('{"$gt":""}'), encodeURIComponent("' or 1=1 --"), '%E2%80%AE'];
 
@@ -268,11 +285,19 @@ test('malformed queries and headers are 400 without a lookup', async () => {
     [`/api/v1/turns/${ids.turnId}/events`, { 'last-event-id': 'DROP TABLE' }],
     [`/api/v1/turns/${ids.turnId}/events?token=${long(2001)}`],
     [`/api/v1/projects?limit=${encodeURIComponent('1\u0000')}`],
+    ['/api/v1/skills?limit=5'],
   ];
   for (const [path, headers] of cases) {
     const a = await send(path.includes('recursive') ? 'DELETE' : 'GET', path, undefined, headers);
     expect({ path, status: a.status, ops: a.ops }).toEqual({ path, status: 400, ops: [] });
   }
+});
+
+test('skill import: a bad query or a non-zip body is 400 without a lookup', async () => {
+  refused(await send('POST', '/api/v1/skills/import?replace=maybe', Buffer.from('PK'), { 'content-type': 'application/zip' }), 400, 'replace');
+  refused(await send('POST', '/api/v1/skills/import', Buffer.from('not a zip'), { 'content-type': 'application/zip' }), 400);
+  refused(await send('POST', '/api/v1/skills/import', json({ name: 'x' })), 400);
+  refused(await send('POST', '/api/v1/skills/import', Buffer.alloc(2 * 1024 * 1024, 1), { 'content-type': 'application/zip' }), 413);
 });
 
 test('odd requests never cost a 5xx', async () => {
@@ -300,5 +325,6 @@ test('after all of it: no turn, no message, no lock, no workflow', async () => {
   expect(await h.runtime.models.Message.countDocuments({})).toBe(0);
   expect(await h.runtime.models.SessionLock.countDocuments({})).toBe(0);
   expect(await h.runtime.models.Job.countDocuments({})).toBe(0);
+  expect(await h.runtime.models.Skill.countDocuments({})).toBe(0);
   expect(workflowStarts).toBe(0);
 });

@@ -6,12 +6,13 @@
 import { newId } from '../../src/db/models';
 import { api, createHarness, createProjectAndSession, type Harness, routerReply, waitTurn } from '../helpers/harness';
 import { readSse } from '../helpers/sse-client';
+import { skillZip } from '../helpers/skill-zips';
 
 const A = { authorization: 'Bearer tokA' };
 const B = { authorization: 'Bearer tokB' };
 
 let h: Harness;
-const a = { projectId: '', sessionId: '', turnId: '', fileId: '', folderId: '', streamToken: '', jobId: '', trashedId: '' };
+const a = { projectId: '', sessionId: '', turnId: '', fileId: '', folderId: '', streamToken: '', jobId: '', trashedId: '', skillId: '' };
 const SECRET_TITLE = 'Alice secret title';
 const SECRET_TEXT = 'moonlit smugglers of Vell';
 
@@ -43,6 +44,13 @@ beforeAll(async () => {
   expect(job.status).toBe(202);
   a.jobId = job.body.jobId;
   await h.runtime.temporal.workflow.getHandle(`job-${a.jobId}`).result();
+  const skill = await fetch(`${h.baseUrl}/api/v1/skills/import`, {
+    method: 'POST',
+    headers: { ...A, 'content-type': 'application/zip' },
+    body: await skillZip('alice-voice', 'Alice’s private style', SECRET_TEXT),
+  });
+  expect(skill.status).toBe(201);
+  a.skillId = ((await skill.json()) as { id: string }).id;
 }, 120000);
 afterAll(async () => {
   await h?.close();
@@ -83,9 +91,13 @@ const probes: Probe[] = [
   ['POST', (i) => `/api/v1/jobs/${i.jobId}/cancel`],
   ['POST', (i) => `/api/v1/jobs/${i.jobId}/stream-token`],
   ['GET', (i) => `/api/v1/jobs/${i.jobId}/events`],
+  ['GET', (i) => `/api/v1/skills/${i.skillId}`],
+  ['GET', (i) => `/api/v1/skills/${i.skillId}/export`],
+  ['PATCH', (i) => `/api/v1/skills/${i.skillId}`, () => ({ enabled: false })],
+  ['DELETE', (i) => `/api/v1/skills/${i.skillId}`],
 ];
 
-const fresh = () => ({ projectId: newId(), sessionId: newId(), turnId: newId(), fileId: newId(), folderId: newId(), streamToken: '', jobId: newId(), trashedId: newId() });
+const fresh = () => ({ projectId: newId(), sessionId: newId(), turnId: newId(), fileId: newId(), folderId: newId(), streamToken: '', jobId: newId(), trashedId: newId(), skillId: newId() });
 
 async function raw(method: string, path: string, body: unknown, headers: Record<string, string>) {
   const res = await fetch(`${h.baseUrl}${path}`, {
@@ -96,7 +108,7 @@ async function raw(method: string, path: string, body: unknown, headers: Record<
   return { status: res.status, text: await res.text() };
 }
 
-test.each(probes.map((p) => [`${p[0]} ${p[1]({ projectId: ':projectId', sessionId: ':sessionId', turnId: ':turnId', fileId: ':fileId', folderId: '', streamToken: '', jobId: ':jobId', trashedId: ':fileId' })}`, p] as const))(
+test.each(probes.map((p) => [`${p[0]} ${p[1]({ projectId: ':projectId', sessionId: ':sessionId', turnId: ':turnId', fileId: ':fileId', folderId: '', streamToken: '', jobId: ':jobId', trashedId: ':fileId', skillId: ':skillId' })}`, p] as const))(
   'B gets exactly what a nonexistent id gets: %s',
   async (_name, [method, path, body]) => {
     const other = fresh();
@@ -106,7 +118,7 @@ test.each(probes.map((p) => [`${p[0]} ${p[1]({ projectId: ':projectId', sessionI
     expect(none.status).toBe(404);
     // Byte for byte the same answer, once the id B sent is swapped back.
     let normalised = mine.text;
-    for (const k of ['projectId', 'sessionId', 'turnId', 'fileId', 'jobId', 'trashedId'] as const) normalised = normalised.split(a[k]).join(other[k]);
+    for (const k of ['projectId', 'sessionId', 'turnId', 'fileId', 'jobId', 'trashedId', 'skillId'] as const) normalised = normalised.split(a[k]).join(other[k]);
     expect(normalised).toBe(none.text);
     expect(mine.text).not.toContain(SECRET_TITLE);
     expect(mine.text).not.toContain(SECRET_TEXT);
@@ -122,12 +134,16 @@ test("B's lists and totals hold nothing of A's; B cannot reach A's files through
   expect(JSON.parse(sessions.text).items).toEqual([]);
   const usage = JSON.parse((await raw('GET', '/api/v1/usage', undefined, B)).text);
   expect(usage.totals.totalTokens).toBe(0);
+  const skills = await raw('GET', '/api/v1/skills', undefined, B);
+  expect(JSON.parse(skills.text).items).toEqual([]);
 
   const bob = await createProjectAndSession(h, 'novel', B);
   const focus = await raw('POST', `/api/v1/sessions/${bob.sessionId}/turns`, { message: 'read this', focusFileId: a.fileId }, B);
   expect(focus.status).toBe(404);
   const child = await raw('POST', '/api/v1/files', { projectId: bob.projectId, type: 'draft', title: 'x', parentId: a.folderId }, B);
   expect(child.status).toBe(404);
+  // Nor A's skills, by id or by name, in B's own turn.
+  for (const ref of [a.skillId, 'alice-voice']) expect((await raw('POST', `/api/v1/sessions/${bob.sessionId}/turns`, { message: 'use it', skills: [ref] }, B)).status).toBe(404);
   expect(await h.runtime.models.Turn.countDocuments({ sessionId: bob.sessionId })).toBe(0);
 });
 
@@ -146,6 +162,7 @@ test("A's data is untouched by B's attempts", async () => {
   // A's trashed file is still in A's trash, not restored by B.
   const trash = await api<{ items: { id: string }[] }>(h, 'GET', `/api/v1/projects/${a.projectId}/files?deleted=true`, undefined, A);
   expect(trash.body.items.map((f) => f.id)).toEqual([a.trashedId]);
+  expect(await h.runtime.models.Skill.findById(a.skillId).lean()).toMatchObject({ enabled: true, body: SECRET_TEXT });
 });
 
 test('stream tokens open exactly one stream; no token or a wrong token is 401', async () => {

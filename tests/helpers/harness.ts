@@ -16,6 +16,7 @@ import { createWorker } from '../../src/worker';
 import { readRange, turnStreamKey } from '../../src/streams/redis-streams';
 import type { StreamEvent } from '../../src/events/contract';
 import type { TurnOutcome } from '../../src/shared/turn-types';
+import type { FaultInjector } from '../../src/activities/faults';
 
 import { ROOT, testBundle } from './bundle';
 
@@ -49,6 +50,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
       REDIS_KEY_PREFIX: `test:${name}:`,
       MONGODB_URI: process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/scriptorium_test',
       REVIEW_WORD_THRESHOLD: '300',
+      // Most tests script every model call exactly; suggestion tests turn this back on.
+      SUGGESTIONS_ENABLED: 'false',
       ...overrides,
     },
   });
@@ -74,6 +77,8 @@ export interface HarnessOptions {
   maxCachedWorkflows?: number;
   /** Logger for the app and worker (log tests capture the stream); default: quiet pino. */
   logger?: Logger;
+  /** Test hooks in the activities (e.g. a slow parallel sub-task). */
+  faults?: FaultInjector;
 }
 
 export async function createHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -93,6 +98,7 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
         logger,
         workflowBundle: testBundle(),
         maxCachedWorkflows: opts.maxCachedWorkflows,
+        faults: opts.faults,
       });
   let running: Promise<void> | null = null;
   const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date() });

@@ -38,6 +38,7 @@ const PINNED: Record<string, string[]> = {
   job_progress: ['chapter', 'of', 'from', 'to', 'chaptersDone', 'status', 'words', 'usage', 'turnId', 'message'],
   reset: ['reason', 'stateUrl', 'lastAvailableId'],
   error: ['code', 'message', 'retryable'],
+  suggestions: ['items', 'language'],
   done: ['status'],
 };
 const ENVELOPE = ['type', 'turnId', 'jobId', 'agent', 'step', 'attempt', 'seq', 'ts', 'toolCallId', 'data'];

@@ -71,7 +71,7 @@ test('review gate: enough body words go to the reviewer with evidence; the write
   expect(reviewer.all).toContain('Body words written in this turn: 400');
   expect(reviewer.all).toMatch(/Author's length requirements: .*about 400 words/);
   expect(reviewer.all).toContain('[writer question for the author] Shall I write chapter 3?');
-  expect(reviewer.tools).toEqual(['query_files', 'handoff_to_agent', 'request_clarification']);
+  expect(reviewer.tools).toEqual(['query_files', 'handoff_to_agent', 'request_clarification', 'load_skill', 'read_skill_resource']);
   // The author sees one summary: the held writer text is not in the saved messages.
   const msgs = await h.runtime.models.Message.find({ turnId, role: 'assistant' }).lean();
   expect(msgs.map((m) => m.content).join('\n')).not.toContain('WRITER-SUMMARY');

@@ -4,7 +4,7 @@
  * and re-publishes its events under the same stream ids, which Redis deduplicates.
  */
 import { Context } from '@temporalio/activity';
-import { AGENT_TOOLS, FILE_WRITE_TOOLS, type ToolArgs, type ToolName, toolArgSchemas } from '../../agents/tool-schemas';
+import { AGENT_TOOLS, FILE_WRITE_TOOLS, READ_ONLY_REFUSED_TOOLS, type ToolArgs, type ToolName, toolArgSchemas } from '../../agents/tool-schemas';
 import { type AnyEventDraft, draft, refusalOf } from '../../events/contract';
 import { idFromKey, isDuplicateKey } from '../../db/models';
 import type { ToolInput, ToolOutcome } from '../../shared/turn-types';
@@ -14,6 +14,9 @@ import { publisherFor } from '../publish';
 import { createFile, deleteFile, editFile, queryFiles } from './file-tools';
 import { handoffToAgent, requestClarification, updateProject } from './project-tools';
 import { setImportance } from './importance';
+import { parallelExecuteSerial } from './parallel';
+import { loadSkill, readSkillResource } from './skill-tools';
+import { skillRequestLimits } from '../../skills/limits';
 import { failure, type ToolContext, type ToolExecution } from './types';
 
 export const toolKey = (turnId: string, step: number, toolCallId: string): string => `${turnId}:${step}:${toolCallId}`;
@@ -43,6 +46,10 @@ const TOOLS: { [N in ToolName]: (ctx: ToolContext, args: ToolArgs<N>) => Promise
   update_project: updateProject,
   handoff_to_agent: handoffToAgent,
   request_clarification: requestClarification,
+  load_skill: loadSkill,
+  read_skill_resource: readSkillResource,
+  // The turn workflow fans a batch out as parallel activities (./parallel.ts); this entry runs it in one.
+  parallel_execute: parallelExecuteSerial,
 };
 
 async function dispatch(ctx: ToolContext, name: ToolName, args: unknown): Promise<ToolExecution> {
@@ -65,7 +72,7 @@ export function createToolActivities(deps: ActivityDeps) {
     const parsed = toolArgSchemas[name].safeParse(raw);
     if (!parsed.success)
       return failure(name, 'invalid_arguments', parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
-    if (FILE_WRITE_TOOLS.includes(name) && input.flags.readOnly)
+    if (READ_ONLY_REFUSED_TOOLS.includes(name) && input.flags.readOnly)
       return failure(name, 'read_only_request', 'The author asked for no file changes in this turn: answer without writing.');
     if (FILE_WRITE_TOOLS.includes(name) && input.flags.clarifyFirst)
       return failure(name, 'clarify_first', 'Ask the author what exactly to change before editing anything.');
@@ -109,6 +116,7 @@ export function createToolActivities(deps: ActivityDeps) {
           run: input.run,
           step: input.step,
           event: stamp,
+          skillLimits: skillRequestLimits(deps.config),
         };
         execution = await run(input, ctx, { name: call.name ?? '', arguments: call.arguments ?? '' });
         deps.faults?.hit('tool.after_write', { name: call.name, agent: input.agent, step: input.step });

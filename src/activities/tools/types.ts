@@ -3,6 +3,7 @@ import type { AuthorScope } from '../../shared/author-scope';
 import type { Models } from '../../db/models';
 import type { ToolOutcome } from '../../shared/turn-types';
 import type { WorkAgent } from '../../workflows/plans';
+import type { SkillRequestLimits } from '../../skills/limits';
 
 /** What a tool can see: the turn it runs in, never another project's data. */
 export interface ToolContext {
@@ -22,6 +23,8 @@ export interface ToolContext {
   step: number;
   /** Stamps events with the turn's envelope fields. */
   event: (d: AnyEventDraft) => AnyEventDraft;
+  /** Per-request skill allowance (load_skill, read_skill_resource); defaults when absent. */
+  skillLimits?: SkillRequestLimits;
 }
 
 /** What the author said this turn, as the author-protection matcher reads it. */

@@ -8,6 +8,7 @@ import { presentTurn } from '../present';
 import { eventsQuery, interruptBody, startTurnBody, steerBody } from '../schemas';
 import { resumeIdOf, serveSse } from '../sse';
 import { startTurn } from '../turn-starter';
+import { namedSkillIds } from './skills';
 import { parseBody, parseId, parseQuery } from '../validation';
 import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../../shared/domain';
 import { turnStreamKey } from '../../streams/redis-streams';
@@ -30,7 +31,8 @@ export function turnsRouter(deps: AppDeps): Router {
     const session = await ownedSession(models, userId, sessionId);
     for (const id of [body.focusFileId, ...(body.attachedFileIds ?? [])].filter(Boolean) as string[])
       if (!(await models.File.exists({ _id: id, projectId: session.projectId, deletedAt: null }))) throw new NotFoundError(`file ${id}`);
-    const { turnId, workflowId } = await startTurn(deps, { ownerId: userId, sessionId, projectId: session.projectId, ...body, requestId: requestIdOfRequest(req) });
+    const skills = body.skills?.length ? await namedSkillIds(models, userId, body.skills, config.SKILLS_PER_REQUEST) : undefined;
+    const { turnId, workflowId } = await startTurn(deps, { ownerId: userId, sessionId, projectId: session.projectId, ...body, skills, requestId: requestIdOfRequest(req) });
     const { token } = streamToken(userId, turnId);
     res.status(202).json({ turnId, workflowId, streamUrl: `/api/v1/turns/${turnId}/events`, streamToken: token });
   });

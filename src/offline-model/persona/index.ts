@@ -35,6 +35,7 @@ import {
   type PersonaReply,
 } from './file-agents';
 import { routeMessage } from './router';
+import { isSuggestionsRequest, suggestionsReply } from './suggestions';
 
 export type { PersonaReply };
 export { routeMessage, type RoutingDecision, type WorkflowPlan } from './router';
@@ -111,6 +112,7 @@ export function personaReply(agent: AgentName | null, body: ChatCompletionReques
   }
   const bank = replyLanguage(body.messages) === 'zh' ? ZH_BANK : EN_BANK;
   if (agent === 'quality_reviewer') return reviewerReply(body, bank);
+  if (agent === null && isSuggestionsRequest(body)) return suggestionsReply(body);
   if (agent === null) return unknownAgentReply(body, bank);
   const authorWords = withoutWorkingSet(authorText(body.messages));
   const ctx: FileAgentContext = {

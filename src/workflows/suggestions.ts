@@ -1,0 +1,28 @@
+/**
+ * Next-step suggestions at the end of a turn (seed 001 suggest_service): one activity just
+ * before finalize, so its `suggestions` event lands right before `done`. Skipped when the
+ * turn failed (nothing sensible to suggest) or was interrupted (the author said stop), for
+ * job chapters (no author is waiting on them), and when SUGGESTIONS_ENABLED is off.
+ * Suggestions are optional: their failure never changes how the turn ends.
+ */
+import { isCancellation, log, patched, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { TurnStatus } from '../shared/domain';
+import type { TurnInput } from '../shared/turn-types';
+
+export async function offerSuggestions(input: TurnInput, status: TurnStatus): Promise<void> {
+  if (status === 'failed' || status === 'interrupted' || !input.settings.suggestionsEnabled || input.jobId) return;
+  // Evaluated only for turns that want suggestions, so turns recorded before this replay unchanged.
+  if (!patched('h8-suggestions')) return;
+  const { suggestNextSteps } = proxyActivities<Pick<Activities, 'suggestNextSteps'>>({
+    startToCloseTimeout: '60s',
+    heartbeatTimeout: `${input.settings.storeHeartbeatTimeoutSeconds}s`,
+    retry: { initialInterval: '1s', maximumAttempts: 2 },
+  });
+  try {
+    await suggestNextSteps({ turnId: input.turnId, status });
+  } catch (err) {
+    // Even a cancellation only costs the suggestions: finalize (non-cancellable) must still run.
+    log.warn('no next-step suggestions; the turn ends without them', { turnId: input.turnId, cancelled: isCancellation(err), error: (err as Error).message });
+  }
+}
