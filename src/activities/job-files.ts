@@ -7,31 +7,12 @@
 import { casLost, casWritten, compareAndSet } from '../db/compare-and-set';
 import type { Models } from '../db/models';
 import { BODY_FILE_TYPES } from '../shared/domain';
+import { findUnitRefs } from '../shared/numerals';
 
-const ZH_DIGITS: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
-
-/** 三 → 3, 二十三 → 23, 一百零五 → 105; NaN when not a numeral. */
-function zhNumber(text: string): number {
-  let total = 0;
-  let digit = 0;
-  for (const ch of text) {
-    if (ch in ZH_DIGITS) digit = ZH_DIGITS[ch]!;
-    else if (ch === '十' || ch === '百' || ch === '千') {
-      total += (digit || 1) * { 十: 10, 百: 100, 千: 1000 }[ch];
-      digit = 0;
-    } else return NaN;
-  }
-  return total + digit;
-}
-
-const CHAPTER_RE = /(?:\bchapter|\bch\.)\s*(\d{1,4})\b|第\s*(\d{1,4})\s*[章回]|第\s*([零〇一二两三四五六七八九十百千]{1,8})\s*[章回]/i;
-
-/** The chapter a title or outline line names first ("Chapter 7: …", "第7章", "第七章"), or null. */
+/** The chapter a title or outline line names first ("Chapter 7: …", "第7章", "第七章"), or null (the shared numeral parser). */
 export function chapterOf(text: string): number | null {
-  const m = CHAPTER_RE.exec(text);
-  if (!m) return null;
-  const n = m[1] ? Number(m[1]) : m[2] ? Number(m[2]) : zhNumber(m[3]!);
-  return Number.isFinite(n) && n > 0 ? n : null;
+  const ref = findUnitRefs(text).find((r) => r.kind === 'chapter');
+  return ref ? ref.from : null;
 }
 
 export interface ChapterFile {

@@ -58,7 +58,7 @@ const AGREE_AFTER = /^\s*(?:的)?\s*(?:保持|一致|统一|一样|相同|类似
 const LOCATION_BEFORE = /\b(?:(?<!\brid )of|from|in|inside|within)\s+(?:the\s+)?$/iu;
 const LOCATION_AFTER = /^\s*(?:里|中|的(?!文件))/u;
 /** The clause reports work as done: what it names is not a target ("第3章改好了", "chapter 3 is done"). */
-const DONE = /好了|完了|已经|已|写完|改完|\b(?:done|finished|already|i've|i have|i rewrote|i deleted|i removed)\b/iu;
+const DONE = /好了|完了|已经(?!有)|已(?![经有])|写完|改完|\b(?:done|finished|already|i've|i have|i rewrote|i deleted|i removed)\b/iu;
 /** Pointing at the open file. */
 const DEICTIC = /\b(?:this|it|that|current)\b|这|它|此|本章|本文|当前/iu;
 /** Words that carry no object: a clause made only of these and verbs is a bare order. */

@@ -80,7 +80,7 @@ const NUM_SRC = `(?:${ARABIC_SRC}|${ZH_SRC})`;
 /** What a unit counts: chapters (章, 回, chapter), episodes (集, episode) or acts (幕, act). */
 export type UnitKind = 'chapter' | 'episode' | 'act';
 
-const ZH_UNIT: Record<string, UnitKind> = { 章: 'chapter', 回: 'chapter', 节: 'chapter', 集: 'episode', 幕: 'act' };
+const ZH_UNIT: Record<string, UnitKind> = { 章: 'chapter', 回: 'chapter', 集: 'episode', 幕: 'act' };
 
 function enKind(word: string): UnitKind {
   const w = word.toLowerCase();
@@ -103,9 +103,9 @@ export interface UnitRef {
 export const MAX_RANGE_SPAN = 1000;
 
 const RANGE_SEP = String.raw`\s*(?:-|–|—|~|～|到|至|to|through|thru)\s*`;
-const ZH_RANGE = new RegExp(String.raw`第\s*(${NUM_SRC})\s*(?:[章集回幕节])?${RANGE_SEP}第?\s*(${NUM_SRC})\s*([章集回幕节])`, 'gu');
-const ZH_SINGLE = new RegExp(String.raw`第\s*(${NUM_SRC})\s*([章集回幕节])`, 'gu');
-const ZH_FIRST_N = new RegExp(String.raw`前\s*(${NUM_SRC})\s*([章集回幕节])`, 'gu');
+const ZH_RANGE = new RegExp(String.raw`第\s*(${NUM_SRC})\s*(?:[章集回幕])?${RANGE_SEP}第?\s*(${NUM_SRC})\s*([章集回幕])`, 'gu');
+const ZH_SINGLE = new RegExp(String.raw`第\s*(${NUM_SRC})\s*([章集回幕])`, 'gu');
+const ZH_FIRST_N = new RegExp(String.raw`前\s*(${NUM_SRC})\s*([章集回幕])`, 'gu');
 const EN_NUM = `(?:${ARABIC_SRC}|${EN_SRC})`;
 /** A number followed by a length unit is a length, not another unit ("chapter 3 to 5000 words"). */
 const NOT_LENGTH = String.raw`(?!\s*(?:[kK]\b|words?\b|characters?\b|chars?\b|字|%))`;

@@ -25,6 +25,8 @@ describe('titles match as whole references, numerals equal', () => {
     ['把第3章和第4章都删了', '第3章'],
     ['delete chapters 3 and 4', 'Chapter 4'],
     ['delete episode 3', '第3集'],
+    ['删除已有的第三章', '第三章'],
+    ['把已经有的第三章删掉', '第三章'],
   ])('"%s" authorises deleting "%s"', (m, t) => expect(asks(m, t)).toBe(true));
 
   test.each([

@@ -16,6 +16,7 @@ import {
   unitOfTitle,
 } from '../../src/shared/numerals';
 import { planUnits } from '../../src/agents/file-stream';
+import { chapterOf } from '../../src/activities/job-files';
 import { findLengthRequirements } from '../../src/workflows/routing';
 
 const refs = (text: string) => findUnitRefs(text).map((r) => [r.kind, r.from, r.to]);
@@ -63,7 +64,7 @@ describe('unit references', () => {
     expect(refs('第二幕')).toEqual([['act', 2, 2]]);
     expect(refs('Act 2')).toEqual([['act', 2, 2]]);
     expect(refs('第五回')).toEqual([['chapter', 5, 5]]);
-    expect(refs('第五节')).toEqual([['chapter', 5, 5]]);
+    expect(refs('第五节')).toEqual([]);
   });
   test('ranges: 第2-5集, 第二至五章, 第2章到第5章, 前三章, chapters 2–5, 2 to 5, 2 through 5', () => {
     expect(refs('写第2-5集')).toEqual([['episode', 2, 5]]);
@@ -150,4 +151,10 @@ describe('length requirements', () => {
     expect(findLengthRequirements('3000字，3000字')).toEqual(['3000字，3000字']);
     expect(findLengthRequirements('no numbers here')).toEqual([]);
   });
+});
+
+test('jobs read chapter titles with the same parser: 第七章 = 第7章 = Chapter 7; episodes are not chapters', () => {
+  expect(['第七章 风暴', '第7章', 'Chapter 7: Reef', 'chapter seven', 'Ch. 7'].map(chapterOf)).toEqual([7, 7, 7, 7, 7]);
+  expect(chapterOf('第7集')).toBeNull();
+  expect(chapterOf('Prologue')).toBeNull();
 });
