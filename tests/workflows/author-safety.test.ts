@@ -7,7 +7,7 @@ import { createApp } from '../../src/api/app';
 import { createLogger } from '../../src/logger';
 import type { Models } from '../../src/db/models';
 import { authorEdits, authorLines, rememberSeen, VersionConflict, writeVersion } from '../../src/activities/tools/file-store';
-import { editFile } from '../../src/activities/tools/file-tools';
+import { deleteFile, editFile } from '../../src/activities/tools/file-tools';
 import { createStartedServer } from '../helpers/app-server';
 import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
 import { call, ofType, router, say } from '../helpers/script';
@@ -35,7 +35,7 @@ async function aiFile(projectId: string, title: string, content: string, order =
 const authorWrites = (fileId: string, content: string) => writeVersion(h.runtime.models, fileId, content, { author: 'author', operation: 'author_edit' });
 const contentOf = async (fileId: string) => (await h.runtime.models.File.findById(fileId).lean())!.content;
 /** The model holds this reply back long enough for the author's edit to land first. */
-const slow = <T extends object>(entry: T) => ({ ...entry, ttftMs: 1500 });
+const slow = <T extends object>(entry: T) => ({ ...entry, ttftMs: 3000 });
 
 test('stale_content: an author edit during generation is refused with the new changes, even where the anchor still matches; after a re-read the edit lands', async () => {
   const { sessionId, projectId } = await createProjectAndSession(h);
@@ -180,6 +180,35 @@ test('edit_file writes only on the head it checked: an author version landing be
   expect(out.body).toMatchObject({ ok: false, error_type: 'stale_content', version: 2 });
   expect(await contentOf(id)).toBe('Calm water.\nTwo gulls.');
   expect((await real.FileVersion.find({ fileId: id }).lean()).map((v) => v.author)).toEqual(['author', 'author']);
+});
+
+test("an agent's delete does not take an author edit that lands between its check and the trash: the file is kept", async () => {
+  const { projectId } = await createProjectAndSession(h);
+  const id = await aiFile(projectId, 'Chapter 2', 'AI text.');
+  let raced = false;
+  const real = h.runtime.models;
+  const racingFiles = new Proxy(real.File, {
+    get(target, prop) {
+      if (prop === 'updateMany')
+        return async (...args: unknown[]) => {
+          if (!raced) {
+            raced = true;
+            await authorWrites(id, 'AI text, and my own line.');
+          }
+          return (target.updateMany as (...a: unknown[]) => unknown)(...args);
+        };
+      const v = Reflect.get(target, prop) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  const turnId = 'e'.repeat(24);
+  const out = await deleteFile(
+    { models: { ...real, File: racingFiles } as Models, turnId, projectId, ownerId: 'local', agent: 'writer', authorMessage: 'tidy up', key: `${turnId}:1:d1`, run: 1, step: 1, event: (d) => d },
+    { id },
+  );
+  expect(raced).toBe(true);
+  expect(out.body).toMatchObject({ ok: false, error_type: 'stale_content' });
+  expect(await real.File.findById(id).lean()).toMatchObject({ deletedAt: null, content: 'AI text, and my own line.' });
 });
 
 test("the author's baseVersion edit is a compare-and-set: an agent's version landing after the check is a 409, not overwritten", async () => {
