@@ -7,10 +7,13 @@ import { createApp } from '../../src/api/app';
 import { createLogger } from '../../src/logger';
 import type { Models } from '../../src/db/models';
 import { authorEdits, authorLines, rememberSeen, VersionConflict, writeVersion } from '../../src/activities/tools/file-store';
-import { editFile } from '../../src/activities/tools/file-tools';
+import { deleteFile, editFile } from '../../src/activities/tools/file-tools';
 import { createStartedServer } from '../helpers/app-server';
 import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
 import { call, ofType, router, say } from '../helpers/script';
+
+// Turns on services shared with other suites: a loaded machine makes each take seconds.
+jest.setTimeout(240_000);
 
 let h: Harness;
 beforeAll(async () => {
@@ -35,7 +38,7 @@ async function aiFile(projectId: string, title: string, content: string, order =
 const authorWrites = (fileId: string, content: string) => writeVersion(h.runtime.models, fileId, content, { author: 'author', operation: 'author_edit' });
 const contentOf = async (fileId: string) => (await h.runtime.models.File.findById(fileId).lean())!.content;
 /** The model holds this reply back long enough for the author's edit to land first. */
-const slow = <T extends object>(entry: T) => ({ ...entry, ttftMs: 1500 });
+const slow = <T extends object>(entry: T) => ({ ...entry, ttftMs: 5000 });
 
 test('stale_content: an author edit during generation is refused with the new changes, even where the anchor still matches; after a re-read the edit lands', async () => {
   const { sessionId, projectId } = await createProjectAndSession(h);
@@ -49,7 +52,7 @@ test('stale_content: an author edit during generation is refused with the new ch
     say('writer', 'Done, keeping your new line.'),
   ]);
   // The writer's first request carries chapter 1 [full] (version 1); the author then edits another line.
-  const authorEdit = h.model.waitForRequests(2).then(() => authorWrites(id, 'The sea was calm.\nNobody spoke a word.'));
+  const authorEdit = h.model.waitForRequests(2, 120_000).then(() => authorWrites(id, 'The sea was calm.\nNobody spoke a word.'));
   const r = await runTurn(h, sessionId, 'Make the sea in chapter 1 angrier');
   await authorEdit;
   const res = ofType(r.events, 'tool_result').map((e) => e.data);
@@ -73,7 +76,7 @@ test('a query_files read counts only from the next model call: an edit in the sa
     call('writer', 'edit_file', edit),
     say('writer', 'Done.'),
   ]);
-  const authorEdit = h.model.waitForRequests(2).then(() => authorWrites(id, 'Rain fell.\nThe door slammed.'));
+  const authorEdit = h.model.waitForRequests(2, 120_000).then(() => authorWrites(id, 'Rain fell.\nThe door slammed.'));
   const r = await runTurn(h, sessionId, 'Change the weather in chapter 1');
   await authorEdit;
   expect(ofType(r.events, 'tool_result').map((e) => [e.data.name, e.data.errorType ?? 'ok'])).toEqual([
@@ -94,7 +97,7 @@ test("reads are cleared when the agent changes: the planner's read does not vouc
     call('writer', 'edit_file', { id, operation: 'replace', anchor: 'Mara waited.', text: 'Mara paced.' }),
     say('writer', 'Your chapter changed meanwhile; I kept it.'),
   ]);
-  const authorEdit = h.model.waitForRequests(2).then(() => authorWrites(id, 'Mara waited.\nThe bell rang twice.'));
+  const authorEdit = h.model.waitForRequests(2, 120_000).then(() => authorWrites(id, 'Mara waited.\nThe bell rang twice.'));
   const r = await runTurn(h, sessionId, 'Plan and revise chapter 1');
   await authorEdit;
   expect(ofType(r.events, 'tool_result').map((e) => [e.agent, e.data.name, e.data.errorType ?? 'ok'])).toEqual([
@@ -115,7 +118,7 @@ test("the request's own writes count as seen: an author edit after the agent's o
     slow(call('writer', 'edit_file', { id: first, operation: 'replace', anchor: 'Old line.', text: 'New line.' })),
     say('writer', 'Kept your change.'),
   ]);
-  const authorEdit = h.model.waitForRequests(3).then(() => authorWrites(first, 'Old line.\nA coda, as I like it.'));
+  const authorEdit = h.model.waitForRequests(3, 120_000).then(() => authorWrites(first, 'Old line.\nA coda, as I like it.'));
   const r = await runTurn(h, sessionId, 'Tidy chapter 5');
   await authorEdit;
   expect(JSON.stringify(h.model.requests.filter((q) => q.agent === 'writer')[1]!.body.messages)).not.toContain(`(id=${first}) [full]`);
@@ -137,7 +140,7 @@ test('a file not seen in full this request is edited by exact match only (no sna
     call('writer', 'edit_file', { id: first, operation: 'replace', anchor: 'Old harbour.', text: 'The old harbour.' }),
     say('writer', 'Done.'),
   ]);
-  const authorEdit = h.model.waitForRequests(2).then(() => authorWrites(first, 'Old harbour at dusk.\nGulls.'));
+  const authorEdit = h.model.waitForRequests(2, 120_000).then(() => authorWrites(first, 'Old harbour at dusk.\nGulls.'));
   const r = await runTurn(h, sessionId, 'Tidy chapter 5');
   await authorEdit;
   const requests = h.model.requests.filter((q) => q.agent === 'writer');
@@ -180,6 +183,35 @@ test('edit_file writes only on the head it checked: an author version landing be
   expect(out.body).toMatchObject({ ok: false, error_type: 'stale_content', version: 2 });
   expect(await contentOf(id)).toBe('Calm water.\nTwo gulls.');
   expect((await real.FileVersion.find({ fileId: id }).lean()).map((v) => v.author)).toEqual(['author', 'author']);
+});
+
+test("an agent's delete does not take an author edit that lands between its check and the trash: the file is kept", async () => {
+  const { projectId } = await createProjectAndSession(h);
+  const id = await aiFile(projectId, 'Chapter 2', 'AI text.');
+  let raced = false;
+  const real = h.runtime.models;
+  const racingFiles = new Proxy(real.File, {
+    get(target, prop) {
+      if (prop === 'updateMany')
+        return async (...args: unknown[]) => {
+          if (!raced) {
+            raced = true;
+            await authorWrites(id, 'AI text, and my own line.');
+          }
+          return (target.updateMany as (...a: unknown[]) => unknown)(...args);
+        };
+      const v = Reflect.get(target, prop) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  const turnId = 'e'.repeat(24);
+  const out = await deleteFile(
+    { models: { ...real, File: racingFiles } as Models, turnId, projectId, ownerId: 'local', agent: 'writer', authorMessage: 'tidy up', key: `${turnId}:1:d1`, run: 1, step: 1, event: (d) => d },
+    { id },
+  );
+  expect(raced).toBe(true);
+  expect(out.body).toMatchObject({ ok: false, error_type: 'stale_content' });
+  expect(await real.File.findById(id).lean()).toMatchObject({ deletedAt: null, content: 'AI text, and my own line.' });
 });
 
 test("the author's baseVersion edit is a compare-and-set: an agent's version landing after the check is a 409, not overwritten", async () => {

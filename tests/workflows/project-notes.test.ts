@@ -10,6 +10,9 @@ import { CONFIRMED_HEADING, PROPOSALS_HEADING, parseProjectNotes } from '../../s
 import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
 import { call, ofType, requestsOf, router, say } from '../helpers/script';
 
+// Turns on services shared with other suites: a loaded machine makes each take seconds.
+jest.setTimeout(240_000);
+
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();

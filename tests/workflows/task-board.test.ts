@@ -7,6 +7,9 @@
 import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
 import { call, ofType, router, say } from '../helpers/script';
 
+// Turns on services shared with other suites: a loaded machine makes each take seconds.
+jest.setTimeout(240_000);
+
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness({ config: { REVIEW_WORD_THRESHOLD: '5000' } });

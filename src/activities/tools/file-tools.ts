@@ -132,13 +132,15 @@ export async function editFile(ctx: ToolContext, args: ToolArgs<'edit_file'>): P
   if (prior) return editResult(ctx, first, args, { versionId: String(prior._id), version: prior.version, words: prior.words }, false);
   if (first.type === 'folder') return failure('edit_file', 'invalid_target', 'Folders have no text to edit.');
 
-  if (args.operation === 'rewrite' && first.latestAuthor === 'author' && !authorAskedFor(authorScope(ctx), { id: args.id, title: first.title }, 'rewrite'))
-    return failure('edit_file', 'author_edit_protected', `"${first.title}" was last written by the author; ask them before rewriting it whole.`, { id: args.id });
-
   try {
     return await compareAndSet(`edit of file ${args.id}`, async (attempt) => {
       const file = attempt === 0 ? first : await findLiveFile(models, ctx.projectId, args.id);
       if (!file) return casWritten(failure('edit_file', 'not_found', `No file with id ${args.id} in this project.`));
+      // Checked on every attempt: the author may have written the file since the last one.
+      if (args.operation === 'rewrite' && file.latestAuthor === 'author' && !authorAskedFor(authorScope(ctx), { id: args.id, title: file.title }, 'rewrite'))
+        return casWritten(
+          failure('edit_file', 'author_edit_protected', `"${file.title}" was last written by the author; ask them before rewriting it whole.`, { id: args.id }),
+        );
       const stale = await staleFor(ctx, file, args.id);
       if (stale) return casWritten(stale);
       const current = file.content;
@@ -239,9 +241,16 @@ export async function deleteFile(ctx: ToolContext, args: ToolArgs<'delete_file'>
       protected_ids: protectedOnes.map((t) => String(t._id)),
     });
   // Into the trash, not gone: the author can undelete it (with its versions) until retention ends.
-  const ids = targets.map((t) => String(t._id));
-  await moveToTrash(models, ids, { batch: idFromKey(`trash:${ctx.key}`), rootId: args.id, now: new Date(), key: ctx.key });
-  return deleteResult(ctx, args.id, targets);
+  const checked = targets.map((t) => ({ id: String(t._id), versionCount: t.versionCount }));
+  await moveToTrash(models, checked, { batch: idFromKey(`trash:${ctx.key}`), rootId: args.id, now: new Date(), key: ctx.key });
+  const trashed = (await models.File.find({ projectId: ctx.projectId, deletedByKey: ctx.key }).lean()) as FileRecord[];
+  // A file written after the check above (the author saving meanwhile) stayed where it was.
+  const kept = targets.filter((t) => !trashed.some((x) => String(x._id) === String(t._id)));
+  if (!trashed.length)
+    return failure('delete_file', 'stale_content', `"${file.title}" changed while it was being deleted, so it was kept; read it again before deciding.`, { id: args.id });
+  const result = deleteResult(ctx, args.id, trashed);
+  if (kept.length) Object.assign(result.body, { kept_changed_meanwhile: kept.map((t) => ({ id: String(t._id), title: t.title })) });
+  return result;
 }
 
 function deleteResult(ctx: ToolContext, id: string, targets: FileRecord[]): ToolExecution {

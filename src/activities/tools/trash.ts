@@ -31,10 +31,15 @@ export interface TrashStamp {
   key?: string | null;
 }
 
-/** Moves live files to the trash under one batch. Files already in the trash keep their own batch. */
-export async function moveToTrash(models: Models, ids: string[], stamp: TrashStamp): Promise<void> {
+/**
+ * Moves live files to the trash under one batch. Files already in the trash keep their own
+ * batch. A target given with `versionCount` moves only if nobody wrote it since it was
+ * checked (an agent's delete must not take an author edit that landed meanwhile).
+ */
+export async function moveToTrash(models: Models, targets: { id: string; versionCount?: number }[], stamp: TrashStamp): Promise<void> {
+  if (!targets.length) return;
   await models.File.updateMany(
-    { _id: { $in: ids }, deletedAt: null },
+    { $or: targets.map((t) => ({ _id: t.id, ...(t.versionCount !== undefined ? { versionCount: t.versionCount } : {}) })), deletedAt: null },
     { $set: { deletedAt: stamp.now, deletedBatch: stamp.batch, deletedWith: stamp.rootId, deletedByKey: stamp.key ?? null, pendingTurnId: null } },
   );
 }

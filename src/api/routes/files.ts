@@ -176,7 +176,7 @@ export function filesRouter(deps: AppDeps): Router {
         throw new ConflictError(`"${file.title}" is not empty; pass ?recursive=true to delete it with its contents`, undefined, 'folder_not_empty');
       ids.push(...children.map((c) => String(c._id)));
     }
-    await moveToTrash(models, ids, { batch: newId(), rootId: fileId, now: deps.clock() });
+    await moveToTrash(models, ids.map((id) => ({ id })), { batch: newId(), rootId: fileId, now: deps.clock() });
     await purgeExpiredTrash(models, { projectId: file.projectId, cutoff: cutoff() });
     res.status(204).end();
   });
