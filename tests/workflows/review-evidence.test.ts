@@ -98,12 +98,14 @@ test('a review-round cap (REVIEW_MAX_ROUNDS, default 2) stops a writer↔reviewe
     call('writer', 'create_file', { type: 'draft', title: 'Chapter 7 (revised again)', content: words(400) }),
     say('writer', 'REVISED-AGAIN: third pass.'),
   ]);
-  const { outcome, events } = await runTurn(h, sessionId, 'Write chapter 7');
+  const { outcome, events, turnId } = await runTurn(h, sessionId, 'Write chapter 7');
   expect(agentsSelected(events)).toEqual(['writer', 'quality_reviewer', 'writer', 'quality_reviewer', 'writer']);
   expect(ofType(events, 'handoff').map((e) => e.data.kind)).toEqual(['review_gate', 'explicit', 'review_gate', 'explicit']);
   expect(outcome.status).toBe('completed');
-  // No review follows, so the held writer text is released, not lost.
+  // At the cap no review can follow, so the writer's summary is not held: the author sees it live.
   expect(chatText(events)).toContain('REVISED-AGAIN');
+  const last = await h.runtime.models.AgentStep.findOne({ turnId, text: /REVISED-AGAIN/ }).lean();
+  expect(last?.held).toBe(false);
 });
 
 test('held writer text is saved and released when the turn fails', async () => {
