@@ -217,7 +217,7 @@ export function createLlmActivities(deps: ActivityDeps) {
 
 /**
  * The run's packet as the model sees it. The first step expands the review-content marker
- * from MongoDB (the same on a retry: the files do not change while the reviewer reads);
+ * from MongoDB (a retry reads the files again; nothing of it is published to the stream);
  * later steps of the run reuse what the first step stored, so the packet stays in view
  * after tool calls and the prompt prefix stays stable.
  */

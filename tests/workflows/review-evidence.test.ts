@@ -27,14 +27,17 @@ test('the reviewer gets this turn’s body files as saved, each with an editor-s
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
     ...streamFile('writer', '第2章', body),
     say('writer', '第2章写完了。'),
+    call('quality_reviewer', 'query_files', { query: '雨' }),
     say('quality_reviewer', 'Verdict: pass.'),
   ]);
   await runTurn(h, sessionId, '写第2章');
-  const reviewer = requestsOf(h.model, 'quality_reviewer')[0]!;
-  expect(reviewer.all).toContain('[content under review]');
+  const [reviewer, afterTool] = requestsOf(h.model, 'quality_reviewer');
+  // Still in view after the reviewer's own tool call: the run's packet is reused, not dropped.
+  expect(afterTool!.all).toMatch(/\[content under review\]\n.*\n### 第2章 \(id=[0-9a-f]{24}, draft\) — 341 words as saved/);
+  expect(reviewer!.all).toContain('[content under review]');
   // Editor count: each CJK character is a word, the Latin run one more.
-  expect(reviewer.all).toMatch(/### 第2章 \(id=[0-9a-f]{24}, draft\) — 341 words as saved/);
-  expect(reviewer.all).toContain('BODY-END-MARK');
+  expect(reviewer!.all).toMatch(/### 第2章 \(id=[0-9a-f]{24}, draft\) — 341 words as saved/);
+  expect(reviewer!.all).toContain('BODY-END-MARK');
   // The content comes from MongoDB, not through workflow history.
   const turn = await h.runtime.models.Turn.findOne({ sessionId }).lean();
   const history = JSON.stringify(await h.runtime.temporal.workflow.getHandle(`turn-${String(turn!._id)}`).fetchHistory());
@@ -134,7 +137,7 @@ test('held writer text is saved and released when the turn is interrupted', asyn
     { match: { agent: 'writer' }, reply: { content: 'Now a long closing note that never ends' }, stallAfterChars: 5 },
   ]);
   const turnId = await postTurn(h, sessionId, 'Write chapter 9');
-  await h.model.waitForRequests(5);
+  await h.model.waitForRequests(5, 60_000);
   expect((await api(h, 'POST', `/api/v1/turns/${turnId}/interrupt`, {})).status).toBe(202);
   const outcome = await waitTurn(h, turnId);
   expect(outcome.status).toBe('interrupted');
