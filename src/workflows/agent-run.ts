@@ -58,8 +58,11 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
     const steering = st.steering.splice(0);
     const prelude = st.prelude.splice(0);
     for (const s of steering) prelude.push(draft('steering_received', { message: s }, { turnId: st.input.turnId, agent: req.agent, step }));
-    // Once the writer has body text in this turn, its chat may be replaced by a reviewer's summary.
-    const holdChat = req.agent === 'writer' && (st.heldRuns.includes(run) || st.bodyWords > 0 || (st.pendingFileId !== null && st.pendingFileIsBody));
+    // Once the writer has body text in this turn, its chat may be replaced by a reviewer's summary
+    // (seed 001: only while the review cap is not reached — at the cap no review can follow).
+    const reviewPossible = st.reviewRounds < (st.input.settings.maxReviewRounds ?? Infinity);
+    const holdChat =
+      req.agent === 'writer' && (st.heldRuns.includes(run) || (reviewPossible && (st.bodyWords > 0 || (st.pendingFileId !== null && st.pendingFileIsBody))));
     if (holdChat && !st.heldRuns.includes(run)) st.heldRuns.push(run);
 
     let res: LlmStepResult;

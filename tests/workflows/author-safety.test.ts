@@ -206,7 +206,7 @@ test("an agent's delete does not take an author edit that lands between its chec
   });
   const turnId = 'e'.repeat(24);
   const out = await deleteFile(
-    { models: { ...real, File: racingFiles } as Models, turnId, projectId, ownerId: 'local', agent: 'writer', authorMessage: 'tidy up', key: `${turnId}:1:d1`, run: 1, step: 1, event: (d) => d },
+    { models: { ...real, File: racingFiles } as Models, turnId, projectId, ownerId: 'local', agent: 'writer', authorMessage: 'tidy up', focusFileId: null, key: `${turnId}:1:d1`, run: 1, step: 1, event: (d) => d },
     { id },
   );
   expect(raced).toBe(true);

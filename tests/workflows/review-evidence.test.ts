@@ -27,14 +27,17 @@ test('the reviewer gets this turn’s body files as saved, each with an editor-s
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
     ...streamFile('writer', '第2章', body),
     say('writer', '第2章写完了。'),
+    call('quality_reviewer', 'query_files', { query: '雨' }),
     say('quality_reviewer', 'Verdict: pass.'),
   ]);
   await runTurn(h, sessionId, '写第2章');
-  const reviewer = requestsOf(h.model, 'quality_reviewer')[0]!;
-  expect(reviewer.all).toContain('[content under review]');
+  const [reviewer, afterTool] = requestsOf(h.model, 'quality_reviewer');
+  // Still in view after the reviewer's own tool call: the run's packet is reused, not dropped.
+  expect(afterTool!.all).toMatch(/\[content under review\]\n.*\n### 第2章 \(id=[0-9a-f]{24}, draft\) — 341 words as saved/);
+  expect(reviewer!.all).toContain('[content under review]');
   // Editor count: each CJK character is a word, the Latin run one more.
-  expect(reviewer.all).toMatch(/### 第2章 \(id=[0-9a-f]{24}, draft\) — 341 words as saved/);
-  expect(reviewer.all).toContain('BODY-END-MARK');
+  expect(reviewer!.all).toMatch(/### 第2章 \(id=[0-9a-f]{24}, draft\) — 341 words as saved/);
+  expect(reviewer!.all).toContain('BODY-END-MARK');
   // The content comes from MongoDB, not through workflow history.
   const turn = await h.runtime.models.Turn.findOne({ sessionId }).lean();
   const history = JSON.stringify(await h.runtime.temporal.workflow.getHandle(`turn-${String(turn!._id)}`).fetchHistory());
@@ -98,12 +101,14 @@ test('a review-round cap (REVIEW_MAX_ROUNDS, default 2) stops a writer↔reviewe
     call('writer', 'create_file', { type: 'draft', title: 'Chapter 7 (revised again)', content: words(400) }),
     say('writer', 'REVISED-AGAIN: third pass.'),
   ]);
-  const { outcome, events } = await runTurn(h, sessionId, 'Write chapter 7');
+  const { outcome, events, turnId } = await runTurn(h, sessionId, 'Write chapter 7');
   expect(agentsSelected(events)).toEqual(['writer', 'quality_reviewer', 'writer', 'quality_reviewer', 'writer']);
   expect(ofType(events, 'handoff').map((e) => e.data.kind)).toEqual(['review_gate', 'explicit', 'review_gate', 'explicit']);
   expect(outcome.status).toBe('completed');
-  // No review follows, so the held writer text is released, not lost.
+  // At the cap no review can follow, so the writer's summary is not held: the author sees it live.
   expect(chatText(events)).toContain('REVISED-AGAIN');
+  const last = await h.runtime.models.AgentStep.findOne({ turnId, text: /REVISED-AGAIN/ }).lean();
+  expect(last?.held).toBe(false);
 });
 
 test('held writer text is saved and released when the turn fails', async () => {
@@ -132,7 +137,7 @@ test('held writer text is saved and released when the turn is interrupted', asyn
     { match: { agent: 'writer' }, reply: { content: 'Now a long closing note that never ends' }, stallAfterChars: 5 },
   ]);
   const turnId = await postTurn(h, sessionId, 'Write chapter 9');
-  await h.model.waitForRequests(5);
+  await h.model.waitForRequests(5, 60_000);
   expect((await api(h, 'POST', `/api/v1/turns/${turnId}/interrupt`, {})).status).toBe(202);
   const outcome = await waitTurn(h, turnId);
   expect(outcome.status).toBe('interrupted');
