@@ -12,6 +12,7 @@
  *                         [--timings realistic,fast] [--data fresh,accumulated]
  *                         [--parts floor,scriptorium,peer,concurrency] [--profile] [--explain]
  *                         [--ttft 300] [--tps 80] [--chapter-words 1000]
+ *                         [--worker-tuning '{"workflowTaskPollerBehavior":{"type":"autoscaling"}}']
  *   quick look (a few minutes): npm run bench:turn -- --rounds 1 --conc-rounds 1 --data fresh
  *
  * The figures are medians; this machine is shared, so read them as ratios.
@@ -48,6 +49,7 @@ const { values: opt } = parseArgs({
     parts: { type: 'string', default: 'floor,scriptorium,peer,concurrency' },
     profile: { type: 'boolean', default: false },
     explain: { type: 'boolean', default: false },
+    'worker-tuning': { type: 'string' },
     ttft: { type: 'string', default: '300' },
     tps: { type: 'string', default: '80' },
     'chapter-words': { type: 'string', default: '1000' },
@@ -107,7 +109,7 @@ async function main(): Promise<void> {
   const bundleFile = path.join(work, 'bundle.js');
   const silent = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
   fs.writeFileSync(bundleFile, (await bundleWorkflowCode({ workflowsPath: path.join(ROOT, 'src/workflows/index.ts'), logger: silent as never })).code);
-  const ours = await ScriptoriumContender.start({ config, dbName: name, modelUrl: rig.url, bundleFile });
+  const ours = await ScriptoriumContender.start({ config, dbName: name, modelUrl: rig.url, bundleFile, workerTuning: opt['worker-tuning'] });
   let peer: PeerContender | null = null;
   const lones: LoneSample[] = [];
   const concs: ConcurrentSample[] = [];

@@ -3,7 +3,7 @@
  * from the factory with their dependencies injected. Run standalone with
  * `tsx src/worker.ts` (production) or started in-process by src/main.ts (local default).
  */
-import { NativeConnection, Worker, type WorkerInterceptors, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerInterceptors, type WorkerOptions as TemporalWorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type OpenAI from 'openai';
 import type { Logger } from 'pino';
 import { createActivities } from './activities';
@@ -27,7 +27,20 @@ export interface WorkerOptions {
   faults?: FaultInjector;
   /** Activity interceptors (bench/turn-kit times each activity type with one). */
   interceptors?: WorkerInterceptors;
+  /** Slot and poller tuning, applied last (bench:turn --worker-tuning compares settings). */
+  tuning?: WorkerTuning;
 }
+
+export type WorkerTuning = Pick<
+  TemporalWorkerOptions,
+  | 'workflowTaskPollerBehavior'
+  | 'activityTaskPollerBehavior'
+  | 'maxConcurrentWorkflowTaskExecutions'
+  | 'maxConcurrentActivityTaskExecutions'
+  | 'maxCachedWorkflows'
+  | 'reuseV8Context'
+  | 'nonStickyToStickyPollRatio'
+>;
 
 export const WORKFLOWS_PATH = require.resolve('./workflows');
 
@@ -53,6 +66,7 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     maxHeartbeatThrottleInterval: '1s',
     ...(opts.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
     ...(opts.interceptors ? { interceptors: opts.interceptors } : {}),
+    ...opts.tuning,
   });
 }
 

@@ -17,7 +17,7 @@ import { createApp } from '../../src/api/app';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { connectRuntime, createLlmClient } from '../../src/runtime';
-import { createWorker } from '../../src/worker';
+import { createWorker, type WorkerTuning } from '../../src/worker';
 
 export interface ChildStats {
   cpuMs: number;
@@ -106,6 +106,7 @@ async function main(): Promise<void> {
     logger,
     workflowBundle: { code: fs.readFileSync(process.env.BENCH_BUNDLE!, 'utf8') } as WorkflowBundleWithSourceMap,
     interceptors: { activity: [(ctx) => ({ inbound: new Timing(ctx.info.activityType) })] },
+    tuning: process.env.BENCH_WORKER_TUNING ? (JSON.parse(process.env.BENCH_WORKER_TUNING) as WorkerTuning) : undefined,
   });
   process.once('SIGTERM', () => worker.shutdown());
   const running = worker.run();

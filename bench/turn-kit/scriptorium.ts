@@ -87,6 +87,8 @@ export interface ScriptoriumOptions {
   dbName: string;
   modelUrl: string;
   bundleFile: string;
+  /** JSON of src/worker.ts `WorkerTuning`, handed to the worker. */
+  workerTuning?: string;
 }
 
 export class ScriptoriumContender {
@@ -113,6 +115,7 @@ export class ScriptoriumContender {
       BENCH_DB: o.dbName,
       BENCH_LLM_BASE_URL: o.modelUrl,
       BENCH_BUNDLE: o.bundleFile,
+      ...(o.workerTuning ? { BENCH_WORKER_TUNING: o.workerTuning } : {}),
     };
     const [api, worker] = await Promise.all([spawnChild('api', env), spawnChild('worker', env)]);
     return new ScriptoriumContender(api, worker, `http://127.0.0.1:${api.port}/api/v1`);
