@@ -153,11 +153,14 @@ export class ScriptoriumContender {
   }
 
   /** CPU and MongoDB counters of both processes, summed, plus the worker's activity figures. */
-  async stats(): Promise<{ cpuMs: number; mongo: number; mongoBy: Record<string, number>; activities: ChildStats['activities'] }> {
+  async stats(): Promise<{ cpuMs: number; mongo: number; mongoBy: Record<string, number>; mongoMsBy: Record<string, number>; activities: ChildStats['activities'] }> {
     const [a, w] = await Promise.all([this.api.stats(), this.worker.stats()]);
-    const mongoBy = { ...a.mongoBy };
-    for (const [k, v] of Object.entries(w.mongoBy)) mongoBy[k] = (mongoBy[k] ?? 0) + v;
-    return { cpuMs: a.cpuMs + w.cpuMs, mongo: a.mongo + w.mongo, mongoBy, activities: w.activities };
+    const sum = (x: Record<string, number>, y: Record<string, number>): Record<string, number> => {
+      const out = { ...x };
+      for (const [k, v] of Object.entries(y)) out[k] = (out[k] ?? 0) + v;
+      return out;
+    };
+    return { cpuMs: a.cpuMs + w.cpuMs, mongo: a.mongo + w.mongo, mongoBy: sum(a.mongoBy, w.mongoBy), mongoMsBy: sum(a.mongoMsBy, w.mongoMsBy), activities: w.activities };
   }
 
   /** Profiles the worker's main thread while `fn` runs; writes a `.cpuprofile` to `file`. */
