@@ -85,7 +85,7 @@ async function scripted<T>(b: Bench, turns: number, fn: () => Promise<T>): Promi
 function lone(b: Bench, who: ContenderName, data: string, timing: string, t: TurnTiming, from: number, cpuMs: number, mongo: number): LoneSample {
   if (t.status !== 'completed') throw new Error(`${who} turn ended ${t.status}`);
   const spans = b.rig.spans.slice(from);
-  return { contender: who, data, timing, wall: t.end - t.start, ttft: t.firstToken - t.start, model: union(spans), calls: spans.length, cpuMs, mongo };
+  return { contender: who, data, timing, wall: t.end - t.start, ttft: t.firstToken - t.start, model: union(spans), calls: spans.length, cpuMs, mongo, events: t.events };
 }
 
 async function main(): Promise<void> {
@@ -188,7 +188,9 @@ async function main(): Promise<void> {
               lones.push(lone(b, who, data, tn, result, from, after.cpuMs - before.cpuMs, after.mongo - before.mongo));
             }
             const last = lones[lones.length - 1]!;
-            console.log(`  ${data} ${tn} round ${r + 1} ${who}: wall ${last.wall.toFixed(0)} ms, model ${last.model.toFixed(0)} ms, ttft ${last.ttft.toFixed(0)} ms, cpu ${last.cpuMs.toFixed(0)} ms, mongo ${last.mongo}`);
+            console.log(
+              `  ${data} ${tn} round ${r + 1} ${who}: wall ${last.wall.toFixed(0)} ms, model ${last.model.toFixed(0)} ms, ttft ${last.ttft.toFixed(0)} ms, cpu ${last.cpuMs.toFixed(0)} ms, mongo ${last.mongo}, stream events ${last.events ?? '—'}`,
+            );
           }
         }
       }

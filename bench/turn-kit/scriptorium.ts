@@ -19,6 +19,8 @@ export interface TurnTiming {
   end: number;
   status: string;
   turnId?: string;
+  /** Stream events the client received (token batching shows here). */
+  events?: number;
 }
 
 interface Child {
@@ -140,16 +142,18 @@ export class ScriptoriumContender {
     const { streamUrl, turnId } = await this.post<{ streamUrl: string; turnId: string }>(`/sessions/${sessionId}/turns`, { message });
     let firstToken = 0;
     let status = 'unknown';
+    let events = 0;
     const url = new URL(streamUrl, this.base).toString();
     const r = await readSse(url, {
       timeoutMs: 600_000,
       onFrame: (f) => {
+        events += 1;
         if (!firstToken && (f.event === 'content' || f.event === 'file_content')) firstToken = performance.now();
         if (f.event === 'done') status = (JSON.parse(f.data) as { data: { status: string } }).data.status;
       },
     });
     if (r.status !== 200) throw new Error(`SSE answered ${r.status}`);
-    return { start, firstToken, end: performance.now(), status, turnId };
+    return { start, firstToken, end: performance.now(), status, turnId, events };
   }
 
   /** CPU and MongoDB counters of both processes, summed, plus the worker's activity figures. */
