@@ -6,7 +6,7 @@
  */
 import './observability/instrument';
 import fs from 'node:fs';
-import { NativeConnection, Worker, type WorkerInterceptors, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerInterceptors, type WorkerOptions as TemporalWorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type OpenAI from 'openai';
 import type { Logger } from 'pino';
 import { createActivities } from './activities';
@@ -38,6 +38,8 @@ export interface WorkerOptions {
   faults?: FaultInjector;
   /** Activity interceptors (bench/turn-kit times each activity type with one). */
   interceptors?: WorkerInterceptors;
+  /** Slot and poller tuning, applied last (bench:turn --worker-tuning compares settings). */
+  tuning?: WorkerTuning;
 }
 
 /**
@@ -49,6 +51,16 @@ function workflowSource(opts: WorkerOptions): { workflowBundle: WorkflowBundleWi
   if (opts.config.NODE_ENV === 'production' && fs.existsSync(PREBUILT_BUNDLE_PATH)) return { workflowBundle: { codePath: PREBUILT_BUNDLE_PATH } };
   return { workflowsPath: WORKFLOWS_PATH };
 }
+export type WorkerTuning = Pick<
+  TemporalWorkerOptions,
+  | 'workflowTaskPollerBehavior'
+  | 'activityTaskPollerBehavior'
+  | 'maxConcurrentWorkflowTaskExecutions'
+  | 'maxConcurrentActivityTaskExecutions'
+  | 'maxCachedWorkflows'
+  | 'reuseV8Context'
+  | 'nonStickyToStickyPollRatio'
+>;
 
 export async function createWorker(opts: WorkerOptions): Promise<Worker> {
   const connection = opts.connection ?? (await NativeConnection.connect({ address: opts.config.TEMPORAL_ADDRESS }));
@@ -76,6 +88,7 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     // heartbeat timeout) would delay an author's interrupt by many seconds.
     maxHeartbeatThrottleInterval: '1s',
     ...(opts.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
+    ...opts.tuning,
   });
   if (!opts.connection) closeWithWorker(worker, connection);
   return worker;

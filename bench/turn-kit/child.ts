@@ -17,18 +17,21 @@ import { createApp } from '../../src/api/app';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { connectRuntime, createLlmClient } from '../../src/runtime';
-import { createWorker } from '../../src/worker';
+import { createWorker, type WorkerTuning } from '../../src/worker';
 
 export interface ChildStats {
   cpuMs: number;
   mongo: number;
   /** `command collection` → count. */
   mongoBy: Record<string, number>;
+  /** `command collection` → total milliseconds (the server's answer time as the driver saw it). */
+  mongoMsBy: Record<string, number>;
   /** Activity type → {calls, ms, mongo}. */
   activities: Record<string, { calls: number; ms: number; mongo: number }>;
 }
 
-const stats: ChildStats = { cpuMs: 0, mongo: 0, mongoBy: {}, activities: {} };
+const stats: ChildStats = { cpuMs: 0, mongo: 0, mongoBy: {}, mongoMsBy: {}, activities: {} };
+const inFlight = new Map<number, string>();
 const current = new AsyncLocalStorage<string>();
 
 function activityStats(name: string): ChildStats['activities'][string] {
@@ -62,12 +65,21 @@ async function main(): Promise<void> {
     const coll = (e.command as Record<string, unknown>)[e.commandName];
     const key = `${e.commandName} ${typeof coll === 'string' ? coll : ''}`.trim();
     stats.mongoBy[key] = (stats.mongoBy[key] ?? 0) + 1;
+    inFlight.set(e.requestId, key);
     const activity = current.getStore();
     if (activity) activityStats(activity).mongo += 1;
   });
   // The V8 profiler over a window the bench chooses (what `node --cpu-prof` records, minus
   // start-up and module loading): main thread only; the workflow thread idles (bench notes).
   let profiler: Session | null = null;
+  const finished = (e: { requestId: number; duration: number }): void => {
+    const key = inFlight.get(e.requestId);
+    if (key === undefined) return;
+    inFlight.delete(e.requestId);
+    stats.mongoMsBy[key] = (stats.mongoMsBy[key] ?? 0) + e.duration;
+  };
+  runtime.mongo.getClient().on('commandSucceeded', finished);
+  runtime.mongo.getClient().on('commandFailed', finished);
   process.on('message', (m: { type: string; file?: string }) => {
     if (m.type === 'stats') {
       const u = process.cpuUsage();
@@ -106,6 +118,7 @@ async function main(): Promise<void> {
     logger,
     workflowBundle: { code: fs.readFileSync(process.env.BENCH_BUNDLE!, 'utf8') } as WorkflowBundleWithSourceMap,
     interceptors: { activity: [(ctx) => ({ inbound: new Timing(ctx.info.activityType) })] },
+    tuning: process.env.BENCH_WORKER_TUNING ? (JSON.parse(process.env.BENCH_WORKER_TUNING) as WorkerTuning) : undefined,
   });
   process.once('SIGTERM', () => worker.shutdown());
   const running = worker.run();

@@ -6,7 +6,7 @@
 import type { Runtime } from '../../src/runtime';
 import type { ChildStats } from './child';
 
-type Stats = { mongoBy: Record<string, number>; activities: ChildStats['activities'] };
+type Stats = { mongoBy: Record<string, number>; mongoMsBy: Record<string, number>; activities: ChildStats['activities'] };
 
 interface Breakdown {
   label: string;
@@ -17,6 +17,7 @@ interface Breakdown {
   activityQueueMs: number;
   activities: Record<string, { calls: number; ms: number; mongo: number }>;
   mongoBy: [string, number][];
+  mongoMsBy: [string, number][];
 }
 
 const breakdowns: Breakdown[] = [];
@@ -53,7 +54,11 @@ export async function historyBreakdown(runtime: Runtime, workflowId: string, bef
     .map(([k, v]) => [k, v - (before.mongoBy[k] ?? 0)] as [string, number])
     .filter(([, v]) => v > 0)
     .sort((x, y) => y[1] - x[1]);
-  breakdowns.push({ label, workflowTasks, workflowTaskMs, workflowTaskDispatchMs, activityQueueMs, activities, mongoBy });
+  const mongoMsBy = Object.entries(after.mongoMsBy)
+    .map(([k, v]) => [k, v - (before.mongoMsBy[k] ?? 0)] as [string, number])
+    .filter(([, v]) => v >= 1)
+    .sort((x, y) => y[1] - x[1]);
+  breakdowns.push({ label, workflowTasks, workflowTaskMs, workflowTaskDispatchMs, activityQueueMs, activities, mongoBy, mongoMsBy });
 }
 
 export function printActivities(): void {
@@ -65,5 +70,6 @@ export function printActivities(): void {
     for (const [name, a] of Object.entries(b.activities).sort((x, y) => y[1].ms - x[1].ms))
       console.log(`  ${name.padEnd(18)} ×${String(a.calls).padEnd(3)} ${a.ms.toFixed(0).padStart(6)} ms (${(a.ms / a.calls).toFixed(0)} ms each)  ${a.mongo} MongoDB commands (${(a.mongo / a.calls).toFixed(1)} each)`);
     console.log(`  MongoDB commands by command and collection (API + worker): ${b.mongoBy.map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    console.log(`  MongoDB time by command and collection (API + worker, ms): ${b.mongoMsBy.map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
   }
 }

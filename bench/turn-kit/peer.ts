@@ -96,12 +96,14 @@ export class PeerContender {
     let firstToken = 0;
     let status = 'unknown';
     let cursor = '0-0';
+    let events = 0;
     try {
       while (status === 'unknown') {
         const res = (await reader.xread('COUNT', 1000, 'BLOCK', 60_000, 'STREAMS', key, cursor)) as [string, [string, string[]][]][] | null;
         if (!res) throw new Error(`peer turn ${turnId}: no event for 60 s`);
         for (const [id, fields] of res[0]![1]) {
           cursor = id;
+          events += 1;
           const e = JSON.parse(fields[1]!) as { type: string; data: { status?: string } };
           if (!firstToken && (e.type === 'content' || e.type === 'file_content')) firstToken = performance.now();
           if (e.type === 'done') status = e.data.status ?? 'completed';
@@ -109,7 +111,7 @@ export class PeerContender {
       }
       const end = performance.now();
       await finished;
-      return { start, firstToken, end, status };
+      return { start, firstToken, end, status, events };
     } finally {
       reader.disconnect();
     }

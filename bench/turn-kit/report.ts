@@ -15,6 +15,7 @@ export interface LoneSample {
   calls: number;
   cpuMs: number;
   mongo: number;
+  events?: number;
 }
 
 export interface ConcurrentSample {

@@ -19,6 +19,8 @@ export interface TurnTiming {
   end: number;
   status: string;
   turnId?: string;
+  /** Stream events the client received (token batching shows here). */
+  events?: number;
 }
 
 interface Child {
@@ -87,6 +89,8 @@ export interface ScriptoriumOptions {
   dbName: string;
   modelUrl: string;
   bundleFile: string;
+  /** JSON of src/worker.ts `WorkerTuning`, handed to the worker. */
+  workerTuning?: string;
 }
 
 export class ScriptoriumContender {
@@ -113,6 +117,7 @@ export class ScriptoriumContender {
       BENCH_DB: o.dbName,
       BENCH_LLM_BASE_URL: o.modelUrl,
       BENCH_BUNDLE: o.bundleFile,
+      ...(o.workerTuning ? { BENCH_WORKER_TUNING: o.workerTuning } : {}),
     };
     const [api, worker] = await Promise.all([spawnChild('api', env), spawnChild('worker', env)]);
     return new ScriptoriumContender(api, worker, `http://127.0.0.1:${api.port}/api/v1`);
@@ -137,24 +142,29 @@ export class ScriptoriumContender {
     const { streamUrl, turnId } = await this.post<{ streamUrl: string; turnId: string }>(`/sessions/${sessionId}/turns`, { message });
     let firstToken = 0;
     let status = 'unknown';
+    let events = 0;
     const url = new URL(streamUrl, this.base).toString();
     const r = await readSse(url, {
       timeoutMs: 600_000,
       onFrame: (f) => {
+        events += 1;
         if (!firstToken && (f.event === 'content' || f.event === 'file_content')) firstToken = performance.now();
         if (f.event === 'done') status = (JSON.parse(f.data) as { data: { status: string } }).data.status;
       },
     });
     if (r.status !== 200) throw new Error(`SSE answered ${r.status}`);
-    return { start, firstToken, end: performance.now(), status, turnId };
+    return { start, firstToken, end: performance.now(), status, turnId, events };
   }
 
   /** CPU and MongoDB counters of both processes, summed, plus the worker's activity figures. */
-  async stats(): Promise<{ cpuMs: number; mongo: number; mongoBy: Record<string, number>; activities: ChildStats['activities'] }> {
+  async stats(): Promise<{ cpuMs: number; mongo: number; mongoBy: Record<string, number>; mongoMsBy: Record<string, number>; activities: ChildStats['activities'] }> {
     const [a, w] = await Promise.all([this.api.stats(), this.worker.stats()]);
-    const mongoBy = { ...a.mongoBy };
-    for (const [k, v] of Object.entries(w.mongoBy)) mongoBy[k] = (mongoBy[k] ?? 0) + v;
-    return { cpuMs: a.cpuMs + w.cpuMs, mongo: a.mongo + w.mongo, mongoBy, activities: w.activities };
+    const sum = (x: Record<string, number>, y: Record<string, number>): Record<string, number> => {
+      const out = { ...x };
+      for (const [k, v] of Object.entries(y)) out[k] = (out[k] ?? 0) + v;
+      return out;
+    };
+    return { cpuMs: a.cpuMs + w.cpuMs, mongo: a.mongo + w.mongo, mongoBy: sum(a.mongoBy, w.mongoBy), mongoMsBy: sum(a.mongoMsBy, w.mongoMsBy), activities: w.activities };
   }
 
   /** Profiles the worker's main thread while `fn` runs; writes a `.cpuprofile` to `file`. */

@@ -215,12 +215,21 @@ export async function serveSse(req: Request, res: Response, redis: Redis, source
 
   // On every keep-alive: a stream that expired, or a turn that ended without `done`
   // (its worker was terminated), would otherwise keep a silent client forever.
+  // Finalize records the final status a moment before it publishes `done`, so one look
+  // can land in between: only a stream whose top is still the same non-terminal entry at
+  // the next keep-alive ended without `done`.
+  let suspect: string | null | undefined;
   const checkIdle = async (): Promise<void> => {
     if (conn.closed || !(await source.hasEnded())) return;
     const last = await lastEntry(redis, source.key);
-    if (conn.closed) return;
+    if (conn.closed || (last && isTerminal(last.event))) return;
+    const top = last?.id ?? null;
+    if (suspect !== top) {
+      suspect = top;
+      return;
+    }
     if (!last) conn.reset(resetFrame(RESET_REASONS.expired, null));
-    else if (!isTerminal(last.event)) conn.reset(resetFrame(RESET_REASONS.endedWithoutDone, last.id));
+    else conn.reset(resetFrame(RESET_REASONS.endedWithoutDone, last.id));
   };
   const conn = new SseConnection(res, cursor, checkIdle, opts.keepAliveMs);
   conn.onFinish(trackSseClient(opts.reader ?? 'fanout', (frame) => conn.reset(frame)));

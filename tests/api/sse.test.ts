@@ -160,6 +160,30 @@ test('a stream that expires under a connected client, or a turn that ended witho
   expect(JSON.parse(r2.frames[1]!.data).data).toMatchObject({ reason: 'ended_without_done', lastAvailableId: '1-0' });
 });
 
+test('a turn whose final status is recorded a moment before its done is published gets done, not a reset', async () => {
+  const t = await syntheticTurn(h);
+  await t.publish(1, [contentDraft(t.turnId, 'x')]);
+  const res = await fetch(t.url);
+  const reader = res.body!.getReader();
+  let text = '';
+  const readUntil = async (enough: (s: string) => boolean): Promise<void> => {
+    while (!enough(text)) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      text += new TextDecoder().decode(value);
+    }
+  };
+  await readUntil((s) => s.includes('event: content'));
+  // Finalize records the status first; a keep-alive check looks in between; then `done` goes out.
+  await t.setStatus('completed');
+  const mark = text.length;
+  await readUntil((s) => s.slice(mark).includes(': keep-alive'));
+  await new Promise((r) => setTimeout(r, 100));
+  await t.publish(2, [doneDraft(t.turnId)]);
+  await readUntil(() => false);
+  expect([...text.matchAll(/^event: (\w+)$/gm)].map((m) => m[1])).toEqual(['content', 'done']);
+});
+
 test('clients of one stream share one Redis reader, released when the last one leaves', async () => {
   const t = await syntheticTurn(h);
   await t.publish(1, [contentDraft(t.turnId, 'x')]);
