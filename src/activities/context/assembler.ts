@@ -132,12 +132,19 @@ export async function assembleTurnContext(models: Models, settings: ContextSetti
   const context = [header, ...placed.map((p) => p.rendered)].join('\n\n');
 
   // The working set: current text of the files the last two replies touched.
-  const wsFiles: WorkingSetFile[] = [];
-  for (const id of workingSetIds(messages, turnId)) {
-    const f = byId.get(id);
-    if (!f || f.type === 'folder') continue;
-    wsFiles.push({ id, title: f.title, type: f.type, content: f.content, version: f.version, authorEdits: f.latestAuthor === 'author' ? await authorLines(models, id) : [] });
-  }
+  const wsFiles: WorkingSetFile[] = await Promise.all(
+    workingSetIds(messages, turnId)
+      .map((id) => byId.get(id))
+      .filter((f): f is LoadedFile => f !== undefined && f.type !== 'folder')
+      .map(async (f) => ({
+        id: f.id,
+        title: f.title,
+        type: f.type,
+        content: f.content,
+        version: f.version,
+        authorEdits: f.latestAuthor === 'author' ? await authorLines(models, f.id) : [],
+      })),
+  );
   const messageTokens = countTokens(turn.message);
   const ws = renderWorkingSet(wsFiles, whole, {
     maxFiles: settings.workingSetMaxFiles,
