@@ -11,6 +11,7 @@ import { isDuplicateKey } from '../../db/models';
 import type { Importance } from '../../shared/domain';
 import { authorLines } from '../tools/file-store';
 import { type ContextItem, MeasureCache, type Packed, pack } from './budget';
+import { renderManifest } from './manifest';
 import { type Candidate, type ManifestFile, Priority, prioritize } from './priorities';
 import { type Chunk, pickSnippets, rankChunks, type ScoredChunk } from './retrieval';
 import { countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
@@ -48,13 +49,6 @@ export function markChanged(text: string, changedIds: string[]): string {
 }
 
 type LoadedFile = ManifestFile & { content: string; words: number; version: number; latestAuthor: string };
-
-function manifestLine(f: LoadedFile): string {
-  const notes = [f.type, `${f.words} words`];
-  if (f.importance) notes.push(`importance ${f.importance}`);
-  if (f.latestAuthor === 'author') notes.push('edited by the author');
-  return `- ${f.title} (id=${f.id}, ${notes.join(', ')})`;
-}
 
 function snippetItem(c: ScoredChunk, file: LoadedFile): ContextItem {
   return { fileId: c.fileId, title: file.title, priority: Priority.RELEVANT, kind: 'snippet', text: c.text, start: c.start, end: c.end, fileChars: file.content.length };
@@ -95,7 +89,7 @@ export async function assembleTurnContext(models: Models, settings: ContextSetti
 
   const header = [
     '## Project files',
-    files.length ? files.map(manifestLine).join('\n') : '(no files yet)',
+    renderManifest(files, new Set(candidates.filter((c) => c.priority <= Priority.RELEVANT).map((c) => c.fileId)), settings.contextTokens),
     turn.quotes.length ? `\n## Passages the author quoted\n${turn.quotes.map((q) => `> ${q}`).join('\n')}` : '',
     `\n${CONTEXT_HEADER}`,
   ].join('\n');
