@@ -4,6 +4,7 @@
  * the fragment rule; the working set's limits and the turn (not run) window.
  */
 import { type ContextItem, MeasureCache, pack } from '../../src/activities/context/budget';
+import { renderManifest } from '../../src/activities/context/manifest';
 import { entityNames, type ManifestFile, Priority, prioritize } from '../../src/activities/context/priorities';
 import { chunkText, pickSnippets, rankChunks, terms } from '../../src/activities/context/retrieval';
 import { countTokens } from '../../src/activities/context/tokens';
@@ -187,5 +188,23 @@ describe('working set', () => {
     expect(ws.text).not.toContain('z'.repeat(5000));
     const byChars = renderWorkingSet(files, new Set(), { maxFiles: 8, maxChars: 1500, maxTokens: 100_000 });
     expect(byChars.whole.map((w) => w.fileId)).toEqual([files[0]!.id, files[2]!.id]);
+  });
+});
+
+describe('file list', () => {
+  const entry = (i: number, type = 'draft') => ({ id: i.toString(16).padStart(24, '0'), title: `第${i}章`, type, words: 3000, importance: null, latestAuthor: 'ai' });
+
+  test('a long book keeps every non-chapter file, the candidates and the newest chapters listed, the rest summarised with a way to find them', () => {
+    const files = [entry(9999, 'outline'), ...Array.from({ length: 400 }, (_, i) => entry(i + 1))];
+    const list = renderManifest(files, new Set([entry(37).id]), 16000);
+    expect(countTokens(list)).toBeLessThanOrEqual(16000 / 3);
+    expect(countTokens(files.map((f) => `- ${f.title} (id=${f.id}, draft, 3000 words)`).join('\n'))).toBeGreaterThan(16000 / 3);
+    expect(list).toContain(`(id=${entry(9999).id}, outline`);
+    expect(list).toContain(`- 第37章 (id=${entry(37).id}`);
+    expect(list).toContain(`- 第400章 (id=${entry(400).id}`);
+    expect(list).not.toContain(`(id=${entry(100).id}`);
+    expect(list).toContain('- … and 379 more chapters (第1章 … 第380章) not listed here: find one with query_files(query="<its title>")');
+    // A book that fits is listed whole.
+    expect(renderManifest(files.slice(0, 30), new Set(), 32000).split('\n')).toHaveLength(30);
   });
 });

@@ -3,6 +3,8 @@
  * agent is actually sent when the budget is tight, the working set of the last two turns,
  * context assembled once per turn, and importance set by the author or the planner.
  */
+import { buildAgentMessages } from '../../src/activities/agent-messages';
+import type { LlmStepInput } from '../../src/shared/turn-types';
 import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
 import { call, ofType, requestsOf, router, say } from '../helpers/script';
 
@@ -131,6 +133,38 @@ test('context is assembled once per turn: later steps reuse it and a file change
   expect(second!.replace(/ \[changed during this request[^\]]*\]/, ' [full]')).toBe(first);
   expect(third).toBe(second);
   expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(1);
+});
+
+test('a retried step reuses the stored context: an author edit between attempts is marked as changed, not silently re-read', async () => {
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  const ch = await authorFile(projectId, 'Chapter 1', prose('Retry', 600));
+  const turn = await h.runtime.models.Turn.create({ sessionId, projectId, ownerId: 'local', message: 'Tighten chapter 1.', workflowId: 'direct' });
+  const input: LlmStepInput = {
+    turnId: String(turn._id),
+    run: 0,
+    step: 1,
+    agent: 'writer',
+    slot: 1,
+    runKind: 'initial',
+    packet: null,
+    scope: { scope: 'chapter 1', writeContent: true, readOnly: false, clarifyFirst: false, remainingPlan: [] },
+    pendingFileId: null,
+    holdChat: false,
+    steering: [],
+    prelude: [],
+  };
+  const settings = { contextTokens: 1500, historyTokens: 1000, ledgerCeiling: 160000, workingSetMaxFiles: 2, workingSetMaxChars: 3000 };
+  const first = await buildAgentMessages(h.runtime.models, input, settings);
+  expect(String(first.messages[1]!.content)).toContain(`Chapter 1 (id=${ch}) [full]`);
+  // The model saw version 1 in full: an edit against older text would be stale.
+  expect((await h.runtime.models.ReadSnapshot.findById(`${String(turn._id)}:${ch}`).lean())!.version).toBe(1);
+  await api(h, 'PUT', `/api/v1/files/${ch}`, { content: 'THE AUTHOR REWROTE THIS BETWEEN ATTEMPTS.' });
+  const retry = await buildAgentMessages(h.runtime.models, input, settings);
+  const context = String(retry.messages[1]!.content);
+  expect(context).not.toContain('THE AUTHOR REWROTE THIS');
+  expect(context).toContain(`Chapter 1 (id=${ch}) [changed during this request`);
+  expect(retry.ledger.changed).toEqual([ch]);
+  expect(retry.owner).toEqual({ sessionId, projectId, ownerId: 'local', jobId: null });
 });
 
 test('importance: the author sets it over REST, the planner through create_file and set_importance, never over the author', async () => {

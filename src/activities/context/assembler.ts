@@ -11,6 +11,7 @@ import { isDuplicateKey } from '../../db/models';
 import type { Importance } from '../../shared/domain';
 import { authorLines } from '../tools/file-store';
 import { type ContextItem, MeasureCache, type Packed, pack } from './budget';
+import { renderManifest } from './manifest';
 import { type Candidate, type ManifestFile, Priority, prioritize } from './priorities';
 import { type Chunk, pickSnippets, rankChunks, type ScoredChunk } from './retrieval';
 import { countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
@@ -50,13 +51,6 @@ export function markChanged(text: string, changedIds: string[]): string {
 }
 
 type LoadedFile = ManifestFile & { content: string; words: number; version: number; latestAuthor: string };
-
-function manifestLine(f: LoadedFile): string {
-  const notes = [f.type, `${f.words} words`];
-  if (f.importance) notes.push(`importance ${f.importance}`);
-  if (f.latestAuthor === 'author') notes.push('edited by the author');
-  return `- ${f.title} (id=${f.id}, ${notes.join(', ')})`;
-}
 
 function snippetItem(c: ScoredChunk, file: LoadedFile): ContextItem {
   return { fileId: c.fileId, title: file.title, priority: Priority.RELEVANT, kind: 'snippet', text: c.text, start: c.start, end: c.end, fileChars: file.content.length };
@@ -99,7 +93,7 @@ export async function assembleTurnContext(models: Models, settings: ContextSetti
 
   const header = [
     '## Project files',
-    files.length ? files.map(manifestLine).join('\n') : '(no files yet)',
+    renderManifest(files, new Set(candidates.filter((c) => c.priority <= Priority.RELEVANT).map((c) => c.fileId)), settings.contextTokens),
     turn.quotes.length ? `\n## Passages the author quoted\n${turn.quotes.map((q) => `> ${q}`).join('\n')}` : '',
     `\n${CONTEXT_HEADER}`,
   ].join('\n');
@@ -136,12 +130,19 @@ export async function assembleTurnContext(models: Models, settings: ContextSetti
   const context = [header, ...placed.map((p) => p.rendered)].join('\n\n');
 
   // The working set: current text of the files the last two replies touched.
-  const wsFiles: WorkingSetFile[] = [];
-  for (const id of workingSetIds(messages, turnId)) {
-    const f = byId.get(id);
-    if (!f || f.type === 'folder') continue;
-    wsFiles.push({ id, title: f.title, type: f.type, content: f.content, version: f.version, authorEdits: f.latestAuthor === 'author' ? await authorLines(models, id) : [] });
-  }
+  const wsFiles: WorkingSetFile[] = await Promise.all(
+    workingSetIds(messages, turnId)
+      .map((id) => byId.get(id))
+      .filter((f): f is LoadedFile => f !== undefined && f.type !== 'folder')
+      .map(async (f) => ({
+        id: f.id,
+        title: f.title,
+        type: f.type,
+        content: f.content,
+        version: f.version,
+        authorEdits: f.latestAuthor === 'author' ? await authorLines(models, f.id) : [],
+      })),
+  );
   const messageTokens = countTokens(turn.message);
   const ws = renderWorkingSet(wsFiles, whole, {
     maxFiles: settings.workingSetMaxFiles,
