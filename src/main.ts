@@ -55,7 +55,8 @@ async function main(): Promise<void> {
   const shutdown = async (): Promise<void> => {
     logger.info('shutting down');
     server.close();
-    worker?.shutdown();
+    // The Temporal Runtime's signal hook may have begun the shutdown already; a second call throws.
+    if (worker?.getState() === 'RUNNING') worker.shutdown();
     await workerDone?.catch(() => undefined);
     await runtime.close();
     await offline?.close();

@@ -37,8 +37,9 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...heartbeating(createTurnLifecycleActivities(deps)),
     ...heartbeating(createRouterActivities(deps)),
-    // The LLM step heartbeats itself, with its stream position.
-    ...createLlmActivities(deps),
+    // The LLM step also heartbeats itself, with its stream position; this covers the seconds
+    // before its request (context assembly), which the short heartbeat timeout must survive.
+    ...heartbeating(createLlmActivities(deps)),
     ...heartbeating(createToolActivities(deps)),
     ...heartbeating(createPublishActivities(deps)),
     ...heartbeating(createJobActivities(deps)),
