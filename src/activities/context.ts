@@ -5,6 +5,7 @@
  * never mistakes a fragment for the file.
  */
 import { encode } from 'gpt-tokenizer';
+import { countInBoundedRuns } from '../shared/token-runs';
 import type { Models } from '../db/models';
 import { planUnits } from '../agents/file-stream';
 import { rememberSeen } from './tools/file-store';
@@ -25,7 +26,7 @@ interface Item {
   priority: Priority;
 }
 
-export const countTokens = (text: string): number => encode(text).length;
+export const countTokens = (text: string): number => countInBoundedRuns(text, (t) => encode(t).length);
 
 /** Cuts text to roughly `tokens` tokens (by characters, then checked). */
 function fitToTokens(text: string, tokens: number): string {

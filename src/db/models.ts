@@ -212,6 +212,18 @@ const jobClaimSchema = new Schema(
   { timestamps: { createdAt: true, updatedAt: false } },
 );
 
+/**
+ * How many events each publishing slot of a stream wrote to Redis (slot → count), so a
+ * reader can tell events Redis lost in a crash (AOF) from events never written.
+ */
+const streamLedgerSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // the stream's Redis key
+    slots: { type: Schema.Types.Mixed, default: {} },
+  },
+  { minimize: false },
+);
+
 /** The version of a file the model last saw in full during a turn (for `stale_content`). */
 const readSnapshotSchema = new Schema(
   {
@@ -233,6 +245,8 @@ const jobSchema = new Schema(
     instructions: { type: String, default: '' },
     review: { type: Boolean, default: false },
     wordsPerChapter: { type: Number, default: null },
+    /** Token budget (null: none); the job pauses before a chapter that would exceed it. */
+    maxTokens: { type: Number, default: null },
     status: { type: String, enum: JOB_STATUSES, default: 'queued' },
     chaptersDone: { type: [Number], default: [] },
     failedChapter: { type: Number, default: null },
@@ -275,6 +289,7 @@ export function createModels(conn: Connection) {
     ReadSnapshot: conn.model('ReadSnapshot', readSnapshotSchema),
     Job: conn.model('Job', jobSchema),
     JobClaim: conn.model('JobClaim', jobClaimSchema),
+    StreamLedger: conn.model('StreamLedger', streamLedgerSchema),
   };
 }
 

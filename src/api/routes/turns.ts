@@ -11,6 +11,7 @@ import { startTurn } from '../turn-starter';
 import { parseBody, parseId, parseQuery } from '../validation';
 import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../../shared/domain';
 import { turnStreamKey } from '../../streams/redis-streams';
+import { slotCounts } from '../stream-gaps';
 import { interruptSignal, stateQuery, steerSignal } from '../../workflows/messages';
 import { ConflictError } from '../errors';
 
@@ -88,6 +89,7 @@ export function turnsRouter(deps: AppDeps): Router {
         key: turnStreamKey(config.REDIS_KEY_PREFIX, turnId),
         stateUrl: `/api/v1/turns/${turnId}`,
         envelope: { turnId },
+        publishedCounts: () => slotCounts(models, turnStreamKey(config.REDIS_KEY_PREFIX, turnId)),
         hasEnded: async () => {
           const t = await models.Turn.findById(turnId).select({ status: 1 }).lean();
           return !t || !ACTIVE_TURN_STATUSES.includes(t.status as TurnStatus);
