@@ -58,7 +58,7 @@ test('a job pauses before a chapter that would exceed maxTokens and resumes when
   expect((await getJob(jobId)).maxTokens).toBeNull();
   const messages = progressOf(await jobEvents(h, jobId)).map((p) => p.data.message ?? '');
   expect(messages).toContain('Resumed at chapter 2 (token budget lifted).');
-}, 120_000);
+}, 180_000);
 
 test('maxTokens is validated', async () => {
   const { projectId } = await createProjectAndSession(h);
