@@ -63,7 +63,7 @@ const ENDED: readonly JobStatus[] = ['completed', 'cancelled'];
       tag: 'jobs',
       body: createJobBody,
       status: 202,
-      errors: [400, 401, 404, 409, 413],
+      errors: [400, 401, 404, 409, 413, 429],
     },
     { method: 'get', path: v1('/jobs'), summary: 'List your jobs (optionally of one project)', tag: 'jobs', query: listQuery },
     { method: 'get', path: v1('/jobs/:jobId'), summary: 'Job status, chapters done, words, usage (and live progress while not over)', tag: 'jobs', params },
