@@ -72,8 +72,16 @@ export const configSchema = z.object({
   MAX_AGENT_RUNS: intFrom(8, 1),
   MAX_AGENT_STEPS: intFrom(12, 1),
   LLM_STEP_TIMEOUT_SECONDS: intFrom(600, 5),
-  LLM_HEARTBEAT_TIMEOUT_SECONDS: intFrom(20, 1),
-  STORE_HEARTBEAT_TIMEOUT_SECONDS: intFrom(10, 1),
+  /**
+   * How long a silent activity may go before Temporal presumes its worker dead and retries it
+   * elsewhere: the recovery time after a worker crash. Activities heartbeat every second from
+   * their start (the LLM step while it waits for its first token too), so a few seconds is
+   * safe.
+   */
+  LLM_HEARTBEAT_TIMEOUT_SECONDS: intFrom(3, 1),
+  STORE_HEARTBEAT_TIMEOUT_SECONDS: intFrom(5, 1),
+  /** A worker asked to stop (SIGTERM) cancels its running activities after this long (0: at once). */
+  WORKER_SHUTDOWN_GRACE_MS: intFrom(0, 0),
 
   AGENT_CONTEXT_TOKEN_BUDGET: intFrom(32000, 1000),
   AGENT_CHAT_HISTORY_TOKEN_BUDGET: intFrom(32000, 1000),
@@ -118,6 +126,12 @@ export const configSchema = z.object({
   SKILLS_PER_REQUEST: intFrom(3, 1),
   SKILL_TOKEN_BUDGET: intFrom(8000, 100),
   SKILL_PAGE_CHARS: intFrom(6000, 100),
+
+  /** Spend limits per user, held in Redis so they hold across API replicas; 0 turns one off. */
+  RATE_LIMIT_TURNS: intFrom(60, 0),
+  RATE_LIMIT_TURNS_WINDOW_SECONDS: intFrom(60, 1),
+  RATE_LIMIT_JOBS: intFrom(10, 0),
+  RATE_LIMIT_JOBS_WINDOW_SECONDS: intFrom(3600, 1),
 });
 
 export type Config = z.infer<typeof configSchema> & {

@@ -87,6 +87,12 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     // Heartbeats carry cancellation back to activities; the default throttle (80% of the
     // heartbeat timeout) would delay an author's interrupt by many seconds.
     maxHeartbeatThrottleInterval: '1s',
+    // On shutdown (SIGTERM), running activities are cancelled after this grace (default 0: at
+    // once). The LLM step stops its request and fails, so the server retries it on another
+    // worker within about a second instead of waiting for a heartbeat timeout.
+    shutdownGraceTime: opts.config.WORKER_SHUTDOWN_GRACE_MS,
+    // Short activities ignore the cancellation and finish; past this the worker gives up on them.
+    shutdownForceTime: opts.config.WORKER_SHUTDOWN_GRACE_MS + 15_000,
     ...(opts.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
     ...opts.tuning,
   });

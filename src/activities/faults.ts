@@ -15,17 +15,22 @@ export interface FaultRule {
   point: string;
   /** Every key must equal the same key of the hit's info. */
   match?: Record<string, unknown>;
+  /** SIGKILL (default): a crash. SIGTERM: an orderly shutdown request, sent once, at that exact point. */
+  signal?: 'SIGKILL' | 'SIGTERM';
 }
 
 export function faultsFromEnv(raw: string | undefined): FaultInjector | undefined {
   if (!raw) return undefined;
   const rules = JSON.parse(raw) as FaultRule[];
+  const fired = new Set<FaultRule>();
   return {
     hit(point, info) {
-      const rule = rules.find((r) => r.point === point && Object.entries(r.match ?? {}).every(([k, v]) => info[k] === v));
+      const rule = rules.find((r) => r.point === point && !fired.has(r) && Object.entries(r.match ?? {}).every(([k, v]) => info[k] === v));
       if (!rule) return;
-      process.stderr.write(`FAULT ${point} ${JSON.stringify(info)}: killing the process\n`);
-      process.kill(process.pid, 'SIGKILL');
+      const signal = rule.signal ?? 'SIGKILL';
+      fired.add(rule);
+      process.stderr.write(`FAULT ${point} ${JSON.stringify(info)}: ${signal === 'SIGKILL' ? 'killing the process' : 'asking the process to shut down'}\n`);
+      process.kill(process.pid, signal);
     },
   };
 }

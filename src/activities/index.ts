@@ -41,8 +41,9 @@ export function createActivities(deps: ActivityDeps) {
     ...heartbeating(createTurnLifecycleActivities(deps)),
     ...heartbeating(createTurnOpeningActivities(deps)),
     ...heartbeating(createRouterActivities(deps)),
-    // The LLM step heartbeats itself, with its stream position.
-    ...createLlmActivities(deps),
+    // The LLM step also heartbeats itself, with its stream position; this covers the seconds
+    // before its request (context assembly), which the short heartbeat timeout must survive.
+    ...heartbeating(createLlmActivities(deps)),
     ...heartbeating(createToolActivities(deps)),
     ...heartbeating(createParallelActivities(deps)),
     ...heartbeating(createSuggestionActivities(deps)),

@@ -153,6 +153,9 @@ export function createLlmActivities(deps: ActivityDeps) {
           // Heartbeat details carry the stream position: visible in Temporal UI while it runs.
           ctx.heartbeat({ step: input.step, chars: position });
         }
+        // An aborted request can end the stream quietly: a cancelled step (interrupt, worker
+        // shutdown) must fail as cancelled, never complete with a cut-off answer or file.
+        if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
         emit(processor.end());
         say(shaper.end(calls.some((c) => c.name)));
         await out.flush();

@@ -17,6 +17,7 @@ import { skillsRouter } from './routes/skills';
 import { turnsRouter } from './routes/turns';
 import { usageRouter } from './routes/usage';
 import { rejectDangerousInput } from './validation';
+import { rateLimits } from './rate-limit';
 
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -34,6 +35,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(express.json({ limit: deps.config.BODY_LIMIT_BYTES, strict: true }));
   api.use(rejectDangerousInput);
   api.use(authenticate({ tokens: parseApiTokens(deps.config.API_TOKENS) }));
+  api.use(rateLimits(deps));
   api.use(projectsRouter(deps));
   api.use(sessionsRouter(deps));
   api.use(turnsRouter(deps));

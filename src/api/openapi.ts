@@ -46,6 +46,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Not found — also the answer for another owner’s ids',
   409: 'Conflict (a running turn, a stale base version, a non-empty folder, undelete of a file not in the trash)',
   413: 'Request body too large',
+  429: 'Too many started: the per-user limit (RATE_LIMIT_*) is reached; `Retry-After` says when to try again',
 };
 
 interface RouteSpec {
@@ -129,7 +130,7 @@ export function buildOpenApiDocument(config: Pick<Config, 'MAX_MESSAGE_CHARS'>) 
       params: idParams('sessionId'),
       body: startTurnBody(config.MAX_MESSAGE_CHARS),
       status: 202,
-      errors: [400, 401, 404, 409, 413],
+      errors: [400, 401, 404, 409, 413, 429],
     },
     { method: 'get', path: v1('/turns/:turnId'), summary: 'Turn status (and live state while it runs)', tag: 'turns', params: idParams('turnId') },
     { method: 'post', path: v1('/turns/:turnId/interrupt'), summary: 'Interrupt a running turn', tag: 'turns', params: idParams('turnId'), body: interruptBody, status: 202, errors: [400, 401, 404, 409] },

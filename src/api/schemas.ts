@@ -101,8 +101,13 @@ export const createJobBody = z
     instructions: text(4000).optional(),
     review: z.boolean().optional(),
     wordsPerChapter: z.number().int().min(100).max(50_000).optional(),
+    /** Token budget of the whole job: it pauses (resumably) before a chapter that would exceed it. */
+    maxTokens: z.number().int().min(1).max(1_000_000_000).optional(),
   })
   .strict();
+
+/** Resume may raise the job's token budget, or lift it with null. */
+export const resumeJobBody = z.object({ maxTokens: z.number().int().min(1).max(1_000_000_000).nullable().optional() }).strict();
 
 export const eventsQuery = z
   .object({

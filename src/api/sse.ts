@@ -22,6 +22,7 @@ import { BadRequestError } from './errors';
 import { hubFor, type LiveEntry, openReader, type StreamHub } from './stream-hub';
 import { metrics } from '../observability/metrics';
 import { trackSseClient } from '../observability/sse-clients';
+import { GapTracker } from './stream-gaps';
 
 export interface StreamSource {
   key: string;
@@ -30,6 +31,8 @@ export interface StreamSource {
   /** True once the turn/job has ended (its terminal event was published). */
   hasEnded: () => Promise<boolean>;
   envelope: { turnId?: string; jobId?: string };
+  /** Events each publishing slot wrote, on record (slot → count): lets the route find events Redis lost. */
+  publishedCounts?: () => Promise<ReadonlyMap<number, number>>;
 }
 
 export interface SseOptions {
@@ -48,6 +51,7 @@ export const RESET_REASONS = {
   expired: 'expired',
   unknownId: 'unknown_event_id',
   endedWithoutDone: 'ended_without_done',
+  lostEvents: 'lost_events',
 } as const;
 
 /** A client this far behind is cut off; it reconnects with Last-Event-ID and loses nothing. */
@@ -238,12 +242,23 @@ export async function serveSse(req: Request, res: Response, redis: Redis, source
     return;
   }
 
+  // Loaded before the first read: every count on record was in Redis by then, unless lost.
+  const gaps = new GapTracker(source.publishedCounts ? await source.publishedCounts() : new Map(), cursor);
+  const declareLost = async (): Promise<true> => {
+    conn.reset(resetFrame(RESET_REASONS.lostEvents, (await lastEntry(redis, source.key))?.id ?? null));
+    return true;
+  };
+
   /** Sends stored entries after the cursor; true when the stream is over for this client. */
   const sendBacklog = async (): Promise<boolean> => {
     for (;;) {
       const entries = await readRange(redis, source.key, conn.cursor, BACKLOG_PAGE);
       metrics.backlogReads.inc();
-      if (conn.send(entries.map(({ id, event }) => ({ id, event, frame: toSseFrame(id, event) })))) return true;
+      const gapAt = gaps.check(entries.map((e) => e.id));
+      const intact = gapAt < 0 ? entries : entries.slice(0, gapAt);
+      if (conn.send(intact.map(({ id, event }) => ({ id, event, frame: toSseFrame(id, event) })))) return true;
+      // Up to the hole the stream is good; past it, the client must reload the persisted state.
+      if (gapAt >= 0 || (entries.length < BACKLOG_PAGE && gaps.missingAtEnd())) return declareLost();
       if (entries.length < BACKLOG_PAGE) return conn.closed;
       await conn.drained();
     }

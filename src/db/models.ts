@@ -239,6 +239,18 @@ const jobClaimSchema = new Schema(
 );
 
 /**
+ * How many events each publishing slot of a stream wrote to Redis (slot → count), so a
+ * reader can tell events Redis lost in a crash (AOF) from events never written.
+ */
+const streamLedgerSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // the stream's Redis key
+    slots: { type: Schema.Types.Mixed, default: {} },
+  },
+  { minimize: false },
+);
+
+/**
  * A version of a file the model saw in full during a turn (for `stale_content`): the
  * `[full]` context at request start (`turnId:fileId`, kind `context`), or a query_files read
  * (`turnId:fileId:read:step`, kind `read`), which counts only from the next model call of
@@ -298,6 +310,8 @@ const jobSchema = new Schema(
     instructions: { type: String, default: '' },
     review: { type: Boolean, default: false },
     wordsPerChapter: { type: Number, default: null },
+    /** Token budget (null: none); the job pauses before a chapter that would exceed it. */
+    maxTokens: { type: Number, default: null },
     status: { type: String, enum: JOB_STATUSES, default: 'queued' },
     chaptersDone: { type: [Number], default: [] },
     failedChapter: { type: Number, default: null },
@@ -412,6 +426,7 @@ export function createModels(conn: Connection) {
     SkillUse: conn.model('SkillUse', skillUseSchema),
     SkillBudget: conn.model('SkillBudget', skillBudgetSchema),
     SkillLock: conn.model('SkillLock', skillLockSchema),
+    StreamLedger: conn.model('StreamLedger', streamLedgerSchema),
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { countTokens } from 'gpt-tokenizer';
+import { countInBoundedRuns } from '../shared/token-runs';
 import type { ChatCompletionRequest, ChatMessage, UsageCounts } from './types';
 
 const CJK = '\\u3000-\\u303f\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\u3040-\\u30ff\\uac00-\\ud7af\\uff00-\\uffef';
@@ -22,7 +23,7 @@ export function splitPieces(text: string): string[] {
 /** Counts tokens with the o200k tokenizer; special-token strings in text are counted as text. */
 export function tokenCount(text: string): number {
   if (!text) return 0;
-  return countTokens(text, { disallowedSpecial: new Set() });
+  return countInBoundedRuns(text, (t) => countTokens(t, { disallowedSpecial: new Set() }));
 }
 
 /** Plain text of a message's content (string, or the text parts of an array). */

@@ -61,6 +61,11 @@ export class StreamPublisher {
     this.clock = options.clock ?? (() => new Date());
   }
 
+  /** Events numbered in this slot so far (the next index): with no loss, the slot holds indexes 0 … count-1. */
+  get count(): number {
+    return this.nextIndex;
+  }
+
   /**
    * Moves past whatever an earlier attempt of this activity already published, so new
    * (non-reproducible) events get fresh ids. Deterministic events published before this

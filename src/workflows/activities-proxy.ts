@@ -1,7 +1,8 @@
 /**
  * Activity options, chosen per kind of work:
  * - LLM steps stream for minutes: a long start-to-close, but a short heartbeat timeout so a
- *   killed worker is detected in seconds (the activity heartbeats on every chunk).
+ *   killed worker is detected in seconds (the activity heartbeats every second from its start,
+ *   and on every chunk).
  *   Bad requests are non-retryable (`LlmBadRequest`); 429 / 5xx / network errors retry.
  * - Tool and bookkeeping activities are short and idempotent: retry generously, so a
  *   MongoDB or Redis blip of a few seconds costs nothing but time. They heartbeat every
@@ -16,7 +17,10 @@ export function turnActivities(settings: TurnSettings) {
   const llm = proxyActivities<Pick<Activities, 'llmStep' | 'routeTurn'>>({
     startToCloseTimeout: `${settings.llmStartToCloseSeconds}s`,
     heartbeatTimeout: `${settings.llmHeartbeatTimeoutSeconds}s`,
-    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 6, nonRetryableErrorTypes: ['LlmBadRequest'] },
+    // The first retry comes soon: after a worker crash the heartbeat timeout has already cost
+    // seconds (SIGKILL → retried step ≈ 3 s + this). Seven attempts keep the ~30 s a provider
+    // outage is ridden out; a provider's own Retry-After overrides the schedule (nextRetryDelay).
+    retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 7, nonRetryableErrorTypes: ['LlmBadRequest'] },
   });
   const router = proxyActivities<Pick<Activities, 'routeTurn'>>({
     startToCloseTimeout: '60s',

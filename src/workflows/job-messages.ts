@@ -10,8 +10,15 @@ import type { TurnSettings } from '../shared/turn-types';
 
 /** Finish the chapter in flight, then wait. */
 export const pauseJobSignal = defineSignal<[]>('pause');
-/** Continue a paused job, or retry the failed chapter of a failed one. */
-export const resumeJobSignal = defineSignal<[]>('resume');
+/**
+ * Continue a paused job, or retry the failed chapter of a failed one. A job paused by its
+ * token budget needs a higher `maxTokens` (or null: no budget) to go on.
+ */
+export const resumeJobSignal = defineSignal<[ResumeJobArgs?]>('resume');
+export interface ResumeJobArgs {
+  /** New token budget (null lifts it); absent keeps the current one. */
+  maxTokens?: number | null;
+}
 /** Stop the chapter in flight (the child turn ends `interrupted`); finished chapters stay. */
 export const cancelJobSignal = defineSignal<[{ reason?: string }]>('cancel');
 export const progressQuery = defineQuery<JobProgress>('progress');
@@ -52,6 +59,8 @@ export interface JobCarry {
   run: number;
   /** Set by the API when it starts a new run for a job whose workflow was gone. */
   restarted?: boolean;
+  /** The token budget now (a resume may have raised it); absent: the input's. */
+  maxTokens?: number | null;
 }
 
 export interface JobInput {
@@ -64,6 +73,8 @@ export interface JobInput {
   review: boolean;
   settings: JobSettings;
   carry?: JobCarry;
+  /** Token budget of the whole job (POST /jobs maxTokens); absent or null: none. */
+  maxTokens?: number | null;
 }
 
 export interface JobResult {
@@ -90,6 +101,8 @@ export interface JobProgress {
   pauseRequested: boolean;
   failure: string | null;
   run: number;
+  /** Token budget (null: none). */
+  maxTokens?: number | null;
 }
 
 export const zeroUsage = (): TokenUsage => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });

@@ -27,6 +27,8 @@ export class JobRunState {
   /** Scope of the child turn in flight: `cancel` cancels it. */
   childScope: CancellationScope | null = null;
   chaptersThisRun = 0;
+  /** Token budget of the whole job (null: none); a resume may raise or lift it. */
+  maxTokens: number | null;
   private slot: number;
   private chain: Promise<unknown> = Promise.resolve();
 
@@ -42,6 +44,7 @@ export class JobRunState {
     this.pauseRequested = c.pauseRequested;
     this.cancelRequested = c.cancelRequested;
     this.run = c.run;
+    this.maxTokens = c.maxTokens !== undefined ? c.maxTokens : (input.maxTokens ?? null);
     // A pause asked for just before continue-as-new is still being honoured.
     if (c.pauseRequested) this.status = 'pausing';
   }
@@ -89,7 +92,17 @@ export class JobRunState {
       pauseRequested: this.pauseRequested,
       cancelRequested: this.cancelRequested,
       run: this.run + 1,
+      // Only jobs with a budget carry one (a lifted budget carries its null).
+      ...(this.maxTokens !== null || (this.input.maxTokens ?? null) !== null ? { maxTokens: this.maxTokens } : {}),
     };
+  }
+
+  /**
+   * Tokens the next chapter will probably use: the job's average so far (the outline's
+   * tokens included, so it errs high). Before the first chapter nothing is known: 0.
+   */
+  nextChapterEstimate(): number {
+    return this.chaptersDone > 0 ? Math.ceil(this.usage.totalTokens / this.chaptersDone) : 0;
   }
 
   snapshot(): JobProgress {
@@ -106,6 +119,7 @@ export class JobRunState {
       pauseRequested: this.pauseRequested,
       failure: this.failure,
       run: this.run,
+      ...(this.maxTokens !== null ? { maxTokens: this.maxTokens } : {}),
     };
   }
 }

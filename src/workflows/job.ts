@@ -12,7 +12,7 @@
  * - A chapter that fails after its retries stops the job in a resumable `failed` state —
  *   never a silent skip; `resume` retries that chapter with a fresh turn.
  */
-import { condition, continueAsNew, isCancellation, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, isCancellation, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { JobStatus } from '../shared/domain';
 import { type ChildRequest, type ChildResult, jobActivities, plannerRouting, runChildTurn, writerRouting } from './job-child';
 import { cancelJobSignal, type JobInput, type JobResult, pauseJobSignal, progressQuery, resumeJobSignal } from './job-messages';
@@ -56,7 +56,8 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
     st.pauseRequested = true;
     if (st.status === 'running') st.background(statusCall('pausing', 'Pausing after the chapter in flight.', {}));
   });
-  setHandler(resumeJobSignal, () => {
+  setHandler(resumeJobSignal, (args) => {
+    if (args?.maxTokens !== undefined) st.maxTokens = args.maxTokens;
     if (st.pauseRequested) {
       st.pauseRequested = false;
       if (st.status === 'pausing') st.background(statusCall('running', 'Pause withdrawn.', {}));
@@ -76,6 +77,31 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
     await condition(() => !st.pauseRequested || st.cancelRequested);
     if (st.cancelRequested) return 'cancelled';
     await setStatus('running', `Resumed at chapter ${st.next}.`);
+    return 'ok';
+  };
+
+  /**
+   * Token budget, checked before each chapter: when the chapter would take the job past
+   * `maxTokens` (what is used plus the average chapter so far), the job pauses — resumable,
+   * with a job_progress saying why — until a resume raises or lifts the budget, or a cancel.
+   */
+  const withinBudget = async (): Promise<Step> => {
+    if (st.maxTokens === null || !patched('h6-job-token-budget')) return 'ok';
+    let paused = false;
+    for (;;) {
+      if (st.cancelRequested) return 'cancelled';
+      const used = st.usage.totalTokens;
+      const estimate = st.nextChapterEstimate();
+      if (st.maxTokens === null || (used < st.maxTokens && used + estimate <= st.maxTokens)) break;
+      st.resumeRequested = false;
+      await setStatus(
+        'paused',
+        `Paused before chapter ${st.next}: token budget ${st.maxTokens} would be exceeded (${used} used, about ${estimate} per chapter). Resume with a higher maxTokens to go on.`,
+      );
+      paused = true;
+      await condition(() => st.resumeRequested || st.cancelRequested);
+    }
+    if (paused) await setStatus('running', `Resumed at chapter ${st.next} (token budget ${st.maxTokens ?? 'lifted'}).`);
     return 'ok';
   };
 
@@ -208,6 +234,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
     }
     while (st.next <= input.to) {
       if ((await checkpoint()) === 'cancelled') break;
+      if ((await withinBudget()) === 'cancelled') break;
       const step = await writeChapter(st.next);
       if (step === 'cancelled') break;
       if (step === 'failed') continue; // resumed: the same chapter again, with a fresh turn

@@ -24,7 +24,9 @@ async function main(): Promise<void> {
     maxCachedWorkflows: process.env.TEST_MAX_CACHED ? Number(process.env.TEST_MAX_CACHED) : undefined,
     faults: faultsFromEnv(process.env.TEST_FAULTS),
   });
-  process.on('SIGTERM', () => worker.shutdown());
+  process.on('SIGTERM', () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+  });
   const running = worker.run();
   console.log('WORKER_READY');
   await running;

@@ -48,7 +48,8 @@ export async function spawnWorker(h: Harness, extra: Record<string, string> = {}
       // Never leave a half-started worker polling the queue (it would keep jest alive).
       proc.kill('SIGKILL');
       reject(new Error(`worker did not start:\n${out}`));
-    }, 30000);
+      // A cold start (tsx, the workflow bundle) takes long on a busy machine.
+    }, 60000);
     const check = (): void => {
       if (out.includes('WORKER_READY')) {
         clearTimeout(timer);

@@ -3,10 +3,13 @@
  * are counted as plain text, never rejected: an author's chapter must not crash a step.
  */
 import { decode, encode } from 'gpt-tokenizer';
+import { countInBoundedRuns, encodeInBoundedRuns } from '../../shared/token-runs';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
-export const countTokens = (text: string): number => (text ? encode(text, PLAIN).length : 0);
+// Chinese prose has no spaces: one chapter is one unbroken run, which BPE encodes in quadratic
+// time; counting and encoding in bounded runs keeps a long Chinese book linear (src/shared/token-runs.ts).
+export const countTokens = (text: string): number => (text ? countInBoundedRuns(text, (t) => encode(t, PLAIN).length) : 0);
 
 /**
  * Counts for texts that never change once written (a step's transcript, a tool result),
@@ -37,7 +40,7 @@ export class Measured {
   readonly count: number;
 
   constructor(readonly text: string) {
-    this.tokens = text ? encode(text, PLAIN) : [];
+    this.tokens = text ? encodeInBoundedRuns(text, (t) => encode(t, PLAIN)) : [];
     this.count = this.tokens.length;
   }
 

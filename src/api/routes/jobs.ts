@@ -12,8 +12,9 @@ import { documentRoute, type RouteSpec, toOpenApiPath } from '../openapi';
 import { issueStreamToken, streamReader, userOf } from '../auth';
 import { BadRequestError, ConflictError, UnavailableError } from '../errors';
 import { ownedJob, ownedProject, ownedSession } from '../ownership';
-import { createJobBody, eventsQuery, interruptBody, listQuery } from '../schemas';
+import { createJobBody, eventsQuery, interruptBody, listQuery, resumeJobBody } from '../schemas';
 import { resumeIdOf, serveSse } from '../sse';
+import { slotCounts } from '../stream-gaps';
 import { turnSettings } from '../turn-starter';
 import { workflowRunning } from '../../workflow-liveness';
 import { parseBody, parseId, parseQuery } from '../validation';
@@ -62,12 +63,12 @@ const ENDED: readonly JobStatus[] = ['completed', 'cancelled'];
       tag: 'jobs',
       body: createJobBody,
       status: 202,
-      errors: [400, 401, 404, 409, 413],
+      errors: [400, 401, 404, 409, 413, 429],
     },
     { method: 'get', path: v1('/jobs'), summary: 'List your jobs (optionally of one project)', tag: 'jobs', query: listQuery },
     { method: 'get', path: v1('/jobs/:jobId'), summary: 'Job status, chapters done, words, usage (and live progress while not over)', tag: 'jobs', params },
     control('pause', 'Pause after the chapter in flight'),
-    control('resume', 'Resume a paused job, or retry the failed chapter of a failed one'),
+    { ...control('resume', 'Resume a paused job, or retry the failed chapter of a failed one; maxTokens raises (null lifts) the token budget'), body: resumeJobBody },
     { ...control('cancel', 'Cancel: stop the chapter in flight, keep finished chapters'), body: interruptBody },
     { method: 'post', path: v1('/jobs/:jobId/stream-token'), summary: 'A short-lived token for this job’s stream', tag: 'jobs', params, status: 201 },
     {
@@ -101,6 +102,7 @@ export const presentJob = (j: JobDoc) => ({
   usage: j.usage,
   review: j.review,
   wordsPerChapter: j.wordsPerChapter,
+  maxTokens: j.maxTokens ?? null,
   instructions: j.instructions,
   createdAt: j.createdAt,
   updatedAt: j.updatedAt,
@@ -177,6 +179,7 @@ export function jobsRouter(deps: AppDeps): Router {
       review: job.review,
       settings: jobSettings(config),
       ...(carry ? { carry } : {}),
+      ...(job.maxTokens ? { maxTokens: job.maxTokens } : {}),
     };
     await deps.temporal.workflow.start<typeof jobWorkflow>('jobWorkflow', {
       workflowId: job.workflowId,
@@ -212,6 +215,7 @@ export function jobsRouter(deps: AppDeps): Router {
       words: job.words,
       usage: { promptTokens: job.usage?.promptTokens ?? 0, completionTokens: job.usage?.completionTokens ?? 0, totalTokens: job.usage?.totalTokens ?? 0 },
       restarted: true,
+      ...(job.maxTokens ? { maxTokens: job.maxTokens } : {}),
     };
     await startWorkflow(job, carry);
   };
@@ -255,6 +259,7 @@ export function jobsRouter(deps: AppDeps): Router {
         instructions: body.instructions ?? '',
         review: body.review ?? false,
         wordsPerChapter: body.wordsPerChapter ?? null,
+        maxTokens: body.maxTokens ?? null,
         status: 'queued',
         workflowId: jobWorkflowId(jobId),
       })
@@ -299,11 +304,16 @@ export function jobsRouter(deps: AppDeps): Router {
 
   r.post('/jobs/:jobId/resume', async (req, res) => {
     const job = await loadOwned(req);
+    const { maxTokens } = parseBody(resumeJobBody, req.body);
     const status = job.status as JobStatus;
     if (!['paused', 'pausing', 'failed'].includes(status)) throw new ConflictError(`job is ${status}: only a paused or failed job resumes`, { status });
     if (status === 'failed') await conflictingJob(job.projectId, String(job._id));
+    if (maxTokens !== undefined) {
+      await models.Job.updateOne({ _id: job._id }, { $set: { maxTokens } });
+      job.maxTokens = maxTokens;
+    }
     let restarted = false;
-    if (!(await signal(job, (h) => h.signal(resumeJobSignal)))) {
+    if (!(await signal(job, (h) => h.signal(resumeJobSignal, ...(maxTokens !== undefined ? [{ maxTokens }] : []))))) {
       await restart(job);
       restarted = true;
     }
@@ -339,6 +349,7 @@ export function jobsRouter(deps: AppDeps): Router {
         key: jobStreamKey(config.REDIS_KEY_PREFIX, jobId),
         stateUrl: `/api/v1/jobs/${jobId}`,
         envelope: { jobId },
+        publishedCounts: () => slotCounts(models, jobStreamKey(config.REDIS_KEY_PREFIX, jobId)),
         hasEnded: async () => {
           const j = await models.Job.findById(jobId).select({ status: 1 }).lean();
           return !j || ENDED.includes(j.status as JobStatus);

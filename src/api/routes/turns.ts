@@ -12,6 +12,7 @@ import { namedSkillIds } from './skills';
 import { parseBody, parseId, parseQuery } from '../validation';
 import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../../shared/domain';
 import { turnStreamKey } from '../../streams/redis-streams';
+import { slotCounts } from '../stream-gaps';
 import { interruptSignal, stateQuery, steerSignal } from '../../workflows/messages';
 import { requestIdOfRequest } from '../../observability/http';
 import { ConflictError } from '../errors';
@@ -91,6 +92,7 @@ export function turnsRouter(deps: AppDeps): Router {
         key: turnStreamKey(config.REDIS_KEY_PREFIX, turnId),
         stateUrl: `/api/v1/turns/${turnId}`,
         envelope: { turnId },
+        publishedCounts: () => slotCounts(models, turnStreamKey(config.REDIS_KEY_PREFIX, turnId)),
         hasEnded: async () => {
           const t = await models.Turn.findById(turnId).select({ status: 1 }).lean();
           return !t || !ACTIVE_TURN_STATUSES.includes(t.status as TurnStatus);
