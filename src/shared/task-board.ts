@@ -5,29 +5,24 @@
  * range task ("第2-5集", "chapters 2–5") is done only when every unit has a file; until
  * then it records `doneUnits` and `progress`, and units whose files were deleted drop out.
  *
- * Pure module. Unit numbers come from {@link titleUnits}, the one place to swap in the
- * shared numeral parser (Chinese numerals: 第二到五章) when it lands.
+ * Pure module. Unit numbers come from the shared numeral parser (src/shared/numerals.ts).
  */
-import { planUnits } from '../agents/file-stream';
+import { findUnitRefs } from './numerals';
 
 /** The largest range a title may name: "chapters 1-100000" is a typo, not a task. */
 const MAX_RANGE = 1000;
-const CN_RANGE = /第\s*(\d{1,4})\s*[章集回幕]?\s*(?:-|–|—|~|～|至|到)\s*第?\s*(\d{1,4})\s*[章集回幕]/u;
-const EN_RANGE = /\b(?:chapters?|episodes?|ch\.?|eps?\.?)\s*(\d{1,4})\s*(?:-|–|—|to|through|thru)\s*(?:chapter\s*|episode\s*)?(\d{1,4})\b/iu;
 
 /**
- * The chapter/episode units a title names: every unit of a range, else the single units
- * it mentions; null when it names none.
+ * The chapter/episode units a title names (the shared numeral parser: "第二到五章",
+ * "第2-5集", "chapters 2–5", "Chapter 3"): every unit of each range, else null.
  */
 export function titleUnits(title: string): number[] | null {
-  const m = CN_RANGE.exec(title) ?? EN_RANGE.exec(title);
-  if (m) {
-    const from = Number(m[1]);
-    const to = Number(m[2]);
-    if (to >= from && to - from < MAX_RANGE) return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const units = new Set<number>();
+  for (const r of findUnitRefs(title)) {
+    if (r.to - r.from >= MAX_RANGE) continue;
+    for (let n = r.from; n <= r.to; n++) units.add(n);
   }
-  const single = planUnits(title);
-  return single.length ? single : null;
+  return units.size ? [...units].sort((x, y) => x - y) : null;
 }
 
 export interface BoardTask {

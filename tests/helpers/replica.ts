@@ -29,6 +29,9 @@ export async function startReplica(h: Harness, env: Record<string, string> = {})
       STREAM_TOKEN_SECRET: c.STREAM_TOKEN_SECRET,
       SSE_KEEPALIVE_MS: String(c.SSE_KEEPALIVE_MS),
       SSE_RETRY_MS: String(c.SSE_RETRY_MS),
+      // A turn started through this replica gets the same turn settings as through the harness.
+      SUGGESTIONS_ENABLED: String(c.SUGGESTIONS_ENABLED),
+      REVIEW_WORD_THRESHOLD: String(c.REVIEW_WORD_THRESHOLD),
       SCRIPTORIUM_TEST_DB: h.dbName,
       ...env,
     },

@@ -10,8 +10,10 @@ test('titleUnits reads ranges and single units in Chinese and English', () => {
   expect(titleUnits('Chapter 3: The Storm')).toEqual([3]);
   expect(titleUnits('第10章')).toEqual([10]);
   expect(titleUnits('Outline the story')).toBeNull();
-  // A range backwards or absurdly long is not a range.
-  expect(titleUnits('chapters 5-2')).toBeNull();
+  // Chinese numerals, through the shared parser.
+  expect(titleUnits('第二到五章')).toEqual([2, 3, 4, 5]);
+  // The one parser reads a backwards range as the same range; an absurdly long one is not a task.
+  expect(titleUnits('chapters 5-2')).toEqual([2, 3, 4, 5]);
   expect(titleUnits('chapters 1-5000')).toBeNull();
 });
 

@@ -10,7 +10,7 @@ import { authorEdits, authorLines, rememberSeen, VersionConflict, writeVersion }
 import { deleteFile, editFile } from '../../src/activities/tools/file-tools';
 import { createStartedServer } from '../helpers/app-server';
 import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
-import { call, ofType, router, say } from '../helpers/script';
+import { call, ofType, router, say, words } from '../helpers/script';
 
 // Turns on services shared with other suites: a loaded machine makes each take seconds.
 jest.setTimeout(240_000);
@@ -131,8 +131,9 @@ test("the request's own writes count as seen: an author edit after the agent's o
 
 test('a file not seen in full this request is edited by exact match only (no snapshot, so no stale check)', async () => {
   const { sessionId, projectId } = await createProjectAndSession(h);
-  // Chapter 1 is left out of chapter 5's context: neither asked for, previous, nor among the latest three.
-  const first = await authorFile(projectId, 'Chapter 1', 'Old harbour.\nGulls.');
+  // Chapter 1 is longer than the whole context budget, so it is never shown [full] (at most cut).
+  const rest = `\n${words(40_000)}`;
+  const first = await authorFile(projectId, 'Chapter 1', `Old harbour.\nGulls.${rest}`);
   for (const n of [2, 3, 4, 5]) await aiFile(projectId, `Chapter ${n}`, `Chapter ${n} text.`, n);
   h.model.script([
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
@@ -140,7 +141,7 @@ test('a file not seen in full this request is edited by exact match only (no sna
     call('writer', 'edit_file', { id: first, operation: 'replace', anchor: 'Old harbour.', text: 'The old harbour.' }),
     say('writer', 'Done.'),
   ]);
-  const authorEdit = h.model.waitForRequests(2, 120_000).then(() => authorWrites(first, 'Old harbour at dusk.\nGulls.'));
+  const authorEdit = h.model.waitForRequests(2, 120_000).then(() => authorWrites(first, `Old harbour at dusk.\nGulls.${rest}`));
   const r = await runTurn(h, sessionId, 'Tidy chapter 5');
   await authorEdit;
   const requests = h.model.requests.filter((q) => q.agent === 'writer');
@@ -149,7 +150,7 @@ test('a file not seen in full this request is edited by exact match only (no sna
     ['edit_file', 'ok'],
     ['edit_file', 'anchor_not_found'],
   ]);
-  expect(await contentOf(first)).toBe('Old harbour at dusk.\nGulls cried.');
+  expect(await contentOf(first)).toBe(`Old harbour at dusk.\nGulls cried.${rest}`);
 });
 
 test('edit_file writes only on the head it checked: an author version landing between the check and the write is never overwritten', async () => {
