@@ -99,9 +99,9 @@ async function main(): Promise<void> {
     }
     console.log(`\nFirst step of a turn (assembles): median ${median(firstMs).toFixed(1)} ms; later steps (reuse): median ${median(laterMs).toFixed(1)} ms`);
     console.log(`A later step's MongoDB commands: ${laterCommands}`);
-    const s = lastStats as { full: string[]; truncated: string[]; snippets: string[]; dropped: number; workingSet: { listed: number; whole: string[] }; names: string[]; retrievalMs: number; buildMs: number };
+    const s = lastStats as { full: string[]; truncated: string[]; snippets: string[]; leftOut: number; workingSet: { listed: number; whole: string[] }; names: string[]; retrievalMs: number; buildMs: number };
     console.log(
-      `Assembly: ${s.full.length} items [full], ${s.truncated.length} truncated, ${s.snippets.length} snippets, ${s.dropped} dropped; names in query: ${s.names.join(', ')}; working set ${s.workingSet.whole.length} whole of ${s.workingSet.listed}; retrieval ${s.retrievalMs} ms of ${s.buildMs} ms build`,
+      `Assembly: ${s.full.length} items [full], ${s.truncated.length} truncated, ${s.snippets.length} snippets, ${s.leftOut} left out (in the file list only); names in query: ${s.names.join(', ')}; working set ${s.workingSet.whole.length} whole of ${s.workingSet.listed}; retrieval ${s.retrievalMs} ms of ${s.buildMs} ms build`,
     );
   } finally {
     await conn.dropDatabase().catch(() => undefined);

@@ -182,7 +182,7 @@ export async function assembleTurnContext(models: Models, settings: ContextSetti
       full: placed.filter((p) => p.mode === 'full').map((p) => p.item.fileId),
       truncated: placed.filter((p) => p.mode === 'truncated').map((p) => p.item.fileId),
       snippets: placed.filter((p) => p.mode === 'snippet').map((p) => `${p.item.fileId}:${p.item.start}`),
-      dropped: packed.dropped.length,
+      leftOut: packed.dropped.length,
       reasons: Object.fromEntries(candidates.map((c) => [c.fileId, c.reason])),
       workingSet: { listed: ws.listed, whole: ws.whole.map((w) => w.fileId) },
       names,
