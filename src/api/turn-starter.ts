@@ -5,6 +5,7 @@
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Config } from '../config';
+import { CompareAndSetExhausted } from '../db/compare-and-set';
 import { newId } from '../db/models';
 import { createTurnRecords, type StaleLockCheck, takeSessionLock } from '../db/turn-records';
 import { type TurnStatus, turnWorkflowId } from '../shared/domain';
@@ -59,7 +60,10 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
   const { models, config } = deps;
   const turnId = newId();
   const workflowId = turnWorkflowId(turnId);
-  const { busyWith } = await takeSessionLock(models, req.sessionId, turnId, staleLockCheck(deps));
+  const { busyWith } = await takeSessionLock(models, req.sessionId, turnId, staleLockCheck(deps)).catch((err: unknown) => {
+    if (err instanceof CompareAndSetExhausted) throw new ConflictError('the session’s lock kept changing hands: try again');
+    throw err;
+  });
   if (busyWith) throw new ConflictError('a turn is already running in this session', { turnId: busyWith });
   try {
     await createTurnRecords(models, { turnId, ...req });
