@@ -10,6 +10,7 @@ import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, typ
 import { call, requestsOf, router, say } from '../helpers/script';
 
 const CEILING = 4000;
+const READS = 8;
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness({
@@ -52,16 +53,13 @@ test('the ledger never exceeds its ceiling: as the tool loop grows the history s
 
   h.model.script([
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
-    call('writer', 'query_files', { id: log.body.id }),
-    call('writer', 'query_files', { id: log.body.id }),
-    call('writer', 'query_files', { id: log.body.id }),
-    call('writer', 'query_files', { id: log.body.id }),
-    call('writer', 'query_files', { id: log.body.id }),
-    say('writer', 'I have read the logbook five times.'),
+    // Eight reads: enough tool loop to use up the history and then press on the oldest results.
+    ...Array.from({ length: READS }, () => call('writer', 'query_files', { id: log.body.id })),
+    say('writer', `I have read the logbook ${READS} times.`),
   ]);
   await runTurn(h, sessionId, 'Read the logbook carefully before we go on.');
   const steps = requestsOf(h.model, 'writer');
-  expect(steps).toHaveLength(6);
+  expect(steps).toHaveLength(READS + 1);
   const used = steps.map((s) => countPromptTokens({ messages: s.messages } as ChatCompletionRequest));
   for (const u of used) expect(u).toBeLessThanOrEqual(CEILING);
   // The ledger was used, not left idle: the first step filled it close to the ceiling.
