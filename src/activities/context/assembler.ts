@@ -206,7 +206,8 @@ async function rememberSeenAll(models: Models, turnId: string, shown: { fileId: 
   if (!shown.length) return;
   await models.ReadSnapshot.bulkWrite(
     shown.map((s) => ({
-      updateOne: { filter: { _id: `${turnId}:${s.fileId}` }, update: { $max: { version: s.version }, $setOnInsert: { turnId, fileId: s.fileId } }, upsert: true },
+      // Same record as rememberSeen: the earliest version shown this request (its start) is what stale_content compares with.
+      updateOne: { filter: { _id: `${turnId}:${s.fileId}` }, update: { $min: { version: s.version }, $setOnInsert: { turnId, fileId: s.fileId, kind: 'context' } }, upsert: true },
     })),
     { ordered: false },
   );
