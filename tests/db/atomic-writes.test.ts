@@ -7,7 +7,7 @@
 import type mongoose from 'mongoose';
 import { connectMongo } from '../../src/db/connection';
 import { createModels, type Models, newId, syncIndexes } from '../../src/db/models';
-import { takeSessionLock } from '../../src/db/turn-records';
+import { releaseSessionLock, takeSessionLock } from '../../src/db/turn-records';
 import { updateJobTask, jobTaskId } from '../../src/activities/job-files';
 import { updateProject } from '../../src/activities/tools/project-tools';
 import { writeVersion, VersionConflict } from '../../src/activities/tools/file-store';
@@ -92,13 +92,14 @@ describe('compare-and-set writes under concurrent writers', () => {
   });
 
   test('concurrent takeovers of a stale session lock give the session to exactly one turn', async () => {
+    // More takers than the other tests: the window is one FerretDB read-then-delete.
     for (let round = 0; round < ROUNDS * 2; round++) {
       const sessionId = newId();
       const stale = newId();
       await models.Turn.create({ _id: stale, sessionId, projectId: 'p', ownerId: 'u1', message: 'm', status: 'completed', workflowId: `turn-${stale}` });
       await models.SessionLock.create({ _id: sessionId, turnId: stale });
-      const turns = Array.from({ length: WRITERS }, () => newId());
-      const results = await together(WRITERS, (i) => takeSessionLock(models, sessionId, turns[i]!).then((r) => r.busyWith, (err: Error) => err.name));
+      const turns = Array.from({ length: WRITERS * 2 }, () => newId());
+      const results = await together(WRITERS * 2, (i) => takeSessionLock(models, sessionId, turns[i]!).then((r) => r.busyWith, (err: Error) => err.name));
       const winners = turns.filter((_, i) => results[i] === null);
       expect(winners).toHaveLength(1);
       const lock = await models.SessionLock.findById(sessionId).lean();
@@ -106,6 +107,17 @@ describe('compare-and-set writes under concurrent writers', () => {
       // The losers were told who holds it (or, at worst, that the lock kept changing hands).
       results.forEach((r) => r === null || expect([winners[0], 'CompareAndSetExhausted']).toContain(r));
     }
+  });
+
+  test('a late release by a turn that no longer holds the session lock leaves the new holder’s lock', async () => {
+    const sessionId = newId();
+    const [old, next] = [newId(), newId()];
+    await models.SessionLock.create({ _id: sessionId, turnId: old });
+    await releaseSessionLock(models, sessionId, old);
+    expect(await models.SessionLock.findById(sessionId).lean()).toBeNull();
+    expect(await takeSessionLock(models, sessionId, next)).toEqual({ busyWith: null });
+    await releaseSessionLock(models, sessionId, old);
+    expect((await models.SessionLock.findById(sessionId).lean())?.turnId).toBe(next);
   });
 
   test('concurrent file writes each get their own version and the head ends on the newest', async () => {
