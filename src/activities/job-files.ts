@@ -5,6 +5,7 @@
  * board marks done only what exists as files with body text).
  */
 import { casLost, casWritten, compareAndSet } from '../db/compare-and-set';
+import { readProjectState, writeProjectState } from '../db/project-state';
 import type { Models } from '../db/models';
 import { BODY_FILE_TYPES } from '../shared/domain';
 import { findUnitRefs } from '../shared/numerals';
@@ -101,8 +102,9 @@ export const jobTaskId = (jobId: string): string => `job-${jobId}`;
  * Records the job's range on the project task board: `doneUnits` are the chapters in the
  * range that exist as draft files with body text — whoever wrote them — and the task is
  * `done` only when all of them do. FerretDB v1 has neither transactions nor the positional
- * `$` update, so the array is replaced with a compare-and-set on `updatedAt`: a concurrent
- * update_project from a turn is retried over, never silently overwritten.
+ * `$` update, so the array is replaced with a compare-and-set on the project's revision
+ * (src/db/project-state.ts): a concurrent update_project from a turn is retried over, never
+ * silently overwritten.
  */
 export async function updateJobTask(
   models: Models,
@@ -120,12 +122,11 @@ export async function updateJobTask(
   };
   // Exhaustion throws CompareAndSetExhausted: the activity fails and Temporal retries it.
   await compareAndSet(`task board of project ${job.projectId}`, async () => {
-    const project = await models.Project.findById(job.projectId).select({ tasks: 1, updatedAt: 1 }).lean();
-    if (!project) return casWritten(undefined);
-    const tasks: object[] = project.tasks.filter((t) => t.id !== task.id);
-    const at = project.tasks.findIndex((t) => t.id === task.id);
+    const read = await readProjectState(models, job.projectId);
+    if (!read) return casWritten(undefined);
+    const tasks = read.value.tasks.filter((t) => t.id !== task.id);
+    const at = read.value.tasks.findIndex((t) => t.id === task.id);
     tasks.splice(at >= 0 ? at : tasks.length, 0, task);
-    const res = await models.Project.updateOne({ _id: job.projectId, updatedAt: project.updatedAt }, { $set: { tasks } });
-    return res.matchedCount > 0 ? casWritten(undefined) : casLost;
+    return (await writeProjectState(models, job.projectId, read, { tasks })) ? casWritten(undefined) : casLost;
   }, { attempts: 8 });
 }

@@ -7,7 +7,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { type AnyEventDraft, draft } from '../events/contract';
 import { idFromKey, type JobDoc } from '../db/models';
-import { createTurnRecords, takeSessionLock } from '../db/turn-records';
+import { createTurnRecords, releaseSessionLock, takeSessionLock } from '../db/turn-records';
 import { type JobStatus, turnWorkflowId } from '../shared/domain';
 import { workflowRunning } from '../workflow-liveness';
 import { detectLanguage } from '../shared/text';
@@ -158,7 +158,7 @@ export function createJobActivities(deps: ActivityDeps) {
       const turn = await models.Turn.findById(input.turnId).select({ sessionId: 1 }).lean();
       if (!turn) return;
       await models.Turn.updateOne({ _id: input.turnId, status: 'queued' }, { $set: { status: 'interrupted', stopReason: 'cancelled', endedAt: deps.clock() } });
-      await models.SessionLock.deleteOne({ _id: turn.sessionId, turnId: input.turnId });
+      await releaseSessionLock(models, turn.sessionId, input.turnId);
     },
 
     /** Whether the project's outline files have an entry for every chapter of the job. */

@@ -5,6 +5,7 @@
  * idempotent, so a retried finalize computes and writes the same board.
  */
 import { casLost, casWritten, compareAndSet } from '../db/compare-and-set';
+import { readProjectState, writeProjectState } from '../db/project-state';
 import type { Models } from '../db/models';
 import { BODY_FILE_TYPES } from '../shared/domain';
 import { finalizeBoard, titleUnits } from '../shared/task-board';
@@ -31,11 +32,10 @@ export async function finalizeTaskBoard(models: Models, turnId: string): Promise
     body: BODY_FILE_TYPES.includes(f.type as (typeof BODY_FILE_TYPES)[number]),
   }));
   await compareAndSet(`task board of project ${turn.projectId}`, async () => {
-    const project = await models.Project.findById(turn.projectId).select({ tasks: 1, updatedAt: 1 }).lean();
-    if (!project || !project.tasks.some((t) => t.status === 'in_progress')) return casWritten(null);
-    const board = finalizeBoard(project.tasks, { written, liveUnits: await liveBodyUnits(models, turn.projectId) });
+    const read = await readProjectState(models, turn.projectId);
+    if (!read || !read.value.tasks.some((t) => t.status === 'in_progress')) return casWritten(null);
+    const board = finalizeBoard(read.value.tasks, { written, liveUnits: await liveBodyUnits(models, turn.projectId) });
     if (!board.changed) return casWritten(null);
-    const res = await models.Project.updateOne({ _id: turn.projectId, updatedAt: project.updatedAt }, { $set: { tasks: board.tasks } });
-    return res.matchedCount > 0 ? casWritten(null) : casLost;
+    return (await writeProjectState(models, turn.projectId, read, { tasks: board.tasks })) ? casWritten(null) : casLost;
   });
 }

@@ -6,6 +6,7 @@
 import { Context } from '@temporalio/activity';
 import { draft, NON_TERMINAL_STOP_REASONS, type AnyEventDraft } from '../events/contract';
 import { isDuplicateKey } from '../db/models';
+import { releaseSessionLock } from '../db/turn-records';
 import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../shared/domain';
 import { detectLanguage } from '../shared/text';
 import type { FinalizeInput, FinalizeResult, PreparedTurn, SaveCaptureInput, ToolOutcome } from '../shared/turn-types';
@@ -219,9 +220,12 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       // Empty files nobody wrote into are not work: roll them back (read-only turns, interrupts, dead ends).
       if (rolledBack.size) {
         await models.File.deleteMany({ _id: { $in: [...rolledBack] }, words: 0, latestAuthor: 'ai' });
-        await models.FileVersion.deleteMany({ fileId: { $in: [...rolledBack] } });
+        // Versions go only with their file: one the author wrote into meanwhile stays, with its history.
+        const kept = await models.File.find({ _id: { $in: [...rolledBack] } }).select({ _id: 1 }).lean();
+        const deleted = [...rolledBack].filter((id) => !kept.some((f) => String(f._id) === id));
+        if (deleted.length) await models.FileVersion.deleteMany({ fileId: { $in: deleted } });
       }
-      if (!ACTIVE_TURN_STATUSES.includes(input.status)) await models.SessionLock.deleteOne({ _id: turn.sessionId, turnId: input.turnId });
+      if (!ACTIVE_TURN_STATUSES.includes(input.status)) await releaseSessionLock(models, turn.sessionId, input.turnId);
 
       const held = steps.filter((s) => input.releaseHeldRuns?.includes(s.run) && s.held && s.text);
       const events: AnyEventDraft[] = held.map((s) =>

@@ -7,7 +7,7 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Config } from '../config';
 import { CompareAndSetExhausted } from '../db/compare-and-set';
 import { newId } from '../db/models';
-import { createTurnRecords, type StaleLockCheck, takeSessionLock } from '../db/turn-records';
+import { createTurnRecords, releaseSessionLock, type StaleLockCheck, takeSessionLock } from '../db/turn-records';
 import { type TurnStatus, turnWorkflowId } from '../shared/domain';
 import type { TurnInput, TurnSettings } from '../shared/turn-types';
 import type { turnWorkflow } from '../workflows/turn';
@@ -93,7 +93,7 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) throw err;
     await models.Turn.updateOne({ _id: turnId }, { $set: { status: 'failed' satisfies TurnStatus, stopReason: 'start_failed', endedAt: deps.clock() } });
-    await models.SessionLock.deleteOne({ _id: req.sessionId, turnId });
+    await releaseSessionLock(models, req.sessionId, turnId);
     deps.logger.error({ err, turnId }, 'could not start the turn workflow');
     throw new UnavailableError('could not start the turn: the workflow service is unavailable');
   }

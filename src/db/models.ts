@@ -29,6 +29,8 @@ const projectSchema = new Schema(
     style: { type: String, default: '' },
     notes: { type: String, default: '' },
     tasks: { type: [taskSchema], default: [] },
+    /** Revision of summary, style, notes and tasks, written only through src/db/project-state.ts (revision claims). */
+    rev: { type: Number, default: 0 },
   },
   { timestamps: true },
 );
@@ -388,6 +390,24 @@ const skillLockSchema = new Schema(
   { timestamps: { createdAt: true, updatedAt: false } },
 );
 
+/**
+ * Revision claims (src/db/revision-claims.ts). Inserting `_id` is the one atomic step of a
+ * compare-and-set on FerretDB v1: `<Model>:<docId>:<rev>` claims a revision and holds the
+ * document's full new value; `<Model>:<docId>:del:<incarnation>` claims the deletion of one
+ * incarnation of a lock-like document.
+ */
+const revisionClaimSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    /** `<Model>:<docId>` for revisions, `<Model>:<docId>:del` for deletions. */
+    target: { type: String, required: true },
+    rev: { type: Number, required: true },
+    value: { type: Schema.Types.Mixed, default: null },
+  },
+  { timestamps: { createdAt: true, updatedAt: false }, minimize: false },
+);
+revisionClaimSchema.index({ target: 1, rev: -1 });
+
 /** Plain document shapes, as `.lean()` returns them. */
 export type ProjectDoc = FlattenMaps<InferSchemaType<typeof projectSchema>> & { _id: unknown };
 export type FileDoc = FlattenMaps<InferSchemaType<typeof fileSchema>> & { _id: unknown };
@@ -427,6 +447,7 @@ export function createModels(conn: Connection) {
     SkillBudget: conn.model('SkillBudget', skillBudgetSchema),
     SkillLock: conn.model('SkillLock', skillLockSchema),
     StreamLedger: conn.model('StreamLedger', streamLedgerSchema),
+    RevisionClaim: conn.model('RevisionClaim', revisionClaimSchema),
   };
 }
 

@@ -6,6 +6,7 @@
 import { ACTIVE_TURN_STATUSES, type TurnStatus, turnWorkflowId } from '../shared/domain';
 import { casLost, casWritten, compareAndSet } from './compare-and-set';
 import { isDuplicateKey, type Models } from './models';
+import { deleteIncarnation, incarnationOf } from './revision-claims';
 
 /**
  * How to tell a dead lock holder from a live one. Without it, only a holder whose Turn has
@@ -51,11 +52,25 @@ export async function takeSessionLock(models: Models, sessionId: string, turnId:
         { _id: lock.turnId, status: { $in: ACTIVE_TURN_STATUSES } },
         { $set: { status: 'failed' satisfies TurnStatus, stopReason: ABANDONED_STOP_REASON, endedAt: now } },
       );
-    // The holder ended without releasing (failed before finalizing, or never started): clear and retry.
-    await models.SessionLock.deleteOne({ _id: sessionId, turnId: lock.turnId });
+    // The holder ended without releasing (failed before finalizing, or never started): clear and
+    // retry. Only one of several takers may delete this lock: a second deleter that read the
+    // old holder would otherwise delete the lock the first one took in between (FerretDB v1).
+    await deleteLock(models, sessionId, lock);
     return casLost;
   });
 }
+
+/**
+ * Releases the session's lock if `turnId` holds it. Use this rather than a filtered
+ * deleteOne: on FerretDB v1 that can delete the lock a taker put in place after the read.
+ */
+export async function releaseSessionLock(models: Models, sessionId: string, turnId: string): Promise<void> {
+  const lock = await models.SessionLock.findById(sessionId).lean();
+  if (lock?.turnId === turnId) await deleteLock(models, sessionId, lock);
+}
+
+const deleteLock = (models: Models, sessionId: string, lock: { turnId: string; createdAt: Date }): Promise<void> =>
+  deleteIncarnation(models, models.SessionLock, sessionId, incarnationOf(lock.turnId, lock.createdAt), { turnId: lock.turnId, createdAt: lock.createdAt });
 
 export interface TurnRecordInput {
   turnId: string;

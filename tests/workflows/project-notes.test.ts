@@ -72,21 +72,21 @@ test('notes and proposals share 4,000 characters: over budget is notes_over_budg
 test('update_project exhaustion of its compare-and-set is an error result, never ok with nothing saved', async () => {
   const { projectId } = await createProjectAndSession(h);
   const real = h.runtime.models;
-  // Every conditional write loses the race, as if another writer changed the project each time.
+  // Every revision claim loses the race, as if another writer claimed the next revision each time.
   let writes = 0;
-  const losingProjects = new Proxy(real.Project, {
+  const losingClaims = new Proxy(real.RevisionClaim, {
     get(target, prop) {
-      if (prop === 'updateOne')
+      if (prop === 'create')
         return async () => {
           writes++;
-          return { matchedCount: 0, modifiedCount: 0 };
+          throw Object.assign(new Error('E11000 duplicate key'), { code: 11000 });
         };
       const v = Reflect.get(target, prop) as unknown;
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
   const ctx = {
-    models: { ...real, Project: losingProjects } as Models,
+    models: { ...real, RevisionClaim: losingClaims } as Models,
     turnId: 't',
     projectId,
     ownerId: 'local',

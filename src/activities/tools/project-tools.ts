@@ -5,6 +5,7 @@
 import type { ToolArgs } from '../../agents/tool-schemas';
 import { agentHasWriteTools } from '../../agents/tool-schemas';
 import { CompareAndSetExhausted, casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
+import { readProjectState, writeProjectState } from '../../db/project-state';
 import { mergeNotes, NOTES_BUDGET_CHARS } from '../../shared/project-notes';
 import { missingUnits } from '../../shared/task-board';
 import { liveBodyUnits } from '../task-board';
@@ -44,15 +45,17 @@ async function reviseTasks(ctx: ToolContext, previous: StoredTask[], tasks: NonN
 
 /**
  * update_project. Notes and the task board are read, merged and written back; a job and
- * other turns write the same project, so the write is a compare-and-set on `updatedAt`.
+ * other turns write the same project, so the write is a compare-and-set on the project's
+ * revision (src/db/project-state.ts: atomic on FerretDB v1 too).
  * Losing the race every time is an error result, never `ok:true` with nothing saved.
  */
 export async function updateProject(ctx: ToolContext, args: ToolArgs<'update_project'>): Promise<ToolExecution> {
   try {
     return await compareAndSet(`project ${ctx.projectId}`, async () => {
-      const project = await ctx.models.Project.findById(ctx.projectId).select({ notes: 1, tasks: 1, updatedAt: 1 }).lean();
-      if (!project) return casWritten(failure('update_project', 'not_found', 'This project no longer exists.'));
-      const set: Record<string, unknown> = {};
+      const read = await readProjectState(ctx.models, ctx.projectId);
+      if (!read) return casWritten(failure('update_project', 'not_found', 'This project no longer exists.'));
+      const project = read.value;
+      const set: Parameters<typeof writeProjectState>[3] = {};
       const report: Record<string, unknown> = {};
       for (const k of ['summary', 'style'] as const) if (args[k] !== undefined) set[k] = args[k];
       if (args.notes !== undefined || args.proposals !== undefined) {
@@ -76,8 +79,7 @@ export async function updateProject(ctx: ToolContext, args: ToolArgs<'update_pro
         if (Object.keys(board.missing).length) report.missing_units = board.missing;
       }
       if (Object.keys(set).length) {
-        const res = await ctx.models.Project.updateOne({ _id: ctx.projectId, updatedAt: project.updatedAt }, { $set: set });
-        if (res.matchedCount === 0) return casLost;
+        if (!(await writeProjectState(ctx.models, ctx.projectId, read, set))) return casLost;
       }
       return casWritten<ToolExecution>({
         body: { ok: true, updated: Object.keys(set), ...report },

@@ -21,6 +21,7 @@ import { parseBody, parseId, parseQuery } from '../validation';
 import type { Config } from '../../config';
 import { casLost, casWritten, compareAndSet, CompareAndSetExhausted } from '../../db/compare-and-set';
 import { isDuplicateKey, type JobDoc, newId } from '../../db/models';
+import { deleteIncarnation, incarnationOf } from '../../db/revision-claims';
 import { type JobStatus, jobWorkflowId, objectIdSchema } from '../../shared/domain';
 import { streamEventSchema } from '../../events/contract';
 import { jobStreamKey, parseStreamId, streamInfo } from '../../streams/redis-streams';
@@ -158,7 +159,9 @@ export function jobsRouter(deps: AppDeps): Router {
       // claim goes stale after the grace period). An ended job's claim is stale at once.
       const creating = !holder && !pastGrace(claim.createdAt);
       if (creating || (holder && (await stillActive(holder)))) return casWritten({ jobId: claim.jobId, status: holder?.status ?? 'queued' });
-      await models.JobClaim.deleteOne({ _id: projectId, jobId: claim.jobId });
+      // One deleter per claim: a second one that read this claim could otherwise delete the claim
+      // the first took in between (FerretDB v1 deletes by _id after its read).
+      await deleteIncarnation(models, models.JobClaim, projectId, incarnationOf(claim.jobId, claim.createdAt), { jobId: claim.jobId, createdAt: claim.createdAt });
       return casLost;
     }).catch((err: unknown) => {
       if (err instanceof CompareAndSetExhausted) throw new ConflictError('could not claim the project for a job: it kept changing hands');
