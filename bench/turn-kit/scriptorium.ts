@@ -108,6 +108,9 @@ export class ScriptoriumContender {
       SCRIPTORIUM_ENV_PRIORITY: 'none',
       OPENAI_API_KEY: '',
       LOG_LEVEL: 'warn',
+      // The peer makes the turn's eight model calls and no more: next-step suggestions (a ninth
+      // call after the turn's work) are off, so both contenders do the same work.
+      SUGGESTIONS_ENABLED: 'false',
       TEMPORAL_ADDRESS: c.TEMPORAL_ADDRESS,
       TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE,
       REDIS_KEY_PREFIX: c.REDIS_KEY_PREFIX,

@@ -66,12 +66,29 @@ function messageTokens(m: ChatMessage, key?: string): number {
   return n;
 }
 
-/** Files shown whole at the start of the request whose head moved on (or that were deleted) since. */
+/**
+ * Files shown whole at the start of the request whose head moved on (or that were deleted) since.
+ * One read by `_id` per file, in parallel: FerretDB v1 answers `$in` by reading the whole
+ * collection (every project's files), a plain `_id` lookup in a few milliseconds.
+ */
 async function changedSinceShown(models: Models, ctx: TurnContextDoc): Promise<string[]> {
   if (!ctx.shown.length) return [];
-  const heads = await models.File.find({ _id: { $in: ctx.shown.map((s) => s.fileId) } }).select({ versionCount: 1, deletedAt: 1 }).lean();
-  const now = new Map(heads.map((h) => [String(h._id), h.deletedAt ? Infinity : h.versionCount]));
-  return ctx.shown.filter((s) => (now.get(s.fileId!) ?? Infinity) > s.version!).map((s) => s.fileId!);
+  const heads = await Promise.all(ctx.shown.map((s) => models.File.findById(s.fileId).select({ versionCount: 1, deletedAt: 1 }).lean()));
+  return ctx.shown.filter((s, i) => {
+    const h = heads[i];
+    return (h && !h.deletedAt ? h.versionCount : Infinity) > s.version!;
+  }).map((s) => s.fileId!);
+}
+
+/**
+ * The turn's steps before `step`, in order. Their ids are `turnId:n` (src/activities/llm.ts),
+ * so each is read by `_id` — what FerretDB v1 looks up directly; any other filter reads the
+ * whole collection, every turn's transcripts. A missing step (none in a live turn) is skipped.
+ */
+export async function earlierSteps(models: Models, turnId: string, step: number) {
+  const ids = Array.from({ length: Math.max(0, step - 1) }, (_, i) => `${turnId}:${i + 1}`);
+  const docs = await Promise.all(ids.map((id) => models.AgentStep.findById(id).lean()));
+  return docs.filter((d): d is NonNullable<typeof d> => d !== null);
 }
 
 export async function buildAgentMessages(models: Models, input: LlmStepInput, settings: ContextSettings): Promise<StepPrompt> {
@@ -79,7 +96,7 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
   // steps, then the project brief (its task board may change mid-turn) with the heads of the files shown whole.
   const [ctx, steps] = await Promise.all([
     ensureTurnContext(models, settings, input.turnId, input.scope.scope),
-    models.AgentStep.find({ turnId: input.turnId, step: { $lt: input.step } }).sort({ step: 1 }).lean(),
+    earlierSteps(models, input.turnId, input.step),
   ]);
   const [project, changed] = await Promise.all([
     models.Project.findById(ctx.projectId).select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 }).lean(),

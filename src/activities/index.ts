@@ -23,6 +23,8 @@ import { createTurnOpeningActivities } from './turn-opening';
 function withHeartbeat<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args: A) => {
     const ctx = Context.current();
+    // Local activities do not heartbeat (the workflow task's timeout covers them).
+    if (ctx.info.isLocal) return fn(...args);
     const timer = setInterval(() => ctx.heartbeat(), 1000);
     try {
       return await fn(...args);

@@ -199,6 +199,8 @@ export function createLlmActivities(deps: ActivityDeps) {
         ...toolCalls.map((c) => stamp(draft('tool_call', { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) }, { toolCallId: c.id }))),
         stamp(draft('usage', usageData)),
       ]);
+      // The slot's last count goes on record before the step ends (during the stream it lags up to a second).
+      await publisher.settle();
 
       const refs: ToolCallRef[] = toolCalls.map((c) => ({ id: c.id, name: c.name, summary: toolSummary(c.name, c.arguments) }));
       return {

@@ -14,15 +14,21 @@ export function streamKeyFor(deps: ActivityDeps, kind: 'turn' | 'job', id: strin
  * notice and numbers on, so a slot ends up with a hole a reader cannot see. With the count
  * on record, the SSE route can tell a lost event from one never written (src/api/stream-gaps.ts).
  *
- * The record is written after Redis acknowledged the events and off the publishing path
- * (one write in flight per publisher; later counts coalesce), so token streaming does not
- * wait on MongoDB. It only ever undercounts (a worker that dies before the write lands), which
- * can hide a loss but never invent one.
+ * The record is written after Redis acknowledged the events and off the publishing path, so
+ * token streaming does not wait on MongoDB. It only ever undercounts (a worker that dies
+ * before the write lands), which can hide a loss but never invent one — so it need not keep
+ * up with every batch: the first count is written at once, later ones at most once per
+ * {@link LEDGER_INTERVAL_MS} (a streamed step would otherwise write once per token batch,
+ * hundreds of commands per turn), and {@link CountingPublisher.settle} writes the last one now.
  */
-class CountingPublisher extends StreamPublisher {
+export const LEDGER_INTERVAL_MS = 1000;
+
+export class CountingPublisher extends StreamPublisher {
   private recorded = 0;
   private target = 0;
-  private writing: Promise<void> | null = null;
+  private writing: Promise<boolean> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private lastWriteAt = -Infinity;
 
   constructor(
     private readonly deps: ActivityDeps,
@@ -38,27 +44,55 @@ class CountingPublisher extends StreamPublisher {
     observeEvents(drafts.slice(drafts.length - written.length));
     if (this.count > this.target) {
       this.target = this.count;
-      this.writing ??= this.record();
+      this.schedule();
     }
     return written;
   }
 
-  private async record(): Promise<void> {
-    try {
-      while (this.recorded < this.target) {
-        const n = this.target;
-        await this.deps.models.StreamLedger.updateOne({ _id: this.key }, { $max: { [`slots.${this.slot}`]: n } }, { upsert: true });
-        this.recorded = n;
+  /** Writes the count on record now (the end of a streamed step), and waits for it. */
+  async settle(): Promise<void> {
+    for (;;) {
+      if (this.timer) {
+        clearTimeout(this.timer);
+        this.timer = null;
       }
+      if (this.writing) await this.writing;
+      else if (this.recorded >= this.target || !(await (this.writing = this.record()))) return;
+    }
+  }
+
+  private schedule(): void {
+    if (this.writing || this.timer) return;
+    const wait = this.lastWriteAt + LEDGER_INTERVAL_MS - performance.now();
+    if (wait <= 0) this.writing = this.record();
+    else
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.writing ??= this.record();
+      }, wait);
+  }
+
+  /** One write of the latest count; counts that came in meanwhile wait for the next window. */
+  private async record(): Promise<boolean> {
+    const n = this.target;
+    this.lastWriteAt = performance.now();
+    let ok = false;
+    try {
+      await this.deps.models.StreamLedger.updateOne({ _id: this.key }, { $max: { [`slots.${this.slot}`]: n } }, { upsert: true });
+      this.recorded = Math.max(this.recorded, n);
+      ok = true;
     } catch (err) {
+      // Left to the next publish (or settle): a MongoDB outage must not become a retry loop here.
       this.deps.logger.warn({ err, key: this.key, slot: this.slot }, 'could not record the stream slot count');
     } finally {
       this.writing = null;
     }
+    if (ok && this.recorded < this.target) this.schedule();
+    return ok;
   }
 }
 
-export function publisherFor(deps: ActivityDeps, kind: 'turn' | 'job', id: string, slot: number): StreamPublisher {
+export function publisherFor(deps: ActivityDeps, kind: 'turn' | 'job', id: string, slot: number): CountingPublisher {
   return new CountingPublisher(deps, streamKeyFor(deps, kind, id), slot);
 }
 

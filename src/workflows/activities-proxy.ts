@@ -8,12 +8,30 @@
  *   MongoDB or Redis blip of a few seconds costs nothing but time. They heartbeat every
  *   second while running (src/activities/index.ts), so their heartbeat timeout detects a
  *   dead worker quickly while start-to-close still bounds genuinely slow work.
+ * - Turns started since `h9-local-activities` run the short bookkeeping activities (opening,
+ *   tools, file saves, held text, finalize) as local activities: the worker that runs the
+ *   workflow task runs them at once and goes on, so a tool call or a save costs no workflow
+ *   task and no dispatch through the server (most of a turn's overhead outside the model,
+ *   and what grows with concurrent turns). They are idempotent already, which is what a
+ *   local activity needs: a worker that dies mid-way has its workflow task retried
+ *   elsewhere, and the activity runs again. Local activities do not heartbeat; the workflow
+ *   task's own timeout notices a dead worker instead.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { type ActivityInterfaceFor, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { TurnSettings } from '../shared/turn-types';
 
-export function turnActivities(settings: TurnSettings) {
+/** The short, idempotent activities a turn may run as local activities. */
+export type ShortActivity =
+  | 'announceTurn'
+  | 'prepareTurn'
+  | 'answerNoise'
+  | 'executeTool'
+  | 'saveCapturedFile'
+  | 'releaseHeldText'
+  | 'finalizeTurn';
+
+export function turnActivities(settings: TurnSettings, opts: { local?: boolean } = {}) {
   const llm = proxyActivities<Pick<Activities, 'llmStep' | 'routeTurn'>>({
     startToCloseTimeout: `${settings.llmStartToCloseSeconds}s`,
     heartbeatTimeout: `${settings.llmHeartbeatTimeoutSeconds}s`,
@@ -32,8 +50,16 @@ export function turnActivities(settings: TurnSettings) {
     heartbeatTimeout: `${settings.storeHeartbeatTimeoutSeconds}s`,
     retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 30 },
   });
+  const local = proxyLocalActivities<Pick<Activities, ShortActivity>>({
+    startToCloseTimeout: '60s',
+    // The same schedule as `store`; backoffs stay below the local retry threshold (1 min), so
+    // retries happen in the worker while the workflow task heartbeats.
+    retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 30 },
+  });
+  // Only `summary` is passed at call sites, which both kinds of proxy accept.
+  const short = (opts.local ? local : store) as Pick<ActivityInterfaceFor<Activities>, ShortActivity>;
   // proxyActivities returns a Proxy: its functions must be reached by name, not spread.
-  return { llm, router, store };
+  return { llm, router, store, short };
 }
 
 export type TurnActivities = ReturnType<typeof turnActivities>;

@@ -108,7 +108,7 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
     res.planUnits.forEach((u) => units.add(u));
 
     if (res.capture && (res.capture.closed || res.capture.chars > 0)) {
-      const saved = await acts.store.saveCapturedFile.executeWithOptions(
+      const saved = await acts.short.saveCapturedFile.executeWithOptions(
         { summary: `${req.agent} · step ${step} · save <file>` },
         [{ turnId: st.input.turnId, run, step, agent: req.agent, fileId: res.capture.fileId, slot: st.nextSlot() }],
       );
@@ -128,7 +128,7 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
       const outcome =
         call.name === 'parallel_execute' && patched('h8-parallel-execute')
           ? await runParallelBatch(acts, toolInput, label)
-          : await acts.store.executeTool.executeWithOptions({ summary: label }, [toolInput]);
+          : await acts.short.executeTool.executeWithOptions({ summary: label }, [toolInput]);
       recordWrite(st, facts, req.agent, outcome);
       if (outcome.ok && outcome.handoff) facts.handoff = outcome.handoff;
       if (outcome.ok && outcome.clarification) facts.clarification = outcome.clarification;

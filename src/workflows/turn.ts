@@ -26,7 +26,8 @@ import { offerSuggestions } from './suggestions';
 
 export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
   const st = new TurnRunState(input);
-  const acts = turnActivities(input.settings);
+  // Short activities run local in turns started since this change (older histories replay the old way).
+  const acts = turnActivities(input.settings, { local: patched('h9-local-activities') });
   let activeScope: CancellationScope | null = null;
 
   setHandler(stateQuery, () => st.snapshot());
@@ -44,7 +45,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     upsertSearchAttributes([{ key: SA.TurnStatus, value: f.status }]);
     // Finalizing must happen even when the workflow itself is being cancelled.
     const finalized = await CancellationScope.nonCancellable(() =>
-      acts.store.finalizeTurn({
+      acts.short.finalizeTurn({
         ...f,
         turnId: input.turnId,
         slot: st.nextSlot(),
@@ -69,11 +70,11 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
 
   try {
     // Seed 004: the first event goes out before any model call, so clients never see silence.
-    if (patched('h1-turn-started')) await acts.store.announceTurn({ turnId: input.turnId, sessionId: input.sessionId, slot: st.nextSlot() });
-    const prepared = await acts.store.prepareTurn({ turnId: input.turnId });
+    if (patched('h1-turn-started')) await acts.short.announceTurn({ turnId: input.turnId, sessionId: input.sessionId, slot: st.nextSlot() });
+    const prepared = await acts.short.prepareTurn({ turnId: input.turnId });
     // Seed 004 L1: noise ("???", "…") gets a friendly question and no agent work.
     if (!input.forcedRouting && isNoiseMessage(prepared.message) && patched('h1-noise-gate')) {
-      const question = await acts.store.answerNoise({ turnId: input.turnId, slot: st.nextSlot() });
+      const question = await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot() });
       return await finalize({ status: 'awaiting_author', stopReason: 'clarification_requested', stopMessage: question, resume: null, error: null });
     }
     const confirmProposals = patched('h1-confirm-proposal');
@@ -255,9 +256,9 @@ async function settleHeldText(st: TurnRunState, acts: ReturnType<typeof turnActi
     for (const rec of st.runs) if (st.heldRuns.includes(rec.run)) rec.textDropped = true;
   } else if (patched('release-held-text-once')) {
     // One activity for every held run (turns started before this change replay the old way).
-    await acts.store.releaseHeldText({ turnId: st.input.turnId, runs: [...st.heldRuns], slot: st.nextSlot(), agent: 'writer' });
+    await acts.short.releaseHeldText({ turnId: st.input.turnId, runs: [...st.heldRuns], slot: st.nextSlot(), agent: 'writer' });
   } else {
-    for (const run of st.heldRuns) await acts.store.releaseHeldText({ turnId: st.input.turnId, run, slot: st.nextSlot(), agent: 'writer' });
+    for (const run of st.heldRuns) await acts.short.releaseHeldText({ turnId: st.input.turnId, run, slot: st.nextSlot(), agent: 'writer' });
   }
   st.heldRuns = [];
 }

@@ -150,7 +150,8 @@ test('search attributes, activity summaries and finalization (breadcrumbs, routi
   expect(get('CurrentAgent')).toBe('writer');
   const history = await handle.fetchHistory();
   const summaries = (history.events ?? [])
-    .filter((e) => e.activityTaskScheduledEventAttributes)
+    // Short activities run local (h9-local-activities): their summaries sit on their markers.
+    .filter((e) => e.activityTaskScheduledEventAttributes || e.markerRecordedEventAttributes)
     .map((e) => e.userMetadata?.summary?.data)
     .filter(Boolean)
     .map((d) => JSON.parse(Buffer.from(d as Uint8Array).toString()));

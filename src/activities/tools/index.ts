@@ -130,12 +130,14 @@ export function createToolActivities(deps: ActivityDeps) {
         }
       }
       const body = execution.body as Record<string, unknown>;
-      // The transcript gets the result once, however often this runs; the cards are
-      // idempotent by stream id. Neither waits for the other: a retry repeats both.
-      const pushed = models.AgentStep.updateOne(
-        { _id: stepDoc._id, 'toolResults.toolCallId': { $ne: input.toolCallId } },
-        { $push: { toolResults: { toolCallId: input.toolCallId, content: JSON.stringify(execution.body) } } },
-      ).exec();
+      // The transcript gets the result once, however often this runs (a retry finds it in the
+      // step it read); the cards are idempotent by stream id. Neither waits for the other: a
+      // retry repeats both. The update filters on `_id` alone — a condition beside it makes
+      // FerretDB v1 read every turn's steps — so two attempts racing may both append: the
+      // prompt builder takes a call's first result, and both carry the one stored execution.
+      const pushed = stepDoc.toolResults.some((r) => r.toolCallId === input.toolCallId)
+        ? Promise.resolve()
+        : models.AgentStep.updateOne({ _id: stepDoc._id }, { $push: { toolResults: { toolCallId: input.toolCallId, content: JSON.stringify(execution.body) } } }).exec();
       const published = publisher.publish([
         stamp(
           draft(
