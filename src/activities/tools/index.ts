@@ -16,7 +16,7 @@ import { handoffToAgent, requestClarification, updateProject } from './project-t
 import { setImportance } from './importance';
 import { parallelExecuteSerial } from './parallel';
 import { loadSkill, readSkillResource } from './skill-tools';
-import { skillRequestLimits } from '../../skills/limits';
+import { toolContextFor } from './tool-context';
 import { failure, type ToolContext, type ToolExecution } from './types';
 
 export const toolKey = (turnId: string, step: number, toolCallId: string): string => `${turnId}:${step}:${toolCallId}`;
@@ -104,20 +104,7 @@ export function createToolActivities(deps: ActivityDeps) {
         execution = stored.result as ToolExecution;
       } else {
         if (!turn) throw notFound('Turn', input.turnId);
-        const ctx: ToolContext = {
-          models,
-          turnId: input.turnId,
-          projectId: turn.projectId,
-          ownerId: turn.ownerId,
-          agent: input.agent,
-          authorMessage: turn.message,
-          focusFileId: turn.focusFileId ?? null,
-          key,
-          run: input.run,
-          step: input.step,
-          event: stamp,
-          skillLimits: skillRequestLimits(deps.config),
-        };
+        const ctx = toolContextFor(deps, turn, input, key, stamp);
         execution = await run(input, ctx, { name: call.name ?? '', arguments: call.arguments ?? '' });
         deps.faults?.hit('tool.after_write', { name: call.name, agent: input.agent, step: input.step });
         try {

@@ -15,13 +15,13 @@ import { Context } from '@temporalio/activity';
 import { AGENT_TOOLS, type PARALLEL_TOOLS, type ToolArgs, toolArgSchemas } from '../../agents/tool-schemas';
 import { draft } from '../../events/contract';
 import { isDuplicateKey } from '../../db/models';
-import { skillRequestLimits } from '../../skills/limits';
 import type { ToolInput, ToolOutcome } from '../../shared/turn-types';
 import type { WorkAgent } from '../../workflows/plans';
 import type { ActivityDeps } from '../deps';
 import { publisherFor } from '../publish';
 import { queryFiles } from './file-tools';
 import { loadSkill, readSkillResource } from './skill-tools';
+import { toolContextFor } from './tool-context';
 import { failure, type ToolContext, type ToolExecution } from './types';
 
 type ParallelTool = (typeof PARALLEL_TOOLS)[number];
@@ -136,20 +136,7 @@ export function createParallelActivities(deps: ActivityDeps) {
         };
       return checkBatch(input.agent, parsed.data);
     })();
-    const ctx: ToolContext = {
-      models,
-      turnId: input.turnId,
-      projectId: turn.projectId,
-      ownerId: turn.ownerId,
-      agent: input.agent,
-      authorMessage: turn.message,
-      focusFileId: turn.focusFileId ?? null,
-      key,
-      run: input.run,
-      step: input.step,
-      event: (d) => ({ ...d, turnId: input.turnId, agent: input.agent, step: input.step }),
-      skillLimits: skillRequestLimits(deps.config),
-    };
+    const ctx = toolContextFor(deps, turn, input, key, (d) => ({ ...d, turnId: input.turnId, agent: input.agent, step: input.step }));
     return { key, stepDoc, call, ctx, checked };
   }
 

@@ -1,0 +1,30 @@
+/** The context a tool call runs with, built in one place for single calls and parallel_execute sub-tasks. */
+import { skillRequestLimits } from '../../skills/limits';
+import type { ToolInput } from '../../shared/turn-types';
+import type { ActivityDeps } from '../deps';
+import type { ToolContext } from './types';
+
+/** The fields of the Turn a tool needs. */
+export interface ToolTurn {
+  projectId: string;
+  ownerId: string;
+  message: string;
+  focusFileId?: string | null;
+}
+
+export function toolContextFor(deps: ActivityDeps, turn: ToolTurn, input: ToolInput, key: string, event: ToolContext['event']): ToolContext {
+  return {
+    models: deps.models,
+    turnId: input.turnId,
+    projectId: turn.projectId,
+    ownerId: turn.ownerId,
+    agent: input.agent,
+    authorMessage: turn.message,
+    focusFileId: turn.focusFileId ?? null,
+    key,
+    run: input.run,
+    step: input.step,
+    event,
+    skillLimits: skillRequestLimits(deps.config),
+  };
+}

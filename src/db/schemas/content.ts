@@ -1,0 +1,83 @@
+/** Projects, their files and every version of a file. */
+import { Schema } from 'mongoose';
+import { AUTHORS, FILE_TYPES, IMPORTANCE_LEVELS, PROJECT_TYPES } from '../../shared/domain';
+
+export const taskSchema = new Schema(
+  {
+    id: { type: String, required: true },
+    title: { type: String, required: true },
+    status: { type: String, enum: ['todo', 'in_progress', 'done'], default: 'todo' },
+    artifact: { type: String },
+    doneUnits: { type: [Number], default: undefined },
+    progress: { type: String },
+  },
+  { _id: false },
+);
+
+export const projectSchema = new Schema(
+  {
+    ownerId: { type: String, required: true, index: true },
+    title: { type: String, required: true },
+    type: { type: String, enum: PROJECT_TYPES, required: true },
+    summary: { type: String, default: '' },
+    style: { type: String, default: '' },
+    notes: { type: String, default: '' },
+    tasks: { type: [taskSchema], default: [] },
+    /** Revision of summary, style, notes and tasks, written only through src/db/project-state.ts (revision claims). */
+    rev: { type: Number, default: 0 },
+  },
+  { timestamps: true },
+);
+
+export const fileSchema = new Schema(
+  {
+    projectId: { type: String, required: true },
+    ownerId: { type: String, required: true },
+    type: { type: String, enum: FILE_TYPES, required: true },
+    title: { type: String, required: true },
+    parentId: { type: String, default: null },
+    order: { type: Number, default: 0 },
+    content: { type: String, default: '' },
+    words: { type: Number, default: 0 },
+    versionCount: { type: Number, default: 0 },
+    latestAuthor: { type: String, enum: AUTHORS, default: 'ai' },
+    /** Set by create_file without content: the body is expected as a `<file>` block next. */
+    pendingTurnId: { type: String, default: null },
+    /** Turn that created the file (lets a read-only turn roll back its empty file). */
+    createdByTurnId: { type: String, default: null },
+    deletedAt: { type: Date, default: null },
+    /** Idempotency key of the delete_file call that deleted it: a retry recognises its own delete. */
+    deletedByKey: { type: String, default: null },
+    /** Characters and settings: how much they matter (null = not set, read as medium). */
+    importance: { type: String, enum: [...IMPORTANCE_LEVELS, null], default: null },
+    /** Who set the importance: an agent does not override the author's choice. */
+    importanceSetBy: { type: String, enum: [...AUTHORS, null], default: null },
+    /** One id per delete: a folder's recursive delete trashes its contents under the folder's batch, and undelete restores the batch. */
+    deletedBatch: { type: String, default: null },
+    /** The file the delete was aimed at (the folder, for files trashed with it). */
+    deletedWith: { type: String, default: null },
+  },
+  { timestamps: true },
+);
+fileSchema.index({ projectId: 1, type: 1, order: 1 });
+fileSchema.index({ projectId: 1, parentId: 1, order: 1 });
+// Hot path (bench/turn-kit/explain.ts): the pending empty file of a turn (create_file, finalize's rollback).
+fileSchema.index({ pendingTurnId: 1 });
+
+export const fileVersionSchema = new Schema(
+  {
+    fileId: { type: String, required: true },
+    projectId: { type: String, required: true },
+    version: { type: Number, required: true },
+    content: { type: String, default: '' },
+    words: { type: Number, default: 0 },
+    author: { type: String, enum: AUTHORS, required: true },
+    agent: { type: String, default: null },
+    turnId: { type: String, default: null },
+    /** What produced it: create, stream, edit:replace, restore, author_edit … */
+    operation: { type: String, required: true },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+// A retried write computes the same version number, so this index is what stops a duplicate.
+fileVersionSchema.index({ fileId: 1, version: 1 }, { unique: true });

@@ -1,0 +1,208 @@
+/** Sessions, turns and what a turn records on its way: steps, tool executions, usage, reads, context, stream ledger. */
+import { Schema } from 'mongoose';
+import { TURN_STATUSES } from '../../shared/domain';
+
+export const sessionSchema = new Schema(
+  {
+    projectId: { type: String, required: true, index: true },
+    ownerId: { type: String, required: true, index: true },
+    title: { type: String, default: '' },
+    /** Next message sequence number: strict order within the session. */
+    messageSeq: { type: Number, default: 0 },
+  },
+  { timestamps: true },
+);
+
+export const messageSchema = new Schema(
+  {
+    sessionId: { type: String, required: true },
+    projectId: { type: String, required: true },
+    turnId: { type: String, required: true },
+    role: { type: String, enum: ['user', 'assistant'], required: true },
+    agent: { type: String, default: null },
+    content: { type: String, default: '' },
+    /** Tool operations of this message, replayed as "[earlier tool operations]" in history. */
+    breadcrumb: { type: [{ op: String, fileId: String, title: String, _id: false }], default: [] },
+    seq: { type: Number, required: true },
+    /** Idempotency: one message per (turn, slot) even when finalize is retried. */
+    key: { type: String, required: true },
+  },
+  { timestamps: true },
+);
+messageSchema.index({ sessionId: 1, seq: 1 });
+messageSchema.index({ key: 1 }, { unique: true });
+// Hot path: the previous turn's last assistant message (prepareTurn).
+messageSchema.index({ turnId: 1, seq: 1 });
+
+export const usageRollup = {
+  promptTokens: { type: Number, default: 0 },
+  completionTokens: { type: Number, default: 0 },
+  totalTokens: { type: Number, default: 0 },
+  estimated: { type: Boolean, default: false },
+};
+
+export const turnSchema = new Schema(
+  {
+    sessionId: { type: String, required: true, index: true },
+    projectId: { type: String, required: true, index: true },
+    ownerId: { type: String, required: true, index: true },
+    message: { type: String, required: true },
+    focusFileId: { type: String, default: null },
+    attachedFileIds: { type: [String], default: [] },
+    quotes: { type: [String], default: [] },
+    status: { type: String, enum: TURN_STATUSES, default: 'queued' },
+    stopReason: { type: String, default: null },
+    /** Routing decision as the workflow used it (also read by the next turn's router). */
+    routing: { type: Schema.Types.Mixed, default: null },
+    agentRuns: { type: [{ agent: String, outcome: String, _id: false }], default: [] },
+    /** Where "continue" picks up when the turn stopped before its plan was done. */
+    resume: { type: Schema.Types.Mixed, default: null },
+    filesTouched: { type: [String], default: [] },
+    usage: usageRollup,
+    workflowId: { type: String, required: true },
+    jobId: { type: String, default: null },
+    endedAt: { type: Date, default: null },
+    /** Id of the HTTP request that started the turn (X-Request-Id): joins API logs to the turn. */
+    requestId: { type: String, default: null },
+    /** Skills the author named for this turn (ids of their enabled skills). */
+    skills: { type: [String], default: [] },
+    /** Next steps offered to the author when the turn ended (empty when none were made). */
+    suggestions: { type: [String], default: [] },
+  },
+  { timestamps: true },
+);
+
+// Hot path: the session's previous turn (prepareTurn), newest first without an in-memory sort.
+turnSchema.index({ sessionId: 1, createdAt: -1, _id: -1 });
+
+/**
+ * One running turn per session. The lock is its own document keyed by session id because
+ * FerretDB v1 has no partial indexes; inserting it is the atomic "acquire".
+ */
+export const sessionLockSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // sessionId
+    turnId: { type: String, required: true },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+
+export const usageRecordSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // idempotency key: turnId:run:step
+    turnId: { type: String, required: true, index: true },
+    sessionId: { type: String, required: true, index: true },
+    projectId: { type: String, required: true, index: true },
+    ownerId: { type: String, required: true, index: true },
+    jobId: { type: String, default: null },
+    agent: { type: String, required: true },
+    step: { type: Number, required: true },
+    model: { type: String, required: true },
+    promptTokens: { type: Number, required: true },
+    completionTokens: { type: Number, required: true },
+    totalTokens: { type: Number, required: true },
+    source: { type: String, enum: ['provider', 'estimate'], required: true },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+
+export const toolExecutionSchema = new Schema(
+  {
+    key: { type: String, required: true }, // turnId:step:toolCallId
+    turnId: { type: String, required: true, index: true },
+    name: { type: String, required: true },
+    result: { type: Schema.Types.Mixed, required: true },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+toolExecutionSchema.index({ key: 1 }, { unique: true });
+
+/** The model transcript of one LLM step; kept out of workflow history on purpose. */
+export const agentStepSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // turnId:step
+    turnId: { type: String, required: true, index: true },
+    run: { type: Number, required: true },
+    step: { type: Number, required: true },
+    agent: { type: String, required: true },
+    /** Chat text shown to the author (file blocks removed). */
+    text: { type: String, default: '' },
+    /** The text was held back (writer summary hold), not streamed live. */
+    held: { type: Boolean, default: false },
+    /** Raw assistant content as the model wrote it (sent back to the model). */
+    rawContent: { type: String, default: '' },
+    toolCalls: { type: [{ id: String, name: String, arguments: String, _id: false }], default: [] },
+    toolResults: { type: [{ toolCallId: String, content: String, _id: false }], default: [] },
+    /** Handoff packet of the run as the model saw it (review content expanded); later steps reuse it. */
+    packet: { type: String, default: null },
+    /** Body captured from a `<file>` block, saved by the file tool activity. */
+    captured: { type: [{ fileId: String, body: String, closed: Boolean, _id: false }], default: [] },
+    attempt: { type: Number, default: 1 },
+  },
+  { timestamps: true },
+);
+
+// Hot path: a turn's earlier steps in order (every LLM step, releaseHeldText, finalize).
+agentStepSchema.index({ turnId: 1, step: 1 });
+
+/**
+ * A version of a file the model saw in full during a turn (for `stale_content`): the
+ * `[full]` context at request start (`turnId:fileId`, kind `context`), or a query_files read
+ * (`turnId:fileId:read:step`, kind `read`), which counts only from the next model call of
+ * the same agent run.
+ */
+export const readSnapshotSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    turnId: { type: String, required: true, index: true },
+    fileId: { type: String, required: true },
+    version: { type: Number, required: true },
+    kind: { type: String, enum: ['context', 'read'], default: 'context' },
+    run: { type: Number, default: null },
+    step: { type: Number, default: null },
+  },
+  { timestamps: true },
+);
+
+/**
+ * The context of one turn, assembled once by its first model step and reused by every
+ * later step and retry (seed 001 ContextAssembler): the `[full]` items really are the text
+ * as of the start of the request, and a step costs one read instead of a rebuild.
+ */
+export const turnContextSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // turnId
+    sessionId: { type: String, required: true },
+    projectId: { type: String, required: true },
+    ownerId: { type: String, required: true },
+    jobId: { type: String, default: null },
+    message: { type: String, required: true },
+    /** The enabled skills' catalog (skills L1), appended to every agent's system prompt. */
+    skillCatalog: { type: String, default: '' },
+    /** The rendered project-context block and its tokens. */
+    context: { type: String, default: '' },
+    contextTokens: { type: Number, default: 0 },
+    /** The author's message as the model gets it: working set + label + message. */
+    userContent: { type: String, default: '' },
+    userTokens: { type: Number, default: 0 },
+    /** Files shown whole (context `[full]` items and working-set files) with the version shown. */
+    shown: { type: [{ fileId: String, version: Number, _id: false }], default: [] },
+    /** Session history before this turn, newest first, already cut to the history budget. */
+    history: { type: [{ role: String, content: String, tokens: Number, _id: false }], default: [] },
+    /** What the assembly chose, for benchmarks and operators. */
+    stats: { type: Schema.Types.Mixed, default: null },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+
+/**
+ * How many events each publishing slot of a stream wrote to Redis (slot → count), so a
+ * reader can tell events Redis lost in a crash (AOF) from events never written.
+ */
+export const streamLedgerSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // the stream's Redis key
+    slots: { type: Schema.Types.Mixed, default: {} },
+  },
+  { minimize: false },
+);

@@ -1,0 +1,36 @@
+/** Multi-chapter jobs and the per-project claim that lets one run at a time. */
+import { Schema } from 'mongoose';
+import { JOB_STATUSES } from '../../shared/domain';
+import { usageRollup } from './conversation';
+
+/** One active job per project: inserting the claim is the atomic check (like SessionLock). */
+export const jobClaimSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // projectId
+    jobId: { type: String, required: true },
+  },
+  { timestamps: { createdAt: true, updatedAt: false } },
+);
+
+export const jobSchema = new Schema(
+  {
+    ownerId: { type: String, required: true, index: true },
+    projectId: { type: String, required: true, index: true },
+    sessionId: { type: String, required: true },
+    from: { type: Number, required: true },
+    to: { type: Number, required: true },
+    instructions: { type: String, default: '' },
+    review: { type: Boolean, default: false },
+    wordsPerChapter: { type: Number, default: null },
+    /** Token budget (null: none); the job pauses before a chapter that would exceed it. */
+    maxTokens: { type: Number, default: null },
+    status: { type: String, enum: JOB_STATUSES, default: 'queued' },
+    chaptersDone: { type: [Number], default: [] },
+    failedChapter: { type: Number, default: null },
+    failure: { type: String, default: null },
+    words: { type: Number, default: 0 },
+    usage: usageRollup,
+    workflowId: { type: String, required: true },
+  },
+  { timestamps: true },
+);
