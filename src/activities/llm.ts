@@ -69,21 +69,28 @@ export function createLlmActivities(deps: ActivityDeps) {
 
       const firstOfRun = input.prelude.some((e) => e.type === 'agent_selected');
       deps.faults?.hit('llm.start', { agent: input.agent, run: input.run, kind: input.runKind, firstOfRun, attempt });
-      await publisher.publish(input.prelude.map((d) => ({ ...d, attempt })));
-      if (attempt > 1) {
-        await publisher.continueAfterExisting();
-        await publisher.publish([stamp(draft('step_retry', { attempt, message: 'The previous attempt of this step was interrupted; drop its partial output.' }))]);
-      }
+      // The opening events go out while the prompt is built (Redis and MongoDB in parallel);
+      // both are done before the first streamed event, so the order on the stream is unchanged.
+      const opened = (async () => {
+        await publisher.publish(input.prelude.map((d) => ({ ...d, attempt })));
+        if (attempt > 1) {
+          await publisher.continueAfterExisting();
+          await publisher.publish([stamp(draft('step_retry', { attempt, message: 'The previous attempt of this step was interrupted; drop its partial output.' }))]);
+        }
+      })();
 
       // The turn's context is assembled once (by its first step) and read back here.
-      const packet = await expandPacket(deps, input);
-      const { messages, owner: turn, language } = await buildAgentMessages(models, { ...input, packet }, {
-        contextTokens: config.AGENT_CONTEXT_TOKEN_BUDGET,
-        historyTokens: config.AGENT_CHAT_HISTORY_TOKEN_BUDGET,
-        ledgerCeiling: config.PROMPT_TOKEN_LEDGER_CEILING,
-        workingSetMaxFiles: config.AGENT_WORKING_SET_MAX_FILES,
-        workingSetMaxChars: config.AGENT_WORKING_SET_MAX_CHARS,
-      });
+      const expanded = expandPacket(deps, input);
+      const prompt = expanded.then((packet) =>
+        buildAgentMessages(models, { ...input, packet }, {
+          contextTokens: config.AGENT_CONTEXT_TOKEN_BUDGET,
+          historyTokens: config.AGENT_CHAT_HISTORY_TOKEN_BUDGET,
+          ledgerCeiling: config.PROMPT_TOKEN_LEDGER_CEILING,
+          workingSetMaxFiles: config.AGENT_WORKING_SET_MAX_FILES,
+          workingSetMaxChars: config.AGENT_WORKING_SET_MAX_CHARS,
+        }),
+      );
+      const [, packet, { messages, owner: turn, language }] = await Promise.all([opened, expanded, prompt]);
 
       const processor = new FileStreamProcessor(input.pendingFileId !== null);
       const shaper = new AuthorTextShaper({
@@ -175,7 +182,8 @@ export function createLlmActivities(deps: ActivityDeps) {
       const capture = input.pendingFileId && (processor.body || processor.closed)
         ? { fileId: input.pendingFileId, body: processor.body, closed: processor.closed }
         : null;
-      await models.AgentStep.replaceOne(
+      // The transcript and the usage record are independent idempotent writes: together.
+      const stored = models.AgentStep.replaceOne(
         { _id: `${input.turnId}:${input.step}` },
         {
           _id: `${input.turnId}:${input.step}`,
@@ -193,8 +201,8 @@ export function createLlmActivities(deps: ActivityDeps) {
           attempt,
         },
         { upsert: true },
-      );
-      await recordUsage(models, `${input.turnId}:${input.step}`, input.turnId, turn, input.agent, input.step, usageData);
+      ).exec();
+      await Promise.all([stored, recordUsage(models, `${input.turnId}:${input.step}`, input.turnId, turn, input.agent, input.step, usageData)]);
       await publisher.publish([
         ...toolCalls.map((c) => stamp(draft('tool_call', { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) }, { toolCallId: c.id }))),
         stamp(draft('usage', usageData)),
