@@ -25,6 +25,9 @@ export async function liveBodyUnits(models: Models, projectId: string): Promise<
 export async function finalizeTaskBoard(models: Models, turnId: string): Promise<void> {
   const turn = await models.Turn.findById(turnId).select({ projectId: 1, jobId: 1 }).lean();
   if (!turn || turn.jobId) return;
+  // Most turns have no task in progress: nothing to close, and no need to look through versions.
+  const board = await readProjectState(models, turn.projectId);
+  if (!board || !board.value.tasks.some((t) => t.status === 'in_progress')) return;
   const fileIds = [...new Set((await models.FileVersion.find({ turnId, author: 'ai' }).select({ fileId: 1 }).lean()).map((v) => v.fileId))];
   if (!fileIds.length) return;
   const written = (await models.File.find({ _id: { $in: fileIds }, deletedAt: null, words: { $gt: 0 } }).select({ title: 1, type: 1 }).lean()).map((f) => ({

@@ -19,6 +19,7 @@ import { notFound } from './failures';
 import { expireStream } from '../streams/redis-streams';
 import { publisherFor, streamKeyFor } from './publish';
 import { isBodyType, writeVersion } from './tools/file-store';
+import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
 
 /** Proposals in the closing paragraph: list items, or a single trailing offer. */
@@ -132,16 +133,18 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
 
     async finalizeTurn(input: FinalizeInput): Promise<FinalizeResult> {
       // Independent reads run together (this is on every turn's path).
-      const [turn, steps, executions, records, unwritten, saved] = await Promise.all([
+      // Since `lastStep` is passed, the turn's steps, executions and usage are read by `_id` (turn-reads.ts).
+      const byId = input.lastStep !== undefined;
+      const [turn, steps, records, unwritten, saved] = await Promise.all([
         models.Turn.findById(input.turnId).lean(),
-        models.AgentStep.find({ turnId: input.turnId }).sort({ step: 1 }).lean(),
-        models.ToolExecution.find({ turnId: input.turnId }).lean(),
-        models.UsageRecord.find({ turnId: input.turnId }).lean(),
+        byId ? stepsUpTo(models, input.turnId, input.lastStep!) : models.AgentStep.find({ turnId: input.turnId }).sort({ step: 1 }).lean(),
+        byId ? usageOf(models, input.turnId, input.lastStep!) : models.UsageRecord.find({ turnId: input.turnId }).lean(),
         unwrittenFiles(models, input.turnId),
         // Messages an earlier attempt already wrote: one read, not one per run.
         models.Message.find({ turnId: input.turnId, role: 'assistant' }).select({ key: 1 }).lean(),
       ]);
       if (!turn) throw notFound('Turn', input.turnId);
+      const executions = byId ? await executionsOf(models, input.turnId, steps) : await models.ToolExecution.find({ turnId: input.turnId }).lean();
       const savedKeys = new Set(saved.map((m) => m.key));
       const outcomeOf = (key: string): ToolOutcome | undefined =>
         (executions.find((e) => e.key === key)?.result as { outcome?: ToolOutcome } | undefined)?.outcome;

@@ -194,6 +194,11 @@ export interface FinalizeInput {
   error: { code: string; message: string } | null;
   /** Writer runs whose held chat text is published before the terminal events. */
   releaseHeldRuns?: number[];
+  /**
+   * The highest step number the turn gave out: finalize reads steps `turnId:1…lastStep` by
+   * `_id` (absent in older histories: it then finds them by turnId, as before).
+   */
+  lastStep?: number;
 }
 
 export interface FinalizeResult {

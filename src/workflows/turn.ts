@@ -39,7 +39,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     activeScope?.cancel();
   });
 
-  const finalize = async (f: Omit<FinalizeInput, 'turnId' | 'slot' | 'runs' | 'routing' | 'deferredStops' | 'releaseHeldRuns'>): Promise<TurnOutcome> => {
+  const finalize = async (f: Omit<FinalizeInput, 'turnId' | 'slot' | 'runs' | 'routing' | 'deferredStops' | 'releaseHeldRuns' | 'lastStep'>): Promise<TurnOutcome> => {
     await offerSuggestions(input, f.status);
     st.status = f.status;
     upsertSearchAttributes([{ key: SA.TurnStatus, value: f.status }]);
@@ -53,6 +53,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
         routing: st.routing,
         deferredStops: st.blockedHandoffs,
         releaseHeldRuns: st.releaseAtFinalize,
+        lastStep: st.step,
       }),
     );
     return {
