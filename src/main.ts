@@ -6,6 +6,7 @@
  */
 import './observability/instrument';
 import type { Server } from 'node:http';
+import { NativeConnection } from '@temporalio/worker';
 import { createApp } from './api/app';
 import { loadConfig } from './config';
 import { createLogger } from './logger';
@@ -42,13 +43,17 @@ async function main(): Promise<void> {
     });
     console.log(`\n*** OFFLINE MODEL IN USE: no OPENAI_API_KEY is set. Answers are scripted demo text from ${offline.baseURL} ***\n`);
   }
-  const runtime = await connectRuntime(config, logger);
+  // With the worker in this process, client and worker share one NativeConnection, so a new
+  // turn's first workflow task comes back with the start call (eager start) instead of a
+  // round trip through matching. runtime.close() closes it, after the worker has stopped.
+  const shared = config.RUN_WORKER_IN_PROCESS ? await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }) : undefined;
+  const runtime = await connectRuntime(config, logger, { temporalConnection: shared });
   const llm = createLlmClient(config, offline?.baseURL);
 
-  const worker = config.RUN_WORKER_IN_PROCESS ? await createWorker({ config, runtime, llm, logger }) : null;
+  const worker = config.RUN_WORKER_IN_PROCESS ? await createWorker({ config, runtime, llm, logger, connection: shared }) : null;
   const workerDone = worker?.run();
 
-  const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date() });
+  const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date(), eagerStart: !!worker });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.PORT, host, () => resolve(s));
   });

@@ -3,7 +3,7 @@
  * (client and, for workers, a native connection) and the model (openai). Shared by the
  * API entry, the worker entry, tests and benchmarks, so they all wire things the same way.
  */
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type ConnectionLike } from '@temporalio/client';
 import { Redis } from 'ioredis';
 import OpenAI from 'openai';
 import type { Connection as MongoConnection } from 'mongoose';
@@ -18,7 +18,8 @@ export interface Runtime {
   mongo: MongoConnection;
   models: Models;
   redis: Redis;
-  temporalConnection: Connection;
+  /** The client's connection: its own, or the worker's NativeConnection when they share a process. */
+  temporalConnection: ConnectionLike;
   temporal: Client;
   close(): Promise<void>;
 }
@@ -28,13 +29,23 @@ export function createRedis(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: 20, enableOfflineQueue: true, lazyConnect: false });
 }
 
-export async function connectRuntime(config: Config, logger: Logger, opts: { dbName?: string } = {}): Promise<Runtime> {
+export interface RuntimeOptions {
+  dbName?: string;
+  /**
+   * A worker's NativeConnection to run the client on, for a process that runs the API and
+   * the worker together: the client can then start workflows eagerly (their first workflow
+   * task goes straight to this worker, with no round trip through matching).
+   */
+  temporalConnection?: ConnectionLike;
+}
+
+export async function connectRuntime(config: Config, logger: Logger, opts: RuntimeOptions = {}): Promise<Runtime> {
   const mongo = await connectMongo(config.MONGODB_URI, opts.dbName);
   const models = createModels(mongo);
   await syncIndexes(models);
   const redis = createRedis(config.REDIS_URL);
   redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
-  const temporalConnection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  const temporalConnection = opts.temporalConnection ?? (await Connection.connect({ address: config.TEMPORAL_ADDRESS }));
   // The tracing plugin carries the API request's trace into the workflow it starts.
   const temporal = new Client({ connection: temporalConnection, namespace: config.TEMPORAL_NAMESPACE, plugins: [temporalTracingPlugin()] });
   return {

@@ -15,4 +15,9 @@ export interface AppDeps {
   clock: () => Date;
   /** Crash points for fault tests; absent in production. */
   faults?: FaultInjector;
+  /**
+   * Start workflows eagerly: only when `temporal` runs on the NativeConnection of a worker in
+   * this process on the same task queue (src/main.ts with RUN_WORKER_IN_PROCESS).
+   */
+  eagerStart?: boolean;
 }

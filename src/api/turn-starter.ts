@@ -56,7 +56,7 @@ export interface StartTurnRequest {
   requestId?: string;
 }
 
-export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{ turnId: string; workflowId: string }> {
+export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{ turnId: string; workflowId: string; eagerlyStarted: boolean }> {
   const { models, config } = deps;
   const turnId = newId();
   const workflowId = turnWorkflowId(turnId);
@@ -65,6 +65,7 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
     throw err;
   });
   if (busyWith) throw new ConflictError('a turn is already running in this session', { turnId: busyWith });
+  let eagerlyStarted = false;
   try {
     await createTurnRecords(models, { turnId, ...req });
     // The window a dying API process leaves behind: lock and queued Turn, no workflow.
@@ -78,7 +79,7 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
       ...(req.forcedRouting ? { forcedRouting: req.forcedRouting } : {}),
       ...(req.jobId ? { jobId: req.jobId } : {}),
     };
-    await deps.temporal.workflow.start<typeof turnWorkflow>('turnWorkflow', {
+    const handle = await deps.temporal.workflow.start<typeof turnWorkflow>('turnWorkflow', {
       workflowId,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       args: [input],
@@ -89,7 +90,9 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
       ],
       staticSummary: `turn · ${req.message.slice(0, 80)}`,
       ...(req.requestId ? { memo: { requestId: req.requestId } } : {}),
+      ...(deps.eagerStart ? { requestEagerStart: true } : {}),
     });
+    eagerlyStarted = handle.eagerlyStarted;
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) throw err;
     await models.Turn.updateOne({ _id: turnId }, { $set: { status: 'failed' satisfies TurnStatus, stopReason: 'start_failed', endedAt: deps.clock() } });
@@ -97,5 +100,5 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
     deps.logger.error({ err, turnId }, 'could not start the turn workflow');
     throw new UnavailableError('could not start the turn: the workflow service is unavailable');
   }
-  return { turnId, workflowId };
+  return { turnId, workflowId, eagerlyStarted };
 }

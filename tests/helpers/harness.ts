@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { DefaultLogger, Runtime as TemporalRuntime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, type Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createApp } from '../../src/api/app';
 import { type Config, loadConfig } from '../../src/config';
@@ -79,6 +79,8 @@ export interface HarnessOptions {
   logger?: Logger;
   /** Test hooks in the activities (e.g. a slow parallel sub-task). */
   faults?: FaultInjector;
+  /** Client and worker on one NativeConnection with eager workflow start, as src/main.ts runs them together. */
+  sharedConnection?: boolean;
 }
 
 export async function createHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -86,7 +88,8 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
   const config = testConfig(opts.config);
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'test');
   const dbName = uniqueName('scriptorium_test');
-  const runtime = await connectRuntime(config, logger, { dbName });
+  const shared = opts.sharedConnection && !opts.noWorker ? await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }) : undefined;
+  const runtime = await connectRuntime(config, logger, { dbName, temporalConnection: shared });
   const model = await startOfflineModel({ ttftMs: 0, tokensPerSecond: 1e6 });
   // A created-but-never-run worker holds native resources that keep Jest alive: don't make one.
   const worker = opts.noWorker
@@ -99,9 +102,10 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
         workflowBundle: testBundle(),
         maxCachedWorkflows: opts.maxCachedWorkflows,
         faults: opts.faults,
+        connection: shared,
       });
   let running: Promise<void> | null = null;
-  const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date() });
+  const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date(), eagerStart: !!shared });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
