@@ -73,8 +73,12 @@ start_temporal() {
   local cli sa=(); cli="$(temporal_cli)" || fail "Temporal CLI missing; run: scripts/services.sh provision"
   for a in "${SEARCH_ATTRIBUTES[@]}"; do sa+=(--search-attribute "$a"); done
   # --db-filename keeps workflow state across a server restart (issue 5 restarts it mid-turn).
+  # WAL with synchronous=normal: a commit survives a killed server process (what the fault
+  # tests do) without an fsync per workflow task; only a power cut could lose the last few.
+  # Measured with bench:turn (fast, fresh): overhead per turn 822 → 678 ms, added ttft 243 → 208–219 ms.
   nohup "$cli" server start-dev --ip 127.0.0.1 --port "$TEMPORAL_PORT" --ui-port "$TEMPORAL_UI_PORT" \
-    --db-filename "$DATA/temporal.db" --log-level warn "${sa[@]}" >"$LOGS/temporal.log" 2>&1 &
+    --db-filename "$DATA/temporal.db" --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal \
+    --log-level warn "${sa[@]}" >"$LOGS/temporal.log" 2>&1 &
   echo $! >"$RUN/temporal.pid"
   wait_port Temporal 127.0.0.1 "$TEMPORAL_PORT" 60 "$LOGS/temporal.log"
   # The server opens its port before the default namespace accepts calls.
