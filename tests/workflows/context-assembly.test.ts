@@ -4,6 +4,7 @@
  * context assembled once per turn, and importance set by the author or the planner.
  */
 import { buildAgentMessages } from '../../src/activities/agent-messages';
+import { ensureTurnContext } from '../../src/activities/context';
 import type { LlmStepInput } from '../../src/shared/turn-types';
 import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
 import { call, ofType, requestsOf, router, say } from '../helpers/script';
@@ -165,6 +166,23 @@ test('a retried step reuses the stored context: an author edit between attempts 
   expect(context).toContain(`Chapter 1 (id=${ch}) [changed during this request`);
   expect(retry.ledger.changed).toEqual([ch]);
   expect(retry.owner).toEqual({ sessionId, projectId, ownerId: 'local', jobId: null });
+});
+
+test('a worker that built or read a turn\'s context serves later steps from memory, not from MongoDB', async () => {
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  await authorFile(projectId, 'Chapter 1', prose('Cached', 600));
+  const turn = await h.runtime.models.Turn.create({ sessionId, projectId, ownerId: 'local', message: 'Tighten chapter 1.', workflowId: 'direct' });
+  const turnId = String(turn._id);
+  const settings = { contextTokens: 1500, historyTokens: 1000, ledgerCeiling: 160000, workingSetMaxFiles: 2, workingSetMaxChars: 3000 };
+  const first = await ensureTurnContext(h.runtime.models, settings, turnId, 'chapter 1');
+  expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(1);
+  // Gone from the database: a step on this worker still gets the same context, without
+  // reading or rebuilding it (a rebuild would store it again).
+  await h.runtime.models.TurnContext.deleteOne({ _id: turnId });
+  const later = await ensureTurnContext(h.runtime.models, settings, turnId, 'chapter 1');
+  expect(later.context).toBe(first.context);
+  expect(later.userContent).toBe(first.userContent);
+  expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(0);
 });
 
 test('importance: the author sets it over REST, the planner through create_file and set_importance, never over the author', async () => {
