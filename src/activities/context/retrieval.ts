@@ -5,6 +5,7 @@
  * as overlapping character bigrams (the classic CJK analyzer), other text as words. A chunk that mentions a character or setting named in the query
  * ranks higher. Pure apart from the library.
  */
+import { LRUCache } from 'lru-cache';
 import MiniSearch from 'minisearch';
 
 /** Target chunk length in characters: a passage, not a chapter. */
@@ -103,8 +104,7 @@ const newIndex = (): ChunkIndex => ({
  * turn re-indexes only the files written since the last one. Memory only, bounded, never
  * load-bearing: a fresh worker (or an evicted project) just indexes again.
  */
-const cached = new Map<string, ChunkIndex>();
-const CACHED_PROJECTS = 16;
+const cached = new LRUCache<string, ChunkIndex>({ max: 16 });
 
 /** Brings the index to exactly these files at these versions (synchronous: no interleaving). */
 function syncIndex(ix: ChunkIndex, files: RetrievableFile[]): void {
@@ -125,13 +125,8 @@ function syncIndex(ix: ChunkIndex, files: RetrievableFile[]): void {
 }
 
 function indexFor(cacheKey: string | null, files: RetrievableFile[]): ChunkIndex {
-  let ix = cacheKey ? cached.get(cacheKey) : undefined;
-  if (!ix) ix = newIndex();
-  if (cacheKey) {
-    cached.delete(cacheKey); // re-inserted last: the map's order is the LRU order
-    cached.set(cacheKey, ix);
-    if (cached.size > CACHED_PROJECTS) cached.delete(cached.keys().next().value!);
-  }
+  const ix = (cacheKey ? cached.get(cacheKey) : undefined) ?? newIndex();
+  if (cacheKey) cached.set(cacheKey, ix);
   syncIndex(ix, files);
   return ix;
 }
