@@ -18,6 +18,7 @@ import { detectLanguage } from '../shared/text';
 import type { LlmStepInput } from '../shared/turn-types';
 import { type ContextSettings, countStable, countTokens, ensureTurnContext, markChanged, MESSAGE_OVERHEAD_TOKENS } from './context';
 import { notFound } from './failures';
+import { stepsUpTo } from './turn-reads';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -80,23 +81,12 @@ async function changedSinceShown(models: Models, ctx: TurnContextDoc): Promise<s
   return ctx.shown.filter((s) => (now.get(s.fileId!) ?? Infinity) > s.version!).map((s) => s.fileId!);
 }
 
-/**
- * The turn's steps before `step`, in order. Their ids are `turnId:n` (src/activities/llm.ts),
- * so each is read by `_id` — what FerretDB v1 looks up directly; any other filter reads the
- * whole collection, every turn's transcripts. A missing step (none in a live turn) is skipped.
- */
-export async function earlierSteps(models: Models, turnId: string, step: number) {
-  const ids = Array.from({ length: Math.max(0, step - 1) }, (_, i) => `${turnId}:${i + 1}`);
-  const docs = await Promise.all(ids.map((id) => models.AgentStep.findById(id).lean()));
-  return docs.filter((d): d is NonNullable<typeof d> => d !== null);
-}
-
 export async function buildAgentMessages(models: Models, input: LlmStepInput, settings: ContextSettings): Promise<StepPrompt> {
   // Two round trips on the path of every model call: the stored context with this turn's
   // steps, then the project brief (its task board may change mid-turn) with the heads of the files shown whole.
   const [ctx, steps] = await Promise.all([
     ensureTurnContext(models, settings, input.turnId, input.scope.scope),
-    earlierSteps(models, input.turnId, input.step),
+    stepsUpTo(models, input.turnId, input.step - 1),
   ]);
   const [project, changed] = await Promise.all([
     models.Project.findById(ctx.projectId).select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 }).lean(),

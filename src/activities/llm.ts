@@ -25,6 +25,7 @@ import { publisherFor } from './publish';
 import { BatchingPublisher } from './batching-publisher';
 import { recordUsage } from './usage';
 import { reviewContent } from './review-evidence';
+import { stepId, usageId } from './record-ids';
 
 interface AssembledCall {
   id: string;
@@ -184,9 +185,9 @@ export function createLlmActivities(deps: ActivityDeps) {
         : null;
       // The transcript and the usage record are independent idempotent writes: together.
       const stored = models.AgentStep.replaceOne(
-        { _id: `${input.turnId}:${input.step}` },
+        { _id: stepId(input.turnId, input.step) },
         {
-          _id: `${input.turnId}:${input.step}`,
+          _id: stepId(input.turnId, input.step),
           turnId: input.turnId,
           run: input.run,
           step: input.step,
@@ -202,7 +203,7 @@ export function createLlmActivities(deps: ActivityDeps) {
         },
         { upsert: true },
       ).exec();
-      await Promise.all([stored, recordUsage(models, `${input.turnId}:${input.step}`, input.turnId, turn, input.agent, input.step, usageData)]);
+      await Promise.all([stored, recordUsage(models, usageId(input.turnId, input.step), input.turnId, turn, input.agent, input.step, usageData)]);
       await publisher.publish([
         ...toolCalls.map((c) => stamp(draft('tool_call', { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) }, { toolCallId: c.id }))),
         stamp(draft('usage', usageData)),

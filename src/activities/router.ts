@@ -14,6 +14,7 @@ import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
 import { classifyLlmError } from './llm-errors';
 import { recordUsage } from './usage';
+import { usageId } from './record-ids';
 
 export interface RouteTurnInput {
   turnId: string;
@@ -77,7 +78,7 @@ export function createRouterActivities(deps: ActivityDeps) {
         if (res.usage) {
           const turn = await models.Turn.findById(input.turnId).lean();
           const usage = { promptTokens: res.usage.prompt_tokens, completionTokens: res.usage.completion_tokens, totalTokens: res.usage.total_tokens };
-          if (turn) await recordUsage(models, `${input.turnId}:router`, input.turnId, turn, 'router', 0, { ...usage, source: 'provider', model: res.model || config.OPENAI_MODEL });
+          if (turn) await recordUsage(models, usageId(input.turnId, 'router'), input.turnId, turn, 'router', 0, { ...usage, source: 'provider', model: res.model || config.OPENAI_MODEL });
         }
       } catch (err) {
         const classified = classifyLlmError(err);

@@ -13,6 +13,7 @@ import { detectLanguage, tail, truncate } from '../shared/text';
 import type { ToolOutcome } from '../shared/turn-types';
 import type { ActivityDeps } from './deps';
 import { recordUsage } from './usage';
+import { usageId } from './record-ids';
 
 export interface SuggestInput {
   turnId: string;
@@ -97,7 +98,7 @@ export function createSuggestionActivities(deps: ActivityDeps) {
         );
         items = cleanSuggestions(res.choices[0]?.message.content ?? '', language);
         if (res.usage)
-          await recordUsage(models, `${input.turnId}:suggestions`, input.turnId, turn, 'suggestions', 0, {
+          await recordUsage(models, usageId(input.turnId, 'suggestions'), input.turnId, turn, 'suggestions', 0, {
             promptTokens: res.usage.prompt_tokens,
             completionTokens: res.usage.completion_tokens,
             totalTokens: res.usage.total_tokens,

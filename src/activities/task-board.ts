@@ -26,8 +26,8 @@ export async function finalizeTaskBoard(models: Models, turnId: string): Promise
   const turn = await models.Turn.findById(turnId).select({ projectId: 1, jobId: 1 }).lean();
   if (!turn || turn.jobId) return;
   // Most turns have no task in progress: nothing to close, and no need to look through versions.
-  const board = await readProjectState(models, turn.projectId);
-  if (!board || !board.value.tasks.some((t) => t.status === 'in_progress')) return;
+  let first = await readProjectState(models, turn.projectId);
+  if (!first || !first.value.tasks.some((t) => t.status === 'in_progress')) return;
   const fileIds = [...new Set((await models.FileVersion.find({ turnId, author: 'ai' }).select({ fileId: 1 }).lean()).map((v) => v.fileId))];
   if (!fileIds.length) return;
   const written = (await models.File.find({ _id: { $in: fileIds }, deletedAt: null, words: { $gt: 0 } }).select({ title: 1, type: 1 }).lean()).map((f) => ({
@@ -35,7 +35,9 @@ export async function finalizeTaskBoard(models: Models, turnId: string): Promise
     body: BODY_FILE_TYPES.includes(f.type as (typeof BODY_FILE_TYPES)[number]),
   }));
   await compareAndSet(`task board of project ${turn.projectId}`, async () => {
-    const read = await readProjectState(models, turn.projectId);
+    // The first attempt works from the read above; a retry after a lost race reads again.
+    const read = first ?? (await readProjectState(models, turn.projectId));
+    first = null;
     if (!read || !read.value.tasks.some((t) => t.status === 'in_progress')) return casWritten(null);
     const board = finalizeBoard(read.value.tasks, { written, liveUnits: await liveBodyUnits(models, turn.projectId) });
     if (!board.changed) return casWritten(null);

@@ -21,6 +21,7 @@ import { publisherFor, streamKeyFor } from './publish';
 import { isBodyType, writeVersion } from './tools/file-store';
 import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
+import { stepId } from './record-ids';
 
 /** Proposals in the closing paragraph: list items, or a single trailing offer. */
 export function countProposedChanges(text: string): number {
@@ -91,7 +92,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
     async saveCapturedFile(input: SaveCaptureInput): Promise<ToolOutcome> {
       const key = `${input.turnId}:${input.step}:capture:${input.fileId}`;
       // Independent reads by _id, in one round trip.
-      const [step, file] = await Promise.all([models.AgentStep.findById(`${input.turnId}:${input.step}`).lean(), models.File.findById(input.fileId).lean()]);
+      const [step, file] = await Promise.all([models.AgentStep.findById(stepId(input.turnId, input.step)).lean(), models.File.findById(input.fileId).lean()]);
       const captured = step?.captured.find((c) => c.fileId === input.fileId);
       if (!captured || !file) throw notFound(file ? 'Capture' : 'File', file ? key : input.fileId);
       const v = await writeVersion(models, input.fileId, captured.body ?? '', {

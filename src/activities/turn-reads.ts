@@ -1,17 +1,17 @@
 /**
- * A turn's own records read by `_id`. Steps are `turnId:n` (llm.ts), usage records
- * `turnId:n` / `turnId:router` / `turnId:suggestions`, tool executions derive theirs from
- * the call's key (tools/index.ts). On MongoDB a `{turnId}` filter is indexed anyway; on
- * FerretDB v1 (the local MongoDB-wire server) only a plain `_id` equality is pushed down,
- * and `{turnId}` reads every turn's documents, so finalize slowed down as history grew
- * (accumulated bench: 388 ms with 200 turns of history).
+ * A turn's own records read by `_id` (record-ids.ts; tool executions derive theirs from the
+ * call's key, tools/index.ts), for the prompt builder and finalize. On MongoDB a `{turnId}`
+ * filter is indexed anyway; on FerretDB v1 (the local MongoDB-wire server) only a plain `_id`
+ * equality is pushed down, and `{turnId}` reads every turn's documents, so finalize slowed
+ * down as history grew (accumulated bench: 388 ms with 200 turns of history).
  */
 import type { Models } from '../db/models';
+import { stepId, usageId } from './record-ids';
 import { toolExecutionId, toolKey } from './tools';
 
 /** The turn's steps 1 … `last` that were stored, in order (a step that never finished has none). */
 export async function stepsUpTo(models: Models, turnId: string, last: number) {
-  const ids = Array.from({ length: Math.max(0, last) }, (_, i) => `${turnId}:${i + 1}`);
+  const ids = Array.from({ length: Math.max(0, last) }, (_, i) => stepId(turnId, i + 1));
   const docs = await Promise.all(ids.map((id) => models.AgentStep.findById(id).lean()));
   return docs.filter((d): d is NonNullable<typeof d> => d !== null);
 }
@@ -33,7 +33,7 @@ export async function executionsOf(models: Models, turnId: string, steps: Stored
 
 /** The usage records of the turn's model calls: each step, the router and the suggestions. */
 export async function usageOf(models: Models, turnId: string, lastStep: number) {
-  const ids = [...Array.from({ length: Math.max(0, lastStep) }, (_, i) => `${turnId}:${i + 1}`), `${turnId}:router`, `${turnId}:suggestions`];
+  const ids = [...Array.from({ length: Math.max(0, lastStep) }, (_, i) => usageId(turnId, i + 1)), usageId(turnId, 'router'), usageId(turnId, 'suggestions')];
   const docs = await Promise.all(ids.map((id) => models.UsageRecord.findById(id).lean()));
   return docs.filter((d): d is NonNullable<typeof d> => d !== null);
 }

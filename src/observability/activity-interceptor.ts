@@ -10,6 +10,7 @@ import { parseVerdict } from '../activities/job-text';
 import type { LlmStepInput, LlmStepResult } from '../shared/turn-types';
 import { activityScope, type ActivityScope } from './activity-scope';
 import { metrics } from './metrics';
+import { stepId } from '../activities/record-ids';
 
 function isCancellation(err: unknown): boolean {
   return err instanceof CancelledFailure || (err instanceof Error && (err.name === 'AbortError' || err.name === 'APIUserAbortError'));
@@ -54,7 +55,7 @@ export function activityInterceptors(deps: { models: Models }): ActivityIntercep
  */
 function countVerdict(models: Models, input: LlmStepInput, result: LlmStepResult): void {
   if (input.agent !== 'quality_reviewer' || result.toolCalls.length > 0) return;
-  models.AgentStep.findById(`${input.turnId}:${input.step}`)
+  models.AgentStep.findById(stepId(input.turnId, input.step))
     .select({ text: 1 })
     .lean()
     .then((step) => step && metrics.reviewVerdicts.inc({ verdict: parseVerdict(step.text ?? '') }))

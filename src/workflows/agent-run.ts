@@ -7,7 +7,7 @@ import { CancellationScope, isCancellation, patched } from '@temporalio/workflow
 import { draft } from '../events/contract';
 import type { LlmStepResult, RunKind, ToolOutcome } from '../shared/turn-types';
 import type { TurnActivities } from './activities-proxy';
-import type { RunFacts } from './decide';
+import { freshRunFacts, type RunFacts } from './decide';
 import type { TurnRunState } from './turn-state';
 import type { WorkAgent } from './plans';
 import { recordBatch, runParallelBatch } from './parallel';
@@ -35,18 +35,7 @@ const BODY_TYPES = ['draft', 'script'];
 
 export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHooks): Promise<RunFacts> {
   const { acts } = hooks;
-  const facts: RunFacts = {
-    agent: req.agent,
-    kind: req.kind,
-    handoff: null,
-    clarification: null,
-    endsWithQuestion: false,
-    question: null,
-    createdFile: false,
-    endsOnFileBlock: false,
-    circuitOpen: null,
-    planUnits: [],
-  };
+  const facts = freshRunFacts(req.agent, req.kind);
   const routing = st.routing!;
   const flags = { readOnly: routing.read_only, clarifyFirst: routing.clarify_first };
   const run = st.run;

@@ -30,6 +30,20 @@ export interface RunFacts {
   emptyFile?: { fileId: string; title: string } | null;
 }
 
+/** The facts of a run before anything has happened in it; the agent-run loop fills them in. */
+export const freshRunFacts = (agent: WorkAgent, kind: RunKind): RunFacts => ({
+  agent,
+  kind,
+  handoff: null,
+  clarification: null,
+  endsWithQuestion: false,
+  question: null,
+  createdFile: false,
+  endsOnFileBlock: false,
+  circuitOpen: null,
+  planUnits: [],
+});
+
 /** What the run interrupted by an empty-file correction round was about to do (seed A52). */
 export type CarriedSignals = Pick<RunFacts, 'handoff' | 'clarification' | 'endsWithQuestion' | 'question'>;
 

@@ -4,50 +4,25 @@
  * fires N writers at once, several rounds, and checks that every write reported as saved is
  * there afterwards — or that it was refused with a clear error.
  */
-import type mongoose from 'mongoose';
-import { connectMongo } from '../../src/db/connection';
-import { createModels, type Models, newId, syncIndexes } from '../../src/db/models';
+import { type Models, newId } from '../../src/db/models';
 import { releaseSessionLock, takeSessionLock } from '../../src/db/turn-records';
 import { updateJobTask, jobTaskId } from '../../src/activities/job-files';
 import { updateProject } from '../../src/activities/tools/project-tools';
 import { writeVersion, VersionConflict } from '../../src/activities/tools/file-store';
 import type { ToolContext } from '../../src/activities/tools/types';
-import { uniqueName } from '../helpers/harness';
+import { useScratchDb } from '../helpers/scratch-db';
 
 const WRITERS = Number(process.env.W ?? 6);
 const ROUNDS = Number(process.env.R ?? 4);
 
-let conn: mongoose.Connection;
+const db = useScratchDb('atomic');
 let models: Models;
-
-beforeAll(async () => {
-  conn = await connectMongo(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/scriptorium_test', uniqueName('atomic'));
-  models = createModels(conn);
-  await syncIndexes(models);
+beforeAll(() => {
+  models = db.models;
 });
 
-afterAll(async () => {
-  await conn.dropDatabase();
-  await conn.close();
-});
-
-const newProject = async (): Promise<string> => String((await models.Project.create({ ownerId: 'u1', title: 'P', type: 'novel' }))._id);
-
-function toolContext(projectId: string, i: number, authorMessage: string): ToolContext {
-  return {
-    models,
-    turnId: `turn-${i}`,
-    projectId,
-    ownerId: 'u1',
-    agent: 'planner',
-    authorMessage,
-    focusFileId: null,
-    key: `turn-${i}:1:call`,
-    run: 0,
-    step: 1,
-    event: (d) => d,
-  };
-}
+const newProject = db.newProject;
+const toolContext = (projectId: string, i: number, authorMessage: string): ToolContext => db.plannerContext(projectId, authorMessage, `turn-${i}:1:call`);
 
 // Saved writes per round, printed at the end: how often writers were refused rather than saved.
 const stats = { notes: [] as number[], tasks: [] as number[] };

@@ -3,44 +3,21 @@
  * MongoDB-wire server: a writer that dies between claim and apply, an apply that lands late
  * over a newer revision, and a read too old to claim from.
  */
-import type mongoose from 'mongoose';
-import { connectMongo } from '../../src/db/connection';
-import { createModels, type Models, syncIndexes } from '../../src/db/models';
+import type { Models } from '../../src/db/models';
 import { readProjectState, writeProjectState } from '../../src/db/project-state';
 import { PRUNE_AFTER_MS } from '../../src/db/revision-claims';
 import { updateProject } from '../../src/activities/tools/project-tools';
 import type { ToolContext } from '../../src/activities/tools/types';
-import { uniqueName } from '../helpers/harness';
+import { useScratchDb } from '../helpers/scratch-db';
 
-let conn: mongoose.Connection;
+const db = useScratchDb('claims');
 let models: Models;
-
-beforeAll(async () => {
-  conn = await connectMongo(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/scriptorium_test', uniqueName('claims'));
-  models = createModels(conn);
-  await syncIndexes(models);
+beforeAll(() => {
+  models = db.models;
 });
 
-afterAll(async () => {
-  await conn.dropDatabase();
-  await conn.close();
-});
-
-const newProject = async (): Promise<string> => String((await models.Project.create({ ownerId: 'u1', title: 'P', type: 'novel' }))._id);
-
-const ctxFor = (projectId: string, authorMessage: string): ToolContext => ({
-  models,
-  turnId: 't1',
-  projectId,
-  ownerId: 'u1',
-  agent: 'planner',
-  authorMessage,
-  focusFileId: null,
-  key: 't1:1:c',
-  run: 0,
-  step: 1,
-  event: (d) => d,
-});
+const newProject = db.newProject;
+const ctxFor = (projectId: string, authorMessage: string): ToolContext => db.plannerContext(projectId, authorMessage, 't1:1:c');
 
 test('a revision claimed by a writer that died before applying it is rolled forward, and the next write builds on it', async () => {
   const projectId = await newProject();

@@ -1,47 +1,8 @@
 import { endsWithQuestion, FileStreamProcessor, planUnits, type StreamPiece } from '../../src/agents/file-stream';
-import { decideAfterRun, type DecideState, type RunFacts } from '../../src/workflows/decide';
+import { decideAfterRun } from '../../src/workflows/decide';
+import { facts, routing, state } from '../helpers/rule-fixtures';
 import { buildPacket, FIXED_HANDOFF_RULES } from '../../src/workflows/packets';
-import type { RoutingDecision } from '../../src/workflows/plans';
 import { FailureBreaker } from '../../src/workflows/turn-state';
-
-const routing = (over: Partial<RoutingDecision> = {}): RoutingDecision => ({
-  current_agent: 'planner',
-  workflow_plan: 'standard',
-  workflow_agents: ['writer'],
-  write_content: true,
-  read_only: false,
-  scope: 'plan then write chapter 1',
-  clarify_first: false,
-  source: 'llm',
-  notes: [],
-  ...over,
-});
-const facts = (over: Partial<RunFacts> = {}): RunFacts => ({
-  agent: 'planner',
-  kind: 'initial',
-  handoff: null,
-  clarification: null,
-  endsWithQuestion: false,
-  question: null,
-  createdFile: false,
-  endsOnFileBlock: false,
-  circuitOpen: null,
-  planUnits: [],
-  ...over,
-});
-const state = (over: Partial<DecideState> = {}): DecideState => ({
-  routing: routing(),
-  remaining: ['writer'],
-  runsSoFar: 1,
-  maxRuns: 8,
-  bodyWordsThisTurn: 0,
-  bodyWordsReviewed: 0,
-  reviewThreshold: 500,
-  plannerRepairDone: false,
-  requestAsksForPlan: false,
-  wroteOutline: false,
-  ...over,
-});
 
 describe('decideAfterRun, in order', () => {
   test('explicit handoff wins over everything after it', () => {

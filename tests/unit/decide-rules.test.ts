@@ -3,46 +3,8 @@
  * test pins one rule and its boundary, so removing or loosening the rule fails here.
  */
 import { decideAfterRun, type DecideState, type RunFacts } from '../../src/workflows/decide';
-import type { RoutingDecision } from '../../src/workflows/plans';
+import { facts, routing, state } from '../helpers/rule-fixtures';
 
-const routing = (over: Partial<RoutingDecision> = {}): RoutingDecision => ({
-  current_agent: 'planner',
-  workflow_plan: 'standard',
-  workflow_agents: ['writer'],
-  write_content: true,
-  read_only: false,
-  scope: 's',
-  clarify_first: false,
-  source: 'llm',
-  notes: [],
-  ...over,
-});
-const facts = (over: Partial<RunFacts> = {}): RunFacts => ({
-  agent: 'planner',
-  kind: 'initial',
-  handoff: null,
-  clarification: null,
-  endsWithQuestion: false,
-  question: null,
-  createdFile: false,
-  endsOnFileBlock: false,
-  circuitOpen: null,
-  planUnits: [],
-  ...over,
-});
-const state = (over: Partial<DecideState> = {}): DecideState => ({
-  routing: routing(),
-  remaining: ['writer'],
-  runsSoFar: 1,
-  maxRuns: 8,
-  bodyWordsThisTurn: 0,
-  bodyWordsReviewed: 0,
-  reviewThreshold: 500,
-  plannerRepairDone: false,
-  requestAsksForPlan: false,
-  wroteOutline: false,
-  ...over,
-});
 const decide = (f: Partial<RunFacts>, s: Partial<DecideState> = {}) => decideAfterRun(facts(f), state(s));
 
 describe('explicit handoff', () => {

@@ -12,29 +12,11 @@ import {
   type PreviousTurnFacts,
   requestAsksForPlan,
 } from '../../src/workflows/routing';
+import { previousTurn, routing as baseRouting } from '../helpers/rule-fixtures';
 import type { RoutingDecision } from '../../src/workflows/plans';
 
-const routing = (over: Partial<RoutingDecision> = {}): RoutingDecision => ({
-  current_agent: 'planner',
-  workflow_plan: 'standard',
-  workflow_agents: ['writer'],
-  write_content: true,
-  read_only: false,
-  scope: 'scope',
-  clarify_first: false,
-  source: 'llm',
-  notes: [],
-  ...over,
-});
-const prev = (over: Partial<PreviousTurnFacts> = {}): PreviousTurnFacts => ({
-  status: 'completed',
-  stopReason: null,
-  routing: routing(),
-  resume: null,
-  askedQuestion: false,
-  proposedChanges: 0,
-  ...over,
-});
+const routing = (over: Partial<RoutingDecision> = {}): RoutingDecision => baseRouting({ scope: 'scope', ...over });
+const prev = (over: Partial<PreviousTurnFacts> = {}): PreviousTurnFacts => previousTurn(routing(), over);
 
 describe('phrase detectors at their limits', () => {
   test('continue: punctuation and spaces are ignored, Chinese with spaces too', () => {

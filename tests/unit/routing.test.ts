@@ -9,30 +9,12 @@ import {
   type PreviousTurnFacts,
   requestAsksForPlan,
 } from '../../src/workflows/routing';
+import { previousTurn, routing as baseRouting } from '../helpers/rule-fixtures';
 import { fallbackRouting, normaliseRouterAnswer, planWorkflowAgents, type RoutingDecision } from '../../src/workflows/plans';
 
-const routing = (over: Partial<RoutingDecision> = {}): RoutingDecision => ({
-  current_agent: 'planner',
-  workflow_plan: 'standard',
-  workflow_agents: ['writer'],
-  write_content: true,
-  read_only: false,
-  scope: 'plan and write chapter 1',
-  clarify_first: false,
-  source: 'llm',
-  notes: [],
-  ...over,
-});
+const routing = (over: Partial<RoutingDecision> = {}): RoutingDecision => baseRouting({ scope: 'plan and write chapter 1', ...over });
 
-const prev = (over: Partial<PreviousTurnFacts> = {}): PreviousTurnFacts => ({
-  status: 'completed',
-  stopReason: null,
-  routing: routing(),
-  resume: null,
-  askedQuestion: false,
-  proposedChanges: 0,
-  ...over,
-});
+const prev = (over: Partial<PreviousTurnFacts> = {}): PreviousTurnFacts => previousTurn(routing(), over);
 
 describe('phrase detectors (Chinese and English)', () => {
   test.each(['continue', 'Continue.', 'go on', 'keep going please', '继续', '继续写', '接着写吧'])('"%s" is a continue message', (m) => {

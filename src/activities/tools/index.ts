@@ -18,6 +18,7 @@ import { parallelExecuteSerial } from './parallel';
 import { loadSkill, readSkillResource } from './skill-tools';
 import { toolContextFor } from './tool-context';
 import { failure, type ToolContext, type ToolExecution } from './types';
+import { stepId } from '../record-ids';
 
 export const toolKey = (turnId: string, step: number, toolCallId: string): string => `${turnId}:${step}:${toolCallId}`;
 
@@ -89,7 +90,7 @@ export function createToolActivities(deps: ActivityDeps) {
       // Three independent reads in one round trip, each by `_id`: the only lookup FerretDB v1
       // answers without reading the whole collection (bench/turn-kit/explain.ts).
       const [stepDoc, stored, turn] = await Promise.all([
-        models.AgentStep.findById(`${input.turnId}:${input.step}`).lean(),
+        models.AgentStep.findById(stepId(input.turnId, input.step)).lean(),
         models.ToolExecution.findById(toolExecutionId(key)).lean(),
         models.Turn.findById(input.turnId).lean(),
       ]);

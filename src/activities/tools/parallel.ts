@@ -23,6 +23,7 @@ import { queryFiles } from './file-tools';
 import { loadSkill, readSkillResource } from './skill-tools';
 import { toolContextFor } from './tool-context';
 import { failure, type ToolContext, type ToolExecution } from './types';
+import { stepId } from '../record-ids';
 
 type ParallelTool = (typeof PARALLEL_TOOLS)[number];
 interface SubTask {
@@ -109,7 +110,7 @@ export function createParallelActivities(deps: ActivityDeps) {
   /** The step's call, the turn, and the batch checked exactly as the tool activity checks any call. */
   async function load(input: ToolInput) {
     const key = `${input.turnId}:${input.step}:${input.toolCallId}`;
-    const stepDoc = await models.AgentStep.findById(`${input.turnId}:${input.step}`).lean();
+    const stepDoc = await models.AgentStep.findById(stepId(input.turnId, input.step)).lean();
     const call = stepDoc?.toolCalls.find((c) => c.id === input.toolCallId);
     if (!stepDoc || !call) throw new Error(`tool call ${key} not found in the step transcript`);
     const turn = await models.Turn.findById(input.turnId).lean();
