@@ -223,6 +223,8 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       );
       // Empty files nobody wrote into are not work: roll them back (read-only turns, interrupts, dead ends).
       if (rolledBack.size) {
+        // Test-only stall: lets a test save the author's text into such a file at this moment.
+        await deps.faults?.pause?.('finalize.before_rollback', { turnId: input.turnId, fileIds: [...rolledBack] });
         await models.File.deleteMany({ _id: { $in: [...rolledBack] }, words: 0, latestAuthor: 'ai' });
         // Versions go only with their file: one the author wrote into meanwhile stays, with its history.
         const kept = await models.File.find({ _id: { $in: [...rolledBack] } }).select({ _id: 1 }).lean();
