@@ -10,7 +10,7 @@
  *
  *   npm run bench:turn -- [--rounds 3] [--conc-rounds 2] [--concurrency 10]
  *                         [--timings realistic,fast] [--data fresh,accumulated]
- *                         [--parts floor,scriptorium,peer,concurrency] [--profile] [--explain]
+ *                         [--parts floor,scriptorium,peer,concurrency] [--profile] [--explain] [--timeline]
  *                         [--ttft 300] [--tps 80] [--chapter-words 1000]
  *                         [--worker-tuning '{"workflowTaskPollerBehavior":{"type":"autoscaling"}}']
  *   quick look (a few minutes): npm run bench:turn -- --rounds 1 --conc-rounds 1 --data fresh
@@ -27,7 +27,7 @@ import { connectRuntime, type Runtime } from '../src/runtime';
 import { turnWorkflowId } from '../src/shared/domain';
 import { explainHotPath } from './turn-kit/explain';
 import { floorTurn } from './turn-kit/floor';
-import { historyBreakdown, printActivities } from './turn-kit/history';
+import { historyBreakdown, printActivities, printTimeline } from './turn-kit/history';
 import { recordCalls, scriptFor, startModelRig, union, type ModelRig, type RecordedCall } from './turn-kit/model';
 import { PeerContender } from './turn-kit/peer';
 import { printSummary, summarize } from './turn-kit/profile';
@@ -49,6 +49,7 @@ const { values: opt } = parseArgs({
     parts: { type: 'string', default: 'floor,scriptorium,peer,concurrency' },
     profile: { type: 'boolean', default: false },
     explain: { type: 'boolean', default: false },
+    timeline: { type: 'boolean', default: false },
     'worker-tuning': { type: 'string' },
     ttft: { type: 'string', default: '300' },
     tps: { type: 'string', default: '80' },
@@ -120,6 +121,7 @@ async function main(): Promise<void> {
   const lones: LoneSample[] = [];
   const concs: ConcurrentSample[] = [];
   const costs: [string, StepCost[]][] = [];
+  const timelines: (() => Promise<void>)[] = [];
   try {
     // The recording turn: our engine against the default persona; its eight requests and the
     // persona's answers become the script every contender gets.
@@ -185,6 +187,7 @@ async function main(): Promise<void> {
               if (r === rounds - 1) {
                 await historyBreakdown(runtime, turnWorkflowId(result.turnId!), before, after, `${data}, ${tn}`);
                 costs.push([`${data}, ${tn}`, await stepCosts(runtime, config, turnWorkflowId(result.turnId!))]);
+                if (opt.timeline) timelines.push(() => printTimeline(runtime, turnWorkflowId(result.turnId!), result, rig.spans));
               }
             } else {
               const before = await peer!.stats();
@@ -226,6 +229,7 @@ async function main(): Promise<void> {
     printTables(lones, concs, timings.map((t) => TIMINGS[t]), datas, concurrency);
     printActivities();
     for (const [label, c] of costs) printStepCosts(label, c);
+    for (const t of timelines) await t();
 
     if (opt.profile) {
       // The worker's main thread through concurrent turns only (start-up excluded).

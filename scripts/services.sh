@@ -93,8 +93,33 @@ start_temporal() {
 # ---------------------------------------------------------------- MongoDB wire
 mongo_uri() { echo "${MONGODB_URI:-mongodb://127.0.0.1:$MONGO_PORT/scriptorium}"; }
 
+# What our FerretDB build is: the version plus the local patch below. A binary built
+# otherwise (an older checkout, no patch) is rebuilt.
+FERRETDB_BUILD="$FERRETDB_VERSION+sqlite-id-index"
+
+# FerretDB v1's SQLite backend creates each collection's unique _id index on the expression
+# `_ferretdb_sjson->"_id"` but looks documents up by `_ferretdb_sjson->'$._id'`: SQLite only
+# uses an expression index for the same expression, so every find, update and delete by _id
+# scanned the whole collection (measured: 60-180 ms per lookup with 200 turns of history,
+# growing with the data; MongoDB answers them from its _id index). `->'_id'` means the same
+# JSON value and matches the index, so lookups by _id become index searches.
+patch_ferretdb() {
+  local meta="$1/internal/backends/sqlite/metadata/metadata.go"
+  local from="IDColumn = DefaultColumn + \"->'\$._id'\""
+  local to="IDColumn = DefaultColumn + \"->'_id'\""
+  if grep -qF "$from" "$meta"; then
+    sed -i "s|$(printf '%s' "$from" | sed 's/[$.]/\\&/g')|$to|" "$meta"
+    grep -qF "$to" "$meta" || fail "could not patch FerretDB's _id lookups ($meta)"
+    say "patched FerretDB: lookups by _id use the _id index"
+  else
+    say "WARNING: FerretDB $FERRETDB_VERSION: _id lookup expression not found, built unpatched (lookups by _id scan collections)"
+  fi
+}
+
 provision_ferretdb() {
-  if [ -x "$BIN/ferretdb" ]; then say "FerretDB: $BIN/ferretdb ($("$BIN/ferretdb" --version 2>/dev/null | head -1))"; return; fi
+  if [ -x "$BIN/ferretdb" ] && [ "$(cat "$BIN/ferretdb.build" 2>/dev/null)" = "$FERRETDB_BUILD" ]; then
+    say "FerretDB: $BIN/ferretdb ($FERRETDB_BUILD)"; return
+  fi
   command -v go >/dev/null 2>&1 || fail "no MongoDB reachable at $(mongo_uri) and Go is missing to build FerretDB; install Go or set MONGODB_URI to a running MongoDB"
   say "building FerretDB $FERRETDB_VERSION (SQLite backend) from its Go module; first time takes a few minutes"
   local dir
@@ -104,10 +129,12 @@ provision_ferretdb() {
   # The module cache is read-only and FerretDB embeds a generated version.txt: build from a copy.
   rm -rf "$LOCAL/src/ferretdb"; mkdir -p "$LOCAL/src"; cp -r "$dir" "$LOCAL/src/ferretdb"; chmod -R u+w "$LOCAL/src/ferretdb"
   echo "$FERRETDB_VERSION" >"$LOCAL/src/ferretdb/build/version/version.txt"
+  patch_ferretdb "$LOCAL/src/ferretdb"
   (cd "$LOCAL/src/ferretdb" && GOFLAGS=-buildvcs=false go build -o "$BIN/ferretdb" ./cmd/ferretdb) >>"$LOGS/go-ferretdb.log" 2>&1 \
     || fail "FerretDB build failed (log: $LOGS/go-ferretdb.log)"
   rm -rf "$LOCAL/src/ferretdb"
-  say "FerretDB built: $BIN/ferretdb"
+  echo "$FERRETDB_BUILD" >"$BIN/ferretdb.build"
+  say "FerretDB built: $BIN/ferretdb ($FERRETDB_BUILD)"
 }
 
 start_mongo() {

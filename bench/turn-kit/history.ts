@@ -73,3 +73,43 @@ export function printActivities(): void {
     console.log(`  MongoDB time by command and collection (API + worker, ms): ${b.mongoMsBy.map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
   }
 }
+
+/**
+ * One turn's timeline (`--timeline`): the client's POST and first token, each model request
+ * as the proxy saw it, and the turn's Temporal history events, in one clock (epoch ms,
+ * relative to the POST), so every gap between two model calls can be read event by event.
+ */
+export async function printTimeline(
+  runtime: Runtime,
+  workflowId: string,
+  turn: { start: number; firstToken: number; end: number },
+  spans: { start: number; firstByte: number; end: number }[],
+): Promise<void> {
+  const epoch = (perf: number): number => performance.timeOrigin + perf;
+  const t0 = epoch(turn.start);
+  const rows: [number, string][] = [
+    [0, 'client POST /turns'],
+    [epoch(turn.firstToken) - t0, 'client: first token'],
+    [epoch(turn.end) - t0, 'client: done'],
+  ];
+  spans
+    .filter((s) => s.start >= turn.start && s.end <= turn.end + 5_000)
+    .forEach((s, i) => {
+      rows.push([epoch(s.start) - t0, `model call ${i + 1} request`]);
+      rows.push([epoch(s.end) - t0, `model call ${i + 1} answered`]);
+    });
+  const history = await runtime.temporal.workflow.getHandle(workflowId).fetchHistory();
+  for (const e of history.events ?? []) {
+    const kind = Object.keys(e).find((k) => k.endsWith('EventAttributes')) ?? 'event';
+    const attrs = (e as Record<string, { activityType?: { name?: string }; markerName?: string }>)[kind];
+    const what = attrs?.activityType?.name ?? attrs?.markerName ?? '';
+    rows.push([msOf(e.eventTime as never) - t0, `  #${e.eventId} ${kind.replace('EventAttributes', '')} ${what}`]);
+  }
+  rows.sort((a, b) => a[0] - b[0]);
+  console.log(`\ntimeline of ${workflowId} (ms after the POST):`);
+  let prev = 0;
+  for (const [t, label] of rows) {
+    console.log(`  ${t.toFixed(1).padStart(8)}  (+${(t - prev).toFixed(1).padStart(6)})  ${label}`);
+    prev = t;
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Lookups by `_id` are index searches on the local MongoDB-wire server, as on MongoDB.
+ *
+ * The turn's hot path reads and writes its records by derived `_id` (steps, usage,
+ * executions, context). FerretDB v1's SQLite backend, unpatched, matched `_id` with an
+ * expression its `_id` index does not cover, so each of those scanned the whole collection
+ * and slowed down as history grew. scripts/services.sh builds FerretDB with that fixed; this
+ * suite fails on a server built without the fix.
+ */
+import { useScratchDb } from '../helpers/scratch-db';
+
+const db = useScratchDb('idlookup');
+
+/** The server's plan for a command, reduced to the words that say how it finds documents. */
+async function planOf(command: Record<string, unknown>): Promise<string> {
+  const conn = db.models.AgentStep.db;
+  const explained = (await conn.db!.command({ explain: command })) as Record<string, unknown>;
+  return JSON.stringify(explained.queryPlanner ?? explained);
+}
+
+beforeAll(async () => {
+  // Enough documents that a scan and an index search are different plans on any server.
+  const docs = Array.from({ length: 200 }, (_, i) => ({
+    _id: `turn-${i}:${(i % 8) + 1}`,
+    turnId: `turn-${i}`,
+    run: 1,
+    step: (i % 8) + 1,
+    agent: 'writer',
+    text: 'x'.repeat(200),
+  }));
+  await db.models.AgentStep.insertMany(docs);
+});
+
+const isFerret = async (): Promise<boolean> => {
+  const info = (await db.models.AgentStep.db.db!.command({ buildInfo: 1 })) as Record<string, unknown>;
+  return 'ferretdbVersion' in info;
+};
+
+test('a find by _id searches the _id index instead of scanning the collection', async () => {
+  const plan = await planOf({ find: 'agentsteps', filter: { _id: 'turn-150:7' }, limit: 1 });
+  if (await isFerret()) {
+    expect(plan).toMatch(/SEARCH agentsteps_\w+ USING INDEX agentsteps_\w+__id_/);
+    expect(plan).not.toMatch(/SCAN agentsteps/);
+  } else {
+    expect(plan).toMatch(/IDHACK|EXPRESS_IXSCAN|IXSCAN/);
+  }
+});
+
+test('updates and deletes by _id (the same expression, now indexed) change exactly their document', async () => {
+  await db.models.AgentStep.updateOne({ _id: 'turn-42:3' }, { $set: { text: 'changed' } });
+  await db.models.AgentStep.deleteOne({ _id: 'turn-43:4' });
+  const [changed, untouched, gone] = await Promise.all([
+    db.models.AgentStep.findById('turn-42:3').lean(),
+    db.models.AgentStep.findById('turn-44:5').lean(),
+    db.models.AgentStep.findById('turn-43:4').lean(),
+  ]);
+  expect(changed?.text).toBe('changed');
+  expect(untouched?.text).toBe('x'.repeat(200));
+  expect(gone).toBeNull();
+  expect(await db.models.AgentStep.countDocuments({})).toBe(199);
+});
