@@ -26,6 +26,7 @@ import { BatchingPublisher } from './batching-publisher';
 import { recordUsage } from './usage';
 import { reviewContent } from './review-evidence';
 import { stepId, usageId } from './record-ids';
+import { saveCapture, stepCaptureKey } from './capture';
 
 interface AssembledCall {
   id: string;
@@ -183,7 +184,11 @@ export function createLlmActivities(deps: ActivityDeps) {
       const capture = input.pendingFileId && (processor.body || processor.closed)
         ? { fileId: input.pendingFileId, body: processor.body, closed: processor.closed }
         : null;
-      // The transcript and the usage record are independent idempotent writes: together.
+      // Turns since h10 save the captured body here (capture.ts); the step's copy is then not needed.
+      const saving = input.saveCapture && capture ? saveStepCapture(deps, input, capture.fileId, capture.body, attempt) : null;
+      // The transcript, the usage record and the events are independent idempotent writes:
+      // together. The slot's last count goes on record before the step ends (during the
+      // stream it lags up to a second).
       const stored = models.AgentStep.replaceOne(
         { _id: stepId(input.turnId, input.step) },
         {
@@ -198,18 +203,23 @@ export function createLlmActivities(deps: ActivityDeps) {
           rawContent,
           toolCalls,
           toolResults: [],
-          captured: capture ? [capture] : [],
+          captured: capture ? [saving ? { fileId: capture.fileId, closed: capture.closed } : capture] : [],
           attempt,
         },
         { upsert: true },
       ).exec();
-      await Promise.all([stored, recordUsage(models, usageId(input.turnId, input.step), input.turnId, turn, input.agent, input.step, usageData)]);
-      await publisher.publish([
-        ...toolCalls.map((c) => stamp(draft('tool_call', { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) }, { toolCallId: c.id }))),
-        stamp(draft('usage', usageData)),
-      ]);
-      // The slot's last count goes on record before the step ends (during the stream it lags up to a second).
-      await publisher.settle();
+      const reported = (async () => {
+        const saved = await saving;
+        if (saved) deps.faults?.hit('llm.after_capture', { agent: input.agent, run: input.run, kind: input.runKind, attempt });
+        await publisher.publish([
+          ...toolCalls.map((c) => stamp(draft('tool_call', { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) }, { toolCallId: c.id }))),
+          stamp(draft('usage', usageData)),
+          ...(saved ? [stamp(saved.event)] : []),
+        ]);
+        await publisher.settle();
+        return saved?.outcome ?? null;
+      })();
+      const [, , saved] = await Promise.all([stored, recordUsage(models, usageId(input.turnId, input.step), input.turnId, turn, input.agent, input.step, usageData), reported]);
 
       const refs: ToolCallRef[] = toolCalls.map((c) => ({ id: c.id, name: c.name, summary: toolSummary(c.name, c.arguments) }));
       return {
@@ -221,11 +231,17 @@ export function createLlmActivities(deps: ActivityDeps) {
         planUnits: planUnits(chatText),
         endsOnFileBlock: processor.endsOnFileBlock,
         capture: capture ? { fileId: capture.fileId, closed: capture.closed, chars: capture.body.length, words: countWords(capture.body) } : null,
+        ...(saved ? { saved } : {}),
         usage: usageData,
         finishReason,
       };
     },
   };
+}
+
+async function saveStepCapture(deps: ActivityDeps, input: LlmStepInput, fileId: string, body: string, attempt: number) {
+  const c = { turnId: input.turnId, step: input.step, agent: input.agent, fileId, body };
+  return saveCapture(deps.models, { ...c, writeKey: await stepCaptureKey(deps.models, c, attempt) });
 }
 
 /**

@@ -18,7 +18,7 @@ import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
 import { expireStream } from '../streams/redis-streams';
 import { publisherFor, streamKeyFor } from './publish';
-import { isBodyType, writeVersion } from './tools/file-store';
+import { captureKey, saveCapture } from './capture';
 import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
 import { stepId } from './record-ids';
@@ -88,37 +88,16 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       };
     },
 
-    /** Saves a `<file>` body captured by an LLM step as a new version of the pending file. */
+    /** Saves a `<file>` body captured by an LLM step as a new version of the pending file (turns before h10; see capture.ts). */
     async saveCapturedFile(input: SaveCaptureInput): Promise<ToolOutcome> {
-      const key = `${input.turnId}:${input.step}:capture:${input.fileId}`;
-      // Independent reads by _id, in one round trip.
-      const [step, file] = await Promise.all([models.AgentStep.findById(stepId(input.turnId, input.step)).lean(), models.File.findById(input.fileId).lean()]);
+      const key = captureKey(input.turnId, input.step, input.fileId);
+      const step = await models.AgentStep.findById(stepId(input.turnId, input.step)).lean();
       const captured = step?.captured.find((c) => c.fileId === input.fileId);
-      if (!captured || !file) throw notFound(file ? 'Capture' : 'File', file ? key : input.fileId);
-      const v = await writeVersion(models, input.fileId, captured.body ?? '', {
-        author: 'ai',
-        agent: input.agent,
-        turnId: input.turnId,
-        operation: 'stream',
-        writeKey: key,
-      });
+      if (!captured) throw notFound('Capture', key);
+      const { outcome, event } = await saveCapture(models, { turnId: input.turnId, step: input.step, agent: input.agent, fileId: input.fileId, body: captured.body ?? '', writeKey: key });
       const attempt = Context.current().info.attempt;
-      await publisherFor(deps, 'turn', input.turnId, input.slot).publish([
-        draft(
-          'file_updated',
-          { fileId: input.fileId, title: file.title, fileType: file.type, versionId: v.versionId, words: v.words, operation: 'stream' },
-          { turnId: input.turnId, agent: input.agent, step: input.step, attempt },
-        ),
-      ]);
-      return {
-        name: 'file_stream',
-        ok: true,
-        fileId: input.fileId,
-        fileType: file.type,
-        title: file.title,
-        op: 'edited',
-        bodyWords: isBodyType(file.type) ? v.words : 0,
-      };
+      await publisherFor(deps, 'turn', input.turnId, input.slot).publish([{ ...event, turnId: input.turnId, agent: input.agent, step: input.step, attempt }]);
+      return outcome;
     },
 
     /** Publishes held chat text after all (no review followed): one run, or several at once. */

@@ -93,6 +93,12 @@ export interface LlmStepInput {
   steering: string[];
   /** Events to publish first, in this activity's slot (agent_selected, handoff, steering_received). */
   prelude: AnyEventDraft[];
+  /**
+   * Save a captured `<file>` body as the pending file's new version within this step and
+   * return the outcome as `saved` (turns since h10-capture-in-step; older turns run
+   * saveCapturedFile after the step).
+   */
+  saveCapture?: boolean;
 }
 
 export interface ToolCallRef {
@@ -113,6 +119,8 @@ export interface LlmStepResult {
   endsOnFileBlock: boolean;
   /** `words`: editor-style count of the captured body (absent in steps recorded before it existed). */
   capture: { fileId: string; closed: boolean; chars: number; words?: number } | null;
+  /** The captured body saved by the step itself (`saveCapture`); absent when it was not asked or nothing was captured. */
+  saved?: ToolOutcome;
   usage: UsageData;
   finishReason: string;
 }

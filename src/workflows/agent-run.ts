@@ -1,7 +1,7 @@
 /**
- * One agent run: LLM step activity → one activity per tool call → again, until the model
- * answers without tools, calls a control tool, trips the failure breaker or hits the step
- * cap. The LLM step runs in a cancellable scope so an `interrupt` signal stops the model.
+ * One agent run: LLM step activity (which also saves a streamed `<file>` body) → one activity
+ * per tool call → again, until the model answers without tools, calls a control tool, trips
+ * the failure breaker or hits the step cap. The LLM step runs in a cancellable scope so an `interrupt` signal stops the model.
  */
 import { CancellationScope, isCancellation, patched } from '@temporalio/workflow';
 import { draft } from '../events/contract';
@@ -40,6 +40,8 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
   const flags = { readOnly: routing.read_only, clarifyFirst: routing.clarify_first };
   const run = st.run;
   const units = new Set<number>();
+  // Turns since this change save a streamed <file> body inside the LLM step (one activity instead of two).
+  const captureInStep = patched('h10-capture-in-step');
 
   for (let i = 0; i < st.input.settings.maxAgentSteps; i++) {
     if (st.interruptRequested) throw new Interrupted();
@@ -59,7 +61,8 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
       res = await CancellationScope.cancellable(async () => {
         hooks.setActiveScope(CancellationScope.current());
         return acts.llm.llmStep.executeWithOptions(
-          { summary: `${req.agent} · step ${step} · model` },
+          // Temporal UI shows when the step will also save the pending file's streamed body.
+          { summary: `${req.agent} · step ${step} · model${captureInStep && st.pendingFileId ? ' · save <file>' : ''}` },
           [
             {
               turnId: st.input.turnId,
@@ -77,6 +80,7 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
               afterToolCalls: i > 0,
               steering,
               prelude,
+              ...(captureInStep ? { saveCapture: true } : {}),
             },
           ],
         );
@@ -97,10 +101,13 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
     res.planUnits.forEach((u) => units.add(u));
 
     if (res.capture && (res.capture.closed || res.capture.chars > 0)) {
-      const saved = await acts.short.saveCapturedFile.executeWithOptions(
-        { summary: `${req.agent} · step ${step} · save <file>` },
-        [{ turnId: st.input.turnId, run, step, agent: req.agent, fileId: res.capture.fileId, slot: st.nextSlot() }],
-      );
+      // Saved by the step itself, or (older turns, or a step run by a worker without h10) here.
+      const saved =
+        res.saved ??
+        (await acts.short.saveCapturedFile.executeWithOptions(
+          { summary: `${req.agent} · step ${step} · save <file>` },
+          [{ turnId: st.input.turnId, run, step, agent: req.agent, fileId: res.capture.fileId, slot: st.nextSlot() }],
+        ));
       recordWrite(st, facts, req.agent, saved);
       // Body text saved into the empty file: it is written (an empty <file></file> block is not).
       if (st.emptyFile?.fileId === res.capture.fileId && (res.capture.words ?? res.capture.chars) > 0) st.emptyFile = null;

@@ -126,6 +126,9 @@ const scenarios: [string, FaultRule, boolean][] = [
   ['b. after create_file committed to MongoDB, before the activity completed', { point: 'tool.after_write', match: { name: 'create_file', agent: 'writer' } }, false],
   ['c. mid-handoff: planner done, writer’s first step not started', { point: 'llm.start', match: { agent: 'writer', firstOfRun: true, kind: 'planned' } }, true],
   ['d. during the writer’s file-stream continuation round', { point: 'llm.mid_stream', match: { agent: 'writer', kind: 'continuation' } }, true],
+  // The step saves its streamed chapter itself (h10-capture-in-step): the retried step streams
+  // the same text, finds the first attempt's version of it and writes no second one.
+  ['e. after the writer’s step saved the streamed chapter, before the step completed', { point: 'llm.after_capture', match: { agent: 'writer' } }, true],
 ];
 
 test.each(scenarios)('%s: the turn completes with the clean run’s files; the stream has step_retry and no duplicates', async (name, fault, expectRetry) => {

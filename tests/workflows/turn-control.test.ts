@@ -156,7 +156,8 @@ test('search attributes, activity summaries and finalization (breadcrumbs, routi
     .filter(Boolean)
     .map((d) => JSON.parse(Buffer.from(d as Uint8Array).toString()));
   expect(summaries).toContain('writer · step 1 · create_file 第3章');
-  expect(summaries).toContain('writer · step 2 · save <file>');
+  // The step that streams the chapter also saves it (h10-capture-in-step).
+  expect(summaries).toContain('writer · step 2 · model · save <file>');
   // Usage: one record per LLM step, rolled up on the turn.
   const records = await h.runtime.models.UsageRecord.find({ turnId: r.turnId }).lean();
   expect(records.length).toBeGreaterThanOrEqual(4);
