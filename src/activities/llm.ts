@@ -16,7 +16,7 @@ import { endsWithQuestion, FileStreamProcessor, lastQuestion, planUnits, type St
 import { toolsForAgent } from '../agents/tool-schemas';
 import { type AnyEventDraft, draft, type UsageData } from '../events/contract';
 import { countWords, tail } from '../shared/text';
-import type { LlmStepInput, LlmStepResult, ToolCallRef } from '../shared/turn-types';
+import type { LlmStepInput, LlmStepResult, ToolOutcome } from '../shared/turn-types';
 import { buildAgentMessages } from './agent-messages';
 import { countTokens } from './context';
 import type { ActivityDeps } from './deps';
@@ -27,6 +27,7 @@ import { recordUsage } from './usage';
 import { reviewContent } from './review-evidence';
 import { stepId, usageId } from './record-ids';
 import { saveCapture, stepCaptureKey } from './capture';
+import { resumeStep, runStepTools, runsToolsInStep } from './step-tools';
 
 interface AssembledCall {
   id: string;
@@ -71,6 +72,11 @@ export function createLlmActivities(deps: ActivityDeps) {
 
       const firstOfRun = input.prelude.some((e) => e.type === 'agent_selected');
       deps.faults?.hit('llm.start', { agent: input.agent, run: input.run, kind: input.runKind, firstOfRun, attempt });
+      // A retried step whose answer is on record (it was running its tool calls) goes on from there.
+      if (attempt > 1 && input.runTools) {
+        const resumed = await withHeartbeat(ctx, input.step, () => resumeStep(deps, input, publisher, attempt, ctx.cancellationSignal));
+        if (resumed) return resumed;
+      }
       // The opening events go out while the prompt is built (Redis and MongoDB in parallel);
       // both are done before the first streamed event, so the order on the stream is unchanged.
       const opened = (async () => {
@@ -186,44 +192,30 @@ export function createLlmActivities(deps: ActivityDeps) {
         : null;
       // Turns since h10 save the captured body here (capture.ts); the step's copy is then not needed.
       const saving = input.saveCapture && capture ? saveStepCapture(deps, input, capture.fileId, capture.body, attempt) : null;
-      // The transcript, the usage record and the events are independent idempotent writes:
-      // together. The slot's last count goes on record before the step ends (during the
-      // stream it lags up to a second).
-      const stored = models.AgentStep.replaceOne(
-        { _id: stepId(input.turnId, input.step) },
-        {
-          _id: stepId(input.turnId, input.step),
-          turnId: input.turnId,
-          run: input.run,
-          step: input.step,
-          agent: input.agent,
-          text: chatText,
-          held: input.holdChat,
-          packet: input.packet ? packet : null,
-          rawContent,
-          toolCalls,
-          toolResults: [],
-          captured: capture ? [saving ? { fileId: capture.fileId, closed: capture.closed } : capture] : [],
-          attempt,
-        },
-        { upsert: true },
-      ).exec();
-      const reported = (async () => {
-        const saved = await saving;
-        if (saved) deps.faults?.hit('llm.after_capture', { agent: input.agent, run: input.run, kind: input.runKind, attempt });
-        await publisher.publish([
-          ...toolCalls.map((c) => stamp(draft('tool_call', { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) }, { toolCallId: c.id }))),
-          stamp(draft('usage', usageData)),
-          ...(saved ? [stamp(saved.event)] : []),
-        ]);
-        await publisher.settle();
-        return saved?.outcome ?? null;
-      })();
-      const [, , saved] = await Promise.all([stored, recordUsage(models, usageId(input.turnId, input.step), input.turnId, turn, input.agent, input.step, usageData), reported]);
-
-      const refs: ToolCallRef[] = toolCalls.map((c) => ({ id: c.id, name: c.name, summary: toolSummary(c.name, c.arguments) }));
-      return {
-        toolCalls: refs,
+      const stepDoc = {
+        _id: stepId(input.turnId, input.step),
+        turnId: input.turnId,
+        run: input.run,
+        step: input.step,
+        agent: input.agent,
+        text: chatText,
+        held: input.holdChat,
+        packet: input.packet ? packet : null,
+        rawContent,
+        toolCalls,
+        toolResults: [],
+        captured: capture ? [saving ? { fileId: capture.fileId, closed: capture.closed } : capture] : [],
+        attempt,
+      };
+      const store = (extra: object = {}) => models.AgentStep.replaceOne({ _id: stepDoc._id }, { ...stepDoc, ...extra }, { upsert: true }).exec();
+      const endEvents = (saved: { event: AnyEventDraft } | null): AnyEventDraft[] => [
+        ...toolCalls.map((c) => stamp(draft('tool_call', { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) }, { toolCallId: c.id }))),
+        stamp(draft('usage', usageData)),
+        ...(saved ? [stamp(saved.event)] : []),
+      ];
+      const usageRecorded = recordUsage(models, usageId(input.turnId, input.step), input.turnId, turn, input.agent, input.step, usageData);
+      const result = (saved: ToolOutcome | null): LlmStepResult => ({
+        toolCalls: toolCalls.map((c) => ({ id: c.id, name: c.name, summary: toolSummary(c.name, c.arguments) })),
         textChars: chatText.length,
         textTail: tail(chatText, 600),
         endsWithQuestion: toolCalls.length === 0 && endsWithQuestion(chatText),
@@ -234,9 +226,46 @@ export function createLlmActivities(deps: ActivityDeps) {
         ...(saved ? { saved } : {}),
         usage: usageData,
         finishReason,
-      };
+      });
+
+      if (runsToolsInStep(input, toolCalls)) {
+        // The answer goes on record, after its events, before any call runs (step-tools.ts).
+        const [saved] = await Promise.all([saving, usageRecorded]);
+        if (saved) deps.faults?.hit('llm.after_capture', { agent: input.agent, run: input.run, kind: input.runKind, attempt });
+        await publisher.publish(endEvents(saved));
+        const answer = result(saved?.outcome ?? null);
+        await store({ result: answer, toolEventsFrom: publisher.count });
+        const toolOutcomes = await withHeartbeat(ctx, input.step, () =>
+          runStepTools(deps, input, toolCalls, new Set(), publisher, attempt, ctx.cancellationSignal),
+        );
+        await publisher.settle();
+        return { ...answer, toolOutcomes };
+      }
+
+      // The transcript, the usage record and the events are independent idempotent writes:
+      // together. The slot's last count goes on record before the step ends (during the
+      // stream it lags up to a second).
+      const reported = (async () => {
+        const saved = await saving;
+        if (saved) deps.faults?.hit('llm.after_capture', { agent: input.agent, run: input.run, kind: input.runKind, attempt });
+        await publisher.publish(endEvents(saved));
+        await publisher.settle();
+        return saved?.outcome ?? null;
+      })();
+      const [, , saved] = await Promise.all([store(), usageRecorded, reported]);
+      return result(saved);
     },
   };
+}
+
+/** Heartbeats every second while `fn` runs (tool calls after the stream, a resumed step). */
+async function withHeartbeat<T>(ctx: Context, step: number, fn: () => Promise<T>): Promise<T> {
+  const beat = setInterval(() => ctx.heartbeat({ step, tools: true }), 1000);
+  try {
+    return await fn();
+  } finally {
+    clearInterval(beat);
+  }
 }
 
 async function saveStepCapture(deps: ActivityDeps, input: LlmStepInput, fileId: string, body: string, attempt: number) {

@@ -52,7 +52,11 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
   async function previousFacts(sessionId: string, turnId: string, createdAt: Date): Promise<PreviousTurnFacts | null> {
     const prev = await models.Turn.findOne({ sessionId, _id: { $ne: turnId }, createdAt: { $lte: createdAt } }).sort({ createdAt: -1, _id: -1 }).lean();
     if (!prev) return null;
-    const lastAssistant = await models.Message.findOne({ turnId: String(prev._id), role: 'assistant' }).sort({ seq: -1 }).lean();
+    // The reply and the files it delivered are independent reads.
+    const [lastAssistant, units] = await Promise.all([
+      models.Message.findOne({ turnId: String(prev._id), role: 'assistant' }).sort({ seq: -1 }).lean(),
+      deliveredUnits(prev.filesTouched),
+    ]);
     const text = lastAssistant?.content ?? '';
     const resume = (prev.resume as { agent: WorkAgent; remaining: WorkAgent[] } | null) ?? null;
     return {
@@ -63,7 +67,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       askedQuestion: prev.status === 'awaiting_author' || endsWithQuestion(text),
       proposedChanges: countProposedChanges(text),
       question: lastQuestion(text),
-      deliveredUnits: await deliveredUnits(prev.filesTouched),
+      deliveredUnits: units,
     };
   }
 
@@ -71,9 +75,14 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
     async prepareTurn(input: { turnId: string }): Promise<PreparedTurn> {
       const turn = await models.Turn.findOneAndUpdate({ _id: input.turnId }, { $set: { status: 'running' } }, { new: true }).lean();
       if (!turn) throw notFound('Turn', input.turnId);
-      const project = await models.Project.findById(turn.projectId).lean();
+      // Everything else depends only on the turn: one round of parallel reads (on the path to
+      // the first token, and on FerretDB the session's messages and turns are scans).
+      const [project, earlier, previous] = await Promise.all([
+        models.Project.findById(turn.projectId).lean(),
+        models.Message.find({ sessionId: turn.sessionId, role: 'user' }).sort({ seq: -1 }).limit(20).lean(),
+        previousFacts(turn.sessionId, input.turnId, turn.createdAt),
+      ]);
       if (!project) throw notFound('Project', turn.projectId);
-      const earlier = await models.Message.find({ sessionId: turn.sessionId, role: 'user' }).sort({ seq: -1 }).limit(20).lean();
       const lengthRequirements = [
         ...findLengthRequirements(turn.message),
         ...findLengthRequirements([project.summary, project.style, project.notes].join('\n')),
@@ -83,7 +92,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
         message: turn.message,
         language: detectLanguage(turn.message),
         projectType: project.type as PreparedTurn['projectType'],
-        previous: await previousFacts(turn.sessionId, input.turnId, turn.createdAt),
+        previous,
         lengthRequirements: [...new Set(lengthRequirements)].slice(0, 10),
       };
     },
@@ -163,43 +172,48 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
         const key = `${input.turnId}:run:${run.run}`;
         if (!savedKeys.has(key)) pending.push({ agent: run.agent, text, breadcrumb, key });
       }
-      if (pending.length) {
-        // One sequence reservation and one insert for all runs (not two round trips per run).
-        const session = await models.Session.findOneAndUpdate({ _id: turn.sessionId }, { $inc: { messageSeq: pending.length } }, { new: true }).lean();
-        const first = (session?.messageSeq ?? pending.length) - pending.length + 1;
-        try {
-          await models.Message.insertMany(
-            pending.map((m, i) => ({ sessionId: turn.sessionId, projectId: turn.projectId, turnId: input.turnId, role: 'assistant', agent: m.agent, content: m.text, breadcrumb: m.breadcrumb, seq: first + i, key: m.key })),
-            { ordered: false },
-          );
-        } catch (err) {
-          // A concurrent attempt wrote some of them first: the unique key kept one of each.
-          if (!onlyDuplicateKeys(err)) throw err;
-        }
-      }
-
-      await finalizeTaskBoard(models, input.turnId);
-
       // Summed here rather than with $group/$cond: FerretDB v1 lacks $cond, and a turn has few records.
       const usage = records.reduce(
         (u, r) => ({ p: u.p + r.promptTokens, c: u.c + r.completionTokens, t: u.t + r.totalTokens, est: u.est || r.source === 'estimate' }),
         { p: 0, c: 0, t: 0, est: false },
       );
-      await models.Turn.updateOne(
-        { _id: input.turnId },
-        {
-          $set: {
-            status: input.status,
-            stopReason: input.stopReason,
-            routing: input.routing,
-            agentRuns: input.runs.map((r) => ({ agent: r.agent, outcome: r.outcome })),
-            filesTouched: [...touched],
-            usage: { promptTokens: usage.p, completionTokens: usage.c, totalTokens: usage.t, estimated: usage.est },
-            resume: input.resume,
-            endedAt: turn.endedAt ?? deps.clock(),
+      // The session's messages, the task board and the turn's record are independent writes:
+      // together. All are in place before the lock is released and `done` goes out.
+      const writeMessages = async (): Promise<void> => {
+        if (pending.length) {
+          // One sequence reservation and one insert for all runs (not two round trips per run).
+          const session = await models.Session.findOneAndUpdate({ _id: turn.sessionId }, { $inc: { messageSeq: pending.length } }, { new: true }).lean();
+          const first = (session?.messageSeq ?? pending.length) - pending.length + 1;
+          try {
+            await models.Message.insertMany(
+              pending.map((m, i) => ({ sessionId: turn.sessionId, projectId: turn.projectId, turnId: input.turnId, role: 'assistant', agent: m.agent, content: m.text, breadcrumb: m.breadcrumb, seq: first + i, key: m.key })),
+              { ordered: false },
+            );
+          } catch (err) {
+            // A concurrent attempt wrote some of them first: the unique key kept one of each.
+            if (!onlyDuplicateKeys(err)) throw err;
+          }
+        }
+      };
+      await Promise.all([
+        writeMessages(),
+        finalizeTaskBoard(models, input.turnId),
+        models.Turn.updateOne(
+          { _id: input.turnId },
+          {
+            $set: {
+              status: input.status,
+              stopReason: input.stopReason,
+              routing: input.routing,
+              agentRuns: input.runs.map((r) => ({ agent: r.agent, outcome: r.outcome })),
+              filesTouched: [...touched],
+              usage: { promptTokens: usage.p, completionTokens: usage.c, totalTokens: usage.t, estimated: usage.est },
+              resume: input.resume,
+              endedAt: turn.endedAt ?? deps.clock(),
+            },
           },
-        },
-      );
+        ).exec(),
+      ]);
       // Empty files nobody wrote into are not work: roll them back (read-only turns, interrupts, dead ends).
       if (rolledBack.size) {
         // Test-only stall: lets a test save the author's text into such a file at this moment.

@@ -99,6 +99,11 @@ export interface LlmStepInput {
    * saveCapturedFile after the step).
    */
   saveCapture?: boolean;
+  /**
+   * Run the answer's tool calls within this step (turns since h11-tools-in-step), with the
+   * turn's flags; their outcomes come back as `toolOutcomes`.
+   */
+  runTools?: { flags: ToolFlags };
 }
 
 export interface ToolCallRef {
@@ -121,6 +126,12 @@ export interface LlmStepResult {
   capture: { fileId: string; closed: boolean; chars: number; words?: number } | null;
   /** The captured body saved by the step itself (`saveCapture`); absent when it was not asked or nothing was captured. */
   saved?: ToolOutcome;
+  /**
+   * Outcomes of the tool calls the step ran itself (`runTools`), in order: all of them, or
+   * up to and including the first failure (the workflow runs the rest, its failure breaker
+   * counting one by one). Absent when the step ran none (parallel_execute is the workflow's).
+   */
+  toolOutcomes?: ToolOutcome[];
   usage: UsageData;
   finishReason: string;
 }

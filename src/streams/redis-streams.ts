@@ -78,6 +78,14 @@ export class StreamPublisher {
   }
 
   /**
+   * Numbers the next event `index` of this slot: a resumed step republishes its tool cards
+   * at the positions its first attempt used, so those already written are deduplicated.
+   */
+  resumeAt(index: number): void {
+    this.nextIndex = index;
+  }
+
+  /**
    * Appends events in one round trip. Returns the ids that were new; ids an earlier
    * attempt already wrote are skipped silently (that is the idempotency).
    */

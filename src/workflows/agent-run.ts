@@ -42,6 +42,8 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
   const units = new Set<number>();
   // Turns since this change save a streamed <file> body inside the LLM step (one activity instead of two).
   const captureInStep = patched('h10-capture-in-step');
+  // And run the answer's tool calls there (activities/step-tools.ts); the workflow runs what it leaves.
+  const toolsInStep = patched('h11-tools-in-step');
 
   for (let i = 0; i < st.input.settings.maxAgentSteps; i++) {
     if (st.interruptRequested) throw new Interrupted();
@@ -81,6 +83,7 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
               steering,
               prelude,
               ...(captureInStep ? { saveCapture: true } : {}),
+              ...(toolsInStep ? { runTools: { flags } } : {}),
             },
           ],
         );
@@ -117,14 +120,18 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
       }
     }
 
-    for (const call of res.toolCalls) {
+    const ranInStep = res.toolOutcomes ?? [];
+    // A call the step did not run itself (older turns, parallel_execute, after a failure).
+    const runTool = async (call: (typeof res.toolCalls)[number]) => {
       if (st.interruptRequested) throw new Interrupted();
       const toolInput = { turnId: st.input.turnId, run, step, agent: req.agent, toolCallId: call.id, slot: st.nextSlot(), flags };
       const label = `${req.agent} · step ${step} · ${call.summary}`;
-      const outcome =
-        call.name === 'parallel_execute' && patched('h8-parallel-execute')
-          ? await runParallelBatch(acts, toolInput, label)
-          : await acts.short.executeTool.executeWithOptions({ summary: label }, [toolInput]);
+      return call.name === 'parallel_execute' && patched('h8-parallel-execute')
+        ? runParallelBatch(acts, toolInput, label)
+        : acts.short.executeTool.executeWithOptions({ summary: label }, [toolInput]);
+    };
+    for (const [index, call] of res.toolCalls.entries()) {
+      const outcome = index < ranInStep.length ? ranInStep[index]! : await runTool(call);
       recordWrite(st, facts, req.agent, outcome);
       if (outcome.ok && outcome.handoff) facts.handoff = outcome.handoff;
       if (outcome.ok && outcome.clarification) facts.clarification = outcome.clarification;

@@ -129,6 +129,9 @@ const scenarios: [string, FaultRule, boolean][] = [
   // The step saves its streamed chapter itself (h10-capture-in-step): the retried step streams
   // the same text, finds the first attempt's version of it and writes no second one.
   ['e. after the writer’s step saved the streamed chapter, before the step completed', { point: 'llm.after_capture', match: { agent: 'writer' } }, true],
+  // The step runs its own tool calls (h11-tools-in-step): the retry finds the answer on record,
+  // does not ask the model again, and re-reports the stored call at the same stream positions.
+  ['f. after the writer’s step ran create_file and reported it, before the step completed', { point: 'llm.after_tool', match: { name: 'create_file', agent: 'writer' } }, false],
 ];
 
 test.each(scenarios)('%s: the turn completes with the clean run’s files; the stream has step_retry and no duplicates', async (name, fault, expectRetry) => {

@@ -155,7 +155,13 @@ test('search attributes, activity summaries and finalization (breadcrumbs, routi
     .map((e) => e.userMetadata?.summary?.data)
     .filter(Boolean)
     .map((d) => JSON.parse(Buffer.from(d as Uint8Array).toString()));
-  expect(summaries).toContain('writer · step 1 · create_file 第3章');
+  // The step runs its own tool calls (h11-tools-in-step): its result names them for Temporal UI.
+  expect(summaries).toContain('writer · step 1 · model');
+  const results = (history.events ?? [])
+    .map((e) => e.activityTaskCompletedEventAttributes?.result?.payloads?.[0]?.data)
+    .filter(Boolean)
+    .map((d) => JSON.parse(Buffer.from(d as Uint8Array).toString()) as { toolCalls?: { summary: string }[]; toolOutcomes?: unknown[] });
+  expect(results.some((r) => r.toolCalls?.some((c) => c.summary === 'create_file 第3章') && r.toolOutcomes?.length === 1)).toBe(true);
   // The step that streams the chapter also saves it (h10-capture-in-step).
   expect(summaries).toContain('writer · step 2 · model · save <file>');
   // Usage: one record per LLM step, rolled up on the turn.

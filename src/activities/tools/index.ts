@@ -1,7 +1,8 @@
 /**
- * The tool activity: one call per tool call the model made. Idempotent by
- * `turnId:step:toolCallId` (unique in ToolExecution): a retry returns the stored result
- * and re-publishes its events under the same stream ids, which Redis deduplicates.
+ * Tool calls: one per call the model made, run by the LLM step itself (turns since
+ * h11-tools-in-step) or by the executeTool activity. Idempotent by `turnId:step:toolCallId`
+ * (unique in ToolExecution): a rerun returns the stored result and re-publishes its events
+ * under the same stream ids, which Redis deduplicates.
  */
 import { Context } from '@temporalio/activity';
 import { AGENT_TOOLS, FILE_WRITE_TOOLS, READ_ONLY_REFUSED_TOOLS, type ToolArgs, type ToolName, toolArgSchemas } from '../../agents/tool-schemas';
@@ -16,7 +17,8 @@ import { handoffToAgent, requestClarification, updateProject } from './project-t
 import { setImportance } from './importance';
 import { parallelExecuteSerial } from './parallel';
 import { loadSkill, readSkillResource } from './skill-tools';
-import { toolContextFor } from './tool-context';
+import { toolContextFor, type ToolTurn } from './tool-context';
+import type { StreamPublisher } from '../../streams/redis-streams';
 import { failure, type ToolContext, type ToolExecution } from './types';
 import { stepId } from '../record-ids';
 
@@ -57,38 +59,109 @@ async function dispatch(ctx: ToolContext, name: ToolName, args: unknown): Promis
   return (TOOLS[name] as (ctx: ToolContext, args: unknown) => Promise<ToolExecution> | ToolExecution)(ctx, args);
 }
 
+/** Checks the call against the agent's tools, its arguments and the turn's flags, then runs it. */
+async function run(input: ToolInput, ctx: ToolContext, call: { name: string; arguments: string }): Promise<ToolExecution> {
+  const name = call.name as ToolName;
+  if (!(AGENT_TOOLS[input.agent] as readonly string[]).includes(call.name))
+    return failure(call.name, 'tool_not_found', `${input.agent} has no tool "${call.name}". Available: ${AGENT_TOOLS[input.agent].join(', ')}.`);
+  let raw: unknown;
+  try {
+    raw = call.arguments.trim() ? JSON.parse(call.arguments) : {};
+  } catch {
+    return failure(name, 'invalid_arguments', 'Arguments are not valid JSON.');
+  }
+  const parsed = toolArgSchemas[name].safeParse(raw);
+  if (!parsed.success)
+    return failure(name, 'invalid_arguments', parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+  if (READ_ONLY_REFUSED_TOOLS.includes(name) && input.flags.readOnly)
+    return failure(name, 'read_only_request', 'The author asked for no file changes in this turn: answer without writing.');
+  if (FILE_WRITE_TOOLS.includes(name) && input.flags.clarifyFirst)
+    return failure(name, 'clarify_first', 'Ask the author what exactly to change before editing anything.');
+  // On a clarify-first turn the writer asks; handing the vague request on would skip that.
+  if (name === 'handoff_to_agent' && input.flags.clarifyFirst)
+    return failure(name, 'clarify_first', 'Hand-offs wait until the author says what to change: ask them now.');
+  return dispatch(ctx, name, parsed.data);
+}
+
+export interface ToolCallToPerform {
+  /** The call as the model made it (stored in the step's transcript). */
+  call: { name: string; arguments: string };
+  /** Its stored execution, if an earlier attempt ran it (then it is not run again). */
+  stored: { result: unknown } | null;
+  /** The step's transcript already has this call's result. */
+  resultInTranscript: boolean;
+  /** The turn (needed only to run the call; a stored execution needs none). */
+  turn: ToolTurn | null;
+  /** Where its cards go; a rerun publishes them under the same stream ids (Redis drops duplicates). */
+  publisher: StreamPublisher;
+  attempt: number;
+}
+
+/**
+ * One tool call of a stored step, idempotent by `turnId:step:toolCallId`: runs it (or takes
+ * the execution an earlier attempt stored), stores the execution, appends the result to the
+ * step's transcript and publishes its cards. Used by the executeTool activity and, in turns
+ * since h11-tools-in-step, by the LLM step right after the model's answer.
+ */
+export async function performToolCall(deps: ActivityDeps, input: ToolInput, p: ToolCallToPerform): Promise<ToolOutcome> {
+  const { models } = deps;
+  const key = toolKey(input.turnId, input.step, input.toolCallId);
+  const envelope = { turnId: input.turnId, agent: input.agent, step: input.step, attempt: p.attempt };
+  const stamp = (d: AnyEventDraft): AnyEventDraft => ({ ...d, ...envelope });
+
+  let execution: ToolExecution;
+  if (p.stored) {
+    execution = p.stored.result as ToolExecution;
+  } else {
+    if (!p.turn) throw notFound('Turn', input.turnId);
+    const ctx = toolContextFor(deps, p.turn, input, key, stamp);
+    execution = await run(input, ctx, p.call);
+    deps.faults?.hit('tool.after_write', { name: p.call.name, agent: input.agent, step: input.step });
+    try {
+      await models.ToolExecution.create({ _id: toolExecutionId(key), key, turnId: input.turnId, name: p.call.name, result: execution });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      // Stored first by a concurrent attempt, or before executions were keyed by _id: the
+      // unique `key` index caught it; its result is the one the model gets.
+      execution = ((await models.ToolExecution.findOne({ key }).lean())?.result as ToolExecution | undefined) ?? execution;
+    }
+  }
+  const body = execution.body as Record<string, unknown>;
+  // The transcript gets the result once, however often this runs (a retry finds it in the
+  // step it read); the cards are idempotent by stream id. Neither waits for the other: a
+  // retry repeats both. The update filters on `_id` alone — a condition beside it makes
+  // FerretDB v1 read every turn's steps — so two attempts racing may both append: the
+  // prompt builder takes a call's first result, and both carry the one stored execution.
+  const pushed = p.resultInTranscript
+    ? Promise.resolve()
+    : models.AgentStep.updateOne({ _id: stepId(input.turnId, input.step) }, { $push: { toolResults: { toolCallId: input.toolCallId, content: JSON.stringify(execution.body) } } }).exec();
+  const published = p.publisher.publish([
+    stamp(
+      draft(
+        'tool_result',
+        {
+          name: execution.outcome.name,
+          ok: execution.outcome.ok,
+          errorType: execution.outcome.errorType,
+          message: execution.outcome.message,
+          result: cardResult(body),
+          refusal: execution.outcome.ok ? undefined : refusalOf(execution.outcome.errorType),
+        },
+        { toolCallId: input.toolCallId },
+      ),
+    ),
+    ...execution.events.map(stamp),
+  ]);
+  await Promise.all([pushed, published]);
+  return execution.outcome;
+}
+
 export function createToolActivities(deps: ActivityDeps) {
   const { models } = deps;
-
-  async function run(input: ToolInput, ctx: ToolContext, call: { name: string; arguments: string }): Promise<ToolExecution> {
-    const name = call.name as ToolName;
-    if (!(AGENT_TOOLS[input.agent] as readonly string[]).includes(call.name))
-      return failure(call.name, 'tool_not_found', `${input.agent} has no tool "${call.name}". Available: ${AGENT_TOOLS[input.agent].join(', ')}.`);
-    let raw: unknown;
-    try {
-      raw = call.arguments.trim() ? JSON.parse(call.arguments) : {};
-    } catch {
-      return failure(name, 'invalid_arguments', 'Arguments are not valid JSON.');
-    }
-    const parsed = toolArgSchemas[name].safeParse(raw);
-    if (!parsed.success)
-      return failure(name, 'invalid_arguments', parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
-    if (READ_ONLY_REFUSED_TOOLS.includes(name) && input.flags.readOnly)
-      return failure(name, 'read_only_request', 'The author asked for no file changes in this turn: answer without writing.');
-    if (FILE_WRITE_TOOLS.includes(name) && input.flags.clarifyFirst)
-      return failure(name, 'clarify_first', 'Ask the author what exactly to change before editing anything.');
-    // On a clarify-first turn the writer asks; handing the vague request on would skip that.
-    if (name === 'handoff_to_agent' && input.flags.clarifyFirst)
-      return failure(name, 'clarify_first', 'Hand-offs wait until the author says what to change: ask them now.');
-    return dispatch(ctx, name, parsed.data);
-  }
-
   return {
     async executeTool(input: ToolInput): Promise<ToolOutcome> {
       const key = toolKey(input.turnId, input.step, input.toolCallId);
-      const publisher = publisherFor(deps, 'turn', input.turnId, input.slot);
-      // Three independent reads in one round trip, each by `_id`: the only lookup FerretDB v1
-      // answers without reading the whole collection (bench/turn-kit/explain.ts).
+      // Three independent reads in one round trip, each by `_id` (the index FerretDB v1 uses).
       const [stepDoc, stored, turn] = await Promise.all([
         models.AgentStep.findById(stepId(input.turnId, input.step)).lean(),
         models.ToolExecution.findById(toolExecutionId(key)).lean(),
@@ -96,55 +169,14 @@ export function createToolActivities(deps: ActivityDeps) {
       ]);
       const call = stepDoc?.toolCalls.find((c) => c.id === input.toolCallId);
       if (!stepDoc || !call) throw notFound('ToolCall', key, 'in the step transcript');
-      const attempt = Context.current().info.attempt;
-      const envelope = { turnId: input.turnId, agent: input.agent, step: input.step, attempt };
-      const stamp = (d: AnyEventDraft): AnyEventDraft => ({ ...d, ...envelope });
-
-      let execution: ToolExecution;
-      if (stored) {
-        execution = stored.result as ToolExecution;
-      } else {
-        if (!turn) throw notFound('Turn', input.turnId);
-        const ctx = toolContextFor(deps, turn, input, key, stamp);
-        execution = await run(input, ctx, { name: call.name ?? '', arguments: call.arguments ?? '' });
-        deps.faults?.hit('tool.after_write', { name: call.name, agent: input.agent, step: input.step });
-        try {
-          await models.ToolExecution.create({ _id: toolExecutionId(key), key, turnId: input.turnId, name: call.name, result: execution });
-        } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
-          // Stored first by a concurrent attempt, or before executions were keyed by _id: the
-          // unique `key` index caught it; its result is the one the model gets.
-          execution = ((await models.ToolExecution.findOne({ key }).lean())?.result as ToolExecution | undefined) ?? execution;
-        }
-      }
-      const body = execution.body as Record<string, unknown>;
-      // The transcript gets the result once, however often this runs (a retry finds it in the
-      // step it read); the cards are idempotent by stream id. Neither waits for the other: a
-      // retry repeats both. The update filters on `_id` alone — a condition beside it makes
-      // FerretDB v1 read every turn's steps — so two attempts racing may both append: the
-      // prompt builder takes a call's first result, and both carry the one stored execution.
-      const pushed = stepDoc.toolResults.some((r) => r.toolCallId === input.toolCallId)
-        ? Promise.resolve()
-        : models.AgentStep.updateOne({ _id: stepDoc._id }, { $push: { toolResults: { toolCallId: input.toolCallId, content: JSON.stringify(execution.body) } } }).exec();
-      const published = publisher.publish([
-        stamp(
-          draft(
-            'tool_result',
-            {
-              name: execution.outcome.name,
-              ok: execution.outcome.ok,
-              errorType: execution.outcome.errorType,
-              message: execution.outcome.message,
-              result: cardResult(body),
-              refusal: execution.outcome.ok ? undefined : refusalOf(execution.outcome.errorType),
-            },
-            { toolCallId: input.toolCallId },
-          ),
-        ),
-        ...execution.events.map(stamp),
-      ]);
-      await Promise.all([pushed, published]);
-      return execution.outcome;
+      return performToolCall(deps, input, {
+        call: { name: call.name ?? '', arguments: call.arguments ?? '' },
+        stored,
+        resultInTranscript: stepDoc.toolResults.some((r) => r.toolCallId === input.toolCallId),
+        turn,
+        publisher: publisherFor(deps, 'turn', input.turnId, input.slot),
+        attempt: Context.current().info.attempt,
+      });
     },
   };
 }

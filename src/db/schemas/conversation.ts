@@ -138,6 +138,13 @@ export const agentStepSchema = new Schema(
     /** Body captured from a `<file>` block, saved by the file tool activity. */
     captured: { type: [{ fileId: String, body: String, closed: Boolean, _id: false }], default: [] },
     attempt: { type: Number, default: 1 },
+    /**
+     * A step that runs its own tool calls (h11-tools-in-step) records its answer's facts and
+     * where its tool cards start in its stream slot before running them: a retry goes on
+     * from here instead of asking the model again (src/activities/step-tools.ts).
+     */
+    result: { type: Schema.Types.Mixed, default: null },
+    toolEventsFrom: { type: Number, default: null },
   },
   { timestamps: true },
 );

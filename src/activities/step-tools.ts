@@ -1,0 +1,81 @@
+/**
+ * Tool calls run by the LLM step that asked for them (turns since h11-tools-in-step).
+ *
+ * A separate activity per call cost a workflow task and a local-activity round trip through
+ * the worker, plus reading the step back for the call's arguments. The step has them in
+ * memory, so it runs the calls itself, in order, right after the model's answer.
+ *
+ * Crash safety: before the first call runs, the step records its answer's facts and where
+ * its tool cards begin in its stream slot (`result`, `toolEventsFrom`). A retried step that
+ * finds that record does not ask the model again (its answer's calls may already have
+ * written files): it runs the same calls, each idempotent by `turnId:step:toolCallId`, and
+ * republishes their cards at the same stream positions, which Redis deduplicates. So the
+ * author sees no `step_retry` and no card twice, exactly as when the executeTool activity
+ * was retried.
+ */
+import type { ToolOutcome, LlmStepInput, LlmStepResult } from '../shared/turn-types';
+import type { ActivityDeps } from './deps';
+import type { CountingPublisher } from './publish';
+import { stepId } from './record-ids';
+import { performToolCall, toolExecutionId, toolKey } from './tools';
+
+interface StepCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** The step runs its calls itself when asked to, unless a batch (parallel_execute) is among them. */
+export function runsToolsInStep(input: LlmStepInput, calls: StepCall[]): boolean {
+  return !!input.runTools && calls.length > 0 && !calls.some((c) => c.name === 'parallel_execute');
+}
+
+/**
+ * A retried step whose answer is on record: runs (or re-reports) its tool calls and returns
+ * the recorded result. Null when there is no record (the model is asked again).
+ */
+export async function resumeStep(deps: ActivityDeps, input: LlmStepInput, publisher: CountingPublisher, attempt: number, signal: AbortSignal): Promise<LlmStepResult | null> {
+  const doc = await deps.models.AgentStep.findById(stepId(input.turnId, input.step)).lean();
+  if (!doc || doc.toolEventsFrom == null || !doc.result) return null;
+  publisher.resumeAt(doc.toolEventsFrom);
+  const calls = doc.toolCalls.map((c) => ({ id: c.id ?? '', name: c.name ?? '', arguments: c.arguments ?? '' }));
+  const toolOutcomes = await runStepTools(deps, input, calls, new Set(doc.toolResults.map((r) => r.toolCallId ?? '')), publisher, attempt, signal);
+  await publisher.settle();
+  return { ...(doc.result as LlmStepResult), toolOutcomes };
+}
+
+/**
+ * Runs the calls in order: all of them, or up to and including the first failure (the
+ * workflow runs the rest one by one, so its failure breaker sees every outcome in order).
+ * An interrupt stops it before the next call.
+ */
+export async function runStepTools(
+  deps: ActivityDeps,
+  input: LlmStepInput,
+  calls: StepCall[],
+  inTranscript: Set<string>,
+  publisher: CountingPublisher,
+  attempt: number,
+  signal: AbortSignal,
+): Promise<ToolOutcome[]> {
+  const { models } = deps;
+  const flags = input.runTools!.flags;
+  // The turn (for the calls' context) and any executions an earlier attempt stored, by _id in one round.
+  const [turn, ...stored] = await Promise.all([
+    models.Turn.findById(input.turnId).select({ projectId: 1, ownerId: 1, message: 1, focusFileId: 1 }).lean(),
+    ...calls.map((c) => models.ToolExecution.findById(toolExecutionId(toolKey(input.turnId, input.step, c.id))).lean()),
+  ]);
+  const outcomes: ToolOutcome[] = [];
+  for (const [i, call] of calls.entries()) {
+    if (signal.aborted) throw signal.reason;
+    const outcome = await performToolCall(
+      deps,
+      { turnId: input.turnId, run: input.run, step: input.step, agent: input.agent, toolCallId: call.id, slot: input.slot, flags },
+      { call, stored: stored[i] ?? null, resultInTranscript: inTranscript.has(call.id), turn, publisher, attempt },
+    );
+    outcomes.push(outcome);
+    deps.faults?.hit('llm.after_tool', { name: call.name, agent: input.agent, step: input.step });
+    if (!outcome.ok) break;
+  }
+  return outcomes;
+}
