@@ -87,6 +87,11 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     // Heartbeats carry cancellation back to activities; the default throttle (80% of the
     // heartbeat timeout) would delay an author's interrupt by many seconds.
     maxHeartbeatThrottleInterval: '1s',
+    // A killed worker's sticky queue holds the workflow's next task until this passes (default
+    // 10 s) before any other worker may take it: after a SIGKILL the retried step finished in
+    // seconds and the turn then sat idle for 10 s (tests/faults/worker-kill.test.ts, scenario f).
+    // A live worker picks sticky tasks up in milliseconds, so 3 s costs a busy one nothing.
+    stickyQueueScheduleToStartTimeout: '3s',
     // On shutdown (SIGTERM), running activities are cancelled after this grace (default 0: at
     // once). The LLM step stops its request and fails, so the server retries it on another
     // worker within about a second instead of waiting for a heartbeat timeout.
