@@ -19,6 +19,7 @@ import { notFound } from './failures';
 import { expireStream } from '../streams/redis-streams';
 import { publisherFor, streamKeyFor } from './publish';
 import { captureKey, saveCapture } from './capture';
+import { prefetchTurnSources } from './context/prefetch';
 import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
 import { stepId } from './record-ids';
@@ -75,6 +76,8 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
     async prepareTurn(input: { turnId: string }): Promise<PreparedTurn> {
       const turn = await models.Turn.findOneAndUpdate({ _id: input.turnId }, { $set: { status: 'running' } }, { new: true }).lean();
       if (!turn) throw notFound('Turn', input.turnId);
+      // The context's big reads start now, while the router answers (context/prefetch.ts).
+      prefetchTurnSources(models, turn);
       // Everything else depends only on the turn: one round of parallel reads (on the path to
       // the first token, and on FerretDB the session's messages and turns are scans).
       const [project, earlier, previous] = await Promise.all([

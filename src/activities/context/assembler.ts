@@ -18,7 +18,7 @@ import { type Chunk, pickSnippets, rankChunks, type ScoredChunk } from './retrie
 import { countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
 import { notFound } from '../failures';
-import { skillCatalogFor } from '../../skills/catalog';
+import { turnSources } from './prefetch';
 
 export interface ContextSettings {
   contextTokens: number;
@@ -69,13 +69,8 @@ export async function assembleTurnContext(models: Models, settings: ContextSetti
   const started = performance.now();
   const turn = await models.Turn.findById(turnId).lean();
   if (!turn) throw notFound('Turn', turnId);
-  // Retrieval ranks every file's text, so the whole project is read once here and nowhere else.
-  const [rawFiles, messages, skillCatalog] = await Promise.all([
-    models.File.find({ projectId: turn.projectId, deletedAt: null }).sort({ type: 1, order: 1 }).lean(),
-    models.Message.find({ sessionId: turn.sessionId, turnId: { $ne: turnId } }).sort({ seq: -1 }).limit(200).lean(),
-    // L1 of skills: the enabled skills' names and purposes, fixed for the turn like the rest.
-    skillCatalogFor(models, turn),
-  ]);
+  // Retrieval ranks every file's text, so the whole project is read once per turn (prefetch.ts).
+  const { rawFiles, messages, skillCatalog } = await turnSources(models, turn);
   const files: LoadedFile[] = rawFiles.map((f) => ({
     id: String(f._id),
     title: f.title,

@@ -1,0 +1,52 @@
+/**
+ * The reads a turn's context is built from (the project's files, the session's recent
+ * messages, the skill catalogue), started early: `prepareTurn` begins them before the router
+ * answers, and the first LLM step's context assembly takes them if it runs in the same worker.
+ * They are the largest reads of a turn and grow with the book (on FerretDB v1 both are
+ * collection scans), so overlapping them with the router call takes them off the path to the
+ * first token. Read at the start of the request, they are what seed 001 means by "[full] as
+ * of request start". Another worker (or a retried step) simply reads anew.
+ */
+import { LRUCache } from 'lru-cache';
+import type { Models, TurnDoc } from '../../db/models';
+import { skillCatalogFor } from '../../skills/catalog';
+
+type PrefetchTurn = Pick<TurnDoc, 'projectId' | 'sessionId' | 'ownerId' | 'skills'> & { _id: unknown };
+
+async function readTurnSources(models: Models, turn: PrefetchTurn) {
+  const turnId = String(turn._id);
+  const [rawFiles, messages, skillCatalog] = await Promise.all([
+    models.File.find({ projectId: turn.projectId, deletedAt: null }).sort({ type: 1, order: 1 }).lean(),
+    models.Message.find({ sessionId: turn.sessionId, turnId: { $ne: turnId } }).sort({ seq: -1 }).limit(200).lean(),
+    // L1 of skills: the enabled skills' names and purposes, fixed for the turn like the rest.
+    skillCatalogFor(models, turn),
+  ]);
+  return { rawFiles, messages, skillCatalog };
+}
+
+export type TurnSources = Awaited<ReturnType<typeof readTurnSources>>;
+
+// Whole projects' text: few entries, and short-lived (a turn's first step follows its router).
+const pending = new LRUCache<string, Promise<TurnSources>>({ max: 8, ttl: 30_000 });
+
+/** Starts the reads for this turn (not awaited; a failure leaves the step to read itself). */
+export function prefetchTurnSources(models: Models, turn: PrefetchTurn): void {
+  const reads = readTurnSources(models, turn);
+  reads.catch(() => undefined);
+  pending.set(String(turn._id), reads);
+}
+
+/** The turn's sources: started earlier in this worker (taken once), or read now. */
+export async function turnSources(models: Models, turn: PrefetchTurn): Promise<TurnSources> {
+  const id = String(turn._id);
+  const early = pending.get(id);
+  pending.delete(id);
+  if (early) {
+    try {
+      return await early;
+    } catch {
+      // Read again below.
+    }
+  }
+  return readTurnSources(models, turn);
+}

@@ -1,0 +1,37 @@
+/**
+ * The context's reads started by `prepareTurn` (src/activities/context/prefetch.ts): the
+ * first step takes what was read at the start of the request, once; anything later reads
+ * anew, and a failed early read never fails the step.
+ */
+import { prefetchTurnSources, turnSources } from '../../src/activities/context/prefetch';
+import { useScratchDb } from '../helpers/scratch-db';
+
+const db = useScratchDb('sources');
+
+async function newTurn() {
+  const projectId = await db.newProject();
+  await db.models.File.create({ projectId, ownerId: 'u1', type: 'draft', title: 'Chapter 1', content: 'Rain.', words: 1 });
+  await db.models.Message.create({ sessionId: 's1', projectId, turnId: 'earlier', role: 'user', content: 'Write chapter 1', seq: 1, key: `${projectId}:m1` });
+  const turn = await db.models.Turn.create({ sessionId: 's1', projectId, ownerId: 'u1', message: 'Write chapter 2', workflowId: 'turn-x' });
+  return { projectId, turn: turn.toObject() };
+}
+
+test('the first step gets the files as they were when the turn was prepared; a later read sees the change', async () => {
+  const { projectId, turn } = await newTurn();
+  prefetchTurnSources(db.models, turn);
+  // The author adds a file while the router is answering (the early read has long finished).
+  await new Promise((r) => setTimeout(r, 300));
+  await db.models.File.create({ projectId, ownerId: 'u1', type: 'draft', title: 'Chapter 2', content: 'Fog.', words: 1 });
+  const first = await turnSources(db.models, turn);
+  expect(first.rawFiles.map((f) => f.title)).toEqual(['Chapter 1']);
+  expect(first.messages.map((m) => m.content)).toEqual(['Write chapter 1']);
+  // Taken once: a retried step (or another turn's read) reads the project as it is now.
+  const again = await turnSources(db.models, turn);
+  expect(again.rawFiles.map((f) => f.title).sort()).toEqual(['Chapter 1', 'Chapter 2']);
+});
+
+test('without an early read (another worker prepared the turn) the step reads itself', async () => {
+  const { turn } = await newTurn();
+  const sources = await turnSources(db.models, turn);
+  expect(sources.rawFiles.map((f) => f.title)).toEqual(['Chapter 1']);
+});
