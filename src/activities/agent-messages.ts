@@ -82,15 +82,15 @@ async function changedSinceShown(models: Models, ctx: TurnContextDoc): Promise<s
 }
 
 export async function buildAgentMessages(models: Models, input: LlmStepInput, settings: ContextSettings): Promise<StepPrompt> {
-  // The stored context (usually cached in this worker), this turn's steps, the project brief
-  // (its task board may change mid-turn) and the heads of the files shown whole. The last two
-  // need only the context: with it cached, all four go out in one round trip.
-  const context = ensureTurnContext(models, settings, input.turnId, input.scope.scope);
-  const [ctx, steps, project, changed] = await Promise.all([
-    context,
+  // Two round trips on the path of every model call: the stored context with this turn's
+  // steps, then the project brief (its task board may change mid-turn) with the heads of the files shown whole.
+  const [ctx, steps] = await Promise.all([
+    ensureTurnContext(models, settings, input.turnId, input.scope.scope),
     stepsUpTo(models, input.turnId, input.step - 1),
-    context.then((c) => models.Project.findById(c.projectId).select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 }).lean()),
-    context.then((c) => changedSinceShown(models, c)),
+  ]);
+  const [project, changed] = await Promise.all([
+    models.Project.findById(ctx.projectId).select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 }).lean(),
+    changedSinceShown(models, ctx),
   ]);
   if (!project) throw notFound('Project', ctx.projectId);
   const language = detectLanguage(ctx.message);
