@@ -231,12 +231,11 @@ export function createLlmActivities(deps: ActivityDeps) {
       if (runsToolsInStep(input, toolCalls)) {
         // The answer goes on record, after its events, before any call runs (step-tools.ts).
         const [saved] = await Promise.all([saving, usageRecorded]);
-        if (saved) deps.faults?.hit('llm.after_capture', { agent: input.agent, run: input.run, kind: input.runKind, attempt });
         await publisher.publish(endEvents(saved));
         const answer = result(saved?.outcome ?? null);
         await store({ result: answer, toolEventsFrom: publisher.count });
         const toolOutcomes = await withHeartbeat(ctx, input.step, () =>
-          runStepTools(deps, input, toolCalls, new Set(), publisher, attempt, ctx.cancellationSignal),
+          runStepTools(deps, input, toolCalls, publisher, attempt, ctx.cancellationSignal, null),
         );
         await publisher.settle();
         return { ...answer, toolOutcomes };
@@ -247,7 +246,6 @@ export function createLlmActivities(deps: ActivityDeps) {
       // stream it lags up to a second).
       const reported = (async () => {
         const saved = await saving;
-        if (saved) deps.faults?.hit('llm.after_capture', { agent: input.agent, run: input.run, kind: input.runKind, attempt });
         await publisher.publish(endEvents(saved));
         await publisher.settle();
         return saved?.outcome ?? null;
@@ -270,7 +268,9 @@ async function withHeartbeat<T>(ctx: Context, step: number, fn: () => Promise<T>
 
 async function saveStepCapture(deps: ActivityDeps, input: LlmStepInput, fileId: string, body: string, attempt: number) {
   const c = { turnId: input.turnId, step: input.step, agent: input.agent, fileId, body };
-  return saveCapture(deps.models, { ...c, writeKey: await stepCaptureKey(deps.models, c, attempt) });
+  const saved = await saveCapture(deps.models, { ...c, writeKey: await stepCaptureKey(deps.models, c, attempt) });
+  deps.faults?.hit('llm.after_capture', { agent: input.agent, run: input.run, kind: input.runKind, attempt });
+  return saved;
 }
 
 /**

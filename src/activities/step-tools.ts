@@ -39,7 +39,8 @@ export async function resumeStep(deps: ActivityDeps, input: LlmStepInput, publis
   if (!doc || doc.toolEventsFrom == null || !doc.result) return null;
   publisher.resumeAt(doc.toolEventsFrom);
   const calls = doc.toolCalls.map((c) => ({ id: c.id ?? '', name: c.name ?? '', arguments: c.arguments ?? '' }));
-  const toolOutcomes = await runStepTools(deps, input, calls, new Set(doc.toolResults.map((r) => r.toolCallId ?? '')), publisher, attempt, signal);
+  const earlier = { resultsInTranscript: new Set(doc.toolResults.map((r) => r.toolCallId ?? '')) };
+  const toolOutcomes = await runStepTools(deps, input, calls, publisher, attempt, signal, earlier);
   await publisher.settle();
   return { ...(doc.result as LlmStepResult), toolOutcomes };
 }
@@ -47,23 +48,25 @@ export async function resumeStep(deps: ActivityDeps, input: LlmStepInput, publis
 /**
  * Runs the calls in order: all of them, or up to and including the first failure (the
  * workflow runs the rest one by one, so its failure breaker sees every outcome in order).
- * An interrupt stops it before the next call.
+ * An interrupt stops it before the next call. `earlier` is set when resuming: only then can
+ * a call have a stored execution or a result in the transcript (a first run cannot; a
+ * concurrent one is caught by the execution's unique key in performToolCall).
  */
 export async function runStepTools(
   deps: ActivityDeps,
   input: LlmStepInput,
   calls: StepCall[],
-  inTranscript: Set<string>,
   publisher: CountingPublisher,
   attempt: number,
   signal: AbortSignal,
+  earlier: { resultsInTranscript: Set<string> } | null,
 ): Promise<ToolOutcome[]> {
   const { models } = deps;
   const flags = input.runTools!.flags;
-  // The turn (for the calls' context) and any executions an earlier attempt stored, by _id in one round.
+  // The turn (for the calls' context) and, when resuming, the executions stored before, by _id in one round.
   const [turn, ...stored] = await Promise.all([
     models.Turn.findById(input.turnId).select({ projectId: 1, ownerId: 1, message: 1, focusFileId: 1 }).lean(),
-    ...calls.map((c) => models.ToolExecution.findById(toolExecutionId(toolKey(input.turnId, input.step, c.id))).lean()),
+    ...(earlier ? calls.map((c) => models.ToolExecution.findById(toolExecutionId(toolKey(input.turnId, input.step, c.id))).lean()) : []),
   ]);
   const outcomes: ToolOutcome[] = [];
   for (const [i, call] of calls.entries()) {
@@ -71,7 +74,7 @@ export async function runStepTools(
     const outcome = await performToolCall(
       deps,
       { turnId: input.turnId, run: input.run, step: input.step, agent: input.agent, toolCallId: call.id, slot: input.slot, flags },
-      { call, stored: stored[i] ?? null, resultInTranscript: inTranscript.has(call.id), turn, publisher, attempt },
+      { call, stored: stored[i] ?? null, resultInTranscript: earlier?.resultsInTranscript.has(call.id) ?? false, turn, publisher, attempt },
     );
     outcomes.push(outcome);
     deps.faults?.hit('llm.after_tool', { name: call.name, agent: input.agent, step: input.step });

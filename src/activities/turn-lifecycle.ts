@@ -12,7 +12,7 @@ import { detectLanguage } from '../shared/text';
 import type { FinalizeInput, FinalizeResult, PreparedTurn, SaveCaptureInput, ToolOutcome } from '../shared/turn-types';
 import { endsWithQuestion, lastQuestion } from '../agents/file-stream';
 import { unitNumbers } from '../shared/numerals';
-import { findLengthRequirements, type PreviousTurnFacts } from '../workflows/routing';
+import { findLengthRequirements, isNoiseMessage, type PreviousTurnFacts } from '../workflows/routing';
 import type { RoutingDecision, WorkAgent } from '../workflows/plans';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
@@ -76,8 +76,9 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
     async prepareTurn(input: { turnId: string }): Promise<PreparedTurn> {
       const turn = await models.Turn.findOneAndUpdate({ _id: input.turnId }, { $set: { status: 'running' } }, { new: true }).lean();
       if (!turn) throw notFound('Turn', input.turnId);
-      // The context's big reads start now, while the router answers (context/prefetch.ts).
-      prefetchTurnSources(models, turn);
+      // The context's big reads start now, while the router answers (context/prefetch.ts); a
+      // noise message gets no agent run, so nothing would take them.
+      if (!isNoiseMessage(turn.message)) prefetchTurnSources(models, turn);
       // Everything else depends only on the turn: one round of parallel reads (on the path to
       // the first token, and on FerretDB the session's messages and turns are scans).
       const [project, earlier, previous] = await Promise.all([
@@ -149,7 +150,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       const notSavedNote = unwritten.length ? notSavedLine(unwritten.map((f) => f.title), detectLanguage(turn.message)) : '';
 
       const touched = new Set<string>();
-      const pending: { agent: WorkAgent; text: string; breadcrumb: { op: string; fileId: string; title: string }[]; key: string }[] = [];
+      const pending: PendingMessage[] = [];
       for (const run of input.runs) {
         const runSteps = steps.filter((s) => s.run === run.run);
         const breadcrumb: { op: string; fileId: string; title: string }[] = [];
@@ -182,24 +183,8 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       );
       // The session's messages, the task board and the turn's record are independent writes:
       // together. All are in place before the lock is released and `done` goes out.
-      const writeMessages = async (): Promise<void> => {
-        if (pending.length) {
-          // One sequence reservation and one insert for all runs (not two round trips per run).
-          const session = await models.Session.findOneAndUpdate({ _id: turn.sessionId }, { $inc: { messageSeq: pending.length } }, { new: true }).lean();
-          const first = (session?.messageSeq ?? pending.length) - pending.length + 1;
-          try {
-            await models.Message.insertMany(
-              pending.map((m, i) => ({ sessionId: turn.sessionId, projectId: turn.projectId, turnId: input.turnId, role: 'assistant', agent: m.agent, content: m.text, breadcrumb: m.breadcrumb, seq: first + i, key: m.key })),
-              { ordered: false },
-            );
-          } catch (err) {
-            // A concurrent attempt wrote some of them first: the unique key kept one of each.
-            if (!onlyDuplicateKeys(err)) throw err;
-          }
-        }
-      };
       await Promise.all([
-        writeMessages(),
+        appendAssistantMessages(models, { turnId: input.turnId, sessionId: turn.sessionId, projectId: turn.projectId }, pending),
         finalizeTaskBoard(models, input.turnId),
         models.Turn.updateOne(
           { _id: input.turnId },
@@ -263,6 +248,32 @@ async function unwrittenFiles(models: ActivityDeps['models'], turnId: string): P
   return models.File.find({ createdByTurnId: turnId, deletedAt: null, type: { $ne: 'folder' }, words: 0, latestAuthor: 'ai' })
     .select({ title: 1 })
     .lean();
+}
+
+/** An assistant message finalize writes: one per run with text or file breadcrumbs. */
+type PendingMessage = { agent: WorkAgent; text: string; breadcrumb: { op: string; fileId: string; title: string }[]; key: string };
+
+/**
+ * The turn's assistant messages, one per run with something to keep: one sequence
+ * reservation and one insert for all of them (not two round trips per run).
+ */
+async function appendAssistantMessages(
+  models: ActivityDeps['models'],
+  turn: { turnId: string; sessionId: string; projectId: string },
+  pending: PendingMessage[],
+): Promise<void> {
+  if (!pending.length) return;
+  const session = await models.Session.findOneAndUpdate({ _id: turn.sessionId }, { $inc: { messageSeq: pending.length } }, { new: true }).lean();
+  const first = (session?.messageSeq ?? pending.length) - pending.length + 1;
+  try {
+    await models.Message.insertMany(
+      pending.map((m, i) => ({ sessionId: turn.sessionId, projectId: turn.projectId, turnId: turn.turnId, role: 'assistant', agent: m.agent, content: m.text, breadcrumb: m.breadcrumb, seq: first + i, key: m.key })),
+      { ordered: false },
+    );
+  } catch (err) {
+    // A concurrent attempt wrote some of them first: the unique key kept one of each.
+    if (!onlyDuplicateKeys(err)) throw err;
+  }
 }
 
 /** Ids among these that no longer exist at all (rolled back by an earlier attempt of finalize). */

@@ -1,7 +1,9 @@
 /**
- * One agent run: LLM step activity (which also saves a streamed `<file>` body) → one activity
- * per tool call → again, until the model answers without tools, calls a control tool, trips
- * the failure breaker or hits the step cap. The LLM step runs in a cancellable scope so an `interrupt` signal stops the model.
+ * One agent run: LLM step activity → its tool calls → again, until the model answers without
+ * tools, calls a control tool, trips the failure breaker or hits the step cap. Since h10/h11
+ * the step also saves a streamed `<file>` body and runs its tool calls itself; the workflow
+ * runs only what it leaves (older turns: one activity per call and per save). The LLM step
+ * runs in a cancellable scope so an `interrupt` signal stops the model.
  */
 import { CancellationScope, isCancellation, patched } from '@temporalio/workflow';
 import { draft } from '../events/contract';

@@ -31,12 +31,18 @@ async function ownerOf(h: Harness, sessionId: string): Promise<{ ownerId: string
   return { ownerId: session!.ownerId, projectId: session!.projectId };
 }
 
+/** Starts a one-step writer turn through startTurn in a new session and waits for its outcome. */
+async function planChapterOne(h: Harness, eagerStart: boolean) {
+  const { sessionId } = await createProjectAndSession(h);
+  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'Chapter 1 is planned.')]);
+  const started = await startTurn(deps(h, eagerStart), { ...(await ownerOf(h, sessionId)), sessionId, message: 'Plan chapter 1' });
+  return { sessionId, started, outcome: await waitTurn(h, started.turnId) };
+}
+
 test('with client and worker on one NativeConnection, a turn starts eagerly and runs to the end', async () => {
-  const { sessionId } = await createProjectAndSession(shared);
-  shared.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'Chapter 1 is planned.')]);
-  const started = await startTurn(deps(shared, true), { ...(await ownerOf(shared, sessionId)), sessionId, message: 'Plan chapter 1' });
+  const { sessionId, started, outcome } = await planChapterOne(shared, true);
   expect(started.eagerlyStarted).toBe(true);
-  expect(await waitTurn(shared, started.turnId)).toMatchObject({ status: 'completed', agents: ['writer'] });
+  expect(outcome).toMatchObject({ status: 'completed', agents: ['writer'] });
 
   // Through the API as well (the app's deps say eagerStart): same turn shape as without it.
   shared.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'Chapter 2 is planned.')]);
@@ -45,9 +51,7 @@ test('with client and worker on one NativeConnection, a turn starts eagerly and 
 });
 
 test('apart (a plain gRPC client), turns are started the usual way', async () => {
-  const { sessionId } = await createProjectAndSession(apart);
-  apart.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'Chapter 1 is planned.')]);
-  const started = await startTurn(deps(apart, false), { ...(await ownerOf(apart, sessionId)), sessionId, message: 'Plan chapter 1' });
+  const { started, outcome } = await planChapterOne(apart, false);
   expect(started.eagerlyStarted).toBe(false);
-  expect(await waitTurn(apart, started.turnId)).toMatchObject({ status: 'completed', agents: ['writer'] });
+  expect(outcome).toMatchObject({ status: 'completed', agents: ['writer'] });
 });
