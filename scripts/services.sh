@@ -151,7 +151,11 @@ start_mongo() {
   fi
   provision_ferretdb
   mkdir -p "$DATA/ferretdb"
-  nohup "$BIN/ferretdb" --handler=sqlite --sqlite-url="file:$DATA/ferretdb/" --state-dir="$DATA/ferretdb" \
+  # synchronous=normal, as for Temporal above: FerretDB keeps SQLite's default (full), an fsync
+  # per commit. In WAL mode a commit still survives a killed server; MongoDB's own default
+  # (w:1, journal flushed every 100 ms) makes the same trade. Concurrent writes wait on one
+  # lock, so the fsync was paid in series: 200 parallel upserts 2.9 → 0.95 ms each, sequential 2.2 → 1.5 ms.
+  nohup "$BIN/ferretdb" --handler=sqlite --sqlite-url="file:$DATA/ferretdb/?_pragma=synchronous(normal)" --state-dir="$DATA/ferretdb" \
     --listen-addr="127.0.0.1:${hp[1]}" --telemetry=disable --debug-addr=127.0.0.1:0 --log-level=warn >"$LOGS/ferretdb.log" 2>&1 &
   echo $! >"$RUN/mongo.pid"
   wait_port FerretDB 127.0.0.1 "${hp[1]}" 30 "$LOGS/ferretdb.log"
