@@ -27,7 +27,7 @@ import { recordUsage } from './usage';
 import { reviewContent } from './review-evidence';
 import { stepId, usageId } from './record-ids';
 import { saveCapture, stepCaptureKey } from './capture';
-import { resumeStep, runStepTools, runsToolsInStep } from './step-tools';
+import { readToolTurn, resumeStep, runStepTools, runsToolsInStep } from './step-tools';
 
 interface AssembledCall {
   id: string;
@@ -229,13 +229,16 @@ export function createLlmActivities(deps: ActivityDeps) {
       });
 
       if (runsToolsInStep(input, toolCalls)) {
+        // The calls' turn read overlaps the recording below.
+        const toolTurn = readToolTurn(deps, input.turnId);
+        toolTurn.catch(() => undefined); // not unhandled if recording fails first; runStepTools awaits it
         // The answer goes on record, after its events, before any call runs (step-tools.ts).
         const [saved] = await Promise.all([saving, usageRecorded]);
         await publisher.publish(endEvents(saved));
         const answer = result(saved?.outcome ?? null);
         await store({ result: answer, toolEventsFrom: publisher.count });
         const toolOutcomes = await withHeartbeat(ctx, input.step, () =>
-          runStepTools(deps, input, toolCalls, publisher, attempt, ctx.cancellationSignal, null),
+          runStepTools(deps, input, toolCalls, publisher, attempt, ctx.cancellationSignal, null, toolTurn),
         );
         await publisher.settle();
         return { ...answer, toolOutcomes };

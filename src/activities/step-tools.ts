@@ -18,6 +18,7 @@ import type { ActivityDeps } from './deps';
 import type { CountingPublisher } from './publish';
 import { stepId } from './record-ids';
 import { performToolCall, toolExecutionId, toolKey } from './tools';
+import type { ToolTurn } from './tools/tool-context';
 
 interface StepCall {
   id: string;
@@ -45,6 +46,11 @@ export async function resumeStep(deps: ActivityDeps, input: LlmStepInput, publis
   return { ...(doc.result as LlmStepResult), toolOutcomes };
 }
 
+/** What the calls need of the turn; the step starts this read while it records its answer. */
+export function readToolTurn(deps: ActivityDeps, turnId: string): Promise<ToolTurn | null> {
+  return deps.models.Turn.findById(turnId).select({ projectId: 1, ownerId: 1, message: 1, focusFileId: 1 }).lean().exec();
+}
+
 /**
  * Runs the calls in order: all of them, or up to and including the first failure (the
  * workflow runs the rest one by one, so its failure breaker sees every outcome in order).
@@ -60,12 +66,13 @@ export async function runStepTools(
   attempt: number,
   signal: AbortSignal,
   earlier: { resultsInTranscript: Set<string> } | null,
+  turnRead: Promise<ToolTurn | null> = readToolTurn(deps, input.turnId),
 ): Promise<ToolOutcome[]> {
   const { models } = deps;
   const flags = input.runTools!.flags;
   // The turn (for the calls' context) and, when resuming, the executions stored before, by _id in one round.
   const [turn, ...stored] = await Promise.all([
-    models.Turn.findById(input.turnId).select({ projectId: 1, ownerId: 1, message: 1, focusFileId: 1 }).lean(),
+    turnRead,
     ...(earlier ? calls.map((c) => models.ToolExecution.findById(toolExecutionId(toolKey(input.turnId, input.step, c.id))).lean()) : []),
   ]);
   const outcomes: ToolOutcome[] = [];

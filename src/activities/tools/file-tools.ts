@@ -27,13 +27,17 @@ import { authorScope, failure, type ToolContext, type ToolExecution } from './ty
 
 export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>): Promise<ToolExecution> {
   const { models } = ctx;
+  const fileId = idFromKey(`file:${ctx.key}`);
+  // The checks' reads are independent: one round trip (on FerretDB v1 the last two scan the files).
+  const [parent, pending, count] = await Promise.all([
+    args.parent_id ? findLiveFile(models, ctx.projectId, args.parent_id) : null,
+    models.File.findOne({ projectId: ctx.projectId, pendingTurnId: ctx.turnId, deletedAt: null }).lean(),
+    args.order === undefined ? models.File.countDocuments({ projectId: ctx.projectId, parentId: args.parent_id ?? null }) : null,
+  ]);
   if (args.parent_id) {
-    const parent = await findLiveFile(models, ctx.projectId, args.parent_id);
     if (!parent) return failure('create_file', 'not_found', `No folder with id ${args.parent_id} in this project.`);
     if (parent.type !== 'folder') return failure('create_file', 'invalid_parent', `${parent.title} is not a folder.`);
   }
-  const pending = await models.File.findOne({ projectId: ctx.projectId, pendingTurnId: ctx.turnId, deletedAt: null }).lean();
-  const fileId = idFromKey(`file:${ctx.key}`);
   if (pending && String(pending._id) !== fileId) {
     const same = pending.title === args.title && pending.type === args.type && (pending.parentId ?? null) === (args.parent_id ?? null);
     if (same && !args.content) {
@@ -50,7 +54,7 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
       `"${pending.title}" (id=${String(pending._id)}) is still empty: write its body as <file>…</file> before creating another file.`,
     );
   }
-  const order = args.order ?? (await models.File.countDocuments({ projectId: ctx.projectId, parentId: args.parent_id ?? null }));
+  const order = args.order ?? count!;
   try {
     await models.File.create({
       _id: fileId,
