@@ -1,20 +1,17 @@
 /**
- * The LLM router activity. Input: the author's message plus, when there is a previous
- * assistant message, its last 600 characters with a status-card summary and the previous
- * routing as one line of JSON (seed 001 `build_router_user_message`). An answer that is
- * not valid JSON of the right shape degrades to a safe default and says why.
+ * The LLM router activity. Input: the author's message with the previous reply's ending,
+ * status card and routing (router-input.ts). An answer that is not valid JSON of the right
+ * shape degrades to a safe default and says why.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildRouterSystemPrompt } from '../agents/prompts';
-import { lastQuestion } from '../agents/file-stream';
-import { tail } from '../shared/text';
-import { isOfferQuestion } from '../workflows/proposals';
 import { fallbackRouting, normaliseRouterAnswer, type RoutingDecision, routerAnswerSchema } from '../workflows/plans';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
 import { classifyLlmError } from './llm-errors';
 import { recordUsage } from './usage';
 import { usageId } from './record-ids';
+import { routerInput } from './router-input';
 
 export interface RouteTurnInput {
   turnId: string;
@@ -31,36 +28,11 @@ export function extractJsonObject(text: string): unknown {
 export function createRouterActivities(deps: ActivityDeps) {
   const { models, config } = deps;
 
-  async function routerUserMessage(turnId: string): Promise<string> {
-    const turn = await models.Turn.findById(turnId).lean();
-    if (!turn) throw notFound('Turn', turnId);
-    const prevAssistant = await models.Message.findOne({ sessionId: turn.sessionId, role: 'assistant', turnId: { $ne: turnId } })
-      .sort({ seq: -1 })
-      .lean();
-    if (!prevAssistant) return turn.message;
-    const prevTurn = await models.Turn.findById(prevAssistant.turnId).lean();
-    // Says which kind of question the author is answering (ROUTER_PROMPT: follow-up vs offered next step).
-    const question = lastQuestion(prevAssistant.content);
-    const asked = question ? `; closing question: ${isOfferQuestion(question) ? 'offers a next step' : 'follow-up'}` : '';
-    const card = prevTurn
-      ? `[status] ${prevTurn.status}${prevTurn.stopReason ? ` (${prevTurn.stopReason})` : ''}; files touched: ${prevTurn.filesTouched.length}${asked}`
-      : '';
-    return [
-      '[previous assistant ending]',
-      tail(prevAssistant.content, 600),
-      card,
-      '[previous routing]',
-      JSON.stringify(prevTurn?.routing ?? null),
-      '[user message]',
-      turn.message,
-    ]
-      .filter(Boolean)
-      .join('\n');
-  }
-
   return {
     async routeTurn(input: RouteTurnInput): Promise<RoutingDecision> {
-      const user = await routerUserMessage(input.turnId);
+      const read = await routerInput(models, input.turnId, () => models.Turn.findById(input.turnId).lean());
+      if (!read) throw notFound('Turn', input.turnId);
+      const { turn, message: user } = read;
       let content: string;
       try {
         const res = await deps.llm.chat.completions.create(
@@ -76,9 +48,8 @@ export function createRouterActivities(deps: ActivityDeps) {
         );
         content = res.choices[0]?.message.content ?? '';
         if (res.usage) {
-          const turn = await models.Turn.findById(input.turnId).lean();
           const usage = { promptTokens: res.usage.prompt_tokens, completionTokens: res.usage.completion_tokens, totalTokens: res.usage.total_tokens };
-          if (turn) await recordUsage(models, usageId(input.turnId, 'router'), input.turnId, turn, 'router', 0, { ...usage, source: 'provider', model: res.model || config.OPENAI_MODEL });
+          await recordUsage(models, usageId(input.turnId, 'router'), input.turnId, turn, 'router', 0, { ...usage, source: 'provider', model: res.model || config.OPENAI_MODEL });
         }
       } catch (err) {
         const classified = classifyLlmError(err);

@@ -20,6 +20,7 @@ import { expireStream } from '../streams/redis-streams';
 import { publisherFor, streamKeyFor } from './publish';
 import { captureKey, saveCapture } from './capture';
 import { prefetchTurnSources } from './context/prefetch';
+import { prefetchRouterInput } from './router-input';
 import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
 import { stepId } from './record-ids';
@@ -79,6 +80,9 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       // The context's big reads start now, while the router answers (context/prefetch.ts); a
       // noise message gets no agent run, so nothing would take them.
       if (!isNoiseMessage(turn.message)) prefetchTurnSources(models, turn);
+      // And the router's (router-input.ts), unless no router call can follow: a job's chapter
+      // turns come routed, ROUTER_STRATEGY=off skips it, a noise message gets a canned reply.
+      if (!isNoiseMessage(turn.message) && !turn.jobId && deps.config.ROUTER_STRATEGY !== 'off') prefetchRouterInput(models, turn);
       // Everything else depends only on the turn: one round of parallel reads (on the path to
       // the first token, and on FerretDB the session's messages and turns are scans).
       const [project, earlier, previous] = await Promise.all([

@@ -1,0 +1,74 @@
+/**
+ * The router's user message (seed 001 `build_router_user_message`): the author's message
+ * plus, when there is a previous assistant message, its last 600 characters with a
+ * status-card summary and the previous routing as one line of JSON.
+ *
+ * Its reads (the session's last reply, a scan on FerretDB v1, and that reply's turn) sit
+ * before the router's model call, on the path to the first token. `prepareTurn` starts them
+ * (see context/prefetch.ts for the same pattern); the router takes them once if it runs in
+ * the same worker, otherwise (another worker, a retry) it reads anew. They depend only on
+ * what was stored before the turn started, so early or late they read the same.
+ */
+import { LRUCache } from 'lru-cache';
+import type { Models, TurnDoc } from '../db/models';
+import { lastQuestion } from '../agents/file-stream';
+import { tail } from '../shared/text';
+import { isOfferQuestion } from '../workflows/proposals';
+
+export type RouterTurn = Pick<TurnDoc, 'sessionId' | 'projectId' | 'ownerId' | 'jobId' | 'message'> & { _id: unknown };
+
+export async function routerUserMessage(models: Models, turn: RouterTurn): Promise<string> {
+  const turnId = String(turn._id);
+  const prevAssistant = await models.Message.findOne({ sessionId: turn.sessionId, role: 'assistant', turnId: { $ne: turnId } })
+    .sort({ seq: -1 })
+    .lean();
+  if (!prevAssistant) return turn.message;
+  const prevTurn = await models.Turn.findById(prevAssistant.turnId).lean();
+  // Says which kind of question the author is answering (ROUTER_PROMPT: follow-up vs offered next step).
+  const question = lastQuestion(prevAssistant.content);
+  const asked = question ? `; closing question: ${isOfferQuestion(question) ? 'offers a next step' : 'follow-up'}` : '';
+  const card = prevTurn
+    ? `[status] ${prevTurn.status}${prevTurn.stopReason ? ` (${prevTurn.stopReason})` : ''}; files touched: ${prevTurn.filesTouched.length}${asked}`
+    : '';
+  return [
+    '[previous assistant ending]',
+    tail(prevAssistant.content, 600),
+    card,
+    '[previous routing]',
+    JSON.stringify(prevTurn?.routing ?? null),
+    '[user message]',
+    turn.message,
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+interface RouterInput {
+  turn: RouterTurn;
+  message: string;
+}
+
+// Short-lived: the router follows prepareTurn within a workflow task.
+const pending = new LRUCache<string, Promise<RouterInput>>({ max: 64, ttl: 30_000 });
+
+/** Starts the router's reads for this turn (not awaited; a failure leaves the router to read itself). */
+export function prefetchRouterInput(models: Models, turn: RouterTurn): void {
+  const reads = routerUserMessage(models, turn).then((message) => ({ turn, message }));
+  reads.catch(() => undefined);
+  pending.set(String(turn._id), reads);
+}
+
+/** The turn and the router's message: started earlier in this worker (taken once), or read now. */
+export async function routerInput(models: Models, turnId: string, readTurn: () => Promise<RouterTurn | null>): Promise<RouterInput | null> {
+  const early = pending.get(turnId);
+  pending.delete(turnId);
+  if (early) {
+    try {
+      return await early;
+    } catch {
+      // Read again below.
+    }
+  }
+  const turn = await readTurn();
+  return turn ? { turn, message: await routerUserMessage(models, turn) } : null;
+}
