@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { draft, NON_TERMINAL_STOP_REASONS, type AnyEventDraft } from '../events/contract';
-import { isDuplicateKey } from '../db/models';
+import { idFromKey, isDuplicateKey } from '../db/models';
 import { releaseSessionLock } from '../db/turn-records';
 import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../shared/domain';
 import { detectLanguage } from '../shared/text';
@@ -137,12 +137,13 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
         byId ? stepsUpTo(models, input.turnId, input.lastStep!) : models.AgentStep.find({ turnId: input.turnId }).sort({ step: 1 }).lean(),
         byId ? usageOf(models, input.turnId, input.lastStep!) : models.UsageRecord.find({ turnId: input.turnId }).lean(),
         unwrittenFiles(models, input.turnId),
-        // Messages an earlier attempt already wrote: one read, not one per run.
-        models.Message.find({ turnId: input.turnId, role: 'assistant' }).select({ key: 1 }).lean(),
+        // Messages an earlier attempt already wrote, by the _id each run's message gets (a
+        // `{turnId}` filter reads every session's messages on FerretDB v1).
+        Promise.all(input.runs.map((r) => models.Message.findById(idFromKey(runMessageKey(input.turnId, r.run))).select({ key: 1 }).lean())),
       ]);
       if (!turn) throw notFound('Turn', input.turnId);
       const executions = byId ? await executionsOf(models, input.turnId, steps) : await models.ToolExecution.find({ turnId: input.turnId }).lean();
-      const savedKeys = new Set(saved.map((m) => m.key));
+      const savedKeys = new Set(saved.map((m) => m?.key));
       const outcomeOf = (key: string): ToolOutcome | undefined =>
         (executions.find((e) => e.key === key)?.result as { outcome?: ToolOutcome } | undefined)?.outcome;
       // Rolled back below, after the record is written: a retry still finds them until then,
@@ -177,7 +178,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
         // The last message says plainly which created files were never written.
         const text = run.run === lastRunWithMessage && notSavedNote ? [said, notSavedNote].filter(Boolean).join('\n\n') : said;
         if (!text && !breadcrumb.length) continue;
-        const key = `${input.turnId}:run:${run.run}`;
+        const key = runMessageKey(input.turnId, run.run);
         if (!savedKeys.has(key)) pending.push({ agent: run.agent, text, breadcrumb, key });
       }
       // Summed here rather than with $group/$cond: FerretDB v1 lacks $cond, and a turn has few records.
@@ -254,6 +255,9 @@ async function unwrittenFiles(models: ActivityDeps['models'], turnId: string): P
     .lean();
 }
 
+/** A run's assistant message: its idempotency key, from which its `_id` derives (idFromKey). */
+const runMessageKey = (turnId: string, run: number): string => `${turnId}:run:${run}`;
+
 /** An assistant message finalize writes: one per run with text or file breadcrumbs. */
 type PendingMessage = { agent: WorkAgent; text: string; breadcrumb: { op: string; fileId: string; title: string }[]; key: string };
 
@@ -271,11 +275,13 @@ async function appendAssistantMessages(
   const first = (session?.messageSeq ?? pending.length) - pending.length + 1;
   try {
     await models.Message.insertMany(
-      pending.map((m, i) => ({ sessionId: turn.sessionId, projectId: turn.projectId, turnId: turn.turnId, role: 'assistant', agent: m.agent, content: m.text, breadcrumb: m.breadcrumb, seq: first + i, key: m.key })),
+      pending.map((m, i) => ({ _id: idFromKey(m.key), sessionId: turn.sessionId, projectId: turn.projectId, turnId: turn.turnId, role: 'assistant', agent: m.agent, content: m.text, breadcrumb: m.breadcrumb, seq: first + i, key: m.key })),
       { ordered: false },
     );
   } catch (err) {
-    // A concurrent attempt wrote some of them first: the unique key kept one of each.
+    // A concurrent attempt wrote some of them first: the unique key kept one of each. (A
+    // message an attempt before derived ids stored under another _id is caught here too; its
+    // retry only reserved sequence numbers it leaves unused.)
     if (!onlyDuplicateKeys(err)) throw err;
   }
 }

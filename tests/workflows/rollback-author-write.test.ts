@@ -9,6 +9,7 @@ import { call, router, say } from '../helpers/script';
 
 const AUTHOR_TEXT = 'The author wrote this while the turn was closing.';
 let writeDuringRollback = false;
+let failOnceAtRollback = false;
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness({
@@ -16,6 +17,10 @@ beforeAll(async () => {
     faults: {
       hit: () => undefined,
       async pause(point, info) {
+        if (point === 'finalize.before_rollback' && failOnceAtRollback) {
+          failOnceAtRollback = false;
+          throw new Error('finalize fails once, after its writes');
+        }
         if (point !== 'finalize.before_rollback' || !writeDuringRollback) return;
         writeDuringRollback = false;
         const [fileId] = info.fileIds as string[];
@@ -55,4 +60,22 @@ test('without an author save, the unwritten file and its versions are both gone'
   await runTurn(h, sessionId, 'Write chapter 3');
   expect(await h.runtime.models.File.countDocuments({ projectId })).toBe(0);
   expect(await h.runtime.models.FileVersion.countDocuments({ projectId })).toBe(0);
+});
+
+test('a finalize retried after its writes adds no message twice and reserves no sequence numbers again', async () => {
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  h.model.script(unwrittenChapter());
+  failOnceAtRollback = true;
+  const { turnId, outcome } = await runTurn(h, sessionId, 'Write chapter 3');
+  expect(failOnceAtRollback).toBe(false); // the first attempt failed after writing the messages
+  expect(outcome).toMatchObject({ status: 'failed', stopReason: 'empty_file_unwritten' });
+  const replies = await h.runtime.models.Message.find({ turnId, role: 'assistant' }).sort({ seq: 1 }).lean();
+  expect(replies.length).toBeGreaterThan(0);
+  expect(new Set(replies.map((m) => m.key)).size).toBe(replies.length);
+  // The retry found what the first attempt wrote: the session's counter ends at the last message.
+  const session = await h.runtime.models.Session.findById(sessionId).lean();
+  const all = await h.runtime.models.Message.find({ sessionId }).sort({ seq: 1 }).lean();
+  expect(session!.messageSeq).toBe(all[all.length - 1]!.seq);
+  expect(all.map((m) => m.seq)).toEqual(all.map((_, i) => i + 1));
+  expect(await h.runtime.models.File.countDocuments({ projectId })).toBe(0);
 });
