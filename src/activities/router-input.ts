@@ -4,7 +4,8 @@
  * status-card summary and the previous routing as one line of JSON.
  *
  * Its reads (the session's last reply, a scan on FerretDB v1, and that reply's turn) sit
- * before the router's model call, on the path to the first token. `prepareTurn` starts them
+ * before the router's model call, on the path to the first token. `prepareTurn` starts them,
+ * with the session's messages it read anyway (session-messages.ts),
  * (see context/prefetch.ts for the same pattern); the router takes them once if it runs in
  * the same worker, otherwise (another worker, a retry) it reads anew. They depend only on
  * what was stored before the turn started, so early or late they read the same.
@@ -14,14 +15,20 @@ import type { Models, TurnDoc } from '../db/models';
 import { lastQuestion } from '../agents/file-stream';
 import { tail } from '../shared/text';
 import { isOfferQuestion } from '../workflows/proposals';
+import { latestReply, type SessionMessages } from './session-messages';
 
 export type RouterTurn = Pick<TurnDoc, 'sessionId' | 'projectId' | 'ownerId' | 'jobId' | 'message'> & { _id: unknown };
 
-export async function routerUserMessage(models: Models, turn: RouterTurn): Promise<string> {
+/** `recent`: the session's messages as prepareTurn read them (session-messages.ts), if it did. */
+export async function routerUserMessage(models: Models, turn: RouterTurn, recent?: Promise<SessionMessages>): Promise<string> {
   const turnId = String(turn._id);
-  const prevAssistant = await models.Message.findOne({ sessionId: turn.sessionId, role: 'assistant', turnId: { $ne: turnId } })
-    .sort({ seq: -1 })
-    .lean();
+  const known = recent ? latestReply(await recent, (m) => m.turnId !== turnId) : null;
+  const prevAssistant =
+    known !== null
+      ? known
+      : await models.Message.findOne({ sessionId: turn.sessionId, role: 'assistant', turnId: { $ne: turnId } })
+          .sort({ seq: -1 })
+          .lean();
   if (!prevAssistant) return turn.message;
   const prevTurn = await models.Turn.findById(prevAssistant.turnId).lean();
   // Says which kind of question the author is answering (ROUTER_PROMPT: follow-up vs offered next step).
@@ -52,8 +59,8 @@ interface RouterInput {
 const pending = new LRUCache<string, Promise<RouterInput>>({ max: 64, ttl: 30_000 });
 
 /** Starts the router's reads for this turn (not awaited; a failure leaves the router to read itself). */
-export function prefetchRouterInput(models: Models, turn: RouterTurn): void {
-  const reads = routerUserMessage(models, turn).then((message) => ({ turn, message }));
+export function prefetchRouterInput(models: Models, turn: RouterTurn, recent: Promise<SessionMessages>): void {
+  const reads = routerUserMessage(models, turn, recent).then((message) => ({ turn, message }));
   reads.catch(() => undefined);
   pending.set(String(turn._id), reads);
 }

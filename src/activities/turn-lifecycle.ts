@@ -21,6 +21,7 @@ import { publisherFor, streamKeyFor } from './publish';
 import { captureKey, saveCapture } from './capture';
 import { prefetchTurnSources } from './context/prefetch';
 import { prefetchRouterInput } from './router-input';
+import { latestAuthorMessages, latestReply, readSessionMessages, type SessionMessages } from './session-messages';
 import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
 import { stepId } from './record-ids';
@@ -51,14 +52,16 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
     return files.flatMap((f) => unitNumbers(f.title)).sort((a, b) => a - b);
   }
 
-  async function previousFacts(sessionId: string, turnId: string, createdAt: Date): Promise<PreviousTurnFacts | null> {
+  async function previousFacts(sessionId: string, turnId: string, createdAt: Date, recent: Promise<SessionMessages>): Promise<PreviousTurnFacts | null> {
     const prev = await models.Turn.findOne({ sessionId, _id: { $ne: turnId }, createdAt: { $lte: createdAt } }).sort({ createdAt: -1, _id: -1 }).lean();
     if (!prev) return null;
-    // The reply and the files it delivered are independent reads.
-    const [lastAssistant, units] = await Promise.all([
-      models.Message.findOne({ turnId: String(prev._id), role: 'assistant' }).sort({ seq: -1 }).lean(),
-      deliveredUnits(prev.filesTouched),
-    ]);
+    const prevId = String(prev._id);
+    // Its reply (from the session's latest messages when they hold it) and the files it delivered: together.
+    const reply = async () => {
+      const known = latestReply(await recent, (m) => m.turnId === prevId);
+      return known !== null ? known : models.Message.findOne({ turnId: prevId, role: 'assistant' }).sort({ seq: -1 }).lean();
+    };
+    const [lastAssistant, units] = await Promise.all([reply(), deliveredUnits(prev.filesTouched)]);
     const text = lastAssistant?.content ?? '';
     const resume = (prev.resume as { agent: WorkAgent; remaining: WorkAgent[] } | null) ?? null;
     return {
@@ -79,16 +82,20 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       if (!turn) throw notFound('Turn', input.turnId);
       // The context's big reads start now, while the router answers (context/prefetch.ts); a
       // noise message gets no agent run, so nothing would take them.
-      if (!isNoiseMessage(turn.message)) prefetchTurnSources(models, turn);
+      // One read of the session's latest messages serves this activity, the router and the
+      // context (session-messages.ts); each reads for itself only what it does not hold.
+      const recent = readSessionMessages(models, turn.sessionId);
+      recent.catch(() => undefined); // awaited below; the prefetches read anew if it failed
+      if (!isNoiseMessage(turn.message)) prefetchTurnSources(models, turn, recent);
       // And the router's (router-input.ts), unless no router call can follow: a job's chapter
       // turns come routed, ROUTER_STRATEGY=off skips it, a noise message gets a canned reply.
-      if (!isNoiseMessage(turn.message) && !turn.jobId && deps.config.ROUTER_STRATEGY !== 'off') prefetchRouterInput(models, turn);
+      if (!isNoiseMessage(turn.message) && !turn.jobId && deps.config.ROUTER_STRATEGY !== 'off') prefetchRouterInput(models, turn, recent);
       // Everything else depends only on the turn: one round of parallel reads (on the path to
       // the first token, and on FerretDB the session's messages and turns are scans).
       const [project, earlier, previous] = await Promise.all([
         models.Project.findById(turn.projectId).lean(),
-        models.Message.find({ sessionId: turn.sessionId, role: 'user' }).sort({ seq: -1 }).limit(20).lean(),
-        previousFacts(turn.sessionId, input.turnId, turn.createdAt),
+        recent.then((r) => latestAuthorMessages(r, 20) ?? models.Message.find({ sessionId: turn.sessionId, role: 'user' }).sort({ seq: -1 }).limit(20).lean()),
+        previousFacts(turn.sessionId, input.turnId, turn.createdAt, recent),
       ]);
       if (!project) throw notFound('Project', turn.projectId);
       const lengthRequirements = [

@@ -4,6 +4,7 @@
  * another worker) reads anew, and a turn that is gone is reported, not routed.
  */
 import { prefetchRouterInput, routerInput } from '../../src/activities/router-input';
+import { readSessionMessages } from '../../src/activities/session-messages';
 import { newId } from '../../src/db/models';
 import { useScratchDb } from '../helpers/scratch-db';
 
@@ -22,7 +23,7 @@ const readTurn = (id: unknown) => () => db.models.Turn.findById(id).lean();
 
 test('the router gets the previous reply as it was when the turn was prepared, once', async () => {
   const { projectId, sessionId, turn } = await session();
-  prefetchRouterInput(db.models, turn);
+  prefetchRouterInput(db.models, turn, readSessionMessages(db.models, sessionId));
   await new Promise((r) => setTimeout(r, 300));
   // A later reply in the session (it cannot happen while the turn holds the lock, but it shows which read is used).
   await db.models.Message.create({ sessionId, projectId, turnId: newId(), role: 'assistant', content: 'Something else entirely.', seq: 3, key: `${projectId}:m3` });

@@ -4,6 +4,7 @@
  * anew, and a failed early read never fails the step.
  */
 import { prefetchTurnSources, turnSources } from '../../src/activities/context/prefetch';
+import { readSessionMessages } from '../../src/activities/session-messages';
 import { useScratchDb } from '../helpers/scratch-db';
 
 const db = useScratchDb('sources');
@@ -18,7 +19,7 @@ async function newTurn() {
 
 test('the first step gets the files as they were when the turn was prepared; a later read sees the change', async () => {
   const { projectId, turn } = await newTurn();
-  prefetchTurnSources(db.models, turn);
+  prefetchTurnSources(db.models, turn, readSessionMessages(db.models, turn.sessionId));
   // The author adds a file while the router is answering (the early read has long finished).
   await new Promise((r) => setTimeout(r, 300));
   await db.models.File.create({ projectId, ownerId: 'u1', type: 'draft', title: 'Chapter 2', content: 'Fog.', words: 1 });

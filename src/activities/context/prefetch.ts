@@ -4,20 +4,25 @@
  * answers, and the first LLM step's context assembly takes them if it runs in the same worker.
  * They are the largest reads of a turn and grow with the book (on FerretDB v1 both are
  * collection scans), so overlapping them with the router call takes them off the path to the
- * first token. Read at the start of the request, they are what seed 001 means by "[full] as
+ * first token. The chat history comes from the session's messages prepareTurn read anyway
+ * (session-messages.ts). Read at the start of the request, they are what seed 001 means by "[full] as
  * of request start". Another worker (or a retried step) simply reads anew.
  */
 import { LRUCache } from 'lru-cache';
 import type { Models, TurnDoc } from '../../db/models';
 import { skillCatalogFor } from '../../skills/catalog';
+import { historyBefore, HISTORY_MESSAGES, type SessionMessages } from '../session-messages';
 
 type PrefetchTurn = Pick<TurnDoc, 'projectId' | 'sessionId' | 'ownerId' | 'skills'> & { _id: unknown };
 
-async function readTurnSources(models: Models, turn: PrefetchTurn) {
+async function readTurnSources(models: Models, turn: PrefetchTurn, recent?: Promise<SessionMessages>) {
   const turnId = String(turn._id);
+  const history = async () =>
+    (recent && historyBefore(await recent, turnId)) ??
+    models.Message.find({ sessionId: turn.sessionId, turnId: { $ne: turnId } }).sort({ seq: -1 }).limit(HISTORY_MESSAGES).lean();
   const [rawFiles, messages, skillCatalog] = await Promise.all([
     models.File.find({ projectId: turn.projectId, deletedAt: null }).sort({ type: 1, order: 1 }).lean(),
-    models.Message.find({ sessionId: turn.sessionId, turnId: { $ne: turnId } }).sort({ seq: -1 }).limit(200).lean(),
+    history(),
     // L1 of skills: the enabled skills' names and purposes, fixed for the turn like the rest.
     skillCatalogFor(models, turn),
   ]);
@@ -30,8 +35,8 @@ export type TurnSources = Awaited<ReturnType<typeof readTurnSources>>;
 const pending = new LRUCache<string, Promise<TurnSources>>({ max: 8, ttl: 30_000 });
 
 /** Starts the reads for this turn (not awaited; a failure leaves the step to read itself). */
-export function prefetchTurnSources(models: Models, turn: PrefetchTurn): void {
-  const reads = readTurnSources(models, turn);
+export function prefetchTurnSources(models: Models, turn: PrefetchTurn, recent: Promise<SessionMessages>): void {
+  const reads = readTurnSources(models, turn, recent);
   reads.catch(() => undefined);
   pending.set(String(turn._id), reads);
 }

@@ -1,0 +1,58 @@
+/**
+ * The session's latest messages read once at the start of a turn (src/activities/session-messages.ts)
+ * answer exactly what the separate reads answered, and say so when they cannot: a reply older
+ * than the messages read is still found, by the reader's own query.
+ */
+import { routerUserMessage } from '../../src/activities/router-input';
+import { HISTORY_MESSAGES, historyBefore, latestAuthorMessages, latestReply, readSessionMessages } from '../../src/activities/session-messages';
+import { newId } from '../../src/db/models';
+import { useScratchDb } from '../helpers/scratch-db';
+
+const db = useScratchDb('session_messages');
+
+async function sessionWith(messages: { role: 'user' | 'assistant'; turnId: string; content: string }[]) {
+  const projectId = await db.newProject();
+  const sessionId = newId();
+  await db.models.Message.insertMany(messages.map((m, i) => ({ ...m, sessionId, projectId, seq: i + 1, key: `${sessionId}:${i + 1}` })));
+  return { projectId, sessionId };
+}
+
+test('a short session is read whole: the answers are final, and absent means absent', async () => {
+  const [t1, t2] = [newId(), newId()];
+  const { sessionId } = await sessionWith([
+    { role: 'user', turnId: t1, content: 'Write chapter 1' },
+    { role: 'assistant', turnId: t1, content: 'Done.' },
+    { role: 'user', turnId: t2, content: 'Now chapter 2' },
+  ]);
+  const read = await readSessionMessages(db.models, sessionId);
+  expect(read.complete).toBe(true);
+  expect(historyBefore(read, t2)!.map((m) => m.content)).toEqual(['Done.', 'Write chapter 1']);
+  expect(latestAuthorMessages(read, 20)!.map((m) => m.content)).toEqual(['Now chapter 2', 'Write chapter 1']);
+  expect(latestReply(read, (m) => m.turnId === t1)!.content).toBe('Done.');
+  expect(latestReply(read, (m) => m.turnId === t2)).toBeUndefined();
+});
+
+test('a long session is read up to its limit: what lies beyond is "cannot tell", and the router still finds the old reply', async () => {
+  const old = newId();
+  const current = newId();
+  const authorTurns = Array.from({ length: HISTORY_MESSAGES + 29 }, (_, i) => ({ role: 'user' as const, turnId: newId(), content: `request ${i + 1}` }));
+  const { sessionId, projectId } = await sessionWith([
+    { role: 'user', turnId: old, content: 'Start the book' },
+    { role: 'assistant', turnId: old, content: 'The outline is ready. Shall I write chapter 1?' },
+    ...authorTurns,
+    { role: 'user', turnId: current, content: 'Go on' },
+  ]);
+  const read = await readSessionMessages(db.models, sessionId);
+  expect(read.complete).toBe(false);
+  expect(read.docs).toHaveLength(HISTORY_MESSAGES + 1);
+  // The history is the 200 latest messages before this turn, as the separate query gave them.
+  const separate = await db.models.Message.find({ sessionId, turnId: { $ne: current } }).sort({ seq: -1 }).limit(HISTORY_MESSAGES).lean();
+  expect(historyBefore(read, current)!.map((m) => m.seq)).toEqual(separate.map((m) => m.seq));
+  expect(latestAuthorMessages(read, 20)!.map((m) => m.content)[1]).toBe(`request ${HISTORY_MESSAGES + 29}`);
+  // The only reply is older than everything read.
+  expect(latestReply(read, (m) => m.turnId !== current)).toBeNull();
+  const turn = { _id: current, sessionId, projectId, ownerId: 'u1', jobId: null, message: 'Go on' };
+  const message = await routerUserMessage(db.models, turn, Promise.resolve(read));
+  expect(message).toContain('The outline is ready. Shall I write chapter 1?');
+  expect(message.endsWith('[user message]\nGo on')).toBe(true);
+});
