@@ -69,10 +69,9 @@ function messageTokens(m: ChatMessage, key?: string): number {
 
 /**
  * Files shown whole at the start of the request whose head moved on (or that were deleted) since.
- * One `$in` read per step. FerretDB v1 does not push `$in` down (it reads the files
- * collection); one `_id` lookup per file in parallel is still slower there, even with the
- * `_id` index in use (accumulated bench, 26 files shown: 27-36 ms per prompt against 22-28,
- * and 24 more commands per step). On MongoDB it is one indexed command.
+ * One `_id $in` read per step: an indexed command on MongoDB, and on the local FerretDB too
+ * (scripts/ferretdb/id_pushdown.go; upstream FerretDB v1 read the whole files collection,
+ * every book's text, for it on every step).
  */
 async function changedSinceShown(models: Models, ctx: TurnContextDoc): Promise<string[]> {
   if (!ctx.shown.length) return [];

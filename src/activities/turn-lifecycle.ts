@@ -146,11 +146,11 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
         unwrittenFiles(models, input.turnId),
         // Messages an earlier attempt already wrote, by the _id each run's message gets (a
         // `{turnId}` filter reads every session's messages on FerretDB v1).
-        Promise.all(input.runs.map((r) => models.Message.findById(idFromKey(runMessageKey(input.turnId, r.run))).select({ key: 1 }).lean())),
+        input.runs.length ? models.Message.find({ _id: { $in: input.runs.map((r) => idFromKey(runMessageKey(input.turnId, r.run))) } }).select({ key: 1 }).lean() : [],
       ]);
       if (!turn) throw notFound('Turn', input.turnId);
       const executions = byId ? await executionsOf(models, input.turnId, steps) : await models.ToolExecution.find({ turnId: input.turnId }).lean();
-      const savedKeys = new Set(saved.map((m) => m?.key));
+      const savedKeys = new Set(saved.map((m) => m.key));
       const outcomeOf = (key: string): ToolOutcome | undefined =>
         (executions.find((e) => e.key === key)?.result as { outcome?: ToolOutcome } | undefined)?.outcome;
       // Rolled back below, after the record is written: a retry still finds them until then,

@@ -1,9 +1,10 @@
 /**
  * A turn's own records read by `_id` (record-ids.ts; tool executions derive theirs from the
- * call's key, tools/index.ts), for the prompt builder and finalize. On MongoDB a `{turnId}`
- * filter is indexed anyway; on FerretDB v1 (the local MongoDB-wire server) only a plain `_id`
- * equality is pushed down, and `{turnId}` reads every turn's documents, so finalize slowed
- * down as history grew (accumulated bench: 388 ms with 200 turns of history).
+ * call's key, tools/index.ts), for the prompt builder and finalize: one `_id $in` read per
+ * kind. On MongoDB a `{turnId}` filter is indexed anyway; on FerretDB v1 (the local
+ * MongoDB-wire server) `{turnId}` reads every turn's documents, so finalize slowed down as
+ * history grew (accumulated bench: 388 ms with 200 turns of history), while `_id` lookups,
+ * `$in` included, use the `_id` index (scripts/ferretdb/id_pushdown.go).
  */
 import type { Models } from '../db/models';
 import { stepId, usageId } from './record-ids';
@@ -11,9 +12,10 @@ import { toolExecutionId, toolKey } from './tools';
 
 /** The turn's steps 1 … `last` that were stored, in order (a step that never finished has none). */
 export async function stepsUpTo(models: Models, turnId: string, last: number) {
-  const ids = Array.from({ length: Math.max(0, last) }, (_, i) => stepId(turnId, i + 1));
-  const docs = await Promise.all(ids.map((id) => models.AgentStep.findById(id).lean()));
-  return docs.filter((d): d is NonNullable<typeof d> => d !== null);
+  if (last < 1) return [];
+  const ids = Array.from({ length: last }, (_, i) => stepId(turnId, i + 1));
+  const docs = await models.AgentStep.find({ _id: { $in: ids } }).lean();
+  return docs.sort((a, b) => a.step - b.step);
 }
 
 type StoredStep = Awaited<ReturnType<typeof stepsUpTo>>[number];
@@ -25,15 +27,15 @@ type StoredStep = Awaited<ReturnType<typeof stepsUpTo>>[number];
  */
 export async function executionsOf(models: Models, turnId: string, steps: StoredStep[]) {
   const keys = steps.flatMap((s) => s.toolCalls.map((c) => toolKey(turnId, s.step, c.id ?? '')));
-  const docs = await Promise.all(
-    keys.map(async (key) => (await models.ToolExecution.findById(toolExecutionId(key)).lean()) ?? models.ToolExecution.findOne({ key }).lean()),
-  );
-  return docs.filter((d): d is NonNullable<typeof d> => d !== null);
+  if (!keys.length) return [];
+  const byId = await models.ToolExecution.find({ _id: { $in: keys.map(toolExecutionId) } }).lean();
+  const found = new Set(byId.map((d) => d.key));
+  const others = await Promise.all(keys.filter((k) => !found.has(k)).map((key) => models.ToolExecution.findOne({ key }).lean()));
+  return [...byId, ...others.filter((d): d is NonNullable<typeof d> => d !== null)];
 }
 
 /** The usage records of the turn's model calls: each step, the router and the suggestions. */
 export async function usageOf(models: Models, turnId: string, lastStep: number) {
   const ids = [...Array.from({ length: Math.max(0, lastStep) }, (_, i) => usageId(turnId, i + 1)), usageId(turnId, 'router'), usageId(turnId, 'suggestions')];
-  const docs = await Promise.all(ids.map((id) => models.UsageRecord.findById(id).lean()));
-  return docs.filter((d): d is NonNullable<typeof d> => d !== null);
+  return models.UsageRecord.find({ _id: { $in: ids } }).lean();
 }

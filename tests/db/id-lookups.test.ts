@@ -6,6 +6,10 @@
  * expression its `_id` index does not cover, so each of those scanned the whole collection
  * and slowed down as history grew. scripts/services.sh builds FerretDB with that fixed; this
  * suite fails on a server built without the fix.
+ *
+ * The same goes for `_id: {$in: [...]}` (the files a prompt showed whole, read on every step)
+ * and an `_id` equality beside other conditions, which upstream FerretDB v1 also answered by
+ * scanning (scripts/ferretdb/id_pushdown.go). The whole filter still decides what matches.
  */
 import { useScratchDb } from '../helpers/scratch-db';
 
@@ -58,4 +62,34 @@ test('updates and deletes by _id (the same expression, now indexed) change exact
   expect(untouched?.text).toBe('x'.repeat(200));
   expect(gone).toBeNull();
   expect(await db.models.AgentStep.countDocuments({})).toBe(199);
+});
+
+test('a find by _id $in, or by _id beside other conditions, searches the _id index', async () => {
+  const inPlan = await planOf({ find: 'agentsteps', filter: { _id: { $in: ['turn-10:3', 'turn-11:4', 'turn-12:5'] } } });
+  const besidePlan = await planOf({ find: 'agentsteps', filter: { _id: 'turn-10:3', agent: 'writer' } });
+  for (const plan of [inPlan, besidePlan])
+    if (await isFerret()) {
+      expect(plan).toMatch(/SEARCH agentsteps_\w+ USING INDEX agentsteps_\w+__id_/);
+      expect(plan).not.toMatch(/SCAN agentsteps/);
+    } else {
+      expect(plan).toMatch(/IDHACK|EXPRESS_IXSCAN|IXSCAN/);
+    }
+});
+
+test('_id $in and _id beside other conditions still match exactly what the whole filter says', async () => {
+  const ids = (docs: { _id: unknown }[]) => docs.map((d) => String(d._id)).sort();
+  const found = await db.models.AgentStep.find({ _id: { $in: ['turn-10:3', 'turn-11:4', 'no-such-step'] } }).lean();
+  expect(ids(found)).toEqual(['turn-10:3', 'turn-11:4']);
+  // The other conditions are applied too: a wrong one excludes the document found by _id.
+  expect(await db.models.AgentStep.findOne({ _id: 'turn-10:3', agent: 'planner' }).lean()).toBeNull();
+  expect(await db.models.AgentStep.countDocuments({ _id: { $in: ['turn-10:3', 'turn-11:4'] }, step: 3 })).toBe(1);
+  // Members the index cannot answer (a regular expression) fall back to reading everything.
+  const mixed = await db.models.AgentStep.find({ _id: { $in: ['turn-12:5', /^turn-13:/] } }).lean();
+  expect(ids(mixed)).toEqual(['turn-12:5', 'turn-13:6']);
+  // Updates and deletes go through the same lookup.
+  await db.models.AgentStep.updateMany({ _id: { $in: ['turn-20:5', 'turn-21:6'] }, step: 5 }, { $set: { text: 'only step 5' } });
+  expect((await db.models.AgentStep.findById('turn-20:5').lean())?.text).toBe('only step 5');
+  expect((await db.models.AgentStep.findById('turn-21:6').lean())?.text).toBe('x'.repeat(200));
+  await db.models.AgentStep.deleteMany({ _id: { $in: ['turn-30:7', 'turn-31:8'] } });
+  expect(await db.models.AgentStep.countDocuments({ _id: { $in: ['turn-30:7', 'turn-31:8', 'turn-32:1'] } })).toBe(1);
 });
