@@ -5,7 +5,7 @@
  */
 import { ACTIVE_TURN_STATUSES, type TurnStatus, turnWorkflowId } from '../shared/domain';
 import { casLost, casWritten, compareAndSet } from './compare-and-set';
-import { isDuplicateKey, type Models } from './models';
+import { idFromKey, isDuplicateKey, type Models } from './models';
 import { deleteIncarnation, incarnationOf } from './revision-claims';
 
 /**
@@ -108,11 +108,16 @@ export async function createTurnRecords(models: Models, t: TurnRecordInput): Pro
     if (!isDuplicateKey(err)) throw err;
   }
   const key = `${t.turnId}:user`;
-  if (await models.Message.exists({ key })) return;
+  // Looked up by the _id derived from its key: a `{key}` filter reads every session's messages
+  // on FerretDB v1, on the path of every turn's start. (One stored before ids were derived is
+  // caught by the key's unique index below; its retry leaves a sequence number unused.)
+  const _id = idFromKey(key);
+  if (await models.Message.exists({ _id })) return;
   // Seq, not the timestamp, orders messages: same-millisecond writes must not reorder (seed 002, pit 8).
   const session = await models.Session.findOneAndUpdate({ _id: t.sessionId }, { $inc: { messageSeq: 1 } }, { new: true }).lean();
   try {
     await models.Message.create({
+      _id,
       sessionId: t.sessionId,
       projectId: t.projectId,
       turnId: t.turnId,

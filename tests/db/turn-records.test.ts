@@ -1,0 +1,27 @@
+/**
+ * Opening a turn's records (src/db/turn-records.ts) is idempotent for a turn id: a job's
+ * openJobTurn retried after a crash finds the Turn and the author's message it wrote, by the
+ * message's derived `_id`, and neither writes them again nor takes another sequence number.
+ */
+import { createTurnRecords } from '../../src/db/turn-records';
+import { newId } from '../../src/db/models';
+import { useScratchDb } from '../helpers/scratch-db';
+
+const db = useScratchDb('turn_records');
+
+test('opening the same turn twice leaves one Turn, one author message and one sequence number', async () => {
+  const projectId = await db.newProject();
+  const session = await db.models.Session.create({ projectId, ownerId: 'u1' });
+  const sessionId = String(session._id);
+  const turnId = newId();
+  const open = () => createTurnRecords(db.models, { turnId, sessionId, projectId, ownerId: 'u1', message: 'Write chapter 2', jobId: 'job-1' });
+  await open();
+  await open();
+  expect(await db.models.Turn.countDocuments({ _id: turnId })).toBe(1);
+  const messages = await db.models.Message.find({ sessionId }).lean();
+  expect(messages.map((m) => [m.role, m.content, m.seq])).toEqual([['user', 'Write chapter 2', 1]]);
+  expect((await db.models.Session.findById(sessionId).lean())!.messageSeq).toBe(1);
+  // The next turn's message follows it.
+  await createTurnRecords(db.models, { turnId: newId(), sessionId, projectId, ownerId: 'u1', message: 'Write chapter 3' });
+  expect((await db.models.Message.find({ sessionId }).sort({ seq: 1 }).lean()).map((m) => m.seq)).toEqual([1, 2]);
+});
