@@ -48,3 +48,13 @@ export function latestReply(read: SessionMessages, match: (m: MessageDoc) => boo
   const found = read.docs.find((m) => m.role === 'assistant' && match(m));
   return found ?? (read.complete ? undefined : null);
 }
+
+/**
+ * The session's turn before this one: the turn of its latest message that is not this turn's
+ * (every turn records the author's message when it opens). `undefined` when there is none,
+ * null when the read cannot tell.
+ */
+export function previousTurnId(read: SessionMessages, turnId: string): string | undefined | null {
+  const found = read.docs.find((m) => m.turnId !== turnId);
+  return found ? found.turnId : read.complete ? undefined : null;
+}

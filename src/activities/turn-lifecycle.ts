@@ -21,7 +21,7 @@ import { publisherFor, streamKeyFor } from './publish';
 import { captureKey, saveCapture } from './capture';
 import { prefetchTurnSources } from './context/prefetch';
 import { prefetchRouterInput } from './router-input';
-import { latestAuthorMessages, latestReply, readSessionMessages, type SessionMessages } from './session-messages';
+import { latestAuthorMessages, latestReply, previousTurnId, readSessionMessages, type SessionMessages } from './session-messages';
 import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
 import { stepId } from './record-ids';
@@ -53,13 +53,21 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
   }
 
   async function previousFacts(sessionId: string, turnId: string, createdAt: Date, recent: Promise<SessionMessages>): Promise<PreviousTurnFacts | null> {
-    const prev = await models.Turn.findOne({ sessionId, _id: { $ne: turnId }, createdAt: { $lte: createdAt } }).sort({ createdAt: -1, _id: -1 }).lean();
+    // The previous turn by the session's latest messages (then one `_id` read); a `{sessionId}`
+    // filter on turns reads every session's turns on FerretDB v1.
+    const prevId = previousTurnId(await recent, turnId);
+    const prev =
+      prevId === null
+        ? await models.Turn.findOne({ sessionId, _id: { $ne: turnId }, createdAt: { $lte: createdAt } }).sort({ createdAt: -1, _id: -1 }).lean()
+        : prevId === undefined
+          ? null
+          : await models.Turn.findById(prevId).lean();
     if (!prev) return null;
-    const prevId = String(prev._id);
+    const prevTurnId = String(prev._id);
     // Its reply (from the session's latest messages when they hold it) and the files it delivered: together.
     const reply = async () => {
-      const known = latestReply(await recent, (m) => m.turnId === prevId);
-      return known !== null ? known : models.Message.findOne({ turnId: prevId, role: 'assistant' }).sort({ seq: -1 }).lean();
+      const known = latestReply(await recent, (m) => m.turnId === prevTurnId);
+      return known !== null ? known : models.Message.findOne({ turnId: prevTurnId, role: 'assistant' }).sort({ seq: -1 }).lean();
     };
     const [lastAssistant, units] = await Promise.all([reply(), deliveredUnits(prev.filesTouched)]);
     const text = lastAssistant?.content ?? '';

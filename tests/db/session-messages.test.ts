@@ -4,7 +4,7 @@
  * than the messages read is still found, by the reader's own query.
  */
 import { routerUserMessage } from '../../src/activities/router-input';
-import { HISTORY_MESSAGES, historyBefore, latestAuthorMessages, latestReply, readSessionMessages } from '../../src/activities/session-messages';
+import { HISTORY_MESSAGES, historyBefore, latestAuthorMessages, latestReply, previousTurnId, readSessionMessages } from '../../src/activities/session-messages';
 import { newId } from '../../src/db/models';
 import { useScratchDb } from '../helpers/scratch-db';
 
@@ -30,6 +30,11 @@ test('a short session is read whole: the answers are final, and absent means abs
   expect(latestAuthorMessages(read, 20)!.map((m) => m.content)).toEqual(['Now chapter 2', 'Write chapter 1']);
   expect(latestReply(read, (m) => m.turnId === t1)!.content).toBe('Done.');
   expect(latestReply(read, (m) => m.turnId === t2)).toBeUndefined();
+  // The turn before t2 is t1; before t1 there is none.
+  expect(previousTurnId(read, t2)).toBe(t1);
+  const first = await readSessionMessages(db.models, (await sessionWith([{ role: 'user', turnId: t1, content: 'Hello' }])).sessionId);
+  expect(previousTurnId(first, t1)).toBeUndefined();
+  expect(previousTurnId({ docs: first.docs, complete: false }, t1)).toBeNull();
 });
 
 test('a long session is read up to its limit: what lies beyond is "cannot tell", and the router still finds the old reply', async () => {
