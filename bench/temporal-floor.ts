@@ -9,13 +9,18 @@
  * A turn makes one remote activity per model call (router, each agent step), so this is the
  * floor under its "overhead per turn" in bench:turn, before any work of ours.
  *
- *   npm run bench:temporal-floor -- [--calls 8] [--activity-ms 100] [--rounds 6]
+ * `--tracing on` gives the worker what ours carries: Temporal's OpenTelemetry plugin and its
+ * workflow interceptors, spans to a no-op processor as when tracing is off
+ * (src/observability/tracing.ts); `--tracing both` runs a worker of each kind side by side.
+ *
+ *   npm run bench:temporal-floor -- [--calls 8] [--activity-ms 100] [--rounds 6] [--tracing off|on|both]
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { loadConfig } from '../src/config';
+import { temporalTracingPlugin } from '../src/observability/tracing';
 import type { floorChain } from './fixtures/floor-workflow';
 
 const { values: opt } = parseArgs({
@@ -23,6 +28,7 @@ const { values: opt } = parseArgs({
     calls: { type: 'string', default: '8' },
     'activity-ms': { type: 'string', default: '100' },
     rounds: { type: 'string', default: '6' },
+    tracing: { type: 'string', default: 'off' },
   },
 });
 const CALLS = Number(opt.calls);
@@ -75,42 +81,51 @@ async function runOnce(client: Client, taskQueue: string, kind: Kind, round: num
 async function main(): Promise<void> {
   const config = loadConfig();
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const taskQueue = `bench-floor-${Date.now().toString(36)}`;
+  const stamp = Date.now().toString(36);
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
-  const worker = await Worker.create({
-    connection,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue,
-    workflowsPath: path.join(__dirname, 'fixtures', 'floor-workflow.ts'),
-    activities: { wait: (n: number) => new Promise<number>((r) => setTimeout(() => r(n), n)) },
-    // As our worker (src/worker.ts): it changes nothing while the worker is alive.
-    stickyQueueScheduleToStartTimeout: '3s',
-  });
-  const running = worker.run();
+  const tracings = opt.tracing === 'both' ? [false, true] : [opt.tracing === 'on'];
+  // One worker per variant, each on its own task queue, all in this process.
+  const variants = await Promise.all(
+    tracings.flatMap((tracing) =>
+      KINDS.map(async (kind) => {
+        const taskQueue = `bench-floor-${stamp}-${kind}${tracing ? '-traced' : ''}`;
+        const worker = await Worker.create({
+          connection,
+          namespace: config.TEMPORAL_NAMESPACE,
+          taskQueue,
+          workflowsPath: path.join(__dirname, 'fixtures', 'floor-workflow.ts'),
+          activities: { wait: (n: number) => new Promise<number>((r) => setTimeout(() => r(n), n)) },
+          // As our worker (src/worker.ts): it changes nothing while the worker is alive.
+          stickyQueueScheduleToStartTimeout: '3s',
+          ...(tracing ? { plugins: [temporalTracingPlugin()] } : {}),
+        });
+        return { name: `${kind}${tracing ? ' + tracing plugin' : ''}`, kind, taskQueue, worker, running: worker.run(), samples: [] as Sample[] };
+      }),
+    ),
+  );
   const client = new Client({ connection: await Connection.connect({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
   try {
     // One unmeasured run of each: the first workflow task of a fresh worker loads the bundle.
-    for (const kind of KINDS) await runOnce(client, taskQueue, kind, -1);
-    const samples: Record<Kind, Sample[]> = { remote: [], local: [] };
+    for (const v of variants) await runOnce(client, v.taskQueue, v.kind, -1);
     for (let round = 0; round < ROUNDS; round++)
-      for (const kind of round % 2 ? [...KINDS].reverse() : KINDS) {
-        const s = await runOnce(client, taskQueue, kind, round);
-        samples[kind].push(s);
-        console.log(`  round ${round + 1} ${kind}: wall ${s.wallMs.toFixed(0)} ms (waits ${CALLS * WAIT_MS} ms)`);
+      for (const v of round % 2 ? [...variants].reverse() : variants) {
+        const s = await runOnce(client, v.taskQueue, v.kind, round);
+        v.samples.push(s);
+        console.log(`  round ${round + 1} ${v.name}: wall ${s.wallMs.toFixed(0)} ms (waits ${CALLS * WAIT_MS} ms)`);
       }
-    console.log(`\n| ${CALLS} calls of ${WAIT_MS} ms, ${ROUNDS} rounds (medians) | remote activities | local activities |`);
-    console.log('|---|---|---|');
-    const row = (label: string, f: (k: Kind) => string) => console.log(`| ${label} | ${f('remote')} | ${f('local')} |`);
-    const over = (k: Kind) => median(samples[k].map((s) => s.wallMs - CALLS * WAIT_MS));
-    row('start → result, beyond the waits', (k) => ms(over(k)));
-    row('the same per call', (k) => ms(over(k) / CALLS));
-    row('workflow tasks per run', (k) => String(median(samples[k].map((s) => s.wftRun.length))));
-    row('workflow task: scheduled → started', (k) => ms(median(samples[k].flatMap((s) => s.wftWait))));
-    row('workflow task: started → completed', (k) => ms(median(samples[k].flatMap((s) => s.wftRun))));
-    row('activity: started → completed, beyond its wait', (k) => ms(median(samples[k].flatMap((s) => s.activityExtra))));
+    console.log(`\n| ${CALLS} calls of ${WAIT_MS} ms, ${ROUNDS} rounds (medians) | ${variants.map((v) => v.name).join(' | ')} |`);
+    console.log(`|---|${variants.map(() => '---|').join('')}`);
+    const row = (label: string, f: (v: (typeof variants)[number]) => string) => console.log(`| ${label} | ${variants.map(f).join(' | ')} |`);
+    const over = (v: (typeof variants)[number]) => median(v.samples.map((s) => s.wallMs - CALLS * WAIT_MS));
+    row('start → result, beyond the waits', (v) => ms(over(v)));
+    row('the same per call', (v) => ms(over(v) / CALLS));
+    row('workflow tasks per run', (v) => String(median(v.samples.map((s) => s.wftRun.length))));
+    row('workflow task: scheduled → started', (v) => ms(median(v.samples.flatMap((s) => s.wftWait))));
+    row('workflow task: started → completed', (v) => ms(median(v.samples.flatMap((s) => s.wftRun))));
+    row('activity: started → completed, beyond its wait', (v) => (v.kind === 'remote' ? ms(median(v.samples.flatMap((s) => s.activityExtra))) : '—'));
   } finally {
-    worker.shutdown();
-    await running;
+    for (const v of variants) v.worker.shutdown();
+    await Promise.all(variants.map((v) => v.running));
   }
 }
 
