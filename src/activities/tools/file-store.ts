@@ -67,14 +67,15 @@ type VersionRecord = FileVersionDoc & { _id: Types.ObjectId };
 export async function writeVersion(models: Models, fileId: string, content: string, meta: WriteMeta): Promise<WrittenVersion> {
   const versionId = meta.writeKey ? idFromKey(`version:${meta.writeKey}`) : new Types.ObjectId().toHexString();
   return compareAndSet<WrittenVersion>(`version of file ${fileId}`, async () => {
-    if (meta.writeKey) {
-      const existing = (await models.FileVersion.findById(versionId).lean()) as VersionRecord | null;
-      if (existing) {
-        await moveHead(models, fileId, existing.version, existing.content, existing.words, existing.author as VersionAuthor);
-        return casWritten({ versionId, version: existing.version, words: existing.words, fresh: false });
-      }
+    // Both reads in one round trip (the file is read in vain only when a retry finds its version).
+    const [existing, file] = await Promise.all([
+      meta.writeKey ? (models.FileVersion.findById(versionId).lean() as Promise<VersionRecord | null>) : null,
+      models.File.findById(fileId).lean(),
+    ]);
+    if (existing) {
+      await moveHead(models, fileId, existing.version, existing.content, existing.words, existing.author as VersionAuthor);
+      return casWritten({ versionId, version: existing.version, words: existing.words, fresh: false });
     }
-    const file = await models.File.findById(fileId).lean();
     if (!file) throw new Error(`file ${fileId} vanished while writing`);
     if (meta.expectedVersion !== undefined && file.versionCount !== meta.expectedVersion) throw new VersionConflict(fileId, meta.expectedVersion, file.versionCount);
     const version = file.versionCount + 1;
