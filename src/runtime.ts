@@ -12,7 +12,7 @@ import type { Config } from './config';
 import { connectMongo } from './db/connection';
 import { createModels, type Models, syncIndexes } from './db/models';
 import { instrumentedFetch } from './observability/model-fetch';
-import { temporalTracingPlugin } from './observability/tracing';
+import { activeTracing, temporalTracingPlugin } from './observability/tracing';
 
 export interface Runtime {
   mongo: MongoConnection;
@@ -46,8 +46,8 @@ export async function connectRuntime(config: Config, logger: Logger, opts: Runti
   const redis = createRedis(config.REDIS_URL);
   redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
   const temporalConnection = opts.temporalConnection ?? (await Connection.connect({ address: config.TEMPORAL_ADDRESS }));
-  // The tracing plugin carries the API request's trace into the workflow it starts.
-  const temporal = new Client({ connection: temporalConnection, namespace: config.TEMPORAL_NAMESPACE, plugins: [temporalTracingPlugin()] });
+  // While tracing is on, its plugin carries the API request's trace into the workflow it starts.
+  const temporal = new Client({ connection: temporalConnection, namespace: config.TEMPORAL_NAMESPACE, plugins: activeTracing() ? [temporalTracingPlugin()] : [] });
   return {
     mongo,
     models,

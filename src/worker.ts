@@ -16,8 +16,8 @@ import { createLogger } from './logger';
 import { activityInterceptors } from './observability/activity-interceptor';
 import { serveMetrics } from './observability/metrics-server';
 import { installTemporalRuntime } from './observability/temporal-runtime';
-import { shutdownTracing, temporalTracingPlugin } from './observability/tracing';
-import { PREBUILT_BUNDLE_PATH, WORKFLOWS_PATH } from './observability/workflow-bundle';
+import { activeTracing, shutdownTracing, temporalTracingPlugin } from './observability/tracing';
+import { prebuiltBundlePath, WORKFLOWS_PATH } from './observability/workflow-bundle';
 import { onShutdown } from './shutdown';
 import { connectRuntime, createLlmClient, type Runtime } from './runtime';
 
@@ -45,10 +45,12 @@ export interface WorkerOptions {
 /**
  * Production runs compiled code with the bundle `npm run build` made (samples-typescript
  * `production/`): no webpack at start-up, and the code that runs is the code that was built.
+ * Of its two bundles, the one with the tracing interceptors only when tracing is on.
  */
-function workflowSource(opts: WorkerOptions): { workflowBundle: WorkflowBundleWithSourceMap | { codePath: string } } | { workflowsPath: string } {
+function workflowSource(opts: WorkerOptions, tracing: boolean): { workflowBundle: WorkflowBundleWithSourceMap | { codePath: string } } | { workflowsPath: string } {
   if (opts.workflowBundle) return { workflowBundle: opts.workflowBundle };
-  if (opts.config.NODE_ENV === 'production' && fs.existsSync(PREBUILT_BUNDLE_PATH)) return { workflowBundle: { codePath: PREBUILT_BUNDLE_PATH } };
+  const prebuilt = prebuiltBundlePath(tracing);
+  if (opts.config.NODE_ENV === 'production' && fs.existsSync(prebuilt)) return { workflowBundle: { codePath: prebuilt } };
   return { workflowsPath: WORKFLOWS_PATH };
 }
 export type WorkerTuning = Pick<
@@ -73,15 +75,18 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     clock: () => new Date(),
     faults: opts.faults,
   });
+  // Tracing (client, workflow and activity spans; observability/tracing.ts) only when it is on:
+  // the plugin and its workflow interceptors cost 3–5 ms per activity call even with nowhere
+  // to send spans (bench:temporal-floor). A bundle handed in must match (tests/helpers/bundle.ts).
+  const tracing = activeTracing() !== null;
   const worker = await Worker.create({
     connection,
     namespace: opts.config.TEMPORAL_NAMESPACE,
     taskQueue: opts.taskQueue ?? opts.config.TEMPORAL_TASK_QUEUE,
-    ...workflowSource(opts),
+    ...workflowSource(opts, tracing),
     activities,
-    // Tracing (client, workflow and activity spans); see observability/tracing.ts.
-    plugins: [temporalTracingPlugin()],
     // The plugin also adds the workflow interceptors when the worker bundles; prebuilt bundles carry them already.
+    plugins: tracing ? [temporalTracingPlugin()] : [],
     // Extra activity interceptors (bench/turn-kit times each activity type) run after ours.
     interceptors: { activity: [activityInterceptors({ models: opts.runtime.models }), ...(opts.interceptors?.activity ?? [])] },
     // Heartbeats carry cancellation back to activities; the default throttle (80% of the

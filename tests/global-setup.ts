@@ -1,27 +1,30 @@
 /**
  * Runs once before all suites: makes sure the real services are up (the project's own
  * script, idempotent) and bundles the workflow code once for every test worker
- * (bundling per test costs seconds each).
+ * (bundling per test costs seconds each): with and without the tracing interceptors, as
+ * `npm run build` does for production (tests/helpers/bundle.ts picks the one that matches).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { WORKFLOW_INTERCEPTOR_MODULES } from '../src/observability/workflow-bundle';
+import { workflowInterceptorModules } from '../src/observability/workflow-bundle';
 
 export default async function globalSetup(): Promise<void> {
   const root = path.resolve(__dirname, '..');
   if (!process.env.SCRIPTORIUM_SKIP_SERVICES) {
     execFileSync('bash', [path.join(root, 'scripts/services.sh'), 'start'], { stdio: 'inherit' });
   }
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: path.join(root, 'src/workflows/index.ts'),
-    // The same interceptors as the production bundle (tracing), so the replay gate covers them.
-    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
-    logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} } as never,
-  });
-  const out = path.join(root, '.local/test-workflow-bundle.js');
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, code);
-  process.env.SCRIPTORIUM_TEST_BUNDLE = out;
+  for (const tracing of [true, false]) {
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: path.join(root, 'src/workflows/index.ts'),
+      // The same interceptors as the production bundle of each kind, so the replay gate covers both.
+      workflowInterceptorModules: workflowInterceptorModules(tracing),
+      logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} } as never,
+    });
+    const out = path.join(root, `.local/test-workflow-bundle${tracing ? '' : '.untraced'}.js`);
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, code);
+    process.env[tracing ? 'SCRIPTORIUM_TEST_BUNDLE' : 'SCRIPTORIUM_TEST_BUNDLE_UNTRACED'] = out;
+  }
 }

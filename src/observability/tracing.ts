@@ -97,9 +97,9 @@ export function activeTracing(): Tracing | null {
 }
 
 /**
- * Temporal's OpenTelemetry plugin for a client or worker. Always installed, so the workflow
- * bundle (which always carries the tracing interceptors, see `workflow-bundle.ts`) finds its
- * span sink; with tracing off, spans go to a no-op processor.
+ * Temporal's OpenTelemetry plugin for a client or worker: installed only while tracing is on
+ * (src/worker.ts, src/runtime.ts), with a bundle that carries the tracing interceptors
+ * (`workflow-bundle.ts`). Without an active tracer its spans go to a no-op processor.
  */
 export function temporalTracingPlugin(): OpenTelemetryPlugin {
   return new OpenTelemetryPlugin({
