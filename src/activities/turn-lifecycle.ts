@@ -88,18 +88,17 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
     async prepareTurn(input: { turnId: string }): Promise<PreparedTurn> {
       const turn = await models.Turn.findOneAndUpdate({ _id: input.turnId }, { $set: { status: 'running' } }, { new: true }).lean();
       if (!turn) throw notFound('Turn', input.turnId);
-      // The context's big reads start now, while the router answers (context/prefetch.ts); a
-      // noise message gets no agent run, so nothing would take them.
       // One read of the session's latest messages serves this activity, the router and the
       // context (session-messages.ts); each reads for itself only what it does not hold.
       const recent = readSessionMessages(models, turn.sessionId);
       recent.catch(() => undefined); // awaited below; the prefetches read anew if it failed
+      // The context's big reads start now, while the router answers (context/prefetch.ts); a
+      // noise message gets no agent run, so nothing would take them.
       if (!isNoiseMessage(turn.message)) prefetchTurnSources(models, turn, recent);
       // And the router's (router-input.ts), unless no router call can follow: a job's chapter
       // turns come routed, ROUTER_STRATEGY=off skips it, a noise message gets a canned reply.
       if (!isNoiseMessage(turn.message) && !turn.jobId && deps.config.ROUTER_STRATEGY !== 'off') prefetchRouterInput(models, turn, recent);
-      // Everything else depends only on the turn: one round of parallel reads (on the path to
-      // the first token, and on FerretDB the session's messages and turns are scans).
+      // Everything else depends only on the turn: one round of parallel reads, on the path to the first token.
       const [project, earlier, previous] = await Promise.all([
         models.Project.findById(turn.projectId).lean(),
         recent.then((r) => latestAuthorMessages(r, 20) ?? models.Message.find({ sessionId: turn.sessionId, role: 'user' }).sort({ seq: -1 }).limit(20).lean()),
