@@ -7,7 +7,7 @@ import { type ContextItem, MeasureCache, pack } from '../../src/activities/conte
 import { renderManifest } from '../../src/activities/context/manifest';
 import { entityNames, type ManifestFile, Priority, prioritize } from '../../src/activities/context/priorities';
 import { chunkText, pickSnippets, rankChunks, terms } from '../../src/activities/context/retrieval';
-import { countTokens } from '../../src/activities/context/tokens';
+import { countTokens, measureShared, SHARED_MEASURE_MIN_CHARS } from '../../src/activities/context/tokens';
 import { renderWorkingSet, workingSetIds } from '../../src/activities/context/working-set';
 
 let n = 0;
@@ -161,6 +161,20 @@ describe('budget', () => {
     expect(packed.dropped).toContain(big.fileId);
     const critical = pack([filler, { ...big, priority: Priority.CRITICAL }], 500, 0, new MeasureCache());
     expect(critical.placed.map((p) => p.mode)).toEqual(['full', 'truncated']);
+  });
+
+  test('a long text is measured once per process: a later assembly gets the same measurement, a changed text a new one', () => {
+    const chapter = 'The rain did not stop. '.repeat(200);
+    const first = measureShared(chapter);
+    expect(first.count).toBe(countTokens(chapter));
+    // The same text in another string (a later turn's read of the unchanged file).
+    expect(measureShared(`${chapter.slice(0, 10)}${chapter.slice(10)}`)).toBe(first);
+    const edited = measureShared(`${chapter}One more line.`);
+    expect(edited).not.toBe(first);
+    expect(edited.count).toBe(countTokens(`${chapter}One more line.`));
+    // Short texts are not kept.
+    const short = 'x'.repeat(SHARED_MEASURE_MIN_CHARS - 1);
+    expect(measureShared(short)).not.toBe(measureShared(short));
   });
 
   test('snippets are marked as snippets with the way to read the file', () => {

@@ -15,7 +15,7 @@ import { type ContextItem, MeasureCache, type Packed, pack } from './budget';
 import { renderManifest } from './manifest';
 import { type Candidate, type ManifestFile, Priority, prioritize } from './priorities';
 import { type Chunk, pickSnippets, rankChunks, type ScoredChunk } from './retrieval';
-import { countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
+import { countStable, countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
 import { notFound } from '../failures';
 import { turnSources } from './prefetch';
@@ -152,7 +152,8 @@ export async function assembleTurnContext(models: Models, settings: ContextSetti
   let historyUsed = 0;
   for (const m of messages) {
     const content = m.role === 'assistant' ? `${m.content}${breadcrumbLine(m.breadcrumb)}` : m.content;
-    const tokens = countTokens(content) + MESSAGE_OVERHEAD_TOKENS;
+    // A stored message never changes: counted once per worker (the same history comes back every turn).
+    const tokens = countStable(`message:${String(m._id)}`, content) + MESSAGE_OVERHEAD_TOKENS;
     if (historyUsed + tokens > settings.historyTokens) break;
     historyUsed += tokens;
     history.push({ role: m.role, content, tokens });

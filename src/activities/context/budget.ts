@@ -7,7 +7,7 @@
  * stays in the file list). Pure module.
  */
 import { Priority } from './priorities';
-import { countTokens, Measured } from './tokens';
+import { countTokens, type Measured, measureShared } from './tokens';
 
 export interface ContextItem {
   fileId: string;
@@ -52,12 +52,15 @@ const truncatedHeader = (title: string, id: string, shown: number, total: number
 const snippetHeader = (i: ContextItem): string =>
   `### ${i.title} (id=${i.fileId}) [retrieved snippet, characters ${i.start}–${i.end} of ${i.fileChars}; not the full text: read it with query_files(id="${i.fileId}")]`;
 
-/** Measurements shared between packing passes, so each text is tokenized once per assembly. */
+/**
+ * Measurements shared between packing passes, so each text is tokenized once per assembly;
+ * long texts (files) once per process while they stay the same (tokens.ts `measureShared`).
+ */
 export class MeasureCache {
   private readonly cache = new Map<string, Measured>();
   measure(key: string, text: string): Measured {
     let m = this.cache.get(key);
-    if (!m) this.cache.set(key, (m = new Measured(text)));
+    if (!m) this.cache.set(key, (m = measureShared(text)));
     return m;
   }
 }

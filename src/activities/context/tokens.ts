@@ -3,6 +3,7 @@
  * are counted as plain text, never rejected: an author's chapter must not crash a step.
  */
 import { decode, encode } from 'gpt-tokenizer';
+import { LRUCache } from 'lru-cache';
 import { countInBoundedRuns, encodeInBoundedRuns } from '../../shared/token-runs';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
@@ -53,4 +54,26 @@ export class Measured {
     const cut = Math.max(raw.lastIndexOf('\n'), raw.search(/[。！？.!?][^。！？.!?]*$/u) + 1);
     return cut > raw.length * 0.8 ? raw.slice(0, cut) : raw;
   }
+}
+
+/** Texts at least this long are measured once per process (a book's files); shorter ones each time. */
+export const SHARED_MEASURE_MIN_CHARS = 1000;
+
+/**
+ * Measurements of long texts shared by every assembly in this process, keyed by the text
+ * itself, so a hit is exact: a book's files come back unchanged turn after turn, and
+ * tokenising 50 chapters again took 20-60 ms of each turn's first step (bench:turn,
+ * accumulated). Bounded by size (about 2 bytes per character and 8 per token).
+ */
+const measuredTexts = new LRUCache<string, Measured>({
+  maxSize: 64 * 1024 * 1024,
+  sizeCalculation: (m, text) => 2 * text.length + 8 * m.count + 1,
+});
+
+/** The text measured, from an earlier assembly in this process when it saw the same text. */
+export function measureShared(text: string): Measured {
+  if (text.length < SHARED_MEASURE_MIN_CHARS) return new Measured(text);
+  let m = measuredTexts.get(text);
+  if (!m) measuredTexts.set(text, (m = new Measured(text)));
+  return m;
 }
