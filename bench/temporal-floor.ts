@@ -9,9 +9,9 @@
  * A turn makes one remote activity per model call (router, each agent step), so this is the
  * floor under its "overhead per turn" in bench:turn, before any work of ours.
  *
- * `--tracing on` gives the worker what ours carries: Temporal's OpenTelemetry plugin and its
- * workflow interceptors, spans to a no-op processor as when tracing is off
- * (src/observability/tracing.ts); `--tracing both` runs a worker of each kind side by side.
+ * `--tracing on` gives the worker what ours carries while tracing is on (and always did before):
+ * Temporal's OpenTelemetry plugin and its workflow interceptors, here with spans to a no-op
+ * processor (src/observability/tracing.ts); `--tracing both` runs a worker of each kind side by side.
  *
  *   npm run bench:temporal-floor -- [--calls 8] [--activity-ms 100] [--rounds 6] [--tracing off|on|both]
  */
@@ -34,6 +34,7 @@ const { values: opt } = parseArgs({
 const CALLS = Number(opt.calls);
 const WAIT_MS = Number(opt['activity-ms']);
 const ROUNDS = Number(opt.rounds);
+if (!['off', 'on', 'both'].includes(String(opt.tracing))) throw new Error(`--tracing must be off, on or both (got "${opt.tracing}")`);
 const KINDS = ['remote', 'local'] as const;
 type Kind = (typeof KINDS)[number];
 
