@@ -4,17 +4,17 @@
  * status-card summary and the previous routing as one line of JSON.
  *
  * Its reads (the session's last reply, a scan on FerretDB v1, and that reply's turn) sit
- * before the router's model call, on the path to the first token. `prepareTurn` starts them,
- * with the session's messages it read anyway (session-messages.ts),
- * (see context/prefetch.ts for the same pattern); the router takes them once if it runs in
- * the same worker, otherwise (another worker, a retry) it reads anew. They depend only on
- * what was stored before the turn started, so early or late they read the same.
+ * before the router's model call, on the path to the first token. `prepareTurn` starts them
+ * (early-reads.ts), with the session's messages it read anyway (session-messages.ts); the
+ * router takes them once if it runs in the same worker, otherwise (another worker, a retry)
+ * it reads anew. They depend only on what was stored before the turn started, so early or
+ * late they read the same.
  */
-import { LRUCache } from 'lru-cache';
 import type { Models, TurnDoc } from '../db/models';
 import { lastQuestion } from '../agents/file-stream';
 import { tail } from '../shared/text';
 import { isOfferQuestion } from '../workflows/proposals';
+import { EarlyReads } from './early-reads';
 import { latestReply, type SessionMessages } from './session-messages';
 
 export type RouterTurn = Pick<TurnDoc, 'sessionId' | 'projectId' | 'ownerId' | 'jobId' | 'message'> & { _id: unknown };
@@ -56,26 +56,17 @@ interface RouterInput {
 }
 
 // Short-lived: the router follows prepareTurn within a workflow task.
-const pending = new LRUCache<string, Promise<RouterInput>>({ max: 64, ttl: 30_000 });
+const early = new EarlyReads<RouterInput>({ max: 64, ttlMs: 30_000 });
 
 /** Starts the router's reads for this turn (not awaited; a failure leaves the router to read itself). */
 export function prefetchRouterInput(models: Models, turn: RouterTurn, recent: Promise<SessionMessages>): void {
-  const reads = routerUserMessage(models, turn, recent).then((message) => ({ turn, message }));
-  reads.catch(() => undefined);
-  pending.set(String(turn._id), reads);
+  early.start(String(turn._id), routerUserMessage(models, turn, recent).then((message) => ({ turn, message })));
 }
 
 /** The turn and the router's message: started earlier in this worker (taken once), or read now. */
-export async function routerInput(models: Models, turnId: string, readTurn: () => Promise<RouterTurn | null>): Promise<RouterInput | null> {
-  const early = pending.get(turnId);
-  pending.delete(turnId);
-  if (early) {
-    try {
-      return await early;
-    } catch {
-      // Read again below.
-    }
-  }
-  const turn = await readTurn();
-  return turn ? { turn, message: await routerUserMessage(models, turn) } : null;
+export function routerInput(models: Models, turnId: string, readTurn: () => Promise<RouterTurn | null>): Promise<RouterInput | null> {
+  return early.take(turnId, async () => {
+    const turn = await readTurn();
+    return turn ? { turn, message: await routerUserMessage(models, turn) } : null;
+  });
 }

@@ -8,9 +8,9 @@
  * (session-messages.ts). Read at the start of the request, they are what seed 001 means by "[full] as
  * of request start". Another worker (or a retried step) simply reads anew.
  */
-import { LRUCache } from 'lru-cache';
 import type { Models, TurnDoc } from '../../db/models';
 import { skillCatalogFor } from '../../skills/catalog';
+import { EarlyReads } from '../early-reads';
 import { historyBefore, HISTORY_MESSAGES, type SessionMessages } from '../session-messages';
 
 type PrefetchTurn = Pick<TurnDoc, 'projectId' | 'sessionId' | 'ownerId' | 'skills'> & { _id: unknown };
@@ -32,26 +32,14 @@ async function readTurnSources(models: Models, turn: PrefetchTurn, recent?: Prom
 export type TurnSources = Awaited<ReturnType<typeof readTurnSources>>;
 
 // Whole projects' text: few entries, and short-lived (a turn's first step follows its router).
-const pending = new LRUCache<string, Promise<TurnSources>>({ max: 8, ttl: 30_000 });
+const early = new EarlyReads<TurnSources>({ max: 8, ttlMs: 30_000 });
 
 /** Starts the reads for this turn (not awaited; a failure leaves the step to read itself). */
 export function prefetchTurnSources(models: Models, turn: PrefetchTurn, recent: Promise<SessionMessages>): void {
-  const reads = readTurnSources(models, turn, recent);
-  reads.catch(() => undefined);
-  pending.set(String(turn._id), reads);
+  early.start(String(turn._id), readTurnSources(models, turn, recent));
 }
 
 /** The turn's sources: started earlier in this worker (taken once), or read now. */
-export async function turnSources(models: Models, turn: PrefetchTurn): Promise<TurnSources> {
-  const id = String(turn._id);
-  const early = pending.get(id);
-  pending.delete(id);
-  if (early) {
-    try {
-      return await early;
-    } catch {
-      // Read again below.
-    }
-  }
-  return readTurnSources(models, turn);
+export function turnSources(models: Models, turn: PrefetchTurn): Promise<TurnSources> {
+  return early.take(String(turn._id), () => readTurnSources(models, turn));
 }

@@ -129,9 +129,8 @@ export async function performToolCall(deps: ActivityDeps, input: ToolInput, p: T
   const body = execution.body as Record<string, unknown>;
   // The transcript gets the result once, however often this runs (a retry finds it in the
   // step it read); the cards are idempotent by stream id. Neither waits for the other: a
-  // retry repeats both. The update filters on `_id` alone — a condition beside it makes
-  // FerretDB v1 read every turn's steps — so two attempts racing may both append: the
-  // prompt builder takes a call's first result, and both carry the one stored execution.
+  // retry repeats both. The update filters on `_id` alone, so two attempts racing may both
+  // append: the prompt builder takes a call's first result, and both carry the one stored execution.
   const pushed = p.resultInTranscript
     ? Promise.resolve()
     : models.AgentStep.updateOne({ _id: stepId(input.turnId, input.step) }, { $push: { toolResults: { toolCallId: input.toolCallId, content: JSON.stringify(execution.body) } } }).exec();

@@ -1,0 +1,35 @@
+/**
+ * Reads started ahead of the activity that needs them, in the same worker (prepareTurn starts
+ * the context's and the router's while the turn opens): kept briefly by key and taken once.
+ * Only ever a shortcut: a read that failed, expired or ran in another worker is done again
+ * by the taker, and a retried activity (the entry is gone) reads anew.
+ */
+import { LRUCache } from 'lru-cache';
+
+export class EarlyReads<T extends object> {
+  private readonly pending: LRUCache<string, Promise<T>>;
+
+  constructor(opts: { max: number; ttlMs: number }) {
+    this.pending = new LRUCache({ max: opts.max, ttl: opts.ttlMs });
+  }
+
+  /** Keeps a read that has started (not awaited: a failure only means the taker reads itself). */
+  start(key: string, reads: Promise<T>): void {
+    reads.catch(() => undefined);
+    this.pending.set(key, reads);
+  }
+
+  /** The read started under `key`, taken once; otherwise (or if it failed) `readNow`. */
+  async take<R>(key: string, readNow: () => Promise<R>): Promise<T | R> {
+    const early = this.pending.get(key);
+    this.pending.delete(key);
+    if (early) {
+      try {
+        return await early;
+      } catch {
+        // Read again below.
+      }
+    }
+    return readNow();
+  }
+}
