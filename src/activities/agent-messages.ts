@@ -53,6 +53,8 @@ export interface StepPrompt {
   /** The reply language: the author's latest message decides (seed 001). */
   language: 'zh' | 'en';
   ledger: LedgerUse;
+  /** The turn's context on record (StepContext.stored): the step awaits it before it records anything. */
+  contextStored: Promise<void>;
 }
 
 /**
@@ -81,15 +83,17 @@ async function changedSinceShown(models: Models, ctx: TurnContextDoc): Promise<s
 }
 
 export async function buildAgentMessages(models: Models, input: LlmStepInput, settings: ContextSettings): Promise<StepPrompt> {
-  // Two round trips on the path of every model call: the stored context with this turn's
-  // steps, then the project brief (its task board may change mid-turn) with the heads of the files shown whole.
-  const [ctx, steps] = await Promise.all([
-    ensureTurnContext(models, settings, input.turnId, input.scope.scope),
+  // On the path of every model call: the turn's context and steps, the project brief (its task
+  // board may change mid-turn) and the heads of the files shown whole. Once this worker holds
+  // the context (every step after the first), the four reads go out together: one round trip.
+  const stepContext = ensureTurnContext(models, settings, input.turnId, input.scope.scope);
+  const [{ context: ctx, stored: contextStored }, steps, project, changed] = await Promise.all([
+    stepContext,
     stepsUpTo(models, input.turnId, input.step - 1),
-  ]);
-  const [project, changed] = await Promise.all([
-    models.Project.findById(ctx.projectId).select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 }).lean(),
-    changedSinceShown(models, ctx),
+    stepContext.then(({ context }) =>
+      models.Project.findById(context.projectId).select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 }).lean(),
+    ),
+    stepContext.then(({ context }) => changedSinceShown(models, context)),
   ]);
   if (!project) throw notFound('Project', ctx.projectId);
   const language = detectLanguage(ctx.message);
@@ -186,6 +190,7 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
     messages: [...head, ...history, user, ...tail],
     owner: { sessionId: ctx.sessionId, projectId: ctx.projectId, ownerId: ctx.ownerId, jobId: ctx.jobId ?? null },
     language,
+    contextStored,
     ledger: { ceiling: settings.ledgerCeiling, fixed, history: historyTokens, historyMessages: history.length, total: fixed + historyTokens, changed, elided },
   };
 }

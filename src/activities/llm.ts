@@ -98,7 +98,7 @@ export function createLlmActivities(deps: ActivityDeps) {
           workingSetMaxChars: config.AGENT_WORKING_SET_MAX_CHARS,
         }),
       );
-      const [, packet, { messages, owner: turn, language }] = await Promise.all([opened, expanded, prompt]);
+      const [, packet, { messages, owner: turn, language, contextStored }] = await Promise.all([opened, expanded, prompt]);
 
       const processor = new FileStreamProcessor(input.pendingFileId !== null);
       const shaper = new AuthorTextShaper({
@@ -180,6 +180,10 @@ export function createLlmActivities(deps: ActivityDeps) {
       } finally {
         clearInterval(beat);
       }
+
+      // A context this step built was stored while the model answered; nothing of the answer
+      // (transcript, file, tool call) goes on record before it is.
+      await contextStored;
 
       const toolCalls = calls.filter((c) => c.name);
       toolCalls.forEach((c, i) => (c.id ||= `call_${input.step}_${i}`));

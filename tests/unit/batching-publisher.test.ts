@@ -31,18 +31,24 @@ describe('BatchingPublisher', () => {
   });
 
   it('gathers the tokens of one window into one XADD batch, merged into one event', async () => {
-    const { publisher, batches } = recorder();
-    const out = new BatchingPublisher(publisher, { lingerMs: 40 });
-    out.add(content('A'));
-    await new Promise((r) => setImmediate(r));
-    for (const t of [' quiet', ' harbour', ' town']) out.add(content(t));
-    await new Promise((r) => setTimeout(r, 10));
-    // Still inside the window: nothing more went out.
-    expect(batches).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 80));
-    expect(batches).toHaveLength(2);
-    expect(deltas(batches[1]!)).toEqual([' quiet harbour town']);
-    await out.flush();
+    // A fake clock: on a loaded machine a real 10 ms sleep can outlast the 40 ms window.
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const { publisher, batches } = recorder();
+      const out = new BatchingPublisher(publisher, { lingerMs: 40, now: () => Date.now() });
+      out.add(content('A'));
+      await new Promise((r) => setImmediate(r));
+      for (const t of [' quiet', ' harbour', ' town']) out.add(content(t));
+      await jest.advanceTimersByTimeAsync(39);
+      // Still inside the window: nothing more went out.
+      expect(batches).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(batches).toHaveLength(2);
+      expect(deltas(batches[1]!)).toEqual([' quiet harbour town']);
+      await out.flush();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('flush publishes everything at once without waiting out the window', async () => {

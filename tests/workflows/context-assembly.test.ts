@@ -4,7 +4,7 @@
  * context assembled once per turn, and importance set by the author or the planner.
  */
 import { buildAgentMessages } from '../../src/activities/agent-messages';
-import { ensureTurnContext } from '../../src/activities/context';
+import { assembleTurnContext, ensureTurnContext, storeTurnContext } from '../../src/activities/context';
 import type { LlmStepInput } from '../../src/shared/turn-types';
 import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
 import { call, ofType, requestsOf, router, say } from '../helpers/script';
@@ -157,6 +157,7 @@ test('a retried step reuses the stored context: an author edit between attempts 
   const settings = { contextTokens: 1500, historyTokens: 1000, ledgerCeiling: 160000, workingSetMaxFiles: 2, workingSetMaxChars: 3000 };
   const first = await buildAgentMessages(h.runtime.models, input, settings);
   expect(String(first.messages[1]!.content)).toContain(`Chapter 1 (id=${ch}) [full]`);
+  await first.contextStored;
   // The model saw version 1 in full: an edit against older text would be stale.
   expect((await h.runtime.models.ReadSnapshot.findById(`${String(turn._id)}:${ch}`).lean())!.version).toBe(1);
   await api(h, 'PUT', `/api/v1/files/${ch}`, { content: 'THE AUTHOR REWROTE THIS BETWEEN ATTEMPTS.' });
@@ -175,14 +176,49 @@ test('a worker that built or read a turn\'s context serves later steps from memo
   const turnId = String(turn._id);
   const settings = { contextTokens: 1500, historyTokens: 1000, ledgerCeiling: 160000, workingSetMaxFiles: 2, workingSetMaxChars: 3000 };
   const first = await ensureTurnContext(h.runtime.models, settings, turnId, 'chapter 1');
+  await first.stored;
   expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(1);
   // Gone from the database: a step on this worker still gets the same context, without
   // reading or rebuilding it (a rebuild would store it again).
   await h.runtime.models.TurnContext.deleteOne({ _id: turnId });
   const later = await ensureTurnContext(h.runtime.models, settings, turnId, 'chapter 1');
+  await later.stored;
   expect(later.context).toBe(first.context);
-  expect(later.userContent).toBe(first.userContent);
   expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(0);
+});
+
+test('the step that builds a context has it before it is stored; storing records the seen versions, then the context', async () => {
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  const ch = await authorFile(projectId, 'Chapter 1', prose('Stored', 300));
+  const turn = await h.runtime.models.Turn.create({ sessionId, projectId, ownerId: 'local', message: 'Tighten chapter 1.', workflowId: 'direct' });
+  const turnId = String(turn._id);
+  const settings = { contextTokens: 1500, historyTokens: 1000, ledgerCeiling: 160000, workingSetMaxFiles: 2, workingSetMaxChars: 3000 };
+  const built = await ensureTurnContext(h.runtime.models, settings, turnId, 'chapter 1');
+  expect(built.context.context).toContain(`Chapter 1 (id=${ch}) [full]`);
+  await built.stored;
+  expect((await h.runtime.models.ReadSnapshot.findById(`${turnId}:${ch}`).lean())!.version).toBe(1);
+  const stored = await h.runtime.models.TurnContext.findById(turnId).lean();
+  expect(stored!.context).toBe(built.context.context);
+  // Storing the same context again (a retried store, or an attempt that raced to the same result) is a no-op.
+  await expect(storeTurnContext(h.runtime.models, built.context)).resolves.toBeUndefined();
+  expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(1);
+});
+
+test('an attempt whose context lost the race to a different one fails, so nothing is recorded against a prompt no later step sees', async () => {
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  const ch = await authorFile(projectId, 'Chapter 1', prose('Raced', 300));
+  const turn = await h.runtime.models.Turn.create({ sessionId, projectId, ownerId: 'local', message: 'Tighten chapter 1.', workflowId: 'direct' });
+  const turnId = String(turn._id);
+  const settings = { contextTokens: 1500, historyTokens: 1000, ledgerCeiling: 160000, workingSetMaxFiles: 2, workingSetMaxChars: 3000 };
+  const mine = await assembleTurnContext(h.runtime.models, settings, turnId, 'chapter 1');
+  // Another attempt read the chapter after the author changed it, and stored first.
+  await api(h, 'PUT', `/api/v1/files/${ch}`, { content: 'THE AUTHOR REWROTE THIS.' });
+  const theirs = await assembleTurnContext(h.runtime.models, settings, turnId, 'chapter 1');
+  await storeTurnContext(h.runtime.models, theirs);
+  await expect(storeTurnContext(h.runtime.models, mine)).rejects.toThrow(/different context/);
+  expect((await h.runtime.models.TurnContext.findById(turnId).lean())!.context).toContain('THE AUTHOR REWROTE THIS.');
+  // The winner's own retry goes on.
+  await expect(storeTurnContext(h.runtime.models, theirs)).resolves.toBeUndefined();
 });
 
 test('importance: the author sets it over REST, the planner through create_file and set_importance, never over the author', async () => {

@@ -223,30 +223,58 @@ const turnContexts = new LRUCache<string, TurnContextDoc>({
   sizeCalculation: (c) => 1 + (c.context?.length ?? 0) + (c.userContent?.length ?? 0) + (c.history ?? []).reduce((n, m) => n + (m.content?.length ?? 0), 0),
 });
 
-/**
- * The turn's stored context, built by the first step that needs it. A retry or a later step
- * reads it back; two builders racing both insert the same `_id`, and the loser reads the winner's.
- */
-export async function ensureTurnContext(models: Models, settings: ContextSettings, turnId: string, scope: string): Promise<TurnContextDoc> {
-  const cached = turnContexts.get(turnId);
-  if (cached) return cached;
-  const context = await loadOrBuildTurnContext(models, settings, turnId, scope);
-  turnContexts.set(turnId, context);
-  return context;
+/** A step's view of the turn's context, and the storing of it when this step built it. */
+export interface StepContext {
+  context: TurnContextDoc;
+  /**
+   * Settles once the context is on record (seen versions, then the document). A step that
+   * built it sends its prompt meanwhile and awaits this before it records anything (its
+   * answer, a file, a tool call): storing a long book's context took 50–70 ms on the path to
+   * the first token (bench:turn, accumulated data). Resolved at once for a context read back.
+   */
+  stored: Promise<void>;
 }
 
-async function loadOrBuildTurnContext(models: Models, settings: ContextSettings, turnId: string, scope: string): Promise<TurnContextDoc> {
-  const stored = await models.TurnContext.findById(turnId).lean();
-  if (stored) return stored as TurnContextDoc;
+/**
+ * The turn's stored context, built by the first step that needs it. A retry or a later step
+ * reads it back; two builders racing both insert the same `_id`, and the loser goes on only
+ * if the winner's context is the one it sent (otherwise it fails and its retry reads the winner's).
+ */
+export async function ensureTurnContext(models: Models, settings: ContextSettings, turnId: string, scope: string): Promise<StepContext> {
+  const cached = turnContexts.get(turnId);
+  if (cached) return { context: cached, stored: Promise.resolve() };
+  const stored = (await models.TurnContext.findById(turnId).lean()) as TurnContextDoc | null;
+  if (stored) {
+    turnContexts.set(turnId, stored);
+    return { context: stored, stored: Promise.resolve() };
+  }
   const built = await assembleTurnContext(models, settings, turnId, scope);
-  // Recorded before the document exists, so a crash in between cannot leave a stored context
-  // whose files were never marked seen (stale-anchor checks key on these versions).
+  // Cached only once stored: a step retried in this worker after a failed store must store it.
+  const storing = storeTurnContext(models, built).then(() => void turnContexts.set(turnId, built));
+  storing.catch(() => undefined); // the step awaits it; not unhandled when the model call fails first
+  return { context: built, stored: storing };
+}
+
+/**
+ * Puts a context this step built on record. The seen versions go first, so a crash in between
+ * cannot leave a stored context whose files were never marked seen (stale-anchor checks key
+ * on these versions). Rejects when another attempt stored a different context first: this
+ * attempt's prompt then showed the model something no later step will see.
+ */
+export async function storeTurnContext(models: Models, built: TurnContextDoc): Promise<void> {
+  const turnId = String(built._id);
   await rememberSeenAll(models, turnId, built.shown as { fileId: string; version: number }[]);
   try {
     await models.TurnContext.create(built);
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
-    return (await models.TurnContext.findById(turnId).lean()) as TurnContextDoc;
+    const winner = (await models.TurnContext.findById(turnId).lean()) as TurnContextDoc | null;
+    if (!winner || promptView(winner) !== promptView(built))
+      throw new Error(`another attempt stored a different context for turn ${turnId} first; this step is retried on that one`);
   }
-  return built;
+}
+
+/** What of a context reaches the model's prompt. */
+function promptView(c: TurnContextDoc): string {
+  return JSON.stringify([c.skillCatalog ?? '', c.context, c.userContent, (c.history ?? []).map((m) => [m.role, m.content])]);
 }
