@@ -17,6 +17,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowBundleOptions } from '../src/observability/workflow-bundle';
 import { createApp } from '../src/api/app';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
 
   console.log('bundling workflows…');
   const bundleFile = path.join(ROOT, '.local', `${name}-bundle.js`);
-  const { code } = await bundleWorkflowCode({ workflowsPath: path.join(ROOT, 'src/workflows/index.ts'), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never });
+  const { code } = await bundleWorkflowCode({ ...workflowBundleOptions(false), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never });
   fs.mkdirSync(path.dirname(bundleFile), { recursive: true });
   fs.writeFileSync(bundleFile, code);
 

@@ -13,6 +13,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowBundleOptions } from '../src/observability/workflow-bundle';
 import { createHarness, createProjectAndSession, postTurn, ROOT, waitTurn } from '../tests/helpers/harness';
 import { recoveryScript } from '../tests/helpers/recovery';
 import { readSse } from '../tests/helpers/sse-client';
@@ -81,7 +82,7 @@ const secs = (ms: number): string => (Number.isNaN(ms) ? '—' : (ms / 1000).toF
 
 async function main(): Promise<void> {
   const bundle = path.join(ROOT, '.local/bench-workflow-bundle.js');
-  fs.writeFileSync(bundle, (await bundleWorkflowCode({ workflowsPath: path.join(ROOT, 'src/workflows/index.ts') })).code);
+  fs.writeFileSync(bundle, (await bundleWorkflowCode({ ...workflowBundleOptions(false) })).code);
   process.env.SCRIPTORIUM_TEST_BUNDLE = bundle;
   const modes = arg('modes', 'kill,term').split(',') as Mode[];
   const timeouts = arg('timeouts', 'default')

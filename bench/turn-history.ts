@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowBundleOptions } from '../src/observability/workflow-bundle';
 import { createHarness, createProjectAndSession, ROOT, runTurn } from '../tests/helpers/harness';
 
 function payloadBytes(obj: unknown): number {
@@ -26,7 +27,7 @@ function payloadBytes(obj: unknown): number {
 
 async function main(): Promise<void> {
   const bundle = path.join(ROOT, '.local/bench-workflow-bundle.js');
-  fs.writeFileSync(bundle, (await bundleWorkflowCode({ workflowsPath: path.join(ROOT, 'src/workflows/index.ts') })).code);
+  fs.writeFileSync(bundle, (await bundleWorkflowCode({ ...workflowBundleOptions(false) })).code);
   process.env.SCRIPTORIUM_TEST_BUNDLE = bundle;
   const h = await createHarness({ config: { REVIEW_WORD_THRESHOLD: '100000' } });
   try {

@@ -21,6 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowBundleOptions } from '../src/observability/workflow-bundle';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { connectRuntime, type Runtime } from '../src/runtime';
@@ -115,7 +116,7 @@ async function main(): Promise<void> {
   console.log(`bench:turn ${name}: bundling workflows…`);
   const bundleFile = path.join(work, 'bundle.js');
   const silent = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
-  fs.writeFileSync(bundleFile, (await bundleWorkflowCode({ workflowsPath: path.join(ROOT, 'src/workflows/index.ts'), logger: silent as never })).code);
+  fs.writeFileSync(bundleFile, (await bundleWorkflowCode({ ...workflowBundleOptions(false), logger: silent as never })).code);
   const ours = await ScriptoriumContender.start({ config, dbName: name, modelUrl: rig.url, bundleFile, workerTuning: opt['worker-tuning'] });
   let peer: PeerContender | null = null;
   const lones: LoneSample[] = [];

@@ -17,7 +17,7 @@ import { activityInterceptors } from './observability/activity-interceptor';
 import { serveMetrics } from './observability/metrics-server';
 import { installTemporalRuntime } from './observability/temporal-runtime';
 import { activeTracing, shutdownTracing, temporalTracingPlugin } from './observability/tracing';
-import { prebuiltBundlePath, WORKFLOWS_PATH } from './observability/workflow-bundle';
+import { PRELOADED_WORKFLOW_MODULES, prebuiltBundlePath, WORKFLOWS_PATH } from './observability/workflow-bundle';
 import { onShutdown } from './shutdown';
 import { connectRuntime, createLlmClient, type Runtime } from './runtime';
 
@@ -47,11 +47,14 @@ export interface WorkerOptions {
  * `production/`): no webpack at start-up, and the code that runs is the code that was built.
  * Of its two bundles, the one with the tracing interceptors only when tracing is on.
  */
-function workflowSource(opts: WorkerOptions, tracing: boolean): { workflowBundle: WorkflowBundleWithSourceMap | { codePath: string } } | { workflowsPath: string } {
+function workflowSource(
+  opts: WorkerOptions,
+  tracing: boolean,
+): { workflowBundle: WorkflowBundleWithSourceMap | { codePath: string } } | { workflowsPath: string; bundlerOptions: { preloadModules: string[] } } {
   if (opts.workflowBundle) return { workflowBundle: opts.workflowBundle };
   const prebuilt = prebuiltBundlePath(tracing);
   if (opts.config.NODE_ENV === 'production' && fs.existsSync(prebuilt)) return { workflowBundle: { codePath: prebuilt } };
-  return { workflowsPath: WORKFLOWS_PATH };
+  return { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { preloadModules: PRELOADED_WORKFLOW_MODULES } };
 }
 export type WorkerTuning = Pick<
   TemporalWorkerOptions,

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { workflowInterceptorModules } from '../src/observability/workflow-bundle';
+import { workflowBundleOptions } from '../src/observability/workflow-bundle';
 
 export default async function globalSetup(): Promise<void> {
   const root = path.resolve(__dirname, '..');
@@ -17,9 +17,8 @@ export default async function globalSetup(): Promise<void> {
   }
   for (const tracing of [true, false]) {
     const { code } = await bundleWorkflowCode({
-      workflowsPath: path.join(root, 'src/workflows/index.ts'),
-      // The same interceptors as the production bundle of each kind, so the replay gate covers both.
-      workflowInterceptorModules: workflowInterceptorModules(tracing),
+      // Built as the production bundle of each kind (interceptors, preloaded modules), so the replay gate covers both.
+      ...workflowBundleOptions(tracing),
       logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} } as never,
     });
     const out = path.join(root, `.local/test-workflow-bundle${tracing ? '' : '.untraced'}.js`);

@@ -10,8 +10,26 @@
  * is safe: the interceptors add only headers and spans, never commands.
  */
 import path from 'node:path';
+import type { BundleOptions } from '@temporalio/worker';
 
 export const WORKFLOWS_PATH = require.resolve('../workflows');
+
+/**
+ * Modules the workflow code imports that hold no state of their own: zod schemas, constants
+ * and pure functions. Each workflow run gets its own copy of every module it loads, so they
+ * were evaluated again for every turn (zod and our schemas: ~30 ms of a turn's first workflow
+ * task, bench:turn --timeline). Preloaded, they are evaluated once per worker and shared,
+ * deep-frozen, by every run. Workflow code must never write to them (it does not: it calls
+ * `draft`, reads constants and calls pure functions); a module with state of its own must not go here.
+ */
+export const PRELOADED_WORKFLOW_MODULES = ['../events/contract', '../agents/tool-schemas', '../agents/markers', '../workflows/plans', '../shared/domain', '../shared/text', '../shared/numerals'].map(
+  (m) => require.resolve(m),
+);
+
+/** How every workflow bundle is built (production, the worker bundling at start, tests, benchmarks). */
+export function workflowBundleOptions(tracing: boolean): Pick<BundleOptions, 'workflowsPath' | 'workflowInterceptorModules' | 'preloadModules'> {
+  return { workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: workflowInterceptorModules(tracing), preloadModules: PRELOADED_WORKFLOW_MODULES };
+}
 
 /** The interceptor modules of a bundle for a worker with tracing on or off. */
 export function workflowInterceptorModules(tracing: boolean): string[] {

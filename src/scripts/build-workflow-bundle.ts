@@ -7,12 +7,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { prebuiltBundlePath, workflowInterceptorModules, WORKFLOWS_PATH } from '../observability/workflow-bundle';
+import { prebuiltBundlePath, workflowBundleOptions, WORKFLOWS_PATH } from '../observability/workflow-bundle';
 
 async function main(): Promise<void> {
   for (const tracing of [true, false]) {
     const out = prebuiltBundlePath(tracing);
-    const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: workflowInterceptorModules(tracing) });
+    const { code } = await bundleWorkflowCode(workflowBundleOptions(tracing));
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, code);
     console.log(`workflow bundle${tracing ? ' (tracing)' : ''}: ${out} (${(code.length / 1024).toFixed(0)} KiB, from ${WORKFLOWS_PATH})`);
