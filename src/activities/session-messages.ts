@@ -24,7 +24,8 @@ export interface SessionMessages {
 /** The latest messages: enough for the history after this turn's own message is set aside. */
 export async function readSessionMessages(models: Models, sessionId: string): Promise<SessionMessages> {
   const limit = HISTORY_MESSAGES + 1;
-  const docs = await models.Message.find({ sessionId }).sort({ seq: -1 }).limit(limit).lean();
+  // All in the first batch: the driver's default (101) cost a getMore round trip.
+  const docs = await models.Message.find({ sessionId }).sort({ seq: -1 }).limit(limit).batchSize(limit).lean();
   return { docs, complete: docs.length < limit };
 }
 

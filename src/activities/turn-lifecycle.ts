@@ -85,13 +85,19 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
   }
 
   return {
-    async prepareTurn(input: { turnId: string }): Promise<PreparedTurn> {
+    async prepareTurn(input: { turnId: string; sessionId?: string; projectId?: string }): Promise<PreparedTurn> {
+      // Turns that name their session and project (the workflow input has them) read the
+      // session's messages and the project beside the turn, not after it: one round trip less
+      // on the path to the first token.
+      const early = {
+        recent: input.sessionId ? quiet(readSessionMessages(models, input.sessionId)) : null,
+        project: input.projectId ? quiet(models.Project.findById(input.projectId).lean().exec()) : null,
+      };
       const turn = await models.Turn.findOneAndUpdate({ _id: input.turnId }, { $set: { status: 'running' } }, { new: true }).lean();
       if (!turn) throw notFound('Turn', input.turnId);
       // One read of the session's latest messages serves this activity, the router and the
       // context (session-messages.ts); each reads for itself only what it does not hold.
-      const recent = readSessionMessages(models, turn.sessionId);
-      recent.catch(() => undefined); // awaited below; the prefetches read anew if it failed
+      const recent = (turn.sessionId === input.sessionId && early.recent) || quiet(readSessionMessages(models, turn.sessionId));
       // The context's big reads start now, while the router answers (context/prefetch.ts); a
       // noise message gets no agent run, so nothing would take them.
       if (!isNoiseMessage(turn.message)) prefetchTurnSources(models, turn, recent);
@@ -100,7 +106,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       if (!isNoiseMessage(turn.message) && !turn.jobId && deps.config.ROUTER_STRATEGY !== 'off') prefetchRouterInput(models, turn, recent);
       // Everything else depends only on the turn: one round of parallel reads, on the path to the first token.
       const [project, earlier, previous] = await Promise.all([
-        models.Project.findById(turn.projectId).lean(),
+        (turn.projectId === input.projectId && early.project) || models.Project.findById(turn.projectId).lean(),
         recent.then((r) => latestAuthorMessages(r, 20) ?? models.Message.find({ sessionId: turn.sessionId, role: 'user' }).sort({ seq: -1 }).limit(20).lean()),
         previousFacts(turn.sessionId, input.turnId, turn.createdAt, recent),
       ]);
@@ -313,4 +319,10 @@ function notSavedLine(titles: string[], language: 'zh' | 'en'): string {
   return language === 'zh'
     ? `（未保存：${titles.map((t) => `《${t}》`).join('、')}没有写入正文，已移除。）`
     : `(Not saved: ${titles.map((t) => `"${t}"`).join(', ')} ${titles.length > 1 ? 'were' : 'was'} never written and ${titles.length > 1 ? 'were' : 'was'} removed.)`;
+}
+
+/** A read started ahead of its use: awaited later, so its failure must not count as unhandled meanwhile. */
+function quiet<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => undefined);
+  return read;
 }

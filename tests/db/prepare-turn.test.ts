@@ -1,0 +1,41 @@
+/**
+ * prepareTurn reads the session's messages and the project beside the turn when the workflow
+ * names them (turns since the change); a workflow started before it names only the turn, and
+ * gets the same preparation from reads that follow the turn's.
+ */
+import { createTurnLifecycleActivities } from '../../src/activities/turn-lifecycle';
+import type { ActivityDeps } from '../../src/activities/deps';
+import { loadConfig } from '../../src/config';
+import { newId } from '../../src/db/models';
+import { useScratchDb } from '../helpers/scratch-db';
+
+const db = useScratchDb('prepare_turn');
+
+async function preparedTwoWays(projectSummary: string) {
+  const projectId = String((await db.models.Project.create({ ownerId: 'u1', title: 'P', type: 'novel', summary: projectSummary }))._id);
+  const sessionId = newId();
+  const earlier = await db.models.Turn.create({ sessionId, projectId, ownerId: 'u1', message: 'Write chapter 1, about 3000 words', workflowId: 'turn-a', status: 'awaiting_author' });
+  await db.models.Message.create({ sessionId, projectId, turnId: String(earlier._id), role: 'user', content: 'Write chapter 1, about 3000 words', seq: 1, key: `${String(earlier._id)}:user` });
+  await db.models.Message.create({ sessionId, projectId, turnId: String(earlier._id), role: 'assistant', content: 'Chapter 1 is done. Shall I go on?', seq: 2, key: `${String(earlier._id)}:run:1` });
+  const turn = await db.models.Turn.create({ sessionId, projectId, ownerId: 'u1', message: 'Yes, go on', workflowId: 'turn-b' });
+  const turnId = String(turn._id);
+  const { prepareTurn } = createTurnLifecycleActivities({ models: db.models, config: { ...loadConfig(), ROUTER_STRATEGY: 'off' } } as unknown as ActivityDeps);
+  return { named: await prepareTurn({ turnId, sessionId, projectId }), legacy: await prepareTurn({ turnId }) };
+}
+
+test('a turn prepared with its session and project named is prepared as one named by its id alone', async () => {
+  const { named, legacy } = await preparedTwoWays('A novella of 40,000 words');
+  expect(named).toEqual(legacy);
+  // What the reads gave: the previous turn's question, the author's earlier length and the project's.
+  expect(named.previous).toMatchObject({ status: 'awaiting_author', askedQuestion: true });
+  expect(named.lengthRequirements.join(' ')).toContain('3000');
+  expect(named.lengthRequirements.join(' ')).toMatch(/40,?000/);
+});
+
+test('a project that is gone is reported either way', async () => {
+  const projectId = newId();
+  const turn = await db.models.Turn.create({ sessionId: newId(), projectId, ownerId: 'u1', message: 'Hello there', workflowId: 'turn-c' });
+  const { prepareTurn } = createTurnLifecycleActivities({ models: db.models, config: { ...loadConfig(), ROUTER_STRATEGY: 'off' } } as unknown as ActivityDeps);
+  await expect(prepareTurn({ turnId: String(turn._id), sessionId: String(turn.sessionId), projectId })).rejects.toThrow(/project .* not found/);
+  await expect(prepareTurn({ turnId: String(turn._id) })).rejects.toThrow(/project .* not found/);
+});
