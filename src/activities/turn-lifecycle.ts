@@ -86,6 +86,8 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
 
   return {
     async prepareTurn(input: { turnId: string; sessionId?: string; projectId?: string }): Promise<PreparedTurn> {
+      deps.faults?.hit('turn.prepare', { turnId: input.turnId });
+      await deps.faults?.pause?.('turn.prepare', { turnId: input.turnId });
       // Turns that name their session and project (the workflow input has them) read the
       // session's messages and the project beside the turn, not after it: one round trip less
       // on the path to the first token.

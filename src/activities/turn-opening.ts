@@ -20,6 +20,7 @@ export function createTurnOpeningActivities(deps: ActivityDeps) {
   return {
     /** Publishes `turn_started` in the workflow's first slot. */
     async announceTurn(input: { turnId: string; sessionId: string; slot: number }): Promise<void> {
+      await deps.faults?.pause?.('turn.announce', { turnId: input.turnId });
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish([draft('turn_started', { sessionId: input.sessionId }, { turnId: input.turnId })]);
     },
 

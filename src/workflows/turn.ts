@@ -5,6 +5,7 @@
  */
 import {
   ActivityFailure,
+  ApplicationFailure,
   CancellationScope,
   isCancellation,
   setHandler,
@@ -72,6 +73,10 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
   try {
     // Seed 004: the first event goes out before any model call, so clients never see silence.
     const announced = patched('h1-turn-started') ? acts.short.announceTurn({ turnId: input.turnId, sessionId: input.sessionId, slot: st.nextSlot() }) : null;
+    // Awaited after prepareTurn; a turn cancelled meanwhile leaves through the catch below without
+    // awaiting it, and its rejection must not count as unhandled (that failed the workflow task
+    // over and over, so the turn never finalized).
+    announced?.catch(() => undefined);
     // Since h10 the announcement and the turn's reads run side by side (turn_started has the first slot either way).
     if (!patched('h10-open-together')) await announced;
     const prepared = await acts.short.prepareTurn({ turnId: input.turnId, sessionId: input.sessionId, projectId: input.projectId });
@@ -178,17 +183,20 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
       keepRunInFlight(st, 'interrupted');
       return finalize({ status: 'interrupted', stopReason: 'interrupted', stopMessage: 'Stopped by the author.', resume: null, error: null });
     }
-    if (err instanceof ActivityFailure) {
+    // A local activity's failure (the short activities since h9) arrives as the activity's own
+    // error, not wrapped in an ActivityFailure; before h13 it failed the workflow unfinalized.
+    const localFailure = err instanceof ApplicationFailure && patched('h13-local-activity-failure');
+    if (err instanceof ActivityFailure || localFailure) {
       keepRunInFlight(st, 'failed');
       // An activity gave up after its retries (or was rejected as a bad request): the turn
       // fails visibly, with what was saved so far kept.
-      log.error('turn failed', { turnId: input.turnId, error: err.message, cause: err.cause?.message });
+      log.error('turn failed', { turnId: input.turnId, error: (err as Error).message, cause: (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : undefined });
       return finalize({
         status: 'failed',
         stopReason: null,
         stopMessage: null,
         resume: st.agent ? { agent: st.agent, remaining: st.remaining } : null,
-        error: { code: 'activity_failed', message: err.cause?.message ?? err.message },
+        error: { code: 'activity_failed', message: (err instanceof ActivityFailure ? err.cause?.message : undefined) ?? (err as Error).message },
       });
     }
     throw err;
