@@ -59,6 +59,9 @@ export type FinishChapterResult =
 const turnKey = (i: OpenJobTurnInput): string => `job:${i.jobId}:${i.kind}:${i.chapter}:a${i.attempt}:r${i.round}`;
 export const jobTurnId = (i: OpenJobTurnInput): string => idFromKey(turnKey(i));
 
+/** openJobTurn's error type when asked not to wait for a busy session. */
+export const SESSION_BUSY = 'SessionBusy';
+
 export function createJobActivities(deps: ActivityDeps) {
   const { models } = deps;
 
@@ -146,6 +149,7 @@ export function createJobActivities(deps: ActivityDeps) {
         now: deps.clock,
         workflowOpen: (holder) => workflowRunning(client, turnWorkflowId(holder)),
       });
+      if (busyWith && input.failWhenBusy) throw ApplicationFailure.nonRetryable(`session ${job.sessionId} is busy with turn ${busyWith}`, SESSION_BUSY);
       if (busyWith) throw new Error(`session ${job.sessionId} is busy with turn ${busyWith}; waiting`);
       const existing = await models.Turn.findById(turnId).select({ message: 1 }).lean();
       const message = existing?.message ?? (await buildMessage(job, input));

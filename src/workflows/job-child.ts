@@ -7,12 +7,16 @@
  */
 import {
   ActivityFailure,
+  ApplicationFailure,
   CancellationScope,
   ChildWorkflowCancellationType,
   ChildWorkflowFailure,
   isCancellation,
   ParentClosePolicy,
   proxyActivities,
+  proxyLocalActivities,
+  type ActivityInterfaceFor,
+  type RetryPolicy,
   startChild,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
@@ -24,17 +28,64 @@ import { SA } from './messages';
 import { type RoutingDecision, writerAloneRouting } from './plans';
 import type { turnWorkflow } from './turn';
 
-/** Job bookkeeping never gives up: a job should outlive a MongoDB or Redis outage. */
-export function jobActivities(settings: JobSettings) {
-  return proxyActivities<Pick<Activities, 'openJobTurn' | 'abandonJobTurn' | 'jobOutlineStatus' | 'reviewVerdict' | 'finishChapter' | 'recordJob'>>({
+type JobActivity = 'openJobTurn' | 'abandonJobTurn' | 'jobOutlineStatus' | 'reviewVerdict' | 'finishChapter' | 'recordJob';
+/** Error type of openJobTurn told not to wait (src/activities/jobs.ts SESSION_BUSY; not imported: workflow code). */
+const SESSION_BUSY = 'SessionBusy';
+
+/**
+ * Job bookkeeping never gives up: a job should outlive a MongoDB or Redis outage.
+ *
+ * Jobs started since `h12-job-local-activities` run it as local activities (as turns do since
+ * h9): between two chapters the job made two activity calls, each costing a workflow task and
+ * a dispatch through the server (bench:job: ~110 ms between a chapter's end and the next
+ * chapter's start). They are idempotent, which a local activity needs. Retries backing off
+ * past 2 s become workflow timers, so a pause or cancel is still handled during an outage.
+ * Opening a chapter's turn is tried locally once; when the session is busy (an author's turn
+ * holds it) the job waits for it as a regular activity, with its heartbeat and Temporal UI entry.
+ */
+export function jobActivities(settings: JobSettings, opts: { local?: boolean } = {}) {
+  const retry: RetryPolicy = { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s', nonRetryableErrorTypes: ['JobNotFound', 'NothingToRevise', SESSION_BUSY] };
+  const remote = proxyActivities<Pick<Activities, JobActivity>>({
     startToCloseTimeout: '60s',
     // The activities heartbeat every second: a dead worker is noticed in seconds.
     heartbeatTimeout: `${settings.turn.storeHeartbeatTimeoutSeconds}s`,
     // No attempt cap: openJobTurn also waits here while an author's turn holds the session.
-    retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s', nonRetryableErrorTypes: ['JobNotFound', 'NothingToRevise'] },
+    retry,
   });
+  if (!opts.local) return { ...pick(remote), openJobTurnHere: null };
+  const local = proxyLocalActivities<Pick<Activities, JobActivity>>({ startToCloseTimeout: '60s', localRetryThreshold: '2s', retry });
+  return { ...pick(local), openJobTurn: remote.openJobTurn, openJobTurnHere: local.openJobTurn };
 }
 export type JobActivities = ReturnType<typeof jobActivities>;
+
+/** A proxy's functions by name (proxies cannot be spread). */
+function pick(p: ActivityInterfaceFor<Pick<Activities, JobActivity>>) {
+  return {
+    openJobTurn: p.openJobTurn,
+    abandonJobTurn: p.abandonJobTurn,
+    jobOutlineStatus: p.jobOutlineStatus,
+    reviewVerdict: p.reviewVerdict,
+    finishChapter: p.finishChapter,
+    recordJob: p.recordJob,
+  };
+}
+
+/** The activity's own error: a remote activity's comes wrapped in an ActivityFailure, a local one's as it was thrown. */
+function activityError(err: unknown): unknown {
+  return err instanceof ActivityFailure ? err.cause : err;
+}
+
+/** Opens the turn: locally first when the job runs local activities, waiting for a busy session remotely. */
+async function openTurn(acts: JobActivities, open: OpenJobTurnInput, summary: string): Promise<{ turnId: string }> {
+  if (acts.openJobTurnHere) {
+    try {
+      return await acts.openJobTurnHere.executeWithOptions({ summary }, [{ ...open, failWhenBusy: true }]);
+    } catch (err) {
+      if (!(activityError(err) instanceof ApplicationFailure && (activityError(err) as ApplicationFailure).type === SESSION_BUSY)) throw err;
+    }
+  }
+  return acts.openJobTurn.executeWithOptions({ summary }, [open]);
+}
 
 export type ChildResult =
   | { kind: 'ended'; turnId: string; outcome: TurnOutcome }
@@ -61,7 +112,7 @@ export async function runChildTurn(st: JobRunState, acts: JobActivities, req: Ch
       if (st.cancelRequested) st.childScope.cancel();
       const { kind, chapter, round } = req.open;
       const label = kind === 'outline' ? 'outline' : `chapter ${chapter}${kind === 'revision' ? ` revision ${round}` : ''}`;
-      turnId = (await acts.openJobTurn.executeWithOptions({ summary: `open turn · ${label}` }, [req.open])).turnId;
+      turnId = (await openTurn(acts, req.open, `open turn · ${label}`)).turnId;
       st.turnId = turnId;
       req.onTurn(turnId);
       const turnInput: TurnInput = {
@@ -96,7 +147,8 @@ export async function runChildTurn(st: JobRunState, acts: JobActivities, req: Ch
       if (turnId && !started) await CancellationScope.nonCancellable(() => acts.abandonJobTurn({ turnId: turnId! }));
       return { kind: 'cancelled', turnId };
     }
-    if (err instanceof ChildWorkflowFailure || err instanceof ActivityFailure)
+    // A local activity's failure arrives as the activity's own error, not wrapped in an ActivityFailure.
+    if (err instanceof ChildWorkflowFailure || err instanceof ActivityFailure || err instanceof ApplicationFailure)
       return { kind: 'failed', turnId, message: `${err.message}${err.cause ? `: ${err.cause.message}` : ''}` };
     throw err;
   } finally {

@@ -135,4 +135,9 @@ export interface OpenJobTurnInput {
   round: number;
   /** Revision rounds: the turn whose reviewer notes the writer works from. */
   reviewTurnId?: string;
+  /**
+   * Fail at once (`SessionBusy`, not retried) while another turn holds the session, instead
+   * of waiting: the job's local try, which then waits as a regular activity (job-child.ts).
+   */
+  failWhenBusy?: boolean;
 }

@@ -26,7 +26,8 @@ type Step = 'ok' | 'cancelled';
 
 export async function jobWorkflow(input: JobInput): Promise<JobResult> {
   const st = new JobRunState(input);
-  const acts = jobActivities(input.settings);
+  // Local bookkeeping in jobs (and runs after continue-as-new) started since this change; older histories replay the old way.
+  const acts = jobActivities(input.settings, { local: patched('h12-job-local-activities') });
   const { jobId } = input;
 
   const progress = (message: string, chapter = st.next, turnId?: string) => ({

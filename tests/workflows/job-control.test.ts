@@ -115,3 +115,35 @@ test('two simultaneous job requests for one project: exactly one starts', async 
   expect(next.status).toBe(202);
   await waitJob(h, (next.body as { jobId: string }).jobId);
 });
+
+test('a job whose session is busy waits for the turn holding it, then writes its chapters', async () => {
+  const { projectId, sessionId } = await createProjectAndSession(h);
+  // An author's turn holds the session (its request is live: within the start grace).
+  const holder = await h.runtime.models.Turn.create({ sessionId, projectId, ownerId: 'local', message: 'Still thinking', workflowId: 'turn-held', status: 'running' });
+  await h.runtime.models.SessionLock.create({ _id: sessionId, turnId: String(holder._id) });
+  const { jobId, workflowId } = await startJob(h, { projectId, sessionId, chapters: { from: 1, to: 1 }, wordsPerChapter: 300 });
+  // The job tried to open its first turn and is now waiting as a regular activity, whose heartbeat and Temporal UI entry show it.
+  const history = () => h.runtime.temporal.workflow.getHandle(workflowId).fetchHistory();
+  await waitFor('the job waiting for the session', async () =>
+    (await h.runtime.temporal.workflow.getHandle(workflowId).describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'openJobTurn'),
+  );
+  expect(await h.runtime.models.Turn.countDocuments({ jobId })).toBe(0);
+  await new Promise((r) => setTimeout(r, 1000));
+  expect(await h.runtime.models.Turn.countDocuments({ jobId })).toBe(0);
+
+  // The author's turn ends: the job goes on and finishes.
+  const released = new Date();
+  await h.runtime.models.Turn.updateOne({ _id: holder._id }, { $set: { status: 'completed', endedAt: released } });
+  await h.runtime.models.SessionLock.deleteOne({ _id: sessionId });
+  const result = await waitJob(h, jobId);
+  expect(result).toMatchObject({ status: 'completed', chaptersDone: 1 });
+  const turns = await h.runtime.models.Turn.find({ jobId }).sort({ createdAt: 1 }).lean();
+  expect(turns.length).toBeGreaterThan(0);
+  expect(turns[0]!.createdAt.getTime()).toBeGreaterThanOrEqual(released.getTime());
+  expect([...(await chapterSnapshot(h, projectId)).keys()]).toEqual([1]);
+  // Every other turn opened at once, as a local activity; only the busy session needed the regular one.
+  const events = (await history()).events ?? [];
+  const remoteOpens = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'openJobTurn');
+  expect(remoteOpens).toHaveLength(1);
+  expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length).toBeGreaterThanOrEqual(turns.length);
+}, 90_000);
