@@ -15,8 +15,7 @@ export class EarlyReads<T extends object> {
 
   /** Keeps a read that has started (not awaited: a failure only means the taker reads itself). */
   start(key: string, reads: Promise<T>): void {
-    reads.catch(() => undefined);
-    this.pending.set(key, reads);
+    this.pending.set(key, quiet(reads));
   }
 
   /** The read started under `key`, taken once; otherwise (or if it failed) `readNow`. */
@@ -32,4 +31,10 @@ export class EarlyReads<T extends object> {
     }
     return readNow();
   }
+}
+
+/** A read started ahead of its use: awaited later, so its failure must not count as unhandled meanwhile. */
+export function quiet<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => undefined);
+  return read;
 }

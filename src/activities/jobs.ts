@@ -18,6 +18,7 @@ import { anyChapterFile, chapterFiles, describeRanges, missingChapters, outlineC
 import { chapterMessage, type Lang, outlineMessage, parseVerdict, revisionMessage } from './job-text';
 import { publisherFor, streamKeyFor } from './publish';
 import { expireStream } from '../streams/redis-streams';
+import { quiet } from './early-reads';
 
 /** Progress facts for a `job_progress` event; the range comes from the Job document. */
 export interface ProgressFacts {
@@ -50,6 +51,8 @@ export interface FinishChapterInput {
   slot: number;
   status: JobStatus;
   usage: TokenUsage;
+  /** The job's project (jobs since this field): its chapter files are read beside the job. */
+  projectId?: string;
 }
 
 export type FinishChapterResult =
@@ -90,32 +93,32 @@ export function createJobActivities(deps: ActivityDeps) {
     );
   }
 
-  async function languageOf(job: JobDoc, sample: string): Promise<Lang> {
-    const project = await models.Project.findById(job.projectId).select({ summary: 1 }).lean();
-    return detectLanguage([job.instructions, sample, project?.summary ?? ''].join('\n')) as Lang;
-  }
-
   async function buildMessage(job: JobDoc, input: OpenJobTurnInput): Promise<string> {
+    // Its reads (the outline, the chapter files, the project's summary) in one round.
+    const project = quiet(models.Project.findById(job.projectId).select({ summary: 1 }).lean().exec());
+    const files = input.kind === 'outline' ? null : quiet(chapterFiles(models, job.projectId));
     const coverage = await outlineCoverage(models, job.projectId);
+    const languageOf = async (sample: string): Promise<Lang> =>
+      detectLanguage([job.instructions, sample, (await project)?.summary ?? ''].join('\n')) as Lang;
     if (input.kind === 'outline') {
       const missing = missingChapters(coverage, job.from, job.to);
       const existing = coverage.outlineIds[0] ? await models.File.findById(coverage.outlineIds[0]).select({ title: 1 }).lean() : null;
       return outlineMessage({
         from: job.from,
         to: job.to,
-        lang: await languageOf(job, ''),
+        lang: await languageOf(''),
         instructions: job.instructions,
         existing: existing ? { id: String(existing._id), title: existing.title } : null,
         missing: describeRanges(missing),
       });
     }
     const n = input.chapter;
-    const files = await chapterFiles(models, job.projectId);
-    const prev = pickChapterFile(files.get(n - 1));
+    const chapters = (await files)!;
+    const prev = pickChapterFile(chapters.get(n - 1));
     const entry = coverage.entries.get(n) ?? null;
     const brief = {
       chapter: n,
-      lang: await languageOf(job, entry ?? ''),
+      lang: await languageOf(entry ?? ''),
       outlineEntry: entry,
       previous: prev ? { id: prev.id, title: prev.title } : null,
       existing: null as { id: string; title: string } | null,
@@ -123,11 +126,11 @@ export function createJobActivities(deps: ActivityDeps) {
       instructions: job.instructions,
     };
     if (input.kind === 'chapter') {
-      const existing = anyChapterFile(files.get(n));
+      const existing = anyChapterFile(chapters.get(n));
       brief.existing = existing ? { id: existing.id, title: existing.title } : null;
       return chapterMessage(brief);
     }
-    const target = pickChapterFile(files.get(n), input.reviewTurnId ? [input.reviewTurnId] : []);
+    const target = pickChapterFile(chapters.get(n), input.reviewTurnId ? [input.reviewTurnId] : []);
     if (!target) throw ApplicationFailure.nonRetryable(`chapter ${n} has no draft to revise`, 'NothingToRevise');
     const review = await models.Message.findOne({ turnId: input.reviewTurnId, role: 'assistant', agent: 'quality_reviewer' }).sort({ seq: -1 }).lean();
     return revisionMessage({ ...brief, target: { id: target.id, title: target.title }, reviewerNotes: review?.content ?? '', round: input.round });
@@ -144,6 +147,10 @@ export function createJobActivities(deps: ActivityDeps) {
       const job = await loadJob(input.jobId);
       // An author's turn running in the job's session: a retryable error, so the chapter waits for it.
       const { client } = Context.current();
+      // Reads only, so they go out with the lock: the turn an earlier attempt recorded, and the
+      // message it would get (used only when there is none; NothingToRevise still fails the call).
+      const recorded = quiet(models.Turn.findById(turnId).select({ message: 1 }).lean().exec());
+      const built = quiet(buildMessage(job, input));
       const { busyWith } = await takeSessionLock(models, job.sessionId, turnId, {
         graceMs: deps.config.START_GRACE_SECONDS * 1000,
         now: deps.clock,
@@ -151,8 +158,8 @@ export function createJobActivities(deps: ActivityDeps) {
       });
       if (busyWith && input.failWhenBusy) throw ApplicationFailure.nonRetryable(`session ${job.sessionId} is busy with turn ${busyWith}`, SESSION_BUSY);
       if (busyWith) throw new Error(`session ${job.sessionId} is busy with turn ${busyWith}; waiting`);
-      const existing = await models.Turn.findById(turnId).select({ message: 1 }).lean();
-      const message = existing?.message ?? (await buildMessage(job, input));
+      const existing = await recorded;
+      const message = existing?.message ?? (await built);
       await createTurnRecords(models, { turnId, sessionId: job.sessionId, projectId: job.projectId, ownerId: job.ownerId, message, jobId: input.jobId });
       return { turnId };
     },
@@ -184,19 +191,24 @@ export function createJobActivities(deps: ActivityDeps) {
      * is missing — the workflow then stops the job as failed, never skipping the chapter.
      */
     async finishChapter(input: FinishChapterInput): Promise<FinishChapterResult> {
+      // Jobs that name their project read its chapter files beside the job.
+      const early = input.projectId ? quiet(chapterFiles(models, input.projectId)) : null;
       const job = await loadJob(input.jobId);
-      const files = await chapterFiles(models, job.projectId);
+      const files = await (job.projectId === input.projectId && early ? early : chapterFiles(models, job.projectId));
       const file = pickChapterFile(files.get(input.chapter), input.turnIds);
       if (!file) return { done: false, reason: `chapter ${input.chapter} has no draft file with body text` };
       const done = [...new Set([...job.chaptersDone, input.chapter])];
       const totalWords = done.reduce((sum, n) => sum + (n === input.chapter ? file.words : (pickChapterFile(files.get(n))?.words ?? 0)), 0);
-      await models.Job.updateOne(
-        { _id: input.jobId },
-        { $addToSet: { chaptersDone: input.chapter }, $set: { words: totalWords, usage: input.usage, failedChapter: null, failure: null } },
-      );
       const doneUnits: number[] = [];
       for (let n = job.from; n <= job.to; n++) if (pickChapterFile(files.get(n))) doneUnits.push(n);
-      await updateJobTask(models, { jobId: input.jobId, projectId: job.projectId, from: job.from, to: job.to }, doneUnits);
+      // The Job's counters and the project's task board are independent writes: together, both before the event.
+      await Promise.all([
+        models.Job.updateOne(
+          { _id: input.jobId },
+          { $addToSet: { chaptersDone: input.chapter }, $set: { words: totalWords, usage: input.usage, failedChapter: null, failure: null } },
+        ).exec(),
+        updateJobTask(models, { jobId: input.jobId, projectId: job.projectId, from: job.from, to: job.to }, doneUnits),
+      ]);
       await publisherFor(deps, 'job', input.jobId, input.slot).publish([
         jobProgress(job, {
           chapter: input.chapter,

@@ -25,6 +25,7 @@ import { latestAuthorMessages, latestReply, previousTurnId, readSessionMessages,
 import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
 import { stepId } from './record-ids';
+import { quiet } from './early-reads';
 
 /** Proposals in the closing paragraph: list items, or a single trailing offer. */
 export function countProposedChanges(text: string): number {
@@ -321,10 +322,4 @@ function notSavedLine(titles: string[], language: 'zh' | 'en'): string {
   return language === 'zh'
     ? `（未保存：${titles.map((t) => `《${t}》`).join('、')}没有写入正文，已移除。）`
     : `(Not saved: ${titles.map((t) => `"${t}"`).join(', ')} ${titles.length > 1 ? 'were' : 'was'} never written and ${titles.length > 1 ? 'were' : 'was'} removed.)`;
-}
-
-/** A read started ahead of its use: awaited later, so its failure must not count as unhandled meanwhile. */
-function quiet<T>(read: Promise<T>): Promise<T> {
-  read.catch(() => undefined);
-  return read;
 }

@@ -88,6 +88,14 @@ export interface TurnRecordInput {
 
 /** Creates the Turn (queued) and the author's Message with the session's next sequence number. */
 export async function createTurnRecords(models: Models, t: TurnRecordInput): Promise<void> {
+  const key = `${t.turnId}:user`;
+  // Looked up by the _id derived from its key: a `{key}` filter reads every session's messages
+  // on FerretDB v1, on the path of every turn's start. (One stored before ids were derived is
+  // caught by the key's unique index below; its retry leaves a sequence number unused.)
+  const _id = idFromKey(key);
+  // Whether an earlier attempt stored the message is read while the Turn is created (both idempotent).
+  const stored = models.Message.exists({ _id }).exec();
+  stored.catch(() => undefined); // awaited below, after the Turn
   try {
     await models.Turn.create({
       _id: t.turnId,
@@ -107,12 +115,7 @@ export async function createTurnRecords(models: Models, t: TurnRecordInput): Pro
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
   }
-  const key = `${t.turnId}:user`;
-  // Looked up by the _id derived from its key: a `{key}` filter reads every session's messages
-  // on FerretDB v1, on the path of every turn's start. (One stored before ids were derived is
-  // caught by the key's unique index below; its retry leaves a sequence number unused.)
-  const _id = idFromKey(key);
-  if (await models.Message.exists({ _id })) return;
+  if (await stored) return;
   // Seq, not the timestamp, orders messages: same-millisecond writes must not reorder (seed 002, pit 8).
   const session = await models.Session.findOneAndUpdate({ _id: t.sessionId }, { $inc: { messageSeq: 1 } }, { new: true }).lean();
   try {

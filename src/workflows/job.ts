@@ -204,7 +204,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
     }
     st.turnId = null;
     const fin = await st.serial((slot) =>
-      acts.finishChapter.executeWithOptions({ summary: `finish chapter ${n}` }, [{ jobId, chapter: n, turnIds, slot, status: st.status, usage: { ...st.usage } }]),
+      acts.finishChapter.executeWithOptions({ summary: `finish chapter ${n}` }, [{ jobId, chapter: n, turnIds, slot, status: st.status, usage: { ...st.usage }, projectId: input.projectId }]),
     );
     if (!fin.done) return (await failAndWait(n, `chapter ${n}: ${fin.reason}`)) === 'cancelled' ? 'cancelled' : 'failed';
     st.words = fin.totalWords;
