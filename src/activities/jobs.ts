@@ -11,7 +11,7 @@ import { createTurnRecords, releaseSessionLock, takeSessionLock } from '../db/tu
 import { type JobStatus, turnWorkflowId } from '../shared/domain';
 import { workflowRunning } from '../workflow-liveness';
 import { detectLanguage } from '../shared/text';
-import type { OpenJobTurnInput, TokenUsage } from '../workflows/job-messages';
+import { type OpenJobTurnInput, SESSION_BUSY, type TokenUsage } from '../workflows/job-messages';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
 import { anyChapterFile, chapterFiles, describeRanges, missingChapters, outlineCoverage, pickChapterFile, updateJobTask } from './job-files';
@@ -61,9 +61,6 @@ export type FinishChapterResult =
 
 const turnKey = (i: OpenJobTurnInput): string => `job:${i.jobId}:${i.kind}:${i.chapter}:a${i.attempt}:r${i.round}`;
 export const jobTurnId = (i: OpenJobTurnInput): string => idFromKey(turnKey(i));
-
-/** openJobTurn's error type when asked not to wait for a busy session. */
-export const SESSION_BUSY = 'SessionBusy';
 
 export function createJobActivities(deps: ActivityDeps) {
   const { models } = deps;

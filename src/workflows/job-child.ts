@@ -6,7 +6,6 @@
  * so nothing of the chapter in flight is still writing when the job reports cancelled.
  */
 import {
-  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   ChildWorkflowCancellationType,
@@ -22,15 +21,14 @@ import {
 import type { Activities } from '../activities';
 import { turnWorkflowId } from '../shared/domain';
 import type { TurnInput, TurnOutcome } from '../shared/turn-types';
-import type { JobSettings, OpenJobTurnInput } from './job-messages';
+import { type JobSettings, type OpenJobTurnInput, SESSION_BUSY } from './job-messages';
+import { activityError, isActivityFailure } from './activity-errors';
 import type { JobRunState } from './job-state';
 import { SA } from './messages';
 import { type RoutingDecision, writerAloneRouting } from './plans';
 import type { turnWorkflow } from './turn';
 
 type JobActivity = 'openJobTurn' | 'abandonJobTurn' | 'jobOutlineStatus' | 'reviewVerdict' | 'finishChapter' | 'recordJob';
-/** Error type of openJobTurn told not to wait (src/activities/jobs.ts SESSION_BUSY; not imported: workflow code). */
-const SESSION_BUSY = 'SessionBusy';
 
 /**
  * Job bookkeeping never gives up: a job should outlive a MongoDB or Redis outage.
@@ -70,18 +68,14 @@ function pick(p: ActivityInterfaceFor<Pick<Activities, JobActivity>>) {
   };
 }
 
-/** The activity's own error: a remote activity's comes wrapped in an ActivityFailure, a local one's as it was thrown. */
-function activityError(err: unknown): unknown {
-  return err instanceof ActivityFailure ? err.cause : err;
-}
-
 /** Opens the turn: locally first when the job runs local activities, waiting for a busy session remotely. */
 async function openTurn(acts: JobActivities, open: OpenJobTurnInput, summary: string): Promise<{ turnId: string }> {
   if (acts.openJobTurnHere) {
     try {
       return await acts.openJobTurnHere.executeWithOptions({ summary }, [{ ...open, failWhenBusy: true }]);
     } catch (err) {
-      if (!(activityError(err) instanceof ApplicationFailure && (activityError(err) as ApplicationFailure).type === SESSION_BUSY)) throw err;
+      const cause = activityError(err);
+      if (!(cause instanceof ApplicationFailure && cause.type === SESSION_BUSY)) throw err;
     }
   }
   return acts.openJobTurn.executeWithOptions({ summary }, [open]);
@@ -147,8 +141,7 @@ export async function runChildTurn(st: JobRunState, acts: JobActivities, req: Ch
       if (turnId && !started) await CancellationScope.nonCancellable(() => acts.abandonJobTurn({ turnId: turnId! }));
       return { kind: 'cancelled', turnId };
     }
-    // A local activity's failure arrives as the activity's own error, not wrapped in an ActivityFailure.
-    if (err instanceof ChildWorkflowFailure || err instanceof ActivityFailure || err instanceof ApplicationFailure)
+    if (err instanceof ChildWorkflowFailure || isActivityFailure(err))
       return { kind: 'failed', turnId, message: `${err.message}${err.cause ? `: ${err.cause.message}` : ''}` };
     throw err;
   } finally {

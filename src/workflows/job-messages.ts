@@ -127,6 +127,9 @@ export function initialCarry(from: number): JobCarry {
 export type JobTurnKind = 'outline' | 'chapter' | 'revision';
 
 /** Input of the activity that records a child turn's author message (ids only). */
+/** openJobTurn's error type when told not to wait for a busy session (`failWhenBusy`). */
+export const SESSION_BUSY = 'SessionBusy';
+
 export interface OpenJobTurnInput {
   jobId: string;
   kind: JobTurnKind;

@@ -5,7 +5,6 @@
  */
 import {
   ActivityFailure,
-  ApplicationFailure,
   CancellationScope,
   isCancellation,
   setHandler,
@@ -16,6 +15,7 @@ import {
 import { draft } from '../events/contract';
 import type { FinalizeInput, FinalizeResult, TurnInput, TurnOutcome } from '../shared/turn-types';
 import { turnActivities } from './activities-proxy';
+import { activityError, isActivityFailure } from './activity-errors';
 import { Interrupted, runAgent, type RunRequest } from './agent-run';
 import { decideAfterRun, type Decision } from './decide';
 import { interruptSignal, SA, stateQuery, steerSignal } from './messages';
@@ -183,20 +183,19 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
       keepRunInFlight(st, 'interrupted');
       return finalize({ status: 'interrupted', stopReason: 'interrupted', stopMessage: 'Stopped by the author.', resume: null, error: null });
     }
-    // A local activity's failure (the short activities since h9) arrives as the activity's own
-    // error, not wrapped in an ActivityFailure; before h13 it failed the workflow unfinalized.
-    const localFailure = err instanceof ApplicationFailure && patched('h13-local-activity-failure');
-    if (err instanceof ActivityFailure || localFailure) {
+    // A local activity's failure (activity-errors.ts) counts since h13; before, it failed the workflow unfinalized.
+    if (err instanceof ActivityFailure || (isActivityFailure(err) && patched('h13-local-activity-failure'))) {
       keepRunInFlight(st, 'failed');
       // An activity gave up after its retries (or was rejected as a bad request): the turn
       // fails visibly, with what was saved so far kept.
-      log.error('turn failed', { turnId: input.turnId, error: (err as Error).message, cause: (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : undefined });
+      const cause = activityError(err);
+      log.error('turn failed', { turnId: input.turnId, error: err.message, cause: cause?.message });
       return finalize({
         status: 'failed',
         stopReason: null,
         stopMessage: null,
         resume: st.agent ? { agent: st.agent, remaining: st.remaining } : null,
-        error: { code: 'activity_failed', message: (err instanceof ActivityFailure ? err.cause?.message : undefined) ?? (err as Error).message },
+        error: { code: 'activity_failed', message: cause?.message ?? err.message },
       });
     }
     throw err;

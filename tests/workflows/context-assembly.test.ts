@@ -24,6 +24,17 @@ async function authorFile(projectId: string, title: string, content: string, typ
   return r.body.id;
 }
 
+/** Context settings of the tests that drive a step's context directly. */
+const STEP_SETTINGS = { contextTokens: 1500, historyTokens: 1000, ledgerCeiling: 160000, workingSetMaxFiles: 2, workingSetMaxChars: 3000 };
+
+/** A project with one authored chapter and a turn (not started) asking to tighten it. */
+async function chapterTurn(text: string) {
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  const ch = await authorFile(projectId, 'Chapter 1', text);
+  const turn = await h.runtime.models.Turn.create({ sessionId, projectId, ownerId: 'local', message: 'Tighten chapter 1.', workflowId: 'direct' });
+  return { sessionId, projectId, ch, turnId: String(turn._id) };
+}
+
 /** A paragraph of distinct sentences that names its subject (no two files share their text). */
 const prose = (subject: string, chars: number): string => {
   let out = '';
@@ -137,11 +148,9 @@ test('context is assembled once per turn: later steps reuse it and a file change
 });
 
 test('a retried step reuses the stored context: an author edit between attempts is marked as changed, not silently re-read', async () => {
-  const { sessionId, projectId } = await createProjectAndSession(h);
-  const ch = await authorFile(projectId, 'Chapter 1', prose('Retry', 600));
-  const turn = await h.runtime.models.Turn.create({ sessionId, projectId, ownerId: 'local', message: 'Tighten chapter 1.', workflowId: 'direct' });
+  const { sessionId, projectId, ch, turnId } = await chapterTurn(prose('Retry', 600));
   const input: LlmStepInput = {
-    turnId: String(turn._id),
+    turnId,
     run: 0,
     step: 1,
     agent: 'writer',
@@ -154,14 +163,13 @@ test('a retried step reuses the stored context: an author edit between attempts 
     steering: [],
     prelude: [],
   };
-  const settings = { contextTokens: 1500, historyTokens: 1000, ledgerCeiling: 160000, workingSetMaxFiles: 2, workingSetMaxChars: 3000 };
-  const first = await buildAgentMessages(h.runtime.models, input, settings);
+  const first = await buildAgentMessages(h.runtime.models, input, STEP_SETTINGS);
   expect(String(first.messages[1]!.content)).toContain(`Chapter 1 (id=${ch}) [full]`);
   await first.contextStored;
   // The model saw version 1 in full: an edit against older text would be stale.
-  expect((await h.runtime.models.ReadSnapshot.findById(`${String(turn._id)}:${ch}`).lean())!.version).toBe(1);
+  expect((await h.runtime.models.ReadSnapshot.findById(`${turnId}:${ch}`).lean())!.version).toBe(1);
   await api(h, 'PUT', `/api/v1/files/${ch}`, { content: 'THE AUTHOR REWROTE THIS BETWEEN ATTEMPTS.' });
-  const retry = await buildAgentMessages(h.runtime.models, input, settings);
+  const retry = await buildAgentMessages(h.runtime.models, input, STEP_SETTINGS);
   const context = String(retry.messages[1]!.content);
   expect(context).not.toContain('THE AUTHOR REWROTE THIS');
   expect(context).toContain(`Chapter 1 (id=${ch}) [changed during this request`);
@@ -170,30 +178,22 @@ test('a retried step reuses the stored context: an author edit between attempts 
 });
 
 test('a worker that built or read a turn\'s context serves later steps from memory, not from MongoDB', async () => {
-  const { sessionId, projectId } = await createProjectAndSession(h);
-  await authorFile(projectId, 'Chapter 1', prose('Cached', 600));
-  const turn = await h.runtime.models.Turn.create({ sessionId, projectId, ownerId: 'local', message: 'Tighten chapter 1.', workflowId: 'direct' });
-  const turnId = String(turn._id);
-  const settings = { contextTokens: 1500, historyTokens: 1000, ledgerCeiling: 160000, workingSetMaxFiles: 2, workingSetMaxChars: 3000 };
-  const first = await ensureTurnContext(h.runtime.models, settings, turnId, 'chapter 1');
+  const { turnId } = await chapterTurn(prose('Cached', 600));
+  const first = await ensureTurnContext(h.runtime.models, STEP_SETTINGS, turnId, 'chapter 1');
   await first.stored;
   expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(1);
   // Gone from the database: a step on this worker still gets the same context, without
   // reading or rebuilding it (a rebuild would store it again).
   await h.runtime.models.TurnContext.deleteOne({ _id: turnId });
-  const later = await ensureTurnContext(h.runtime.models, settings, turnId, 'chapter 1');
+  const later = await ensureTurnContext(h.runtime.models, STEP_SETTINGS, turnId, 'chapter 1');
   await later.stored;
   expect(later.context).toBe(first.context);
   expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(0);
 });
 
 test('the step that builds a context has it before it is stored; storing records the seen versions, then the context', async () => {
-  const { sessionId, projectId } = await createProjectAndSession(h);
-  const ch = await authorFile(projectId, 'Chapter 1', prose('Stored', 300));
-  const turn = await h.runtime.models.Turn.create({ sessionId, projectId, ownerId: 'local', message: 'Tighten chapter 1.', workflowId: 'direct' });
-  const turnId = String(turn._id);
-  const settings = { contextTokens: 1500, historyTokens: 1000, ledgerCeiling: 160000, workingSetMaxFiles: 2, workingSetMaxChars: 3000 };
-  const built = await ensureTurnContext(h.runtime.models, settings, turnId, 'chapter 1');
+  const { ch, turnId } = await chapterTurn(prose('Stored', 300));
+  const built = await ensureTurnContext(h.runtime.models, STEP_SETTINGS, turnId, 'chapter 1');
   expect(built.context.context).toContain(`Chapter 1 (id=${ch}) [full]`);
   await built.stored;
   expect((await h.runtime.models.ReadSnapshot.findById(`${turnId}:${ch}`).lean())!.version).toBe(1);
@@ -205,15 +205,11 @@ test('the step that builds a context has it before it is stored; storing records
 });
 
 test('an attempt whose context lost the race to a different one fails, so nothing is recorded against a prompt no later step sees', async () => {
-  const { sessionId, projectId } = await createProjectAndSession(h);
-  const ch = await authorFile(projectId, 'Chapter 1', prose('Raced', 300));
-  const turn = await h.runtime.models.Turn.create({ sessionId, projectId, ownerId: 'local', message: 'Tighten chapter 1.', workflowId: 'direct' });
-  const turnId = String(turn._id);
-  const settings = { contextTokens: 1500, historyTokens: 1000, ledgerCeiling: 160000, workingSetMaxFiles: 2, workingSetMaxChars: 3000 };
-  const mine = await assembleTurnContext(h.runtime.models, settings, turnId, 'chapter 1');
+  const { ch, turnId } = await chapterTurn(prose('Raced', 300));
+  const mine = await assembleTurnContext(h.runtime.models, STEP_SETTINGS, turnId, 'chapter 1');
   // Another attempt read the chapter after the author changed it, and stored first.
   await api(h, 'PUT', `/api/v1/files/${ch}`, { content: 'THE AUTHOR REWROTE THIS.' });
-  const theirs = await assembleTurnContext(h.runtime.models, settings, turnId, 'chapter 1');
+  const theirs = await assembleTurnContext(h.runtime.models, STEP_SETTINGS, turnId, 'chapter 1');
   await storeTurnContext(h.runtime.models, theirs);
   await expect(storeTurnContext(h.runtime.models, mine)).rejects.toThrow(/different context/);
   expect((await h.runtime.models.TurnContext.findById(turnId).lean())!.context).toContain('THE AUTHOR REWROTE THIS.');

@@ -19,6 +19,7 @@ import { countStable, countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
 import { notFound } from '../failures';
 import { turnSources } from './prefetch';
+import { quiet } from '../early-reads';
 
 export interface ContextSettings {
   contextTokens: number;
@@ -250,8 +251,8 @@ export async function ensureTurnContext(models: Models, settings: ContextSetting
   }
   const built = await assembleTurnContext(models, settings, turnId, scope);
   // Cached only once stored: a step retried in this worker after a failed store must store it.
-  const storing = storeTurnContext(models, built).then(() => void turnContexts.set(turnId, built));
-  storing.catch(() => undefined); // the step awaits it; not unhandled when the model call fails first
+  // The step awaits it; quiet: not unhandled when the model call fails first.
+  const storing = quiet(storeTurnContext(models, built).then(() => void turnContexts.set(turnId, built)));
   return { context: built, stored: storing };
 }
 
