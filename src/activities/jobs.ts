@@ -90,11 +90,12 @@ export function createJobActivities(deps: ActivityDeps) {
     );
   }
 
-  async function buildMessage(job: JobDoc, input: OpenJobTurnInput): Promise<string> {
-    // Its reads (the outline, the chapter files, the project's summary) in one round.
-    const project = quiet(models.Project.findById(job.projectId).select({ summary: 1 }).lean().exec());
-    const files = input.kind === 'outline' ? null : quiet(chapterFiles(models, job.projectId));
-    const coverage = await outlineCoverage(models, job.projectId);
+  /** The author message of a job's turn. Its reads (outline, chapter files, project summary) start at once, beside the job's. */
+  async function buildMessage(jobRead: Promise<JobDoc>, projectId: string, input: OpenJobTurnInput): Promise<string> {
+    const project = quiet(models.Project.findById(projectId).select({ summary: 1 }).lean().exec());
+    const files = input.kind === 'outline' ? null : quiet(chapterFiles(models, projectId));
+    const [coverage, job] = await Promise.all([outlineCoverage(models, projectId), jobRead]);
+    if (job.projectId !== projectId) throw new Error(`job ${input.jobId} belongs to project ${job.projectId}, not ${projectId}`);
     const languageOf = async (sample: string): Promise<Lang> =>
       detectLanguage([job.instructions, sample, (await project)?.summary ?? ''].join('\n')) as Lang;
     if (input.kind === 'outline') {
@@ -141,23 +142,27 @@ export function createJobActivities(deps: ActivityDeps) {
      */
     async openJobTurn(input: OpenJobTurnInput): Promise<{ turnId: string }> {
       const turnId = jobTurnId(input);
-      const job = await loadJob(input.jobId);
+      // Jobs that name their session and project (since these fields) take the lock while the
+      // job is read; older ones read the job first.
+      const jobRead = quiet(loadJob(input.jobId));
+      const { sessionId, projectId } = input.sessionId && input.projectId ? { sessionId: input.sessionId, projectId: input.projectId } : await jobRead;
       // An author's turn running in the job's session: a retryable error, so the chapter waits for it.
       const { client } = Context.current();
       // Reads only, so they go out with the lock: the turn an earlier attempt recorded, and the
       // message it would get (used only when there is none; NothingToRevise still fails the call).
       const recorded = quiet(models.Turn.findById(turnId).select({ message: 1 }).lean().exec());
-      const built = quiet(buildMessage(job, input));
-      const { busyWith } = await takeSessionLock(models, job.sessionId, turnId, {
+      const built = quiet(buildMessage(jobRead, projectId, input));
+      const { busyWith } = await takeSessionLock(models, sessionId, turnId, {
         graceMs: deps.config.START_GRACE_SECONDS * 1000,
         now: deps.clock,
         workflowOpen: (holder) => workflowRunning(client, turnWorkflowId(holder)),
       });
-      if (busyWith && input.failWhenBusy) throw ApplicationFailure.nonRetryable(`session ${job.sessionId} is busy with turn ${busyWith}`, SESSION_BUSY);
-      if (busyWith) throw new Error(`session ${job.sessionId} is busy with turn ${busyWith}; waiting`);
-      const existing = await recorded;
+      if (busyWith && input.failWhenBusy) throw ApplicationFailure.nonRetryable(`session ${sessionId} is busy with turn ${busyWith}`, SESSION_BUSY);
+      if (busyWith) throw new Error(`session ${sessionId} is busy with turn ${busyWith}; waiting`);
+      const [job, existing] = await Promise.all([jobRead, recorded]);
+      if (job.sessionId !== sessionId) throw new Error(`job ${input.jobId} runs in session ${job.sessionId}, not ${sessionId}`);
       const message = existing?.message ?? (await built);
-      await createTurnRecords(models, { turnId, sessionId: job.sessionId, projectId: job.projectId, ownerId: job.ownerId, message, jobId: input.jobId });
+      await createTurnRecords(models, { turnId, sessionId, projectId, ownerId: job.ownerId, message, jobId: input.jobId });
       return { turnId };
     },
 

@@ -155,6 +155,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       // Independent reads run together (this is on every turn's path).
       // Since `lastStep` is passed, the turn's steps, executions and usage are read by `_id` (turn-reads.ts).
       const byId = input.lastStep !== undefined;
+      const lockRead = input.sessionId ? quiet(models.SessionLock.findById(input.sessionId).lean().exec()) : undefined;
       const [turn, steps, records, unwritten, saved] = await Promise.all([
         models.Turn.findById(input.turnId).lean(),
         byId ? stepsUpTo(models, input.turnId, input.lastStep!) : models.AgentStep.find({ turnId: input.turnId }).sort({ step: 1 }).lean(),
@@ -240,7 +241,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
         const deleted = [...rolledBack].filter((id) => !kept.some((f) => String(f._id) === id));
         if (deleted.length) await models.FileVersion.deleteMany({ fileId: { $in: deleted } });
       }
-      if (!ACTIVE_TURN_STATUSES.includes(input.status)) await releaseSessionLock(models, turn.sessionId, input.turnId);
+      if (!ACTIVE_TURN_STATUSES.includes(input.status)) await releaseSessionLock(models, turn.sessionId, input.turnId, turn.sessionId === input.sessionId ? lockRead : undefined);
 
       const held = steps.filter((s) => input.releaseHeldRuns?.includes(s.run) && s.held && s.text);
       const events: AnyEventDraft[] = held.map((s) =>

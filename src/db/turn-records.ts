@@ -5,7 +5,7 @@
  */
 import { ACTIVE_TURN_STATUSES, type TurnStatus, turnWorkflowId } from '../shared/domain';
 import { casLost, casWritten, compareAndSet } from './compare-and-set';
-import { idFromKey, isDuplicateKey, type Models } from './models';
+import { idFromKey, isDuplicateKey, type Models, type SessionLockDoc } from './models';
 import { deleteIncarnation, incarnationOf } from './revision-claims';
 
 /**
@@ -64,8 +64,10 @@ export async function takeSessionLock(models: Models, sessionId: string, turnId:
  * Releases the session's lock if `turnId` holds it. Use this rather than a filtered
  * deleteOne: on FerretDB v1 that can delete the lock a taker put in place after the read.
  */
-export async function releaseSessionLock(models: Models, sessionId: string, turnId: string): Promise<void> {
-  const lock = await models.SessionLock.findById(sessionId).lean();
+export async function releaseSessionLock(models: Models, sessionId: string, turnId: string, lockRead?: Promise<SessionLockDoc | null>): Promise<void> {
+  // A lock read earlier (while the holder finished its work) is as good as one read now: only
+  // its holder releases it, and the delete matches the incarnation read, never a newer one.
+  const lock = await (lockRead ?? models.SessionLock.findById(sessionId).lean());
   if (lock?.turnId === turnId) await deleteLock(models, sessionId, lock);
 }
 

@@ -218,6 +218,8 @@ export interface FinalizeInput {
    * `_id` (absent in older histories: it then finds them by turnId, as before).
    */
   lastStep?: number;
+  /** The turn's session (absent in older histories): its lock is read with the turn's records, not after the writes. */
+  sessionId?: string;
 }
 
 export interface FinalizeResult {

@@ -143,4 +143,7 @@ export interface OpenJobTurnInput {
    * of waiting: the job's local try, which then waits as a regular activity (job-child.ts).
    */
   failWhenBusy?: boolean;
+  /** The job's session and project (jobs since these fields): the activity takes the lock while it reads the job. */
+  sessionId?: string;
+  projectId?: string;
 }

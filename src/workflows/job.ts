@@ -123,7 +123,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
   const child = async (req: Omit<ChildRequest, 'onTurn'>, announce: string): Promise<ChildResult> => {
     const r = await runChildTurn(st, acts, {
       ...req,
-      // Not awaited: the announcement and the child start go out in the same workflow task.
+      // Not awaited: the chapter's turn runs while its announcement is written.
       onTurn: (turnId) => {
         const facts = progress(announce, req.open.chapter, turnId);
         st.background((slot) => acts.recordJob({ jobId, slot, progress: facts }));

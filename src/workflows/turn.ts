@@ -40,7 +40,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     activeScope?.cancel();
   });
 
-  const finalize = async (f: Omit<FinalizeInput, 'turnId' | 'slot' | 'runs' | 'routing' | 'deferredStops' | 'releaseHeldRuns' | 'lastStep'>): Promise<TurnOutcome> => {
+  const finalize = async (f: Omit<FinalizeInput, 'turnId' | 'slot' | 'runs' | 'routing' | 'deferredStops' | 'releaseHeldRuns' | 'lastStep' | 'sessionId'>): Promise<TurnOutcome> => {
     await offerSuggestions(input, f.status);
     st.status = f.status;
     upsertSearchAttributes([{ key: SA.TurnStatus, value: f.status }]);
@@ -55,6 +55,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
         deferredStops: st.blockedHandoffs,
         releaseHeldRuns: st.releaseAtFinalize,
         lastStep: st.step,
+        sessionId: input.sessionId,
       }),
     );
     return {

@@ -85,3 +85,28 @@ export async function runHistories(h: Harness, workflowId: string): Promise<RunH
   }
   return runs;
 }
+
+export interface WorkflowTaskOutput {
+  /** History event kinds the task's commands produced (`startChildWorkflowExecutionInitiated`, …). */
+  commands: string[];
+  /** Activity types of the local activities the task ran (from their markers). */
+  localActivities: string[];
+}
+
+/** What each completed workflow task of a history produced: its commands and its local activities. */
+export function workflowTaskOutputs(events: temporal.api.history.v1.IHistoryEvent[]): WorkflowTaskOutput[] {
+  const tasks: WorkflowTaskOutput[] = [];
+  let current: WorkflowTaskOutput | null = null;
+  for (const e of events) {
+    if (e.workflowTaskCompletedEventAttributes) tasks.push((current = { commands: [], localActivities: [] }));
+    else if (e.workflowTaskScheduledEventAttributes) current = null;
+    else if (current && e.markerRecordedEventAttributes?.markerName === 'core_local_activity') {
+      const data = e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data;
+      if (data) current.localActivities.push((JSON.parse(Buffer.from(data).toString()) as { activity_type: string }).activity_type);
+    } else if (current) {
+      const kind = Object.keys(e).find((k) => k.endsWith('EventAttributes') && (e as Record<string, unknown>)[k]);
+      if (kind) current.commands.push(kind.replace(/EventAttributes$/, ''));
+    }
+  }
+  return tasks;
+}

@@ -7,7 +7,7 @@
 import { api, createHarness, createProjectAndSession, type Harness } from '../helpers/harness';
 import { readSse } from '../helpers/sse-client';
 import { SA } from '../../src/workflows/messages';
-import { chapterSnapshot, jobEvents, progressOf, runHistories, startJob, waitFor, waitJob } from './job-helpers';
+import { chapterSnapshot, jobEvents, progressOf, runHistories, startJob, waitFor, waitJob, workflowTaskOutputs } from './job-helpers';
 
 /**
  * Events in one run's history, whatever the job's length: an outline turn plus ten
@@ -110,6 +110,11 @@ test('a 50-chapter job writes 50 drafts in order, one version each, with a bound
   expect(written.map((p) => p.data.chaptersDone)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
   expect(written.every((p) => p.data.of === 50 && p.turnId && jobTurns.has(p.turnId))).toBe(true);
   expect(written[49]!.data.words).toBe(words);
+  // Each chapter was announced with the id of the turn writing it, before its "written".
+  const announced = progress.filter((p) => /^Writing chapter \d+\.$/.test(p.data.message ?? ''));
+  expect(announced.map((p) => p.data.chapter)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+  expect(announced.map((p) => p.turnId)).toEqual(turns.slice(1).map((t) => String(t._id)));
+  for (const a of announced) expect(a.seq).toBeLessThan(written.find((w) => w.data.chapter === a.data.chapter)!.seq);
   expect(progress[progress.length - 1]!.data).toMatchObject({ status: 'completed', chaptersDone: 50, words });
   expect(events[events.length - 1]).toMatchObject({ type: 'done', jobId, data: { status: 'completed' } });
 
@@ -126,6 +131,16 @@ test('a 50-chapter job writes 50 drafts in order, one version each, with a bound
   }
   const histories = await Promise.all(runs.map((r) => h.runtime.temporal.workflow.getHandle(workflowId, r.runId).fetchHistory()));
   expect(histories.some((hist) => JSON.stringify(hist).includes(sample))).toBe(false);
+  // A chapter's turn starts without waiting for its announcement: no workflow task that starts
+  // a child runs a recordJob after opening the turn (a task completes only once its local
+  // activities have). The job's first task records its start before anything else.
+  const tasks = histories.flatMap((hist) => workflowTaskOutputs(hist.events ?? []));
+  const starting = tasks.filter((t) => t.commands.includes('startChildWorkflowExecutionInitiated'));
+  expect(starting).toHaveLength(51);
+  const afterOpen = (t: (typeof tasks)[number]) => t.localActivities.slice(t.localActivities.lastIndexOf('openJobTurn'));
+  expect(starting.every((t) => t.localActivities.includes('openJobTurn'))).toBe(true);
+  expect(starting.filter((t) => afterOpen(t).includes('recordJob'))).toEqual([]);
+  expect(tasks.filter((t) => t.localActivities.includes('recordJob')).length).toBeGreaterThanOrEqual(51);
   console.log(`50-chapter job: ${runs.length} runs, events per run ${runs.map((r) => r.events).join('/')}, bytes per run ${runs.map((r) => r.bytes).join('/')}`);
 
   // Search attributes for operators.
