@@ -46,6 +46,8 @@ interface Sample {
   wftRun: number[];
   /** Remote activity: started → completed beyond its wait. */
   activityExtra: number[];
+  /** Remote activity: scheduled → started (dispatch, through matching or eagerly). */
+  activityWait: number[];
 }
 
 const median = (xs: number[]): number => {
@@ -62,7 +64,7 @@ async function runOnce(client: Client, taskQueue: string, kind: Kind, round: num
   const wallMs = performance.now() - start;
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
   const at = (e: NonNullable<typeof history.events>[number]) => Number(e.eventTime!.seconds) * 1000 + e.eventTime!.nanos! / 1e6;
-  const sample: Sample = { wallMs, wftWait: [], wftRun: [], activityExtra: [] };
+  const sample: Sample = { wallMs, wftWait: [], wftRun: [], activityExtra: [], activityWait: [] };
   const scheduledAt = new Map<string, number>();
   const startedAt = new Map<string, number>();
   for (const e of history.events ?? []) {
@@ -73,7 +75,11 @@ async function runOnce(client: Client, taskQueue: string, kind: Kind, round: num
       startedAt.set(id, at(e));
     }
     if (e.workflowTaskCompletedEventAttributes) sample.wftRun.push(at(e) - startedAt.get(String(e.workflowTaskCompletedEventAttributes.startedEventId))!);
-    if (e.activityTaskStartedEventAttributes) startedAt.set(id, at(e));
+    if (e.activityTaskScheduledEventAttributes) scheduledAt.set(id, at(e));
+    if (e.activityTaskStartedEventAttributes) {
+      startedAt.set(id, at(e));
+      sample.activityWait.push(at(e) - scheduledAt.get(String(e.activityTaskStartedEventAttributes.scheduledEventId))!);
+    }
     if (e.activityTaskCompletedEventAttributes) sample.activityExtra.push(at(e) - startedAt.get(String(e.activityTaskCompletedEventAttributes.startedEventId))! - WAIT_MS);
   }
   return sample;
@@ -123,6 +129,7 @@ async function main(): Promise<void> {
     row('workflow tasks per run', (v) => String(median(v.samples.map((s) => s.wftRun.length))));
     row('workflow task: scheduled → started', (v) => ms(median(v.samples.flatMap((s) => s.wftWait))));
     row('workflow task: started → completed', (v) => ms(median(v.samples.flatMap((s) => s.wftRun))));
+    row('activity: scheduled → started', (v) => (v.kind === 'remote' ? ms(median(v.samples.flatMap((s) => s.activityWait))) : '—'));
     row('activity: started → completed, beyond its wait', (v) => (v.kind === 'remote' ? ms(median(v.samples.flatMap((s) => s.activityExtra))) : '—'));
   } finally {
     for (const v of variants) v.worker.shutdown();
