@@ -95,7 +95,7 @@ mongo_uri() { echo "${MONGODB_URI:-mongodb://127.0.0.1:$MONGO_PORT/scriptorium}"
 
 # What our FerretDB build is: the version plus the local patch below. A binary built
 # otherwise (an older checkout, no patch) is rebuilt.
-FERRETDB_BUILD="$FERRETDB_VERSION+sqlite-id-index+id-pushdown"
+FERRETDB_BUILD="$FERRETDB_VERSION+sqlite-id-index+id-pushdown+eq-pushdown"
 
 # FerretDB v1's SQLite backend creates each collection's unique _id index on the expression
 # `_ferretdb_sjson->"_id"` but looks documents up by `_ferretdb_sjson->'$._id'`: SQLite only
@@ -118,10 +118,11 @@ patch_ferretdb() {
 }
 
 # Upstream pushes only a filter that is exactly {_id: value} down to SQLite; `_id: {$in: [...]}`
-# (the files a prompt showed whole, on every step) and an `_id` beside other conditions read
-# the whole collection. scripts/ferretdb/id_pushdown.go turns those into `_id` index lookups
-# (the handler still matches the whole filter in memory); the two call sites in the backend's
-# Query and Explain try it first.
+# (the files a prompt showed whole, on every step), an `_id` beside other conditions and every
+# equality on another field ({sessionId: …}, {turnId: …}) read and decoded the whole collection.
+# scripts/ferretdb/id_pushdown.go turns those into SQLite conditions, answered from the `_id`
+# index or the field's own index where there is one (the handler still matches the whole
+# filter in memory); the two call sites in the backend's Query and Explain try it first.
 patch_ferretdb_pushdown() {
   local dir="$1/internal/backends/sqlite" guard=$'\tif params.Filter.Len() == 1 {'
   if [ "$(grep -cxF "$guard" "$dir/collection.go")" != 2 ]; then
@@ -139,7 +140,7 @@ patch_ferretdb_pushdown() {
     }
     { print }' "$dir/collection.go" >"$dir/collection.go.new" && mv "$dir/collection.go.new" "$dir/collection.go"
   [ "$(grep -c scriptoriumIDPushdown "$dir/collection.go")" = 2 ] || fail "could not patch FerretDB's filter pushdown ($dir/collection.go)"
-  say "patched FerretDB: _id \$in filters and _id beside other conditions use the _id index"
+  say "patched FerretDB: _id \$in filters, _id beside other conditions and field equalities are pushed down to SQLite"
 }
 
 provision_ferretdb() {

@@ -4,14 +4,18 @@
 // Upstream pushes a filter down to SQLite only when it is exactly {_id: <string or ObjectId>};
 // every other filter reads the whole collection and is matched in memory. This also pushes
 // down an `_id` equality that sits beside other conditions, and {_id: {$in: [...]}} with
-// string or ObjectId members, as lookups in the `_id` index. It only narrows the rows read:
-// the handler still applies the whole filter to each document that comes back (find, count,
-// update, delete, findAndModify and aggregate all do), so results are unchanged.
+// string or ObjectId members, as lookups in the `_id` index; and every top-level equality to a
+// string or ObjectId ({sessionId: "…"}, {turnId: "…", author: "ai"}), which SQLite answers from
+// the collection's index on that field when there is one and otherwise in its own scan, so
+// only the matching documents are decoded. It only narrows the rows read: the handler still
+// applies the whole filter to each document that comes back (find, count, update, delete,
+// findAndModify and aggregate all do), so results are unchanged.
 
 package sqlite
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
@@ -23,13 +27,55 @@ import (
 // maxIDsPushedDown bounds the IN list (SQLite allows 32766 parameters).
 const maxIDsPushedDown = 1000
 
-// scriptoriumIDPushdown returns a WHERE clause on the `_id` index and its arguments, or "" when
-// the filter has no `_id` condition of a form it handles.
+// scriptoriumIDPushdown returns a WHERE clause and its arguments for the conditions of the filter
+// it can push down, or "" when there are none: an `_id` condition (a lookup in the `_id` index)
+// and top-level string equalities (below).
 func scriptoriumIDPushdown(filter *types.Document) (string, []any) {
 	if filter == nil {
 		return "", nil
 	}
 
+	var conds []string
+	var args []any
+
+	if c, a := scriptoriumIDCondition(filter); c != "" {
+		conds, args = append(conds, c), append(args, a...)
+	}
+
+	for _, key := range filter.Keys() {
+		if key == "_id" || !scriptoriumPlainField.MatchString(key) {
+			continue
+		}
+
+		v := must.NotFail(filter.Get(key))
+
+		switch v.(type) {
+		case string, types.ObjectID:
+		default:
+			continue
+		}
+
+		// {f: "s"} matches f == "s" and arrays holding "s". `->` gives the stored value as JSON
+		// text, the form FerretDB's own indexes on f are built on; an array's text starts with
+		// '[', so the range keeps every array for the handler to match.
+		expr := fmt.Sprintf("%s->'%s'", metadata.DefaultColumn, key)
+		conds = append(conds, fmt.Sprintf("(%s = ? OR (%s >= '[' AND %s < '\\'))", expr, expr, expr))
+		args = append(args, string(must.NotFail(sjson.MarshalSingleValue(v))))
+	}
+
+	if len(conds) == 0 {
+		return "", nil
+	}
+
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// scriptoriumPlainField is a top-level field name that needs no quoting in a JSON path.
+var scriptoriumPlainField = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// scriptoriumIDCondition returns a condition on the `_id` index and its arguments, or "" when
+// the filter has no `_id` condition of a form it handles.
+func scriptoriumIDCondition(filter *types.Document) (string, []any) {
 	v, err := filter.Get("_id")
 	if err != nil {
 		return "", nil
@@ -37,7 +83,7 @@ func scriptoriumIDPushdown(filter *types.Document) (string, []any) {
 
 	switch v := v.(type) {
 	case string, types.ObjectID:
-		return fmt.Sprintf(` WHERE %s = ?`, metadata.IDColumn), []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}
+		return fmt.Sprintf(`%s = ?`, metadata.IDColumn), []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}
 
 	case *types.Document:
 		if v.Len() != 1 {
@@ -69,7 +115,7 @@ func scriptoriumIDPushdown(filter *types.Document) (string, []any) {
 
 		placeholders := strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")
 
-		return fmt.Sprintf(` WHERE %s IN (%s)`, metadata.IDColumn, placeholders), args
+		return fmt.Sprintf(`%s IN (%s)`, metadata.IDColumn, placeholders), args
 	}
 
 	return "", nil

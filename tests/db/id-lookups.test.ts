@@ -10,6 +10,9 @@
  * The same goes for `_id: {$in: [...]}` (the files a prompt showed whole, read on every step)
  * and an `_id` equality beside other conditions, which upstream FerretDB v1 also answered by
  * scanning (scripts/ferretdb/id_pushdown.go). The whole filter still decides what matches.
+ *
+ * So do top-level equalities to a string (a session's messages, a turn's steps and versions):
+ * upstream read and decoded every document of the collection for them.
  */
 import { useScratchDb } from '../helpers/scratch-db';
 
@@ -89,4 +92,40 @@ test('_id $in and _id beside other conditions still match exactly what the whole
   expect((await db.models.AgentStep.findById('turn-21:6').lean())?.text).toBe('x'.repeat(200));
   await db.models.AgentStep.deleteMany({ _id: { $in: ['turn-30:7', 'turn-31:8'] } });
   expect(await db.models.AgentStep.countDocuments({ _id: { $in: ['turn-30:7', 'turn-31:8', 'turn-32:1'] } })).toBe(1);
+});
+
+test('a find by a string field searches that field\'s index instead of scanning the collection', async () => {
+  const plan = await planOf({ find: 'agentsteps', filter: { turnId: 'turn-150' } });
+  if (await isFerret()) {
+    expect(plan).toMatch(/SEARCH agentsteps_\w+ USING INDEX agentsteps_\w+_turnId_1/);
+    expect(plan).not.toMatch(/SCAN agentsteps/);
+  } else expect(plan).toMatch(/IXSCAN/);
+  const steps = await db.models.AgentStep.find({ turnId: 'turn-150', agent: 'writer' }).lean();
+  expect(steps.map((st) => String(st._id))).toEqual(['turn-150:7']);
+  expect(await db.models.AgentStep.countDocuments({ turnId: 'turn-150', agent: 'planner' })).toBe(0);
+});
+
+test('string equalities still match what MongoDB matches: arrays holding the value, exact strings only', async () => {
+  const raw = db.models.AgentStep.db.db!.collection('equalities');
+  const tricky = 'quote " backslash \\ <tag> & é 中文';
+  await raw.insertMany([
+    { _id: 'plain', sessionId: 's1' } as never,
+    { _id: 'array', sessionId: ['s0', 's1'] } as never,
+    { _id: 'prefix', sessionId: 's10' } as never,
+    { _id: 'number', sessionId: 1 } as never,
+    { _id: 'missing' } as never,
+    { _id: 'tricky', sessionId: tricky } as never,
+    { _id: 'tricky-array', sessionId: [tricky] } as never,
+  ]);
+  const ids = async (filter: Record<string, unknown>) => (await raw.find(filter).toArray()).map((d) => String(d._id)).sort();
+  // As on MongoDB: the string itself and any array holding it, nothing that only starts like it.
+  expect(await ids({ sessionId: 's1' })).toEqual(['array', 'plain']);
+  expect(await ids({ sessionId: tricky })).toEqual(['tricky', 'tricky-array']);
+  expect(await ids({ sessionId: 's1', _id: { $in: ['array', 'prefix'] } })).toEqual(['array']);
+  expect(await raw.countDocuments({ sessionId: 's2' })).toBe(0);
+  // Updates and deletes go through the same narrowing.
+  await raw.updateMany({ sessionId: 's1' }, { $set: { seen: true } });
+  expect(await ids({ seen: true })).toEqual(['array', 'plain']);
+  await raw.deleteMany({ sessionId: tricky });
+  expect(await raw.countDocuments({})).toBe(5);
 });

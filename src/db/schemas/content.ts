@@ -81,3 +81,6 @@ export const fileVersionSchema = new Schema(
 );
 // A retried write computes the same version number, so this index is what stops a duplicate.
 fileVersionSchema.index({ fileId: 1, version: 1 }, { unique: true });
+// What a turn wrote: the task board at finalize and the reviewer's evidence look versions up by
+// turn (without it, every version of every file is read on each of those turns).
+fileVersionSchema.index({ turnId: 1 });
