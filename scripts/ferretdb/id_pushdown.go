@@ -4,10 +4,11 @@
 // Upstream pushes a filter down to SQLite only when it is exactly {_id: <string or ObjectId>};
 // every other filter reads the whole collection and is matched in memory. This also pushes
 // down an `_id` equality that sits beside other conditions, and {_id: {$in: [...]}} with
-// string or ObjectId members, as lookups in the `_id` index; and every top-level equality to a
+// string or ObjectId members, as lookups in the `_id` index; every top-level equality to a
 // string or ObjectId ({sessionId: "…"}, {turnId: "…", author: "ai"}), which SQLite answers from
-// the collection's index on that field when there is one and otherwise in its own scan, so
-// only the matching documents are decoded. It only narrows the rows read: the handler still
+// the collection's index on that field when there is one and otherwise in its own scan; and
+// top-level comparisons with a number ({seq: {$gt: 600}}), so only the matching documents are
+// decoded. It only narrows the rows read: the handler still
 // applies the whole filter to each document that comes back (find, count, update, delete,
 // findAndModify and aggregate all do), so results are unchanged.
 
@@ -15,6 +16,7 @@ package sqlite
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 
@@ -49,6 +51,13 @@ func scriptoriumIDPushdown(filter *types.Document) (string, []any) {
 
 		v := must.NotFail(filter.Get(key))
 
+		if ops, ok := v.(*types.Document); ok {
+			c, a := scriptoriumRangeConditions(key, ops)
+			conds, args = append(conds, c...), append(args, a...)
+
+			continue
+		}
+
 		switch v.(type) {
 		case string, types.ObjectID:
 		default:
@@ -68,6 +77,56 @@ func scriptoriumIDPushdown(filter *types.Document) (string, []any) {
 	}
 
 	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// scriptoriumRangeOps are the comparison operators pushed down for a number, as SQL.
+var scriptoriumRangeOps = map[string]string{"$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}
+
+// scriptoriumRangeConditions pushes down {f: {$gt: n, $lte: m, …}} with numbers n, m (a
+// session's latest messages by seq). A stored number (integer or real) must compare as asked;
+// an array (which may hold a number that does) or text (how a special double may be stored) is
+// kept for the handler; anything else (null, missing, documents, booleans) never matches a
+// comparison with a number. It returns nothing unless every operator is one it handles.
+func scriptoriumRangeConditions(key string, ops *types.Document) ([]string, []any) {
+	if ops.Len() == 0 {
+		return nil, nil
+	}
+
+	var conds []string
+	var args []any
+
+	for _, op := range ops.Keys() {
+		sqlOp, ok := scriptoriumRangeOps[op]
+		if !ok {
+			return nil, nil
+		}
+
+		var n any
+
+		switch v := must.NotFail(ops.Get(op)).(type) {
+		case int32:
+			n = int64(v)
+		case int64:
+			n = v
+		case float64:
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, nil
+			}
+
+			n = v
+		default:
+			return nil, nil
+		}
+
+		typ := fmt.Sprintf("json_type(%s, '$.%s')", metadata.DefaultColumn, key)
+		conds = append(conds, fmt.Sprintf(
+			"(%s IN ('array', 'text') OR (%s IN ('integer', 'real') AND %s->>'%s' %s ?))",
+			typ, typ, metadata.DefaultColumn, key, sqlOp,
+		))
+		args = append(args, n)
+	}
+
+	return conds, args
 }
 
 // scriptoriumPlainField is a top-level field name that needs no quoting in a JSON path.

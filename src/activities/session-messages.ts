@@ -21,12 +21,33 @@ export interface SessionMessages {
   complete: boolean;
 }
 
+/**
+ * How far below the session's latest sequence number the first read looks: the messages it
+ * needs plus room for a few numbers that were reserved and never used (a retried write).
+ */
+export const SEQ_WINDOW = HISTORY_MESSAGES + 1 + 20;
+
 /** The latest messages: enough for the history after this turn's own message is set aside. */
 export async function readSessionMessages(models: Models, sessionId: string): Promise<SessionMessages> {
   const limit = HISTORY_MESSAGES + 1;
-  // All in the first batch: the driver's default (101) cost a getMore round trip.
-  const docs = await models.Message.find({ sessionId }).sort({ seq: -1 }).limit(limit).batchSize(limit).lean();
+  // Only a shortcut: a session id that is not an ObjectId (tests, older data) or a failed read falls back to reading the session whole.
+  const session = await models.Session.findById(sessionId).select({ messageSeq: 1 }).lean().catch(() => null);
+  const latest = session?.messageSeq ?? 0;
+  // A long session is read by its latest sequence numbers first: on our local server only those
+  // messages are then decoded (it answers a seq range in SQLite), not the session's whole
+  // history (accumulated bench: ~70 ms on the way to the first token). When the window holds
+  // all `limit` messages wanted they are the latest; otherwise (unused numbers), read as before.
+  if (latest > SEQ_WINDOW) {
+    const docs = await latestMessages(models, { sessionId, seq: { $gt: latest - SEQ_WINDOW } }, limit);
+    if (docs.length === limit) return { docs, complete: false };
+  }
+  const docs = await latestMessages(models, { sessionId }, limit);
   return { docs, complete: docs.length < limit };
+}
+
+function latestMessages(models: Models, filter: Record<string, unknown>, limit: number): Promise<MessageDoc[]> {
+  // All in the first batch: the driver's default (101) cost a getMore round trip.
+  return models.Message.find(filter).sort({ seq: -1 }).limit(limit).batchSize(limit).lean();
 }
 
 /** The chat history before this turn, newest first, or null when the read cannot tell. */

@@ -11,9 +11,11 @@
  * and an `_id` equality beside other conditions, which upstream FerretDB v1 also answered by
  * scanning (scripts/ferretdb/id_pushdown.go). The whole filter still decides what matches.
  *
- * So do top-level equalities to a string (a session's messages, a turn's steps and versions):
- * upstream read and decoded every document of the collection for them.
+ * So do top-level equalities to a string (a session's messages, a turn's steps and versions)
+ * and comparisons with a number (a session's latest messages by seq): upstream read and
+ * decoded every document of the collection for them.
  */
+import { Double, Long } from 'mongodb';
 import { useScratchDb } from '../helpers/scratch-db';
 
 const db = useScratchDb('idlookup');
@@ -128,4 +130,34 @@ test('string equalities still match what MongoDB matches: arrays holding the val
   expect(await ids({ seen: true })).toEqual(['array', 'plain']);
   await raw.deleteMany({ sessionId: tricky });
   expect(await raw.countDocuments({})).toBe(5);
+});
+
+test('comparisons with a number are narrowed in SQLite and still match what MongoDB matches', async () => {
+  const raw = db.models.AgentStep.db.db!.collection('ranges');
+  await raw.insertMany([
+    { _id: 'int', seq: 700 },
+    { _id: 'long', seq: Long.fromNumber(700) },
+    { _id: 'double', seq: new Double(700.5) },
+    { _id: 'low', seq: 5 },
+    { _id: 'text', seq: '900' },
+    { _id: 'array', seq: [1, 700] },
+    { _id: 'low-array', seq: [1, 2] },
+    { _id: 'date', seq: new Date(800) },
+    { _id: 'null', seq: null },
+    { _id: 'missing' },
+    { _id: 'big', seq: Long.fromString('9007199254740993') },
+  ] as never[]);
+  const ids = async (filter: Record<string, unknown>) => (await raw.find(filter).toArray()).map((d) => String(d._id)).sort();
+  if (await isFerret()) {
+    // The server narrows the rows in SQLite instead of decoding every document.
+    const explained = (await raw.db.command({ explain: { find: 'ranges', filter: { seq: { $gt: 600 } } } })) as { filterPushdown?: boolean };
+    expect(explained.filterPushdown).toBe(true);
+  }
+  // Numbers of every kind compare by value; arrays match by any element; text, dates and null never match a number.
+  expect(await ids({ seq: { $gt: 600 } })).toEqual(['array', 'big', 'double', 'int', 'long']);
+  expect(await ids({ seq: { $lt: 10 } })).toEqual(['array', 'low', 'low-array']);
+  expect(await ids({ seq: { $gte: 700, $lte: 700 } })).toEqual(['array', 'int', 'long']);
+  expect(await ids({ seq: { $gt: 9007199254740992 } })).toEqual(['big']);
+  // Beside an equality, both apply.
+  expect(await ids({ seq: { $gt: 600 }, _id: { $in: ['int', 'low'] } })).toEqual(['int']);
 });

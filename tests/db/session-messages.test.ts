@@ -4,7 +4,7 @@
  * than the messages read is still found, by the reader's own query.
  */
 import { routerUserMessage } from '../../src/activities/router-input';
-import { HISTORY_MESSAGES, historyBefore, latestAuthorMessages, latestReply, previousTurnId, readSessionMessages } from '../../src/activities/session-messages';
+import { HISTORY_MESSAGES, historyBefore, latestAuthorMessages, latestReply, previousTurnId, readSessionMessages, SEQ_WINDOW } from '../../src/activities/session-messages';
 import { newId } from '../../src/db/models';
 import { useScratchDb } from '../helpers/scratch-db';
 
@@ -60,4 +60,37 @@ test('a long session is read up to its limit: what lies beyond is "cannot tell",
   const message = await routerUserMessage(db.models, turn, Promise.resolve(read));
   expect(message).toContain('The outline is ready. Shall I write chapter 1?');
   expect(message.endsWith('[user message]\nGo on')).toBe(true);
+});
+
+test('a long session is read by its latest sequence numbers, exactly as the whole read, even with unused numbers', async () => {
+  const projectId = await db.newProject();
+  const all = (sessionId: string) => db.models.Message.find({ sessionId }).sort({ seq: -1 }).limit(HISTORY_MESSAGES + 1).lean();
+  /** A session whose messages have these sequence numbers, its counter at the highest. */
+  async function session(seqs: number[]) {
+    const session = await db.models.Session.create({ projectId, ownerId: 'u1', title: 'Long', messageSeq: Math.max(...seqs) });
+    const sessionId = String(session._id);
+    await db.models.Message.insertMany(seqs.map((seq) => ({ sessionId, projectId, turnId: newId(), role: 'user', content: `m${seq}`, seq, key: `${sessionId}:${seq}` })));
+    return sessionId;
+  }
+  const spy = jest.spyOn(db.models.Message, 'find');
+  try {
+    // A few unused numbers: the window still holds the 201 latest, read in one query.
+    const few = await session(Array.from({ length: 400 }, (_, i) => i + 1).filter((seq) => seq % 50 !== 0));
+    spy.mockClear();
+    const read = await readSessionMessages(db.models, few);
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect((spy.mock.calls[0] as unknown[])[0]).toMatchObject({ sessionId: few, seq: { $gt: 399 - SEQ_WINDOW } });
+    expect(read.complete).toBe(false);
+    expect(read.docs.map((m) => m.seq)).toEqual((await all(few)).map((m) => m.seq));
+
+    // Many unused numbers (fewer messages in the window than wanted): read the whole session, still exact.
+    const sparse = await session(Array.from({ length: 300 }, (_, i) => (i + 1) * 3));
+    spy.mockClear();
+    const sparseRead = await readSessionMessages(db.models, sparse);
+    expect(spy).toHaveBeenCalledTimes(2);
+    expect(sparseRead.docs).toHaveLength(HISTORY_MESSAGES + 1);
+    expect(sparseRead.docs.map((m) => m.seq)).toEqual((await all(sparse)).map((m) => m.seq));
+  } finally {
+    spy.mockRestore();
+  }
 });
