@@ -160,7 +160,11 @@ export function createJobActivities(deps: ActivityDeps) {
       if (busyWith && input.failWhenBusy) throw ApplicationFailure.nonRetryable(`session ${sessionId} is busy with turn ${busyWith}`, SESSION_BUSY);
       if (busyWith) throw new Error(`session ${sessionId} is busy with turn ${busyWith}; waiting`);
       const [job, existing] = await Promise.all([jobRead, recorded]);
-      if (job.sessionId !== sessionId) throw new Error(`job ${input.jobId} runs in session ${job.sessionId}, not ${sessionId}`);
+      if (job.sessionId !== sessionId) {
+        // The workflow named another session than the job's (never by design): free what was taken.
+        await releaseSessionLock(models, sessionId, turnId);
+        throw ApplicationFailure.nonRetryable(`job ${input.jobId} runs in session ${job.sessionId}, not ${sessionId}`, 'JobMismatch');
+      }
       const message = existing?.message ?? (await built);
       await createTurnRecords(models, { turnId, sessionId, projectId, ownerId: job.ownerId, message, jobId: input.jobId });
       return { turnId };
