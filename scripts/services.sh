@@ -121,7 +121,7 @@ patch_ferretdb() {
 # (the files a prompt showed whole, on every step), an `_id` beside other conditions, every
 # equality on another field ({sessionId: …}, {turnId: …}) and every comparison with a number
 # ({seq: {$gt: …}}) read and decoded the whole collection.
-# scripts/ferretdb/id_pushdown.go turns those into SQLite conditions, answered from the `_id`
+# scripts/ferretdb/pushdown.go turns those into SQLite conditions, answered from the `_id`
 # index or the field's own index where there is one (the handler still matches the whole
 # filter in memory); the two call sites in the backend's Query and Explain try it first.
 patch_ferretdb_pushdown() {
@@ -129,18 +129,18 @@ patch_ferretdb_pushdown() {
   if [ "$(grep -cxF "$guard" "$dir/collection.go")" != 2 ]; then
     say "WARNING: FerretDB $FERRETDB_VERSION: filter pushdown code not as expected, built without the _id \$in pushdown"; return
   fi
-  cp "$ROOT/scripts/ferretdb/id_pushdown.go" "$dir/scriptorium_id_pushdown.go"
+  cp "$ROOT/scripts/ferretdb/pushdown.go" "$dir/scriptorium_pushdown.go"
   awk -v guard="$guard" '
     $0 == guard {
       n++
-      print "\tif w, a := scriptoriumIDPushdown(params.Filter); w != \"\" {"
+      print "\tif w, a := scriptoriumPushdown(params.Filter); w != \"\" {"
       if (n == 2) print "\t\tfilterPushdown = true"
       print "\t\twhereClause, args = w, a"
       print "\t} else if params.Filter.Len() == 1 {"
       next
     }
     { print }' "$dir/collection.go" >"$dir/collection.go.new" && mv "$dir/collection.go.new" "$dir/collection.go"
-  [ "$(grep -c scriptoriumIDPushdown "$dir/collection.go")" = 2 ] || fail "could not patch FerretDB's filter pushdown ($dir/collection.go)"
+  [ "$(grep -c scriptoriumPushdown "$dir/collection.go")" = 2 ] || fail "could not patch FerretDB's filter pushdown ($dir/collection.go)"
   say "patched FerretDB: _id \$in filters, _id beside other conditions, field equalities and number comparisons are pushed down to SQLite"
 }
 

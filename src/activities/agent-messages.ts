@@ -72,7 +72,7 @@ function messageTokens(m: ChatMessage, key?: string): number {
 /**
  * Files shown whole at the start of the request whose head moved on (or that were deleted) since.
  * One `_id $in` read per step: an indexed command on MongoDB, and on the local FerretDB too
- * (scripts/ferretdb/id_pushdown.go; upstream FerretDB v1 read the whole files collection,
+ * (scripts/ferretdb/pushdown.go; upstream FerretDB v1 read the whole files collection,
  * every book's text, for it on every step).
  */
 async function changedSinceShown(models: Models, ctx: TurnContextDoc): Promise<string[]> {

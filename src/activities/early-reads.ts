@@ -5,6 +5,7 @@
  * by the taker, and a retried activity (the entry is gone) reads anew.
  */
 import { LRUCache } from 'lru-cache';
+import { quiet } from '../shared/quiet';
 
 export class EarlyReads<T extends object> {
   private readonly pending: LRUCache<string, Promise<T>>;
@@ -31,10 +32,4 @@ export class EarlyReads<T extends object> {
     }
     return readNow();
   }
-}
-
-/** A read started ahead of its use: awaited later, so its failure must not count as unhandled meanwhile. */
-export function quiet<T>(read: Promise<T>): Promise<T> {
-  read.catch(() => undefined);
-  return read;
 }

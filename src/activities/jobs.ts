@@ -18,7 +18,7 @@ import { anyChapterFile, chapterFiles, describeRanges, missingChapters, outlineC
 import { chapterMessage, type Lang, outlineMessage, parseVerdict, revisionMessage } from './job-text';
 import { publisherFor, streamKeyFor } from './publish';
 import { expireStream } from '../streams/redis-streams';
-import { quiet } from './early-reads';
+import { quiet } from '../shared/quiet';
 
 /** Progress facts for a `job_progress` event; the range comes from the Job document. */
 export interface ProgressFacts {
@@ -95,7 +95,6 @@ export function createJobActivities(deps: ActivityDeps) {
     const project = quiet(models.Project.findById(projectId).select({ summary: 1 }).lean().exec());
     const files = input.kind === 'outline' ? null : quiet(chapterFiles(models, projectId));
     const [coverage, job] = await Promise.all([outlineCoverage(models, projectId), jobRead]);
-    if (job.projectId !== projectId) throw new Error(`job ${input.jobId} belongs to project ${job.projectId}, not ${projectId}`);
     const languageOf = async (sample: string): Promise<Lang> =>
       detectLanguage([job.instructions, sample, (await project)?.summary ?? ''].join('\n')) as Lang;
     if (input.kind === 'outline') {
@@ -160,10 +159,10 @@ export function createJobActivities(deps: ActivityDeps) {
       if (busyWith && input.failWhenBusy) throw ApplicationFailure.nonRetryable(`session ${sessionId} is busy with turn ${busyWith}`, SESSION_BUSY);
       if (busyWith) throw new Error(`session ${sessionId} is busy with turn ${busyWith}; waiting`);
       const [job, existing] = await Promise.all([jobRead, recorded]);
-      if (job.sessionId !== sessionId) {
-        // The workflow named another session than the job's (never by design): free what was taken.
+      if (job.sessionId !== sessionId || job.projectId !== projectId) {
+        // The workflow named another session or project than the job's (never by design): free what was taken.
         await releaseSessionLock(models, sessionId, turnId);
-        throw ApplicationFailure.nonRetryable(`job ${input.jobId} runs in session ${job.sessionId}, not ${sessionId}`, 'JobMismatch');
+        throw ApplicationFailure.nonRetryable(`job ${input.jobId} runs in session ${job.sessionId} of project ${job.projectId}, not ${sessionId} of ${projectId}`, 'JobMismatch');
       }
       const message = existing?.message ?? (await built);
       await createTurnRecords(models, { turnId, sessionId, projectId, ownerId: job.ownerId, message, jobId: input.jobId });

@@ -28,6 +28,7 @@ import { reviewContent } from './review-evidence';
 import { stepId, usageId } from './record-ids';
 import { saveCapture, stepCaptureKey } from './capture';
 import { readToolTurn, resumeStep, runStepTools, runsToolsInStep } from './step-tools';
+import { quiet } from '../shared/quiet';
 
 interface AssembledCall {
   id: string;
@@ -234,8 +235,8 @@ export function createLlmActivities(deps: ActivityDeps) {
 
       if (runsToolsInStep(input, toolCalls)) {
         // The calls' turn read overlaps the recording below.
-        const toolTurn = readToolTurn(deps, input.turnId);
-        toolTurn.catch(() => undefined); // not unhandled if recording fails first; runStepTools awaits it
+        // Quiet: not unhandled if recording fails first; runStepTools awaits it.
+        const toolTurn = quiet(readToolTurn(deps, input.turnId));
         // The answer goes on record, after its events, before any call runs (step-tools.ts).
         const [saved] = await Promise.all([saving, usageRecorded]);
         await publisher.publish(endEvents(saved));

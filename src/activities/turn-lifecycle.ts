@@ -25,7 +25,7 @@ import { latestAuthorMessages, latestReply, previousTurnId, readSessionMessages,
 import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
 import { stepId } from './record-ids';
-import { quiet } from './early-reads';
+import { quiet } from '../shared/quiet';
 
 /** Proposals in the closing paragraph: list items, or a single trailing offer. */
 export function countProposedChanges(text: string): number {

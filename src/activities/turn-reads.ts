@@ -4,7 +4,7 @@
  * kind. On MongoDB a `{turnId}` filter is indexed anyway; on FerretDB v1 (the local
  * MongoDB-wire server) `{turnId}` reads every turn's documents, so finalize slowed down as
  * history grew (accumulated bench: 388 ms with 200 turns of history), while `_id` lookups,
- * `$in` included, use the `_id` index (scripts/ferretdb/id_pushdown.go).
+ * `$in` included, use the `_id` index (scripts/ferretdb/pushdown.go).
  */
 import type { Models } from '../db/models';
 import { stepId, usageId } from './record-ids';

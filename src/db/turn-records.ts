@@ -7,6 +7,7 @@ import { ACTIVE_TURN_STATUSES, type TurnStatus, turnWorkflowId } from '../shared
 import { casLost, casWritten, compareAndSet } from './compare-and-set';
 import { idFromKey, isDuplicateKey, type Models, type SessionLockDoc } from './models';
 import { deleteIncarnation, incarnationOf } from './revision-claims';
+import { quiet } from '../shared/quiet';
 
 /**
  * How to tell a dead lock holder from a live one. Without it, only a holder whose Turn has
@@ -96,8 +97,7 @@ export async function createTurnRecords(models: Models, t: TurnRecordInput): Pro
   // caught by the key's unique index below; its retry leaves a sequence number unused.)
   const _id = idFromKey(key);
   // Whether an earlier attempt stored the message is read while the Turn is created (both idempotent).
-  const stored = models.Message.exists({ _id }).exec();
-  stored.catch(() => undefined); // awaited below, after the Turn
+  const stored = quiet(models.Message.exists({ _id }).exec()); // awaited below, after the Turn
   try {
     await models.Turn.create({
       _id: t.turnId,

@@ -126,10 +126,10 @@ export function initialCarry(from: number): JobCarry {
 /** Kinds of child turn a job starts; part of each turn's idempotency key. */
 export type JobTurnKind = 'outline' | 'chapter' | 'revision';
 
-/** Input of the activity that records a child turn's author message (ids only). */
 /** openJobTurn's error type when told not to wait for a busy session (`failWhenBusy`). */
 export const SESSION_BUSY = 'SessionBusy';
 
+/** Input of the activity that records a child turn's author message (ids only). */
 export interface OpenJobTurnInput {
   jobId: string;
   kind: JobTurnKind;

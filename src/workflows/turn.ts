@@ -13,6 +13,7 @@ import {
   patched,
 } from '@temporalio/workflow';
 import { draft } from '../events/contract';
+import { quiet } from '../shared/quiet';
 import type { FinalizeInput, FinalizeResult, TurnInput, TurnOutcome } from '../shared/turn-types';
 import { turnActivities } from './activities-proxy';
 import { activityError, isActivityFailure } from './activity-errors';
@@ -73,11 +74,10 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
 
   try {
     // Seed 004: the first event goes out before any model call, so clients never see silence.
-    const announced = patched('h1-turn-started') ? acts.short.announceTurn({ turnId: input.turnId, sessionId: input.sessionId, slot: st.nextSlot() }) : null;
     // Awaited after prepareTurn; a turn cancelled meanwhile leaves through the catch below without
     // awaiting it, and its rejection must not count as unhandled (that failed the workflow task
     // over and over, so the turn never finalized).
-    announced?.catch(() => undefined);
+    const announced = patched('h1-turn-started') ? quiet(acts.short.announceTurn({ turnId: input.turnId, sessionId: input.sessionId, slot: st.nextSlot() })) : null;
     // Since h10 the announcement and the turn's reads run side by side (turn_started has the first slot either way).
     if (!patched('h10-open-together')) await announced;
     const prepared = await acts.short.prepareTurn({ turnId: input.turnId, sessionId: input.sessionId, projectId: input.projectId });

@@ -9,7 +9,7 @@
  *
  * The same goes for `_id: {$in: [...]}` (the files a prompt showed whole, read on every step)
  * and an `_id` equality beside other conditions, which upstream FerretDB v1 also answered by
- * scanning (scripts/ferretdb/id_pushdown.go). The whole filter still decides what matches.
+ * scanning (scripts/ferretdb/pushdown.go). The whole filter still decides what matches.
  *
  * So do top-level equalities to a string (a session's messages, a turn's steps and versions)
  * and comparisons with a number (a session's latest messages by seq): upstream read and

@@ -19,7 +19,7 @@ import { countStable, countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
 import { notFound } from '../failures';
 import { turnSources } from './prefetch';
-import { quiet } from '../early-reads';
+import { quiet } from '../../shared/quiet';
 
 export interface ContextSettings {
   contextTokens: number;

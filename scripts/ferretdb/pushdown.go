@@ -29,10 +29,10 @@ import (
 // maxIDsPushedDown bounds the IN list (SQLite allows 32766 parameters).
 const maxIDsPushedDown = 1000
 
-// scriptoriumIDPushdown returns a WHERE clause and its arguments for the conditions of the filter
-// it can push down, or "" when there are none: an `_id` condition (a lookup in the `_id` index)
-// and top-level string equalities (below).
-func scriptoriumIDPushdown(filter *types.Document) (string, []any) {
+// scriptoriumPushdown returns a WHERE clause and its arguments for the conditions of the filter
+// it can push down, or "" when there are none: an `_id` condition (a lookup in the `_id` index),
+// top-level equalities to a string and top-level comparisons with a number (below).
+func scriptoriumPushdown(filter *types.Document) (string, []any) {
 	if filter == nil {
 		return "", nil
 	}
@@ -49,27 +49,17 @@ func scriptoriumIDPushdown(filter *types.Document) (string, []any) {
 			continue
 		}
 
-		v := must.NotFail(filter.Get(key))
+		var c []string
+		var a []any
 
-		if ops, ok := v.(*types.Document); ok {
-			c, a := scriptoriumRangeConditions(key, ops)
-			conds, args = append(conds, c...), append(args, a...)
-
-			continue
-		}
-
-		switch v.(type) {
+		switch v := must.NotFail(filter.Get(key)).(type) {
+		case *types.Document:
+			c, a = scriptoriumRangeConditions(key, v)
 		case string, types.ObjectID:
-		default:
-			continue
+			c, a = scriptoriumEqualityCondition(key, v)
 		}
 
-		// {f: "s"} matches f == "s" and arrays holding "s". `->` gives the stored value as JSON
-		// text, the form FerretDB's own indexes on f are built on; an array's text starts with
-		// '[', so the range keeps every array for the handler to match.
-		expr := fmt.Sprintf("%s->'%s'", metadata.DefaultColumn, key)
-		conds = append(conds, fmt.Sprintf("(%s = ? OR (%s >= '[' AND %s < '\\'))", expr, expr, expr))
-		args = append(args, string(must.NotFail(sjson.MarshalSingleValue(v))))
+		conds, args = append(conds, c...), append(args, a...)
 	}
 
 	if len(conds) == 0 {
@@ -77,6 +67,17 @@ func scriptoriumIDPushdown(filter *types.Document) (string, []any) {
 	}
 
 	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// scriptoriumEqualityCondition pushes down {f: "s"} (a string or ObjectId), which matches f == "s"
+// and arrays holding "s". `->` gives the stored value as JSON text, the form FerretDB's own
+// indexes on f are built on; an array's text starts with '[', so the range keeps every array
+// for the handler to match.
+func scriptoriumEqualityCondition(key string, v any) ([]string, []any) {
+	expr := fmt.Sprintf("%s->'%s'", metadata.DefaultColumn, key)
+	cond := fmt.Sprintf("(%s = ? OR (%s >= '[' AND %s < '\\'))", expr, expr, expr)
+
+	return []string{cond}, []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}
 }
 
 // scriptoriumRangeOps are the comparison operators pushed down for a number, as SQL.
