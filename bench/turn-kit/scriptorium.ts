@@ -160,23 +160,25 @@ export class ScriptoriumContender {
   }
 
   /** CPU and MongoDB counters of both processes, summed, plus the worker's activity figures. */
-  async stats(): Promise<{ cpuMs: number; mongo: number; mongoBy: Record<string, number>; mongoMsBy: Record<string, number>; activities: ChildStats['activities'] }> {
+  async stats(): Promise<{ cpuMs: number; apiCpuMs: number; workerCpuMs: number; mongo: number; mongoBy: Record<string, number>; mongoMsBy: Record<string, number>; activities: ChildStats['activities'] }> {
     const [a, w] = await Promise.all([this.api.stats(), this.worker.stats()]);
     const sum = (x: Record<string, number>, y: Record<string, number>): Record<string, number> => {
       const out = { ...x };
       for (const [k, v] of Object.entries(y)) out[k] = (out[k] ?? 0) + v;
       return out;
     };
-    return { cpuMs: a.cpuMs + w.cpuMs, mongo: a.mongo + w.mongo, mongoBy: sum(a.mongoBy, w.mongoBy), mongoMsBy: sum(a.mongoMsBy, w.mongoMsBy), activities: w.activities };
+    return { cpuMs: a.cpuMs + w.cpuMs, apiCpuMs: a.cpuMs, workerCpuMs: w.cpuMs, mongo: a.mongo + w.mongo, mongoBy: sum(a.mongoBy, w.mongoBy), mongoMsBy: sum(a.mongoMsBy, w.mongoMsBy), activities: w.activities };
   }
 
-  /** Profiles the worker's main thread while `fn` runs; writes a `.cpuprofile` to `file`. */
-  async profileWorker<T>(file: string, fn: () => Promise<T>): Promise<T> {
-    await this.worker.ask({ type: 'profile-start' }, 'profile-started');
+  /** Profiles the worker's and the API's main threads while `fn` runs; writes `<prefix>.worker.cpuprofile` and `<prefix>.api.cpuprofile`. */
+  async profile<T>(prefix: string, fn: () => Promise<T>): Promise<T> {
+    const both = [this.worker, this.api] as const;
+    await Promise.all(both.map((c) => c.ask({ type: 'profile-start' }, 'profile-started')));
     try {
       return await fn();
     } finally {
-      await this.worker.ask({ type: 'profile-stop', file }, 'profile-stopped');
+      await this.worker.ask({ type: 'profile-stop', file: `${prefix}.worker.cpuprofile` }, 'profile-stopped');
+      await this.api.ask({ type: 'profile-stop', file: `${prefix}.api.cpuprofile` }, 'profile-stopped');
     }
   }
 

@@ -130,8 +130,11 @@ export function createLlmActivities(deps: ActivityDeps) {
         }
       };
 
-      // Heartbeat on a timer too, not only per chunk: a model that takes long to its first
-      // token is alive, and the heartbeat response is how an interrupt reaches us.
+      // Heartbeat on a timer, not per chunk: a model that takes long to its first token is
+      // alive, and the heartbeat response is how an interrupt reaches us. The SDK sends at
+      // most one heartbeat per throttle interval (0.8 × the heartbeat timeout) anyway, while
+      // each call encodes its details: per chunk that was ~1,600 encodings a turn for nothing.
+      // The details carry the stream position, visible in Temporal UI while the step runs.
       const beat = setInterval(() => ctx.heartbeat({ step: input.step, chars: position }), 1000);
       try {
         const stream = await deps.llm.chat.completions.create(
@@ -166,8 +169,6 @@ export function createLlmActivities(deps: ActivityDeps) {
           }
           if (choice.finish_reason) finishReason = choice.finish_reason;
           if (position >= 40) deps.faults?.hit('llm.mid_stream', { agent: input.agent, run: input.run, kind: input.runKind, attempt });
-          // Heartbeat details carry the stream position: visible in Temporal UI while it runs.
-          ctx.heartbeat({ step: input.step, chars: position });
         }
         // An aborted request can end the stream quietly: a cancelled step (interrupt, worker
         // shutdown) must fail as cancelled, never complete with a cut-off answer or file.
