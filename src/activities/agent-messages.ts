@@ -53,8 +53,8 @@ export interface StepPrompt {
   /** The reply language: the author's latest message decides (seed 001). */
   language: 'zh' | 'en';
   ledger: LedgerUse;
-  /** The turn's context on record (StepContext.stored): the step awaits it before it records anything. */
-  contextStored: Promise<void>;
+  /** Puts the turn's context on record (StepContext.store): the step starts it once its request is out and awaits it before it records anything. */
+  storeContext: () => Promise<void>;
 }
 
 /**
@@ -87,7 +87,7 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
   // board may change mid-turn) and the heads of the files shown whole. Once this worker holds
   // the context (every step after the first), the four reads go out together: one round trip.
   const stepContext = ensureTurnContext(models, settings, input.turnId, input.scope.scope);
-  const [{ context: ctx, stored: contextStored }, steps, project, changed] = await Promise.all([
+  const [{ context: ctx, store: storeContext }, steps, project, changed] = await Promise.all([
     stepContext,
     stepsUpTo(models, input.turnId, input.step - 1),
     stepContext.then(({ context }) =>
@@ -190,7 +190,7 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
     messages: [...head, ...history, user, ...tail],
     owner: { sessionId: ctx.sessionId, projectId: ctx.projectId, ownerId: ctx.ownerId, jobId: ctx.jobId ?? null },
     language,
-    contextStored,
+    storeContext,
     ledger: { ceiling: settings.ledgerCeiling, fixed, history: historyTokens, historyMessages: history.length, total: fixed + historyTokens, changed, elided },
   };
 }

@@ -99,7 +99,7 @@ export function createLlmActivities(deps: ActivityDeps) {
           workingSetMaxChars: config.AGENT_WORKING_SET_MAX_CHARS,
         }),
       );
-      const [, packet, { messages, owner: turn, language, contextStored }] = await Promise.all([opened, expanded, prompt]);
+      const [, packet, { messages, owner: turn, language, storeContext }] = await Promise.all([opened, expanded, prompt]);
 
       const processor = new FileStreamProcessor(input.pendingFileId !== null);
       const shaper = new AuthorTextShaper({
@@ -147,6 +147,9 @@ export function createLlmActivities(deps: ActivityDeps) {
           },
           { signal: ctx.cancellationSignal },
         );
+        // A context this step built goes on record while the model answers: started only now,
+        // it does not compete with the step's reads and the request on the path to the first token.
+        void storeContext();
         for await (const chunk of stream) {
           if (chunk.usage) usage = chunk.usage;
           const choice = chunk.choices[0];
@@ -185,7 +188,7 @@ export function createLlmActivities(deps: ActivityDeps) {
 
       // A context this step built was stored while the model answered; nothing of the answer
       // (transcript, file, tool call) goes on record before it is.
-      await contextStored;
+      await storeContext();
 
       const toolCalls = calls.filter((c) => c.name);
       toolCalls.forEach((c, i) => (c.id ||= `call_${input.step}_${i}`));

@@ -165,7 +165,7 @@ test('a retried step reuses the stored context: an author edit between attempts 
   };
   const first = await buildAgentMessages(h.runtime.models, input, STEP_SETTINGS);
   expect(String(first.messages[1]!.content)).toContain(`Chapter 1 (id=${ch}) [full]`);
-  await first.contextStored;
+  await first.storeContext();
   // The model saw version 1 in full: an edit against older text would be stale.
   expect((await h.runtime.models.ReadSnapshot.findById(`${turnId}:${ch}`).lean())!.version).toBe(1);
   await api(h, 'PUT', `/api/v1/files/${ch}`, { content: 'THE AUTHOR REWROTE THIS BETWEEN ATTEMPTS.' });
@@ -180,22 +180,26 @@ test('a retried step reuses the stored context: an author edit between attempts 
 test('a worker that built or read a turn\'s context serves later steps from memory, not from MongoDB', async () => {
   const { turnId } = await chapterTurn(prose('Cached', 600));
   const first = await ensureTurnContext(h.runtime.models, STEP_SETTINGS, turnId, 'chapter 1');
-  await first.stored;
+  await first.store();
   expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(1);
   // Gone from the database: a step on this worker still gets the same context, without
   // reading or rebuilding it (a rebuild would store it again).
   await h.runtime.models.TurnContext.deleteOne({ _id: turnId });
   const later = await ensureTurnContext(h.runtime.models, STEP_SETTINGS, turnId, 'chapter 1');
-  await later.stored;
+  await later.store();
   expect(later.context).toBe(first.context);
   expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(0);
 });
 
-test('the step that builds a context has it before it is stored; storing records the seen versions, then the context', async () => {
+test('the step that builds a context has it before it is stored, and stores it when asked: the seen versions, then the context', async () => {
   const { ch, turnId } = await chapterTurn(prose('Stored', 300));
   const built = await ensureTurnContext(h.runtime.models, STEP_SETTINGS, turnId, 'chapter 1');
   expect(built.context.context).toContain(`Chapter 1 (id=${ch}) [full]`);
-  await built.stored;
+  // Nothing goes on record until the step asks (it does once its request is out), and it is stored once.
+  expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(0);
+  expect(await h.runtime.models.ReadSnapshot.countDocuments({ _id: `${turnId}:${ch}` })).toBe(0);
+  expect(built.store()).toBe(built.store());
+  await built.store();
   expect((await h.runtime.models.ReadSnapshot.findById(`${turnId}:${ch}`).lean())!.version).toBe(1);
   const stored = await h.runtime.models.TurnContext.findById(turnId).lean();
   expect(stored!.context).toBe(built.context.context);

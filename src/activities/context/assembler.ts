@@ -228,12 +228,15 @@ const turnContexts = new LRUCache<string, TurnContextDoc>({
 export interface StepContext {
   context: TurnContextDoc;
   /**
-   * Settles once the context is on record (seen versions, then the document). A step that
-   * built it sends its prompt meanwhile and awaits this before it records anything (its
-   * answer, a file, a tool call): storing a long book's context took 50–70 ms on the path to
-   * the first token (bench:turn, accumulated data). Resolved at once for a context read back.
+   * Puts the context on record (seen versions, then the document) and settles once it is;
+   * the first call starts it, later calls return the same promise. A step that built the
+   * context starts this once its request is out and awaits it before it records anything (its
+   * answer, a file, a tool call). On the path to the first token, storing a long book's
+   * context took 50–70 ms (bench:turn, accumulated data); started beside the step's own reads
+   * and the request, it still slowed them by 10–60 ms on FerretDB. Resolves at once for a
+   * context read back.
    */
-  stored: Promise<void>;
+  store: () => Promise<void>;
 }
 
 /**
@@ -243,17 +246,19 @@ export interface StepContext {
  */
 export async function ensureTurnContext(models: Models, settings: ContextSettings, turnId: string, scope: string): Promise<StepContext> {
   const cached = turnContexts.get(turnId);
-  if (cached) return { context: cached, stored: Promise.resolve() };
+  if (cached) return { context: cached, store: () => Promise.resolve() };
   const stored = (await models.TurnContext.findById(turnId).lean()) as TurnContextDoc | null;
   if (stored) {
     turnContexts.set(turnId, stored);
-    return { context: stored, stored: Promise.resolve() };
+    return { context: stored, store: () => Promise.resolve() };
   }
   const built = await assembleTurnContext(models, settings, turnId, scope);
-  // Cached only once stored: a step retried in this worker after a failed store must store it.
-  // The step awaits it; quiet: not unhandled when the model call fails first.
-  const storing = quiet(storeTurnContext(models, built).then(() => void turnContexts.set(turnId, built)));
-  return { context: built, stored: storing };
+  // Cached only once stored: a step retried in this worker after a failed store (or one that
+  // failed before it stored) must store it. The step awaits it; quiet: not unhandled when the
+  // model call fails first.
+  let storing: Promise<void> | null = null;
+  const store = () => (storing ??= quiet(storeTurnContext(models, built).then(() => void turnContexts.set(turnId, built))));
+  return { context: built, store };
 }
 
 /**
