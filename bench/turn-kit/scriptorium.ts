@@ -172,13 +172,12 @@ export class ScriptoriumContender {
 
   /** Profiles the worker's and the API's main threads while `fn` runs; writes `<prefix>.worker.cpuprofile` and `<prefix>.api.cpuprofile`. */
   async profile<T>(prefix: string, fn: () => Promise<T>): Promise<T> {
-    const both = [this.worker, this.api] as const;
-    await Promise.all(both.map((c) => c.ask({ type: 'profile-start' }, 'profile-started')));
+    const both = [['worker', this.worker], ['api', this.api]] as const;
+    await Promise.all(both.map(([, c]) => c.ask({ type: 'profile-start' }, 'profile-started')));
     try {
       return await fn();
     } finally {
-      await this.worker.ask({ type: 'profile-stop', file: `${prefix}.worker.cpuprofile` }, 'profile-stopped');
-      await this.api.ask({ type: 'profile-stop', file: `${prefix}.api.cpuprofile` }, 'profile-stopped');
+      await Promise.all(both.map(([role, c]) => c.ask({ type: 'profile-stop', file: `${prefix}.${role}.cpuprofile` }, 'profile-stopped')));
     }
   }
 

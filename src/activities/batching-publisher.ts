@@ -46,14 +46,11 @@ export class BatchingPublisher {
 
   add(event: AnyEventDraft): void {
     const last = this.queue[this.queue.length - 1];
-    if (last && DELTA_TYPES.has(event.type) && last.type === event.type && sameTarget(last, event)) {
-      (last.data as { delta: string }).delta += (event.data as { delta: string }).delta;
-    } else {
-      // A delta is merged into in place, so it is queued as our own copy (its data is flat
-      // strings); other events are queued as given. A structuredClone per token cost more
-      // than the merge saves.
-      this.queue.push(DELTA_TYPES.has(event.type) ? ({ ...event, data: { ...event.data } } as AnyEventDraft) : event);
-    }
+    if (!DELTA_TYPES.has(event.type)) this.queue.push(event);
+    else if (last && last.type === event.type && sameTarget(last, event)) (last.data as { delta: string }).delta += (event.data as { delta: string }).delta;
+    // A queued delta is merged into in place, so it is our own copy (its data is flat strings;
+    // a structuredClone per token cost more than the merge saves).
+    else this.queue.push({ ...event, data: { ...event.data } } as AnyEventDraft);
     this.running ??= this.drain();
   }
 

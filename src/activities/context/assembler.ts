@@ -244,13 +244,16 @@ export interface StepContext {
  * reads it back; two builders racing both insert the same `_id`, and the loser goes on only
  * if the winner's context is the one it sent (otherwise it fails and its retry reads the winner's).
  */
+/** The store of a context that is already on record (read back, or cached once stored). */
+const onRecord = (): Promise<void> => Promise.resolve();
+
 export async function ensureTurnContext(models: Models, settings: ContextSettings, turnId: string, scope: string): Promise<StepContext> {
   const cached = turnContexts.get(turnId);
-  if (cached) return { context: cached, store: () => Promise.resolve() };
+  if (cached) return { context: cached, store: onRecord };
   const stored = (await models.TurnContext.findById(turnId).lean()) as TurnContextDoc | null;
   if (stored) {
     turnContexts.set(turnId, stored);
-    return { context: stored, store: () => Promise.resolve() };
+    return { context: stored, store: onRecord };
   }
   const built = await assembleTurnContext(models, settings, turnId, scope);
   // Cached only once stored: a step retried in this worker after a failed store (or one that
