@@ -95,7 +95,7 @@ mongo_uri() { echo "${MONGODB_URI:-mongodb://127.0.0.1:$MONGO_PORT/scriptorium}"
 
 # What our FerretDB build is: the version plus the local patch below. A binary built
 # otherwise (an older checkout, no patch) is rebuilt.
-FERRETDB_BUILD="$FERRETDB_VERSION+sqlite-id-index+id-pushdown+eq-pushdown+range-pushdown"
+FERRETDB_BUILD="$FERRETDB_VERSION+sqlite-id-index+id-pushdown+eq-pushdown+range-pushdown+or-date-pushdown"
 
 # FerretDB v1's SQLite backend creates each collection's unique _id index on the expression
 # `_ferretdb_sjson->"_id"` but looks documents up by `_ferretdb_sjson->'$._id'`: SQLite only
@@ -119,8 +119,8 @@ patch_ferretdb() {
 
 # Upstream pushes only a filter that is exactly {_id: value} down to SQLite; `_id: {$in: [...]}`
 # (the files a prompt showed whole, on every step), an `_id` beside other conditions, every
-# equality on another field ({sessionId: …}, {turnId: …}) and every comparison with a number
-# ({seq: {$gt: …}}) read and decoded the whole collection.
+# equality on another field ({sessionId: …}, {turnId: …}), every comparison with a number or a
+# date ({seq: {$gt: …}}) and every `$or` of such filters read and decoded the whole collection.
 # scripts/ferretdb/pushdown.go turns those into SQLite conditions, answered from the `_id`
 # index or the field's own index where there is one (the handler still matches the whole
 # filter in memory); the two call sites in the backend's Query and Explain try it first.
@@ -141,7 +141,7 @@ patch_ferretdb_pushdown() {
     }
     { print }' "$dir/collection.go" >"$dir/collection.go.new" && mv "$dir/collection.go.new" "$dir/collection.go"
   [ "$(grep -c scriptoriumPushdown "$dir/collection.go")" = 2 ] || fail "could not patch FerretDB's filter pushdown ($dir/collection.go)"
-  say "patched FerretDB: _id \$in filters, _id beside other conditions, field equalities and number comparisons are pushed down to SQLite"
+  say "patched FerretDB: _id \$in filters, _id beside other conditions, field equalities, number and date comparisons and \$or of them are pushed down to SQLite"
 }
 
 provision_ferretdb() {

@@ -7,8 +7,8 @@
 // string or ObjectId members, as lookups in the `_id` index; every top-level equality to a
 // string or ObjectId ({sessionId: "…"}, {turnId: "…", author: "ai"}), which SQLite answers from
 // the collection's index on that field when there is one and otherwise in its own scan; and
-// top-level comparisons with a number ({seq: {$gt: 600}}), so only the matching documents are
-// decoded. It only narrows the rows read: the handler still
+// top-level comparisons with a number or a date ({seq: {$gt: 600}}); and an `$or` whose every
+// clause has one of these, so only the matching documents are decoded. It only narrows the rows read: the handler still
 // applies the whole filter to each document that comes back (find, count, update, delete,
 // findAndModify and aggregate all do), so results are unchanged.
 
@@ -19,6 +19,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/FerretDB/FerretDB/internal/backends/sqlite/metadata"
 	"github.com/FerretDB/FerretDB/internal/handler/sjson"
@@ -31,10 +32,22 @@ const maxIDsPushedDown = 1000
 
 // scriptoriumPushdown returns a WHERE clause and its arguments for the conditions of the filter
 // it can push down, or "" when there are none: an `_id` condition (a lookup in the `_id` index),
-// top-level equalities to a string and top-level comparisons with a number (below).
+// top-level equalities to a string, top-level comparisons with a number or a date, and an `$or`
+// of filters that each have such a condition (below).
 func scriptoriumPushdown(filter *types.Document) (string, []any) {
-	if filter == nil {
+	conds, args := scriptoriumConditions(filter)
+	if len(conds) == 0 {
 		return "", nil
+	}
+
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// scriptoriumConditions returns the conditions of the filter it can push down, each implied by
+// the filter (together they keep a superset of its matches), with their arguments.
+func scriptoriumConditions(filter *types.Document) ([]string, []any) {
+	if filter == nil {
+		return nil, nil
 	}
 
 	var conds []string
@@ -45,6 +58,14 @@ func scriptoriumPushdown(filter *types.Document) (string, []any) {
 	}
 
 	for _, key := range filter.Keys() {
+		if key == "$or" {
+			if c, a := scriptoriumOrCondition(must.NotFail(filter.Get(key))); c != "" {
+				conds, args = append(conds, c), append(args, a...)
+			}
+
+			continue
+		}
+
 		if key == "_id" || !scriptoriumPlainField.MatchString(key) {
 			continue
 		}
@@ -62,11 +83,42 @@ func scriptoriumPushdown(filter *types.Document) (string, []any) {
 		conds, args = append(conds, c...), append(args, a...)
 	}
 
-	if len(conds) == 0 {
+	return conds, args
+}
+
+// maxOrClausesPushedDown bounds the clauses of an `$or` pushed down.
+const maxOrClausesPushedDown = 64
+
+// scriptoriumOrCondition pushes down {$or: [f1, f2, …]} as (c1) OR (c2) OR …, where each ci is
+// what ci's own filter pushes down (so it keeps a superset of fi's matches, and the OR a
+// superset of the $or's). A clause with nothing to push down could match any row, so then
+// nothing is pushed down. Scriptorium's per-step check of the files a prompt showed whole
+// ({$or: [{_id: {$in: …}, versionCount: {$gt: v}}, …]}) reads only the files that moved on,
+// instead of decoding every shown file's text.
+func scriptoriumOrCondition(v any) (string, []any) {
+	clauses, ok := v.(*types.Array)
+	if !ok || clauses.Len() == 0 || clauses.Len() > maxOrClausesPushedDown {
 		return "", nil
 	}
 
-	return " WHERE " + strings.Join(conds, " AND "), args
+	var ors []string
+	var args []any
+
+	for i := 0; i < clauses.Len(); i++ {
+		clause, ok := must.NotFail(clauses.Get(i)).(*types.Document)
+		if !ok {
+			return "", nil
+		}
+
+		c, a := scriptoriumConditions(clause)
+		if len(c) == 0 {
+			return "", nil
+		}
+
+		ors, args = append(ors, "("+strings.Join(c, " AND ")+")"), append(args, a...)
+	}
+
+	return "(" + strings.Join(ors, " OR ") + ")", args
 }
 
 // scriptoriumEqualityCondition pushes down {f: "s"} (a string or ObjectId), which matches f == "s"
@@ -80,11 +132,12 @@ func scriptoriumEqualityCondition(key string, v any) ([]string, []any) {
 	return []string{cond}, []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}
 }
 
-// scriptoriumRangeOps are the comparison operators pushed down for a number, as SQL.
+// scriptoriumRangeOps are the comparison operators pushed down for a number or a date, as SQL.
 var scriptoriumRangeOps = map[string]string{"$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}
 
 // scriptoriumRangeConditions pushes down {f: {$gt: n, $lte: m, …}} with numbers n, m (a
-// session's latest messages by seq). A stored number (integer or real) must compare as asked;
+// session's latest messages by seq) or dates (stored, like numbers, as JSON numbers: Unix
+// milliseconds; {deletedAt: {$gte: new Date(0)}}). A stored number (integer or real) must compare as asked;
 // an array (which may hold a number that does) or text (how a special double may be stored) is
 // kept for the handler; anything else (null, missing, documents, booleans) never matches a
 // comparison with a number. It returns nothing unless every operator is one it handles.
@@ -115,6 +168,8 @@ func scriptoriumRangeConditions(key string, ops *types.Document) ([]string, []an
 			}
 
 			n = v
+		case time.Time:
+			n = v.UnixMilli()
 		default:
 			return nil, nil
 		}

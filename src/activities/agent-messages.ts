@@ -71,15 +71,29 @@ function messageTokens(m: ChatMessage, key?: string): number {
 
 /**
  * Files shown whole at the start of the request whose head moved on (or that were deleted) since.
- * One `_id $in` read per step: an indexed command on MongoDB, and on the local FerretDB too
- * (scripts/ferretdb/pushdown.go; upstream FerretDB v1 read the whole files collection,
- * every book's text, for it on every step).
+ * One read per step that asks only for the files that moved on: for each version shown, the
+ * files shown at it whose versionCount is now higher, and any shown file now in the trash.
+ * MongoDB answers each clause from the `_id` index; the local FerretDB narrows them in SQLite
+ * (scripts/ferretdb/pushdown.go), so it decodes only files that changed, usually none, where
+ * reading the heads of the shown files decoded each one's whole text (accumulated bench: the
+ * slowest read on the way to every request). A shown file cannot vanish without going to the
+ * trash first: only trashed files are purged, and only empty files are removed outright,
+ * and those are never shown whole.
  */
 async function changedSinceShown(models: Models, ctx: TurnContextDoc): Promise<string[]> {
   if (!ctx.shown.length) return [];
-  const heads = await models.File.find({ _id: { $in: ctx.shown.map((s) => s.fileId) } }).select({ versionCount: 1, deletedAt: 1 }).lean();
-  const now = new Map(heads.map((h) => [String(h._id), h.deletedAt ? Infinity : h.versionCount]));
-  return ctx.shown.filter((s) => (now.get(s.fileId!) ?? Infinity) > s.version!).map((s) => s.fileId!);
+  const byVersion = new Map<number, string[]>();
+  for (const s of ctx.shown) byVersion.set(s.version!, [...(byVersion.get(s.version!) ?? []), s.fileId!]);
+  const moved = await models.File.find({
+    $or: [
+      ...[...byVersion].map(([version, ids]) => ({ _id: { $in: ids }, versionCount: { $gt: version } })),
+      { _id: { $in: ctx.shown.map((s) => s.fileId!) }, deletedAt: { $gte: new Date(0) } },
+    ],
+  })
+    .select({ _id: 1 })
+    .lean();
+  const changed = new Set(moved.map((f) => String(f._id)));
+  return ctx.shown.filter((s) => changed.has(s.fileId!)).map((s) => s.fileId!);
 }
 
 export async function buildAgentMessages(models: Models, input: LlmStepInput, settings: ContextSettings): Promise<StepPrompt> {

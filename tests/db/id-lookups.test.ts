@@ -161,3 +161,59 @@ test('comparisons with a number are narrowed in SQLite and still match what Mong
   // Beside an equality, both apply.
   expect(await ids({ seq: { $gt: 600 }, _id: { $in: ['int', 'low'] } })).toEqual(['int']);
 });
+
+test('comparisons with a date are narrowed in SQLite and still match only dates, as on MongoDB', async () => {
+  const raw = db.models.AgentStep.db.db!.collection('dates');
+  await raw.insertMany([
+    { _id: 'deleted', deletedAt: new Date('2026-01-02T00:00:00Z') },
+    { _id: 'epoch', deletedAt: new Date(0) },
+    { _id: 'before-epoch', deletedAt: new Date(-1000) },
+    { _id: 'kept', deletedAt: null },
+    { _id: 'missing' },
+    { _id: 'number', deletedAt: 1_800_000_000_000 },
+    { _id: 'text', deletedAt: '2026-01-02' },
+    { _id: 'array', deletedAt: [null, new Date('2026-01-02T00:00:00Z')] },
+  ] as never[]);
+  const ids = async (filter: Record<string, unknown>) => (await raw.find(filter).toArray()).map((d) => String(d._id)).sort();
+  if (await isFerret()) {
+    const explained = (await raw.db.command({ explain: { find: 'dates', filter: { deletedAt: { $gte: new Date(0) } } } })) as { filterPushdown?: boolean };
+    expect(explained.filterPushdown).toBe(true);
+  }
+  // Dates compare by time; arrays match by any element; null, missing, numbers and text never match a date.
+  expect(await ids({ deletedAt: { $gte: new Date(0) } })).toEqual(['array', 'deleted', 'epoch']);
+  expect(await ids({ deletedAt: { $lt: new Date(0) } })).toEqual(['before-epoch']);
+  expect(await ids({ deletedAt: { $gt: new Date(0), $lte: new Date('2026-01-02T00:00:00Z') } })).toEqual(['array', 'deleted']);
+});
+
+test('an $or of narrowed filters is narrowed in SQLite and matches what each clause says', async () => {
+  const raw = db.models.AgentStep.db.db!.collection('ors');
+  // Heads of files shown at some version: which moved on, or went to the trash?
+  await raw.insertMany([
+    { _id: 'same-1', versionCount: 1, deletedAt: null },
+    { _id: 'moved-1', versionCount: 2, deletedAt: null },
+    { _id: 'same-3', versionCount: 3, deletedAt: null },
+    { _id: 'moved-3', versionCount: 5, deletedAt: null },
+    { _id: 'trashed', versionCount: 1, deletedAt: new Date('2026-01-02T00:00:00Z') },
+    { _id: 'other', versionCount: 9, deletedAt: new Date('2026-01-02T00:00:00Z') },
+  ] as never[]);
+  const moved = {
+    $or: [
+      { _id: { $in: ['same-1', 'moved-1', 'trashed'] }, versionCount: { $gt: 1 } },
+      { _id: { $in: ['same-3', 'moved-3'] }, versionCount: { $gt: 3 } },
+      { _id: { $in: ['same-1', 'moved-1', 'trashed', 'same-3', 'moved-3'] }, deletedAt: { $gte: new Date(0) } },
+    ],
+  };
+  const ids = async (filter: Record<string, unknown>) => (await raw.find(filter).toArray()).map((d) => String(d._id)).sort();
+  if (await isFerret()) {
+    const explained = (await raw.db.command({ explain: { find: 'ors', filter: moved } })) as { filterPushdown?: boolean };
+    expect(explained.filterPushdown).toBe(true);
+    // A clause with nothing to narrow could match any document: then nothing is pushed down, and the answer is still exact.
+    const open = (await raw.db.command({ explain: { find: 'ors', filter: { $or: [{ _id: 'same-1' }, { deletedAt: { $exists: true } }] } } })) as {
+      filterPushdown?: boolean;
+    };
+    expect(open.filterPushdown).toBe(false);
+  }
+  expect(await ids(moved)).toEqual(['moved-1', 'moved-3', 'trashed']);
+  expect(await ids({ $or: [{ _id: 'same-1' }, { deletedAt: { $exists: true }, versionCount: 9 }] })).toEqual(['other', 'same-1']);
+  expect(await ids({ $or: [{ _id: 'same-1' }, { versionCount: { $gte: 3 } }], deletedAt: null })).toEqual(['moved-3', 'same-1', 'same-3']);
+});

@@ -177,6 +177,42 @@ test('a retried step reuses the stored context: an author edit between attempts 
   expect(retry.owner).toEqual({ sessionId, projectId, ownerId: 'local', jobId: null });
 });
 
+test('each file shown whole is checked against the version it was shown at: the one that moved on and the one trashed are marked, the rest not', async () => {
+  const { projectId, ch, turnId } = await chapterTurn(prose('First', 500));
+  const second = await authorFile(projectId, 'Chapter 2', prose('Second', 500));
+  const third = await authorFile(projectId, 'Chapter 3', prose('Third', 500));
+  // Shown at version 2 (one edit before the turn) beside files shown at version 1.
+  await api(h, 'PUT', `/api/v1/files/${second}`, { content: prose('Second again', 500) });
+  const input: LlmStepInput = {
+    turnId,
+    run: 0,
+    step: 1,
+    agent: 'writer',
+    slot: 1,
+    runKind: 'initial',
+    packet: null,
+    scope: { scope: 'chapters 1 to 3', writeContent: true, readOnly: false, clarifyFirst: false, remainingPlan: [] },
+    pendingFileId: null,
+    holdChat: false,
+    steering: [],
+    prelude: [],
+  };
+  const first = await buildAgentMessages(h.runtime.models, input, STEP_SETTINGS);
+  await first.storeContext();
+  const shown = (await h.runtime.models.TurnContext.findById(turnId).lean())!.shown.map((s) => [s.fileId, s.version]);
+  expect(shown).toEqual(expect.arrayContaining([[ch, 1], [second, 2], [third, 1]]));
+  expect(first.ledger.changed).toEqual([]);
+  // Chapter 2 moves on to version 3 and chapter 3 goes to the trash; chapter 1 stays as shown.
+  await api(h, 'PUT', `/api/v1/files/${second}`, { content: 'THE AUTHOR REWROTE CHAPTER 2.' });
+  expect((await api(h, 'DELETE', `/api/v1/files/${third}`)).status).toBeLessThan(300);
+  const later = await buildAgentMessages(h.runtime.models, { ...input, step: 2 }, STEP_SETTINGS);
+  expect([...later.ledger.changed].sort()).toEqual([second, third].sort());
+  const context = String(later.messages[1]!.content);
+  expect(context).toContain(`Chapter 1 (id=${ch}) [full]`);
+  expect(context).toContain(`Chapter 2 (id=${second}) [changed during this request`);
+  expect(context).toContain(`Chapter 3 (id=${third}) [changed during this request`);
+});
+
 test('a worker that built or read a turn\'s context serves later steps from memory, not from MongoDB', async () => {
   const { turnId } = await chapterTurn(prose('Cached', 600));
   const first = await ensureTurnContext(h.runtime.models, STEP_SETTINGS, turnId, 'chapter 1');
