@@ -19,30 +19,66 @@ export interface SessionMessages {
   docs: MessageDoc[];
   /** The read holds the whole session (it was not cut at its limit). */
   complete: boolean;
+  /** The session's latest sequence number as the read found it (0: not known). */
+  latestSeq: number;
 }
 
 /**
- * How far below the session's latest sequence number the first read looks: the messages it
- * needs plus room for a few numbers that were reserved and never used (a retried write).
+ * Messages a turn's opening reads look back over: the previous turn's reply and facts
+ * (prepareTurn) and the session's last reply (the router) are among the latest few. The
+ * author's earlier requests and the chat history are read for themselves when the session
+ * is longer (prepareTurn, context/prefetch.ts).
  */
-export const SEQ_WINDOW = HISTORY_MESSAGES + 1 + 20;
+export const OPENING_MESSAGES = 24;
 
-/** The latest messages: enough for the history after this turn's own message is set aside. */
-export async function readSessionMessages(models: Models, sessionId: string): Promise<SessionMessages> {
-  const limit = HISTORY_MESSAGES + 1;
+/** Room above a read's limit for sequence numbers reserved and never used (a retried write). */
+const SEQ_SLACK = 20;
+
+/** How far below the session's latest sequence number the history read looks first. */
+export const SEQ_WINDOW = HISTORY_MESSAGES + 1 + SEQ_SLACK;
+
+/**
+ * The latest `limit` messages; by default enough for the history after this turn's own
+ * message is set aside. A long session's read decodes about `limit` messages, so the turn's
+ * opening reads ask for few (accumulated bench: 201 messages cost 35–50 ms of prepareTurn,
+ * on the way to the first token).
+ */
+export async function readSessionMessages(models: Models, sessionId: string, limit = HISTORY_MESSAGES + 1): Promise<SessionMessages> {
   // Only a shortcut: a session id that is not an ObjectId (tests, older data) or a failed read falls back to reading the session whole.
   const session = await models.Session.findById(sessionId).select({ messageSeq: 1 }).lean().catch(() => null);
   const latest = session?.messageSeq ?? 0;
+  const window = limit + SEQ_SLACK;
   // A long session is read by its latest sequence numbers first: on our local server only those
   // messages are then decoded (it answers a seq range in SQLite), not the session's whole
   // history (accumulated bench: ~70 ms on the way to the first token). When the window holds
   // all `limit` messages wanted they are the latest; otherwise (unused numbers), read as before.
-  if (latest > SEQ_WINDOW) {
-    const docs = await latestMessages(models, { sessionId, seq: { $gt: latest - SEQ_WINDOW } }, limit);
-    if (docs.length === limit) return { docs, complete: false };
+  if (latest > window) {
+    const docs = await latestMessages(models, { sessionId, seq: { $gt: latest - window } }, limit);
+    if (docs.length === limit) return { docs, complete: false, latestSeq: latest };
   }
   const docs = await latestMessages(models, { sessionId }, limit);
-  return { docs, complete: docs.length < limit };
+  return { docs, complete: docs.length < limit, latestSeq: latest };
+}
+
+/** Sequence numbers the author's latest requests are looked for in first, per request: a turn is a request and a few replies. */
+const SEQS_PER_REQUEST = 5;
+
+/**
+ * The author's latest `n` requests, newest first: from the messages read when they hold
+ * them, else by the session's latest sequence numbers (on our local server only those
+ * messages are decoded, not every request of a long session), else over the whole session.
+ */
+export async function latestAuthorRequests(models: Models, sessionId: string, read: SessionMessages, n: number): Promise<MessageDoc[]> {
+  const known = latestAuthorMessages(read, n);
+  if (known) return known;
+  const window = n * SEQS_PER_REQUEST + SEQ_SLACK;
+  const requests = (filter: Record<string, unknown>) => models.Message.find({ sessionId, role: 'user', ...filter }).sort({ seq: -1 }).limit(n).lean();
+  if (read.latestSeq > window) {
+    // Exact when the window holds n: every request outside it is older than all inside.
+    const docs = await requests({ seq: { $gt: read.latestSeq - window } });
+    if (docs.length === n) return docs;
+  }
+  return requests({});
 }
 
 function latestMessages(models: Models, filter: Record<string, unknown>, limit: number): Promise<MessageDoc[]> {

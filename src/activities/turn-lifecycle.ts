@@ -21,7 +21,7 @@ import { publisherFor, streamKeyFor } from './publish';
 import { captureKey, saveCapture } from './capture';
 import { prefetchTurnSources } from './context/prefetch';
 import { prefetchRouterInput } from './router-input';
-import { latestAuthorMessages, latestReply, previousTurnId, readSessionMessages, type SessionMessages } from './session-messages';
+import { latestAuthorRequests, latestReply, OPENING_MESSAGES, previousTurnId, readSessionMessages, type SessionMessages } from './session-messages';
 import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
 import { stepId } from './record-ids';
@@ -93,24 +93,27 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       // session's messages and the project beside the turn, not after it: one round trip less
       // on the path to the first token.
       const early = {
-        recent: input.sessionId ? quiet(readSessionMessages(models, input.sessionId)) : null,
+        recent: input.sessionId ? quiet(readSessionMessages(models, input.sessionId, OPENING_MESSAGES)) : null,
         project: input.projectId ? quiet(models.Project.findById(input.projectId).lean().exec()) : null,
       };
       const turn = await models.Turn.findOneAndUpdate({ _id: input.turnId }, { $set: { status: 'running' } }, { new: true }).lean();
       if (!turn) throw notFound('Turn', input.turnId);
-      // One read of the session's latest messages serves this activity, the router and the
-      // context (session-messages.ts); each reads for itself only what it does not hold.
-      const recent = (turn.sessionId === input.sessionId && early.recent) || quiet(readSessionMessages(models, turn.sessionId));
+      // One read of the session's latest few messages serves this activity and the router
+      // (session-messages.ts); each reads for itself only what it does not hold.
+      const recent = (turn.sessionId === input.sessionId && early.recent) || quiet(readSessionMessages(models, turn.sessionId, OPENING_MESSAGES));
       // The context's big reads start now, while the router answers (context/prefetch.ts); a
-      // noise message gets no agent run, so nothing would take them.
-      if (!isNoiseMessage(turn.message)) prefetchTurnSources(models, turn, recent);
+      // noise message gets no agent run, so nothing would take them. Their chat history is the
+      // read above when that holds the whole session, else a read of its own started once the
+      // read above is done: the two at once slowed this activity's reads on FerretDB.
+      if (!isNoiseMessage(turn.message))
+        prefetchTurnSources(models, turn, recent.then((r) => (r.complete ? r : readSessionMessages(models, turn.sessionId))));
       // And the router's (router-input.ts), unless no router call can follow: a job's chapter
       // turns come routed, ROUTER_STRATEGY=off skips it, a noise message gets a canned reply.
       if (!isNoiseMessage(turn.message) && !turn.jobId && deps.config.ROUTER_STRATEGY !== 'off') prefetchRouterInput(models, turn, recent);
       // Everything else depends only on the turn: one round of parallel reads, on the path to the first token.
       const [project, earlier, previous] = await Promise.all([
         (turn.projectId === input.projectId && early.project) || models.Project.findById(turn.projectId).lean(),
-        recent.then((r) => latestAuthorMessages(r, 20) ?? models.Message.find({ sessionId: turn.sessionId, role: 'user' }).sort({ seq: -1 }).limit(20).lean()),
+        recent.then((r) => latestAuthorRequests(models, turn.sessionId, r, 20)),
         previousFacts(turn.sessionId, input.turnId, turn.createdAt, recent),
       ]);
       if (!project) throw notFound('Project', turn.projectId);

@@ -4,7 +4,7 @@
  * than the messages read is still found, by the reader's own query.
  */
 import { routerUserMessage } from '../../src/activities/router-input';
-import { HISTORY_MESSAGES, historyBefore, latestAuthorMessages, latestReply, previousTurnId, readSessionMessages, SEQ_WINDOW } from '../../src/activities/session-messages';
+import { HISTORY_MESSAGES, historyBefore, latestAuthorMessages, latestAuthorRequests, latestReply, OPENING_MESSAGES, previousTurnId, readSessionMessages, SEQ_WINDOW } from '../../src/activities/session-messages';
 import { newId } from '../../src/db/models';
 import { useScratchDb } from '../helpers/scratch-db';
 
@@ -34,7 +34,7 @@ test('a short session is read whole: the answers are final, and absent means abs
   expect(previousTurnId(read, t2)).toBe(t1);
   const first = await readSessionMessages(db.models, (await sessionWith([{ role: 'user', turnId: t1, content: 'Hello' }])).sessionId);
   expect(previousTurnId(first, t1)).toBeUndefined();
-  expect(previousTurnId({ docs: first.docs, complete: false }, t1)).toBeNull();
+  expect(previousTurnId({ docs: first.docs, complete: false, latestSeq: 0 }, t1)).toBeNull();
 });
 
 test('a long session is read up to its limit: what lies beyond is "cannot tell", and the router still finds the old reply', async () => {
@@ -93,4 +93,60 @@ test('a long session is read by its latest sequence numbers, exactly as the whol
   } finally {
     spy.mockRestore();
   }
+});
+
+test('the turn\'s opening read takes only the latest few messages: the previous turn and its reply are there, what lies beyond is "cannot tell"', async () => {
+  const projectId = await db.newProject();
+  const session = await db.models.Session.create({ projectId, ownerId: 'u1', title: 'Long', messageSeq: 0 });
+  const sessionId = String(session._id);
+  // 150 turns of one request and two replies each, then this turn's request.
+  const turns = Array.from({ length: 150 }, () => newId());
+  const current = newId();
+  const messages = [
+    ...turns.flatMap((turnId, i) => [
+      { role: 'user', turnId, content: `request ${i + 1}` },
+      { role: 'assistant', turnId, content: `planned ${i + 1}` },
+      { role: 'assistant', turnId, content: `wrote ${i + 1}` },
+    ]),
+    { role: 'user', turnId: current, content: 'Go on' },
+  ];
+  await db.models.Message.insertMany(messages.map((m, i) => ({ ...m, sessionId, projectId, seq: i + 1, key: `${sessionId}:${i + 1}` })));
+  await db.models.Session.updateOne({ _id: sessionId }, { $set: { messageSeq: messages.length } });
+  const spy = jest.spyOn(db.models.Message, 'find');
+  try {
+    const read = await readSessionMessages(db.models, sessionId, OPENING_MESSAGES);
+    // One query over the latest sequence numbers only, so the server decodes a few dozen messages, not the 201 of the history.
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect((spy.mock.calls[0] as unknown[])[0]).toMatchObject({ sessionId, seq: { $gt: messages.length - OPENING_MESSAGES - 20 } });
+    expect(read.complete).toBe(false);
+    expect(read.docs.map((m) => m.seq)).toEqual(Array.from({ length: OPENING_MESSAGES }, (_, i) => messages.length - i));
+  } finally {
+    spy.mockRestore();
+  }
+  const read = await readSessionMessages(db.models, sessionId, OPENING_MESSAGES);
+  expect(previousTurnId(read, current)).toBe(turns[149]);
+  expect(latestReply(read, (m) => m.turnId === turns[149])!.content).toBe('wrote 150');
+  // Twenty requests need sixty messages: the opening read cannot tell, so prepareTurn asks
+  // MongoDB itself, again by the latest sequence numbers first.
+  expect(latestAuthorMessages(read, 20)).toBeNull();
+  const find = jest.spyOn(db.models.Message, 'find');
+  try {
+    const requests = await latestAuthorRequests(db.models, sessionId, read, 20);
+    expect(requests.map((m) => m.content)).toEqual(['Go on', ...Array.from({ length: 19 }, (_, i) => `request ${150 - i}`)]);
+    expect(find).toHaveBeenCalledTimes(1);
+    expect((find.mock.calls[0] as unknown[])[0]).toMatchObject({ sessionId, role: 'user', seq: { $gt: messages.length - 20 * 5 - 20 } });
+    // Requests further apart than the window (nine replies each): the whole session is asked, still exact.
+    const chatty = newId();
+    const chattyMessages = Array.from({ length: 300 }, (_, i) => ({ role: i % 10 === 0 ? 'user' : 'assistant', turnId: `t${Math.floor(i / 10)}`, content: `m${i + 1}` }));
+    await db.models.Message.insertMany(chattyMessages.map((m, i) => ({ ...m, sessionId: chatty, projectId, seq: i + 1, key: `${chatty}:${i + 1}` })));
+    const chattyRead = { docs: [], complete: false, latestSeq: 300 };
+    find.mockClear();
+    const sparse = await latestAuthorRequests(db.models, chatty, chattyRead, 20);
+    expect(find).toHaveBeenCalledTimes(2);
+    expect(sparse.map((m) => m.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 291 - i * 10));
+  } finally {
+    find.mockRestore();
+  }
+  // The history is not the opening read's to give.
+  expect(historyBefore(read, current)).toBeNull();
 });

@@ -4,8 +4,8 @@
  * answers, and the first LLM step's context assembly takes them if it runs in the same worker.
  * They are the largest reads of a turn and grow with the book (on FerretDB v1 both are
  * collection scans), so overlapping them with the router call takes them off the path to the
- * first token. The chat history comes from the session's messages prepareTurn read anyway
- * (session-messages.ts). Read at the start of the request, they are what seed 001 means by "[full] as
+ * first token. The chat history comes from the session's latest messages as prepareTurn
+ * read them for it (session-messages.ts). Read at the start of the request, they are what seed 001 means by "[full] as
  * of request start". Another worker (or a retried step) simply reads anew.
  */
 import type { Models, TurnDoc } from '../../db/models';
