@@ -6,11 +6,11 @@
 // down an `_id` equality that sits beside other conditions, and {_id: {$in: [...]}} with
 // string or ObjectId members, as lookups in the `_id` index; every top-level equality to a
 // string or ObjectId ({sessionId: "…"}, {turnId: "…", author: "ai"}), which SQLite answers from
-// the collection's index on that field when there is one and otherwise in its own scan; and
+// the collection's index on that field when there is one and otherwise in its own scan;
 // top-level comparisons with a number or a date ({seq: {$gt: 600}}); and an `$or` whose every
-// clause has one of these, so only the matching documents are decoded. It only narrows the rows read: the handler still
-// applies the whole filter to each document that comes back (find, count, update, delete,
-// findAndModify and aggregate all do), so results are unchanged.
+// clause has one of these. So only the matching documents are decoded. It only narrows the
+// rows read: the handler still applies the whole filter to each document that comes back
+// (find, count, update, delete, findAndModify and aggregate all do), so results are unchanged.
 
 package sqlite
 
@@ -86,8 +86,12 @@ func scriptoriumConditions(filter *types.Document) ([]string, []any) {
 	return conds, args
 }
 
-// maxOrClausesPushedDown bounds the clauses of an `$or` pushed down.
-const maxOrClausesPushedDown = 64
+// maxOrClausesPushedDown and maxOrArgsPushedDown bound an `$or` pushed down (its clauses, and
+// the SQL parameters of all of them: SQLite allows 32766 in one statement).
+const (
+	maxOrClausesPushedDown = 64
+	maxOrArgsPushedDown    = 2000
+)
 
 // scriptoriumOrCondition pushes down {$or: [f1, f2, …]} as (c1) OR (c2) OR …, where each ci is
 // what ci's own filter pushes down (so it keeps a superset of fi's matches, and the OR a
@@ -116,6 +120,9 @@ func scriptoriumOrCondition(v any) (string, []any) {
 		}
 
 		ors, args = append(ors, "("+strings.Join(c, " AND ")+")"), append(args, a...)
+		if len(args) > maxOrArgsPushedDown {
+			return "", nil
+		}
 	}
 
 	return "(" + strings.Join(ors, " OR ") + ")", args
