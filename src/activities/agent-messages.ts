@@ -83,7 +83,11 @@ function messageTokens(m: ChatMessage, key?: string): number {
 async function changedSinceShown(models: Models, ctx: TurnContextDoc): Promise<string[]> {
   if (!ctx.shown.length) return [];
   const byVersion = new Map<number, string[]>();
-  for (const s of ctx.shown) byVersion.set(s.version!, [...(byVersion.get(s.version!) ?? []), s.fileId!]);
+  for (const s of ctx.shown) {
+    const ids = byVersion.get(s.version!) ?? [];
+    if (!ids.length) byVersion.set(s.version!, ids);
+    ids.push(s.fileId!);
+  }
   const moved = await models.File.find({
     $or: [
       ...[...byVersion].map(([version, ids]) => ({ _id: { $in: ids }, versionCount: { $gt: version } })),

@@ -47,16 +47,7 @@ export async function readSessionMessages(models: Models, sessionId: string, lim
   // Only a shortcut: a session id that is not an ObjectId (tests, older data) or a failed read falls back to reading the session whole.
   const session = await models.Session.findById(sessionId).select({ messageSeq: 1 }).lean().catch(() => null);
   const latest = session?.messageSeq ?? 0;
-  const window = limit + SEQ_SLACK;
-  // A long session is read by its latest sequence numbers first: on our local server only those
-  // messages are then decoded (it answers a seq range in SQLite), not the session's whole
-  // history (accumulated bench: ~70 ms on the way to the first token). When the window holds
-  // all `limit` messages wanted they are the latest; otherwise (unused numbers), read as before.
-  if (latest > window) {
-    const docs = await latestMessages(models, { sessionId, seq: { $gt: latest - window } }, limit);
-    if (docs.length === limit) return { docs, complete: false, latestSeq: latest };
-  }
-  const docs = await latestMessages(models, { sessionId }, limit);
+  const docs = await latestFirst(latest, limit + SEQ_SLACK, limit, (filter) => latestMessages(models, { sessionId, ...filter }, limit));
   return { docs, complete: docs.length < limit, latestSeq: latest };
 }
 
@@ -65,20 +56,29 @@ const SEQS_PER_REQUEST = 5;
 
 /**
  * The author's latest `n` requests, newest first: from the messages read when they hold
- * them, else by the session's latest sequence numbers (on our local server only those
- * messages are decoded, not every request of a long session), else over the whole session.
+ * them, else by the session's latest sequence numbers, else over the whole session.
  */
 export async function latestAuthorRequests(models: Models, sessionId: string, read: SessionMessages, n: number): Promise<MessageDoc[]> {
-  const known = latestAuthorMessages(read, n);
-  if (known) return known;
-  const window = n * SEQS_PER_REQUEST + SEQ_SLACK;
-  const requests = (filter: Record<string, unknown>) => models.Message.find({ sessionId, role: 'user', ...filter }).sort({ seq: -1 }).limit(n).lean();
-  if (read.latestSeq > window) {
-    // Exact when the window holds n: every request outside it is older than all inside.
-    const docs = await requests({ seq: { $gt: read.latestSeq - window } });
-    if (docs.length === n) return docs;
+  return (
+    latestAuthorMessages(read, n) ??
+    latestFirst(read.latestSeq, n * SEQS_PER_REQUEST + SEQ_SLACK, n, (filter) => models.Message.find({ sessionId, role: 'user', ...filter }).sort({ seq: -1 }).limit(n).lean())
+  );
+}
+
+/**
+ * The latest `limit` of a session's messages that `query` selects (newest first), read by the
+ * latest `window` sequence numbers first: on our local server only those messages are then
+ * decoded (it answers a seq range in SQLite), not the session's whole history (accumulated
+ * bench: ~70 ms on the way to the first token). When the window holds all `limit` they are
+ * the latest (everything outside it is older); otherwise (unused numbers, sparse matches) the
+ * whole session is asked.
+ */
+async function latestFirst(latest: number, window: number, limit: number, query: (filter: Record<string, unknown>) => Promise<MessageDoc[]>): Promise<MessageDoc[]> {
+  if (latest > window) {
+    const docs = await query({ seq: { $gt: latest - window } });
+    if (docs.length === limit) return docs;
   }
-  return requests({});
+  return query({});
 }
 
 function latestMessages(models: Models, filter: Record<string, unknown>, limit: number): Promise<MessageDoc[]> {

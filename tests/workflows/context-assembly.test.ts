@@ -27,6 +27,22 @@ async function authorFile(projectId: string, title: string, content: string, typ
 /** Context settings of the tests that drive a step's context directly. */
 const STEP_SETTINGS = { contextTokens: 1500, historyTokens: 1000, ledgerCeiling: 160000, workingSetMaxFiles: 2, workingSetMaxChars: 3000 };
 
+/** The first step of a writer run in `turnId`, as the workflow would start it (tests that drive a step's context directly). */
+const writerFirstStep = (turnId: string, scope: string): LlmStepInput => ({
+  turnId,
+  run: 0,
+  step: 1,
+  agent: 'writer',
+  slot: 1,
+  runKind: 'initial',
+  packet: null,
+  scope: { scope, writeContent: true, readOnly: false, clarifyFirst: false, remainingPlan: [] },
+  pendingFileId: null,
+  holdChat: false,
+  steering: [],
+  prelude: [],
+});
+
 /** A project with one authored chapter and a turn (not started) asking to tighten it. */
 async function chapterTurn(text: string) {
   const { sessionId, projectId } = await createProjectAndSession(h);
@@ -149,20 +165,7 @@ test('context is assembled once per turn: later steps reuse it and a file change
 
 test('a retried step reuses the stored context: an author edit between attempts is marked as changed, not silently re-read', async () => {
   const { sessionId, projectId, ch, turnId } = await chapterTurn(prose('Retry', 600));
-  const input: LlmStepInput = {
-    turnId,
-    run: 0,
-    step: 1,
-    agent: 'writer',
-    slot: 1,
-    runKind: 'initial',
-    packet: null,
-    scope: { scope: 'chapter 1', writeContent: true, readOnly: false, clarifyFirst: false, remainingPlan: [] },
-    pendingFileId: null,
-    holdChat: false,
-    steering: [],
-    prelude: [],
-  };
+  const input = writerFirstStep(turnId, 'chapter 1');
   const first = await buildAgentMessages(h.runtime.models, input, STEP_SETTINGS);
   expect(String(first.messages[1]!.content)).toContain(`Chapter 1 (id=${ch}) [full]`);
   await first.storeContext();
@@ -183,20 +186,7 @@ test('each file shown whole is checked against the version it was shown at: the 
   const third = await authorFile(projectId, 'Chapter 3', prose('Third', 500));
   // Shown at version 2 (one edit before the turn) beside files shown at version 1.
   await api(h, 'PUT', `/api/v1/files/${second}`, { content: prose('Second again', 500) });
-  const input: LlmStepInput = {
-    turnId,
-    run: 0,
-    step: 1,
-    agent: 'writer',
-    slot: 1,
-    runKind: 'initial',
-    packet: null,
-    scope: { scope: 'chapters 1 to 3', writeContent: true, readOnly: false, clarifyFirst: false, remainingPlan: [] },
-    pendingFileId: null,
-    holdChat: false,
-    steering: [],
-    prelude: [],
-  };
+  const input = writerFirstStep(turnId, 'chapters 1 to 3');
   const first = await buildAgentMessages(h.runtime.models, input, STEP_SETTINGS);
   await first.storeContext();
   const shown = (await h.runtime.models.TurnContext.findById(turnId).lean())!.shown.map((s) => [s.fileId, s.version]);
