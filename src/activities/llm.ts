@@ -29,6 +29,7 @@ import { stepId, usageId } from './record-ids';
 import { saveCapture, stepCaptureKey } from './capture';
 import { readToolTurn, resumeStep, runStepTools, runsToolsInStep } from './step-tools';
 import { quiet } from '../shared/quiet';
+import { EarlySiblingCounts } from './tools/sibling-counts';
 
 interface AssembledCall {
   id: string;
@@ -114,6 +115,8 @@ export function createLlmActivities(deps: ActivityDeps) {
       const calls: AssembledCall[] = [];
       let usage: OpenAI.CompletionUsage | undefined;
       let finishReason = 'stop';
+      // A create_file call's folder count, read while the call streams (sibling-counts.ts).
+      const siblingCounts = new EarlySiblingCounts(models, turn.projectId);
 
       // What the author sees is the shaped text, live and as stored (held text is stored shaped too).
       const say = (text: string): void => {
@@ -164,7 +167,10 @@ export function createLlmActivities(deps: ActivityDeps) {
           for (const tc of delta.tool_calls ?? []) {
             const slot = (calls[tc.index] ??= { id: '', name: '', arguments: '' });
             if (tc.id) slot.id = tc.id;
-            if (tc.function?.name) slot.name += tc.function.name;
+            if (tc.function?.name) {
+              slot.name += tc.function.name;
+              if (slot.name === 'create_file') siblingCounts.start();
+            }
             if (tc.function?.arguments) {
               slot.arguments += tc.function.arguments;
               position += tc.function.arguments.length;
@@ -247,7 +253,7 @@ export function createLlmActivities(deps: ActivityDeps) {
         const answer = result(saved?.outcome ?? null);
         await store({ result: answer, toolEventsFrom: publisher.count });
         const toolOutcomes = await withHeartbeat(ctx, input.step, () =>
-          runStepTools(deps, input, toolCalls, publisher, attempt, ctx.cancellationSignal, null, toolTurn),
+          runStepTools(deps, input, toolCalls, publisher, attempt, ctx.cancellationSignal, null, { turn: toolTurn, siblingCounts }),
         );
         await publisher.settle();
         return { ...answer, toolOutcomes };

@@ -18,6 +18,7 @@ import type { ActivityDeps } from './deps';
 import type { CountingPublisher } from './publish';
 import { stepId } from './record-ids';
 import { performToolCall, toolExecutionId, toolKey } from './tools';
+import type { EarlySiblingCounts } from './tools/sibling-counts';
 import type { ToolTurn } from './tools/tool-context';
 
 interface StepCall {
@@ -51,6 +52,12 @@ export function readToolTurn(deps: ActivityDeps, turnId: string): Promise<ToolTu
   return deps.models.Turn.findById(turnId).select({ projectId: 1, ownerId: 1, message: 1, focusFileId: 1 }).lean().exec();
 }
 
+/** Reads the step started for its calls before they run: the turn, and the folder counts (sibling-counts.ts). */
+export interface StepToolReads {
+  turn?: Promise<ToolTurn | null>;
+  siblingCounts?: EarlySiblingCounts;
+}
+
 /**
  * Runs the calls in order: all of them, or up to and including the first failure (the
  * workflow runs the rest one by one, so its failure breaker sees every outcome in order).
@@ -66,13 +73,13 @@ export async function runStepTools(
   attempt: number,
   signal: AbortSignal,
   earlier: { resultsInTranscript: Set<string> } | null,
-  turnRead: Promise<ToolTurn | null> = readToolTurn(deps, input.turnId),
+  early: StepToolReads = {},
 ): Promise<ToolOutcome[]> {
   const { models } = deps;
   const flags = input.runTools!.flags;
   // The turn (for the calls' context) and, when resuming, the executions stored before, by _id in one round.
   const [turn, ...stored] = await Promise.all([
-    turnRead,
+    early.turn ?? readToolTurn(deps, input.turnId),
     ...(earlier ? calls.map((c) => models.ToolExecution.findById(toolExecutionId(toolKey(input.turnId, input.step, c.id))).lean()) : []),
   ]);
   const outcomes: ToolOutcome[] = [];
@@ -81,7 +88,7 @@ export async function runStepTools(
     const outcome = await performToolCall(
       deps,
       { turnId: input.turnId, run: input.run, step: input.step, agent: input.agent, toolCallId: call.id, slot: input.slot, flags },
-      { call, stored: stored[i] ?? null, resultInTranscript: earlier?.resultsInTranscript.has(call.id) ?? false, turn, publisher, attempt },
+      { call, stored: stored[i] ?? null, resultInTranscript: earlier?.resultsInTranscript.has(call.id) ?? false, turn, publisher, attempt, siblingCounts: early.siblingCounts },
     );
     outcomes.push(outcome);
     deps.faults?.hit('llm.after_tool', { name: call.name, agent: input.agent, step: input.step });

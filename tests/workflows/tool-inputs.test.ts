@@ -77,3 +77,24 @@ test.each(rows)('%s: %s → %s %s, nothing written', async (_name, agent, tool, 
   expect(await snapshot()).toEqual(before);
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 }, 120_000);
+
+test('a well-formed create_file takes its folder count from the read its step started while the call streamed', async () => {
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  for (const title of ['Outline', 'Chapter 1']) await api(h, 'POST', '/api/v1/files', { projectId, type: 'draft', title, content: 'Text.' });
+  const files = h.runtime.models.File;
+  const aggregate = jest.spyOn(files, 'aggregate');
+  const countDocuments = jest.spyOn(files, 'countDocuments');
+  try {
+    h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), call('writer', 'create_file', { type: 'draft', title: 'Chapter 2', content: 'Rain.' }), say('writer', 'Chapter 2 is there.')]);
+    const r = await runTurn(h, sessionId, 'Add chapter 2');
+    expect(ofType(r.events, 'tool_result')[0]!.data).toMatchObject({ name: 'create_file', ok: true });
+    // One read of every folder's count, started by the step; the call did not count its folder itself.
+    const countReads = aggregate.mock.calls.filter(([pipeline]) => JSON.stringify(pipeline).includes('"$parentId"'));
+    expect(countReads).toHaveLength(1);
+    expect(countDocuments.mock.calls.filter(([filter]) => filter && 'parentId' in filter)).toHaveLength(0);
+    expect((await files.findOne({ projectId, title: 'Chapter 2' }).lean())!.order).toBe(2);
+  } finally {
+    aggregate.mockRestore();
+    countDocuments.mockRestore();
+  }
+}, 120_000);

@@ -25,6 +25,11 @@ import {
 import { moveToTrash } from './trash';
 import { authorScope, failure, type ToolContext, type ToolExecution } from './types';
 
+/** Files in the folder: from the step's early read when it has one for this call, else counted now. */
+async function countSiblings(ctx: ToolContext, parentId: string | null): Promise<number> {
+  return (await ctx.siblingCounts?.take(parentId)) ?? ctx.models.File.countDocuments({ projectId: ctx.projectId, parentId });
+}
+
 export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>): Promise<ToolExecution> {
   const { models } = ctx;
   const fileId = idFromKey(`file:${ctx.key}`);
@@ -32,7 +37,7 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
   const [parent, pending, count] = await Promise.all([
     args.parent_id ? findLiveFile(models, ctx.projectId, args.parent_id) : null,
     models.File.findOne({ projectId: ctx.projectId, pendingTurnId: ctx.turnId, deletedAt: null }).lean(),
-    args.order === undefined ? models.File.countDocuments({ projectId: ctx.projectId, parentId: args.parent_id ?? null }) : null,
+    args.order === undefined ? countSiblings(ctx, args.parent_id ?? null) : null,
   ]);
   if (args.parent_id) {
     if (!parent) return failure('create_file', 'not_found', `No folder with id ${args.parent_id} in this project.`);

@@ -17,6 +17,7 @@ import { handoffToAgent, requestClarification, updateProject } from './project-t
 import { setImportance } from './importance';
 import { parallelExecuteSerial } from './parallel';
 import { loadSkill, readSkillResource } from './skill-tools';
+import type { EarlySiblingCounts } from './sibling-counts';
 import { toolContextFor, type ToolTurn } from './tool-context';
 import type { StreamPublisher } from '../../streams/redis-streams';
 import { failure, type ToolContext, type ToolExecution } from './types';
@@ -95,6 +96,8 @@ export interface ToolCallToPerform {
   /** Where its cards go; a rerun publishes them under the same stream ids (Redis drops duplicates). */
   publisher: StreamPublisher;
   attempt: number;
+  /** Folder counts the LLM step started reading while the model made its calls (sibling-counts.ts). */
+  siblingCounts?: EarlySiblingCounts;
 }
 
 /**
@@ -114,7 +117,7 @@ export async function performToolCall(deps: ActivityDeps, input: ToolInput, p: T
     execution = p.stored.result as ToolExecution;
   } else {
     if (!p.turn) throw notFound('Turn', input.turnId);
-    const ctx = toolContextFor(deps, p.turn, input, key, stamp);
+    const ctx = toolContextFor(deps, p.turn, input, key, stamp, p.siblingCounts);
     execution = await run(input, ctx, p.call);
     deps.faults?.hit('tool.after_write', { name: p.call.name, agent: input.agent, step: input.step });
     try {

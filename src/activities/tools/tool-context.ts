@@ -2,6 +2,7 @@
 import { skillRequestLimits } from '../../skills/limits';
 import type { ToolInput } from '../../shared/turn-types';
 import type { ActivityDeps } from '../deps';
+import type { EarlySiblingCounts } from './sibling-counts';
 import type { ToolContext } from './types';
 
 /** The fields of the Turn a tool needs. */
@@ -12,7 +13,14 @@ export interface ToolTurn {
   focusFileId?: string | null;
 }
 
-export function toolContextFor(deps: ActivityDeps, turn: ToolTurn, input: ToolInput, key: string, event: ToolContext['event']): ToolContext {
+export function toolContextFor(
+  deps: ActivityDeps,
+  turn: ToolTurn,
+  input: ToolInput,
+  key: string,
+  event: ToolContext['event'],
+  siblingCounts?: EarlySiblingCounts,
+): ToolContext {
   return {
     models: deps.models,
     turnId: input.turnId,
@@ -26,5 +34,6 @@ export function toolContextFor(deps: ActivityDeps, turn: ToolTurn, input: ToolIn
     step: input.step,
     event,
     skillLimits: skillRequestLimits(deps.config),
+    ...(siblingCounts ? { siblingCounts } : {}),
   };
 }

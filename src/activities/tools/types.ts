@@ -4,6 +4,7 @@ import type { Models } from '../../db/models';
 import type { ToolOutcome } from '../../shared/turn-types';
 import type { WorkAgent } from '../../workflows/plans';
 import type { SkillRequestLimits } from '../../skills/limits';
+import type { EarlySiblingCounts } from './sibling-counts';
 
 /** What a tool can see: the turn it runs in, never another project's data. */
 export interface ToolContext {
@@ -25,6 +26,8 @@ export interface ToolContext {
   event: (d: AnyEventDraft) => AnyEventDraft;
   /** Per-request skill allowance (load_skill, read_skill_resource); defaults when absent. */
   skillLimits?: SkillRequestLimits;
+  /** Folder counts the LLM step started reading while the model made this call (sibling-counts.ts). */
+  siblingCounts?: EarlySiblingCounts;
 }
 
 /** What the author said this turn, as the author-protection matcher reads it. */
