@@ -21,7 +21,7 @@ import { publisherFor, streamKeyFor } from './publish';
 import { captureKey, saveCapture } from './capture';
 import { prefetchTurnSources } from './context/prefetch';
 import { prefetchRouterInput } from './router-input';
-import { latestAuthorRequests, latestReply, OPENING_MESSAGES, previousTurnId, readSessionMessages, type SessionMessages } from './session-messages';
+import { latestReply, openingReads, previousTurnId, readSessionMessages, type SessionMessages } from './session-messages';
 import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
 import { stepId } from './record-ids';
@@ -93,14 +93,16 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       // session's messages and the project beside the turn, not after it: one round trip less
       // on the path to the first token.
       const early = {
-        recent: input.sessionId ? quiet(readSessionMessages(models, input.sessionId, OPENING_MESSAGES)) : null,
+        opening: input.sessionId ? openingReads(models, input.sessionId) : null,
         project: input.projectId ? quiet(models.Project.findById(input.projectId).lean().exec()) : null,
       };
       const turn = await models.Turn.findOneAndUpdate({ _id: input.turnId }, { $set: { status: 'running' } }, { new: true }).lean();
       if (!turn) throw notFound('Turn', input.turnId);
       // One read of the session's latest few messages serves this activity and the router
-      // (session-messages.ts); each reads for itself only what it does not hold.
-      const recent = (turn.sessionId === input.sessionId && early.recent) || quiet(readSessionMessages(models, turn.sessionId, OPENING_MESSAGES));
+      // (session-messages.ts); each reads for itself only what it does not hold. The author's
+      // earlier requests are read beside it when the session is longer than it.
+      const opening = (turn.sessionId === input.sessionId && early.opening) || openingReads(models, turn.sessionId);
+      const { recent } = opening;
       // The context's big reads start now, while the router answers (context/prefetch.ts); a
       // noise message gets no agent run, so nothing would take them. Their chat history is the
       // read above when that holds the whole session, else a read of its own started once the
@@ -113,7 +115,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       // Everything else depends only on the turn: one round of parallel reads, on the path to the first token.
       const [project, earlier, previous] = await Promise.all([
         (turn.projectId === input.projectId && early.project) || models.Project.findById(turn.projectId).lean(),
-        recent.then((r) => latestAuthorRequests(models, turn.sessionId, r, 20)),
+        opening.requests,
         previousFacts(turn.sessionId, input.turnId, turn.createdAt, recent),
       ]);
       if (!project) throw notFound('Project', turn.projectId);

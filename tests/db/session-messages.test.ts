@@ -4,7 +4,7 @@
  * than the messages read is still found, by the reader's own query.
  */
 import { routerUserMessage } from '../../src/activities/router-input';
-import { HISTORY_MESSAGES, historyBefore, latestAuthorMessages, latestAuthorRequests, latestReply, OPENING_MESSAGES, previousTurnId, readSessionMessages, SEQ_WINDOW } from '../../src/activities/session-messages';
+import { AUTHOR_REQUESTS, HISTORY_MESSAGES, historyBefore, latestAuthorMessages, latestAuthorRequests, latestReply, OPENING_MESSAGES, openingReads, previousTurnId, readSessionMessages, SEQ_WINDOW } from '../../src/activities/session-messages';
 import { newId } from '../../src/db/models';
 import { useScratchDb } from '../helpers/scratch-db';
 
@@ -149,4 +149,37 @@ test('the turn\'s opening read takes only the latest few messages: the previous 
   }
   // The history is not the opening read's to give.
   expect(historyBefore(read, current)).toBeNull();
+});
+
+test('a long session\'s opening reads ask for the author\'s requests beside the latest messages, not after them; a short one\'s come from the latest messages', async () => {
+  const projectId = await db.newProject();
+  const session = await db.models.Session.create({ projectId, ownerId: 'u1', title: 'Long', messageSeq: 0 });
+  const sessionId = String(session._id);
+  const turns = Array.from({ length: 40 }, () => newId());
+  const messages = turns.flatMap((turnId, i) => [
+    { role: 'user', turnId, content: `request ${i + 1}` },
+    { role: 'assistant', turnId, content: `reply ${i + 1}` },
+  ]);
+  await db.models.Message.insertMany(messages.map((m, i) => ({ ...m, sessionId, projectId, seq: i + 1, key: `${sessionId}:${i + 1}` })));
+  await db.models.Session.updateOne({ _id: sessionId }, { $set: { messageSeq: messages.length } });
+  // The latest-messages read never answers: the requests must not wait for it.
+  const never = { sort: () => never, limit: () => never, batchSize: () => never, lean: () => new Promise(() => undefined) };
+  const held = { ...db.models, Message: { find: (filter: { role?: string }) => (filter.role ? db.models.Message.find(filter) : never) } } as unknown as typeof db.models;
+  const requests = await openingReads(held, sessionId).requests;
+  expect(requests.map((m) => m.content)).toEqual(Array.from({ length: AUTHOR_REQUESTS }, (_, i) => `request ${40 - i}`));
+
+  const short = (await sessionWith([
+    { role: 'user', turnId: turns[0]!, content: 'Write chapter 1' },
+    { role: 'assistant', turnId: turns[0]!, content: 'Done.' },
+    { role: 'user', turnId: turns[1]!, content: 'Now chapter 2' },
+  ])).sessionId;
+  const find = jest.spyOn(db.models.Message, 'find');
+  try {
+    const opening = openingReads(db.models, short);
+    expect((await opening.requests).map((m) => m.content)).toEqual(['Now chapter 2', 'Write chapter 1']);
+    expect((await opening.recent).complete).toBe(true);
+    expect(find).toHaveBeenCalledTimes(1);
+  } finally {
+    find.mockRestore();
+  }
 });
