@@ -169,7 +169,8 @@ export function createLlmActivities(deps: ActivityDeps) {
             if (tc.id) slot.id = tc.id;
             if (tc.function?.name) {
               slot.name += tc.function.name;
-              if (slot.name === 'create_file') siblingCounts.start();
+              // Only a step that runs its calls itself takes the read (a pre-h11 turn's executeTool would not).
+              if (slot.name === 'create_file' && input.runTools) siblingCounts.start();
             }
             if (tc.function?.arguments) {
               slot.arguments += tc.function.arguments;

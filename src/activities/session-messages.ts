@@ -84,7 +84,9 @@ export function openingReads(models: Models, sessionId: string): OpeningReads {
   const latest = quiet(latestSeqOf(models, sessionId));
   const recent = quiet(readSessionMessages(models, sessionId, OPENING_MESSAGES, latest));
   const requests = quiet(
-    latest.then(async (seq) => latestAuthorRequests(models, sessionId, seq > OPENING_MESSAGES ? { docs: [], complete: false, latestSeq: seq } : await recent, AUTHOR_REQUESTS)),
+    latest.then(async (seq) =>
+      seq > OPENING_MESSAGES ? authorRequestsByLatest(models, sessionId, seq, AUTHOR_REQUESTS) : latestAuthorRequests(models, sessionId, await recent, AUTHOR_REQUESTS),
+    ),
   );
   return { recent, requests };
 }
@@ -97,10 +99,12 @@ const SEQS_PER_REQUEST = 5;
  * them, else by the session's latest sequence numbers, else over the whole session.
  */
 export async function latestAuthorRequests(models: Models, sessionId: string, read: SessionMessages, n: number): Promise<MessageDoc[]> {
-  return (
-    latestAuthorMessages(read, n) ??
-    latestFirst(read.latestSeq, n * SEQS_PER_REQUEST + SEQ_SLACK, n, (filter) => models.Message.find({ sessionId, role: 'user', ...filter }).sort({ seq: -1 }).limit(n).lean())
-  );
+  return latestAuthorMessages(read, n) ?? authorRequestsByLatest(models, sessionId, read.latestSeq, n);
+}
+
+/** The author's latest `n` requests, read by the session's latest sequence numbers first. */
+function authorRequestsByLatest(models: Models, sessionId: string, latest: number, n: number): Promise<MessageDoc[]> {
+  return latestFirst(latest, n * SEQS_PER_REQUEST + SEQ_SLACK, n, (filter) => models.Message.find({ sessionId, role: 'user', ...filter }).sort({ seq: -1 }).limit(n).lean());
 }
 
 /**

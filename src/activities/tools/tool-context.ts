@@ -34,6 +34,6 @@ export function toolContextFor(
     step: input.step,
     event,
     skillLimits: skillRequestLimits(deps.config),
-    ...(siblingCounts ? { siblingCounts } : {}),
+    siblingCounts,
   };
 }
