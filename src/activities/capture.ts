@@ -47,10 +47,12 @@ export async function stepCaptureKey(models: Models, c: Omit<CaptureToSave, 'wri
 
 /** Writes the version; returns the outcome and the (unstamped) `file_updated` event. */
 export async function saveCapture(models: Models, c: CaptureToSave): Promise<{ outcome: ToolOutcome; event: AnyEventDraft }> {
-  // A file deleted meanwhile fails the save for good (non-retryable), before anything is written.
-  const file = await models.File.findById(c.fileId).select({ title: 1, type: 1 }).lean();
-  if (!file) throw notFound('File', c.fileId);
-  const v = await writeVersion(models, c.fileId, c.body, { author: 'ai', agent: c.agent, turnId: c.turnId, operation: 'stream', writeKey: c.writeKey });
+  // A file deleted meanwhile fails the save for good (non-retryable), before anything is
+  // written. The write's own read of the file tells (one round trip, not a read before it).
+  const missingFile = () => notFound('File', c.fileId);
+  const v = await writeVersion(models, c.fileId, c.body, { author: 'ai', agent: c.agent, turnId: c.turnId, operation: 'stream', writeKey: c.writeKey, missingFile });
+  const file = v.file;
+  if (!file) throw missingFile(); // not reached: the write threw first
   return {
     event: draft('file_updated', { fileId: c.fileId, title: file.title, fileType: file.type, versionId: v.versionId, words: v.words, operation: 'stream' }),
     outcome: {

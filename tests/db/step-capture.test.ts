@@ -53,3 +53,23 @@ test('a file deleted before the save fails it for good, writing nothing', async 
   await expect(saveAttempt(fileId, 'Lost?', 1)).rejects.toMatchObject({ nonRetryable: true });
   expect(await versions(fileId)).toEqual([]);
 });
+
+test('a retry whose version is on record but whose file is gone fails for good, writing nothing new', async () => {
+  const fileId = await newFile('Chapter 5');
+  await saveAttempt(fileId, 'Salt wind.', 1);
+  await db.models.File.deleteOne({ _id: fileId });
+  await expect(saveAttempt(fileId, 'Salt wind.', 1)).rejects.toMatchObject({ nonRetryable: true });
+  expect(await versions(fileId)).toEqual(['Salt wind.']);
+});
+
+test('a save reads the file once: the write’s own read gives its title and type', async () => {
+  const fileId = await newFile('Chapter 6');
+  const reads = jest.spyOn(db.models.File, 'findById');
+  try {
+    const saved = await saveAttempt(fileId, 'Low tide.', 1);
+    expect(saved.event).toMatchObject({ data: { fileId, title: 'Chapter 6', fileType: 'draft' } });
+    expect(reads).toHaveBeenCalledTimes(1);
+  } finally {
+    reads.mockRestore();
+  }
+});

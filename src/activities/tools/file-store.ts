@@ -26,6 +26,11 @@ export interface WriteMeta {
    * it throws {@link VersionConflict} and nothing is written.
    */
   expectedVersion?: number;
+  /**
+   * The error for a file that does not exist, thrown before anything is written (a retry
+   * that finds its version included). Without it a missing file is a plain, retried error.
+   */
+  missingFile?: () => Error;
 }
 
 export interface WrittenVersion {
@@ -34,6 +39,8 @@ export interface WrittenVersion {
   words: number;
   /** False when the key had already been written (a retry). */
   fresh: boolean;
+  /** The file's title and type as this write read them (null: no such file). */
+  file: { title: string; type: string } | null;
 }
 
 /** Someone wrote the file after the version a write was computed from: nothing was written. */
@@ -72,9 +79,11 @@ export async function writeVersion(models: Models, fileId: string, content: stri
       meta.writeKey ? (models.FileVersion.findById(versionId).lean() as Promise<VersionRecord | null>) : null,
       models.File.findById(fileId).lean(),
     ]);
+    if (!file && meta.missingFile) throw meta.missingFile();
+    const read = file ? { title: file.title, type: file.type } : null;
     if (existing) {
       await moveHead(models, fileId, existing.version, existing.content, existing.words, existing.author as VersionAuthor);
-      return casWritten({ versionId, version: existing.version, words: existing.words, fresh: false });
+      return casWritten({ versionId, version: existing.version, words: existing.words, fresh: false, file: read });
     }
     if (!file) throw new Error(`file ${fileId} vanished while writing`);
     if (meta.expectedVersion !== undefined && file.versionCount !== meta.expectedVersion) throw new VersionConflict(fileId, meta.expectedVersion, file.versionCount);
@@ -103,7 +112,7 @@ export async function writeVersion(models: Models, fileId: string, content: stri
       return casLost;
     }
     await moveHead(models, fileId, version, content, words, meta.author);
-    return casWritten({ versionId, version, words, fresh: true });
+    return casWritten({ versionId, version, words, fresh: true, file: read });
   });
 }
 
