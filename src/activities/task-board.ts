@@ -20,11 +20,12 @@ export async function liveBodyUnits(models: Models, projectId: string): Promise<
 
 /**
  * Closes in-progress tasks from the files this turn wrote. Job chapter turns are left
- * alone (the job keeps its own task); a turn that wrote nothing changes nothing.
+ * alone (the job keeps its own task); a turn that wrote nothing changes nothing. The turn
+ * is finalize's own read of it.
  */
-export async function finalizeTaskBoard(models: Models, turnId: string): Promise<void> {
-  const turn = await models.Turn.findById(turnId).select({ projectId: 1, jobId: 1 }).lean();
-  if (!turn || turn.jobId) return;
+export async function finalizeTaskBoard(models: Models, turn: { turnId: string; projectId: string; jobId?: string | null }): Promise<void> {
+  if (turn.jobId) return;
+  const { turnId } = turn;
   // Most turns have no task in progress: nothing to close, and no need to look through versions.
   let first = await readProjectState(models, turn.projectId);
   if (!first || !first.value.tasks.some((t) => t.status === 'in_progress')) return;

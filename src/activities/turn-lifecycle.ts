@@ -219,7 +219,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       // together. All are in place before the lock is released and `done` goes out.
       await Promise.all([
         appendAssistantMessages(models, { turnId: input.turnId, sessionId: turn.sessionId, projectId: turn.projectId }, pending),
-        finalizeTaskBoard(models, input.turnId),
+        finalizeTaskBoard(models, { turnId: input.turnId, projectId: turn.projectId, jobId: turn.jobId }),
         models.Turn.updateOne(
           { _id: input.turnId },
           {
