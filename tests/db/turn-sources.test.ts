@@ -3,7 +3,9 @@
  * first step takes what was read at the start of the request, once; anything later reads
  * anew, and a failed early read never fails the step.
  */
+import MiniSearch from 'minisearch';
 import { prefetchTurnSources, turnSources } from '../../src/activities/context/prefetch';
+import { rankChunks, retrievableFiles } from '../../src/activities/context/retrieval';
 import { readSessionMessages } from '../../src/activities/session-messages';
 import { useScratchDb } from '../helpers/scratch-db';
 
@@ -35,4 +37,22 @@ test('without an early read (another worker prepared the turn) the step reads it
   const { turn } = await newTurn();
   const sources = await turnSources(db.models, turn);
   expect(sources.rawFiles.map((f) => f.title)).toEqual(['Chapter 1']);
+});
+
+test('the early reads build the project’s retrieval index, so the first step’s search indexes nothing', async () => {
+  const { projectId, turn } = await newTurn();
+  prefetchTurnSources(db.models, turn, readSessionMessages(db.models, turn.sessionId));
+  const sources = await turnSources(db.models, turn);
+  const files = retrievableFiles(sources.rawFiles).map((f) => ({ id: String(f._id), title: f.title, content: f.content, version: f.versionCount }));
+  const indexing = jest.spyOn(MiniSearch.prototype, 'addAll');
+  try {
+    expect(rankChunks(files, { text: 'rain', names: [] }, projectId).map((c) => c.fileId)).toEqual([files[0]!.id]);
+    expect(indexing).not.toHaveBeenCalled();
+    // A file written since is indexed by the search that sees it, and found.
+    const changed = [{ ...files[0]!, content: 'Fog over the harbour.', version: files[0]!.version + 1 }];
+    expect(rankChunks(changed, { text: 'harbour', names: [] }, projectId).map((c) => c.fileId)).toEqual([files[0]!.id]);
+    expect(indexing).toHaveBeenCalledTimes(1);
+  } finally {
+    indexing.mockRestore();
+  }
 });

@@ -14,7 +14,7 @@ import { authorLines } from '../tools/file-store';
 import { type ContextItem, MeasureCache, type Packed, pack } from './budget';
 import { renderManifest } from './manifest';
 import { type Candidate, type ManifestFile, Priority, prioritize } from './priorities';
-import { type Chunk, pickSnippets, rankChunks, type ScoredChunk } from './retrieval';
+import { type Chunk, pickSnippets, rankChunks, retrievableFiles, type ScoredChunk } from './retrieval';
 import { countStable, countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
 import { notFound } from '../failures';
@@ -98,7 +98,7 @@ export async function assembleTurnContext(models: Models, settings: ContextSetti
 
   const retrievalStarted = performance.now();
   const ranked = rankChunks(
-    files.filter((f) => f.type !== 'folder' && f.content),
+    retrievableFiles(files),
     { text: query, names },
     turn.projectId,
   );

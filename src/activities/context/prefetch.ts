@@ -12,6 +12,7 @@
 import type { Models, TurnDoc } from '../../db/models';
 import { skillCatalogFor } from '../../skills/catalog';
 import { EarlyReads } from '../early-reads';
+import { retrievableFiles, syncRetrievalIndex } from './retrieval';
 import { historyBefore, HISTORY_MESSAGES, type SessionMessages } from '../session-messages';
 
 type PrefetchTurn = Pick<TurnDoc, 'projectId' | 'sessionId' | 'ownerId' | 'skills'> & { _id: unknown };
@@ -35,10 +36,29 @@ export type TurnSources = Awaited<ReturnType<typeof readTurnSources>>;
 // Whole projects' text: few entries, and short-lived (a turn's first step follows its router).
 const early = new EarlyReads<TurnSources>({ max: 8, ttlMs: 30_000 });
 
-/** Starts the reads for this turn (not awaited; a failure leaves the step to read itself). */
+/**
+ * Starts the reads for this turn (not awaited; a failure leaves the step to read itself),
+ * and once they land brings the project's retrieval index up to them, as the first step's
+ * search would (retrieval.ts).
+ */
 export function prefetchTurnSources(models: Models, turn: PrefetchTurn, recent: Promise<SessionMessages>): void {
-  early.start(String(turn._id), readTurnSources(models, turn, recent));
+  early.start(String(turn._id), readTurnSources(models, turn, recent).then(withIndexWarmed(turn.projectId)));
 }
+
+/** The index is a cache: a failure here only leaves the step to index for itself. */
+const withIndexWarmed =
+  (projectId: string) =>
+  (sources: TurnSources): TurnSources => {
+    try {
+      syncRetrievalIndex(
+        projectId,
+        retrievableFiles(sources.rawFiles).map((f) => ({ id: String(f._id), title: f.title, content: f.content, version: f.versionCount })),
+      );
+    } catch {
+      // Left to the step.
+    }
+    return sources;
+  };
 
 /** The turn's sources: started earlier in this worker (taken once), or read now. */
 export function turnSources(models: Models, turn: PrefetchTurn): Promise<TurnSources> {
