@@ -15,34 +15,49 @@ async function newTurn() {
   const projectId = await db.newProject();
   await db.models.File.create({ projectId, ownerId: 'u1', type: 'draft', title: 'Chapter 1', content: 'Rain.', words: 1 });
   await db.models.Message.create({ sessionId: 's1', projectId, turnId: 'earlier', role: 'user', content: 'Write chapter 1', seq: 1, key: `${projectId}:m1` });
-  const turn = await db.models.Turn.create({ sessionId: 's1', projectId, ownerId: 'u1', message: 'Write chapter 2', workflowId: 'turn-x' });
-  return { projectId, turn: turn.toObject() };
+  const created = await db.models.Turn.create({ sessionId: 's1', projectId, ownerId: 'u1', message: 'Write chapter 2', workflowId: 'turn-x' });
+  // As prepareTurn has it: a plain read of the turn.
+  const turn = (await db.models.Turn.findById(created._id).lean())!;
+  return { projectId, turn, turnId: String(turn._id) };
 }
 
 test('the first step gets the files as they were when the turn was prepared; a later read sees the change', async () => {
-  const { projectId, turn } = await newTurn();
+  const { projectId, turn, turnId } = await newTurn();
   prefetchTurnSources(db.models, turn, readSessionMessages(db.models, turn.sessionId));
   // The author adds a file while the router is answering (the early read has long finished).
   await new Promise((r) => setTimeout(r, 300));
   await db.models.File.create({ projectId, ownerId: 'u1', type: 'draft', title: 'Chapter 2', content: 'Fog.', words: 1 });
-  const first = await turnSources(db.models, turn);
-  expect(first.rawFiles.map((f) => f.title)).toEqual(['Chapter 1']);
-  expect(first.messages.map((m) => m.content)).toEqual(['Write chapter 1']);
-  // Taken once: a retried step (or another turn's read) reads the project as it is now.
-  const again = await turnSources(db.models, turn);
-  expect(again.rawFiles.map((f) => f.title).sort()).toEqual(['Chapter 1', 'Chapter 2']);
+  const turnReads = jest.spyOn(db.models.Turn, 'findById');
+  try {
+    const first = await turnSources(db.models, turnId);
+    expect(first.rawFiles.map((f) => f.title)).toEqual(['Chapter 1']);
+    expect(first.messages.map((m) => m.content)).toEqual(['Write chapter 1']);
+    // The turn comes with them, as prepareTurn read it: the step does not read it again.
+    expect(first.turn.message).toBe('Write chapter 2');
+    expect(turnReads).not.toHaveBeenCalled();
+    // Taken once: a retried step (or another turn's read) reads the turn and the project as they are now.
+    const again = await turnSources(db.models, turnId);
+    expect(again.rawFiles.map((f) => f.title).sort()).toEqual(['Chapter 1', 'Chapter 2']);
+    expect(turnReads).toHaveBeenCalledTimes(1);
+  } finally {
+    turnReads.mockRestore();
+  }
+});
+
+test('a step whose turn is gone fails for good', async () => {
+  await expect(turnSources(db.models, '0123456789abcdef01234567')).rejects.toMatchObject({ nonRetryable: true });
 });
 
 test('without an early read (another worker prepared the turn) the step reads itself', async () => {
-  const { turn } = await newTurn();
-  const sources = await turnSources(db.models, turn);
+  const { turnId } = await newTurn();
+  const sources = await turnSources(db.models, turnId);
   expect(sources.rawFiles.map((f) => f.title)).toEqual(['Chapter 1']);
 });
 
 test('the early reads build the project’s retrieval index, so the first step’s search indexes nothing', async () => {
-  const { projectId, turn } = await newTurn();
+  const { projectId, turn, turnId } = await newTurn();
   prefetchTurnSources(db.models, turn, readSessionMessages(db.models, turn.sessionId));
-  const sources = await turnSources(db.models, turn);
+  const sources = await turnSources(db.models, turnId);
   const files = retrievableFiles(sources.rawFiles).map((f) => ({ id: String(f._id), title: f.title, content: f.content, version: f.versionCount }));
   const indexing = jest.spyOn(MiniSearch.prototype, 'addAll');
   try {

@@ -17,7 +17,6 @@ import { type Candidate, type ManifestFile, Priority, prioritize } from './prior
 import { type Chunk, pickSnippets, rankChunks, retrievableFiles, type ScoredChunk } from './retrieval';
 import { countStable, countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
-import { notFound } from '../failures';
 import { turnSources } from './prefetch';
 import { quiet } from '../../shared/quiet';
 
@@ -68,10 +67,8 @@ function coveredBy(packed: Packed): (c: Chunk) => boolean {
 /** Builds the turn's context. Reads only; the caller stores it. */
 export async function assembleTurnContext(models: Models, settings: ContextSettings, turnId: string, scope: string): Promise<TurnContextDoc> {
   const started = performance.now();
-  const turn = await models.Turn.findById(turnId).lean();
-  if (!turn) throw notFound('Turn', turnId);
   // Retrieval ranks every file's text, so the whole project is read once per turn (prefetch.ts).
-  const { rawFiles, messages, skillCatalog } = await turnSources(models, turn);
+  const { turn, rawFiles, messages, skillCatalog } = await turnSources(models, turnId);
   const files: LoadedFile[] = rawFiles.map((f) => ({
     id: String(f._id),
     title: f.title,

@@ -12,12 +12,14 @@
 import type { Models, TurnDoc } from '../../db/models';
 import { skillCatalogFor } from '../../skills/catalog';
 import { EarlyReads } from '../early-reads';
+import { notFound } from '../failures';
 import { retrievableFiles, syncRetrievalIndex } from './retrieval';
 import { historyBefore, HISTORY_MESSAGES, type SessionMessages } from '../session-messages';
 
-type PrefetchTurn = Pick<TurnDoc, 'projectId' | 'sessionId' | 'ownerId' | 'skills'> & { _id: unknown };
+/** The turn as prepareTurn read it: what a context is built for never changes once the turn is created. */
+type SourcesTurn = TurnDoc & { _id: unknown };
 
-async function readTurnSources(models: Models, turn: PrefetchTurn, recent?: Promise<SessionMessages>) {
+async function readTurnSources(models: Models, turn: SourcesTurn, recent?: Promise<SessionMessages>) {
   const turnId = String(turn._id);
   const history = async () =>
     (recent && historyBefore(await recent, turnId)) ??
@@ -28,7 +30,7 @@ async function readTurnSources(models: Models, turn: PrefetchTurn, recent?: Prom
     // L1 of skills: the enabled skills' names and purposes, fixed for the turn like the rest.
     skillCatalogFor(models, turn),
   ]);
-  return { rawFiles, messages, skillCatalog };
+  return { turn, rawFiles, messages, skillCatalog };
 }
 
 export type TurnSources = Awaited<ReturnType<typeof readTurnSources>>;
@@ -41,7 +43,7 @@ const early = new EarlyReads<TurnSources>({ max: 8, ttlMs: 30_000 });
  * and once they land brings the project's retrieval index up to them, as the first step's
  * search would (retrieval.ts).
  */
-export function prefetchTurnSources(models: Models, turn: PrefetchTurn, recent: Promise<SessionMessages>): void {
+export function prefetchTurnSources(models: Models, turn: SourcesTurn, recent: Promise<SessionMessages>): void {
   early.start(String(turn._id), readTurnSources(models, turn, recent).then(withIndexWarmed(turn.projectId)));
 }
 
@@ -60,7 +62,14 @@ const withIndexWarmed =
     return sources;
   };
 
-/** The turn's sources: started earlier in this worker (taken once), or read now. */
-export function turnSources(models: Models, turn: PrefetchTurn): Promise<TurnSources> {
-  return early.take(String(turn._id), () => readTurnSources(models, turn));
+/**
+ * The turn and its sources: started earlier in this worker (taken once; the turn as
+ * prepareTurn read it, so no read of it here), or read now.
+ */
+export function turnSources(models: Models, turnId: string): Promise<TurnSources> {
+  return early.take(turnId, async () => {
+    const turn = await models.Turn.findById(turnId).lean();
+    if (!turn) throw notFound('Turn', turnId);
+    return readTurnSources(models, turn);
+  });
 }
