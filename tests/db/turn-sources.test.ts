@@ -4,7 +4,7 @@
  * anew, and a failed early read never fails the step.
  */
 import MiniSearch from 'minisearch';
-import { prefetchTurnSources, turnSources } from '../../src/activities/context/prefetch';
+import { loadedFiles, prefetchTurnSources, turnSources } from '../../src/activities/context/prefetch';
 import { rankChunks, retrievableFiles } from '../../src/activities/context/retrieval';
 import { readSessionMessages } from '../../src/activities/session-messages';
 import { useScratchDb } from '../helpers/scratch-db';
@@ -58,7 +58,7 @@ test('the early reads build the projectâ€™s retrieval index, so the first stepâ€
   const { projectId, turn, turnId } = await newTurn();
   prefetchTurnSources(db.models, turn, readSessionMessages(db.models, turn.sessionId));
   const sources = await turnSources(db.models, turnId);
-  const files = retrievableFiles(sources.rawFiles).map((f) => ({ id: String(f._id), title: f.title, content: f.content, version: f.versionCount }));
+  const files = retrievableFiles(loadedFiles(sources.rawFiles));
   const indexing = jest.spyOn(MiniSearch.prototype, 'addAll');
   try {
     expect(rankChunks(files, { text: 'rain', names: [] }, projectId).map((c) => c.fileId)).toEqual([files[0]!.id]);

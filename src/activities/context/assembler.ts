@@ -9,15 +9,14 @@
 import { LRUCache } from 'lru-cache';
 import type { Models, TurnContextDoc } from '../../db/models';
 import { isDuplicateKey } from '../../db/models';
-import type { Importance } from '../../shared/domain';
 import { authorLines } from '../tools/file-store';
 import { type ContextItem, MeasureCache, type Packed, pack } from './budget';
 import { renderManifest } from './manifest';
-import { type Candidate, type ManifestFile, Priority, prioritize } from './priorities';
+import { type Candidate, Priority, prioritize } from './priorities';
 import { type Chunk, pickSnippets, rankChunks, retrievableFiles, type ScoredChunk } from './retrieval';
 import { countStable, countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
-import { turnSources } from './prefetch';
+import { type LoadedFile, loadedFiles, turnSources } from './prefetch';
 import { quiet } from '../../shared/quiet';
 
 export interface ContextSettings {
@@ -51,8 +50,6 @@ export function markChanged(text: string, changedIds: string[]): string {
   return out;
 }
 
-type LoadedFile = ManifestFile & { content: string; words: number; version: number; latestAuthor: string };
-
 function snippetItem(c: ScoredChunk, file: LoadedFile): ContextItem {
   return { fileId: c.fileId, title: file.title, priority: Priority.RELEVANT, kind: 'snippet', text: c.text, start: c.start, end: c.end, fileChars: file.content.length };
 }
@@ -69,18 +66,7 @@ export async function assembleTurnContext(models: Models, settings: ContextSetti
   const started = performance.now();
   // Retrieval ranks every file's text, so the whole project is read once per turn (prefetch.ts).
   const { turn, rawFiles, messages, skillCatalog } = await turnSources(models, turnId);
-  const files: LoadedFile[] = rawFiles.map((f) => ({
-    id: String(f._id),
-    title: f.title,
-    type: f.type,
-    parentId: f.parentId ?? null,
-    order: f.order,
-    importance: (f.importance ?? null) as Importance | null,
-    content: f.content,
-    words: f.words,
-    version: f.versionCount,
-    latestAuthor: f.latestAuthor,
-  }));
+  const files = loadedFiles(rawFiles);
   const byId = new Map(files.map((f) => [f.id, f]));
   const query = [turn.message, scope].filter(Boolean).join('\n');
   const { candidates, names } = prioritize({ files, focusFileId: turn.focusFileId ?? null, attachedFileIds: turn.attachedFileIds, query });

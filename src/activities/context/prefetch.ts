@@ -10,9 +10,11 @@
  * simply reads anew.
  */
 import type { Models, TurnDoc } from '../../db/models';
+import type { Importance } from '../../shared/domain';
 import { skillCatalogFor } from '../../skills/catalog';
 import { EarlyReads } from '../early-reads';
 import { notFound } from '../failures';
+import type { ManifestFile } from './priorities';
 import { retrievableFiles, syncRetrievalIndex } from './retrieval';
 import { historyBefore, HISTORY_MESSAGES, type SessionMessages } from '../session-messages';
 
@@ -35,6 +37,24 @@ async function readTurnSources(models: Models, turn: SourcesTurn, recent?: Promi
 
 export type TurnSources = Awaited<ReturnType<typeof readTurnSources>>;
 
+/** A project file as the context is built from it (and retrieval indexes it). */
+export type LoadedFile = ManifestFile & { content: string; words: number; version: number; latestAuthor: string };
+
+export function loadedFiles(rawFiles: TurnSources['rawFiles']): LoadedFile[] {
+  return rawFiles.map((f) => ({
+    id: String(f._id),
+    title: f.title,
+    type: f.type,
+    parentId: f.parentId ?? null,
+    order: f.order,
+    importance: (f.importance ?? null) as Importance | null,
+    content: f.content,
+    words: f.words,
+    version: f.versionCount,
+    latestAuthor: f.latestAuthor,
+  }));
+}
+
 // Whole projects' text: few entries, and short-lived (a turn's first step follows its router).
 const early = new EarlyReads<TurnSources>({ max: 8, ttlMs: 30_000 });
 
@@ -44,23 +64,24 @@ const early = new EarlyReads<TurnSources>({ max: 8, ttlMs: 30_000 });
  * search would (retrieval.ts).
  */
 export function prefetchTurnSources(models: Models, turn: SourcesTurn, recent: Promise<SessionMessages>): void {
-  early.start(String(turn._id), readTurnSources(models, turn, recent).then(withIndexWarmed(turn.projectId)));
+  const reads = readTurnSources(models, turn, recent);
+  early.start(
+    String(turn._id),
+    reads.then((sources) => {
+      warmIndex(turn.projectId, sources.rawFiles);
+      return sources;
+    }),
+  );
 }
 
 /** The index is a cache: a failure here only leaves the step to index for itself. */
-const withIndexWarmed =
-  (projectId: string) =>
-  (sources: TurnSources): TurnSources => {
-    try {
-      syncRetrievalIndex(
-        projectId,
-        retrievableFiles(sources.rawFiles).map((f) => ({ id: String(f._id), title: f.title, content: f.content, version: f.versionCount })),
-      );
-    } catch {
-      // Left to the step.
-    }
-    return sources;
-  };
+function warmIndex(projectId: string, rawFiles: TurnSources['rawFiles']): void {
+  try {
+    syncRetrievalIndex(projectId, retrievableFiles(loadedFiles(rawFiles)));
+  } catch {
+    // Left to the step.
+  }
+}
 
 /**
  * The turn and its sources: started earlier in this worker (taken once; the turn as
