@@ -67,7 +67,8 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
   if (busyWith) throw new ConflictError('a turn is already running in this session', { turnId: busyWith });
   let eagerlyStarted = false;
   try {
-    await createTurnRecords(models, { turnId, ...req });
+    // The turn id was minted above: nothing can be on record for it yet.
+    await createTurnRecords(models, { turnId, ...req }, { newTurn: true });
     // The window a dying API process leaves behind: lock and queued Turn, no workflow.
     deps.faults?.hit('api.turn.before_workflow_start', { sessionId: req.sessionId });
     const input: TurnInput = {

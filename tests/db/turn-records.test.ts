@@ -25,3 +25,39 @@ test('opening the same turn twice leaves one Turn, one author message and one se
   await createTurnRecords(db.models, { turnId: newId(), sessionId, projectId, ownerId: 'u1', message: 'Write chapter 3' });
   expect((await db.models.Message.find({ sessionId }).sort({ seq: 1 }).lean()).map((m) => m.seq)).toEqual([1, 2]);
 });
+
+test('a new turn reserves its sequence number while its Turn is created, and does not look for an earlier attempt', async () => {
+  const projectId = await db.newProject();
+  const session = await db.models.Session.create({ projectId, ownerId: 'u1' });
+  const sessionId = String(session._id);
+  await createTurnRecords(db.models, { turnId: newId(), sessionId, projectId, ownerId: 'u1', message: 'Write chapter 1' }, { newTurn: true });
+  const order: string[] = [];
+  const create = db.models.Turn.create.bind(db.models.Turn);
+  const turnCreate = jest.spyOn(db.models.Turn, 'create').mockImplementation((async (doc: unknown) => {
+    // The Turn's insert is slow: a number reserved after it would come only now.
+    await new Promise((r) => setTimeout(r, 100));
+    order.push('turn created');
+    return create(doc as never);
+  }) as never);
+  const reserve = db.models.Session.findOneAndUpdate.bind(db.models.Session);
+  const seq = jest.spyOn(db.models.Session, 'findOneAndUpdate').mockImplementation(((...args: Parameters<typeof reserve>) => {
+    order.push('number reserved');
+    return reserve(...args);
+  }) as never);
+  const exists = jest.spyOn(db.models.Message, 'exists');
+  try {
+    const turnId = newId();
+    await createTurnRecords(db.models, { turnId, sessionId, projectId, ownerId: 'u1', message: 'Write chapter 2' }, { newTurn: true });
+    expect(order).toEqual(['number reserved', 'turn created']);
+    expect(exists).not.toHaveBeenCalled();
+    expect(await db.models.Turn.countDocuments({ _id: turnId })).toBe(1);
+  } finally {
+    turnCreate.mockRestore();
+    seq.mockRestore();
+    exists.mockRestore();
+  }
+  expect((await db.models.Message.find({ sessionId }).sort({ seq: 1 }).lean()).map((m) => [m.content, m.seq])).toEqual([
+    ['Write chapter 1', 1],
+    ['Write chapter 2', 2],
+  ]);
+});
