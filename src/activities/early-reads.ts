@@ -19,6 +19,11 @@ export class EarlyReads<T extends object> {
     this.pending.set(key, quiet(reads));
   }
 
+  /** Whether a read started under `key` is held (not yet taken or expired). */
+  holds(key: string): boolean {
+    return this.pending.has(key);
+  }
+
   /** The read started under `key`, taken once; otherwise (or if it failed) `readNow`. */
   async take<R>(key: string, readNow: () => Promise<R>): Promise<T | R> {
     const early = this.pending.get(key);

@@ -4,7 +4,8 @@
  * anew, and a failed early read never fails the step.
  */
 import MiniSearch from 'minisearch';
-import { loadedFiles, prefetchTurnSources, turnSources } from '../../src/activities/context/prefetch';
+import { assembleTurnContext, ensureTurnContext } from '../../src/activities/context/assembler';
+import { holdsTurnSources, loadedFiles, prefetchTurnSources, turnSources } from '../../src/activities/context/prefetch';
 import { rankChunks, retrievableFiles } from '../../src/activities/context/retrieval';
 import { readSessionMessages } from '../../src/activities/session-messages';
 import { useScratchDb } from '../helpers/scratch-db';
@@ -69,5 +70,62 @@ test('the early reads build the projectâ€™s retrieval index, so the first stepâ€
     expect(indexing).toHaveBeenCalledTimes(1);
   } finally {
     indexing.mockRestore();
+  }
+});
+
+const settings = { contextTokens: 8000, historyTokens: 4000, ledgerCeiling: 160_000, workingSetMaxFiles: 4, workingSetMaxChars: 20_000 };
+
+/** TurnContext.findById answering only after `ms`, noting what `probe` says when it answers. */
+function slowStoredRead(ms: number, probe: () => boolean, seen: boolean[]) {
+  const findById = db.models.TurnContext.findById.bind(db.models.TurnContext);
+  return jest.spyOn(db.models.TurnContext, 'findById').mockImplementation(((id: string) => ({
+    lean: async () => {
+      await new Promise((r) => setTimeout(r, ms));
+      seen.push(probe());
+      return findById(id).lean();
+    },
+  })) as never);
+}
+
+test('the first step in the worker that opened the turn builds the context while it looks for a stored one', async () => {
+  const { turn, turnId } = await newTurn();
+  prefetchTurnSources(db.models, turn, readSessionMessages(db.models, turn.sessionId));
+  const startedBuilding: boolean[] = [];
+  const storedRead = slowStoredRead(150, () => !holdsTurnSources(turnId), startedBuilding);
+  try {
+    const { context, store } = await ensureTurnContext(db.models, settings, turnId, 'chapter 2');
+    // The build had taken the early reads before the stored context's read answered.
+    expect(startedBuilding).toEqual([true]);
+    expect(context.message).toBe('Write chapter 2');
+    expect(context.context).toContain('Chapter 1');
+    await store();
+    expect(await db.models.TurnContext.countDocuments({ _id: turnId })).toBe(1);
+  } finally {
+    storedRead.mockRestore();
+  }
+});
+
+test('a context already stored for the turn is the one the step gets, even while the worker builds one', async () => {
+  const { turn, turnId } = await newTurn();
+  const earlier = await assembleTurnContext(db.models, settings, turnId, 'chapter 2');
+  await db.models.TurnContext.create({ ...earlier, context: `${earlier.context}\n(an earlier attempt's)` });
+  prefetchTurnSources(db.models, turn, readSessionMessages(db.models, turn.sessionId));
+  const { context, store } = await ensureTurnContext(db.models, settings, turnId, 'chapter 2');
+  expect(context.context).toContain("(an earlier attempt's)");
+  await store();
+  expect(await db.models.TurnContext.countDocuments({ _id: turnId })).toBe(1);
+});
+
+test('a step in another worker reads the stored context and builds nothing', async () => {
+  const { turnId } = await newTurn();
+  const earlier = await assembleTurnContext(db.models, settings, turnId, 'chapter 2');
+  await db.models.TurnContext.create(earlier);
+  const fileReads = jest.spyOn(db.models.File, 'find');
+  try {
+    const { context } = await ensureTurnContext(db.models, settings, turnId, 'chapter 2');
+    expect(context.context).toBe(earlier.context);
+    expect(fileReads).not.toHaveBeenCalled();
+  } finally {
+    fileReads.mockRestore();
   }
 });

@@ -16,7 +16,7 @@ import { type Candidate, Priority, prioritize } from './priorities';
 import { type Chunk, pickSnippets, rankChunks, retrievableFiles, type ScoredChunk } from './retrieval';
 import { countStable, countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
-import { type LoadedFile, loadedFiles, turnSources } from './prefetch';
+import { holdsTurnSources, type LoadedFile, loadedFiles, turnSources } from './prefetch';
 import { quiet } from '../../shared/quiet';
 
 export interface ContextSettings {
@@ -233,12 +233,20 @@ const onRecord = (): Promise<void> => Promise.resolve();
 export async function ensureTurnContext(models: Models, settings: ContextSettings, turnId: string, scope: string): Promise<StepContext> {
   const cached = turnContexts.get(turnId);
   if (cached) return { context: cached, store: onRecord };
-  const stored = (await models.TurnContext.findById(turnId).lean()) as TurnContextDoc | null;
+  const storedRead = models.TurnContext.findById(turnId).lean() as Promise<TurnContextDoc | null>;
+  // A worker that holds the turn's early reads opened the turn, and this is its first step: a
+  // stored context can only be an earlier attempt's (rare), so the context is built while that
+  // is looked for, not after (one MongoDB round trip off the first step's way to its request).
+  // Building only reads; a build a stored context makes moot is dropped. Elsewhere (another
+  // worker, a later step) the stored context is the usual case, and building it would read
+  // the whole project in vain.
+  const building = holdsTurnSources(turnId) ? quiet(assembleTurnContext(models, settings, turnId, scope)) : null;
+  const stored = await storedRead;
   if (stored) {
     turnContexts.set(turnId, stored);
     return { context: stored, store: onRecord };
   }
-  const built = await assembleTurnContext(models, settings, turnId, scope);
+  const built = await (building ?? assembleTurnContext(models, settings, turnId, scope));
   // Cached only once stored: a step retried in this worker after a failed store (or one that
   // failed before it stored) must store it. The step awaits it; quiet: not unhandled when the
   // model call fails first.

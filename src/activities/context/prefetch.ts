@@ -83,6 +83,11 @@ function warmIndex(projectId: string, rawFiles: TurnSources['rawFiles']): void {
   }
 }
 
+/** Whether this worker holds the turn's early reads: it opened the turn, and no step has built its context yet. */
+export function holdsTurnSources(turnId: string): boolean {
+  return early.holds(turnId);
+}
+
 /**
  * The turn and its sources: started earlier in this worker (taken once; the turn as
  * prepareTurn read it, so no read of it here), or read now.
