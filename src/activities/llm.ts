@@ -229,7 +229,8 @@ export function createLlmActivities(deps: ActivityDeps) {
         stamp(draft('usage', usageData)),
         ...(saved ? [stamp(saved.event)] : []),
       ];
-      const usageRecorded = recordUsage(models, usageId(input.turnId, input.step), input.turnId, turn, input.agent, input.step, usageData);
+      // Quiet: a step that runs tool calls awaits it only at its end.
+      const usageRecorded = quiet(recordUsage(models, usageId(input.turnId, input.step), input.turnId, turn, input.agent, input.step, usageData));
       const result = (saved: ToolOutcome | null): LlmStepResult => ({
         toolCalls: toolCalls.map((c) => ({ id: c.id, name: c.name, summary: toolSummary(c.name, c.arguments) })),
         textChars: chatText.length,
@@ -249,14 +250,16 @@ export function createLlmActivities(deps: ActivityDeps) {
         // Quiet: not unhandled if recording fails first; runStepTools awaits it.
         const toolTurn = quiet(readToolTurn(deps, input.turnId));
         // The answer goes on record, after its events, before any call runs (step-tools.ts).
-        const [saved] = await Promise.all([saving, usageRecorded]);
+        // The usage record lands beside them, not before: a retry that finds the answer on
+        // record writes it again (resumeStep; one record per call however often it runs).
+        const saved = await saving;
         await publisher.publish(endEvents(saved));
         const answer = result(saved?.outcome ?? null);
         await store({ result: answer, toolEventsFrom: publisher.count });
         const toolOutcomes = await withHeartbeat(ctx, input.step, () =>
           runStepTools(deps, input, toolCalls, publisher, attempt, ctx.cancellationSignal, null, { turn: toolTurn, siblingCounts }),
         );
-        await publisher.settle();
+        await Promise.all([usageRecorded, publisher.settle()]);
         return { ...answer, toolOutcomes };
       }
 

@@ -16,7 +16,9 @@
 import type { ToolOutcome, LlmStepInput, LlmStepResult } from '../shared/turn-types';
 import type { ActivityDeps } from './deps';
 import type { CountingPublisher } from './publish';
-import { stepId } from './record-ids';
+import { notFound } from './failures';
+import { stepId, usageId } from './record-ids';
+import { recordUsage } from './usage';
 import { performToolCall, toolExecutionId, toolKey } from './tools';
 import type { EarlySiblingCounts } from './tools/sibling-counts';
 import type { ToolTurn } from './tools/tool-context';
@@ -43,8 +45,19 @@ export async function resumeStep(deps: ActivityDeps, input: LlmStepInput, publis
   const calls = doc.toolCalls.map((c) => ({ id: c.id ?? '', name: c.name ?? '', arguments: c.arguments ?? '' }));
   const earlier = { resultsInTranscript: new Set(doc.toolResults.map((r) => r.toolCallId ?? '')) };
   const toolOutcomes = await runStepTools(deps, input, calls, publisher, attempt, signal, earlier);
-  await publisher.settle();
-  return { ...(doc.result as LlmStepResult), toolOutcomes };
+  const result = doc.result as LlmStepResult;
+  await Promise.all([recordUsageAgain(deps, input, result), publisher.settle()]);
+  return { ...result, toolOutcomes };
+}
+
+/**
+ * The usage record of a step whose answer is on record: the step writes it beside the answer,
+ * so a crash may have left the answer without it. Written once however often this runs (usage.ts).
+ */
+async function recordUsageAgain(deps: ActivityDeps, input: LlmStepInput, result: LlmStepResult): Promise<void> {
+  const turn = await deps.models.Turn.findById(input.turnId).select({ sessionId: 1, projectId: 1, ownerId: 1, jobId: 1 }).lean();
+  if (!turn) throw notFound('Turn', input.turnId);
+  await recordUsage(deps.models, usageId(input.turnId, input.step), input.turnId, turn, input.agent, input.step, result.usage);
 }
 
 /** What the calls need of the turn; the step starts this read while it records its answer. */
