@@ -178,38 +178,50 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       // Rolled back below, after the record is written: a retry still finds them until then,
       // and the record never lists them as touched nor lets a reply stand as a claimed save.
       const rolledBack = new Set(unwritten.map((f) => String(f._id)));
-      const gone = await filesGone(models, steps.flatMap((st) => st.toolCalls.map((c) => outcomeOf(`${input.turnId}:${st.step}:${c.id}`)?.fileId)));
-      const dropped = (fileId: string): boolean => rolledBack.has(fileId) || gone.has(fileId);
       const lastRunWithMessage = [...input.runs].reverse().find((r) => steps.some((st) => st.run === r.run))?.run ?? null;
       const notSavedNote = unwritten.length ? notSavedLine(unwritten.map((f) => f.title), detectLanguage(turn.message)) : '';
 
-      const touched = new Set<string>();
-      const pending: PendingMessage[] = [];
-      for (const run of input.runs) {
-        const runSteps = steps.filter((s) => s.run === run.run);
-        const breadcrumb: { op: string; fileId: string; title: string }[] = [];
-        for (const s of runSteps)
-          for (const c of s.toolCalls) {
-            const top = outcomeOf(`${input.turnId}:${s.step}:${c.id}`);
-            // A parallel_execute batch leaves its sub-tasks' reads in the breadcrumb (seed 001).
-            for (const o of [top, ...(top?.subOutcomes ?? [])])
-              if (o?.ok && o.fileId && o.op && ['created', 'edited', 'deleted', 'read'].includes(o.op) && !dropped(o.fileId)) {
-                breadcrumb.push({ op: o.op, fileId: o.fileId, title: o.title ?? '' });
-                if (o.op !== 'read') touched.add(o.fileId);
-              }
-          }
-        // A dropped run loses only its held text; what streamed live stays part of the record.
-        const said = runSteps
-          .filter((s) => !(run.textDropped && s.held))
-          .map((s) => s.text)
-          .join('')
-          .trim();
-        // The last message says plainly which created files were never written.
-        const text = run.run === lastRunWithMessage && notSavedNote ? [said, notSavedNote].filter(Boolean).join('\n\n') : said;
-        if (!text && !breadcrumb.length) continue;
-        const key = runMessageKey(input.turnId, run.run);
-        if (!savedKeys.has(key)) pending.push({ agent: run.agent, text, breadcrumb, key });
-      }
+      /** The runs' messages not yet on record, and the files the turn touched, leaving out the `dropped` files. */
+      const recordOf = (dropped: (fileId: string) => boolean) => {
+        const touched = new Set<string>();
+        const pending: PendingMessage[] = [];
+        for (const run of input.runs) {
+          const runSteps = steps.filter((s) => s.run === run.run);
+          const breadcrumb: { op: string; fileId: string; title: string }[] = [];
+          for (const s of runSteps)
+            for (const c of s.toolCalls) {
+              const top = outcomeOf(`${input.turnId}:${s.step}:${c.id}`);
+              // A parallel_execute batch leaves its sub-tasks' reads in the breadcrumb (seed 001).
+              for (const o of [top, ...(top?.subOutcomes ?? [])])
+                if (o?.ok && o.fileId && o.op && ['created', 'edited', 'deleted', 'read'].includes(o.op) && !dropped(o.fileId)) {
+                  breadcrumb.push({ op: o.op, fileId: o.fileId, title: o.title ?? '' });
+                  if (o.op !== 'read') touched.add(o.fileId);
+                }
+            }
+          // A dropped run loses only its held text; what streamed live stays part of the record.
+          const said = runSteps
+            .filter((s) => !(run.textDropped && s.held))
+            .map((s) => s.text)
+            .join('')
+            .trim();
+          // The last message says plainly which created files were never written.
+          const text = run.run === lastRunWithMessage && notSavedNote ? [said, notSavedNote].filter(Boolean).join('\n\n') : said;
+          if (!text && !breadcrumb.length) continue;
+          const key = runMessageKey(input.turnId, run.run);
+          if (!savedKeys.has(key)) pending.push({ agent: run.agent, text, breadcrumb, key });
+        }
+        return { pending, touched };
+      };
+      // The messages' sequence numbers are reserved while the files gone are looked up, for the
+      // messages there are before those files are left out: one round trip less at every turn's
+      // end. Leaving files out only takes messages away (a run with no text whose every file is
+      // gone), and such a number stays unused, which the session's readers allow for.
+      const reserving = recordOf((fileId) => rolledBack.has(fileId)).pending.length;
+      const [gone, firstSeq] = await Promise.all([
+        filesGone(models, steps.flatMap((st) => st.toolCalls.map((c) => outcomeOf(`${input.turnId}:${st.step}:${c.id}`)?.fileId))),
+        reserveMessageSeqs(models, turn.sessionId, reserving),
+      ]);
+      const { pending, touched } = recordOf((fileId) => rolledBack.has(fileId) || gone.has(fileId));
       // Summed here rather than with $group/$cond: FerretDB v1 lacks $cond, and a turn has few records.
       const usage = records.reduce(
         (u, r) => ({ p: u.p + r.promptTokens, c: u.c + r.completionTokens, t: u.t + r.totalTokens, est: u.est || r.source === 'estimate' }),
@@ -218,7 +230,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       // The session's messages, the task board and the turn's record are independent writes:
       // together. All are in place before the lock is released and `done` goes out.
       await Promise.all([
-        appendAssistantMessages(models, { turnId: input.turnId, sessionId: turn.sessionId, projectId: turn.projectId }, pending),
+        appendAssistantMessages(models, { turnId: input.turnId, sessionId: turn.sessionId, projectId: turn.projectId }, pending, firstSeq),
         finalizeTaskBoard(models, { turnId: input.turnId, projectId: turn.projectId, jobId: turn.jobId }),
         models.Turn.updateOne(
           { _id: input.turnId },
@@ -294,17 +306,24 @@ type PendingMessage = { agent: WorkAgent; text: string; breadcrumb: { op: string
  * The turn's assistant messages, one per run with something to keep: one sequence
  * reservation and one insert for all of them (not two round trips per run).
  */
+/** Reserves `n` sequence numbers of the session's messages; the first of them (none reserved: 0). */
+async function reserveMessageSeqs(models: ActivityDeps['models'], sessionId: string, n: number): Promise<number> {
+  if (!n) return 0;
+  const session = await models.Session.findOneAndUpdate({ _id: sessionId }, { $inc: { messageSeq: n } }, { new: true }).lean();
+  return (session?.messageSeq ?? n) - n + 1;
+}
+
+/** Inserts the messages with the sequence numbers reserved for them, from `firstSeq` on. */
 async function appendAssistantMessages(
   models: ActivityDeps['models'],
   turn: { turnId: string; sessionId: string; projectId: string },
   pending: PendingMessage[],
+  firstSeq: number,
 ): Promise<void> {
   if (!pending.length) return;
-  const session = await models.Session.findOneAndUpdate({ _id: turn.sessionId }, { $inc: { messageSeq: pending.length } }, { new: true }).lean();
-  const first = (session?.messageSeq ?? pending.length) - pending.length + 1;
   try {
     await models.Message.insertMany(
-      pending.map((m, i) => ({ _id: idFromKey(m.key), sessionId: turn.sessionId, projectId: turn.projectId, turnId: turn.turnId, role: 'assistant', agent: m.agent, content: m.text, breadcrumb: m.breadcrumb, seq: first + i, key: m.key })),
+      pending.map((m, i) => ({ _id: idFromKey(m.key), sessionId: turn.sessionId, projectId: turn.projectId, turnId: turn.turnId, role: 'assistant', agent: m.agent, content: m.text, breadcrumb: m.breadcrumb, seq: firstSeq + i, key: m.key })),
       { ordered: false },
     );
   } catch (err) {

@@ -1,0 +1,58 @@
+/**
+ * The turn's closing record (finalizeTurn, src/activities/turn-lifecycle.ts): the reply
+ * messages' sequence numbers are reserved while finalize looks up which of the turn's files
+ * are gone, not after, and the messages still follow the author's in order.
+ */
+import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import { router, say, streamFile, words } from '../helpers/script';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ config: { REVIEW_WORD_THRESHOLD: '5000' } });
+});
+afterAll(async () => h?.close());
+afterEach(() => expectScriptFullyUsed(h));
+
+test('the reply’s sequence number is reserved while the turn’s files are looked up; the messages keep their order', async () => {
+  const { sessionId } = await createProjectAndSession(h);
+  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), ...streamFile('writer', 'Chapter 1', words(40)), say('writer', 'Chapter 1 is written.')]);
+  const { File, Session } = h.runtime.models;
+  const order: string[] = [];
+  const find = File.find.bind(File);
+  // finalize's lookup of the files gone: by `_id` alone.
+  const isGoneLookup = (filter: Record<string, unknown>) => Object.keys(filter).length === 1 && '_id' in filter;
+  const files = jest.spyOn(File, 'find').mockImplementation(((filter: Record<string, unknown>, ...rest: unknown[]) => {
+    const query = (find as (...a: unknown[]) => ReturnType<typeof File.find>)(filter, ...rest);
+    if (!isGoneLookup(filter)) return query;
+    order.push('files looked up');
+    const exec = query.exec.bind(query);
+    query.exec = (async () => {
+      await new Promise((r) => setTimeout(r, 200));
+      const found = await exec();
+      order.push('files found');
+      return found;
+    }) as never;
+    return query;
+  }) as never);
+  const reserve = Session.findOneAndUpdate.bind(Session);
+  const seq = jest.spyOn(Session, 'findOneAndUpdate').mockImplementation(((...args: Parameters<typeof reserve>) => {
+    if (order.length) order.push('numbers reserved');
+    return reserve(...args);
+  }) as never);
+  try {
+    const r = await runTurn(h, sessionId, 'Write chapter 1');
+    expect(r.outcome.status).toBe('completed');
+    expect(order).toEqual(['files looked up', 'numbers reserved', 'files found']);
+  } finally {
+    files.mockRestore();
+    seq.mockRestore();
+  }
+  h.model.reset();
+  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'A second thought.')]);
+  await runTurn(h, sessionId, 'And now?');
+  const messages = await h.runtime.models.Message.find({ sessionId }).sort({ seq: 1 }).lean();
+  // Every number used, in order: the author's message, the first turn's replies, the second turn's.
+  expect(messages.map((m) => m.seq)).toEqual(messages.map((_, i) => i + 1));
+  expect(messages.map((m) => (m.role === 'user' ? m.content : m.role))).toEqual(['Write chapter 1', 'assistant', 'assistant', 'And now?', 'assistant']);
+  expect(messages[1]!.breadcrumb).toEqual([{ op: 'created', fileId: expect.any(String), title: 'Chapter 1' }]);
+});
