@@ -255,11 +255,13 @@ export function createLlmActivities(deps: ActivityDeps) {
         const saved = await saving;
         await publisher.publish(endEvents(saved));
         const answer = result(saved?.outcome ?? null);
-        await store({ result: answer, toolEventsFrom: publisher.count });
+        // A create_file call reads (the pending file) while the answer goes on record, and
+        // writes only once it is. Quiet: awaited below, and by the calls.
+        const answerRecorded = quiet(store({ result: answer, toolEventsFrom: publisher.count }));
         const toolOutcomes = await withHeartbeat(ctx, input.step, () =>
-          runStepTools(deps, input, toolCalls, publisher, attempt, ctx.cancellationSignal, null, { turn: toolTurn, siblingCounts }),
+          runStepTools(deps, input, toolCalls, publisher, attempt, ctx.cancellationSignal, null, { turn: toolTurn, siblingCounts, answerRecorded }),
         );
-        await Promise.all([usageRecorded, publisher.settle()]);
+        await Promise.all([answerRecorded, usageRecorded, publisher.settle()]);
         return { ...answer, toolOutcomes };
       }
 

@@ -5,8 +5,9 @@
  * the worker, plus reading the step back for the call's arguments. The step has them in
  * memory, so it runs the calls itself, in order, right after the model's answer.
  *
- * Crash safety: before the first call runs, the step records its answer's facts and where
- * its tool cards begin in its stream slot (`result`, `toolEventsFrom`). A retried step that
+ * Crash safety: before the first call writes anything, the step records its answer's facts
+ * and where its tool cards begin in its stream slot (`result`, `toolEventsFrom`); a
+ * create_file call's reads may go out meanwhile (ToolContext.answerRecorded). A retried step that
  * finds that record does not ask the model again (its answer's calls may already have
  * written files): it runs the same calls, each idempotent by `turnId:step:toolCallId`, and
  * republishes their cards at the same stream positions, which Redis deduplicates. So the
@@ -69,6 +70,8 @@ export function readToolTurn(deps: ActivityDeps, turnId: string): Promise<ToolTu
 export interface StepToolReads {
   turn?: Promise<ToolTurn | null>;
   siblingCounts?: EarlySiblingCounts;
+  /** The step's answer going on record: the calls write only once it has (ToolContext.answerRecorded). */
+  answerRecorded?: Promise<unknown>;
 }
 
 /**
@@ -101,7 +104,16 @@ export async function runStepTools(
     const outcome = await performToolCall(
       deps,
       { turnId: input.turnId, run: input.run, step: input.step, agent: input.agent, toolCallId: call.id, slot: input.slot, flags },
-      { call, stored: stored[i] ?? null, resultInTranscript: earlier?.resultsInTranscript.has(call.id) ?? false, turn, publisher, attempt, siblingCounts: early.siblingCounts },
+      {
+        call,
+        stored: stored[i] ?? null,
+        resultInTranscript: earlier?.resultsInTranscript.has(call.id) ?? false,
+        turn,
+        publisher,
+        attempt,
+        siblingCounts: early.siblingCounts,
+        answerRecorded: early.answerRecorded,
+      },
     );
     outcomes.push(outcome);
     deps.faults?.hit('llm.after_tool', { name: call.name, agent: input.agent, step: input.step });

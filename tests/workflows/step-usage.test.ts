@@ -1,7 +1,8 @@
 /**
- * A step that runs its tool calls records its model call's usage beside its answer, not
- * before it (src/activities/llm.ts): the calls do not wait for the usage record, and a step
- * retried after its answer went on record writes the usage record if it had not landed.
+ * A step that runs its tool calls (src/activities/llm.ts, step-tools.ts): it records its model
+ * call's usage beside its answer, not before it — the calls do not wait for the usage record,
+ * and a step retried after its answer went on record writes the usage record if it had not
+ * landed — and a create_file call reads while the answer goes on record but writes only after.
  */
 import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
 import { ofType, router, say, streamFile, words } from '../helpers/script';
@@ -77,5 +78,81 @@ test('a step whose usage record failed after its calls ran is retried from its a
     expect(await h.runtime.models.File.countDocuments({ projectId: r.turn.projectId, title: 'Chapter 1' })).toBe(1);
   } finally {
     usage.mockRestore();
+  }
+});
+
+test('create_file reads while the step’s answer goes on record, and writes only once it is', async () => {
+  const { sessionId } = await createProjectAndSession(h);
+  h.model.script(chapterScript());
+  const { AgentStep, File } = h.runtime.models;
+  const order: string[] = [];
+  const replaceOne = AgentStep.replaceOne.bind(AgentStep);
+  const answers = jest.spyOn(AgentStep, 'replaceOne').mockImplementation(((filter: { _id?: string }, doc: { result?: unknown; toolCalls?: unknown[] }, ...rest: unknown[]) => {
+    const query = (replaceOne as (...a: unknown[]) => ReturnType<typeof AgentStep.replaceOne>)(filter, doc, ...rest);
+    // The first step's answer, recorded before its calls run: slowed down.
+    if (!String(filter._id).endsWith(':1') || !doc.result) return query;
+    const exec = query.exec.bind(query);
+    query.exec = (async () => {
+      await new Promise((r) => setTimeout(r, 200));
+      const done = await exec();
+      order.push('answer on record');
+      return done;
+    }) as never;
+    return query;
+  }) as never);
+  const findOne = File.findOne.bind(File);
+  const pendingReads = jest.spyOn(File, 'findOne').mockImplementation(((filter: Record<string, unknown>, ...rest: unknown[]) => {
+    if ('pendingTurnId' in filter) order.push('pending file read');
+    return (findOne as (...a: unknown[]) => ReturnType<typeof File.findOne>)(filter, ...rest);
+  }) as never);
+  const create = File.create.bind(File);
+  const creates = jest.spyOn(File, 'create').mockImplementation(((doc: unknown) => {
+    order.push('file created');
+    return create(doc as never);
+  }) as never);
+  try {
+    const r = await runTurn(h, sessionId, 'Write chapter 1');
+    expect(r.outcome.status).toBe('completed');
+    expect(order).toEqual(['pending file read', 'answer on record', 'file created']);
+  } finally {
+    answers.mockRestore();
+    pendingReads.mockRestore();
+    creates.mockRestore();
+  }
+});
+
+test('when the answer fails to go on record, create_file has written nothing: the retried step asks again and creates the file once', async () => {
+  const { sessionId } = await createProjectAndSession(h);
+  const [routing, createCall, ...rest] = chapterScript();
+  // The retried step asks the model again: it makes the same call.
+  h.model.script([routing!, createCall!, createCall!, ...rest]);
+  const { AgentStep, File } = h.runtime.models;
+  const order: string[] = [];
+  let failures = 0;
+  const replaceOne = AgentStep.replaceOne.bind(AgentStep);
+  const answers = jest.spyOn(AgentStep, 'replaceOne').mockImplementation(((filter: { _id?: string }, doc: { result?: unknown }, ...rest2: unknown[]) => {
+    const query = (replaceOne as (...a: unknown[]) => ReturnType<typeof AgentStep.replaceOne>)(filter, doc, ...rest2);
+    if (!String(filter._id).endsWith(':1') || !doc.result || failures++ > 0) return query;
+    query.exec = (async () => {
+      await new Promise((r) => setTimeout(r, 150));
+      order.push('answer not recorded');
+      throw new Error('MongoDB blip while recording the answer');
+    }) as never;
+    return query;
+  }) as never);
+  const create = File.create.bind(File);
+  const creates = jest.spyOn(File, 'create').mockImplementation(((doc: unknown) => {
+    order.push('file created');
+    return create(doc as never);
+  }) as never);
+  try {
+    const r = await runTurn(h, sessionId, 'Write chapter 1');
+    expect(r.outcome.status).toBe('completed');
+    expect(order).toEqual(['answer not recorded', 'file created']);
+    expect(ofType(r.events, 'step_retry')).toHaveLength(1);
+    expect(await h.runtime.models.File.countDocuments({ projectId: r.turn.projectId, title: 'Chapter 1' })).toBe(1);
+  } finally {
+    answers.mockRestore();
+    creates.mockRestore();
   }
 });

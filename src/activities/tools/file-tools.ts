@@ -39,6 +39,8 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
     models.File.findOne({ projectId: ctx.projectId, pendingTurnId: ctx.turnId, deletedAt: null }).lean(),
     args.order === undefined ? countSiblings(ctx, args.parent_id ?? null) : null,
   ]);
+  // The reads above may go out while the step's answer goes on record; nothing is written before it is.
+  await ctx.answerRecorded;
   if (args.parent_id) {
     if (!parent) return failure('create_file', 'not_found', `No folder with id ${args.parent_id} in this project.`);
     if (parent.type !== 'folder') return failure('create_file', 'invalid_parent', `${parent.title} is not a folder.`);

@@ -98,6 +98,8 @@ export interface ToolCallToPerform {
   attempt: number;
   /** Folder counts the LLM step started reading while the model made its calls (sibling-counts.ts). */
   siblingCounts?: EarlySiblingCounts;
+  /** Settles once the step's answer is on record: nothing of the call is written before (ToolContext.answerRecorded). */
+  answerRecorded?: Promise<unknown>;
 }
 
 /**
@@ -117,8 +119,11 @@ export async function performToolCall(deps: ActivityDeps, input: ToolInput, p: T
     execution = p.stored.result as ToolExecution;
   } else {
     if (!p.turn) throw notFound('Turn', input.turnId);
-    const ctx = toolContextFor(deps, p.turn, input, key, stamp, p.siblingCounts);
+    // Only create_file reads ahead of the answer's record (it waits for it before it writes).
+    if (p.call.name !== 'create_file') await p.answerRecorded;
+    const ctx = toolContextFor(deps, p.turn, input, key, stamp, p.siblingCounts, p.answerRecorded);
     execution = await run(input, ctx, p.call);
+    await p.answerRecorded;
     deps.faults?.hit('tool.after_write', { name: p.call.name, agent: input.agent, step: input.step });
     try {
       await models.ToolExecution.create({ _id: toolExecutionId(key), key, turnId: input.turnId, name: p.call.name, result: execution });

@@ -20,6 +20,7 @@ export function toolContextFor(
   key: string,
   event: ToolContext['event'],
   siblingCounts?: EarlySiblingCounts,
+  answerRecorded?: Promise<unknown>,
 ): ToolContext {
   return {
     models: deps.models,
@@ -35,5 +36,6 @@ export function toolContextFor(
     event,
     skillLimits: skillRequestLimits(deps.config),
     siblingCounts,
+    answerRecorded,
   };
 }

@@ -28,6 +28,12 @@ export interface ToolContext {
   skillLimits?: SkillRequestLimits;
   /** Folder counts the LLM step started reading while the model made this call (sibling-counts.ts). */
   siblingCounts?: EarlySiblingCounts;
+  /**
+   * Settles once the step's answer is on record (an LLM step running its own calls): a call's
+   * reads may go out before, its writes only after (step-tools.ts). Only create_file reads
+   * ahead; every other call starts once it has settled.
+   */
+  answerRecorded?: Promise<unknown>;
 }
 
 /** What the author said this turn, as the author-protection matcher reads it. */
