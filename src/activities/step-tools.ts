@@ -17,6 +17,7 @@
 import type { ToolOutcome, LlmStepInput, LlmStepResult } from '../shared/turn-types';
 import type { ActivityDeps } from './deps';
 import type { CountingPublisher } from './publish';
+import { quiet } from '../shared/quiet';
 import { notFound } from './failures';
 import { stepId, usageId } from './record-ids';
 import { recordUsage } from './usage';
@@ -45,9 +46,11 @@ export async function resumeStep(deps: ActivityDeps, input: LlmStepInput, publis
   publisher.resumeAt(doc.toolEventsFrom);
   const calls = doc.toolCalls.map((c) => ({ id: c.id ?? '', name: c.name ?? '', arguments: c.arguments ?? '' }));
   const earlier = { resultsInTranscript: new Set(doc.toolResults.map((r) => r.toolCallId ?? '')) };
-  const toolOutcomes = await runStepTools(deps, input, calls, publisher, attempt, signal, earlier);
+  // One read of the turn serves the calls and the usage record. Quiet: runStepTools awaits it first.
+  const turn = quiet(readToolTurn(deps, input.turnId));
+  const toolOutcomes = await runStepTools(deps, input, calls, publisher, attempt, signal, earlier, { turn });
   const result = doc.result as LlmStepResult;
-  await Promise.all([recordUsageAgain(deps, input, result), publisher.settle()]);
+  await Promise.all([recordUsageAgain(deps, input, result, await turn), publisher.settle()]);
   return { ...result, toolOutcomes };
 }
 
@@ -55,15 +58,17 @@ export async function resumeStep(deps: ActivityDeps, input: LlmStepInput, publis
  * The usage record of a step whose answer is on record: the step writes it beside the answer,
  * so a crash may have left the answer without it. Written once however often this runs (usage.ts).
  */
-async function recordUsageAgain(deps: ActivityDeps, input: LlmStepInput, result: LlmStepResult): Promise<void> {
-  const turn = await deps.models.Turn.findById(input.turnId).select({ sessionId: 1, projectId: 1, ownerId: 1, jobId: 1 }).lean();
+async function recordUsageAgain(deps: ActivityDeps, input: LlmStepInput, result: LlmStepResult, turn: StepTurn | null): Promise<void> {
   if (!turn) throw notFound('Turn', input.turnId);
   await recordUsage(deps.models, usageId(input.turnId, input.step), input.turnId, turn, input.agent, input.step, result.usage);
 }
 
+/** What the calls need of the turn, and whose it is (a resumed step's usage record). */
+type StepTurn = ToolTurn & { sessionId: string; jobId?: string | null };
+
 /** What the calls need of the turn; the step starts this read while it records its answer. */
-export function readToolTurn(deps: ActivityDeps, turnId: string): Promise<ToolTurn | null> {
-  return deps.models.Turn.findById(turnId).select({ projectId: 1, ownerId: 1, message: 1, focusFileId: 1 }).lean().exec();
+export function readToolTurn(deps: ActivityDeps, turnId: string): Promise<StepTurn | null> {
+  return deps.models.Turn.findById(turnId).select({ sessionId: 1, projectId: 1, ownerId: 1, jobId: 1, message: 1, focusFileId: 1 }).lean().exec();
 }
 
 /** Reads the step started for its calls before they run: the turn, and the folder counts (sibling-counts.ts). */

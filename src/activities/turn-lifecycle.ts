@@ -178,50 +178,18 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       // Rolled back below, after the record is written: a retry still finds them until then,
       // and the record never lists them as touched nor lets a reply stand as a claimed save.
       const rolledBack = new Set(unwritten.map((f) => String(f._id)));
-      const lastRunWithMessage = [...input.runs].reverse().find((r) => steps.some((st) => st.run === r.run))?.run ?? null;
       const notSavedNote = unwritten.length ? notSavedLine(unwritten.map((f) => f.title), detectLanguage(turn.message)) : '';
-
-      /** The runs' messages not yet on record, and the files the turn touched, leaving out the `dropped` files. */
-      const recordOf = (dropped: (fileId: string) => boolean) => {
-        const touched = new Set<string>();
-        const pending: PendingMessage[] = [];
-        for (const run of input.runs) {
-          const runSteps = steps.filter((s) => s.run === run.run);
-          const breadcrumb: { op: string; fileId: string; title: string }[] = [];
-          for (const s of runSteps)
-            for (const c of s.toolCalls) {
-              const top = outcomeOf(`${input.turnId}:${s.step}:${c.id}`);
-              // A parallel_execute batch leaves its sub-tasks' reads in the breadcrumb (seed 001).
-              for (const o of [top, ...(top?.subOutcomes ?? [])])
-                if (o?.ok && o.fileId && o.op && ['created', 'edited', 'deleted', 'read'].includes(o.op) && !dropped(o.fileId)) {
-                  breadcrumb.push({ op: o.op, fileId: o.fileId, title: o.title ?? '' });
-                  if (o.op !== 'read') touched.add(o.fileId);
-                }
-            }
-          // A dropped run loses only its held text; what streamed live stays part of the record.
-          const said = runSteps
-            .filter((s) => !(run.textDropped && s.held))
-            .map((s) => s.text)
-            .join('')
-            .trim();
-          // The last message says plainly which created files were never written.
-          const text = run.run === lastRunWithMessage && notSavedNote ? [said, notSavedNote].filter(Boolean).join('\n\n') : said;
-          if (!text && !breadcrumb.length) continue;
-          const key = runMessageKey(input.turnId, run.run);
-          if (!savedKeys.has(key)) pending.push({ agent: run.agent, text, breadcrumb, key });
-        }
-        return { pending, touched };
-      };
+      const record: TurnRecordSources = { turnId: input.turnId, runs: input.runs, steps, outcomeOf, savedKeys, notSavedNote };
       // The messages' sequence numbers are reserved while the files gone are looked up, for the
       // messages there are before those files are left out: one round trip less at every turn's
       // end. Leaving files out only takes messages away (a run with no text whose every file is
       // gone), and such a number stays unused, which the session's readers allow for.
-      const reserving = recordOf((fileId) => rolledBack.has(fileId)).pending.length;
+      const reserving = turnRecord(record, (fileId) => rolledBack.has(fileId)).pending.length;
       const [gone, firstSeq] = await Promise.all([
         filesGone(models, steps.flatMap((st) => st.toolCalls.map((c) => outcomeOf(`${input.turnId}:${st.step}:${c.id}`)?.fileId))),
         reserveMessageSeqs(models, turn.sessionId, reserving),
       ]);
-      const { pending, touched } = recordOf((fileId) => rolledBack.has(fileId) || gone.has(fileId));
+      const { pending, touched } = turnRecord(record, (fileId) => rolledBack.has(fileId) || gone.has(fileId));
       // Summed here rather than with $group/$cond: FerretDB v1 lacks $cond, and a turn has few records.
       const usage = records.reduce(
         (u, r) => ({ p: u.p + r.promptTokens, c: u.c + r.completionTokens, t: u.t + r.totalTokens, est: u.est || r.source === 'estimate' }),
@@ -306,6 +274,51 @@ type PendingMessage = { agent: WorkAgent; text: string; breadcrumb: { op: string
  * The turn's assistant messages, one per run with something to keep: one sequence
  * reservation and one insert for all of them (not two round trips per run).
  */
+interface TurnRecordSources {
+  turnId: string;
+  runs: FinalizeInput['runs'];
+  steps: Awaited<ReturnType<typeof stepsUpTo>>;
+  /** A tool call's outcome by its key (`turnId:step:callId`). */
+  outcomeOf: (key: string) => ToolOutcome | undefined;
+  /** Keys of the run messages already on record (an earlier attempt of finalize). */
+  savedKeys: Set<string>;
+  /** Says which created files were never written; ends the last message ('' when none). */
+  notSavedNote: string;
+}
+
+/** The runs' messages not yet on record, and the files the turn touched, leaving out the `dropped` files. */
+function turnRecord(t: TurnRecordSources, dropped: (fileId: string) => boolean): { pending: PendingMessage[]; touched: Set<string> } {
+  const lastRunWithMessage = [...t.runs].reverse().find((r) => t.steps.some((st) => st.run === r.run))?.run ?? null;
+  const touched = new Set<string>();
+  const pending: PendingMessage[] = [];
+  for (const run of t.runs) {
+    const runSteps = t.steps.filter((s) => s.run === run.run);
+    const breadcrumb: { op: string; fileId: string; title: string }[] = [];
+    for (const s of runSteps)
+      for (const c of s.toolCalls) {
+        const top = t.outcomeOf(`${t.turnId}:${s.step}:${c.id}`);
+        // A parallel_execute batch leaves its sub-tasks' reads in the breadcrumb (seed 001).
+        for (const o of [top, ...(top?.subOutcomes ?? [])])
+          if (o?.ok && o.fileId && o.op && ['created', 'edited', 'deleted', 'read'].includes(o.op) && !dropped(o.fileId)) {
+            breadcrumb.push({ op: o.op, fileId: o.fileId, title: o.title ?? '' });
+            if (o.op !== 'read') touched.add(o.fileId);
+          }
+      }
+    // A dropped run loses only its held text; what streamed live stays part of the record.
+    const said = runSteps
+      .filter((s) => !(run.textDropped && s.held))
+      .map((s) => s.text)
+      .join('')
+      .trim();
+    // The last message says plainly which created files were never written.
+    const text = run.run === lastRunWithMessage && t.notSavedNote ? [said, t.notSavedNote].filter(Boolean).join('\n\n') : said;
+    if (!text && !breadcrumb.length) continue;
+    const key = runMessageKey(t.turnId, run.run);
+    if (!t.savedKeys.has(key)) pending.push({ agent: run.agent, text, breadcrumb, key });
+  }
+  return { pending, touched };
+}
+
 /** Reserves `n` sequence numbers of the session's messages; the first of them (none reserved: 0). */
 async function reserveMessageSeqs(models: ActivityDeps['models'], sessionId: string, n: number): Promise<number> {
   if (!n) return 0;

@@ -5,6 +5,7 @@
  */
 import { createTurnRecords } from '../../src/db/turn-records';
 import { newId } from '../../src/db/models';
+import { beforeCalls, sleep } from '../helpers/model-spies';
 import { useScratchDb } from '../helpers/scratch-db';
 
 const db = useScratchDb('turn_records');
@@ -32,18 +33,14 @@ test('a new turn reserves its sequence number while its Turn is created, and doe
   const sessionId = String(session._id);
   await createTurnRecords(db.models, { turnId: newId(), sessionId, projectId, ownerId: 'u1', message: 'Write chapter 1' }, { newTurn: true });
   const order: string[] = [];
-  const create = db.models.Turn.create.bind(db.models.Turn);
-  const turnCreate = jest.spyOn(db.models.Turn, 'create').mockImplementation((async (doc: unknown) => {
-    // The Turn's insert is slow: a number reserved after it would come only now.
-    await new Promise((r) => setTimeout(r, 100));
+  // The Turn's insert is slow: a number reserved after it would come only now.
+  const turnCreate = beforeCalls(db.models.Turn, 'create', async () => {
+    await sleep(100);
     order.push('turn created');
-    return create(doc as never);
-  }) as never);
-  const reserve = db.models.Session.findOneAndUpdate.bind(db.models.Session);
-  const seq = jest.spyOn(db.models.Session, 'findOneAndUpdate').mockImplementation(((...args: Parameters<typeof reserve>) => {
+  });
+  const seq = beforeCalls(db.models.Session, 'findOneAndUpdate', () => {
     order.push('number reserved');
-    return reserve(...args);
-  }) as never);
+  });
   const exists = jest.spyOn(db.models.Message, 'exists');
   try {
     const turnId = newId();

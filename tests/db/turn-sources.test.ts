@@ -8,6 +8,7 @@ import { assembleTurnContext, ensureTurnContext } from '../../src/activities/con
 import { holdsTurnSources, loadedFiles, prefetchTurnSources, turnSources } from '../../src/activities/context/prefetch';
 import { rankChunks, retrievableFiles } from '../../src/activities/context/retrieval';
 import { readSessionMessages } from '../../src/activities/session-messages';
+import { interceptQueries, sleep } from '../helpers/model-spies';
 import { useScratchDb } from '../helpers/scratch-db';
 
 const db = useScratchDb('sources');
@@ -75,17 +76,13 @@ test('the early reads build the projectâ€™s retrieval index, so the first stepâ€
 
 const settings = { contextTokens: 8000, historyTokens: 4000, ledgerCeiling: 160_000, workingSetMaxFiles: 4, workingSetMaxChars: 20_000 };
 
-/** TurnContext.findById answering only after `ms`, noting what `probe` says when it answers. */
-function slowStoredRead(ms: number, probe: () => boolean, seen: boolean[]) {
-  const findById = db.models.TurnContext.findById.bind(db.models.TurnContext);
-  return jest.spyOn(db.models.TurnContext, 'findById').mockImplementation(((id: string) => ({
-    lean: async () => {
-      await new Promise((r) => setTimeout(r, ms));
-      seen.push(probe());
-      return findById(id).lean();
-    },
-  })) as never);
-}
+/** Reads of a stored context answer after `ms`, noting what `probe` says then. */
+const slowStoredRead = (ms: number, probe: () => boolean, seen: boolean[]) =>
+  interceptQueries(db.models.TurnContext, 'findById', () => async (run) => {
+    await sleep(ms);
+    seen.push(probe());
+    return run();
+  });
 
 test('the first step in the worker that opened the turn builds the context while it looks for a stored one', async () => {
   const { turn, turnId } = await newTurn();

@@ -4,6 +4,7 @@
  * are gone, not after, and the messages still follow the author's in order.
  */
 import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import { beforeCalls, interceptQueries, sleep } from '../helpers/model-spies';
 import { router, say, streamFile, words } from '../helpers/script';
 
 let h: Harness;
@@ -16,29 +17,22 @@ afterEach(() => expectScriptFullyUsed(h));
 test('the reply’s sequence number is reserved while the turn’s files are looked up; the messages keep their order', async () => {
   const { sessionId } = await createProjectAndSession(h);
   h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), ...streamFile('writer', 'Chapter 1', words(40)), say('writer', 'Chapter 1 is written.')]);
-  const { File, Session } = h.runtime.models;
   const order: string[] = [];
-  const find = File.find.bind(File);
-  // finalize's lookup of the files gone: by `_id` alone.
+  // finalize's lookup of the files gone (by `_id` alone) answers slowly.
   const isGoneLookup = (filter: Record<string, unknown>) => Object.keys(filter).length === 1 && '_id' in filter;
-  const files = jest.spyOn(File, 'find').mockImplementation(((filter: Record<string, unknown>, ...rest: unknown[]) => {
-    const query = (find as (...a: unknown[]) => ReturnType<typeof File.find>)(filter, ...rest);
-    if (!isGoneLookup(filter)) return query;
+  const files = interceptQueries(h.runtime.models.File, 'find', (filter: Record<string, unknown>) => {
+    if (!isGoneLookup(filter)) return undefined;
     order.push('files looked up');
-    const exec = query.exec.bind(query);
-    query.exec = (async () => {
-      await new Promise((r) => setTimeout(r, 200));
-      const found = await exec();
+    return async (run) => {
+      await sleep(200);
+      const found = await run();
       order.push('files found');
       return found;
-    }) as never;
-    return query;
-  }) as never);
-  const reserve = Session.findOneAndUpdate.bind(Session);
-  const seq = jest.spyOn(Session, 'findOneAndUpdate').mockImplementation(((...args: Parameters<typeof reserve>) => {
+    };
+  });
+  const seq = beforeCalls(h.runtime.models.Session, 'findOneAndUpdate', () => {
     if (order.length) order.push('numbers reserved');
-    return reserve(...args);
-  }) as never);
+  });
   try {
     const r = await runTurn(h, sessionId, 'Write chapter 1');
     expect(r.outcome.status).toBe('completed');

@@ -5,6 +5,7 @@
  * landed — and a create_file call reads while the answer goes on record but writes only after.
  */
 import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import { beforeCalls, interceptQueries, sleep } from '../helpers/model-spies';
 import { ofType, router, say, streamFile, words } from '../helpers/script';
 
 let h: Harness;
@@ -17,29 +18,26 @@ afterEach(() => expectScriptFullyUsed(h));
 /** The writer's first step calls create_file; its second streams the chapter. */
 const chapterScript = () => [router({ current_agent: 'writer', workflow_plan: 'quick' }), ...streamFile('writer', 'Chapter 1', words(40)), say('writer', 'Chapter 1 is written.')];
 
-/** Usage writes of the first step's model call (`<turnId>:1`) go through `onFirstStep`. */
-function interceptFirstStepUsage(onFirstStep: (write: () => Promise<unknown>) => Promise<unknown>) {
-  const { UsageRecord } = h.runtime.models;
-  const updateOne = UsageRecord.updateOne.bind(UsageRecord);
-  return jest.spyOn(UsageRecord, 'updateOne').mockImplementation(((filter: { _id?: string }, ...rest: unknown[]) => {
-    const write = () => (updateOne as (...a: unknown[]) => { exec(): Promise<unknown> })(filter, ...rest).exec();
-    const run = String(filter._id ?? '').endsWith(':1') ? () => onFirstStep(write) : write;
-    return { exec: run, then: (ok: (v: unknown) => unknown, ko: (e: unknown) => unknown) => run().then(ok, ko) };
-  }) as never);
-}
+/** The first step's records (`<turnId>:1`: its usage, its transcript). */
+const firstStep = (filter: { _id?: string }) => String(filter._id ?? '').endsWith(':1');
+
+/** Usage writes of the first step's model call go through `onFirstStep`. */
+const interceptFirstStepUsage = (onFirstStep: (write: () => Promise<unknown>) => Promise<unknown>) =>
+  interceptQueries(h.runtime.models.UsageRecord, 'updateOne', (filter: { _id?: string }) => (firstStep(filter) ? onFirstStep : undefined));
+
+/** Writes of the first step's answer, recorded before its calls run, go through `answer`. */
+const interceptFirstAnswer = (answer: (write: () => Promise<unknown>) => Promise<unknown>) =>
+  interceptQueries(h.runtime.models.AgentStep, 'replaceOne', (filter: { _id?: string }, doc: { result?: unknown }) => (firstStep(filter) && doc.result ? answer : undefined));
 
 test('the step’s create_file runs while its usage record is still being written', async () => {
   const { sessionId } = await createProjectAndSession(h);
   h.model.script(chapterScript());
   const order: string[] = [];
-  const { ToolExecution } = h.runtime.models;
-  const create = ToolExecution.create.bind(ToolExecution);
-  const executions = jest.spyOn(ToolExecution, 'create').mockImplementation(((doc: { name?: string }) => {
+  const executions = beforeCalls(h.runtime.models.ToolExecution, 'create', (doc: { name?: string }) => {
     order.push(`tool ${doc.name}`);
-    return create(doc as never);
-  }) as never);
+  });
   const usage = interceptFirstStepUsage(async (write) => {
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     const done = await write();
     order.push('usage recorded');
     return done;
@@ -84,32 +82,21 @@ test('a step whose usage record failed after its calls ran is retried from its a
 test('create_file reads while the step’s answer goes on record, and writes only once it is', async () => {
   const { sessionId } = await createProjectAndSession(h);
   h.model.script(chapterScript());
-  const { AgentStep, File } = h.runtime.models;
+  const { File } = h.runtime.models;
   const order: string[] = [];
-  const replaceOne = AgentStep.replaceOne.bind(AgentStep);
-  const answers = jest.spyOn(AgentStep, 'replaceOne').mockImplementation(((filter: { _id?: string }, doc: { result?: unknown; toolCalls?: unknown[] }, ...rest: unknown[]) => {
-    const query = (replaceOne as (...a: unknown[]) => ReturnType<typeof AgentStep.replaceOne>)(filter, doc, ...rest);
-    // The first step's answer, recorded before its calls run: slowed down.
-    if (!String(filter._id).endsWith(':1') || !doc.result) return query;
-    const exec = query.exec.bind(query);
-    query.exec = (async () => {
-      await new Promise((r) => setTimeout(r, 200));
-      const done = await exec();
-      order.push('answer on record');
-      return done;
-    }) as never;
-    return query;
-  }) as never);
-  const findOne = File.findOne.bind(File);
-  const pendingReads = jest.spyOn(File, 'findOne').mockImplementation(((filter: Record<string, unknown>, ...rest: unknown[]) => {
+  // The first step's answer goes on record slowly.
+  const answers = interceptFirstAnswer(async (write) => {
+    await sleep(200);
+    const done = await write();
+    order.push('answer on record');
+    return done;
+  });
+  const pendingReads = beforeCalls(File, 'findOne', (filter: Record<string, unknown>) => {
     if ('pendingTurnId' in filter) order.push('pending file read');
-    return (findOne as (...a: unknown[]) => ReturnType<typeof File.findOne>)(filter, ...rest);
-  }) as never);
-  const create = File.create.bind(File);
-  const creates = jest.spyOn(File, 'create').mockImplementation(((doc: unknown) => {
+  });
+  const creates = beforeCalls(File, 'create', () => {
     order.push('file created');
-    return create(doc as never);
-  }) as never);
+  });
   try {
     const r = await runTurn(h, sessionId, 'Write chapter 1');
     expect(r.outcome.status).toBe('completed');
@@ -126,25 +113,18 @@ test('when the answer fails to go on record, create_file has written nothing: th
   const [routing, createCall, ...rest] = chapterScript();
   // The retried step asks the model again: it makes the same call.
   h.model.script([routing!, createCall!, createCall!, ...rest]);
-  const { AgentStep, File } = h.runtime.models;
   const order: string[] = [];
   let failures = 0;
-  const replaceOne = AgentStep.replaceOne.bind(AgentStep);
-  const answers = jest.spyOn(AgentStep, 'replaceOne').mockImplementation(((filter: { _id?: string }, doc: { result?: unknown }, ...rest2: unknown[]) => {
-    const query = (replaceOne as (...a: unknown[]) => ReturnType<typeof AgentStep.replaceOne>)(filter, doc, ...rest2);
-    if (!String(filter._id).endsWith(':1') || !doc.result || failures++ > 0) return query;
-    query.exec = (async () => {
-      await new Promise((r) => setTimeout(r, 150));
-      order.push('answer not recorded');
-      throw new Error('MongoDB blip while recording the answer');
-    }) as never;
-    return query;
-  }) as never);
-  const create = File.create.bind(File);
-  const creates = jest.spyOn(File, 'create').mockImplementation(((doc: unknown) => {
+  // The first attempt's answer fails to go on record; the retry's goes through.
+  const answers = interceptFirstAnswer(async (write) => {
+    if (failures++ > 0) return write();
+    await sleep(150);
+    order.push('answer not recorded');
+    throw new Error('MongoDB blip while recording the answer');
+  });
+  const creates = beforeCalls(h.runtime.models.File, 'create', () => {
     order.push('file created');
-    return create(doc as never);
-  }) as never);
+  });
   try {
     const r = await runTurn(h, sessionId, 'Write chapter 1');
     expect(r.outcome.status).toBe('completed');

@@ -123,6 +123,7 @@ export async function performToolCall(deps: ActivityDeps, input: ToolInput, p: T
     if (p.call.name !== 'create_file') await p.answerRecorded;
     const ctx = toolContextFor(deps, p.turn, input, key, stamp, p.siblingCounts, p.answerRecorded);
     execution = await run(input, ctx, p.call);
+    // A create_file call refused before it ran (arguments, read-only turn) did not wait: its execution is recorded after the answer too.
     await p.answerRecorded;
     deps.faults?.hit('tool.after_write', { name: p.call.name, agent: input.agent, step: input.step });
     try {
