@@ -139,7 +139,7 @@ export function createJobActivities(deps: ActivityDeps) {
      * session lock, as the API does for an author's turn. Idempotent: the turn id is derived
      * from (job, kind, chapter, attempt, round), so a retry finds what it already wrote.
      */
-    async openJobTurn(input: OpenJobTurnInput): Promise<{ turnId: string }> {
+    async openJobTurn(input: OpenJobTurnInput): Promise<{ turnId: string; openingSeq?: number }> {
       const turnId = jobTurnId(input);
       // Jobs that name their session and project (since these fields) take the lock while the
       // job is read; older ones read the job first.
@@ -165,8 +165,8 @@ export function createJobActivities(deps: ActivityDeps) {
         throw ApplicationFailure.nonRetryable(`job ${input.jobId} runs in session ${job.sessionId} of project ${job.projectId}, not ${sessionId} of ${projectId}`, 'JobMismatch');
       }
       const message = existing?.message ?? (await built);
-      await createTurnRecords(models, { turnId, sessionId, projectId, ownerId: job.ownerId, message, jobId: input.jobId });
-      return { turnId };
+      const { seq } = await createTurnRecords(models, { turnId, sessionId, projectId, ownerId: job.ownerId, message, jobId: input.jobId });
+      return { turnId, ...(seq ? { openingSeq: seq } : {}) };
     },
 
     /** A turn recorded but never started (the job was cancelled in between): close it and free the session. */

@@ -79,9 +79,14 @@ export interface OpeningReads {
  * so in a session longer than the opening read (whose few messages then cannot hold 20
  * requests) the requests are read beside it, not after it (accumulated bench: ~15 ms of
  * prepareTurn, on the way to the first token). A shorter session's are in the opening read.
+ *
+ * `openingSeq`, the number the turn's own message got, stands in for the session's counter
+ * (one round trip less on the way to the first token). Both reads ask for sequence numbers
+ * from a point upward, never below a bound, so a number lower than the session's latest
+ * widens what they look at and cannot hide a newer message.
  */
-export function openingReads(models: Models, sessionId: string): OpeningReads {
-  const latest = quiet(latestSeqOf(models, sessionId));
+export function openingReads(models: Models, sessionId: string, openingSeq?: number): OpeningReads {
+  const latest = openingSeq ? Promise.resolve(openingSeq) : quiet(latestSeqOf(models, sessionId));
   const recent = quiet(readSessionMessages(models, sessionId, OPENING_MESSAGES, latest));
   const requests = quiet(
     latest.then(async (seq) =>

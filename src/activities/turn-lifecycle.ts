@@ -86,14 +86,14 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
   }
 
   return {
-    async prepareTurn(input: { turnId: string; sessionId?: string; projectId?: string }): Promise<PreparedTurn> {
+    async prepareTurn(input: { turnId: string; sessionId?: string; projectId?: string; openingSeq?: number }): Promise<PreparedTurn> {
       deps.faults?.hit('turn.prepare', { turnId: input.turnId });
       await deps.faults?.pause?.('turn.prepare', { turnId: input.turnId });
       // Turns that name their session and project (the workflow input has them) read the
       // session's messages and the project beside the turn, not after it: one round trip less
       // on the path to the first token.
       const early = {
-        opening: input.sessionId ? openingReads(models, input.sessionId) : null,
+        opening: input.sessionId ? openingReads(models, input.sessionId, input.openingSeq) : null,
         project: input.projectId ? quiet(models.Project.findById(input.projectId).lean().exec()) : null,
       };
       const turn = await models.Turn.findOneAndUpdate({ _id: input.turnId }, { $set: { status: 'running' } }, { new: true }).lean();
@@ -106,9 +106,10 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       // The context's big reads start now, while the router answers (context/prefetch.ts); a
       // noise message gets no agent run, so nothing would take them. Their chat history is the
       // read above when that holds the whole session, else a read of its own started once the
-      // read above is done: the two at once slowed this activity's reads on FerretDB.
+      // read above is done: the two at once slowed this activity's reads on FerretDB. It reads
+      // from the sequence number the read above started from, not the session's counter again.
       if (!isNoiseMessage(turn.message))
-        prefetchTurnSources(models, turn, recent.then((r) => (r.complete ? r : readSessionMessages(models, turn.sessionId))));
+        prefetchTurnSources(models, turn, recent.then((r) => (r.complete ? r : readSessionMessages(models, turn.sessionId, undefined, Promise.resolve(r.latestSeq)))));
       // And the router's (router-input.ts), unless no router call can follow: a job's chapter
       // turns come routed, ROUTER_STRATEGY=off skips it, a noise message gets a canned reply.
       if (!isNoiseMessage(turn.message) && !turn.jobId && deps.config.ROUTER_STRATEGY !== 'off') prefetchRouterInput(models, turn, recent);

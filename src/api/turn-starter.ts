@@ -68,7 +68,7 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
   let eagerlyStarted = false;
   try {
     // The turn id was minted above: nothing can be on record for it yet.
-    await createTurnRecords(models, { turnId, ...req }, { newTurn: true });
+    const { seq } = await createTurnRecords(models, { turnId, ...req }, { newTurn: true });
     // The window a dying API process leaves behind: lock and queued Turn, no workflow.
     deps.faults?.hit('api.turn.before_workflow_start', { sessionId: req.sessionId });
     const input: TurnInput = {
@@ -79,6 +79,7 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
       settings: turnSettings(config),
       ...(req.forcedRouting ? { forcedRouting: req.forcedRouting } : {}),
       ...(req.jobId ? { jobId: req.jobId } : {}),
+      ...(seq ? { openingSeq: seq } : {}),
     };
     const handle = await deps.temporal.workflow.start<typeof turnWorkflow>('turnWorkflow', {
       workflowId,

@@ -96,8 +96,11 @@ export interface TurnRecordInput {
  * earlier attempt's message. One MongoDB round trip less before the workflow starts (~3–4 ms
  * of every turn's time to first token, bench:turn). A Turn that then fails to be created
  * leaves its number unused, which the session's readers allow for (session-messages.ts).
+ *
+ * Returns the sequence number the author's message got here, or null when an earlier attempt
+ * stored the message. The turn's first reads of its session start from it (TurnInput.openingSeq).
  */
-export async function createTurnRecords(models: Models, t: TurnRecordInput, opts: { newTurn?: boolean } = {}): Promise<void> {
+export async function createTurnRecords(models: Models, t: TurnRecordInput, opts: { newTurn?: boolean } = {}): Promise<{ seq: number | null }> {
   const key = `${t.turnId}:user`;
   // Looked up by the _id derived from its key: a `{key}` filter reads every session's messages
   // on FerretDB v1, on the path of every turn's start. (One stored before ids were derived is
@@ -128,8 +131,9 @@ export async function createTurnRecords(models: Models, t: TurnRecordInput, opts
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
   }
-  if (stored && (await stored)) return;
+  if (stored && (await stored)) return { seq: null };
   const session = await (reserved ?? reserveSeq());
+  const seq = session?.messageSeq ?? 0;
   try {
     await models.Message.create({
       _id,
@@ -138,10 +142,13 @@ export async function createTurnRecords(models: Models, t: TurnRecordInput, opts
       turnId: t.turnId,
       role: 'user',
       content: t.message,
-      seq: session?.messageSeq ?? 0,
+      seq,
       key,
     });
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
+    // An earlier attempt's message holds the key; the number reserved here stays unused.
+    return { seq: null };
   }
+  return { seq: seq > 0 ? seq : null };
 }

@@ -43,6 +43,13 @@ export interface TurnInput {
   /** Job chapters fix the route instead of asking the router. */
   forcedRouting?: RoutingDecision;
   jobId?: string;
+  /**
+   * The sequence number the author's message got when the turn was opened (absent in turns
+   * started before it was passed, or when the opening was a retry). No message of the session
+   * can be newer at the turn's start, so prepareTurn reads the latest messages from it instead
+   * of reading the session's counter first.
+   */
+  openingSeq?: number;
 }
 
 export interface PreparedTurn {

@@ -70,7 +70,7 @@ function pick(p: ActivityInterfaceFor<Pick<Activities, JobActivity>>) {
 }
 
 /** Opens the turn: locally first when the job runs local activities, waiting for a busy session remotely. */
-async function openTurn(acts: JobActivities, open: OpenJobTurnInput, summary: string): Promise<{ turnId: string }> {
+async function openTurn(acts: JobActivities, open: OpenJobTurnInput, summary: string): Promise<{ turnId: string; openingSeq?: number }> {
   if (acts.openJobTurnHere) {
     try {
       return await acts.openJobTurnHere.executeWithOptions({ summary }, [{ ...open, failWhenBusy: true }]);
@@ -107,7 +107,8 @@ export async function runChildTurn(st: JobRunState, acts: JobActivities, req: Ch
       if (st.cancelRequested) st.childScope.cancel();
       const { kind, chapter, round } = req.open;
       const label = kind === 'outline' ? 'outline' : `chapter ${chapter}${kind === 'revision' ? ` revision ${round}` : ''}`;
-      turnId = (await openTurn(acts, { ...req.open, sessionId: input.sessionId, projectId: input.projectId }, `open turn · ${label}`)).turnId;
+      const opened = await openTurn(acts, { ...req.open, sessionId: input.sessionId, projectId: input.projectId }, `open turn · ${label}`);
+      turnId = opened.turnId;
       st.turnId = turnId;
       // Jobs since h14 announce the turn once its child has started. A workflow task waits for
       // its local activities before it completes, so an announcement made here held back the
@@ -122,6 +123,7 @@ export async function runChildTurn(st: JobRunState, acts: JobActivities, req: Ch
         settings: { ...input.settings.turn, reviewWordThreshold: req.reviewWordThreshold },
         forcedRouting: req.routing,
         jobId: input.jobId,
+        ...(opened.openingSeq ? { openingSeq: opened.openingSeq } : {}),
       };
       const handle = await startChild<typeof turnWorkflow>('turnWorkflow', {
         workflowId: turnWorkflowId(turnId),

@@ -80,7 +80,12 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     const announced = patched('h1-turn-started') ? quiet(acts.short.announceTurn({ turnId: input.turnId, sessionId: input.sessionId, slot: st.nextSlot() })) : null;
     // Since h10 the announcement and the turn's reads run side by side (turn_started has the first slot either way).
     if (!patched('h10-open-together')) await announced;
-    const prepared = await acts.short.prepareTurn({ turnId: input.turnId, sessionId: input.sessionId, projectId: input.projectId });
+    const prepared = await acts.short.prepareTurn({
+      turnId: input.turnId,
+      sessionId: input.sessionId,
+      projectId: input.projectId,
+      ...(input.openingSeq ? { openingSeq: input.openingSeq } : {}),
+    });
     await announced;
     // Seed 004 L1: noise ("???", "…") gets a friendly question and no agent work.
     if (!input.forcedRouting && isNoiseMessage(prepared.message) && patched('h1-noise-gate')) {

@@ -39,3 +39,43 @@ test('a project that is gone is reported either way', async () => {
   await expect(prepareTurn({ turnId: String(turn._id), sessionId: String(turn.sessionId), projectId })).rejects.toThrow(/project .* not found/);
   await expect(prepareTurn({ turnId: String(turn._id) })).rejects.toThrow(/project .* not found/);
 });
+
+/** A session of `turns` earlier turns (an author's request and a reply each), and a new turn opened in it. */
+async function longSession(turns: number) {
+  const projectId = String((await db.models.Project.create({ ownerId: 'u1', title: 'P', type: 'novel', summary: 'A long book' }))._id);
+  const sessionId = String((await db.models.Session.create({ projectId, ownerId: 'u1', messageSeq: 2 * turns + 1 }))._id);
+  for (let i = 1; i <= turns; i++) {
+    const t = String((await db.models.Turn.create({ sessionId, projectId, ownerId: 'u1', message: `Write chapter ${i}`, workflowId: `turn-l${i}`, status: 'completed' }))._id);
+    await db.models.Message.create({ sessionId, projectId, turnId: t, role: 'user', content: i === 1 ? 'Write chapter 1, about 3000 words' : `Write chapter ${i}`, seq: 2 * i - 1, key: `${t}:user` });
+    await db.models.Message.create({ sessionId, projectId, turnId: t, role: 'assistant', content: `Chapter ${i} is done.${i === turns ? ' Shall I go on?' : ''}`, seq: 2 * i, key: `${t}:run:1` });
+  }
+  const turnId = String((await db.models.Turn.create({ sessionId, projectId, ownerId: 'u1', message: 'Yes, go on', workflowId: 'turn-new' }))._id);
+  await db.models.Message.create({ sessionId, projectId, turnId, role: 'user', content: 'Yes, go on', seq: 2 * turns + 1, key: `${turnId}:user` });
+  const { prepareTurn } = createTurnLifecycleActivities({ models: db.models, config: { ...loadConfig(), ROUTER_STRATEGY: 'off' } } as unknown as ActivityDeps);
+  return { projectId, sessionId, turnId, openingSeq: 2 * turns + 1, prepareTurn };
+}
+
+test('a turn that names its message’s sequence number reads from it, not from the session’s counter, and is prepared the same', async () => {
+  // Longer than the opening read (24 messages): the windowed reads are the ones that take the number.
+  const { projectId, sessionId, turnId, openingSeq, prepareTurn } = await longSession(15);
+  const counterReads = jest.spyOn(db.models.Session, 'findById');
+  try {
+    const named = await prepareTurn({ turnId, sessionId, projectId, openingSeq });
+    expect(counterReads).not.toHaveBeenCalled();
+    const unnamed = await prepareTurn({ turnId, sessionId, projectId });
+    expect(counterReads).toHaveBeenCalled();
+    expect(named).toEqual(unnamed);
+    expect(named.previous).toMatchObject({ status: 'completed', askedQuestion: true });
+    expect(named.lengthRequirements.join(' ')).toContain('3000');
+  } finally {
+    counterReads.mockRestore();
+  }
+});
+
+test('a sequence number below the session’s latest widens the reads and hides no newer message', async () => {
+  const { projectId, sessionId, turnId, openingSeq, prepareTurn } = await longSession(15);
+  const exact = await prepareTurn({ turnId, sessionId, projectId, openingSeq });
+  // The previous turn's reply (the question) and the oldest request (the length) are still found.
+  for (const low of [openingSeq - 3, 20, 1]) expect(await prepareTurn({ turnId, sessionId, projectId, openingSeq: low })).toEqual(exact);
+  expect(exact.previous).toMatchObject({ askedQuestion: true, question: expect.stringContaining('go on') });
+});

@@ -16,8 +16,9 @@ test('opening the same turn twice leaves one Turn, one author message and one se
   const sessionId = String(session._id);
   const turnId = newId();
   const open = () => createTurnRecords(db.models, { turnId, sessionId, projectId, ownerId: 'u1', message: 'Write chapter 2', jobId: 'job-1' });
-  await open();
-  await open();
+  // The number goes to the turn's first reads (TurnInput.openingSeq); a retry took none.
+  expect(await open()).toEqual({ seq: 1 });
+  expect(await open()).toEqual({ seq: null });
   expect(await db.models.Turn.countDocuments({ _id: turnId })).toBe(1);
   const messages = await db.models.Message.find({ sessionId }).lean();
   expect(messages.map((m) => [m.role, m.content, m.seq])).toEqual([['user', 'Write chapter 2', 1]]);
@@ -44,7 +45,7 @@ test('a new turn reserves its sequence number while its Turn is created, and doe
   const exists = jest.spyOn(db.models.Message, 'exists');
   try {
     const turnId = newId();
-    await createTurnRecords(db.models, { turnId, sessionId, projectId, ownerId: 'u1', message: 'Write chapter 2' }, { newTurn: true });
+    expect(await createTurnRecords(db.models, { turnId, sessionId, projectId, ownerId: 'u1', message: 'Write chapter 2' }, { newTurn: true })).toEqual({ seq: 2 });
     expect(order).toEqual(['number reserved', 'turn created']);
     expect(exists).not.toHaveBeenCalled();
     expect(await db.models.Turn.countDocuments({ _id: turnId })).toBe(1);
