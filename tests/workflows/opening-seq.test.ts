@@ -37,9 +37,9 @@ test('turns started through the API name their author message’s sequence numbe
   expect(inputs.map((i) => i.openingSeq)).toEqual([await authorSeq(first.turnId), await authorSeq(second.turnId)]);
   // After the first turn's request and reply, the second turn's message is the session's third.
   expect(inputs[1]!.openingSeq).toBe(3);
-  // The answer inherited the first turn's routing, with no router call: prepareTurn found the
-  // previous turn's question in the messages it read from that number.
-  expect(second.turn.routing).toMatchObject({ current_agent: 'writer', source: 'inherit_after_question' });
+  // "Yes" confirmed the first turn's one proposal, with no router call: prepareTurn found the
+  // previous turn's reply in the messages it read from that number.
+  expect(second.turn.routing).toMatchObject({ current_agent: 'writer', source: 'confirm_proposal' });
   const history = await h.runtime.temporal.workflow.getHandle(`turn-${second.turnId}`).fetchHistory();
   await Worker.runReplayHistory({ workflowBundle: testBundle(), replayName: 'opening-seq' }, history, `turn-${second.turnId}`);
 });
