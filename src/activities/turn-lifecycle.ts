@@ -21,6 +21,7 @@ import { publisherFor, streamKeyFor } from './publish';
 import { captureKey, saveCapture } from './capture';
 import { prefetchTurnSources } from './context/prefetch';
 import { prefetchRouterInput } from './router-input';
+import { reserveMessageSeqs } from '../db/turn-records';
 import { latestReply, openingReads, previousTurnId, readSessionMessages, type SessionMessages } from './session-messages';
 import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
@@ -188,7 +189,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       const reserving = turnRecord(record, (fileId) => rolledBack.has(fileId)).pending.length;
       const [gone, firstSeq] = await Promise.all([
         filesGone(models, steps.flatMap((st) => st.toolCalls.map((c) => outcomeOf(`${input.turnId}:${st.step}:${c.id}`)?.fileId))),
-        reserveMessageSeqs(models, turn.sessionId, reserving),
+        reserving ? reserveMessageSeqs(models, turn.sessionId, reserving).then((first) => first ?? 1) : 0,
       ]);
       const { pending, touched } = turnRecord(record, (fileId) => rolledBack.has(fileId) || gone.has(fileId));
       // Summed here rather than with $group/$cond: FerretDB v1 lacks $cond, and a turn has few records.
@@ -271,10 +272,7 @@ const runMessageKey = (turnId: string, run: number): string => `${turnId}:run:${
 /** An assistant message finalize writes: one per run with text or file breadcrumbs. */
 type PendingMessage = { agent: WorkAgent; text: string; breadcrumb: { op: string; fileId: string; title: string }[]; key: string };
 
-/**
- * The turn's assistant messages, one per run with something to keep: one sequence
- * reservation and one insert for all of them (not two round trips per run).
- */
+/** What finalize builds the turn's record from (turnRecord). */
 interface TurnRecordSources {
   turnId: string;
   runs: FinalizeInput['runs'];
@@ -320,14 +318,11 @@ function turnRecord(t: TurnRecordSources, dropped: (fileId: string) => boolean):
   return { pending, touched };
 }
 
-/** Reserves `n` sequence numbers of the session's messages; the first of them (none reserved: 0). */
-async function reserveMessageSeqs(models: ActivityDeps['models'], sessionId: string, n: number): Promise<number> {
-  if (!n) return 0;
-  const session = await models.Session.findOneAndUpdate({ _id: sessionId }, { $inc: { messageSeq: n } }, { new: true }).lean();
-  return (session?.messageSeq ?? n) - n + 1;
-}
-
-/** Inserts the messages with the sequence numbers reserved for them, from `firstSeq` on. */
+/**
+ * The turn's assistant messages, one per run with something to keep: one sequence
+ * reservation (finalize's, for all of them) and one insert, not two round trips per run.
+ * Inserted with the numbers reserved for them, from `firstSeq` on.
+ */
 async function appendAssistantMessages(
   models: ActivityDeps['models'],
   turn: { turnId: string; sessionId: string; projectId: string },

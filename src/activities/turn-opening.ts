@@ -5,6 +5,7 @@
  */
 import { draft } from '../events/contract';
 import { isDuplicateKey } from '../db/models';
+import { reserveMessageSeqs } from '../db/turn-records';
 import { detectLanguage } from '../shared/text';
 import type { ActivityDeps } from './deps';
 import { publisherFor } from './publish';
@@ -37,9 +38,9 @@ export function createTurnOpeningActivities(deps: ActivityDeps) {
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish([draft('content', { delta: text }, { turnId: input.turnId, agent: 'router' })]);
       const key = `${input.turnId}:noise`;
       if (!(await models.Message.exists({ key }))) {
-        const session = await models.Session.findOneAndUpdate({ _id: turn.sessionId }, { $inc: { messageSeq: 1 } }, { new: true }).lean();
+        const seq = (await reserveMessageSeqs(models, turn.sessionId, 1)) ?? 0;
         try {
-          await models.Message.create({ sessionId: turn.sessionId, projectId: turn.projectId, turnId: input.turnId, role: 'assistant', agent: 'router', content: text, seq: session?.messageSeq ?? 0, key });
+          await models.Message.create({ sessionId: turn.sessionId, projectId: turn.projectId, turnId: input.turnId, role: 'assistant', agent: 'router', content: text, seq, key });
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
         }

@@ -90,6 +90,15 @@ export interface TurnRecordInput {
 }
 
 /**
+ * Reserves the session's next `n` message sequence numbers in one update; the first of them,
+ * or null when there is no such session. Seq, not the timestamp, orders a session's messages.
+ */
+export async function reserveMessageSeqs(models: Models, sessionId: string, n: number): Promise<number | null> {
+  const session = await models.Session.findOneAndUpdate({ _id: sessionId }, { $inc: { messageSeq: n } }, { new: true }).lean().exec();
+  return session ? (session.messageSeq ?? n) - n + 1 : null;
+}
+
+/**
  * Creates the Turn (queued) and the author's Message with the session's next sequence number.
  * `newTurn`: the caller minted `turnId` just now (an API request), so nothing can be on record
  * for it yet: the sequence number is reserved while the Turn is created, with no check for an
@@ -107,7 +116,7 @@ export async function createTurnRecords(models: Models, t: TurnRecordInput, opts
   // caught by the key's unique index below; its retry leaves a sequence number unused.)
   const _id = idFromKey(key);
   // Seq, not the timestamp, orders messages: same-millisecond writes must not reorder (seed 002, pit 8).
-  const reserveSeq = () => models.Session.findOneAndUpdate({ _id: t.sessionId }, { $inc: { messageSeq: 1 } }, { new: true }).lean().exec();
+  const reserveSeq = () => reserveMessageSeqs(models, t.sessionId, 1);
   // A retried opening (a job's) reads whether an earlier attempt stored the message while the
   // Turn is created (both idempotent), and takes a number only when none did.
   const stored = opts.newTurn ? null : quiet(models.Message.exists({ _id }).exec());
@@ -132,8 +141,7 @@ export async function createTurnRecords(models: Models, t: TurnRecordInput, opts
     if (!isDuplicateKey(err)) throw err;
   }
   if (stored && (await stored)) return { seq: null };
-  const session = await (reserved ?? reserveSeq());
-  const seq = session?.messageSeq ?? 0;
+  const seq = (await (reserved ?? reserveSeq())) ?? 0;
   try {
     await models.Message.create({
       _id,
