@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
 import { z } from 'zod';
+import { type AuthSettings, DEFAULT_STREAM_TOKEN_SECRET, MAX_STREAM_TOKEN_TTL_SECONDS, resolveAuth } from './auth-settings';
 
 const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 const boolFrom = (def: boolean) =>
@@ -32,11 +33,18 @@ export const configSchema = z.object({
   BODY_LIMIT_BYTES: intFrom(256 * 1024, 1024),
   MAX_MESSAGE_CHARS: intFrom(20000, 1),
 
-  /** `token:userId` pairs, comma separated. Empty: loopback only, everything owned by `local`. */
+  /**
+   * `token:userId` pairs, comma separated (tokens of 16+ characters). Unset or empty: loopback
+   * only, everything owned by `local`. A value that parses to no pair stops start-up.
+   */
   API_TOKENS: z.string().default(''),
-  /** Secret for short-lived stream tokens (EventSource cannot send headers). */
-  STREAM_TOKEN_SECRET: z.string().min(16).default('scriptorium-local-dev-stream-secret'),
-  STREAM_TOKEN_TTL_SECONDS: intFrom(600, 10),
+  /**
+   * Secret for short-lived stream tokens (EventSource cannot send headers). Required with
+   * API_TOKENS: 32+ characters of your own; the default is public, for loopback mode only.
+   */
+  STREAM_TOKEN_SECRET: z.string().min(16).default(DEFAULT_STREAM_TOKEN_SECRET),
+  /** Lifetime of a stream token; tokens claiming to live longer than the maximum are refused. */
+  STREAM_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(MAX_STREAM_TOKEN_TTL_SECONDS).default(600),
 
   TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
@@ -151,6 +159,8 @@ export interface ConfigMeta {
   dotenvPath: string | null;
   conflicts: ConfigConflict[];
   offlineModel: boolean;
+  /** Auth mode and the parsed bearer tokens (decided from the parsed API_TOKENS, not the raw string). */
+  auth: AuthSettings;
 }
 
 export type EnvPriority = 'dotenv' | 'process' | 'none';
@@ -203,6 +213,14 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  let auth: AuthSettings;
+  try {
+    // The raw value: an unset secret and an explicit copy of the default are both refused with tokens.
+    auth = resolveAuth(parsed.data.API_TOKENS, merged.STREAM_TOKEN_SECRET);
+  } catch (err) {
+    const problems = (err as { problems?: string[] }).problems ?? [(err as Error).message];
+    throw new Error(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
   return {
     ...parsed.data,
     meta: {
@@ -210,17 +228,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       dotenvPath: Object.keys(fromFile).length > 0 ? dotenvPath : null,
       conflicts,
       offlineModel: !parsed.data.OPENAI_API_KEY,
+      auth,
     },
   };
-}
-
-/** `token:user` pairs → map token → user id. */
-export function parseApiTokens(raw: string): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const pair of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const idx = pair.lastIndexOf(':');
-    if (idx <= 0 || idx === pair.length - 1) throw new Error(`API_TOKENS entry "${maskValue('TOKEN', pair)}" is not token:user`);
-    map.set(pair.slice(0, idx), pair.slice(idx + 1));
-  }
-  return map;
 }

@@ -28,8 +28,9 @@ async function main(): Promise<void> {
   for (const c of config.meta.conflicts)
     logger.warn({ key: c.key, winner: c.winner, effective: c.effective, ignored: c.ignored }, 'config key set differently in the environment and .env');
 
+  // Decided from the parsed tokens (loadConfig refuses a set-but-empty or malformed API_TOKENS).
   let host = config.HOST;
-  if (!config.API_TOKENS && !LOOPBACK.has(host)) {
+  if (config.meta.auth.mode === 'loopback' && !LOOPBACK.has(host)) {
     logger.warn({ requested: host }, 'no API_TOKENS configured: binding to 127.0.0.1 only');
     host = '127.0.0.1';
   }

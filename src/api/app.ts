@@ -2,11 +2,12 @@
  * Builds the Express app. Only the entry point listens, so tests drive the app directly.
  */
 import express, { type Express } from 'express';
-import { parseApiTokens } from '../config';
 import { metricsHandler, requestLogging, requestMetrics } from '../observability/http';
 import { authenticate } from './auth';
 import type { AppDeps } from './context';
 import { errorMiddleware, NotFoundError } from './errors';
+import { routeSpecs } from './openapi';
+import { enforceRouteContracts } from './route-contract';
 import { filesRouter } from './routes/files';
 import { healthRouter } from './routes/health';
 import { jobsRouter } from './routes/jobs';
@@ -25,6 +26,12 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
   app.use(requestLogging(deps.logger));
   app.use(requestMetrics());
+  app.use(express.json({ limit: deps.config.BODY_LIMIT_BYTES, strict: true }));
+  app.use(rejectDangerousInput);
+  // Every documented route's params, query and body are checked before any handler reads
+  // state: the public routes here, the others once the caller is known (a stranger gets 401).
+  const specs = routeSpecs(deps.config);
+  app.use(enforceRouteContracts(specs.filter((s) => s.public)));
   // Unauthenticated like /health: serve it on a network only the scraper reaches.
   app.get('/metrics', metricsHandler);
   app.use(healthRouter(deps));
@@ -32,9 +39,8 @@ export function createApp(deps: AppDeps): Express {
   const api = express.Router();
   // The OpenAPI document is public, like /health.
   api.use(openapiRouter(deps));
-  api.use(express.json({ limit: deps.config.BODY_LIMIT_BYTES, strict: true }));
-  api.use(rejectDangerousInput);
-  api.use(authenticate({ tokens: parseApiTokens(deps.config.API_TOKENS) }));
+  api.use(authenticate({ tokens: deps.config.meta.auth.tokens }));
+  api.use(enforceRouteContracts(specs.filter((s) => !s.public)));
   api.use(rateLimits(deps));
   api.use(projectsRouter(deps));
   api.use(sessionsRouter(deps));

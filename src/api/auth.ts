@@ -7,12 +7,14 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
+import type { Config } from '../config';
 import { UnauthorizedError } from './errors';
 
 export const LOCAL_USER = 'local';
 
 export interface AuthOptions {
-  tokens: Map<string, string>;
+  /** token → user id, parsed and checked at start-up (src/auth-settings.ts). Empty: loopback single-user mode. */
+  tokens: ReadonlyMap<string, string>;
 }
 
 declare module 'express-serve-static-core' {
@@ -69,11 +71,18 @@ export function signStreamToken(claims: StreamTokenClaims, secret: string): stri
   return `${body}.${sig}`;
 }
 
-/** Returns the claims when the token is authentic, unexpired and for this resource; else null. */
-export function verifyStreamToken(token: string, resource: string, secret: string, nowMs: number): StreamTokenClaims | null {
-  const [body, sig] = token.split('.');
-  if (!body || !sig) return null;
-  const expected = createHmac('sha256', secret).update(body).digest('base64url');
+/** Replicas' clocks may differ by this much: a token issued by one is not "too long-lived" on another. */
+const CLOCK_SKEW_SECONDS = 30;
+
+/**
+ * Returns the claims when the token is authentic, unexpired, for this resource and not meant
+ * to live longer than `ttlSeconds` from now (a leaked or forged long-lived token is refused
+ * whatever its `exp` says); else null.
+ */
+export function verifyStreamToken(token: string, resource: string, settings: StreamTokenSettings, nowMs: number): StreamTokenClaims | null {
+  const [body, sig, extra] = token.split('.');
+  if (!body || !sig || extra !== undefined) return null;
+  const expected = createHmac('sha256', settings.secret).update(body).digest('base64url');
   if (!safeEqual(sig, expected)) return null;
   let claims: StreamTokenClaims;
   try {
@@ -81,14 +90,21 @@ export function verifyStreamToken(token: string, resource: string, secret: strin
   } catch {
     return null;
   }
-  if (claims.res !== resource || typeof claims.exp !== 'number' || claims.exp * 1000 < nowMs || typeof claims.sub !== 'string') return null;
+  if (!claims || claims.res !== resource || typeof claims.sub !== 'string' || !Number.isFinite(claims.exp)) return null;
+  if (claims.exp * 1000 < nowMs || claims.exp > nowMs / 1000 + settings.ttlSeconds + CLOCK_SKEW_SECONDS) return null;
   return claims;
 }
 
 export interface StreamTokenSettings {
   secret: string;
+  /** Lifetime of an issued token, and the longest any token may still have to live. */
   ttlSeconds: number;
 }
+
+export const streamTokenSettings = (config: Pick<Config, 'STREAM_TOKEN_SECRET' | 'STREAM_TOKEN_TTL_SECONDS'>): StreamTokenSettings => ({
+  secret: config.STREAM_TOKEN_SECRET,
+  ttlSeconds: config.STREAM_TOKEN_TTL_SECONDS,
+});
 
 /** A short-lived token that opens exactly one stream (`turn:<id>` or `job:<id>`). */
 export function issueStreamToken(userId: string, resource: string, settings: StreamTokenSettings, nowMs: number): { token: string; expiresAt: string } {
@@ -100,8 +116,8 @@ export function issueStreamToken(userId: string, resource: string, settings: Str
  * Who is reading a stream: the bearer user, or the subject of a valid stream token for this
  * very resource. Throws 401 when neither.
  */
-export function streamReader(req: Request, resource: string, token: string | undefined, secret: string, nowMs: number): string {
-  const userId = req.userId ?? (token ? verifyStreamToken(token, resource, secret, nowMs)?.sub : undefined);
+export function streamReader(req: Request, resource: string, token: string | undefined, settings: StreamTokenSettings, nowMs: number): string {
+  const userId = req.userId ?? (token ? verifyStreamToken(token, resource, settings, nowMs)?.sub : undefined);
   if (!userId) throw new UnauthorizedError('a bearer token or a valid stream token is required');
   return userId;
 }

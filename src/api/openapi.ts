@@ -57,6 +57,8 @@ interface RouteSpec {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** A body that is not JSON (a skill's zip): its media types; the route reads it itself. */
+  rawBody?: string[];
   status?: number;
   description?: string;
   errors?: number[];
@@ -85,6 +87,9 @@ function register(registry: OpenAPIRegistry, spec: RouteSpec): void {
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.query ? { query: spec.query } : {}),
       ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body } } } } : {}),
+      ...(spec.rawBody
+        ? { body: { required: true, content: Object.fromEntries(spec.rawBody.map((t) => [t, { schema: z.string().meta({ format: 'binary' }) }])) } }
+        : {}),
     },
     responses,
   });
@@ -104,14 +109,16 @@ export type { RouteSpec };
 /** Express `:name` → OpenAPI `{name}`. */
 export const toOpenApiPath = (expressPath: string): string => expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-export function buildOpenApiDocument(config: Pick<Config, 'MAX_MESSAGE_CHARS'>) {
-  const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
+/**
+ * Every route the app serves, with the schemas of its params, query and body: the OpenAPI
+ * document and the request checks (route-contract.ts) are both made from this list.
+ */
+export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec[] {
   const v1 = (p: string): string => `/api/v1${toOpenApiPath(p)}`;
   const routes: RouteSpec[] = [
-    { method: 'get', path: '/health', summary: 'Reachability of Temporal, MongoDB and Redis; config conflicts', tag: 'operations', public: true, errors: [] },
-    { method: 'get', path: '/metrics', summary: 'Prometheus metrics of this process (text exposition format)', tag: 'operations', public: true, errors: [] },
-    { method: 'get', path: v1('/openapi.json'), summary: 'This document', tag: 'operations', public: true, errors: [] },
+    { method: 'get', path: '/health', summary: 'Reachability of Temporal, MongoDB and Redis; auth mode and whether the stream-token secret is the default; config conflicts', tag: 'operations', public: true, errors: [400] },
+    { method: 'get', path: '/metrics', summary: 'Prometheus metrics of this process (text exposition format)', tag: 'operations', public: true, errors: [400] },
+    { method: 'get', path: v1('/openapi.json'), summary: 'This document', tag: 'operations', public: true, errors: [400] },
 
     { method: 'post', path: v1('/projects'), summary: 'Create a project', tag: 'projects', body: createProjectBody, status: 201, errors: [400, 401, 413] },
     { method: 'get', path: v1('/projects'), summary: 'List your projects', tag: 'projects', query: listQuery, errors: [400, 401] },
@@ -186,9 +193,15 @@ export function buildOpenApiDocument(config: Pick<Config, 'MAX_MESSAGE_CHARS'>) 
 
     { method: 'get', path: v1('/projects/:projectId/usage'), summary: 'Token usage of a project: totals, per agent, per turn', tag: 'usage', params: idParams('projectId') },
     { method: 'get', path: v1('/sessions/:sessionId/usage'), summary: 'Token usage of a session: totals, per agent, per turn', tag: 'usage', params: idParams('sessionId') },
-    { method: 'get', path: v1('/usage'), summary: 'Your token usage: totals and per agent', tag: 'usage', errors: [401] },
+    { method: 'get', path: v1('/usage'), summary: 'Your token usage: totals and per agent', tag: 'usage', errors: [400, 401] },
   ];
-  for (const spec of [...routes, ...extraRoutes.values()]) register(registry, spec);
+  return [...routes, ...extraRoutes.values()];
+}
+
+export function buildOpenApiDocument(config: Pick<Config, 'MAX_MESSAGE_CHARS'>) {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
+  for (const spec of routeSpecs(config)) register(registry, spec);
 
   return new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',
@@ -196,7 +209,8 @@ export function buildOpenApiDocument(config: Pick<Config, 'MAX_MESSAGE_CHARS'>) 
       title: 'Scriptorium API',
       version: '1',
       description:
-        'Writing agents as durable workflows. Errors are `{ error: { code, message, details? } }`. Another owner’s ids answer 404. Streams are Server-Sent Events whose `data` is a StreamEvent.',
+        'Writing agents as durable workflows. Errors are `{ error: { code, message, details? } }`. Another owner’s ids answer 404. Streams are Server-Sent Events whose `data` is a StreamEvent. ' +
+        'Requests are held to this document: an undocumented query key, or a body sent to a route that takes none, is a 400.',
     },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],

@@ -3,13 +3,16 @@
  * of user A's ids gets exactly what a never-issued id gets — 404 and the same body — and
  * A's data is untouched. Stream tokens are scoped to one stream; no token is 401.
  */
+import { signStreamToken } from '../../src/api/auth';
+import { DEFAULT_STREAM_TOKEN_SECRET } from '../../src/auth-settings';
 import { newId } from '../../src/db/models';
 import { api, createHarness, createProjectAndSession, type Harness, routerReply, waitTurn } from '../helpers/harness';
 import { readSse } from '../helpers/sse-client';
 import { skillZip } from '../helpers/skill-zips';
 
-const A = { authorization: 'Bearer tokA' };
-const B = { authorization: 'Bearer tokB' };
+const A = { authorization: 'Bearer alice-token-0123456789' };
+const B = { authorization: 'Bearer bob-token-0123456789' };
+const SECRET = 'bola-test-stream-secret-0123456789abcdef';
 
 let h: Harness;
 const a = { projectId: '', sessionId: '', turnId: '', fileId: '', folderId: '', streamToken: '', jobId: '', trashedId: '', skillId: '' };
@@ -17,7 +20,7 @@ const SECRET_TITLE = 'Alice secret title';
 const SECRET_TEXT = 'moonlit smugglers of Vell';
 
 beforeAll(async () => {
-  h = await createHarness({ config: { API_TOKENS: 'tokA:alice,tokB:bob' } });
+  h = await createHarness({ config: { API_TOKENS: 'alice-token-0123456789:alice,bob-token-0123456789:bob', STREAM_TOKEN_SECRET: SECRET } });
   const ps = await createProjectAndSession(h, 'novel', A);
   Object.assign(a, ps);
   h.model.script([
@@ -185,6 +188,16 @@ test('stream tokens open exactly one stream; no token or a wrong token is 401', 
   // A tampered token fails.
   const tampered = a.streamToken.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
   expect((await raw('GET', `${path}?token=${encodeURIComponent(tampered)}`, undefined, {})).status).toBe(401);
+  // Forged with the public default secret (auth is on, so the deployment's own secret signs).
+  const nowS = Math.floor(Date.now() / 1000);
+  const forged = signStreamToken({ sub: 'alice', res: `turn:${a.turnId}`, exp: nowS + 300 }, DEFAULT_STREAM_TOKEN_SECRET);
+  expect((await raw('GET', `${path}?token=${encodeURIComponent(forged)}`, undefined, {})).status).toBe(401);
+  // Signed with the right secret but meant to live 10 years: beyond the maximum, refused.
+  const tenYears = signStreamToken({ sub: 'alice', res: `turn:${a.turnId}`, exp: nowS + 10 * 365 * 86400 }, SECRET);
+  expect((await raw('GET', `${path}?token=${encodeURIComponent(tenYears)}`, undefined, {})).status).toBe(401);
+  // The same claims within the lifetime open it: the refusals above are about the secret and the exp.
+  const fair = signStreamToken({ sub: 'alice', res: `turn:${a.turnId}`, exp: nowS + 300 }, SECRET);
+  expect((await readSse(`${h.baseUrl}${path}?token=${encodeURIComponent(fair)}`)).status).toBe(200);
 
   for (const [method, path, body] of probes) {
     const noToken = await raw(method, path(a), body?.(a), {});
@@ -194,4 +207,10 @@ test('stream tokens open exactly one stream; no token or a wrong token is 401', 
     expect(noToken.text).not.toContain(SECRET_TEXT);
   }
   expect((await raw('GET', '/api/v1/openapi.json', undefined, {})).status).toBe(200);
+});
+
+test('/health reports the auth mode and that the secret is not the default, revealing neither', async () => {
+  const health = await raw('GET', '/health', undefined, {});
+  expect(JSON.parse(health.text).auth).toEqual({ mode: 'tokens', users: 2, streamTokenSecret: 'custom', streamTokenTtlSeconds: 600 });
+  for (const secret of [SECRET, 'alice-token-0123456789', 'bob-token-0123456789']) expect(health.text).not.toContain(secret);
 });

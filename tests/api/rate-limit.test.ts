@@ -14,7 +14,7 @@ const BOB = { authorization: 'Bearer bob-token-0123456789' };
 let h: Harness;
 let replica: Replica;
 beforeAll(async () => {
-  h = await createHarness({ config: { ...LIMITS, API_TOKENS: 'alice-token-0123456789:alice,bob-token-0123456789:bob', REVIEW_WORD_THRESHOLD: '100000' } });
+  h = await createHarness({ config: { ...LIMITS, API_TOKENS: 'alice-token-0123456789:alice,bob-token-0123456789:bob', STREAM_TOKEN_SECRET: 'rate-limit-test-secret-0123456789abcdef', REVIEW_WORD_THRESHOLD: '100000' } });
   replica = await startReplica(h, LIMITS);
 }, 60000);
 afterAll(async () => {

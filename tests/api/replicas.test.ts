@@ -24,6 +24,8 @@ test('the replica is a different process on its own port', async () => {
   expect(replica.baseUrl).not.toBe(h.baseUrl);
   const health = await fetch(`${replica.baseUrl}/health`);
   expect(health.status).toBe(200);
+  // No API_TOKENS: loopback single-user mode, and /health says the secret is the default.
+  expect(((await health.json()) as { auth: unknown }).auth).toEqual({ mode: 'loopback', users: 0, streamTokenSecret: 'default', streamTokenTtlSeconds: 600 });
 });
 
 test('both replicas serve the same running turn with identical frames; resuming across replicas loses nothing', async () => {

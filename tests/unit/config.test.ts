@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { configSchema, loadConfig, maskValue, parseApiTokens } from '../../src/config';
+import { parseApiTokens } from '../../src/auth-settings';
+import { configSchema, loadConfig, maskValue } from '../../src/config';
 
 function withDotenv(content: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scriptorium-config-'));
@@ -40,7 +41,12 @@ describe('config', () => {
   test('bad values fail with the key named', () => {
     expect(() => loadConfig({ env: { SCRIPTORIUM_ENV_PRIORITY: 'none', PORT: 'abc' } })).toThrow(/PORT/);
     expect(() => parseApiTokens('justatoken')).toThrow(/token:user/);
-    expect(parseApiTokens('a:alice, b:bob')).toEqual(new Map([['a', 'alice'], ['b', 'bob']]));
+    expect(parseApiTokens('a-long-enough-token-1:alice, b-long-enough-token-2:bob')).toEqual(
+      new Map([
+        ['a-long-enough-token-1', 'alice'],
+        ['b-long-enough-token-2', 'bob'],
+      ]),
+    );
     expect(maskValue('MONGODB_URI', 'mongodb://u:p@host/db')).toBe('mongodb://***@host/db');
   });
 });

@@ -11,9 +11,10 @@ async function probe(fn: () => Promise<unknown>, timeoutMs = 2000): Promise<{ ok
   }
 }
 
-/** Reachability of Temporal, MongoDB and Redis, and config conflicts (seed 002, pit 1). Public. */
+/** Reachability of Temporal, MongoDB and Redis, the auth mode, and config conflicts (seed 002, pit 1). Public. */
 export function healthRouter(deps: AppDeps): Router {
   const r = Router();
+  const auth = deps.config.meta.auth;
   r.get('/health', async (_req, res) => {
     const [temporal, mongodb, redis] = await Promise.all([
       probe(() => deps.temporal.workflowService.getSystemInfo({})),
@@ -25,6 +26,13 @@ export function healthRouter(deps: AppDeps): Router {
       status: ok ? 'ok' : 'degraded',
       services: { temporal, mongodb, redis },
       model: deps.config.meta.offlineModel ? 'offline' : deps.config.OPENAI_MODEL,
+      // What a deployment must check, never the secrets themselves.
+      auth: {
+        mode: auth.mode,
+        users: new Set(auth.tokens.values()).size,
+        streamTokenSecret: auth.defaultStreamSecret ? 'default' : 'custom',
+        streamTokenTtlSeconds: deps.config.STREAM_TOKEN_TTL_SECONDS,
+      },
       config: {
         envPriority: deps.config.meta.priority,
         dotenvFile: deps.config.meta.dotenvPath,

@@ -9,7 +9,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import type { AppDeps } from '../context';
 import { documentRoute, type RouteSpec, toOpenApiPath } from '../openapi';
-import { issueStreamToken, streamReader, userOf } from '../auth';
+import { issueStreamToken, streamReader, streamTokenSettings, userOf } from '../auth';
 import { BadRequestError, ConflictError, UnavailableError } from '../errors';
 import { ownedJob, ownedProject, ownedSession } from '../ownership';
 import { createJobBody, eventsQuery, interruptBody, listQuery, resumeJobBody } from '../schemas';
@@ -114,7 +114,7 @@ export function jobsRouter(deps: AppDeps): Router {
   const { models, config } = deps;
 
   const streamToken = (userId: string, jobId: string) =>
-    issueStreamToken(userId, `job:${jobId}`, { secret: config.STREAM_TOKEN_SECRET, ttlSeconds: config.STREAM_TOKEN_TTL_SECONDS }, deps.clock().getTime());
+    issueStreamToken(userId, `job:${jobId}`, streamTokenSettings(config), deps.clock().getTime());
 
   const graceMs = config.START_GRACE_SECONDS * 1000;
   const pastGrace = (since: Date | string): boolean => deps.clock().getTime() - new Date(since).getTime() > graceMs;
@@ -306,8 +306,8 @@ export function jobsRouter(deps: AppDeps): Router {
   });
 
   r.post('/jobs/:jobId/resume', async (req, res) => {
-    const job = await loadOwned(req);
     const { maxTokens } = parseBody(resumeJobBody, req.body);
+    const job = await loadOwned(req);
     const status = job.status as JobStatus;
     if (!['paused', 'pausing', 'failed'].includes(status)) throw new ConflictError(`job is ${status}: only a paused or failed job resumes`, { status });
     if (status === 'failed') await conflictingJob(job.projectId, String(job._id));
@@ -324,9 +324,9 @@ export function jobsRouter(deps: AppDeps): Router {
   });
 
   r.post('/jobs/:jobId/cancel', async (req, res) => {
+    const { reason } = parseBody(interruptBody, req.body);
     const job = await loadOwned(req);
     if (ENDED.includes(job.status as JobStatus)) throw new ConflictError(`job is ${job.status}`, { status: job.status });
-    const { reason } = parseBody(interruptBody, req.body);
     // A job whose workflow is gone has nothing in flight: its record is all there is to cancel.
     if (!(await signal(job, (h) => h.signal(cancelJobSignal, { reason }))))
       await models.Job.updateOne({ _id: job._id }, { $set: { status: 'cancelled' satisfies JobStatus } });
@@ -343,7 +343,7 @@ export function jobsRouter(deps: AppDeps): Router {
     const jobId = parseId(req.params.jobId, 'jobId');
     const q = parseQuery(eventsQuery, req.query);
     resumeIdOf(req); // a malformed Last-Event-ID is refused before any lookup, as on turn streams
-    await ownedJob(models, streamReader(req, `job:${jobId}`, q.token, config.STREAM_TOKEN_SECRET, deps.clock().getTime()), jobId);
+    await ownedJob(models, streamReader(req, `job:${jobId}`, q.token, streamTokenSettings(config), deps.clock().getTime()), jobId);
     await serveSse(
       req,
       res,

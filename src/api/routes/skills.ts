@@ -36,6 +36,7 @@ const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed', 'applicati
         '413 over SKILL_ZIP_MAX_BYTES; 409 when a skill of that name exists (pass ?replace=true to replace it). Scripts are stored as text and never run.',
       tag: 'skills',
       query: importSkillQuery,
+      rawBody: ZIP_TYPES,
       status: 201,
       errors: [400, 401, 409, 413],
     },

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AppDeps } from '../context';
-import { issueStreamToken, streamReader, userOf } from '../auth';
+import { issueStreamToken, streamReader, streamTokenSettings, userOf } from '../auth';
 import { NotFoundError } from '../errors';
 import { ownedSession, ownedTurn } from '../ownership';
 import { presentTurn } from '../present';
@@ -23,7 +23,7 @@ export function turnsRouter(deps: AppDeps): Router {
   const bodySchema = startTurnBody(config.MAX_MESSAGE_CHARS);
 
   const streamToken = (userId: string, turnId: string) =>
-    issueStreamToken(userId, `turn:${turnId}`, { secret: config.STREAM_TOKEN_SECRET, ttlSeconds: config.STREAM_TOKEN_TTL_SECONDS }, deps.clock().getTime());
+    issueStreamToken(userId, `turn:${turnId}`, streamTokenSettings(config), deps.clock().getTime());
 
   r.post('/sessions/:sessionId/turns', async (req, res) => {
     const sessionId = parseId(req.params.sessionId, 'sessionId');
@@ -83,7 +83,7 @@ export function turnsRouter(deps: AppDeps): Router {
     const turnId = parseId(req.params.turnId, 'turnId');
     const q = parseQuery(eventsQuery, req.query);
     resumeIdOf(req); // a malformed Last-Event-ID is refused before any lookup
-    await ownedTurn(models, streamReader(req, `turn:${turnId}`, q.token, config.STREAM_TOKEN_SECRET, deps.clock().getTime()), turnId);
+    await ownedTurn(models, streamReader(req, `turn:${turnId}`, q.token, streamTokenSettings(config), deps.clock().getTime()), turnId);
     await serveSse(
       req,
       res,
