@@ -13,6 +13,7 @@ import type { FinalizeInput, FinalizeResult, PreparedTurn, SaveCaptureInput, Too
 import { endsWithQuestion, lastQuestion } from '../agents/file-stream';
 import { unitNumbers } from '../shared/numerals';
 import { findLengthRequirements, isNoiseMessage, type PreviousTurnFacts } from '../workflows/routing';
+import { countProposedChanges } from '../workflows/proposals';
 import type { RoutingDecision, WorkAgent } from '../workflows/plans';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
@@ -27,15 +28,6 @@ import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
 import { stepId } from './record-ids';
 import { quiet } from '../shared/quiet';
-
-/** Proposals in the closing paragraph: list items, or a single trailing offer. */
-export function countProposedChanges(text: string): number {
-  const paragraphs = text.trim().split(/\n\s*\n/);
-  const last = paragraphs.slice(-2).join('\n');
-  const items = last.split('\n').filter((l) => /^\s*(?:[-*•]|\d+[.)、]|[①②③④⑤⑥⑦⑧⑨])\s+/.test(l)).length;
-  if (items > 0) return items;
-  return endsWithQuestion(text) ? 1 : 0;
-}
 
 /** A (bulk) write error made only of duplicate-key errors. */
 function onlyDuplicateKeys(err: unknown): boolean {

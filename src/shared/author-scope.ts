@@ -1,16 +1,22 @@
 /**
  * Author-file protection bound to what the author said about that file (seed 001: "作者在
- * 消息里点名这个文件并说删（或整份重写）时才执行。删除（单个文件或递归删文件夹里的）要作者在
- * 点名的那一处说删"). A file the author last wrote may be deleted or wholly rewritten only
- * when this turn's message names it (a whole reference: 第十章 = 第10章 = Chapter 10, and
- * "Chapter 10" never names "Chapter 1") and the delete / rewrite verb governs the clause
- * that names it. A file named as the model to follow ("以第3章为准", "和第3章保持统一"), as a
- * place inside which something changes ("the ending of chapter 3"), as kept, or as already
- * done ("第3章改好了") is not a target. The file the author has open counts as named when the
- * message points at it ("delete this", "重写它") or gives a bare order ("删掉").
- * When in doubt the answer is no: the agent then asks the author. Pure module.
+ * 消息里点名这个文件并说删（或整份重写）时才执行"). A file the author wrote may be deleted or
+ * wholly rewritten only when a clause of this turn's message is an instruction (not a
+ * question, a report, a supposition, a plan or a wish, and not taken back later in the
+ * message) whose delete / rewrite verb governs a complete reference to the file:
+ * - the whole title ("Notes 2" never names "Notes"; "林夏雪" never names "林夏"), a unit
+ *   number in any numeral ("第十章" = "Chapter 10", never "Chapter 1"), a range or a list;
+ * - as the object of the verb, not as the model to follow ("以第3章为准"), a place where
+ *   something changes ("the ending of chapter 3", "第三章第二段", "from the outline"), a
+ *   subject with its own predicate ("chapter 1 looks good") or something kept;
+ * - or the open file by pointing ("delete this", "重写它") or a bare order ("删掉").
+ * Anything else is no, and the agent asks the author. Pure module.
  */
 import { findUnitRefs, halfWidthDigits, unitOfTitle } from './numerals';
+import { isMostlyChinese } from './text';
+import { type Clause, isConditionalSentence, isQuestionSentence, lastRetractionEnd, type Sentence, type Span, splitSentences } from './utterance';
+
+export { splitClauses } from './utterance';
 
 export type AuthorAction = 'delete' | 'rewrite';
 
@@ -19,70 +25,86 @@ export interface AuthorScope {
   message: string;
   /** The file open in the author's editor when they sent the message. */
   focusFileId?: string | null;
+  /**
+   * Titles of the project's files: a longer title named at the same place wins ("Notes 2"
+   * over "Notes", "林夏雪" over "林夏"), and lists of them read as lists.
+   */
+  titles?: string[];
 }
 
 type VerbKind = AuthorAction | 'keep' | 'other';
 interface Verb {
   kind: VerbKind;
+  text: string;
   start: number;
   end: number;
-}
-interface Clause {
-  text: string;
-  /** The separator that came before this clause ('' for the first). */
-  sep: string;
 }
 
 // Longest alternatives first: "重写" must win over "写", "删除" over "删".
 const VERB_RE = new RegExp(
   [
-    String.raw`(?<rewrite>\b(?:rewrite|re-write|overwrite|redo|start over|write (?:it|them) again|from scratch)\b|整份重写|全部重写|推翻重写|重新写|重写|覆盖|推翻|重做|重来)`,
-    String.raw`(?<delete>\b(?:delete|remove|erase|trash|discard|scrap|drop|get rid of)\b|删除|删掉|删了|删去|删|去掉|移除|扔掉|清除)`,
-    String.raw`(?<keep>\b(?:keep|leave|retain|preserve|spare|except|but not|other than|stays?)\b|保留|留着|留下|别动|不动|别碰|除了|除)`,
-    String.raw`(?<other>\b(?:write|edit|polish|revise|fix|improve|tighten|review|read|check|look at|expand|shorten|continue|change|tweak)\b|续写|扩写|缩写|修改|润色|优化|检查|写|改|看|读|审)`,
+    String.raw`(?<rewrite>\b(?:rewrite|re-write|rewirte|rewite|overwrite|redo|re-do|start(?=[^.,;!?]{0,40}\bover\b)|write (?:it|them) again|from scratch)\b|整份重写|全部重写|整章重写|推翻重写|推倒重来|推翻重来|废了重写|从头(?:开始|再)?(?:重新)?写|从头重写|重新写|重写|覆盖|重做|重来)`,
+    String.raw`(?<delete>\b(?:delete|delte|deleet|delet|dlete|remove|remvoe|erase|trash|discard|scrap|drop|get rid of|bin|toss|nuke|ditch|junk|axe|throw (?:it |them )?(?:out|away)|dump|wipe|purge)\b|删除|删掉|删了|删去|删|去掉|移除|扔掉|扔了|丢掉|丢了|清除|砍掉|干掉|作废|拿掉)`,
+    String.raw`(?<keep>\b(?:keep|leave|retain|preserve|spare|except|but not|other than|stays?|remains?|untouched)\b|保留|留着|留下|别动|不动|别碰|不要动|除了|除)`,
+    String.raw`(?<other>\b(?:write|edit|polish|revise|fix|improve|tighten|review|read|check|look at|expand|shorten|continue|change|tweak|rework|trim|cut|merge|move|rename|add|update|outline|plan|draft|finish)\b|续写|扩写|缩写|改写|修改|润色|优化|检查|合并|移到|改名|写|改|看|读|审|加|补)`,
   ].join('|'),
   'giu',
 );
 /** A negation right before a verb turns it into "keep" ("don't delete", "不要删"). */
-const NEGATION_BEFORE = /(?:\b(?:don'?t|do not|never|not|no need to|without)\s+(?:\w+\s+)?|不要|不用|不必|不需要|无需|别|勿|不)\s*$/iu;
+const NEGATION_BEFORE = /(?:\b(?:don'?t|do not|never|not|no need to|without|stop)\s+(?:\w+\s+)?|不要|不用|不必|不需要|无需|别|勿|不)\s*$/iu;
 /** A negation right before the file reference ("not chapter 3", "不包括第3章"). */
 const NEGATED_REF = /(?:\b(?:not|never|no)\s+(?:the\s+)?|不包括|不含|不是|不要|别)\s*$/iu;
 /** The file is the model to follow, not the target. */
 const REFERENCE_BEFORE =
-  /(?:\b(?:like|as in|per|based on|according to|consistent with|in line with|in keeping with|match(?:es|ing)?|follow(?:s|ing)?|the style of|modell?ed on|using|use|from|after|than|similar to|same as|with)\s+(?:the\s+)?|以|按|按照|参考|参照|依照|根据|仿照|对照|照着|比照|借鉴|像|用)\s*$/iu;
+  /(?:\b(?:like|as in|per|based on|according to|consistent with|in line with|in keeping with|match(?:es|ing)?|follow(?:s|ing)?|the style of|modell?ed on|using|use|after|than|similar to|same as|with|against|into|to|towards?|onto)\s+(?:the\s+|my\s+)?|以|按|按照|参考|参照|依照|根据|仿照|对照|照着|比照|借鉴|像|用|跟着|对齐)\s*$/iu;
 const REFERENCE_AFTER = /^(?:\s*(?:为准|为参考|为标准|为蓝本|为范本|为例|那样|一样|的风格|的写法|的语气|的文风)|'s\s+(?:style|tone|voice|pacing)|\s+as (?:the |a )?(?:reference|model|template|baseline|guide))/iu;
 /** "和第3章保持统一": 和/跟/与/同 make a reference only before a word of agreement. */
 const AGREE_BEFORE = /(?:和|跟|与|同)\s*$/u;
 const AGREE_AFTER = /^\s*(?:的)?\s*(?:保持|一致|统一|一样|相同|类似|对齐|呼应|衔接|接上)/u;
-/** The file is where something changes, not what is deleted ("the ending of chapter 3", "第3章的结尾"). */
-const LOCATION_BEFORE = /\b(?:(?<!\brid )of|from|in|inside|within)\s+(?:the\s+)?$/iu;
-const LOCATION_AFTER = /^\s*(?:里|中|的(?!文件))/u;
+/** The file is where something changes or a part of another file ("the ending of chapter 3", "大纲里的第三章"). */
+const LOCATION_BEFORE =
+  /(?:\b(?:(?<!\brid )of|from|in|inside|within|out of|across|throughout)\s+(?:the\s+|my\s+)?|(?<!已有|已经有|现有|原有|原来|旧|现在|之前|以前|当前|目前)的|里|中|之)\s*$/iu;
+/**
+ * After the object, how it is to be done or what it should follow: the object ends there
+ * ("rewrite chapter 5 to match chapter 3", "redo chapter 2 from scratch", "in the style of").
+ */
+const MANNER_AFTER =
+  /^\s+(?:to match|to fit|like|in the style of|in (?:the |a )?(?:same )?(?:style|tone|voice|manner|spirit)\b|in \S+(?:'s|’s) (?:style|tone|voice)|based on|using|with|so (?:that|it)|to (?:make|be|read|sound|fit|follow|mirror|keep)|following|according to|per|as (?:a|the)|from (?:scratch|zero|nothing|the top|the beginning|the start|the ground up)|but|except)\b/iu;
+/** Where the reference is followed by a part of it ("chapter 3's opening", "第三章第二段", "from the outline"). */
+const PART_AFTER = new RegExp(
+  [
+    String.raw`^\s*(?:'s|’s|s'|’)`,
+    String.raw`^\s+(?:of|in|inside|within|into|across)\b`,
+    String.raw`^\s+from\b(?!\s+(?:the\s+|my\s+|our\s+|this\s+)?(?:project|book|manuscript|novel|story|folder|files|draft|list|series|workspace)\b)`,
+    String.raw`^\s+(?:opening|ending|beginning|intro|introduction|end|start|middle|part|parts|section|sections|scene|scenes|paragraph|paragraphs|para|line|lines|sentence|sentences|page|pages|half|bit|bits|dialogue|dialog|description|flashback|backstory|subplot|title|heading|summary|text|content|contents|words|entry|entries|notes?|details?)\b`,
+    String.raw`^\s*(?:的(?!文件)|里|中|内|之中|当中|第\s*\S{1,3}\s*[段节句场幕页行部]|开头|结尾|结局|末尾|最后|前半|后半|中间|部分|[段句节场]|那段|这段|那一段|这一段|那场|这场|对话|描写|情节|片段|标题|内容|正文|文字|前面|后面|开篇|高潮|设定|条目)`,
+  ].join('|'),
+  'iu',
+);
 /** The clause reports work as done: what it names is not a target ("第3章改好了", "chapter 3 is done"). */
-const DONE = /好了|完了|已经(?!有)|已(?![经有])|写完|改完|\b(?:done|finished|already|i've|i have|i rewrote|i deleted|i removed)\b/iu;
-/** Pointing at the open file. */
-const DEICTIC = /\b(?:this|it|that|current)\b|这|它|此|本章|本文|当前/iu;
-/** Words that carry no object: a clause made only of these and verbs is a bare order. */
-const FILLER = /\b(?:please|pls|just|the|file|for me|now|then|and|can you|could you|go ahead and)\b|请|帮我|麻烦|给我|把|吧|了|掉|一下|吗|呢|啊/giu;
-const CLAUSE_SEP = /([,，、;；。!！?？\n]|(?<!\b(?:ch|chs|ep|eps|vol))\.(?!\d)|\b(?:but|since|because|so|while|although|though|however|after that)\b|但是|但|因为|所以|然后|不过|而且|之后|以后|同时)/iu;
-/** Only a list separator lets a verbless clause borrow its neighbour's verb ("delete chapter 3, chapter 4"). */
+const DONE = /(?<!就)好了|完了|已经(?!有)|已(?![经有])|写完|改完|\b(?:done|finished|already|i've|i have|i rewrote|i deleted|i removed)\b/iu;
+/** Pointing at a file: the open one, or the one the message just named. */
+const POINTING = /\b(?:this|it|that|them|those|these|current)\b|这|它|此|本章|本文|当前/iu;
+
+// What may stand around a verb and its object without changing who is told to do what.
+const EN_LEAD =
+  /^(?:\s|[,.!:;"'“”‘’*~-])*(?:(?:please|pls|plz|kindly|just|ok|okay|so|now|also|then|and|yes|yeah|yep|yup|sure|alright|all right|right|fine|go ahead and|go ahead|go and|let'?s|let us|i want you to|i need you to|i'?d like you to|i would like you to|you can|feel free to|actually|honestly|ugh|hey|hi|well|oh|finally|first|next|lastly|simply|quickly|definitely|really|good|great|thanks|hmm|ah|btw|by the way|perfect|cool)\b(?:\s|[,.!:;"'“”‘’*~-])*)+/iu;
+const ZH_LEAD =
+  /^(?:\s|[,.!:;"'“”‘’*~，。！：；])*(?:(?:请你|请|麻烦你|麻烦|你帮我|帮我|帮忙|你来|你给我|给我|我要你|我需要你|直接|就把|就|那就|那|好的|好吧|好|行吧|行|嗯嗯|嗯|对了|对|先|也|都|全部|统统|干脆|索性|然后|还有|另外|顺便|顺手|赶紧|快|一起|一并|全都|还是|再|哦|噢|啊|呃|嘿|ok|OK|把|将|整个|整章|全部|完整地|完整|彻底|统统)(?:\s|[,.!:;"'“”‘’*~，。！：；])*)+/u;
+const EN_FILLER =
+  /\b(?:the|my|our|your|this|that|these|those|whole|entire|old|current|existing|original|full|complete|file|files|called|named|titled|both|all of|also|too|please|pls|plz|now|entirely|completely|altogether|fully|as well|for me|for good|permanently|thanks|thank you|thx|asap|right now|right away|immediately|outright|totally|okay|ok|already|chapters?|episodes?|and|or|&|yes|just|two|three|over|again)\b|\p{Extended_Pictographic}/giu;
+const ZH_FILLER =
+  /(?:这|那)?(?:两|几|三)个文件|一遍|掉|了|把|将|已有的|已经有的|现有的|现在的|原来的|旧的|整个|整章|这个文件|的文件|文件|这个|那个|这份|那份|这一章|这章|原|名为|叫做|叫|和|与|及|跟|以及|还有|全部|一下|给我|帮我|请|麻烦|吧|啊|呀|哈|嘛|啦|呗|哦|喔|也|都|就行|就好|即可|就可以|统统|一起|一并|直接|全都|谢谢|辛苦|吧|好吗/gu;
+/** A reference list: the joiners between file references ("chapter 3 and 4", "第三章、第四章"). */
+const JOIN = /^\s*(?:,|，|、|&|\band\b|\bor\b|和|与|及|跟|以及|还有)\s*/iu;
+/** Separators that let a clause of bare references share its neighbour's verb. */
 const LIST_SEPS = [',', '，', '、'];
+/** "删了" / "扔了" read as an order only with 把 or a closing 吧 ("把第三章删了", "删了吧"); "我删了第三章" reports. */
+const PERFECTIVE = /^(?:删了|扔了|丢了)$/u;
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Splits a message into clauses, remembering the separator in front of each. */
-export function splitClauses(message: string): Clause[] {
-  const parts = halfWidthDigits(message).split(new RegExp(CLAUSE_SEP.source, 'giu'));
-  const out: Clause[] = [];
-  let sep = '';
-  for (let i = 0; i < parts.length; i++) {
-    if (i % 2 === 1) {
-      sep = parts[i]!;
-      continue;
-    }
-    if (parts[i]!.trim()) out.push({ text: parts[i]!, sep });
-  }
-  return out;
-}
+const strip = (text: string, ...patterns: RegExp[]): string => patterns.reduce((t, p) => t.replace(p, ' '), text);
+const emptyOfWords = (text: string): boolean => !/[\p{L}\p{N}]/u.test(text);
 
 function verbsIn(clause: string): Verb[] {
   const out: Verb[] = [];
@@ -90,57 +112,228 @@ function verbsIn(clause: string): Verb[] {
     const g = m.groups!;
     let kind: VerbKind = g.rewrite ? 'rewrite' : g.delete ? 'delete' : g.keep ? 'keep' : 'other';
     if ((kind === 'delete' || kind === 'rewrite') && NEGATION_BEFORE.test(clause.slice(0, m.index))) kind = 'keep';
-    out.push({ kind, start: m.index, end: m.index + m[0].length });
+    out.push({ kind, text: m[0], start: m.index, end: m.index + m[0].length });
   }
   return out;
 }
 
-/** Where a clause names the file: its unit ("第十章" for "Chapter 10") or its whole title. */
-function nameSpans(clause: string, title: string): { start: number; end: number }[] {
-  const unit = unitOfTitle(title);
-  if (unit)
-    return findUnitRefs(clause)
-      .filter((r) => r.kind === unit.kind && r.from <= unit.n && unit.n <= r.to)
-      .map((r) => ({ start: r.start, end: r.end }));
+/** The file's own title at its places in a clause: whole words only, never a CJK title glued to another character. */
+function titleSpans(clause: string, title: string): Span[] {
   const t = title.trim();
   if (!t) return [];
   const re = new RegExp(`(?<![A-Za-z0-9])${escapeRegex(t)}(?![A-Za-z0-9])`, 'giu');
-  return [...clause.matchAll(re)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  return [...clause.matchAll(re)]
+    .filter((m) => {
+      const before = clause.slice(0, m.index);
+      // "人物大纲" is not "大纲": a CJK title must not continue a word before it.
+      return !/[\u4e00-\u9fff]$/u.test(before) || /(?:[把将和与及跟、了掉除删写改看读审个]|删除|删掉|重写)$/u.test(before);
+    })
+    .map((m) => ({ start: m.index, end: m.index + m[0].length }));
+}
+
+/**
+ * Where the message names the file: its unit ("第十章" for "Chapter 10", with its subtitle
+ * when it follows: "第3章 灯塔") or its whole title, unless a longer title of the project is
+ * named at that place ("Notes 2" is not "Notes").
+ */
+function nameSpans(message: string, title: string, others: Span[]): Span[] {
+  const unit = unitOfTitle(title);
+  if (!unit) return titleSpans(message, title).filter((s) => !others.some((o) => o.start <= s.start && s.end <= o.end && o.end - o.start > s.end - s.start));
+  const subtitle = title.slice(findUnitRefs(title)[0]!.end).replace(/^[\s:：.-]+/u, '').trim();
+  return findUnitRefs(message)
+    .filter((r) => r.kind === unit.kind && r.from <= unit.n && unit.n <= r.to)
+    .map((r) => {
+      const tail = subtitle && r.from === r.to ? new RegExp(`^\\s*[:：]?\\s*${escapeRegex(subtitle)}`, 'iu').exec(message.slice(r.end)) : null;
+      return { start: r.start, end: r.end + (tail?.[0].length ?? 0) };
+    });
+}
+
+/** Every reference the rules can see in the message: unit numbers and the project's titles. */
+function referenceSpans(message: string, titles: string[]): Span[] {
+  const spans = [...findUnitRefs(message).map((r) => ({ start: r.start, end: r.end })), ...titles.flatMap((t) => titleSpans(message, t))];
+  return outermost(spans);
+}
+
+/** Spans not inside a longer one ("Notes" in "Notes 2" is that one), one per start, in order. */
+function outermost(spans: Span[]): Span[] {
+  return spans
+    .filter((s) => !spans.some((o) => o !== s && o.start <= s.start && s.end <= o.end && o.end - o.start > s.end - s.start))
+    .sort((a, b) => a.start - b.start || b.end - a.end)
+    .filter((s, i, all) => i === 0 || s.start !== all[i - 1]!.start);
+}
+
+/** Text after a reference with the references coordinated with it skipped ("第三章和第四章的结尾" → "的结尾"). */
+function skipCoordinated(clause: string, end: number, refs: Span[]): string {
+  let pos = end;
+  for (;;) {
+    const j = JOIN.exec(clause.slice(pos));
+    if (!j) break;
+    const next = refs.find((r) => r.start === pos + j[0].length);
+    if (!next) break;
+    pos = next.end;
+  }
+  return clause.slice(pos);
 }
 
 /** Whether the text around a name makes the file something other than the object. */
 function notAnObject(before: string, after: string): boolean {
   if (REFERENCE_BEFORE.test(before) || REFERENCE_AFTER.test(after)) return true;
   if (AGREE_BEFORE.test(before) && AGREE_AFTER.test(after)) return true;
-  if (LOCATION_BEFORE.test(before) || LOCATION_AFTER.test(after)) return true;
+  if (LOCATION_BEFORE.test(before)) return true;
   return NEGATED_REF.test(before);
 }
 
-/** A clause that names nothing and says only "delete" / "重写吧". */
-function isBareOrder(clause: string, verbs: Verb[]): boolean {
-  let rest = clause;
-  for (const v of [...verbs].reverse()) rest = rest.slice(0, v.start) + ' ' + rest.slice(v.end);
-  return !/[\p{L}\p{N}]/u.test(rest.replace(FILLER, ' '));
+/** What follows a reference (coordinated ones skipped): a verb it is the topic of, nothing, or a predicate of its own. */
+type After = { verb: Verb } | { nothing: true } | { predicate: true };
+
+function readAfter(clause: string, from: number, verbs: Verb[]): After {
+  let pos = from;
+  for (let guard = 0; guard < 20; guard++) {
+    const rest = clause.slice(pos);
+    const lead = /^(?:\s|[.,!…~～*"'“”‘’《》]|\p{Extended_Pictographic}|\uFE0F)+/u.exec(rest);
+    if (lead) {
+      pos += lead[0].length;
+      continue;
+    }
+    if (!rest) return { nothing: true };
+    const verb = verbs.find((v) => v.start === pos);
+    if (verb) return { verb };
+    if (MANNER_AFTER.test(` ${rest}`)) return { nothing: true };
+    // "… and rewrite chapter 4": a new verb after a joiner ends this object.
+    const joined = /^(?:and|&|then|和|并|再)\s*/iu.exec(rest);
+    if (joined && verbs.some((v) => v.start === pos + joined[0].length)) return { nothing: true };
+    const filler = /^(?:(?:entirely|completely|altogether|fully|now|please|pls|plz|too|also|as well|for me|for good|permanently|thanks|thank you|thx|asap|right now|right away|immediately|outright|totally|ok|okay|both|file|files|doc|docs|document|sheet|page|over|again|(?:these|those|the) (?:two|three) files|both files)\b|(?:这|那)?(?:两|几|三)个文件|一遍|从头|这个文件|的文件|文件|整章|这一章|这章|整个|全部|本身|也|都|全|就|直接|先|一起|一并|给我|帮我|统统|全都|通通|索性|干脆|就行了|就行|就好|即可|吧|了|啊|呀|哈|嘛|啦|呗|哦|喔)/iu.exec(rest);
+    if (filler) {
+      pos += filler[0].length;
+      continue;
+    }
+    return { predicate: true };
+  }
+  return { predicate: true };
+}
+
+interface ClauseView {
+  clause: Clause;
+  sentence: Sentence;
+  verbs: Verb[];
+  refs: Span[];
+  names: Span[];
+}
+
+/** A clause made only of references and filler words: it may share a neighbour's verb. */
+function isBareList(v: ClauseView): boolean {
+  let rest = v.clause.text;
+  for (const r of [...v.refs].reverse()) rest = rest.slice(0, r.start) + ' ' + rest.slice(r.end);
+  return v.verbs.length === 0 && emptyOfWords(strip(rest, EN_FILLER, ZH_FILLER));
+}
+
+/** A clause whose verb has no object of its own: "delete it", "删了吧", "删掉". */
+function objectOfVerbIsPointing(v: ClauseView, verb: Verb): boolean {
+  if (v.refs.length > 0) return false;
+  let rest = v.clause.text.slice(verb.end);
+  const pointing = POINTING.exec(rest);
+  if (pointing) rest = rest.slice(0, pointing.index) + ' ' + rest.slice(pointing.index + pointing[0].length);
+  return emptyOfWords(strip(rest, EN_FILLER, ZH_FILLER, /\bone\b|一章|章|个|些|俩|两章/gu));
+}
+
+/** What may stand before an order without making it something else: courtesy, 把 and what it points at, what to follow, joiners. */
+function withoutCourtesy(before: string): string {
+  return strip(
+    before,
+    // What to follow ("按第3章的风格重写") and what 把 points at ("请把它删了") are not a subject.
+    /(?:以|按照?|参考|参照|依照|根据|仿照|对照|照着|用)\s+(?:为准|为参考|为标准|为蓝本|为范本|为例|那样|一样|的风格|的写法|的语气|的文风)?/gu,
+    /[把将](?:它们?|这个?|那个?|这一?章|这些|此)/gu,
+    // A pronoun topic pointing back ("第十章和第十一章，这两章都删了").
+    /(?:这|那)(?:两|几|三|些|俩)?(?:章|个|篇|份)|它们|这俩/gu,
+    /(?:已有|已经有|现有|原有|原来|旧|现在|之前|以前|当前|目前)的/gu,
+    /[和与及跟、,，]|\band\b|的?(?:这个|那个)?(?:文件|这一章|这章)/gu,
+    EN_LEAD,
+    ZH_LEAD,
+    ZH_LEAD,
+  );
 }
 
 /**
- * The verb that governs a name at [start, end) of clause `i`: the nearest one before it in
- * the clause, else the first after it, else a list neighbour's.
+ * Whether a verb, where it stands, is an order to the agent: nothing but courtesy, topics
+ * and 把 before it in its clause, and nothing that supposes or reports around it.
  */
-function governingVerb(clauses: Clause[], verbs: Verb[][], i: number, start: number, end: number): VerbKind | null {
-  const own = verbs[i]!;
-  const before = own.filter((v) => v.end <= start);
-  if (before.length) return before[before.length - 1]!.kind;
-  const after = own.find((v) => v.start >= end);
-  if (after) return after.kind;
-  if (own.length) return null;
-  for (let j = i; j > 0 && LIST_SEPS.includes(clauses[j]!.sep); j--) {
-    const prev = verbs[j - 1]!;
-    if (prev.length) return prev[prev.length - 1]!.kind;
+function isOrder(v: ClauseView, verb: Verb): boolean {
+  if (isQuestionSentence(v.sentence) || isConditionalSentence(v.sentence.text)) return false;
+  let before = v.clause.text.slice(0, verb.start);
+  for (const r of [...v.refs].reverse()) if (r.end <= verb.start) before = before.slice(0, r.start) + ' ' + before.slice(r.end);
+  // A second verb joined to an order is an order too ("delete chapter 3 and rewrite chapter 4").
+  const first = v.verbs[0]!;
+  if (first !== verb && /(?:\band\b|&|\bthen\b|\balso\b|和|并|再|然后)\s*$/iu.test(before)) return isOrder(v, first);
+  const bare = withoutCourtesy(before);
+  if (!emptyOfWords(bare)) return false;
+  const after = v.clause.text.slice(verb.end);
+  if (/\b(?:later|eventually|someday|some day|at some point|next week|tomorrow|maybe|perhaps|probably|if)\b|以后|回头|改天|再说|也许|可能|或许|的话/iu.test(after)) return false;
+  if (PERFECTIVE.test(verb.text) && !/[把将]/u.test(before) && !/[吧呗啊](?:[\s\p{P}\p{S}]|\p{Extended_Pictographic})*$/u.test(v.clause.text)) return false;
+  return true;
+}
+
+type Governed = { verb: Verb; view: ClauseView };
+
+/**
+ * The verbs a name at `span` of clause `i` is the object or topic of, each with its clause
+ * (empty when none): the verb right after it ("第三章删掉", "把第三章删了", "chapter 1
+ * stays"), the nearest before it with nothing but filler between, or a list neighbour's.
+ */
+function governingVerbs(views: ClauseView[], i: number, span: Span): Governed[] {
+  const v = views[i]!;
+  const text = v.clause.text;
+  const before = text.slice(0, span.start);
+  const afterCoord = skipCoordinated(text, span.end, v.refs);
+  if (notAnObject(before, text.slice(span.end))) return [];
+  // Two names with nothing between make one ("chapter 4 notes"): neither is a whole file.
+  if (v.refs.some((r) => r.end <= span.start && !/[\p{L}\p{N}\p{P}]/u.test(text.slice(r.end, span.start)))) return [];
+  const manner = MANNER_AFTER.exec(afterCoord);
+  if (!manner && (PART_AFTER.test(afterCoord) || PART_AFTER.test(text.slice(span.end)))) return [];
+  let after: After = manner ? { nothing: true } : readAfter(text, text.length - afterCoord.length, v.verbs);
+  // In English a verb after a name has it as its subject ("Outline Draft", "chapter 3 drags");
+  // only "stays" / "remains" keep it. Chinese puts the topic first ("第三章删掉").
+  const topicFirst = /[把将]\s*$/u.test(before) || isMostlyChinese(text);
+  if ('verb' in after && !topicFirst && /^[\x00-\x7f]+$/.test(after.verb.text) && after.verb.kind !== 'keep') after = { predicate: true };
+  const out: Governed[] = 'verb' in after ? [{ verb: after.verb, view: v }] : [];
+  const prior = v.verbs.filter((x) => x.end <= span.start);
+  if (prior.length) {
+    const verb = prior[prior.length - 1]!;
+    let between = text.slice(verb.end, span.start);
+    for (const r of [...v.refs].reverse()) if (r.start >= verb.end && r.end <= span.start) between = between.slice(0, r.start - verb.end) + ' ' + between.slice(r.end - verb.end);
+    // A name with a predicate of its own ("delete 10 and 1 looks good") is that predicate's subject.
+    if (emptyOfWords(strip(between, EN_FILLER, ZH_FILLER)) && !('predicate' in after)) out.push({ verb, view: v });
+    return out;
   }
-  const next = clauses[i + 1];
-  if (next && LIST_SEPS.includes(next.sep) && verbs[i + 1]!.length && findUnitRefs(next.text).length === 0) return verbs[i + 1]![0]!.kind;
-  return null;
+  if (out.length || 'predicate' in after || !isBareList(v)) return out;
+  // A bare list shares the verb of the clause it is listed with ("delete chapter 3, chapter 4").
+  for (let j = i; j > 0 && LIST_SEPS.includes(views[j]!.clause.sep) && views[j - 1]!.sentence === v.sentence; j--) {
+    const prev = views[j - 1]!;
+    if (prev.verbs.length) return [{ verb: prev.verbs[prev.verbs.length - 1]!, view: prev }];
+    if (!isBareList(prev)) break;
+  }
+  // … or of the clause after it that names nothing ("第三章，第四章，都删掉").
+  for (let j = i + 1; j < views.length && LIST_SEPS.includes(views[j]!.clause.sep) && views[j]!.sentence === v.sentence; j++) {
+    const next = views[j]!;
+    if (next.verbs.length) return next.refs.length === 0 ? [{ verb: next.verbs[0]!, view: next }] : [];
+    if (!isBareList(next)) break;
+  }
+  return [];
+}
+
+function clauseViews(message: string, title: string, titles: string[]): ClauseView[] {
+  const refs = referenceSpans(message, [title, ...titles.filter((t) => t !== title)]);
+  const names = nameSpans(message, title, refs);
+  const all = outermost([...refs, ...names]);
+  const within = (spans: Span[], c: Clause): Span[] =>
+    spans.filter((s) => s.start >= c.start && s.end <= c.start + c.text.length).map((s) => ({ start: s.start - c.start, end: s.end - c.start }));
+  return splitSentences(message, all).flatMap((sentence) =>
+    sentence.clauses.map((clause) => {
+      const refsHere = within(all, clause);
+      // A verb inside a title ("Outline Draft", "Notes on what to cut") is part of the name.
+      const verbs = verbsIn(clause.text).filter((v) => !refsHere.some((r) => v.start < r.end && r.start < v.end));
+      return { clause, sentence, verbs, refs: refsHere, names: within(names, clause) };
+    }),
+  );
 }
 
 /**
@@ -148,22 +341,30 @@ function governingVerb(clauses: Clause[], verbs: Verb[][], i: number, start: num
  * on it. Any clause that keeps it (or negates the action) wins over one that asks.
  */
 export function authorAskedFor(scope: AuthorScope, file: { id: string; title: string }, action: AuthorAction): boolean {
-  const clauses = splitClauses(scope.message);
-  const verbs = clauses.map((c) => verbsIn(c.text));
+  const message = halfWidthDigits(scope.message);
+  const views = clauseViews(message, file.title, scope.titles ?? []);
+  const retractedBefore = lastRetractionEnd(message);
   const isFocus = !!scope.focusFileId && scope.focusFileId === file.id;
+  const messageNamesAny = views.some((v) => v.refs.length > 0);
   const kinds: VerbKind[] = [];
-  clauses.forEach((c, i) => {
-    if (DONE.test(c.text)) return;
-    const spans = nameSpans(c.text, file.title);
-    if (isFocus && spans.length === 0 && findUnitRefs(c.text).length === 0) {
-      const deictic = DEICTIC.exec(c.text);
-      if (deictic) spans.push({ start: deictic.index, end: deictic.index + deictic[0].length });
-      else if (isBareOrder(c.text, verbs[i]!)) spans.push({ start: c.text.length, end: c.text.length });
-    }
-    for (const s of spans) {
-      if (notAnObject(c.text.slice(0, s.start), c.text.slice(s.end))) continue;
-      const kind = governingVerb(clauses, verbs, i, s.start, s.end);
-      if (kind) kinds.push(kind);
+  const judge = (verb: Verb, view: ClauseView): VerbKind => {
+    if (verb.kind !== 'delete' && verb.kind !== 'rewrite') return verb.kind;
+    if (view.clause.start + verb.start < retractedBefore) return 'other';
+    return isOrder(view, verb) ? verb.kind : 'other';
+  };
+
+  views.forEach((v, i) => {
+    if (DONE.test(v.clause.text)) return;
+    for (const span of v.names) for (const g of governingVerbs(views, i, span)) kinds.push(judge(g.verb, g.view));
+    if (v.names.length || v.refs.length) return;
+    // A verb pointing back: at the files the clause before named ("Chapter 4 - delete it",
+    // "第三章写得太烂了，删了吧"), or at the open file when the message names none.
+    for (const verb of v.verbs) {
+      // "其他别动" has a subject of its own: only a verb with nothing before it points back.
+      if (!objectOfVerbIsPointing(v, verb) || !emptyOfWords(withoutCourtesy(v.clause.text.slice(0, verb.start)))) continue;
+      const topic = [...views.slice(0, i)].reverse().find((p) => p.refs.length > 0);
+      const named = topic ? topic.names.length > 0 && topic.names.every((s) => !PART_AFTER.test(skipCoordinated(topic.clause.text, s.end, topic.refs))) : isFocus && !messageNamesAny;
+      if (named) kinds.push(judge(verb, v));
     }
   });
   return kinds.includes(action) && !kinds.includes('keep');

@@ -105,12 +105,17 @@ export const MAX_RANGE_SPAN = 1000;
 const RANGE_SEP = String.raw`\s*(?:-|–|—|~|～|到|至|to|through|thru)\s*`;
 const ZH_RANGE = new RegExp(String.raw`第\s*(${NUM_SRC})\s*(?:[章集回幕])?${RANGE_SEP}第?\s*(${NUM_SRC})\s*([章集回幕])`, 'gu');
 const ZH_SINGLE = new RegExp(String.raw`第\s*(${NUM_SRC})\s*([章集回幕])`, 'gu');
+/** "第3、4章", "第十、十一章", "第四和五章": one unit word after a list of numbers. */
+const ZH_LIST = new RegExp(String.raw`第\s*${NUM_SRC}(?:\s*[、,，和与及]\s*第?\s*${NUM_SRC})+\s*([章集回幕])`, 'gu');
+const ZH_LIST_NUM = new RegExp(NUM_SRC, 'gu');
 const ZH_FIRST_N = new RegExp(String.raw`前\s*(${NUM_SRC})\s*([章集回幕])`, 'gu');
 const EN_NUM = `(?:${ARABIC_SRC}|${EN_SRC})`;
 /** A number followed by a length unit is a length, not another unit ("chapter 3 to 5000 words"). */
 const NOT_LENGTH = String.raw`(?!\s*(?:[kK]\b|words?\b|characters?\b|chars?\b|字|%))`;
 const EN_TAIL_SRC = String.raw`\s*(,|and|&|-|–|—|~|to|through|thru)\s*(${ARABIC_SRC})\b${NOT_LENGTH}`;
-const EN_REF = new RegExp(String.raw`\b(chapters?|chs?\.?|episodes?|eps?\.?|acts?)\s*(${EN_NUM})\b${NOT_LENGTH}((?:${EN_TAIL_SRC})*)`, 'giu');
+/** Unit words, with the typos authors make ("chpater 5", "chaper 2"). */
+const EN_UNIT_SRC = String.raw`chapters?|chapt(?:er)?s?|chaps?|chpaters?|chatpers?|chaters?|chapetrs?|cahpters?|chaptres?|chaper?s?|chs?\.?|episodes?|eps?\.?|acts?`;
+const EN_REF = new RegExp(String.raw`\b(${EN_UNIT_SRC})\s*(${EN_NUM})\b${NOT_LENGTH}((?:${EN_TAIL_SRC})*)`, 'giu');
 const EN_TAIL = new RegExp(EN_TAIL_SRC, 'giu');
 
 function pushRange(out: UnitRef[], kind: UnitKind, from: number | null, to: number | null, start: number, end: number): void {
@@ -130,6 +135,15 @@ export function findUnitRefs(text: string): UnitRef[] {
   for (const m of text.matchAll(ZH_RANGE)) {
     pushRange(out, ZH_UNIT[m[3]!]!, parseNumber(m[1]!), parseNumber(m[2]!), m.index, m.index + m[0].length);
     claim(m.index, m.index + m[0].length);
+  }
+  for (const m of text.matchAll(ZH_LIST)) {
+    if (!free(m.index, m.index + m[0].length)) continue;
+    const end = m.index + m[0].length;
+    for (const n of m[0].slice(0, -1).matchAll(ZH_LIST_NUM)) {
+      const v = parseNumber(n[0]);
+      pushRange(out, ZH_UNIT[m[1]!]!, v, v, m.index, end);
+    }
+    claim(m.index, end);
   }
   for (const m of text.matchAll(ZH_SINGLE)) {
     if (!free(m.index, m.index + m[0].length)) continue;

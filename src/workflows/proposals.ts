@@ -7,6 +7,7 @@
  * Pure module: runs inside the workflow.
  */
 import { findUnitRefs, formatUnitRange, type UnitKind } from '../shared/numerals';
+import { endsWithQuestion } from '../agents/file-stream';
 import { type RoutingDecision, cutScope } from './plans';
 
 const OFFER_ZH = /要不要我|需不需要我|需要我|要我|我可以|我来|是否需要|是否要|可以让我|让我|我帮你|我再|接下来|继续.*吗|开始.*吗/u;
@@ -106,4 +107,13 @@ export function confirmedStepRouting(step: ProposedStep, language: 'zh' | 'en'):
     default:
       return { ...base, current_agent: 'writer', workflow_plan: 'quick', write_content: true, read_only: false };
   }
+}
+
+/** Proposals in the closing paragraph: list items, or a single trailing offer. */
+export function countProposedChanges(text: string): number {
+  const paragraphs = text.trim().split(/\n\s*\n/);
+  const last = paragraphs.slice(-2).join('\n');
+  const items = last.split('\n').filter((l) => /^\s*(?:[-*•]|\d+[.)、]|[①②③④⑤⑥⑦⑧⑨])\s+/.test(l)).length;
+  if (items > 0) return items;
+  return endsWithQuestion(text) ? 1 : 0;
 }

@@ -1,0 +1,201 @@
+/**
+ * Measures the deterministic rules that read an author's words on a corpus (issue 29):
+ * author scope (which whole-file deletes / rewrites a message authorises), routing
+ * (answer, new instruction, confirmation, refusal, vague edit), plan requests, the reply
+ * language and question detection. The corpus format is fixed so any corpus in it can be
+ * run; `npm run eval:intent -- <file.json>` prints the result (scripts/eval-intent.ts).
+ */
+import { z } from 'zod';
+import { endsWithQuestion } from '../src/agents/file-stream';
+import { authorAskedFor, type AuthorAction } from '../src/shared/author-scope';
+import { replyLanguage } from '../src/shared/language';
+import type { RoutingDecision, WorkAgent } from '../src/workflows/plans';
+import { countProposedChanges } from '../src/workflows/proposals';
+import { preRoute, type PreviousTurnFacts, requestAsksForPlan } from '../src/workflows/routing';
+
+const agent = z.enum(['planner', 'hook_designer', 'writer', 'quality_reviewer']);
+export const corpusSchema = z.object({
+  files_zh: z.array(z.string()),
+  files_en: z.array(z.string()),
+  scope: z
+    .array(
+      z.object({
+        msg: z.string(),
+        en: z.boolean(),
+        delete: z.array(z.string()).default([]),
+        rewrite: z.array(z.string()).default([]),
+        /** Only whether the listed titles are authorised counts; other titles are not judged. */
+        recall_only: z.boolean().default(false),
+      }),
+    )
+    .default([]),
+  route: z
+    .array(
+      z.object({
+        prev: z.object({ agent, read_only: z.boolean(), question: z.string().nullable().optional() }).nullable(),
+        msg: z.string(),
+        expect: z.enum(['inherit', 'not_inherit', 'confirm', 'no_write', 'clarify_first', 'not_clarify']),
+      }),
+    )
+    .default([]),
+  plan_request: z.array(z.object({ msg: z.string(), asks: z.boolean() })).default([]),
+  lang: z.array(z.object({ session: z.enum(['zh', 'en']), msg: z.string(), expect: z.enum(['zh', 'en']) })).default([]),
+  question: z.array(z.object({ text: z.string(), is_question: z.boolean() })).default([]),
+});
+export type Corpus = z.infer<typeof corpusSchema>;
+
+export interface Failure {
+  category: string;
+  detail: string;
+}
+
+export interface CategoryResult {
+  passed: number;
+  failed: number;
+}
+
+export interface EvalResult {
+  /** Per category ("scope", "route:inherit", …). */
+  categories: Map<string, CategoryResult>;
+  failures: Failure[];
+  falseAuthorisations: number;
+  passed: number;
+  failed: number;
+}
+
+/** What the previous turn left, as the turn's preparation reads it from the stored turn and reply. */
+export function previousFacts(prev: NonNullable<Corpus['route'][number]['prev']>): PreviousTurnFacts {
+  const question = prev.question?.trim() ? prev.question : null;
+  const asked = !!question && endsWithQuestion(question);
+  const review = prev.agent === 'quality_reviewer';
+  const routing: RoutingDecision = {
+    current_agent: prev.agent as WorkAgent,
+    workflow_plan: review ? 'review_only' : prev.agent === 'planner' ? 'standard' : 'quick',
+    workflow_agents: [],
+    write_content: !prev.read_only && !review,
+    read_only: prev.read_only,
+    scope: '',
+    clarify_first: false,
+    source: 'llm',
+    notes: [],
+  };
+  return {
+    status: asked ? 'awaiting_author' : 'completed',
+    stopReason: null,
+    routing,
+    resume: null,
+    askedQuestion: asked,
+    proposedChanges: question ? countProposedChanges(question) : 0,
+    question,
+    deliveredUnits: [],
+  };
+}
+
+type RouteExpect = Corpus['route'][number]['expect'];
+
+/** Whether a routing decision (null: the router model decides) does what the case expects. */
+export function routeMeets(expect: RouteExpect, decision: RoutingDecision | null): boolean {
+  switch (expect) {
+    case 'inherit':
+      return decision?.source === 'inherit_after_question';
+    case 'not_inherit':
+      return decision?.source !== 'inherit_after_question';
+    case 'confirm':
+      return decision?.source === 'confirm_proposal' && (!decision.read_only || decision.current_agent === 'quality_reviewer');
+    case 'no_write':
+      return !!decision && decision.read_only && !decision.write_content;
+    case 'clarify_first':
+      return decision?.clarify_first === true;
+    case 'not_clarify':
+      return decision?.clarify_first !== true;
+  }
+}
+
+const describeDecision = (d: RoutingDecision | null): string =>
+  d ? `${d.source} ${d.current_agent}${d.read_only ? ' read_only' : ''}${d.clarify_first ? ' clarify_first' : ''}` : 'router decides';
+
+/** Runs every case of the corpus through the rules. */
+export function evaluateCorpus(corpus: Corpus): EvalResult {
+  const categories = new Map<string, CategoryResult>();
+  const failures: Failure[] = [];
+  let falseAuthorisations = 0;
+  const record = (category: string, ok: boolean, detail: () => string): void => {
+    const c = categories.get(category) ?? { passed: 0, failed: 0 };
+    if (ok) c.passed++;
+    else {
+      c.failed++;
+      failures.push({ category, detail: detail() });
+    }
+    categories.set(category, c);
+  };
+
+  for (const c of corpus.scope) {
+    const titles = c.en ? corpus.files_en : corpus.files_zh;
+    const problems: string[] = [];
+    let falseAuth = false;
+    for (const action of ['delete', 'rewrite'] as AuthorAction[]) {
+      const listed = new Set(c[action]);
+      const got = titles.filter((t, i) => authorAskedFor({ message: c.msg, titles }, { id: String(i), title: t }, action));
+      for (const t of got)
+        if (!listed.has(t) && !c.recall_only) {
+          falseAuth = true;
+          problems.push(`FALSE AUTHORISATION ${action} "${t}"`);
+        }
+      for (const t of listed) if (!got.includes(t)) problems.push(`missed ${action} "${t}"`);
+    }
+    if (falseAuth) falseAuthorisations++;
+    record(c.delete.length || c.rewrite.length ? 'scope:authorises' : 'scope:authorises nothing', problems.length === 0, () => `${JSON.stringify(c.msg)}: ${problems.join('; ')}`);
+  }
+
+  for (const c of corpus.route) {
+    const previous = c.prev ? previousFacts(c.prev) : null;
+    const decision = preRoute(c.msg, previous, { confirmProposals: true });
+    record(`route:${c.expect}`, routeMeets(c.expect, decision), () => `${JSON.stringify(c.msg)} after ${JSON.stringify(c.prev?.question ?? null)}: got ${describeDecision(decision)}`);
+  }
+
+  for (const c of corpus.plan_request) {
+    const got = requestAsksForPlan(c.msg);
+    record('plan_request', got === c.asks, () => `${JSON.stringify(c.msg)}: expected asks=${c.asks}`);
+  }
+
+  for (const c of corpus.lang) {
+    const got = replyLanguage(c.session, c.msg);
+    record('lang', got === c.expect, () => `${JSON.stringify(c.msg)} in a ${c.session} session: got ${got}, expected ${c.expect}`);
+  }
+
+  for (const c of corpus.question) {
+    const got = endsWithQuestion(c.text);
+    record('question', got === c.is_question, () => `${JSON.stringify(c.text)}: expected is_question=${c.is_question}`);
+  }
+
+  let passed = 0;
+  let failed = 0;
+  for (const c of categories.values()) {
+    passed += c.passed;
+    failed += c.failed;
+  }
+  return { categories, failures, falseAuthorisations, passed, failed };
+}
+
+/** Pass rate of the categories whose name starts with `prefix` (1 when there are none). */
+export function rate(result: EvalResult, prefix: string): number {
+  let passed = 0;
+  let total = 0;
+  for (const [name, c] of result.categories)
+    if (name === prefix || name.startsWith(`${prefix}:`)) {
+      passed += c.passed;
+      total += c.passed + c.failed;
+    }
+  return total === 0 ? 1 : passed / total;
+}
+
+/** The report `npm run eval:intent` prints: failing cases, a line per category, then the total. */
+export function formatReport(result: EvalResult): string {
+  const lines = result.failures.map((f) => `FAIL [${f.category}] ${f.detail}`);
+  if (lines.length) lines.push('');
+  for (const [name, c] of [...result.categories].sort(([a], [b]) => a.localeCompare(b)))
+    lines.push(`${name}: ${c.passed}/${c.passed + c.failed} passed${c.failed ? `, ${c.failed} failed` : ''}`);
+  lines.push(`false authorisations: ${result.falseAuthorisations}`);
+  lines.push(`intent: ${result.passed} passed, ${result.failed} failed`);
+  return lines.join('\n');
+}
