@@ -165,10 +165,20 @@ function merge(pieces: StreamPiece[]): StreamPiece[] {
   return out;
 }
 
-/** Ends with a question to the author (ASCII or full-width question mark, ignoring closing quotes). */
+/** What may trail a question: spaces, emoji, tildes, closing quotes and brackets, emphasis marks. */
+const TRAILING = /(?:[\s"'”’」』)）\]】*_~～…。.!！]|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f)+$/u;
+
+/**
+ * Ends with a question to the author: a question mark (ASCII or full-width), or a Chinese
+ * question particle, before whatever trails it ("Want chapter 3 next? 😊", "要继续吗～",
+ * "Shall I go on?)").
+ */
 export function endsWithQuestion(text: string): boolean {
-  const t = text.trim().replace(/[\s"'”’」』)）*_~]+$/u, '');
-  return /[?？]$/.test(t);
+  const t = text.trim().replace(TRAILING, '');
+  if (/[?？]$/.test(t)) return true;
+  // A trailing ！/。 after 吗 still asks ("要继续吗～"), but "写好了～" or "Done! 😊" does not.
+  const last = t.split(/[。！？.!?\n]/u).pop() ?? '';
+  return /[吗么]$/u.test(t) || (/呢$/u.test(t) && /觉得|怎么|什么|哪|谁|如何|为什么|要不要|是不是|还是/u.test(last));
 }
 
 /** The last question sentence of a text (passed verbatim to the reviewer). */

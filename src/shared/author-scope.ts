@@ -293,7 +293,7 @@ function governingVerbs(views: ClauseView[], i: number, span: Span): Governed[] 
   // In English a verb after a name has it as its subject ("Outline Draft", "chapter 3 drags");
   // only "stays" / "remains" keep it. Chinese puts the topic first ("第三章删掉").
   const topicFirst = /[把将]\s*$/u.test(before) || isMostlyChinese(text);
-  if ('verb' in after && !topicFirst && /^[\x00-\x7f]+$/.test(after.verb.text) && after.verb.kind !== 'keep') after = { predicate: true };
+  if ('verb' in after && !topicFirst && /^[A-Za-z -]+$/.test(after.verb.text) && after.verb.kind !== 'keep') after = { predicate: true };
   const out: Governed[] = 'verb' in after ? [{ verb: after.verb, view: v }] : [];
   const prior = v.verbs.filter((x) => x.end <= span.start);
   if (prior.length) {

@@ -10,9 +10,9 @@ import { detectLanguage } from './text';
 export type Language = 'zh' | 'en';
 
 const ASK_ENGLISH =
-  /\b(?:reply|replies|answer|respond|write|talk|speak|switch|use|chat|continue)\b[^.?!。？！]{0,30}\benglish\b|\bin english(?: please| pls| from now on)?\b|(?:用|说|讲|换成|改成|切换到|切到)\s*(?:英文|英语)|英文回复|英语回复|英文回答|英语回答/iu;
+  /\b(?:reply|replies|answer|respond|write|talk|speak|switch|use|chat|continue)\b[^.?!。？！]{0,30}\benglish\b|\bin (?:english|英文|英语)(?: please| pls| from now on)?|(?:用|说|讲|换成|改成|切换到|切到)\s*(?:英文|英语)|英文回复|英语回复|英文回答|英语回答/iu;
 const ASK_CHINESE =
-  /\b(?:reply|replies|answer|respond|write|talk|speak|switch|use|chat|continue)\b[^.?!。？！]{0,30}\b(?:chinese|mandarin)\b|\bin (?:chinese|mandarin)(?: please| pls| from now on)?\b|(?:用|说|讲|换成|改成|切换到|切到)\s*(?:中文|汉语|普通话)|中文回复|中文回答/iu;
+  /\b(?:reply|replies|answer|respond|write|talk|speak|switch|use|chat|continue)\b[^.?!。？！]{0,30}\b(?:chinese|mandarin)\b|\bin (?:chinese|mandarin|中文|汉语)(?: please| pls| from now on)?|(?:用|说|讲|换成|改成|切换到|切到)\s*(?:中文|汉语|普通话)|中文回复|中文回答/iu;
 
 const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/gu;
 
@@ -22,7 +22,9 @@ export function carriesLanguage(message: string): boolean {
   for (const r of [...findUnitRefs(rest)].reverse()) rest = rest.slice(0, r.start) + ' ' + rest.slice(r.end);
   rest = rest.replace(/[\p{N}\p{P}\p{S}\s]+/gu, ' ');
   // Agreement and choice words every author uses whatever their language.
-  rest = rest.replace(/\b(?:ok|okay|k|kk|yes|yep|yeah|yup|no|nope|nah|sure|thx|thanks|lol|haha|hmm|a|b|c|d)\b/giu, ' ');
+  rest = rest
+    .replace(/\b(?:ok|okay|k|kk|yes|yep|yeah|yup|no|nope|nah|sure|thx|thanks|lol|haha|hmm|a|b|c|d)\b/giu, ' ')
+    .replace(/好的|好吧|好啊|好|嗯+|行|可以|是的|对|没问题|谢谢|哈+/gu, ' ');
   const cjk = rest.match(CJK)?.length ?? 0;
   const latinWords = rest.replace(CJK, ' ').match(/[A-Za-z]{2,}/g)?.length ?? 0;
   if (cjk >= 2) return true;

@@ -40,6 +40,8 @@ export type RoutingSource =
   | 'resume_after_exhaustion'
   | 'inherit_after_question'
   | 'confirm_proposal'
+  /** The author declined an offered step: answered without a model, nothing written. */
+  | 'decline_offer'
   | 'clarify_first'
   | 'forced'
   /** ROUTER_STRATEGY=off: the writer starts every turn, no router call. */

@@ -13,13 +13,29 @@ import { type RoutingDecision, cutScope } from './plans';
 const OFFER_ZH = /要不要我|需不需要我|需要我|要我|我可以|我来|是否需要|是否要|可以让我|让我|我帮你|我再|接下来|继续.*吗|开始.*吗/u;
 const OFFER_EN =
   /\b(?:shall i|should i|do you want me to|would you like me to|want me to|may i|can i|i can|i could|shall we|should we|ready for me to|how about i|let me know if you(?:'d)? (?:like|want) me to|would you like (?:the|chapter|episode|a|an))\b/iu;
+/** Questions that offer a change by themselves ("要这样改吗？", "Apply these fixes?", "Ready for chapter 2?"). */
+const OFFER_TAIL =
+  /(?:要|需要)(?:这样|这么)?(?:修?改|调整|动手|处理)吗|这样改(?:行|可以|好)?吗|要(?:我)?(?:继续|接着写|写)吗|\b(?:apply (?:these|the|this|those|them|it|that)|ready for|want (?:chapter|the next|me|more|it)|okay to proceed|ok to proceed|good to go)\b/iu;
+/** Questions that ask for a yes to a proposal made before them ("建议…。你觉得呢？", "I'd cut it. Sound good?"). */
+const AGREE_TAIL =
+  /你觉得呢|你看呢|你觉得(?:怎么样|如何|可以吗|行吗|好吗)|怎么样|如何|可以吗|行吗|好吗|好不好|行不行|可不可以|同意吗|合适吗|\b(?:sounds? good|what do you think|thoughts|how does that sound|does that (?:work|sound)|ok(?:ay)? with (?:that|you)|okay|agree|go ahead)\b/iu;
 /** Choices and open questions are follow-ups about the current task, not offers ("A还是B？", "which POV?"). */
-const CHOICE = /还是|或者|或是|哪|什么|怎么|如何|为什么|多少|\b(?:or|which|whether)\b|^\s*(?:what|how|why|who|where|when)\b/iu;
+const CHOICE = /还是|或者|或是|哪|什么|怎么(?!样)|如何(?=.)|为什么|多少|\b(?:or|which|whether)\b|^\s*(?:what|how|why|who|where|when)\b(?! do you think| does that)/iu;
+
+/** A change put forward in the reply ("建议…", "I'd…", "I suggest…"): agreeing to it is agreeing to an edit. */
+const PROPOSAL = /建议|我想|我打算|我觉得可以|我可以|可以把|不如|改成|换成|\b(?:i'?d|i would|i suggest|i propose|i recommend|i could|i can|how about|let me|we could|maybe we)\b/iu;
+
+/** The last sentence of a text (the question itself, without the proposal before it). */
+function lastSentence(text: string): string {
+  const parts = text.trim().split(/(?<=[.!?。！？\n])\s*/u).filter((p) => /[\p{L}\p{N}]/u.test(p));
+  return parts[parts.length - 1] ?? '';
+}
 
 const PLAN = /大纲|规划|分章|分集|章纲|提纲|\b(?:outline|plan|synopsis|beat sheet)\b/iu;
 /** "按大纲继续写" follows the plan: that is writing, not planning. */
 const FOLLOWS_PLAN = /(?:按|按照|根据|照|依照|\b(?:following|according to|based on|from)\s+(?:the\s+|my\s+|your\s+)?)(?:大纲|规划|章纲|提纲|outline|plan)/iu;
-const EDIT = /修改|润色|调整|优化|精修|重写|改|修|\b(?:revise|edit|fix|polish|tighten|rewrite|apply|change|improve|rework|trim|shorten|expand)\b/iu;
+const EDIT =
+  /修改|润色|调整|优化|精修|重写|改|修|换|压缩|合并|拆|精简|删减|提前|挪|加(?:一|个|段|点)|补|\b(?:revis|edit|fix|polish|tighten|rewrit|apply|chang|improv|rework|trim|shorten|expand|cut|merg|split|mov|add|replac|swap|compress|condens)\w*/iu;
 const WRITE = /续写|接着写|继续|写|\b(?:write|continue|draft|start|go on|carry on|keep going)\b/iu;
 const REVIEW = /审稿|审|检查|看看|\b(?:review|check|critique|assess|proofread)\b/iu;
 const NEXT_UNIT = /下一章|下一集|下一回|下一幕|下章|下集|\bnext (?:chapter|episode|act|one|part)\b/iu;
@@ -33,10 +49,17 @@ export interface ProposedStep {
   question: string;
 }
 
-/** The previous answer's closing question offers a next step ("要我帮你改吗？", "Shall I write chapter 2?"). */
+/**
+ * The previous answer's close offers a next step: its question offers one ("要我帮你改吗？",
+ * "Shall I write chapter 2?"), or asks for a yes to a proposal ("建议…。要这样改吗？",
+ * "I'd merge them. Okay to proceed?"). A choice or an open question is not an offer.
+ */
 export function isOfferQuestion(question: string | null | undefined): boolean {
   if (!question) return false;
-  return (OFFER_ZH.test(question) || OFFER_EN.test(question)) && !CHOICE.test(question);
+  const last = lastSentence(question);
+  const tail = OFFER_TAIL.test(last) || (AGREE_TAIL.test(last) && PROPOSAL.test(question));
+  if (tail) return !/还是|或者|\bor\b/iu.test(last) || OFFER_EN.test(last);
+  return (OFFER_ZH.test(last) || OFFER_EN.test(last)) && !CHOICE.test(last);
 }
 
 function actionOf(question: string): ProposedAction | null {
@@ -53,7 +76,11 @@ function actionOf(question: string): ProposedAction | null {
  */
 export function proposedStep(question: string | null | undefined, deliveredUnits: number[] = []): ProposedStep | null {
   if (!question || !isOfferQuestion(question)) return null;
-  const action = actionOf(question);
+  // The question's own verb first ("Apply these fixes?"), then the proposal before it; an offer
+  // that names only a unit ("Ready for chapter 2?") offers to write it.
+  const last = lastSentence(question);
+  const action =
+    actionOf(last) ?? actionOf(question) ?? (findUnitRefs(last).length || NEXT_UNIT.test(last) ? 'write' : PROPOSAL.test(question) ? 'edit' : null);
   if (!action) return null;
   const ref = findUnitRefs(question)[0];
   let units: ProposedStep['units'] = ref ? { kind: ref.kind, from: ref.from, to: ref.to } : null;
@@ -67,7 +94,8 @@ export function proposedStep(question: string | null | undefined, deliveredUnits
 const CONFIRM_TOKENS = [
   // English, longest first (matched with spaces removed).
   'yesplease', 'pleasedo', 'goahead', 'goforit', 'doit', 'soundsgood', "let'sdoit", 'letsdoit', "let'sgo", 'letsgo', 'ofcourse', 'absolutely',
-  'definitely', 'whynot', 'alright', 'allright', 'okay', 'carryon', 'continue', 'proceed', 'perfect', 'great', 'please',
+  'surething', 'forsure', 'soundsgreat', 'lovethat', 'loveit', 'goodidea', 'greatidea', 'letsdothat', "let'sdothat", 'doit',
+  'definitely', 'whynot', 'alright', 'allright', 'okay', 'carryon', 'continue', 'proceed', 'perfect', 'great', 'please', 'pls', 'plz',
   'sure', 'yeah', 'yes', 'yep', 'yup', 'fine', 'right', 'ok', 'go', 'k',
   // Chinese.
   '麻烦你了', '拜托了', '没问题', '就这样', '开始吧', '继续吧', '可以的', '麻烦了', '好的', '好啊', '好呀', '好吧', '好滴', '好嘞', '嗯嗯', '可以',
@@ -78,10 +106,13 @@ const THANKS = ['thankyou', 'thanks', 'thx', '谢谢你', '谢谢', '辛苦了',
 const alt = (tokens: string[]): string => tokens.map((t) => t.replace(/'/g, "'?")).join('|');
 const CONFIRM_RE = new RegExp(`^(?:${alt(CONFIRM_TOKENS)})+(?:${alt(THANKS)})*$`, 'u');
 const THUMBS = /👍|👌|✅|🆗|🙆/gu;
+/** Other emoji are tone, not words ("yes pls 🙏"); a 👎 or ❌ is not agreement. */
+const NEGATIVE_EMOJI = /👎|❌|🚫|🙅|✋|⛔/u;
 
 /** Plain agreement, nothing else: "好的", "行，写吧", "yes", "ok, go", "👍". */
 export function isConfirmation(message: string): boolean {
-  const t = message.replace(THUMBS, 'ok').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
+  if (NEGATIVE_EMOJI.test(message)) return false;
+  const t = message.replace(THUMBS, 'ok').replace(/\p{Extended_Pictographic}/gu, '').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
   return t.length > 0 && Array.from(t).length <= 20 && CONFIRM_RE.test(t);
 }
 
@@ -89,6 +120,24 @@ export function isConfirmation(message: string): boolean {
 function stepScope(step: ProposedStep, language: 'zh' | 'en'): string {
   if (step.units) return formatUnitRange(step.units, language);
   return cutScope(language === 'zh' ? `作者确认：${step.question}` : `confirmed: ${step.question}`);
+}
+
+/**
+ * The route of a declined offer ("不用了", "no thanks"): nothing is written. The workflow
+ * answers it without a model call (seed 004: 零 token 的直接回复).
+ */
+export function declinedOfferRouting(language: 'zh' | 'en'): RoutingDecision {
+  return {
+    current_agent: 'writer',
+    workflow_plan: 'quick',
+    workflow_agents: [],
+    write_content: false,
+    read_only: true,
+    scope: cutScope(language === 'zh' ? '作者谢绝了提议的下一步' : 'the author declined the offered step'),
+    clarify_first: false,
+    source: 'decline_offer',
+    notes: ['the author declined the offered step: nothing is written'],
+  };
 }
 
 /**

@@ -5,10 +5,11 @@
  * Pure module: runs inside the workflow.
  */
 import type { TurnStatus } from '../shared/domain';
-import { findLengthMentions, formatUnitRange } from '../shared/numerals';
+import { findLengthMentions, findUnitRefs, formatUnitRange } from '../shared/numerals';
 import { detectLanguage } from '../shared/text';
 import { type RoutingDecision, type WorkAgent } from './plans';
-import { confirmedStepRouting, isConfirmation, isOfferQuestion, proposedStep } from './proposals';
+import { isNewInstruction, isRefusal } from './answers';
+import { confirmedStepRouting, declinedOfferRouting, isConfirmation, isOfferQuestion, proposedStep } from './proposals';
 
 /** What the workflow knows about the session's previous turn (loaded by an activity). */
 export interface PreviousTurnFacts {
@@ -48,19 +49,27 @@ export function isContinueMessage(message: string): boolean {
   return CONTINUE_EN.test(n) || CONTINUE_ZH.test(n.replace(/ /g, ''));
 }
 
-const VAGUE_EN =
-  /^(please |pls |can you |could you |would you |help me |just )*(polish|improve|edit|fix|refine|tweak|rework|revise|enhance|optimi[sz]e|touch up|clean up|make)( it| this| that| the text| the chapter| the draft| things)?( up)?( better| nicer| more polished)?( a bit| a little| somewhat)?( please| for me)?$/;
-const VAGUE_ZH =
-  /^(请|请你|帮我|帮忙|麻烦|麻烦你|你)*(再)?(优化|润色|修改|改|改改|完善|调整|打磨|提升|改进|美化|修一修|改一改|精修)(一下|下|一遍|一番)?(吧|呢|哈|啊|呀|好吗|可以吗)?$/;
+const VAGUE_VERB =
+  /\b(?:polish|improve|edit|fix|refine|tweak|rework|revise|enhance|optimi[sz]e|touch(?:\s+(?:it|this))?\s+up|clean(?:\s+(?:it|this))?\s+up|spruce(?:\s+(?:it|this))?\s+up|work on|make)\b|优化|润色|修改|完善|调整|打磨|提升|改进|美化|精修|修一修|修修|改一改|改改|改|修|弄|搞/giu;
+/** What a vague request may also say: which text (deixis, a unit) and how much, never what to change. */
+const VAGUE_TARGET =
+  /\b(?:it|this|that|the text|the chapter|this chapter|that chapter|the draft|the story|the writing|the prose|things|everything|the whole thing|the whole chapter|the book|this part|this bit|the piece|the scene|this scene|prologue|epilogue|the prologue|the epilogue)\b|序章|尾声|楔子|番外|开篇|这一?章|本章|这一?段|这部分|全文|整体|整篇|全篇|稿子|文章|文字|内容|它|这个|这篇|这一?版/giu;
+const VAGUE_FILLER =
+  /\b(?:needs? (?:some |a little |a bit of )?(?:work|love|attention|help)|give|u|can u|could u|would u|better|nicer|good|great|stronger|more polished|polished|a bit|a little bit|a little|somewhat|some|slightly|more|again|up|overall|please|pls|plz|for me|can you|could you|would you|help me|just|maybe|kinda|sort of|thanks|thank you|overall|quality|the quality|of|a|an|the|chapter|one more time|once more)\b|更好|好一点|好一些|好些|好点|好看|精彩|漂亮|完美|一点|一些|一下|一遍|一番|再|更|好好|整体|请|帮我|帮忙|麻烦|你|吧|呢|哈|啊|呀|好吗|可以吗|嗯|下|得|的|把|给|让|质量|水平|地|些|点/giu;
 
 /**
- * A whole-sentence edit request that does not say what to change ("polish it", "帮我优化一下").
- * Anything naming a target or a direction ("tighten the dialogue in chapter 2") is not vague.
+ * A whole-message edit request that does not say what to change ("polish it", "改得更好一点",
+ * "整体优化一下", "把这章改好一点", "make chapter 2 better"). Naming a part or a direction
+ * ("tighten the dialogue in chapter 2", "把第三章改短") is not vague.
  */
 export function isVagueEditRequest(message: string): boolean {
-  const n = normalise(message);
-  if (n.length === 0 || n.length > 60) return false;
-  return VAGUE_EN.test(n) || VAGUE_ZH.test(n.replace(/ /g, ''));
+  const t = message.trim().replace(/(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])/gu, '');
+  if (t.length === 0 || t.length > 60) return false;
+  if (!new RegExp(VAGUE_VERB.source, 'iu').test(t)) return false;
+  let rest = t;
+  for (const r of [...findUnitRefs(rest)].reverse()) rest = rest.slice(0, r.start) + ' ' + rest.slice(r.end);
+  rest = rest.replace(VAGUE_VERB, ' ').replace(VAGUE_TARGET, ' ').replace(VAGUE_FILLER, ' ');
+  return !/[\p{L}\p{N}]/u.test(rest);
 }
 
 /**
@@ -91,9 +100,21 @@ export function isNoiseMessage(message: string): boolean {
   return !/[\p{L}\p{N}]/u.test(message);
 }
 
-/** Whether the author asked for a plan (outline, chapter breakdown), not just a chat about one. */
+const PLAN_NOUN =
+  /\b(?:outline|outlines|plan|plot|beat sheet|synopsis|structure|chapter breakdown|breakdown|story arc|plot arc|roadmap)\b|大纲|细纲|章纲|提纲|规划|框架|结构|梗概|故事线|走向|情节安排/iu;
+const MAKE_PLAN =
+  /\b(?:plan|outline|map out|sketch|draft|make|create|write|give me|come up with|build|design|put together|redo|rework|restructure|need|want|do)\b|列|做|写|出|搭|排|给我|规划|设计|制定|安排|梳理|拟|定|重做|弄|来/iu;
+/** The plan itself is the request: "plan a 30-chapter mystery", "break it down into chapters", "分章", "章纲". */
+const PLAN_ITSELF =
+  /\bplan (?:out |the |a |an |my |our )|\boutline (?:the|a|an|my|our)\b|break (?:it )?down into (?:chapters|episodes)|chapter[- ]by[- ]chapter|分章|分集|章纲|(?:重新|帮我|给我|先)规划|规划(?:一下|下)/iu;
+/** Talking about a plan, following it or leaving it alone is not asking for one. */
+const NOT_A_PLAN_REQUEST =
+  /聊聊|聊一聊|讨论|谈谈|怎么看|你觉得|觉得|看看|看一下|检查|对不上|有没有问题|满意|(?:按照?|根据|照着|依照)(?:原来的|之前的|现在的|现有的|我的)?(?:大纲|规划|计划|章纲|细纲|提纲)|大纲里|大纲上|不用改|不要改|别动|不用动|不改|挺好|\b(?:what do you think|thoughts on|opinion|feedback|is my|does my|are my|review|check|against|look at|printed|talk about|discuss|make sense|(?:does|do|is|are) (?:the|my|our|this) (?:outline|plan|structure|plot)|follow(?:ing)?|according to|based on|per the|says|said|don'?t touch|leave the|ignore|older|newer)\b/iu;
+
+/** Whether the author asked for a plan (outline, chapter breakdown) to be made or remade, not a chat about one. */
 export function requestAsksForPlan(message: string): boolean {
-  return /(outline|chapter[- ]by[- ]chapter|plan (the|a|my|out)|break (it )?down into (chapters|episodes)|大纲|分章|分集|规划|章纲)/i.test(message);
+  if (NOT_A_PLAN_REQUEST.test(message)) return false;
+  return PLAN_ITSELF.test(message) || (PLAN_NOUN.test(message) && MAKE_PLAN.test(message.replace(PLAN_NOUN, ' ')));
 }
 
 /** Sentence ends for length clauses; a dot between digits ("1.5万字") is a decimal point. */
@@ -157,10 +178,14 @@ export function preRoute(message: string, previous: PreviousTurnFacts | null, op
     // anything else goes to the router (never the whole previous route, seed 001 Router).
     const step = proposedStep(previous.question, previous.deliveredUnits ?? []);
     if (step && isConfirmation(message)) return confirmedStepRouting(step, detectLanguage(step.question));
+    // "不用了" / "no thanks": nothing is written (issue 29).
+    if (isRefusal(message)) return declinedOfferRouting(detectLanguage(previous.question ?? message));
     return null;
   }
 
-  if (previous?.status === 'awaiting_author' && previous.askedQuestion && prevRouting && isShortAnswer(message)) {
+  // An answer keeps the route; a new instruction, however short, goes to the router (issue 29).
+  const newInstruction = opts.confirmProposals && prevRouting && isNewInstruction(message, { agent: prevRouting.current_agent, readOnly: prevRouting.read_only });
+  if (previous?.status === 'awaiting_author' && previous.askedQuestion && prevRouting && isShortAnswer(message) && !newInstruction) {
     const resume = previous.resume ?? { agent: prevRouting.current_agent, remaining: prevRouting.workflow_agents };
     return {
       ...prevRouting,

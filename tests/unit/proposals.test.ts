@@ -102,8 +102,10 @@ describe('preRoute with confirmations', () => {
     const p = prev('要我继续写第二章吗？', { routing: routing({ current_agent: 'writer', workflow_plan: 'quick', read_only: false, write_content: true, scope: '第1章' }) });
     expect(preRoute('好的', p, on)).toMatchObject({ current_agent: 'writer', scope: '第2章' });
   });
-  test('a non-confirmation after an offer goes to the router, not the inherited route', () => {
-    expect(preRoute('不用了，谢谢', prev('要我帮你改吗？'), on)).toBeNull();
+  test('a refusal of an offer writes nothing; anything else after an offer goes to the router, not the inherited route', () => {
+    expect(preRoute('不用了，谢谢', prev('要我帮你改吗？'), on)).toMatchObject({ source: 'decline_offer', read_only: true, write_content: false, workflow_agents: [] });
+    expect(preRoute('no thanks', prev('Shall I write chapter 2?'), on)).toMatchObject({ source: 'decline_offer', read_only: true });
+    expect(preRoute('no, write chapter 6 instead', prev('Shall I write chapter 2?'), on)).toBeNull();
     expect(preRoute('好的', prev('要我说说理由吗？'), on)).toBeNull();
   });
   test('a short answer to a follow-up question still inherits the whole route', () => {
