@@ -119,6 +119,11 @@ export const configSchema = z.object({
   /** Seconds a SIGTERM waits for running activities and open SSE clients before the process exits. */
   SHUTDOWN_GRACE_SECONDS: intFrom(25, 0),
 
+  /** Seconds a turn waits for the author to approve deleting or rewriting a file they wrote; no answer counts as no. */
+  APPROVAL_WAIT_SECONDS: intFrom(900, 5),
+  /** A message that is not a yes or no while a turn waits for approval denies it; the API waits this long for that turn to end, then starts the message as the next turn. */
+  APPROVAL_FOLLOW_UP_WAIT_SECONDS: intFrom(60, 1),
+
   /** `llm`: the router model picks the plan; `off`: every turn starts with the writer, no router call (seed 001). */
   ROUTER_STRATEGY: z.enum(['llm', 'off']).default('llm'),
   /** 2–4 next steps for the author after each turn that did not fail (one small model call). */

@@ -7,11 +7,11 @@
  * copy plus a workflow-task round trip); older turns save it in `saveCapturedFile`.
  */
 import { draft, type AnyEventDraft } from '../events/contract';
-import { idFromKey, type Models } from '../db/models';
+import { idFromKey, isDuplicateKey, type Models } from '../db/models';
 import type { ToolOutcome } from '../shared/turn-types';
 import type { WorkAgent } from '../workflows/plans';
 import { notFound } from './failures';
-import { isBodyType, writeVersion } from './tools/file-store';
+import { isBodyType, VersionConflict, writeVersion } from './tools/file-store';
 
 export interface CaptureToSave {
   turnId: string;
@@ -45,24 +45,88 @@ export async function stepCaptureKey(models: Models, c: Omit<CaptureToSave, 'wri
   return same >= 0 ? keys[same]! : `${first}:a${attempt}`;
 }
 
-/** Writes the version; returns the outcome and the (unstamped) `file_updated` event. */
+/**
+ * Writes the version, as a compare-and-set like every other write: onto the file as this turn
+ * left it, never over what the author did meanwhile (issue 29). A file the author deleted
+ * (to the trash) or wrote into while the body streamed is not written: the text is kept in
+ * a new file beside it, "<title> (AI draft)", and the outcome says so (`file_deleted` /
+ * `stale_content`), with a card on the stream. Returns the outcome and the (unstamped) event.
+ */
 export async function saveCapture(models: Models, c: CaptureToSave): Promise<{ outcome: ToolOutcome; event: AnyEventDraft }> {
-  // A file deleted meanwhile fails the save for good (non-retryable), before anything is
-  // written. The write's own read of the file tells (one round trip, not a read before it).
   const missingFile = () => notFound('File', c.fileId);
-  const v = await writeVersion(models, c.fileId, c.body, { author: 'ai', agent: c.agent, turnId: c.turnId, operation: 'stream', writeKey: c.writeKey, missingFile });
-  const file = v.file;
-  if (!file) throw missingFile(); // not reached: the write threw first
+  for (let attempt = 0; attempt < 5; attempt++) {
+    // An earlier attempt of this save that landed is this save (whatever the author did since).
+    const [file, mine] = await Promise.all([
+      models.File.findById(c.fileId).lean(),
+      models.FileVersion.findById(idFromKey(`version:${c.writeKey}`)).select({ _id: 1 }).lean(),
+    ]);
+    if (!mine) {
+      if (!file || file.deletedAt) return notSaved(models, c, file, 'file_deleted');
+      if (file.latestAuthor === 'author') return notSaved(models, c, file, 'stale_content');
+    }
+    try {
+      const v = await writeVersion(models, c.fileId, c.body, {
+        author: 'ai',
+        agent: c.agent,
+        turnId: c.turnId,
+        operation: 'stream',
+        writeKey: c.writeKey,
+        missingFile,
+        ...(mine || !file ? {} : { expectedVersion: file.versionCount }),
+      });
+      const saved = v.file ?? { title: file?.title ?? '', type: file?.type ?? 'draft' };
+      return {
+        event: draft('file_updated', { fileId: c.fileId, title: saved.title, fileType: saved.type, versionId: v.versionId, words: v.words, operation: 'stream' }),
+        outcome: { name: 'file_stream', ok: true, fileId: c.fileId, fileType: saved.type, title: saved.title, op: 'edited', bodyWords: isBodyType(saved.type) ? v.words : 0 },
+      };
+    } catch (err) {
+      // Someone wrote the file between the read and the write: read it again and decide anew.
+      if (!(err instanceof VersionConflict)) throw err;
+    }
+  }
+  throw new Error(`file ${c.fileId} kept changing while its streamed body was being saved`);
+}
+
+/** The title of the file a body that could not go where it was streamed is kept in. */
+export const draftTitle = (title: string): string => `${title} (AI draft)`;
+
+/** Keeps the streamed text in a new file beside the one it could not be saved into (idempotent by the save's key). */
+async function notSaved(
+  models: Models,
+  c: CaptureToSave,
+  file: { title: string; type: string; projectId: string; ownerId: string; parentId?: string | null; order?: number } | null,
+  reason: 'file_deleted' | 'stale_content',
+): Promise<{ outcome: ToolOutcome; event: AnyEventDraft }> {
+  const title = file?.title ?? '';
+  let kept: { id: string; title: string } | null = null;
+  if (file && c.body.trim()) {
+    const id = idFromKey(`file:${c.writeKey}:kept`);
+    try {
+      await models.File.create({
+        _id: id,
+        projectId: file.projectId,
+        ownerId: file.ownerId,
+        type: file.type,
+        title: draftTitle(title),
+        parentId: file.parentId ?? null,
+        order: (file.order ?? 0) + 1,
+        createdByTurnId: c.turnId,
+        keptFrom: { fileId: c.fileId, reason },
+      });
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    await writeVersion(models, id, c.body, { author: 'ai', agent: c.agent, turnId: c.turnId, operation: 'stream', writeKey: `${c.writeKey}:kept` });
+    kept = { id, title: draftTitle(title) };
+  }
+  const why = reason === 'file_deleted' ? 'the author deleted it while it was being written' : 'the author edited it while it was being written, and their text is kept';
+  const message = `The body was not saved into "${title}": ${why}.${kept ? ` It is kept in "${kept.title}" (id=${kept.id}).` : ''}`;
   return {
-    event: draft('file_updated', { fileId: c.fileId, title: file.title, fileType: file.type, versionId: v.versionId, words: v.words, operation: 'stream' }),
-    outcome: {
-      name: 'file_stream',
-      ok: true,
-      fileId: c.fileId,
-      fileType: file.type,
-      title: file.title,
-      op: 'edited',
-      bodyWords: isBodyType(file.type) ? v.words : 0,
-    },
+    outcome: { name: 'file_stream', ok: false, errorType: reason, message, fileId: c.fileId, title, ...(kept ? { keptIn: kept } : {}) },
+    event: draft(
+      'tool_result',
+      { name: 'file_stream', ok: false, errorType: reason, message, refusal: 'kept_your_edits', ...(kept ? { result: { kept_in: kept } } : {}) },
+      { toolCallId: `save:${c.fileId}` },
+    ),
   };
 }

@@ -4,6 +4,7 @@
  * `Activities` type only.
  */
 import { Context } from '@temporalio/activity';
+import { createApprovalActivities } from './approvals';
 import type { ActivityDeps } from './deps';
 import { createJobActivities } from './jobs';
 import { createLlmActivities } from './llm';
@@ -51,6 +52,7 @@ export function createActivities(deps: ActivityDeps) {
     ...heartbeating(createSuggestionActivities(deps)),
     ...heartbeating(createPublishActivities(deps)),
     ...heartbeating(createJobActivities(deps)),
+    ...heartbeating(createApprovalActivities(deps)),
   };
 }
 

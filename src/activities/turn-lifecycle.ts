@@ -155,7 +155,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       // Since `lastStep` is passed, the turn's steps, executions and usage are read by `_id` (turn-reads.ts).
       const byId = input.lastStep !== undefined;
       const lockRead = input.sessionId ? quiet(models.SessionLock.findById(input.sessionId).lean().exec()) : undefined;
-      const [turn, steps, records, unwritten, saved] = await Promise.all([
+      const [turn, steps, records, unwritten, saved, keptAside] = await Promise.all([
         models.Turn.findById(input.turnId).lean(),
         byId ? stepsUpTo(models, input.turnId, input.lastStep!) : models.AgentStep.find({ turnId: input.turnId }).sort({ step: 1 }).lean(),
         byId ? usageOf(models, input.turnId, input.lastStep!) : models.UsageRecord.find({ turnId: input.turnId }).lean(),
@@ -163,6 +163,8 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
         // Messages an earlier attempt already wrote, by the _id each run's message gets (a
         // `{turnId}` filter reads every session's messages on FerretDB v1).
         input.runs.length ? models.Message.find({ _id: { $in: input.runs.map((r) => idFromKey(runMessageKey(input.turnId, r.run))) } }).select({ key: 1 }).lean() : [],
+        // Bodies kept aside because the author deleted or edited their file meanwhile (capture.ts).
+        models.File.find({ createdByTurnId: input.turnId, keptFrom: { $ne: null } }).select({ title: 1, keptFrom: 1 }).lean(),
       ]);
       if (!turn) throw notFound('Turn', input.turnId);
       const executions = byId ? await executionsOf(models, input.turnId, steps) : await models.ToolExecution.find({ turnId: input.turnId }).lean();
@@ -172,7 +174,8 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       // Rolled back below, after the record is written: a retry still finds them until then,
       // and the record never lists them as touched nor lets a reply stand as a claimed save.
       const rolledBack = new Set(unwritten.map((f) => String(f._id)));
-      const notSavedNote = unwritten.length ? notSavedLine(unwritten.map((f) => f.title), detectLanguage(turn.message)) : '';
+      const language = detectLanguage(turn.message);
+      const notSavedNote = [unwritten.length ? notSavedLine(unwritten.map((f) => f.title), language) : '', ...keptAside.map((f) => keptAsideLine(f, language))].filter(Boolean).join('\n');
       const record: TurnRecordSources = { turnId: input.turnId, runs: input.runs, steps, outcomeOf, savedKeys, notSavedNote };
       // The messages' sequence numbers are reserved while the files gone are looked up, for the
       // messages there are before those files are left out: one round trip less at every turn's
@@ -342,6 +345,16 @@ async function filesGone(models: ActivityDeps['models'], ids: (string | undefine
   const found = await models.File.find({ _id: { $in: wanted } }).select({ _id: 1 }).lean();
   const present = new Set(found.map((f) => String(f._id)));
   return new Set(wanted.filter((id) => !present.has(id)));
+}
+
+/** The reply's account of a body that went into a new file instead of the one it was streamed for. */
+function keptAsideLine(f: { title: string; keptFrom?: unknown }, language: 'zh' | 'en'): string {
+  const from = (f.keptFrom ?? {}) as { reason?: string };
+  const target = f.title.replace(/ \(AI draft\)$/, '');
+  const deleted = from.reason === 'file_deleted';
+  return language === 'zh'
+    ? `（未保存到《${target}》：作者在写入期间${deleted ? '删除了它' : '修改了它，作者的文字已保留'}；这段正文另存为《${f.title}》。）`
+    : `(Not saved into "${target}": the author ${deleted ? 'deleted it' : 'edited it, and their text is kept'} while it was being written; the text is kept in "${f.title}".)`;
 }
 
 function notSavedLine(titles: string[], language: 'zh' | 'en'): string {

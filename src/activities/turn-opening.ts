@@ -6,7 +6,7 @@
 import { draft } from '../events/contract';
 import { isDuplicateKey } from '../db/models';
 import { reserveMessageSeqs } from '../db/turn-records';
-import { detectLanguage } from '../shared/text';
+import { sessionLanguage } from '../shared/language';
 import type { ActivityDeps } from './deps';
 import { publisherFor } from './publish';
 
@@ -14,6 +14,12 @@ import { publisherFor } from './publish';
 export const NOISE_REPLY = {
   zh: '我没看懂这条消息。你想做什么呢？比如写下一章、修改某一章、规划大纲，或者聊聊你的想法。',
   en: "I couldn't tell what you'd like from that message. What should I do: write the next chapter, revise one, plan the outline, or talk an idea through?",
+} as const;
+
+/** A declined offer (issue 29): acknowledged without a model call; nothing is written. */
+export const DECLINED_REPLY = {
+  zh: '好的，先不动。需要的时候随时告诉我。',
+  en: "OK, I'll leave it as it is. Tell me whenever you want to change something.",
 } as const;
 
 export function createTurnOpeningActivities(deps: ActivityDeps) {
@@ -29,14 +35,16 @@ export function createTurnOpeningActivities(deps: ActivityDeps) {
      * Answers a noise message with one friendly question, in the language of the author's
      * last real message (the noise itself has none), and records it as the turn's reply.
      */
-    async answerNoise(input: { turnId: string; slot: number }): Promise<string> {
+    async answerNoise(input: { turnId: string; slot: number; kind?: 'noise' | 'declined' }): Promise<string> {
       const turn = await models.Turn.findById(input.turnId).lean();
       if (!turn) throw new Error(`turn ${input.turnId} not found`);
+      const kind = input.kind ?? 'noise';
       const earlier = await models.Message.find({ sessionId: turn.sessionId, role: 'user', turnId: { $ne: input.turnId } }).sort({ seq: -1 }).limit(10).lean();
-      const spoken = earlier.find((m) => /[\p{L}\p{N}]/u.test(m.content));
-      const text = NOISE_REPLY[spoken ? detectLanguage(spoken.content) : 'zh'];
+      // The session's language: its substantive messages, then this one ("no thanks" keeps a Chinese session Chinese).
+      const language = sessionLanguage([...earlier.reverse().map((m) => m.content), ...(kind === 'noise' ? [] : [turn.message])]);
+      const text = (kind === 'declined' ? DECLINED_REPLY : NOISE_REPLY)[language];
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish([draft('content', { delta: text }, { turnId: input.turnId, agent: 'router' })]);
-      const key = `${input.turnId}:noise`;
+      const key = `${input.turnId}:${kind}`;
       if (!(await models.Message.exists({ key }))) {
         const seq = (await reserveMessageSeqs(models, turn.sessionId, 1)) ?? 0;
         try {

@@ -9,6 +9,8 @@ import type { Config } from '../config';
 import { streamEventSchema } from '../events/contract';
 import { objectIdSchema } from '../shared/domain';
 import {
+  approvalBody,
+  approvalIdSchema,
   createFileBody,
   createProjectBody,
   createSessionBody,
@@ -142,6 +144,16 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
     { method: 'get', path: v1('/turns/:turnId'), summary: 'Turn status (and live state while it runs)', tag: 'turns', params: idParams('turnId') },
     { method: 'post', path: v1('/turns/:turnId/interrupt'), summary: 'Interrupt a running turn', tag: 'turns', params: idParams('turnId'), body: interruptBody, status: 202, errors: [400, 401, 404, 409] },
     { method: 'post', path: v1('/turns/:turnId/steer'), summary: 'Add an instruction to a running turn', tag: 'turns', params: idParams('turnId'), body: steerBody, status: 202, errors: [400, 401, 404, 409] },
+    {
+      method: 'post',
+      path: v1('/turns/:turnId/approvals/:approvalId'),
+      summary:
+        'Approve or deny what a turn asked (approval_requested): deleting or wholly rewriting a file you wrote. 409 when it was decided, expired or the turn ended. A plain yes / no sent as the session’s next message decides it too',
+      tag: 'turns',
+      params: z.object({ turnId: objectIdSchema, approvalId: approvalIdSchema }),
+      body: approvalBody,
+      errors: [400, 401, 404, 409],
+    },
     { method: 'post', path: v1('/turns/:turnId/stream-token'), summary: 'A short-lived token for this turn’s stream (EventSource cannot send headers)', tag: 'turns', params: idParams('turnId'), status: 201 },
     {
       method: 'get',

@@ -41,6 +41,7 @@ export const presentTurn = (t: TurnDoc) => ({
   jobId: t.jobId,
   skills: t.skills ?? [],
   suggestions: t.suggestions ?? [],
+  pendingApproval: t.status === 'awaiting_approval' ? (t.pendingApproval ?? null) : null,
   createdAt: t.createdAt,
   endedAt: t.endedAt,
 });

@@ -42,6 +42,9 @@ export const startTurnBody = (maxMessageChars: number) =>
     .strict();
 
 export const steerBody = z.object({ message: z.string().trim().min(1).max(4000) }).strict();
+export const approvalBody = z.object({ decision: z.enum(['approve', 'deny']) }).strict();
+/** Approval ids are the workflow's own (`s<step>-<toolCallId>`): short, URL-safe. */
+export const approvalIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'approvalId must be 1-64 letters, digits, "_" or "-"');
 export const interruptBody = z.object({ reason: text(500).optional() }).strict();
 
 export const createFileBody = z

@@ -28,6 +28,7 @@ export function turnSettings(config: Config): TurnSettings {
     storeHeartbeatTimeoutSeconds: config.STORE_HEARTBEAT_TIMEOUT_SECONDS,
     suggestionsEnabled: config.SUGGESTIONS_ENABLED,
     routerStrategy: config.ROUTER_STRATEGY,
+    approvalWaitSeconds: config.APPROVAL_WAIT_SECONDS,
   };
 }
 

@@ -47,6 +47,9 @@ export const NON_TERMINAL_STOP_REASONS: readonly string[] = ['read_only_handoff_
 export const INTENTIONAL_REFUSALS = {
   author_edit_protected: 'kept_your_edits',
   stale_content: 'kept_your_edits',
+  file_deleted: 'kept_your_edits',
+  author_declined: 'kept_your_edits',
+  approval_timeout: 'kept_your_edits',
   clarify_first: 'asking_first',
   read_only_request: 'read_only',
 } as const;
@@ -87,6 +90,22 @@ export const eventDataSchemas = {
   steering_received: z.object({ message: z.string() }),
   usage: usageData,
   step_retry: z.object({ attempt: z.number().int(), message: z.string() }),
+  /**
+   * An agent asks to delete or wholly rewrite files the author wrote, which the author's
+   * message did not authorise: the turn waits (TurnStatus awaiting_approval) for
+   * `POST /turns/:turnId/approvals/:approvalId {decision}` until `expiresAt`.
+   */
+  approval_requested: z.object({
+    approvalId: z.string(),
+    fileId: z.string(),
+    title: z.string(),
+    action: z.enum(['delete', 'rewrite']),
+    files: z.array(z.object({ id: z.string(), title: z.string() })),
+    preview: z.string(),
+    expiresAt: z.string(),
+  }),
+  /** The author's decision (`timeout` when none came in time, `deny` too when the turn was interrupted). */
+  approval_decided: z.object({ approvalId: z.string(), decision: z.enum(['approve', 'deny', 'timeout']) }),
   job_progress: z.object({
     chapter: z.number().int(),
     of: z.number().int(),
@@ -154,6 +173,8 @@ export const streamEventSchema = z.discriminatedUnion('type', [
   envelopeOf('steering_received'),
   envelopeOf('usage'),
   envelopeOf('step_retry'),
+  envelopeOf('approval_requested'),
+  envelopeOf('approval_decided'),
   envelopeOf('job_progress'),
   envelopeOf('reset'),
   envelopeOf('error'),

@@ -24,6 +24,8 @@ export type VersionAuthor = (typeof AUTHORS)[number];
 export const TURN_STATUSES = [
   'queued',
   'running',
+  /** Running, and waiting for the author to approve or deny deleting or rewriting a file they wrote. */
+  'awaiting_approval',
   'completed',
   'awaiting_author',
   'exhausted',
@@ -31,7 +33,7 @@ export const TURN_STATUSES = [
   'failed',
 ] as const;
 export type TurnStatus = (typeof TURN_STATUSES)[number];
-export const ACTIVE_TURN_STATUSES: readonly TurnStatus[] = ['queued', 'running'];
+export const ACTIVE_TURN_STATUSES: readonly TurnStatus[] = ['queued', 'running', 'awaiting_approval'];
 
 export const JOB_STATUSES = ['queued', 'running', 'pausing', 'paused', 'failed', 'cancelled', 'completed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

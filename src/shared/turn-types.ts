@@ -23,6 +23,8 @@ export interface TurnSettings {
   suggestionsEnabled?: boolean;
   /** `off`: start with the writer, no router call (absent: `llm`). */
   routerStrategy?: 'llm' | 'off';
+  /** How long a turn waits for the author to approve a delete or rewrite of their file (APPROVAL_WAIT_SECONDS). */
+  approvalWaitSeconds?: number;
 }
 
 export interface TurnOutcome {
@@ -156,6 +158,33 @@ export interface ToolInput {
   toolCallId: string;
   slot: number;
   flags: ToolFlags;
+  /** The author's decision on this call's approval request (approvals.ts); absent before one was asked. */
+  approval?: ApprovalDecision;
+}
+
+export type ApprovalVerdict = 'approve' | 'deny' | 'timeout';
+
+export interface ApprovalDecision {
+  approvalId: string;
+  decision: ApprovalVerdict;
+}
+
+/** What a call asks the author to approve: deleting or wholly rewriting files they wrote. */
+export interface ApprovalRequest {
+  action: 'delete' | 'rewrite';
+  fileId: string;
+  title: string;
+  /** Every author file the call would delete (a folder with its contents) or rewrite. */
+  files: { id: string; title: string }[];
+  /** The words that would go (a delete), or a diff summary (a rewrite). */
+  preview: string;
+}
+
+/** A pending approval, as the turn's state query and Temporal UI show it. */
+export interface PendingApproval extends ApprovalRequest {
+  approvalId: string;
+  toolCallId: string;
+  step: number;
 }
 
 export type FileOp = 'created' | 'opened' | 'edited' | 'deleted' | 'read' | 'searched' | 'project';
@@ -177,6 +206,10 @@ export interface ToolOutcome {
   clarification?: { question: string };
   /** parallel_execute: each sub-task's outcome, in task order (breadcrumbs and the failure breaker read them). */
   subOutcomes?: ToolOutcome[];
+  /** `approval_required`: the author must approve this call first; nothing was written or stored. */
+  approval?: ApprovalRequest;
+  /** A streamed body that could not be saved where it was streamed (`file_deleted`, `stale_content`) is kept in this new file. */
+  keptIn?: { id: string; title: string };
 }
 
 export interface SaveCaptureInput {
@@ -244,4 +277,6 @@ export interface TurnState {
   filesTouched: string[];
   usage: { promptTokens: number; completionTokens: number; totalTokens: number };
   routing: RoutingDecision | null;
+  /** The approval the turn waits for (status `awaiting_approval`), if any. */
+  pendingApproval?: PendingApproval | null;
 }

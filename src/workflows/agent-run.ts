@@ -12,6 +12,7 @@ import type { TurnActivities } from './activities-proxy';
 import { freshRunFacts, type RunFacts } from './decide';
 import type { TurnRunState } from './turn-state';
 import type { WorkAgent } from './plans';
+import { askAuthor } from './approvals';
 import { recordBatch, runParallelBatch } from './parallel';
 
 export class Interrupted extends Error {
@@ -115,7 +116,9 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
         ));
       recordWrite(st, facts, req.agent, saved);
       // Body text saved into the empty file: it is written (an empty <file></file> block is not).
-      if (st.emptyFile?.fileId === res.capture.fileId && (res.capture.words ?? res.capture.chars) > 0) st.emptyFile = null;
+      // A file the author deleted or wrote into meanwhile gets no correction round: the body is kept beside it.
+      const keptAside = !saved.ok && (saved.errorType === 'file_deleted' || saved.errorType === 'stale_content');
+      if (st.emptyFile?.fileId === res.capture.fileId && (keptAside || (saved.ok && (res.capture.words ?? res.capture.chars) > 0))) st.emptyFile = null;
       if (res.capture.closed) {
         st.pendingFileId = null;
         st.pendingFileIsBody = false;
@@ -133,7 +136,10 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
         : acts.short.executeTool.executeWithOptions({ summary: label }, [toolInput]);
     };
     for (const [index, call] of res.toolCalls.entries()) {
-      const outcome = index < ranInStep.length ? ranInStep[index]! : await runTool(call);
+      let outcome = index < ranInStep.length ? ranInStep[index]! : await runTool(call);
+      // A delete or whole rewrite of the author's own file that their message did not ask for: ask them.
+      if (!outcome.ok && outcome.errorType === 'approval_required' && outcome.approval)
+        outcome = await askAuthor(st, acts, { turnId: st.input.turnId, run, step, agent: req.agent, toolCallId: call.id, flags }, outcome.approval, `${req.agent} · step ${step} · ${call.summary}`);
       recordWrite(st, facts, req.agent, outcome);
       if (outcome.ok && outcome.handoff) facts.handoff = outcome.handoff;
       if (outcome.ok && outcome.clarification) facts.clarification = outcome.clarification;

@@ -3,7 +3,7 @@
  * so it may only change in response to activity results, signals and workflow code.
  */
 import type { AnyEventDraft } from '../events/contract';
-import type { AgentRunRecord, ToolOutcome, TurnInput, TurnState } from '../shared/turn-types';
+import type { AgentRunRecord, PendingApproval, ToolOutcome, TurnInput, TurnState } from '../shared/turn-types';
 import type { TurnStatus } from '../shared/domain';
 import type { CarriedSignals } from './decide';
 import type { DeliveredFile } from './packets';
@@ -66,6 +66,9 @@ export class TurnRunState {
   releaseAtFinalize: number[] = [];
   steering: string[] = [];
   interruptRequested = false;
+  /** The approval the turn waits for, and the author's answer once the update brings it. */
+  pendingApproval: PendingApproval | null = null;
+  approvalAnswer: 'approve' | 'deny' | null = null;
   blockedHandoffs: { reason: 'read_only_handoff_blocked'; message: string }[] = [];
   usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   readonly breaker = new FailureBreaker();
@@ -97,6 +100,7 @@ export class TurnRunState {
       filesTouched: this.delivered.map((f) => f.fileId),
       usage: { ...this.usage },
       routing: this.routing,
+      pendingApproval: this.pendingApproval,
     };
   }
 }

@@ -19,7 +19,7 @@ import { turnActivities } from './activities-proxy';
 import { activityError, isActivityFailure } from './activity-errors';
 import { Interrupted, runAgent, type RunRequest } from './agent-run';
 import { decideAfterRun, type Decision } from './decide';
-import { interruptSignal, SA, stateQuery, steerSignal } from './messages';
+import { decideApprovalUpdate, interruptSignal, SA, stateQuery, steerSignal } from './messages';
 import { buildPacket } from './packets';
 import { cutScope, fallbackRouting, type RoutingDecision, type WorkAgent, writerAloneRouting } from './plans';
 import { applyConfirmationGuard, isNoiseMessage, preRoute, requestAsksForPlan } from './routing';
@@ -40,6 +40,21 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     st.interruptRequested = true;
     activeScope?.cancel();
   });
+  // The author's answer to the pending approval; any other id was decided or expired (409 at the API).
+  setHandler(
+    decideApprovalUpdate,
+    ({ approvalId, decision }) => {
+      st.approvalAnswer = decision;
+      return { approvalId, decision };
+    },
+    {
+      validator: ({ approvalId, decision }) => {
+        if (decision !== 'approve' && decision !== 'deny') throw new Error(`decision must be approve or deny, not ${String(decision)}`);
+        if (!st.pendingApproval || st.pendingApproval.approvalId !== approvalId || st.approvalAnswer !== null)
+          throw new Error(`approval ${approvalId} is not pending: it was decided or it expired`);
+      },
+    },
+  );
 
   const finalize = async (f: Omit<FinalizeInput, 'turnId' | 'slot' | 'runs' | 'routing' | 'deferredStops' | 'releaseHeldRuns' | 'lastStep' | 'sessionId'>): Promise<TurnOutcome> => {
     await offerSuggestions(input, f.status);
@@ -95,6 +110,11 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     const confirmProposals = patched('h1-confirm-proposal');
     st.routing = input.forcedRouting ?? routerOff(input, prepared.message) ?? preRoute(prepared.message, prepared.previous, { confirmProposals }) ?? (await routeWithFallback(acts, input.turnId));
     st.routing = applyConfirmationGuard(st.routing, prepared.message, prepared.previous, { confirmProposals });
+    // "不用了" / "no thanks" to an offered step: acknowledged without a model, nothing written.
+    if (st.routing.source === 'decline_offer') {
+      await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot(), kind: 'declined' });
+      return await finalize({ status: 'completed', stopReason: null, stopMessage: null, resume: null, error: null });
+    }
     st.remaining = [...st.routing.workflow_agents];
     upsertSearchAttributes([{ key: SA.WorkflowPlan, value: st.routing.workflow_plan }]);
 

@@ -50,6 +50,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
       REDIS_KEY_PREFIX: `test:${name}:`,
       MONGODB_URI: process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/scriptorium_test',
       REVIEW_WORD_THRESHOLD: '300',
+      // A turn nobody answers does not wait the production 15 minutes (runTurn answers them).
+      APPROVAL_WAIT_SECONDS: '60',
       // Most tests script every model call exactly; suggestion tests turn this back on.
       SUGGESTIONS_ENABLED: 'false',
       ...overrides,
@@ -177,13 +179,40 @@ export async function turnEvents(h: Harness, turnId: string): Promise<StreamEven
   return entries.map((e) => e.event);
 }
 
-/** Runs one turn start to finish. */
-export async function runTurn(h: Harness, sessionId: string, message: string, extra: Record<string, unknown> = {}) {
+export type ApprovalAnswers = 'approve' | 'deny' | 'ignore' | ('approve' | 'deny')[];
+
+/**
+ * Answers the turn's approval requests as the author would (through the API), in order,
+ * until the turn ends. A test that expects none gets its unexpected requests denied rather
+ * than waiting out APPROVAL_WAIT_SECONDS. Resolves with the approvals it answered.
+ */
+export async function answerApprovals(h: Harness, turnId: string, answers: ApprovalAnswers, done: Promise<unknown>, headers: Record<string, string> = {}) {
+  const answered: { approvalId: string; decision: string; title: string; status: number }[] = [];
+  if (answers === 'ignore') return answered;
+  let over = false;
+  void done.finally(() => (over = true)).catch(() => undefined);
+  while (!over) {
+    const t = await h.runtime.models.Turn.findById(turnId).lean();
+    const pending = t?.status === 'awaiting_approval' ? (t.pendingApproval as { approvalId: string; title: string } | null) : null;
+    if (pending && !answered.some((a) => a.approvalId === pending.approvalId)) {
+      const decision = Array.isArray(answers) ? (answers[answered.length] ?? 'deny') : answers;
+      const r = await api(h, 'POST', `/api/v1/turns/${turnId}/approvals/${pending.approvalId}`, { decision }, headers);
+      answered.push({ approvalId: pending.approvalId, decision, title: pending.title, status: r.status });
+    }
+    await new Promise((r) => setTimeout(r, 40));
+  }
+  return answered;
+}
+
+/** Runs one turn start to finish; approval requests are answered with `opts.approvals` (default: deny). */
+export async function runTurn(h: Harness, sessionId: string, message: string, extra: Record<string, unknown> = {}, opts: { approvals?: ApprovalAnswers } = {}) {
   const turnId = await postTurn(h, sessionId, message, extra);
-  const outcome = await waitTurn(h, turnId);
+  const result = waitTurn(h, turnId);
+  const approvals = await answerApprovals(h, turnId, opts.approvals ?? 'deny', result);
+  const outcome = await result;
   const events = await turnEvents(h, turnId);
   const turn = await h.runtime.models.Turn.findById(turnId).lean();
-  return { turnId, outcome, events, turn: turn! };
+  return { turnId, outcome, events, turn: turn!, approvals };
 }
 
 /** A scripted router answer. */

@@ -33,7 +33,10 @@ test('"delete Chapter 10" deletes the author’s Chapter 10 and refuses their Ch
   ]);
   const r = await runTurn(h, sessionId, 'Please delete Chapter 10');
   const results = ofType(r.events, 'tool_result').map((e) => e.data);
-  expect(results[0]).toMatchObject({ name: 'delete_file', ok: false, errorType: 'author_edit_protected' });
+  // Chapter 1 was not named: the author is asked (and says no here); Chapter 10 was, so it goes at once.
+  expect(ofType(r.events, 'approval_requested').map((e) => e.data)).toEqual([expect.objectContaining({ fileId: ch1, title: 'Chapter 1', action: 'delete' })]);
+  expect(ofType(r.events, 'approval_decided').map((e) => e.data.decision)).toEqual(['deny']);
+  expect(results[0]).toMatchObject({ name: 'delete_file', ok: false, errorType: 'author_declined', refusal: 'kept_your_edits' });
   expect(results[1]).toMatchObject({ name: 'delete_file', ok: true });
   expect(await live(ch1)).toBe(true);
   expect(await live(ch10)).toBe(false);
@@ -51,8 +54,9 @@ test('a recursive folder delete protects the author files inside unless each is 
   ]);
   const r = await runTurn(h, sessionId, 'Delete the Act I folder');
   const refused = ofType(r.events, 'tool_result')[0]!.data;
-  expect(refused).toMatchObject({ ok: false, errorType: 'author_edit_protected' });
-  expect(refused.result).toMatchObject({ protected_ids: [mine] });
+  expect(refused).toMatchObject({ ok: false, errorType: 'author_declined' });
+  // The approval asked names exactly the author's file inside the folder.
+  expect(ofType(r.events, 'approval_requested')[0]!.data).toMatchObject({ action: 'delete', files: [{ id: mine, title: 'Prologue' }] });
   expect(await live(folderId)).toBe(true);
   expect(await live(mine)).toBe(true);
 

@@ -302,7 +302,7 @@ test('tool cards tell the truth: intentional refusals carry their kind (kept you
   ]);
   const r1 = await runTurn(h, sessionId, 'Clean up the project');
   expect(ofType(r1.events, 'tool_result').map((e) => [e.data.errorType, e.data.refusal])).toEqual([
-    ['author_edit_protected', 'kept_your_edits'],
+    ['author_declined', 'kept_your_edits'],
     ['not_found', undefined],
   ]);
 

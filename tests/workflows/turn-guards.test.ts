@@ -116,8 +116,8 @@ test('author protection: deleting or rewriting the author’s file is refused un
   ]);
   const r = await runTurn(h, sessionId, 'Tighten the first line of the prologue');
   const results = ofType(r.events, 'tool_result').map((e) => e.data);
-  expect(results[0]).toMatchObject({ name: 'delete_file', ok: false, errorType: 'author_edit_protected' });
-  expect(results[1]).toMatchObject({ name: 'edit_file', ok: false, errorType: 'author_edit_protected' });
+  expect(results[0]).toMatchObject({ name: 'delete_file', ok: false, errorType: 'author_declined', refusal: 'kept_your_edits' });
+  expect(results[1]).toMatchObject({ name: 'edit_file', ok: false, errorType: 'author_declined', refusal: 'kept_your_edits' });
   expect(results[2]).toMatchObject({ name: 'edit_file', ok: true });
   expect(results[2]!.result).toMatchObject({ author_edits_touched: true });
   const file = await h.runtime.models.File.findById(fileId).lean();

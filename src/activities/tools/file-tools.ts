@@ -6,7 +6,6 @@ import type { ToolArgs } from '../../agents/tool-schemas';
 import { draft } from '../../events/contract';
 import { CompareAndSetExhausted, casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
 import { idFromKey, isDuplicateKey } from '../../db/models';
-import { authorAskedFor } from '../../shared/author-scope';
 import { countWords, truncate } from '../../shared/text';
 import {
   type AuthorEdits,
@@ -22,8 +21,9 @@ import {
   overlapsRanges,
   writeVersion,
 } from './file-store';
+import { protectAuthorFiles } from './author-protection';
 import { moveToTrash } from './trash';
-import { authorScope, failure, type ToolContext, type ToolExecution } from './types';
+import { failure, type ToolContext, type ToolExecution } from './types';
 
 /** Files in the folder: from the step's early read when it has one for this call, else counted now. */
 async function countSiblings(ctx: ToolContext, parentId: string | null): Promise<number> {
@@ -128,6 +128,13 @@ function applyEdit(current: string, args: ToolArgs<'edit_file'>): { next: string
   }
 }
 
+/** An edit that leaves none of the text there was: a rewrite, or a replace / delete whose anchor is all of it. */
+function replacesWholeText(current: string, next: string, args: ToolArgs<'edit_file'>): boolean {
+  if (args.operation === 'rewrite') return true;
+  if (!current.trim() || args.operation === 'insert' || args.operation === 'append') return false;
+  return !next.trim() || (!!args.anchor && args.anchor.trim() === current.trim());
+}
+
 /**
  * edit_file. The comparison with what the model saw and the write are one compare-and-set:
  * the new version lands only on the head that was checked, so an author edit arriving in
@@ -147,11 +154,6 @@ export async function editFile(ctx: ToolContext, args: ToolArgs<'edit_file'>): P
     return await compareAndSet(`edit of file ${args.id}`, async (attempt) => {
       const file = attempt === 0 ? first : await findLiveFile(models, ctx.projectId, args.id);
       if (!file) return casWritten(failure('edit_file', 'not_found', `No file with id ${args.id} in this project.`));
-      // Checked on every attempt: the author may have written the file since the last one.
-      if (args.operation === 'rewrite' && file.latestAuthor === 'author' && !authorAskedFor(authorScope(ctx), { id: args.id, title: file.title }, 'rewrite'))
-        return casWritten(
-          failure('edit_file', 'author_edit_protected', `"${file.title}" was last written by the author; ask them before rewriting it whole.`, { id: args.id }),
-        );
       const stale = await staleFor(ctx, file, args.id);
       if (stale) return casWritten(stale);
       const current = file.content;
@@ -160,6 +162,12 @@ export async function editFile(ctx: ToolContext, args: ToolArgs<'edit_file'>): P
       if (args.anchor && current.split(args.anchor).length > 2 && args.operation !== 'insert')
         return casWritten(failure('edit_file', 'ambiguous_anchor', 'The anchor appears more than once; include more surrounding text.'));
       const { next, span } = applyEdit(current, args);
+      // Checked on every attempt (the author may have written the file since the last one), and
+      // for every edit that replaces or empties the whole text, not only the rewrite operation.
+      if (replacesWholeText(current, next, args)) {
+        const refused = await protectAuthorFiles(ctx, 'edit_file', 'rewrite', [file], next);
+        if (refused) return casWritten(refused);
+      }
       const touched = !!span && overlapsRanges(await authorWrittenRanges(models, args.id), span[0], span[1]);
       try {
         const v = await writeVersion(models, args.id, next, {
@@ -245,12 +253,9 @@ export async function deleteFile(ctx: ToolContext, args: ToolArgs<'delete_file'>
       }
     }
   }
-  // Author protection: each author-written file, also inside a folder, must itself be named with "delete".
-  const protectedOnes = targets.filter((t) => t.latestAuthor === 'author' && !authorAskedFor(authorScope(ctx), { id: String(t._id), title: t.title }, 'delete'));
-  if (protectedOnes.length)
-    return failure('delete_file', 'author_edit_protected', `Not deleted: the author wrote ${protectedOnes.map((t) => `"${t.title}"`).join(', ')}; ask them first.`, {
-      protected_ids: protectedOnes.map((t) => String(t._id)),
-    });
+  // Author protection: each author-written file, also inside a folder, must itself be named with "delete" (or approved).
+  const refused = await protectAuthorFiles(ctx, 'delete_file', 'delete', targets);
+  if (refused) return refused;
   // Into the trash, not gone: the author can undelete it (with its versions) until retention ends.
   const checked = targets.map((t) => ({ id: String(t._id), versionCount: t.versionCount }));
   await moveToTrash(models, checked, { batch: idFromKey(`trash:${ctx.key}`), rootId: args.id, now: new Date(), key: ctx.key });

@@ -125,6 +125,9 @@ export async function performToolCall(deps: ActivityDeps, input: ToolInput, p: T
     execution = await run(input, ctx, p.call);
     // A create_file call refused before it ran (arguments, read-only turn) did not wait: its execution is recorded after the answer too.
     await p.answerRecorded;
+    // A call waiting for the author's approval leaves no trace: the workflow asks, then runs it
+    // again with the decision, and that run's result is the one recorded and shown.
+    if (execution.outcome.errorType === 'approval_required') return execution.outcome;
     deps.faults?.hit('tool.after_write', { name: p.call.name, agent: input.agent, step: input.step });
     try {
       await models.ToolExecution.create({ _id: toolExecutionId(key), key, turnId: input.turnId, name: p.call.name, result: execution });

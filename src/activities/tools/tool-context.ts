@@ -11,6 +11,8 @@ export interface ToolTurn {
   ownerId: string;
   message: string;
   focusFileId?: string | null;
+  /** Set on a job's chapter turns: their message is the system's, not the author's. */
+  jobId?: string | null;
 }
 
 export function toolContextFor(
@@ -28,7 +30,9 @@ export function toolContextFor(
     projectId: turn.projectId,
     ownerId: turn.ownerId,
     agent: input.agent,
-    authorMessage: turn.message,
+    // Nothing the system wrote itself (a job's instructions, chapter and revision messages) authorises anything.
+    authorMessage: turn.jobId ? '' : turn.message,
+    ...(input.approval ? { approval: input.approval } : {}),
     focusFileId: turn.focusFileId ?? null,
     key,
     run: input.run,

@@ -1,7 +1,7 @@
 import type { AnyEventDraft } from '../../events/contract';
 import type { AuthorScope } from '../../shared/author-scope';
 import type { Models } from '../../db/models';
-import type { ToolOutcome } from '../../shared/turn-types';
+import type { ApprovalDecision, ToolOutcome } from '../../shared/turn-types';
 import type { WorkAgent } from '../../workflows/plans';
 import type { SkillRequestLimits } from '../../skills/limits';
 import type { EarlySiblingCounts } from './sibling-counts';
@@ -13,8 +13,10 @@ export interface ToolContext {
   projectId: string;
   ownerId: string;
   agent: WorkAgent;
-  /** The author's message in this turn (author-protection checks read it). */
+  /** The author's message in this turn (author-protection checks read it); empty in a job's turns, whose messages the system wrote. */
   authorMessage: string;
+  /** The author's decision on this call's approval request, when one was asked (author-protection.ts). */
+  approval?: ApprovalDecision;
   /** The file open in the author's editor this turn (counts as named for author protection). */
   focusFileId: string | null;
   /** Idempotency key of this call: turnId:step:toolCallId. */

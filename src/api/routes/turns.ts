@@ -5,7 +5,8 @@ import { issueStreamToken, streamReader, streamTokenSettings, userOf } from '../
 import { NotFoundError } from '../errors';
 import { ownedSession, ownedTurn } from '../ownership';
 import { presentTurn } from '../present';
-import { eventsQuery, interruptBody, startTurnBody, steerBody } from '../schemas';
+import { approvalBody, approvalIdSchema, eventsQuery, interruptBody, startTurnBody, steerBody } from '../schemas';
+import { decideApproval, decisionInMessage } from '../approvals';
 import { resumeIdOf, serveSse } from '../sse';
 import { startTurn } from '../turn-starter';
 import { namedSkillIds } from './skills';
@@ -33,9 +34,62 @@ export function turnsRouter(deps: AppDeps): Router {
     for (const id of [body.focusFileId, ...(body.attachedFileIds ?? [])].filter(Boolean) as string[])
       if (!(await models.File.exists({ _id: id, projectId: session.projectId, deletedAt: null }))) throw new NotFoundError(`file ${id}`);
     const skills = body.skills?.length ? await namedSkillIds(models, userId, body.skills, config.SKILLS_PER_REQUEST) : undefined;
-    const { turnId, workflowId } = await startTurn(deps, { ownerId: userId, sessionId, projectId: session.projectId, ...body, skills, requestId: requestIdOfRequest(req) });
+    const start = () => startTurn(deps, { ownerId: userId, sessionId, projectId: session.projectId, ...body, skills, requestId: requestIdOfRequest(req) });
+    const started = await start().catch(async (err: unknown) => {
+      // The running turn waits for the author's approval: this message is their answer, not a 409.
+      const waiting = err instanceof ConflictError ? await waitingForApproval(String(err.details?.turnId ?? '')) : null;
+      if (!waiting) throw err;
+      const decision = decisionInMessage(body.message);
+      const approvalId = String((waiting.pendingApproval as { approvalId?: string }).approvalId);
+      await decideApproval(deps, waiting, approvalId, decision === 'approve' ? 'approve' : 'deny');
+      if (decision !== 'new_request') return { answered: waiting, approvalId, decision };
+      // Anything else is a no, and the session's next turn once this one ends.
+      await turnEnded(String(waiting._id));
+      return start();
+    });
+    if ('answered' in started) {
+      const turnId = String(started.answered._id);
+      const { token } = streamToken(userId, turnId);
+      res.status(202).json({
+        turnId,
+        workflowId: started.answered.workflowId,
+        streamUrl: `/api/v1/turns/${turnId}/events`,
+        streamToken: token,
+        approval: { approvalId: started.approvalId, decision: started.decision },
+      });
+      return;
+    }
+    const { turnId, workflowId } = started;
     const { token } = streamToken(userId, turnId);
     res.status(202).json({ turnId, workflowId, streamUrl: `/api/v1/turns/${turnId}/events`, streamToken: token });
+  });
+
+  /** The session's running turn when it waits for an approval (with its pending request). */
+  const waitingForApproval = async (turnId: string) => {
+    if (!/^[0-9a-f]{24}$/.test(turnId)) return null;
+    const t = await models.Turn.findById(turnId).lean();
+    return t?.status === 'awaiting_approval' && t.pendingApproval ? t : null;
+  };
+
+  /** Waits (bounded) for a turn to end after its approval was denied: the new message then starts the next turn. */
+  const turnEnded = async (turnId: string): Promise<void> => {
+    const deadline = deps.clock().getTime() + config.APPROVAL_FOLLOW_UP_WAIT_SECONDS * 1000;
+    while (deps.clock().getTime() < deadline) {
+      const t = await models.Turn.findById(turnId).select({ status: 1 }).lean();
+      if (!t || !ACTIVE_TURN_STATUSES.includes(t.status as TurnStatus)) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+
+  r.post('/turns/:turnId/approvals/:approvalId', async (req, res) => {
+    const turnId = parseId(req.params.turnId, 'turnId');
+    const approvalId = approvalIdSchema.parse(req.params.approvalId);
+    const { decision } = parseBody(approvalBody, req.body);
+    const turn = await ownedTurn(models, userOf(req), turnId);
+    if (!ACTIVE_TURN_STATUSES.includes(turn.status as TurnStatus))
+      throw new ConflictError(`turn is ${turn.status}: approval ${approvalId} is not pending`, { status: turn.status }, 'approval_not_pending');
+    const result = await decideApproval(deps, turn, approvalId, decision);
+    res.json({ turnId, ...result });
   });
 
   r.get('/turns/:turnId', async (req, res) => {

@@ -45,6 +45,8 @@ export const fileSchema = new Schema(
     pendingTurnId: { type: String, default: null },
     /** Turn that created the file (lets a read-only turn roll back its empty file). */
     createdByTurnId: { type: String, default: null },
+    /** A file made to keep a streamed body that could not be saved into `fileId` (the author deleted or edited it meanwhile). */
+    keptFrom: { type: Schema.Types.Mixed, default: null },
     deletedAt: { type: Date, default: null },
     /** Idempotency key of the delete_file call that deleted it: a retry recognises its own delete. */
     deletedByKey: { type: String, default: null },

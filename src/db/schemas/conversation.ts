@@ -68,6 +68,8 @@ export const turnSchema = new Schema(
     skills: { type: [String], default: [] },
     /** Next steps offered to the author when the turn ended (empty when none were made). */
     suggestions: { type: [String], default: [] },
+    /** While status is `awaiting_approval`: what the author is asked to approve, until `expiresAt`. */
+    pendingApproval: { type: Schema.Types.Mixed, default: null },
   },
   { timestamps: true },
 );
