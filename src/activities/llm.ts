@@ -292,6 +292,7 @@ async function withHeartbeat<T>(ctx: Context, step: number, fn: () => Promise<T>
 
 async function saveStepCapture(deps: ActivityDeps, input: LlmStepInput, fileId: string, body: string, attempt: number) {
   const c = { turnId: input.turnId, step: input.step, agent: input.agent, fileId, body };
+  await deps.faults?.pause?.('llm.before_capture_save', { fileId, turnId: input.turnId });
   const saved = await saveCapture(deps.models, { ...c, writeKey: await stepCaptureKey(deps.models, c, attempt) });
   deps.faults?.hit('llm.after_capture', { agent: input.agent, run: input.run, kind: input.runKind, attempt });
   return saved;
