@@ -8,7 +8,9 @@
  * so the next message can continue with --session. Ids and progress notes go to stderr,
  * the turn itself to stdout. A dropped connection resumes with Last-Event-ID.
  */
+import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
+import type { StreamEvent } from '../events/contract';
 import { followStream, StreamRefused } from './follow';
 import { TurnRenderer } from './render';
 
@@ -97,10 +99,30 @@ async function main(): Promise<number> {
     url: `${base}/api/v1/turns/${turnId}/events`,
     headers: api.headers,
     signal: abort.signal,
-    onFrame: (f) => void renderer.frame(f.data),
+    onFrame: (f) => {
+      const e = renderer.frame(f.data);
+      if (e?.type === 'approval_requested') void answerApproval(e, turnId!);
+    },
     onReconnect: ({ lastEventId, reason }) => note(`\n[connection lost: ${reason}; resuming after ${lastEventId ?? 'the start'}]`),
   });
   renderer.finish();
+
+  /** Asks y/n on a terminal; elsewhere says how to answer. A no answer counts as no when the wait ends. */
+  async function answerApproval(e: Extract<StreamEvent, { type: 'approval_requested' }>, id: string): Promise<void> {
+    const route = `/api/v1/turns/${id}/approvals/${e.data.approvalId}`;
+    if (!process.stdin.isTTY) {
+      note(`  answer with: curl -XPOST ${base}${route} -H 'content-type: application/json' -d '{"decision":"approve"}'   (or "deny"; no answer by ${e.data.expiresAt} is a no)`);
+      return;
+    }
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      const answer = (await rl.question('  Allow it? [y/N] ')).trim().toLowerCase();
+      const decision = /^(y|yes|是|好|可以)$/u.test(answer) ? 'approve' : 'deny';
+      await api.call('POST', route, { decision }).catch((err: unknown) => note(`  could not send the answer: ${err instanceof Error ? err.message : String(err)}`));
+    } finally {
+      rl.close();
+    }
+  }
   if (result.end === 'reset') {
     const turn = await api.call<{ status: string; sessionId: string }>('GET', `/api/v1/turns/${turnId}`);
     note(`turn ${turnId} is ${turn.status}; its messages: GET ${base}/api/v1/sessions/${turn.sessionId}/messages`);

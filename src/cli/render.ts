@@ -84,6 +84,14 @@ export class TurnRenderer {
       case 'step_retry':
         this.line(`  ↻ step ${e.step ?? '?'} restarted (attempt ${e.data.attempt}): ignore its partial text above`);
         break;
+      case 'approval_requested':
+        this.line(
+          `\n  ? Approval needed: ${e.data.action === 'delete' ? 'delete' : 'rewrite the whole of'} ${e.data.files.map((f) => `"${f.title}"`).join(', ')} (you wrote ${e.data.files.length > 1 ? 'them' : 'it'}).\n    ${e.data.preview.replace(/\n/g, '\n    ')}`,
+        );
+        break;
+      case 'approval_decided':
+        this.line(`  ${e.data.decision === 'approve' ? '✓ approved' : e.data.decision === 'deny' ? '✗ declined: nothing was changed' : '✗ no answer in time: nothing was changed'}`);
+        break;
       case 'job_progress':
         this.line(`  ▣ chapter ${e.data.chapter} (${e.data.chaptersDone}/${e.data.of} done): ${e.data.status}`);
         break;

@@ -73,6 +73,7 @@ const probes: Probe[] = [
   ['POST', (i) => `/api/v1/turns/${i.turnId}/interrupt`, () => ({})],
   ['POST', (i) => `/api/v1/turns/${i.turnId}/steer`, () => ({ message: 'steer' })],
   ['POST', (i) => `/api/v1/turns/${i.turnId}/stream-token`],
+  ['POST', (i) => `/api/v1/turns/${i.turnId}/approvals/s2-call_1`, () => ({ decision: 'approve' })],
   ['GET', (i) => `/api/v1/turns/${i.turnId}/events`],
   ['GET', (i) => `/api/v1/projects/${i.projectId}/files`],
   ['GET', (i) => `/api/v1/files/${i.fileId}`],

@@ -26,3 +26,19 @@ test('an edit that changed the author’s own text says so, with the version tha
   expect(render({ name: 'edit_file', ok: true, result: { author_edits_touched: true, previous_version: 3 } })).toContain('changed text you wrote (undo: restore version 3)');
   expect(render({ name: 'edit_file', ok: true, result: { version: 4 } })).toBe('');
 });
+
+test('an approval request shows what would go and to whom it belongs; the decision reads plainly', () => {
+  let out = '';
+  const r = new TurnRenderer({ write: (s) => (out += s), tty: false });
+  r.event(
+    makeEvent(
+      draft('approval_requested', { approvalId: 's2-c1', fileId: 'f', title: 'Chapter 3', action: 'delete', files: [{ id: 'f', title: 'Chapter 3' }], preview: 'Chapter 3: It rained.', expiresAt: 'later' }, { turnId: 't' }),
+      1,
+      'now',
+    ),
+  );
+  r.event(makeEvent(draft('approval_decided', { approvalId: 's2-c1', decision: 'deny' }, { turnId: 't' }), 2, 'now'));
+  expect(out).toContain('Approval needed: delete "Chapter 3" (you wrote it).');
+  expect(out).toContain('Chapter 3: It rained.');
+  expect(out).toContain('declined: nothing was changed');
+});
