@@ -114,7 +114,7 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
     stepContext.then(({ context }) => changedSinceShown(models, context)),
   ]);
   if (!project) throw notFound('Project', ctx.projectId);
-  const language = detectLanguage(ctx.message);
+  const language = input.language ?? detectLanguage(ctx.message);
   const system = buildSystemPrompt(input.agent, {
     projectType: project.type as ProjectType,
     language,

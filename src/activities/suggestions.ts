@@ -18,6 +18,8 @@ import { usageId } from './record-ids';
 export interface SuggestInput {
   turnId: string;
   status: string;
+  /** The session's reply language (absent in older histories: the message's). */
+  language?: 'zh' | 'en';
 }
 
 const MAX_ITEM_CHARS = 80;
@@ -80,7 +82,7 @@ export function createSuggestionActivities(deps: ActivityDeps) {
     async suggestNextSteps(input: SuggestInput): Promise<{ count: number }> {
       const turn = await models.Turn.findById(input.turnId).lean();
       if (!turn) throw new Error(`turn ${input.turnId} not found`);
-      const language = detectLanguage(turn.message);
+      const language = input.language ?? detectLanguage(turn.message);
       if (turn.suggestions?.length) return { count: turn.suggestions.length };
       const model = config.SUGGESTIONS_MODEL ?? config.OPENAI_MODEL;
       let items: string[];

@@ -8,6 +8,7 @@ import { draft, NON_TERMINAL_STOP_REASONS, type AnyEventDraft } from '../events/
 import { idFromKey, isDuplicateKey } from '../db/models';
 import { releaseSessionLock } from '../db/turn-records';
 import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../shared/domain';
+import { sessionLanguage } from '../shared/language';
 import { detectLanguage } from '../shared/text';
 import type { FinalizeInput, FinalizeResult, PreparedTurn, SaveCaptureInput, ToolOutcome } from '../shared/turn-types';
 import { endsWithQuestion, lastQuestion } from '../agents/file-stream';
@@ -120,7 +121,8 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       ];
       return {
         message: turn.message,
-        language: detectLanguage(turn.message),
+        // The session's language: set by the author's substantive messages, kept by "OK" / "👍" (issue 29).
+        language: sessionLanguage([...earlier.filter((m) => m.turnId !== input.turnId).sort((a, b) => a.seq - b.seq).map((m) => m.content), turn.message]),
         projectType: project.type as PreparedTurn['projectType'],
         previous,
         lengthRequirements: [...new Set(lengthRequirements)].slice(0, 10),
@@ -174,7 +176,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       // Rolled back below, after the record is written: a retry still finds them until then,
       // and the record never lists them as touched nor lets a reply stand as a claimed save.
       const rolledBack = new Set(unwritten.map((f) => String(f._id)));
-      const language = detectLanguage(turn.message);
+      const language = input.language ?? detectLanguage(turn.message);
       const notSavedNote = [unwritten.length ? notSavedLine(unwritten.map((f) => f.title), language) : '', ...keptAside.map((f) => keptAsideLine(f, language))].filter(Boolean).join('\n');
       const record: TurnRecordSources = { turnId: input.turnId, runs: input.runs, steps, outcomeOf, savedKeys, notSavedNote };
       // The messages' sequence numbers are reserved while the files gone are looked up, for the

@@ -90,6 +90,8 @@ export interface LlmStepInput {
   runKind: RunKind;
   /** Handoff / continuation packet text for the first step of a run (compact). */
   packet: string | null;
+  /** The session's reply language (prepareTurn); absent in older histories (then: the message's). */
+  language?: 'zh' | 'en';
   scope: ScopeInput;
   /** File created without content whose body may come as a `<file>` block. */
   pendingFileId: string | null;
@@ -260,6 +262,8 @@ export interface FinalizeInput {
   lastStep?: number;
   /** The turn's session (absent in older histories): its lock is read with the turn's records, not after the writes. */
   sessionId?: string;
+  /** The session's reply language (prepareTurn); absent in older histories (then: the message's). */
+  language?: 'zh' | 'en';
 }
 
 export interface FinalizeResult {

@@ -77,6 +77,7 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
               slot: st.nextSlot(),
               runKind: req.kind,
               packet: i === 0 ? req.packet : null,
+              ...(st.language ? { language: st.language } : {}),
               scope: { scope: routing.scope, writeContent: routing.write_content, readOnly: flags.readOnly, clarifyFirst: flags.clarifyFirst, remainingPlan: [...st.remaining] },
               pendingFileId: st.pendingFileId,
               holdChat,

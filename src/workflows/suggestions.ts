@@ -10,7 +10,7 @@ import type { Activities } from '../activities';
 import type { TurnStatus } from '../shared/domain';
 import type { TurnInput } from '../shared/turn-types';
 
-export async function offerSuggestions(input: TurnInput, status: TurnStatus): Promise<void> {
+export async function offerSuggestions(input: TurnInput, status: TurnStatus, language: 'zh' | 'en' | null = null): Promise<void> {
   if (status === 'failed' || status === 'interrupted' || !input.settings.suggestionsEnabled || input.jobId) return;
   // Evaluated only for turns that want suggestions, so turns recorded before this replay unchanged.
   if (!patched('h8-suggestions')) return;
@@ -20,7 +20,7 @@ export async function offerSuggestions(input: TurnInput, status: TurnStatus): Pr
     retry: { initialInterval: '1s', maximumAttempts: 2 },
   });
   try {
-    await suggestNextSteps({ turnId: input.turnId, status });
+    await suggestNextSteps({ turnId: input.turnId, status, ...(language ? { language } : {}) });
   } catch (err) {
     // Even a cancellation only costs the suggestions: finalize (non-cancellable) must still run.
     log.warn('no next-step suggestions; the turn ends without them', { turnId: input.turnId, cancelled: isCancellation(err), error: (err as Error).message });

@@ -66,6 +66,8 @@ export class TurnRunState {
   releaseAtFinalize: number[] = [];
   steering: string[] = [];
   interruptRequested = false;
+  /** The session's reply language, once the turn is prepared. */
+  language: 'zh' | 'en' | null = null;
   /** The approval the turn waits for, and the author's answer once the update brings it. */
   pendingApproval: PendingApproval | null = null;
   approvalAnswer: 'approve' | 'deny' | null = null;

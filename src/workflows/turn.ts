@@ -57,7 +57,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
   );
 
   const finalize = async (f: Omit<FinalizeInput, 'turnId' | 'slot' | 'runs' | 'routing' | 'deferredStops' | 'releaseHeldRuns' | 'lastStep' | 'sessionId'>): Promise<TurnOutcome> => {
-    await offerSuggestions(input, f.status);
+    await offerSuggestions(input, f.status, st.language);
     st.status = f.status;
     upsertSearchAttributes([{ key: SA.TurnStatus, value: f.status }]);
     // Finalizing must happen even when the workflow itself is being cancelled.
@@ -71,6 +71,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
         deferredStops: st.blockedHandoffs,
         releaseHeldRuns: st.releaseAtFinalize,
         lastStep: st.step,
+        ...(st.language ? { language: st.language } : {}),
         sessionId: input.sessionId,
       }),
     );
@@ -102,6 +103,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
       ...(input.openingSeq ? { openingSeq: input.openingSeq } : {}),
     });
     await announced;
+    st.language = prepared.language;
     // Seed 004 L1: noise ("???", "…") gets a friendly question and no agent work.
     if (!input.forcedRouting && isNoiseMessage(prepared.message) && patched('h1-noise-gate')) {
       const question = await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot() });

@@ -41,7 +41,7 @@ export function scopeDirective(agent: AgentName, facts: ScopeFacts): string {
 export function languageDirective(language: 'zh' | 'en'): string {
   return language === 'zh'
     ? 'Reply language: Simplified Chinese (the author wrote in Chinese). 使用简体中文回复。'
-    : "Reply language: English (the author's latest message is in English).";
+    : 'Reply language: English (the language the author writes this session in).';
 }
 
 export function buildSystemPrompt(
