@@ -5,6 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { createApprovalActivities } from './approvals';
+import { createJobCommandActivities } from './job-commands';
 import type { ActivityDeps } from './deps';
 import { createJobActivities } from './jobs';
 import { createLlmActivities } from './llm';
@@ -53,6 +54,7 @@ export function createActivities(deps: ActivityDeps) {
     ...heartbeating(createPublishActivities(deps)),
     ...heartbeating(createJobActivities(deps)),
     ...heartbeating(createApprovalActivities(deps)),
+    ...heartbeating(createJobCommandActivities(deps)),
   };
 }
 

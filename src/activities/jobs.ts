@@ -11,6 +11,7 @@ import { createTurnRecords, releaseSessionLock, takeSessionLock } from '../db/tu
 import { type JobStatus, turnWorkflowId } from '../shared/domain';
 import { workflowRunning } from '../workflow-liveness';
 import { detectLanguage } from '../shared/text';
+import { postJobSummary } from './job-summary';
 import { type OpenJobTurnInput, SESSION_BUSY, type TokenUsage } from '../workflows/job-messages';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
@@ -41,6 +42,8 @@ export interface RecordJobInput {
   progress?: ProgressFacts;
   /** Publish the terminal `done` event and let the stream expire. */
   done?: boolean;
+  /** The job stopped here (ended, failed, paused at its budget): post its closing message to the job's session. */
+  summary?: { revisions: number; next: number };
 }
 
 export interface FinishChapterInput {
@@ -250,6 +253,7 @@ export function createJobActivities(deps: ActivityDeps) {
       if (input.progress) events.push(jobProgress(job, input.progress));
       if (input.failure) events.push(draft('error', { code: 'job_chapter_failed', message: input.failure.message, retryable: true }, { jobId: input.jobId }));
       if (input.done) events.push(draft('done', { status: input.status ?? job.status }, { jobId: input.jobId }));
+      if (input.summary) await postJobSummary(models, job, input.status ?? job.status, input.summary, input.failure?.message ?? null);
       const attempt = Context.current().info.attempt;
       await publisherFor(deps, 'job', input.jobId, input.slot).publish(events.map((e) => ({ ...e, attempt })));
       if (input.done) await expireStream(deps.redis, streamKeyFor(deps, 'job', input.jobId), deps.config.STREAM_TTL_SECONDS);

@@ -160,6 +160,7 @@ export function latestReply(read: SessionMessages, match: (m: MessageDoc) => boo
  * null when the read cannot tell.
  */
 export function previousTurnId(read: SessionMessages, turnId: string): string | undefined | null {
-  const found = read.docs.find((m) => m.turnId !== turnId);
+  // A job's closing message stands in its session under the job's id, not a turn's.
+  const found = read.docs.find((m) => m.turnId !== turnId && !m.key?.startsWith('job:'));
   return found ? found.turnId : read.complete ? undefined : null;
 }

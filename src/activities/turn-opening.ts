@@ -32,17 +32,18 @@ export function createTurnOpeningActivities(deps: ActivityDeps) {
     },
 
     /**
-     * Answers a noise message with one friendly question, in the language of the author's
-     * last real message (the noise itself has none), and records it as the turn's reply.
+     * Answers without a model and records it as the turn's reply: a noise message with one
+     * friendly question (in the session's language: the noise itself has none), a declined
+     * offer with an acknowledgement, a run-control command with what it did (`direct`).
      */
-    async answerNoise(input: { turnId: string; slot: number; kind?: 'noise' | 'declined' }): Promise<string> {
+    async answerNoise(input: { turnId: string; slot: number; kind?: 'noise' | 'declined' | 'direct'; text?: string }): Promise<string> {
       const turn = await models.Turn.findById(input.turnId).lean();
       if (!turn) throw new Error(`turn ${input.turnId} not found`);
       const kind = input.kind ?? 'noise';
       const earlier = await models.Message.find({ sessionId: turn.sessionId, role: 'user', turnId: { $ne: input.turnId } }).sort({ seq: -1 }).limit(10).lean();
       // The session's language: its substantive messages, then this one ("no thanks" keeps a Chinese session Chinese).
       const language = sessionLanguage([...earlier.reverse().map((m) => m.content), ...(kind === 'noise' ? [] : [turn.message])]);
-      const text = (kind === 'declined' ? DECLINED_REPLY : NOISE_REPLY)[language];
+      const text = kind === 'direct' ? (input.text ?? '') : (kind === 'declined' ? DECLINED_REPLY : NOISE_REPLY)[language];
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish([draft('content', { delta: text }, { turnId: input.turnId, agent: 'router' })]);
       const key = `${input.turnId}:${kind}`;
       if (!(await models.Message.exists({ key }))) {

@@ -61,6 +61,8 @@ export interface JobCarry {
   restarted?: boolean;
   /** The token budget now (a resume may have raised it); absent: the input's. */
   maxTokens?: number | null;
+  /** Revision rounds run so far (absent in runs carried before they were counted). */
+  revisions?: number;
 }
 
 export interface JobInput {

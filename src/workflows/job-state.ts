@@ -27,6 +27,8 @@ export class JobRunState {
   /** Scope of the child turn in flight: `cancel` cancels it. */
   childScope: CancellationScope | null = null;
   chaptersThisRun = 0;
+  /** Revision rounds run (the job's closing summary counts them). */
+  revisions: number;
   /** Token budget of the whole job (null: none); a resume may raise or lift it. */
   maxTokens: number | null;
   private slot: number;
@@ -44,6 +46,7 @@ export class JobRunState {
     this.pauseRequested = c.pauseRequested;
     this.cancelRequested = c.cancelRequested;
     this.run = c.run;
+    this.revisions = c.revisions ?? 0;
     this.maxTokens = c.maxTokens !== undefined ? c.maxTokens : (input.maxTokens ?? null);
     // A pause asked for just before continue-as-new is still being honoured.
     if (c.pauseRequested) this.status = 'pausing';
@@ -87,6 +90,7 @@ export class JobRunState {
       outlineDone: this.outlineDone,
       slot: this.slot,
       chaptersDone: this.chaptersDone,
+      revisions: this.revisions,
       words: this.words,
       usage: { ...this.usage },
       pauseRequested: this.pauseRequested,

@@ -41,12 +41,14 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
   });
 
   /** Status change: search attribute now, then the Job document and a job_progress event. */
-  type Extra = { failure?: { chapter: number | null; message: string } | null; done?: boolean };
+  /** `summary`: the job stopped here (ended, failed, paused at its budget): its session gets a closing message. */
+  type Extra = { failure?: { chapter: number | null; message: string } | null; done?: boolean; summary?: boolean };
   const statusCall = (status: JobStatus, message: string, extra: Extra) => {
     st.status = status;
     upsertSearchAttributes([{ key: SA.JobStatus, value: status }]);
     // Facts are taken now, when the change happens, not when the queued call gets its turn.
-    const facts = { status, usage: { ...st.usage }, progress: progress(message), ...extra };
+    const { summary, ...rest } = extra;
+    const facts = { status, usage: { ...st.usage }, progress: progress(message), ...rest, ...(summary ? { summary: { revisions: st.revisions, next: st.next } } : {}) };
     return (slot: number) => acts.recordJob.executeWithOptions({ summary: `status ${status}` }, [{ jobId, slot, ...facts }]);
   };
   const setStatus = (status: JobStatus, message: string, extra: Extra = {}) => st.serial(statusCall(status, message, extra));
@@ -98,6 +100,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
       await setStatus(
         'paused',
         `Paused before chapter ${st.next}: token budget ${st.maxTokens} would be exceeded (${used} used, about ${estimate} per chapter). Resume with a higher maxTokens to go on.`,
+        { summary: true },
       );
       paused = true;
       await condition(() => st.resumeRequested || st.cancelRequested);
@@ -111,7 +114,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
     st.failure = message;
     // Cleared before the status goes out: a client may resume as soon as it sees `failed`.
     st.resumeRequested = false;
-    await setStatus('failed', message, { failure: { chapter, message } });
+    await setStatus('failed', message, { failure: { chapter, message }, summary: true });
     await condition(() => st.resumeRequested || st.cancelRequested);
     if (st.cancelRequested) return 'cancelled';
     st.failure = null;
@@ -192,6 +195,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
       if (!input.review || round > input.settings.maxRevisionRounds) break;
       const { verdict } = await acts.reviewVerdict.executeWithOptions({ summary: `review verdict · chapter ${n}` }, [{ turnId: r.turnId }]);
       if (verdict !== 'revise') break;
+      st.revisions += 1;
       r = await child(
         {
           open: { jobId, kind: 'revision', chapter: n, attempt: st.attempt, round, reviewTurnId: r.turnId },
@@ -214,7 +218,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
 
   const finish = async (status: 'completed' | 'cancelled'): Promise<JobResult> => {
     const message = status === 'completed' ? `Job completed: ${st.chaptersDone} chapters.` : `Job cancelled; ${st.chaptersDone} finished chapters kept.`;
-    await setStatus(status, message, { done: true });
+    await setStatus(status, message, { done: true, summary: true });
     return { status, chaptersDone: st.chaptersDone, words: st.words, usage: { ...st.usage }, runs: st.run };
   };
 

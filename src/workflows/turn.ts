@@ -6,6 +6,7 @@
 import {
   ActivityFailure,
   CancellationScope,
+  getExternalWorkflowHandle,
   isCancellation,
   setHandler,
   upsertSearchAttributes,
@@ -24,6 +25,8 @@ import { buildPacket } from './packets';
 import { cutScope, fallbackRouting, type RoutingDecision, type WorkAgent, writerAloneRouting } from './plans';
 import { applyConfirmationGuard, isNoiseMessage, preRoute, requestAsksForPlan } from './routing';
 import { TurnRunState } from './turn-state';
+import { commandApplies, type JobCommandAction, jobCommandOf, jobCommandReply } from './job-commands';
+import { cancelJobSignal, pauseJobSignal, resumeJobSignal } from './job-messages';
 import { offerSuggestions } from './suggestions';
 
 export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
@@ -108,6 +111,15 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     if (!input.forcedRouting && isNoiseMessage(prepared.message) && patched('h1-noise-gate')) {
       const question = await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot() });
       return await finalize({ status: 'awaiting_author', stopReason: 'clarification_requested', stopMessage: question, resume: null, error: null });
+    }
+    // Seed 004 L1: "pause the job", "进度怎么样" are run control, answered without a model.
+    const command = !input.forcedRouting && !input.jobId ? jobCommandOf(prepared.message) : null;
+    if (command) {
+      const lookup = await acts.store.findJobForCommand({ turnId: input.turnId, jobId: command.jobId });
+      const signalled = lookup.job && command.action !== 'status' && commandApplies(command.action, lookup.job.status) ? await signalJob(lookup.job.workflowId, command.action) : false;
+      const text = jobCommandReply(command, lookup, st.language ?? 'en', signalled);
+      await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot(), kind: 'direct', text });
+      return await finalize({ status: 'completed', stopReason: null, stopMessage: null, resume: null, error: null });
     }
     const confirmProposals = patched('h1-confirm-proposal');
     st.routing = input.forcedRouting ?? routerOff(input, prepared.message) ?? preRoute(prepared.message, prepared.previous, { confirmProposals }) ?? (await routeWithFallback(acts, input.turnId));
@@ -300,4 +312,18 @@ async function settleHeldText(st: TurnRunState, acts: ReturnType<typeof turnActi
     for (const run of st.heldRuns) await acts.short.releaseHeldText({ turnId: st.input.turnId, run, slot: st.nextSlot(), agent: 'writer' });
   }
   st.heldRuns = [];
+}
+
+/** Signals the job's workflow (it may have ended meanwhile: then false, and the reply says how to go on). */
+async function signalJob(workflowId: string, action: Exclude<JobCommandAction, 'status'>): Promise<boolean> {
+  const job = getExternalWorkflowHandle(workflowId);
+  try {
+    if (action === 'pause') await job.signal(pauseJobSignal);
+    else if (action === 'resume') await job.signal(resumeJobSignal);
+    else await job.signal(cancelJobSignal, { reason: 'cancelled from chat' });
+    return true;
+  } catch (err) {
+    log.warn('could not signal the job', { workflowId, action, error: (err as Error).message });
+    return false;
+  }
 }

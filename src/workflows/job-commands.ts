@@ -1,0 +1,86 @@
+/**
+ * Run control from chat (seed 004 L1, issue 29): "pause the job", "暂停任务", "cancel job
+ * <id>", "进度怎么样", "job status" are answered without a model call. The job is the one the
+ * message names by id, else the project's running one; the reply says what happened in
+ * the author's language. Pure module: runs inside the workflow.
+ */
+import { findUnitRefs } from '../shared/numerals';
+
+export type JobCommandAction = 'pause' | 'resume' | 'cancel' | 'status';
+
+export interface JobCommand {
+  action: JobCommandAction;
+  /** A job id the message names (24 hex), else the project's running job is meant. */
+  jobId: string | null;
+}
+
+/** What the command found: the job as its record says, or why there is none. */
+export interface JobLookup {
+  job: { id: string; workflowId: string; status: string; from: number; to: number; chaptersDone: number[]; words: number; failure: string | null } | null;
+  /** `not_found`: no such job of this author's; `none_running`: the project has no active job. */
+  reason?: 'not_found' | 'none_running';
+}
+
+const JOB_WORD = /\b(?:job|jobs|generation|batch|run)\b|任务|生成任务|批量|长任务|作业/iu;
+const ACTIONS: [JobCommandAction, RegExp][] = [
+  ['cancel', /\b(?:cancel|abort|kill|terminate|stop)\b|取消|终止|停止|中止|停掉|结束/iu],
+  ['pause', /\b(?:pause|hold|suspend)\b|暂停|先停|停一下|停一停|挂起/iu],
+  ['resume', /\b(?:resume|unpause|restart|continue|carry on|go on)\b|继续|恢复|接着/iu],
+  ['status', /\b(?:status|progress|how(?:'s| is) (?:it|the job) (?:going|doing)|where (?:is|are) (?:it|we))\b|进度|状态|进行到|到哪了|怎么样了|写到第?几章/iu],
+];
+/** Status questions that name no job word but can only mean it ("进度怎么样", "job progress?"). */
+const BARE_STATUS = /^(?:现在|目前)?(?:任务)?(?:进度|状态)(?:怎么样|如何)?了?[吗呢]?[?？。.!！]*$|^(?:what'?s the )?(?:job )?(?:status|progress)\??$/iu;
+
+/** Reads a run-control command, or null when the message is about something else. */
+export function jobCommandOf(message: string): JobCommand | null {
+  const t = message.trim();
+  if (!t || Array.from(t).length > 80 || /\n/.test(t)) return null;
+  // A chapter is writing, not a job: "stop chapter 3 here" or "continue chapter 4" go to the agents;
+  // and anything said with a "don't" is better read by the agents too.
+  if (findUnitRefs(t).length || /\b(?:don'?t|do not|never|not)\b|别|不要|不用|不想/iu.test(t)) return null;
+  const jobId = /\b[0-9a-f]{24}\b/i.exec(t)?.[0]?.toLowerCase() ?? null;
+  if (!JOB_WORD.test(t) && !jobId && !BARE_STATUS.test(t)) return null;
+  const action = ACTIONS.find(([, re]) => re.test(t))?.[0] ?? null;
+  return action ? { action, jobId } : null;
+}
+
+/** The job statuses each action applies to. */
+const APPLIES: Record<Exclude<JobCommandAction, 'status'>, string[]> = {
+  pause: ['queued', 'running'],
+  resume: ['paused', 'pausing'],
+  cancel: ['queued', 'running', 'pausing', 'paused', 'failed'],
+};
+
+/** Whether the action does anything to a job in this status. */
+export const commandApplies = (action: JobCommandAction, status: string): boolean => action === 'status' || APPLIES[action].includes(status);
+
+const range = (from: number, to: number, zh: boolean): string => (from === to ? (zh ? `第${from}章` : `chapter ${from}`) : zh ? `第${from}-${to}章` : `chapters ${from}–${to}`);
+
+/** The turn's reply: what was done to which job, and where it stands. */
+export function jobCommandReply(cmd: JobCommand, lookup: JobLookup, language: 'zh' | 'en', signalled: boolean): string {
+  const zh = language === 'zh';
+  const job = lookup.job;
+  if (!job)
+    return lookup.reason === 'not_found'
+      ? zh
+        ? `没有找到任务 ${cmd.jobId}。`
+        : `No job ${cmd.jobId} was found.`
+      : zh
+        ? '这个项目现在没有进行中的任务。'
+        : 'There is no running job in this project.';
+  const done = job.chaptersDone.length;
+  const total = job.to - job.from + 1;
+  const where = zh
+    ? `任务（${range(job.from, job.to, true)}）：已完成 ${done}/${total} 章，共 ${job.words} 字，状态：${job.status}。`
+    : `Job (${range(job.from, job.to, false)}): ${done} of ${total} ${total === 1 ? 'chapter' : 'chapters'} done, ${job.words} words, status: ${job.status}.`;
+  if (cmd.action === 'status') return job.failure ? `${where}${zh ? `\n出错：${job.failure}` : `\nProblem: ${job.failure}`}` : where;
+  if (!commandApplies(cmd.action, job.status)) return zh ? `${where}\n这个状态下无法${{ pause: '暂停', resume: '继续', cancel: '取消' }[cmd.action]}。` : `${where}\nIt cannot be ${cmd.action === 'pause' ? 'paused' : cmd.action === 'resume' ? 'resumed' : 'cancelled'} now.`;
+  if (!signalled)
+    return zh
+      ? `${where}\n任务的工作流已不在运行，请通过 POST /api/v1/jobs/${job.id}/${cmd.action} 处理。`
+      : `${where}\nIts workflow is no longer running; use POST /api/v1/jobs/${job.id}/${cmd.action}.`;
+  const did = zh
+    ? { pause: '已请求暂停：当前这一章写完后停下。', resume: '已继续。', cancel: '已取消：正在写的那一章停止，已完成的章节都保留。' }[cmd.action]
+    : { pause: 'Pause requested: it stops after the chapter in flight.', resume: 'Resumed.', cancel: 'Cancelled: the chapter in flight stops; finished chapters are kept.' }[cmd.action];
+  return `${did}\n${where}`;
+}

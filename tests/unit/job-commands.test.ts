@@ -1,0 +1,43 @@
+/** Run control from chat (seed 004): which messages are commands, and how the reply reads. */
+import { jobSummaryText } from '../../src/activities/job-summary';
+import { jobCommandOf, jobCommandReply } from '../../src/workflows/job-commands';
+
+test.each([
+  ['pause the job', 'pause'],
+  ['Pause job please', 'pause'],
+  ['暂停任务', 'pause'],
+  ['先把生成任务停一下', 'pause'],
+  ['resume the job', 'resume'],
+  ['继续任务', 'resume'],
+  ['cancel job 0123456789abcdef01234567', 'cancel'],
+  ['取消这个任务', 'cancel'],
+  ['stop the batch', 'cancel'],
+  ['进度怎么样', 'status'],
+  ['任务进度？', 'status'],
+  ['job status', 'status'],
+  ["how's the job going?", 'status'],
+])('"%s" is %s', (m, action) => expect(jobCommandOf(m)?.action).toBe(action));
+
+test.each(['continue chapter 3', 'stop writing chapter 4 here', 'pause before the reveal in the story', "don't cancel the job", '别暂停任务', 'what is the status of Anna in chapter 2?', '继续写', 'write the next chapter'])(
+  '"%s" is not a command',
+  (m) => expect(jobCommandOf(m)).toBeNull(),
+);
+
+test('the id a message names is the job meant', () => expect(jobCommandOf('cancel job 0123456789ABCDEF01234567')?.jobId).toBe('0123456789abcdef01234567'));
+
+test('replies: singular and plural, both languages, and what cannot be done now', () => {
+  const job = { id: 'j', workflowId: 'job-j', status: 'running', from: 1, to: 1, chaptersDone: [], words: 0, failure: null };
+  expect(jobCommandReply({ action: 'status', jobId: null }, { job }, 'en', false)).toBe('Job (chapter 1): 0 of 1 chapter done, 0 words, status: running.');
+  expect(jobCommandReply({ action: 'resume', jobId: null }, { job }, 'en', false)).toContain('It cannot be resumed now.');
+  expect(jobCommandReply({ action: 'pause', jobId: null }, { job: { ...job, to: 3, chaptersDone: [1] } }, 'zh', true)).toBe('已请求暂停：当前这一章写完后停下。\n任务（第1-3章）：已完成 1/3 章，共 0 字，状态：running。');
+});
+
+test('closing summaries say what was written and what is left', () => {
+  expect(jobSummaryText({ status: 'completed', from: 1, to: 3, chaptersDone: [1, 2, 3], words: 3000, revisions: 1, next: 4, failure: null }, 'en')).toBe(
+    'The job for chapters 1–3 is complete. Written: chapters 1–3 (3000 words, 1 revision round). Nothing is left.',
+  );
+  expect(jobSummaryText({ status: 'failed', from: 1, to: 5, chaptersDone: [1, 2], words: 10, revisions: 0, next: 3, failure: 'the model failed' }, 'zh')).toBe(
+    '任务在第3章停下了：the model failed。恢复任务即可重试这一章。已写完第1-2章，共 10 字。剩下第3-5章。',
+  );
+  expect(jobSummaryText({ status: 'paused', from: 2, to: 2, chaptersDone: [], words: 0, revisions: 0, next: 2, failure: null }, 'en')).toContain('No chapter was finished. Left: chapter 2.');
+});
