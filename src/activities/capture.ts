@@ -10,8 +10,7 @@ import { draft, type AnyEventDraft } from '../events/contract';
 import { idFromKey, isDuplicateKey, type Models } from '../db/models';
 import type { ToolOutcome } from '../shared/turn-types';
 import type { WorkAgent } from '../workflows/plans';
-import { notFound } from './failures';
-import { isBodyType, VersionConflict, writeVersion } from './tools/file-store';
+import { isBodyType, writeVersion, WriteRefused } from './tools/file-store';
 
 export interface CaptureToSave {
   turnId: string;
@@ -53,38 +52,27 @@ export async function stepCaptureKey(models: Models, c: Omit<CaptureToSave, 'wri
  * `stale_content`), with a card on the stream. Returns the outcome and the (unstamped) event.
  */
 export async function saveCapture(models: Models, c: CaptureToSave): Promise<{ outcome: ToolOutcome; event: AnyEventDraft }> {
-  const missingFile = () => notFound('File', c.fileId);
-  for (let attempt = 0; attempt < 5; attempt++) {
-    // An earlier attempt of this save that landed is this save (whatever the author did since).
-    const [file, mine] = await Promise.all([
-      models.File.findById(c.fileId).lean(),
-      models.FileVersion.findById(idFromKey(`version:${c.writeKey}`)).select({ _id: 1 }).lean(),
-    ]);
-    if (!mine) {
-      if (!file || file.deletedAt) return notSaved(models, c, file, 'file_deleted');
-      if (file.latestAuthor === 'author') return notSaved(models, c, file, 'stale_content');
-    }
-    try {
-      const v = await writeVersion(models, c.fileId, c.body, {
-        author: 'ai',
-        agent: c.agent,
-        turnId: c.turnId,
-        operation: 'stream',
-        writeKey: c.writeKey,
-        missingFile,
-        ...(mine || !file ? {} : { expectedVersion: file.versionCount }),
-      });
-      const saved = v.file ?? { title: file?.title ?? '', type: file?.type ?? 'draft' };
-      return {
-        event: draft('file_updated', { fileId: c.fileId, title: saved.title, fileType: saved.type, versionId: v.versionId, words: v.words, operation: 'stream' }),
-        outcome: { name: 'file_stream', ok: true, fileId: c.fileId, fileType: saved.type, title: saved.title, op: 'edited', bodyWords: isBodyType(saved.type) ? v.words : 0 },
-      };
-    } catch (err) {
-      // Someone wrote the file between the read and the write: read it again and decide anew.
-      if (!(err instanceof VersionConflict)) throw err;
-    }
+  try {
+    // The write's own read of the file decides (one round trip): a retry that finds its
+    // version is this save; otherwise the file must be live and not the author's since.
+    const v = await writeVersion(models, c.fileId, c.body, {
+      author: 'ai',
+      agent: c.agent,
+      turnId: c.turnId,
+      operation: 'stream',
+      writeKey: c.writeKey,
+      missingFile: () => new WriteRefused('file_deleted', null),
+      refuse: (file) => (file.deletedAt ? 'file_deleted' : file.latestAuthor === 'author' ? 'stale_content' : null),
+    });
+    const saved = v.file!;
+    return {
+      event: draft('file_updated', { fileId: c.fileId, title: saved.title, fileType: saved.type, versionId: v.versionId, words: v.words, operation: 'stream' }),
+      outcome: { name: 'file_stream', ok: true, fileId: c.fileId, fileType: saved.type, title: saved.title, op: 'edited', bodyWords: isBodyType(saved.type) ? v.words : 0 },
+    };
+  } catch (err) {
+    if (!(err instanceof WriteRefused)) throw err;
+    return notSaved(models, c, err.file, err.reason as 'file_deleted' | 'stale_content');
   }
-  throw new Error(`file ${c.fileId} kept changing while its streamed body was being saved`);
 }
 
 /** The title of the file a body that could not go where it was streamed is kept in. */
@@ -98,6 +86,7 @@ async function notSaved(
   reason: 'file_deleted' | 'stale_content',
 ): Promise<{ outcome: ToolOutcome; event: AnyEventDraft }> {
   const title = file?.title ?? '';
+  const named = title ? `"${title}"` : 'its file';
   let kept: { id: string; title: string } | null = null;
   if (file && c.body.trim()) {
     const id = idFromKey(`file:${c.writeKey}:kept`);
@@ -120,7 +109,7 @@ async function notSaved(
     kept = { id, title: draftTitle(title) };
   }
   const why = reason === 'file_deleted' ? 'the author deleted it while it was being written' : 'the author edited it while it was being written, and their text is kept';
-  const message = `The body was not saved into "${title}": ${why}.${kept ? ` It is kept in "${kept.title}" (id=${kept.id}).` : ''}`;
+  const message = `The body was not saved into ${named}: ${why}.${kept ? ` It is kept in "${kept.title}" (id=${kept.id}).` : ''}`;
   return {
     outcome: { name: 'file_stream', ok: false, errorType: reason, message, fileId: c.fileId, title, ...(kept ? { keptIn: kept } : {}) },
     event: draft(

@@ -50,7 +50,7 @@ export function isContinueMessage(message: string): boolean {
 }
 
 const VAGUE_VERB =
-  /\b(?:polish|improve|edit|fix|refine|tweak|rework|revise|enhance|optimi[sz]e|touch(?:\s+(?:it|this))?\s+up|clean(?:\s+(?:it|this))?\s+up|spruce(?:\s+(?:it|this))?\s+up|work on|make)\b|优化|润色|修改|完善|调整|打磨|提升|改进|美化|精修|修一修|修修|改一改|改改|改|修|弄|搞/giu;
+  /\b(?:polish|improve|edit|fix|refine|tweak|rework|revise|enhance|optimi[sz]e|touch(?:\s+(?:it|this))?\s+up|clean(?:\s+(?:it|this))?\s+up|spruce(?:\s+(?:it|this))?\s+up|make)\b|优化|润色|修改|完善|调整|打磨|提升|改进|美化|精修|修一修|修修|改一改|改改|改|修|弄|搞/giu;
 /** What a vague request may also say: which text (deixis, a unit) and how much, never what to change. */
 const VAGUE_TARGET =
   /\b(?:it|this|that|the text|the chapter|this chapter|that chapter|the draft|the story|the writing|the prose|things|everything|the whole thing|the whole chapter|the book|this part|this bit|the piece|the scene|this scene|prologue|epilogue|the prologue|the epilogue)\b|序章|尾声|楔子|番外|开篇|这一?章|本章|这一?段|这部分|全文|整体|整篇|全篇|稿子|文章|文字|内容|它|这个|这篇|这一?版/giu;

@@ -47,18 +47,22 @@ test('a retried step that streamed other text adds its own version; the file sho
   expect((await db.models.File.findById(fileId).lean())!.content).toBe('Second take.');
 });
 
-test('a file deleted before the save fails it for good, writing nothing', async () => {
+test('a file gone (or in the trash) before the save is not written: the step says so instead of failing', async () => {
   const fileId = await newFile('Chapter 4');
   await db.models.File.deleteOne({ _id: fileId });
-  await expect(saveAttempt(fileId, 'Lost?', 1)).rejects.toMatchObject({ nonRetryable: true });
+  expect((await saveAttempt(fileId, 'Lost?', 1)).outcome).toMatchObject({ ok: false, errorType: 'file_deleted' });
   expect(await versions(fileId)).toEqual([]);
+  const trashed = await newFile('Chapter 4b');
+  await db.models.File.updateOne({ _id: trashed }, { $set: { deletedAt: new Date() } });
+  expect((await saveAttempt(trashed, 'Into the trash?', 1)).outcome).toMatchObject({ ok: false, errorType: 'file_deleted' });
+  expect(await versions(trashed)).toEqual([]);
 });
 
-test('a retry whose version is on record but whose file is gone fails for good, writing nothing new', async () => {
+test('a retry whose version is on record but whose file is gone says so, writing nothing new', async () => {
   const fileId = await newFile('Chapter 5');
   await saveAttempt(fileId, 'Salt wind.', 1);
   await db.models.File.deleteOne({ _id: fileId });
-  await expect(saveAttempt(fileId, 'Salt wind.', 1)).rejects.toMatchObject({ nonRetryable: true });
+  expect((await saveAttempt(fileId, 'Salt wind.', 1)).outcome).toMatchObject({ ok: false, errorType: 'file_deleted' });
   expect(await versions(fileId)).toEqual(['Salt wind.']);
 });
 

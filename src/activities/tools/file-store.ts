@@ -31,6 +31,23 @@ export interface WriteMeta {
    * that finds its version included). Without it a missing file is a plain, retried error.
    */
   missingFile?: () => Error;
+  /**
+   * Checked on the file this write read, before a fresh version is written (not when a retry
+   * finds its version already there): a reason refuses the write with {@link WriteRefused}.
+   * On a concurrent write the check runs again on the file as it is then.
+   */
+  refuse?: (file: FileDoc) => string | null;
+}
+
+/** A write its `refuse` check turned down; nothing was written. */
+export class WriteRefused extends Error {
+  constructor(
+    readonly reason: string,
+    readonly file: FileDoc | null,
+  ) {
+    super(`write refused: ${reason}`);
+    this.name = new.target.name;
+  }
 }
 
 export interface WrittenVersion {
@@ -86,6 +103,8 @@ export async function writeVersion(models: Models, fileId: string, content: stri
       return casWritten({ versionId, version: existing.version, words: existing.words, fresh: false, file: read });
     }
     if (!file) throw new Error(`file ${fileId} vanished while writing`);
+    const refused = meta.refuse?.(file);
+    if (refused) throw new WriteRefused(refused, file);
     if (meta.expectedVersion !== undefined && file.versionCount !== meta.expectedVersion) throw new VersionConflict(fileId, meta.expectedVersion, file.versionCount);
     const version = file.versionCount + 1;
     const words = countWords(content);
