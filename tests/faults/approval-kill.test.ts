@@ -3,8 +3,7 @@
  * SIGKILLed while the turn waits, a fresh worker takes over, the author approves, and the
  * call runs exactly once.
  */
-import { writeVersion } from '../../src/activities/tools/file-store';
-import { api, createHarness, createProjectAndSession, type Harness, postTurn, turnEvents, waitTurn } from '../helpers/harness';
+import { api, createAuthorFile, createHarness, createProjectAndSession, type Harness, postTurn, turnEvents, waitTurn } from '../helpers/harness';
 import { call, ofType, router, say } from '../helpers/script';
 import { spawnWorker, type WorkerProcess } from '../helpers/worker-process';
 
@@ -20,9 +19,7 @@ afterAll(async () => {
 
 test('a worker killed while the turn waits for approval loses nothing: the next worker runs the approved call once', async () => {
   const { sessionId, projectId } = await createProjectAndSession(h);
-  const f = await h.runtime.models.File.create({ projectId, ownerId: 'local', type: 'draft', title: 'Chapter 2', content: '', versionCount: 0 });
-  const id = String(f._id);
-  await writeVersion(h.runtime.models, id, 'The author wrote chapter two.', { author: 'author', operation: 'author_edit' });
+  const id = await createAuthorFile(h, projectId, 'Chapter 2', 'The author wrote chapter two.');
   h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), call('writer', 'delete_file', { id }), say('writer', 'Chapter 2 is in the trash.')]);
   worker = await spawnWorker(h);
   const turnId = await postTurn(h, sessionId, 'Go through the project files');

@@ -9,6 +9,7 @@ import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, type Worke
 import type { Logger } from 'pino';
 import { createApp } from '../../src/api/app';
 import { type Config, loadConfig } from '../../src/config';
+import { writeVersion } from '../../src/activities/tools/file-store';
 import { createLogger } from '../../src/logger';
 import { startOfflineModel, type OfflineModel } from '../../src/offline-model';
 import { connectRuntime, createLlmClient, type Runtime } from '../../src/runtime';
@@ -237,4 +238,11 @@ export function expectScriptFullyUsed(h: Pick<Harness, 'model'>): void {
   const failures = [...h.model.failures];
   h.model.reset();
   expect(failures).toEqual([]);
+}
+
+/** A file the author wrote (version 1 by the author), as the author's own `PUT` leaves it. */
+export async function createAuthorFile(h: Pick<Harness, 'runtime'>, projectId: string, title: string, content: string, opts: { parentId?: string | null; type?: string } = {}): Promise<string> {
+  const f = await h.runtime.models.File.create({ projectId, ownerId: 'local', type: opts.type ?? 'draft', title, parentId: opts.parentId ?? null, content: '', versionCount: 0 });
+  if (content) await writeVersion(h.runtime.models, String(f._id), content, { author: 'author', operation: 'author_edit' });
+  return String(f._id);
 }

@@ -7,7 +7,7 @@
  * the protection, and a streamed body never lands over the author's edit or in the trash.
  */
 import { writeVersion } from '../../src/activities/tools/file-store';
-import { api, answerApprovals, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, postTurn, runTurn, turnEvents, waitTurn } from '../helpers/harness';
+import { api, createAuthorFile, answerApprovals, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, postTurn, runTurn, turnEvents, waitTurn } from '../helpers/harness';
 import { call, chatText, ofType, router, say, streamFile, words } from '../helpers/script';
 
 let duringSave: ((fileId: string) => Promise<void>) | null = null;
@@ -29,11 +29,7 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 afterEach(() => expectScriptFullyUsed(h));
 
-async function authorFile(projectId: string, title: string, content: string): Promise<string> {
-  const f = await h.runtime.models.File.create({ projectId, ownerId: 'local', type: 'draft', title, content: '', versionCount: 0 });
-  await writeVersion(h.runtime.models, String(f._id), content, { author: 'author', operation: 'author_edit' });
-  return String(f._id);
-}
+const authorFile = (projectId: string, title: string, content: string) => createAuthorFile(h, projectId, title, content);
 const fileOf = (id: string) => h.runtime.models.File.findById(id).lean();
 
 /** Waits until the turn shows a pending approval (the Turn record and the live state query both). */

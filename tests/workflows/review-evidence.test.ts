@@ -3,8 +3,7 @@
  * reviewer is sent, the review-round cap, and held writer text that survives a failed or
  * interrupted turn.
  */
-import { writeVersion } from '../../src/activities/tools/file-store';
-import { api, createHarness, expectScriptFullyUsed, createProjectAndSession, type Harness, postTurn, runTurn, turnEvents, waitTurn } from '../helpers/harness';
+import { api, createAuthorFile, createHarness, expectScriptFullyUsed, createProjectAndSession, type Harness, postTurn, runTurn, turnEvents, waitTurn } from '../helpers/harness';
 import { agentsSelected, call, chatText, ofType, requestsOf, router, say, streamFile, words } from '../helpers/script';
 
 let h: Harness;
@@ -14,11 +13,7 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 afterEach(() => expectScriptFullyUsed(h));
 
-async function authorFile(projectId: string, title: string, content: string): Promise<string> {
-  const f = await h.runtime.models.File.create({ projectId, ownerId: 'local', type: 'draft', title, content: '', versionCount: 0 });
-  await writeVersion(h.runtime.models, String(f._id), content, { author: 'author', operation: 'author_edit' });
-  return String(f._id);
-}
+const authorFile = (projectId: string, title: string, content: string) => createAuthorFile(h, projectId, title, content);
 
 test('the reviewer gets this turn’s body files as saved, each with an editor-style word count', async () => {
   const { sessionId } = await createProjectAndSession(h);
