@@ -27,7 +27,8 @@ export function carriesLanguage(message: string): boolean {
     .replace(/好的|好吧|好啊|好|嗯+|行|可以|是的|对|没问题|谢谢|哈+/gu, ' ');
   const cjk = rest.match(CJK)?.length ?? 0;
   const latinWords = rest.replace(CJK, ' ').match(/[A-Za-z]{2,}/g)?.length ?? 0;
-  if (cjk >= 2) return true;
+  // "写第三章" speaks Chinese; "第三章" alone, or "好的", only points or agrees.
+  if (cjk >= 2 || (cjk >= 1 && (message.match(CJK)?.length ?? 0) >= 3)) return true;
   // A single name ("Anna") is an answer, not a language switch.
   return latinWords >= 2;
 }

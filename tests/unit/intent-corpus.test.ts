@@ -1,14 +1,26 @@
 /**
  * The team's intent corpus (issue 29): the rules that read an author's words, measured on
  * hundreds of messages written the way authors write, in both languages. A false
- * authorisation fails the suite outright; every other kind has its target.
+ * authorisation fails the suite outright; every other kind has its target. One test that
+ * evaluates the corpus itself, so mutation testing sees every rule it exercises.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { corpusSchema, evaluateCorpus, formatReport, rate } from '../../scripts/intent-eval';
 
 const corpus = corpusSchema.parse(JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/intent/corpus.json'), 'utf8')));
-const result = evaluateCorpus(corpus);
+
+const TARGETS: [string, number][] = [
+  ['route:not_inherit', 1],
+  ['route:no_write', 1],
+  ['route:confirm', 0.95],
+  ['route:clarify_first', 0.9],
+  ['plan_request', 0.95],
+  ['lang', 1],
+  ['question', 1],
+  ['scope', 0.9],
+  ['route', 0.95],
+];
 
 test('the corpus is large and in both languages', () => {
   const total = corpus.scope.length + corpus.route.length + corpus.plan_request.length + corpus.lang.length + corpus.question.length;
@@ -20,23 +32,14 @@ test('the corpus is large and in both languages', () => {
   }
 });
 
-test('no message authorises a delete or rewrite it does not clearly authorise', () => {
-  if (result.falseAuthorisations > 0) console.log(formatReport(result));
+test('no false authorisation, and every kind of case meets its target', () => {
+  const result = evaluateCorpus(corpus);
+  if (result.failed > 0) console.log(formatReport(result));
   expect(result.falseAuthorisations).toBe(0);
-});
-
-test.each([
-  ['route:not_inherit', 1],
-  ['route:no_write', 1],
-  ['route:confirm', 0.95],
-  ['route:clarify_first', 0.9],
-  ['plan_request', 0.95],
-  ['lang', 1],
-  ['question', 1],
-  ['scope', 0.9],
-  ['route', 0.95],
-])('%s meets its target (%s)', (category, target) => {
-  const r = rate(result, category);
-  if (r < target) console.log(result.failures.filter((f) => f.category.startsWith(category)).map((f) => f.detail).join('\n'));
-  expect(r).toBeGreaterThanOrEqual(target);
+  const rates = Object.fromEntries(TARGETS.map(([category]) => [category, rate(result, category)]));
+  for (const [category, target] of TARGETS) expect({ category, rate: rates[category]! >= target }).toEqual({ category, rate: true });
+  // The team's own corpus passes whole: a rule change that loses a case shows here first.
+  expect(result.failures).toEqual([]);
+  // The report reads as `npm run eval:intent` prints it.
+  expect(formatReport(result).split('\n').at(-1)).toBe(`intent: ${result.passed} passed, ${result.failed} failed`);
 });
