@@ -7,7 +7,9 @@ const base = require('./jest.config');
 module.exports = {
   testEnvironment: base.testEnvironment,
   transform: base.transform,
-  roots: ['<rootDir>/tests/unit'],
+  // scripts/ too: the intent corpus test reaches the rules through scripts/intent-eval.ts, and
+  // Jest (Stryker's findRelatedTests) follows imports only through files under its roots.
+  roots: ['<rootDir>/tests/unit', '<rootDir>/scripts'],
   testMatch: ['**/*.test.ts'],
   testTimeout: 10000,
 };
