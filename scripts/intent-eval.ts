@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { endsWithQuestion } from '../src/agents/file-stream';
-import { authorAskedFor, type AuthorAction } from '../src/shared/author-scope';
+import { type AuthorAction, authorisedFiles } from '../src/shared/author-scope';
 import { replyLanguage } from '../src/shared/language';
 import type { RoutingDecision, WorkAgent } from '../src/workflows/plans';
 import { countProposedChanges } from '../src/workflows/proposals';
@@ -135,7 +135,7 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
     let falseAuth = false;
     for (const action of ['delete', 'rewrite'] as AuthorAction[]) {
       const listed = new Set(c[action]);
-      const got = titles.filter((t, i) => authorAskedFor({ message: c.msg, titles }, { id: String(i), title: t }, action));
+      const got = authorisedFiles({ message: c.msg, titles }, titles.map((t, i) => ({ id: String(i), title: t })), action).map((f) => f.title);
       for (const t of got)
         if (!listed.has(t) && !c.recall_only) {
           falseAuth = true;

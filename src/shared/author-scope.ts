@@ -12,7 +12,7 @@
  * - or the open file by pointing ("delete this", "重写它") or a bare order ("删掉").
  * Anything else is no, and the agent asks the author. Pure module.
  */
-import { findUnitRefs, halfWidthDigits, unitOfTitle } from './numerals';
+import { findUnitRefs, halfWidthDigits, unitOfTitle, type UnitRef } from './numerals';
 import { isMostlyChinese } from './text';
 import { type Clause, isConditionalSentence, isQuestionSentence, lastRetractionEnd, type Sentence, type Span, splitSentences } from './utterance';
 
@@ -120,7 +120,8 @@ function verbsIn(clause: string): Verb[] {
 /** The file's own title at its places in a clause: whole words only, never a CJK title glued to another character. */
 function titleSpans(clause: string, title: string): Span[] {
   const t = title.trim();
-  if (!t) return [];
+  // Most titles are not in a message at all: no pattern to build for them.
+  if (!t || !clause.toLowerCase().includes(t.toLowerCase())) return [];
   const re = new RegExp(`(?<![A-Za-z0-9])${escapeRegex(t)}(?![A-Za-z0-9])`, 'giu');
   return [...clause.matchAll(re)]
     .filter((m) => {
@@ -136,11 +137,11 @@ function titleSpans(clause: string, title: string): Span[] {
  * when it follows: "第3章 灯塔") or its whole title, unless a longer title of the project is
  * named at that place ("Notes 2" is not "Notes").
  */
-function nameSpans(message: string, title: string, others: Span[]): Span[] {
+function nameSpans(message: string, title: string, others: Span[], units: UnitRef[] = findUnitRefs(message)): Span[] {
   const unit = unitOfTitle(title);
   if (!unit) return titleSpans(message, title).filter((s) => !others.some((o) => o.start <= s.start && s.end <= o.end && o.end - o.start > s.end - s.start));
   const subtitle = title.slice(findUnitRefs(title)[0]!.end).replace(/^[\s:：.-]+/u, '').trim();
-  return findUnitRefs(message)
+  return units
     .filter((r) => r.kind === unit.kind && r.from <= unit.n && unit.n <= r.to)
     .map((r) => {
       const tail = subtitle && r.from === r.to ? new RegExp(`^\\s*[:：]?\\s*${escapeRegex(subtitle)}`, 'iu').exec(message.slice(r.end)) : null;
@@ -149,8 +150,8 @@ function nameSpans(message: string, title: string, others: Span[]): Span[] {
 }
 
 /** Every reference the rules can see in the message: unit numbers and the project's titles. */
-function referenceSpans(message: string, titles: string[]): Span[] {
-  const spans = [...findUnitRefs(message).map((r) => ({ start: r.start, end: r.end })), ...titles.flatMap((t) => titleSpans(message, t))];
+function referenceSpans(message: string, titles: string[], units: UnitRef[]): Span[] {
+  const spans = [...units.map((r) => ({ start: r.start, end: r.end })), ...titles.flatMap((t) => titleSpans(message, t))];
   return outermost(spans);
 }
 
@@ -320,36 +321,44 @@ function governingVerbs(views: ClauseView[], i: number, span: Span): Governed[] 
   return [];
 }
 
-function clauseViews(message: string, title: string, titles: string[]): ClauseView[] {
-  const refs = referenceSpans(message, [title, ...titles.filter((t) => t !== title)]);
-  const names = nameSpans(message, title, refs);
-  const all = outermost([...refs, ...names]);
-  const within = (spans: Span[], c: Clause): Span[] =>
-    spans.filter((s) => s.start >= c.start && s.end <= c.start + c.text.length).map((s) => ({ start: s.start - c.start, end: s.end - c.start }));
-  return splitSentences(message, all).flatMap((sentence) =>
+/** What a message says, read once for every file it may be about (clauses, verbs, references). */
+interface MessageReading {
+  message: string;
+  units: UnitRef[];
+  refs: Span[];
+  views: Omit<ClauseView, 'names'>[];
+  retractedBefore: number;
+}
+
+const within = (spans: Span[], c: Clause): Span[] =>
+  spans.filter((s) => s.start >= c.start && s.end <= c.start + c.text.length).map((s) => ({ start: s.start - c.start, end: s.end - c.start }));
+
+function readMessage(raw: string, titles: string[]): MessageReading {
+  const message = halfWidthDigits(raw);
+  const units = findUnitRefs(message);
+  const refs = referenceSpans(message, titles, units);
+  const all = outermost([...refs, ...titles.flatMap((t) => nameSpans(message, t, refs, units))]);
+  const views = splitSentences(message, all).flatMap((sentence) =>
     sentence.clauses.map((clause) => {
       const refsHere = within(all, clause);
       // A verb inside a title ("Outline Draft", "Notes on what to cut") is part of the name.
       const verbs = verbsIn(clause.text).filter((v) => !refsHere.some((r) => v.start < r.end && r.start < v.end));
-      return { clause, sentence, verbs, refs: refsHere, names: within(names, clause) };
+      return { clause, sentence, verbs, refs: refsHere };
     }),
   );
+  return { message, units, refs, views, retractedBefore: lastRetractionEnd(message) };
 }
 
-/**
- * Whether the author, in this turn's message, named this file and asked for this action
- * on it. Any clause that keeps it (or negates the action) wins over one that asks.
- */
-export function authorAskedFor(scope: AuthorScope, file: { id: string; title: string }, action: AuthorAction): boolean {
-  const message = halfWidthDigits(scope.message);
-  const views = clauseViews(message, file.title, scope.titles ?? []);
-  const retractedBefore = lastRetractionEnd(message);
-  const isFocus = !!scope.focusFileId && scope.focusFileId === file.id;
+/** Whether the message, as read, asks for this action on this file. Any clause that keeps it wins. */
+function asksFor(reading: MessageReading, file: { id: string; title: string }, action: AuthorAction, focusFileId: string | null | undefined): boolean {
+  const names = nameSpans(reading.message, file.title, reading.refs, reading.units);
+  const views: ClauseView[] = reading.views.map((v) => ({ ...v, names: within(names, v.clause) }));
+  const isFocus = !!focusFileId && focusFileId === file.id;
   const messageNamesAny = views.some((v) => v.refs.length > 0);
   const kinds: VerbKind[] = [];
   const judge = (verb: Verb, view: ClauseView): VerbKind => {
     if (verb.kind !== 'delete' && verb.kind !== 'rewrite') return verb.kind;
-    if (view.clause.start + verb.start < retractedBefore) return 'other';
+    if (view.clause.start + verb.start < reading.retractedBefore) return 'other';
     return isOrder(view, verb) ? verb.kind : 'other';
   };
 
@@ -368,4 +377,21 @@ export function authorAskedFor(scope: AuthorScope, file: { id: string; title: st
     }
   });
   return kinds.includes(action) && !kinds.includes('keep');
+}
+
+/** The project's titles with the file's own first (a file need not be among them). */
+const titlesWith = (titles: string[] | undefined, own: string[]): string[] => [...new Set([...own, ...(titles ?? [])])];
+
+/**
+ * Whether the author, in this turn's message, named this file and asked for this action
+ * on it. Any clause that keeps it (or negates the action) wins over one that asks.
+ */
+export function authorAskedFor(scope: AuthorScope, file: { id: string; title: string }, action: AuthorAction): boolean {
+  return asksFor(readMessage(scope.message, titlesWith(scope.titles, [file.title])), file, action, scope.focusFileId);
+}
+
+/** The files of `files` the message authorises this action on: the message read once for all of them. */
+export function authorisedFiles<F extends { id: string; title: string }>(scope: AuthorScope, files: F[], action: AuthorAction): F[] {
+  const reading = readMessage(scope.message, titlesWith(scope.titles, files.map((f) => f.title)));
+  return files.filter((f) => asksFor(reading, f, action, scope.focusFileId));
 }

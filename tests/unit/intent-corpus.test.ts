@@ -1,26 +1,16 @@
 /**
  * The team's intent corpus (issue 29): the rules that read an author's words, measured on
  * hundreds of messages written the way authors write, in both languages. A false
- * authorisation fails the suite outright; every other kind has its target. One test that
- * evaluates the corpus itself, so mutation testing sees every rule it exercises.
+ * authorisation fails the suite outright; every other kind has its target, and the team's
+ * own corpus passes whole. One test per part of the corpus, each evaluating it itself, so
+ * mutation testing runs for a rule only the part that exercises it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { corpusSchema, evaluateCorpus, formatReport, rate } from '../../scripts/intent-eval';
+import { type Corpus, corpusSchema, evaluateCorpus, formatReport, rate } from '../../scripts/intent-eval';
 
 const corpus = corpusSchema.parse(JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/intent/corpus.json'), 'utf8')));
-
-const TARGETS: [string, number][] = [
-  ['route:not_inherit', 1],
-  ['route:no_write', 1],
-  ['route:confirm', 0.95],
-  ['route:clarify_first', 0.9],
-  ['plan_request', 0.95],
-  ['lang', 1],
-  ['question', 1],
-  ['scope', 0.9],
-  ['route', 0.95],
-];
+const only = (part: keyof Omit<Corpus, 'files_zh' | 'files_en'>): Corpus => ({ ...corpus, scope: [], route: [], plan_request: [], lang: [], question: [], [part]: corpus[part] });
 
 test('the corpus is large and in both languages', () => {
   const total = corpus.scope.length + corpus.route.length + corpus.plan_request.length + corpus.lang.length + corpus.question.length;
@@ -32,14 +22,17 @@ test('the corpus is large and in both languages', () => {
   }
 });
 
-test('no false authorisation, and every kind of case meets its target', () => {
-  const result = evaluateCorpus(corpus);
+test.each([
+  ['scope', [['scope', 0.9]]],
+  ['route', [['route:not_inherit', 1], ['route:no_write', 1], ['route:confirm', 0.95], ['route:clarify_first', 0.9], ['route', 0.95]]],
+  ['plan_request', [['plan_request', 0.95]]],
+  ['lang', [['lang', 1]]],
+  ['question', [['question', 1]]],
+] as const)('%s: no false authorisation, every target met, every case of the team corpus passes', (part, targets) => {
+  const result = evaluateCorpus(only(part));
   if (result.failed > 0) console.log(formatReport(result));
   expect(result.falseAuthorisations).toBe(0);
-  const rates = Object.fromEntries(TARGETS.map(([category]) => [category, rate(result, category)]));
-  for (const [category, target] of TARGETS) expect({ category, rate: rates[category]! >= target }).toEqual({ category, rate: true });
-  // The team's own corpus passes whole: a rule change that loses a case shows here first.
+  for (const [category, target] of targets) expect({ category, met: rate(result, category) >= target }).toEqual({ category, met: true });
   expect(result.failures).toEqual([]);
-  // The report reads as `npm run eval:intent` prints it.
-  expect(formatReport(result).split('\n').at(-1)).toBe(`intent: ${result.passed} passed, ${result.failed} failed`);
+  expect(formatReport(result).split('\n').at(-1)).toBe(`intent: ${result.passed} passed, 0 failed`);
 });

@@ -9,7 +9,7 @@
  */
 import { diffLines } from 'diff';
 import type { ApprovalRequest } from '../../shared/turn-types';
-import { authorAskedFor, type AuthorAction } from '../../shared/author-scope';
+import { type AuthorAction, authorisedFiles } from '../../shared/author-scope';
 import { truncate } from '../../shared/text';
 import { authorWrittenRanges, type FileRecord } from './file-store';
 import { failure, type ToolContext, type ToolExecution } from './types';
@@ -55,7 +55,8 @@ export async function protectAuthorFiles(
   if (!authors.length) return null;
   // A job's instructions and chapter messages are the system's words: they authorise nothing.
   const scope = ctx.authorMessage ? { message: ctx.authorMessage, focusFileId: ctx.focusFileId, titles: await projectTitles(ctx) } : null;
-  const unasked = scope ? authors.filter((f) => !authorAskedFor(scope, { id: String(f._id), title: f.title }, action)) : authors;
+  const asked = new Set(scope ? authorisedFiles(scope, authors.map((f) => ({ id: String(f._id), title: f.title })), action).map((f) => f.id) : []);
+  const unasked = authors.filter((f) => !asked.has(String(f._id)));
   if (!unasked.length) return null;
   const titles = unasked.map((f) => `"${f.title}"`).join(', ');
   const verb = action === 'delete' ? 'deleted' : 'rewritten';
