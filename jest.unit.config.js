@@ -7,9 +7,10 @@ const base = require('./jest.config');
 module.exports = {
   testEnvironment: base.testEnvironment,
   transform: base.transform,
-  // scripts/ too: the intent corpus test reaches the rules through scripts/intent-eval.ts, and
-  // Jest (Stryker's findRelatedTests) follows imports only through files under its roots.
-  roots: ['<rootDir>/tests/unit', '<rootDir>/scripts'],
+  // src/ and scripts/ too: Stryker asks Jest for the tests related to a mutated file, and Jest
+  // follows imports only through files under its roots (the intent corpus test reaches the
+  // rules through scripts/intent-eval.ts). testMatch keeps tests to tests/unit.
+  roots: ['<rootDir>/tests/unit', '<rootDir>/scripts', '<rootDir>/src'],
   testMatch: ['**/*.test.ts'],
   testTimeout: 10000,
 };

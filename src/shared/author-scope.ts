@@ -13,7 +13,7 @@
  * Anything else is no, and the agent asks the author. Pure module.
  */
 import { findUnitRefs, halfWidthDigits, unitOfTitle, type UnitRef } from './numerals';
-import { isMostlyChinese } from './text';
+import { isMostlyChinese, straightQuotes } from './text';
 import { type Clause, isConditionalSentence, isQuestionSentence, lastRetractionEnd, type Sentence, type Span, splitSentences } from './utterance';
 
 export { splitClauses } from './utterance';
@@ -83,6 +83,8 @@ const PART_AFTER = new RegExp(
 );
 /** The clause reports work as done: what it names is not a target ("第3章改好了", "chapter 3 is done"). */
 const DONE = /(?<!就)好了|完了|已经(?!有)|已(?![经有])|写完|改完|\b(?:done|finished|already|i've|i have|i rewrote|i deleted|i removed)\b/iu;
+/** The name goes on past the title ("Notes 2" after "Notes", "Anna Marsh" after "Anna", "林夏雪" after "林夏"): another name. */
+const NAME_CONTINUES = /^(?:\s*[0-9]|\s+[A-Z][a-z]|[\u4e00-\u9fff](?<![的是也都就太很挺不没和与及跟了吧啊呢吗写改删这那已还再被真好]))/u;
 /** Pointing at a file: the open one, or the one the message just named. */
 const POINTING = /\b(?:this|it|that|them|those|these|current)\b|这|它|此|本章|本文|当前/iu;
 
@@ -96,7 +98,9 @@ const EN_FILLER =
 const ZH_FILLER =
   /(?:这|那)?(?:两|几|三)个文件|一遍|掉|了|把|将|已有的|已经有的|现有的|现在的|原来的|旧的|整个|整章|这个文件|的文件|文件|这个|那个|这份|那份|这一章|这章|原|名为|叫做|叫|和|与|及|跟|以及|还有|全部|一下|给我|帮我|请|麻烦|吧|啊|呀|哈|嘛|啦|呗|哦|喔|也|都|就行|就好|即可|就可以|统统|一起|一并|直接|全都|谢谢|辛苦|吧|好吗/gu;
 /** A reference list: the joiners between file references ("chapter 3 and 4", "第三章、第四章"). */
-const JOIN = /^\s*(?:,|，|、|&|\band\b|\bor\b|和|与|及|跟|以及|还有)\s*/iu;
+const JOIN = /^\s*(?:,|，|、|&|\band\b|\bor\b|和|与|及|跟|以及|还有|或者?|还是)\s*(?:(?:the|my|our|this|that)\s+)?/iu;
+/** "chapter 1 or chapter 3", "第一章还是第三章": the author has not chosen, so neither is asked for. */
+const EITHER = /(?:\bor\b|\beither\b|或者?|还是)/iu;
 /** Separators that let a clause of bare references share its neighbour's verb. */
 const LIST_SEPS = [',', '，', '、'];
 /** "删了" / "扔了" read as an order only with 把 or a closing 吧 ("把第三章删了", "删了吧"); "我删了第三章" reports. */
@@ -286,6 +290,8 @@ function governingVerbs(views: ClauseView[], i: number, span: Span): Governed[] 
   const before = text.slice(0, span.start);
   const afterCoord = skipCoordinated(text, span.end, v.refs);
   if (notAnObject(before, text.slice(span.end))) return [];
+  // A choice between files asks for none of them.
+  if (EITHER.test(text)) return [];
   // Two names with nothing between make one ("chapter 4 notes"): neither is a whole file.
   if (v.refs.some((r) => r.end <= span.start && !/[\p{L}\p{N}\p{P}]/u.test(text.slice(r.end, span.start)))) return [];
   const manner = MANNER_AFTER.exec(afterCoord);
@@ -334,7 +340,7 @@ const within = (spans: Span[], c: Clause): Span[] =>
   spans.filter((s) => s.start >= c.start && s.end <= c.start + c.text.length).map((s) => ({ start: s.start - c.start, end: s.end - c.start }));
 
 function readMessage(raw: string, titles: string[]): MessageReading {
-  const message = halfWidthDigits(raw);
+  const message = straightQuotes(halfWidthDigits(raw));
   const units = findUnitRefs(message);
   const refs = referenceSpans(message, titles, units);
   const all = outermost([...refs, ...titles.flatMap((t) => nameSpans(message, t, refs, units))]);
@@ -371,8 +377,17 @@ function asksFor(reading: MessageReading, file: { id: string; title: string }, a
     for (const verb of v.verbs) {
       // "其他别动" has a subject of its own: only a verb with nothing before it points back.
       if (!objectOfVerbIsPointing(v, verb) || !emptyOfWords(withoutCourtesy(v.clause.text.slice(0, verb.start)))) continue;
+      // Only a statement just before points the way: not a question ("Chapter 1? delete it"), not an earlier sentence.
       const topic = [...views.slice(0, i)].reverse().find((p) => p.refs.length > 0);
-      const named = topic ? topic.names.length > 0 && topic.names.every((s) => !PART_AFTER.test(skipCoordinated(topic.clause.text, s.end, topic.refs))) : isFocus && !messageNamesAny;
+      // (A keep points back as far as it likes: keeping is never the risky reading.)
+      const destructive = verb.kind === 'delete' || verb.kind === 'rewrite';
+      if (destructive && topic && (isQuestionSentence(topic.sentence) || (topic.sentence !== v.sentence && views.indexOf(topic) < i - 1))) continue;
+      // The file the clause before named as a whole thing, not as a place or a part ("the ending of Notes is weak, delete it").
+      const whole = (p: ClauseView, s: Span): boolean =>
+        !notAnObject(p.clause.text.slice(0, s.start), p.clause.text.slice(s.end)) &&
+        !PART_AFTER.test(skipCoordinated(p.clause.text, s.end, p.refs)) &&
+        !NAME_CONTINUES.test(p.clause.text.slice(s.end));
+      const named = topic ? topic.names.length > 0 && topic.names.every((s) => whole(topic, s)) : isFocus && !messageNamesAny;
       if (named) kinds.push(judge(verb, v));
     }
   });

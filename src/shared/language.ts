@@ -22,15 +22,16 @@ export function carriesLanguage(message: string): boolean {
   for (const r of [...findUnitRefs(rest)].reverse()) rest = rest.slice(0, r.start) + ' ' + rest.slice(r.end);
   rest = rest.replace(/[\p{N}\p{P}\p{S}\s]+/gu, ' ');
   // Agreement and choice words every author uses whatever their language.
-  rest = rest
-    .replace(/\b(?:ok|okay|k|kk|yes|yep|yeah|yup|no|nope|nah|sure|thx|thanks|lol|haha|hmm|a|b|c|d)\b/giu, ' ')
-    .replace(/好的|好吧|好啊|好|嗯+|行|可以|是的|对|没问题|谢谢|哈+/gu, ' ');
+  const agreeing = (t: string): string =>
+    t.replace(/\b(?:ok|okay|k|kk|yes|yep|yeah|yup|no|nope|nah|sure|thx|thanks|lol|haha|hmm|a|b|c|d)\b/giu, ' ').replace(/好的|好吧|好啊|好|嗯+|行|可以|是的|对|没问题|谢谢|哈+/gu, ' ');
+  rest = agreeing(rest);
+  const whole = agreeing(message);
   const cjk = rest.match(CJK)?.length ?? 0;
-  const latinWords = rest.replace(CJK, ' ').match(/[A-Za-z]{2,}/g)?.length ?? 0;
-  // "写第三章" speaks Chinese; "第三章" alone, or "好的", only points or agrees.
-  if (cjk >= 2 || (cjk >= 1 && (message.match(CJK)?.length ?? 0) >= 3)) return true;
+  const latin = (t: string): number => t.replace(CJK, ' ').match(/[A-Za-z]{2,}/g)?.length ?? 0;
+  // "写第三章" / "Write chapter 1" speak; "第三章" / "Chapter 3" alone, "好的", "ok" only point or agree.
+  if (cjk >= 2 || (cjk >= 1 && (whole.match(CJK)?.length ?? 0) >= 3)) return true;
   // A single name ("Anna") is an answer, not a language switch.
-  return latinWords >= 2;
+  return latin(rest) >= 2 || (latin(rest) >= 1 && latin(whole) >= 2);
 }
 
 /** The language of this reply, given the session's language so far and the author's new message. */

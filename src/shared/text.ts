@@ -37,3 +37,8 @@ export function tail(text: string, max: number): string {
   const chars = Array.from(text);
   return chars.length <= max ? text : chars.slice(chars.length - max).join('');
 }
+
+/** Curly apostrophes and quotes as straight ones: "I’d" reads as "I'd" in every rule (lengths unchanged). */
+export function straightQuotes(text: string): string {
+  return text.replace(/[’‘`´]/g, "'").replace(/[“”]/g, '"');
+}

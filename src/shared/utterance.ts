@@ -128,7 +128,7 @@ export function isHedgedClause(text: string): boolean {
  * it", "删除第三章？算了不用了"). What follows the last of them stands.
  */
 const RETRACTION =
-  /\b(?:no wait|wait no|wait|hold on|hang on|hold off|actually no|actually,? (?:keep|don'?t|leave|never ?mind)|never ?mind|nvm|scratch that|forget (?:it|that|i said that)|cancel that|on second thought|changed my mind|just kidding|jk|ignore that|disregard that)\b|算了|不用了|还是别|还是不要|还是留着|还是保留|先别|等等|等一下|等下|稍等|再想想|不删了|别删了|不要删了|不改了|撤回|开玩笑|当我没说|收回/iu;
+  /\b(?:no wait|wait no|wait|hold on|hang on|hold off|actually no|actually,? (?:keep|don'?t|leave|never ?mind)|never ?mind|nvm|scratch that|forget (?:it|that|i said that)|cancel that|on second thought|changed my mind|just kidding|jk|ignore that|disregard that)\b|算了|不用了|不对|哦不|还是别|还是不要|还是留着|还是保留|先别|等等|等一下|等下|稍等|再想想|不删了|别删了|不要删了|不改了|撤回|开玩笑|当我没说|收回/iu;
 
 /** Offset just past the last retraction in the message, or -1 when there is none. */
 export function lastRetractionEnd(message: string): number {

@@ -8,6 +8,7 @@
  * Pure module: runs inside the workflow.
  */
 import { findUnitRefs } from '../shared/numerals';
+import { straightQuotes } from '../shared/text';
 import type { WorkAgent } from './plans';
 
 /** What a message (or a previous route) is about. */
@@ -49,7 +50,8 @@ const OWN_OBJECT =
   /\b(?:chapter|chapters|ch|episode|prologue|epilogue|outline|character|characters|cast|villain|hero|setting|settings|world|blurb|title|titles|synopsis|scene|sheet|summary|draft|book|novel|story|typos?|notes?|ideas?)\b|第.{1,4}[章集回幕]|章|大纲|人物|角色|反派|设定|世界观|简介|文案|标题|书名|序章|尾声|场景|错别字|笔记|故事|小说|情节|开头|结尾/iu;
 
 /** The message does something other than answer: a change of course, a destructive verb, or a different kind of work with its own object. */
-export function isNewInstruction(message: string, previous: { agent: WorkAgent; readOnly: boolean } | null): boolean {
+export function isNewInstruction(raw: string, previous: { agent: WorkAgent; readOnly: boolean } | null): boolean {
+  const message = straightQuotes(raw);
   if (CHANGE_OF_COURSE.test(message)) return true;
   const actions = actionsOf(message);
   if (actions.includes('destroy')) return true;
@@ -67,7 +69,7 @@ const REFUSAL_EN =
 
 /** A plain "no" to an offered step ("不用了", "先不用", "no thanks", "not now", "no, leave it"). */
 export function isRefusal(message: string): boolean {
-  const t = message.trim();
+  const t = straightQuotes(message).trim();
   if (!t || Array.from(t).length > 80) return false;
   if (!REFUSAL_ZH.test(t) && !REFUSAL_EN.test(t)) return false;
   // "no, write chapter 6 instead" declines and asks for something else: that goes to the router.

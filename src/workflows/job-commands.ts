@@ -5,6 +5,7 @@
  * the author's language. Pure module: runs inside the workflow.
  */
 import { findUnitRefs } from '../shared/numerals';
+import { straightQuotes } from '../shared/text';
 
 export type JobCommandAction = 'pause' | 'resume' | 'cancel' | 'status';
 
@@ -33,7 +34,7 @@ const BARE_STATUS = /^(?:现在|目前)?(?:任务)?(?:进度|状态)(?:怎么样
 
 /** Reads a run-control command, or null when the message is about something else. */
 export function jobCommandOf(message: string): JobCommand | null {
-  const t = message.trim();
+  const t = straightQuotes(message).trim();
   if (!t || Array.from(t).length > 80 || /\n/.test(t)) return null;
   // A chapter is writing, not a job: "stop chapter 3 here" or "continue chapter 4" go to the agents;
   // and anything said with a "don't" is better read by the agents too.

@@ -7,6 +7,7 @@
  * Pure module: runs inside the workflow.
  */
 import { findUnitRefs, formatUnitRange, type UnitKind } from '../shared/numerals';
+import { straightQuotes } from '../shared/text';
 import { endsWithQuestion } from '../agents/file-stream';
 import { type RoutingDecision, cutScope } from './plans';
 
@@ -54,8 +55,9 @@ export interface ProposedStep {
  * "Shall I write chapter 2?"), or asks for a yes to a proposal ("建议…。要这样改吗？",
  * "I'd merge them. Okay to proceed?"). A choice or an open question is not an offer.
  */
-export function isOfferQuestion(question: string | null | undefined): boolean {
-  if (!question) return false;
+export function isOfferQuestion(raw: string | null | undefined): boolean {
+  if (!raw) return false;
+  const question = straightQuotes(raw);
   const last = lastSentence(question);
   const tail = OFFER_TAIL.test(last) || (AGREE_TAIL.test(last) && PROPOSAL.test(question));
   if (tail) return !/还是|或者|\bor\b/iu.test(last) || OFFER_EN.test(last);
@@ -78,11 +80,12 @@ export function proposedStep(question: string | null | undefined, deliveredUnits
   if (!question || !isOfferQuestion(question)) return null;
   // The question's own verb first ("Apply these fixes?"), then the proposal before it; an offer
   // that names only a unit ("Ready for chapter 2?") offers to write it.
-  const last = lastSentence(question);
+  const last = lastSentence(straightQuotes(question));
   const action =
     actionOf(last) ?? actionOf(question) ?? (findUnitRefs(last).length || NEXT_UNIT.test(last) ? 'write' : PROPOSAL.test(question) ? 'edit' : null);
   if (!action) return null;
-  const ref = findUnitRefs(question)[0];
+  // The unit the question itself names ("Chapter 1 is saved. Ready for chapter 2?"), else the proposal's.
+  const ref = findUnitRefs(last)[0] ?? findUnitRefs(question)[0];
   let units: ProposedStep['units'] = ref ? { kind: ref.kind, from: ref.from, to: ref.to } : null;
   if (!units && NEXT_UNIT.test(question) && deliveredUnits.length) {
     const next = Math.max(...deliveredUnits) + 1;
@@ -112,7 +115,7 @@ const NEGATIVE_EMOJI = /👎|❌|🚫|🙅|✋|⛔/u;
 /** Plain agreement, nothing else: "好的", "行，写吧", "yes", "ok, go", "👍". */
 export function isConfirmation(message: string): boolean {
   if (NEGATIVE_EMOJI.test(message)) return false;
-  const t = message.replace(THUMBS, 'ok').replace(/\p{Extended_Pictographic}/gu, '').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
+  const t = straightQuotes(message).replace(THUMBS, 'ok').replace(/\p{Extended_Pictographic}/gu, '').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
   return t.length > 0 && Array.from(t).length <= 20 && CONFIRM_RE.test(t);
 }
 

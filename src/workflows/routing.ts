@@ -6,7 +6,7 @@
  */
 import type { TurnStatus } from '../shared/domain';
 import { findLengthMentions, findUnitRefs, formatUnitRange } from '../shared/numerals';
-import { detectLanguage } from '../shared/text';
+import { detectLanguage, straightQuotes } from '../shared/text';
 import { type RoutingDecision, type WorkAgent } from './plans';
 import { isNewInstruction, isRefusal } from './answers';
 import { confirmedStepRouting, declinedOfferRouting, isConfirmation, isOfferQuestion, proposedStep } from './proposals';
@@ -141,7 +141,8 @@ export function findLengthRequirements(message: string): string[] {
  * Runs the deterministic rules in order; returns a decision when one fires, else null
  * (then the LLM router decides).
  */
-export function preRoute(message: string, previous: PreviousTurnFacts | null, opts: PreRouteOptions = {}): RoutingDecision | null {
+export function preRoute(raw: string, previous: PreviousTurnFacts | null, opts: PreRouteOptions = {}): RoutingDecision | null {
+  const message = straightQuotes(raw);
   const prevRouting = previous?.routing ?? null;
 
   if (isVagueEditRequest(message)) {
