@@ -43,7 +43,7 @@ interface Verb {
 // Longest alternatives first: "重写" must win over "写", "删除" over "删".
 const VERB_RE = new RegExp(
   [
-    String.raw`(?<rewrite>\b(?:rewrite|re-write|rewirte|rewite|overwrite|redo|re-do|start(?=[^.,;!?]{0,40}\bover\b)|write (?:it|them) again|from scratch)\b|整份重写|全部重写|整章重写|推翻重写|推倒重来|推翻重来|废了重写|从头(?:开始|再)?(?:重新)?写|从头重写|重新写|重写|覆盖|重做|重来)`,
+    String.raw`(?<rewrite>\b(?:rewrite|re-write|rewirte|rewite|overwrite|redo|re-do|start(?=[^.,;!?]{0,40}\bover\b)|write(?=[^.,;!?]{0,40}\b(?:from scratch|again|anew)\b))\b|整份重写|全部重写|整章重写|推翻重写|推倒重来|推翻重来|废了重写|从头(?:开始|再)?(?:重新)?写|从头重写|重新写|重写|覆盖|重做|重来)`,
     String.raw`(?<delete>\b(?:delete|delte|deleet|delet|dlete|remove|remvoe|erase|trash|discard|scrap|drop|get rid of|bin|toss|nuke|ditch|junk|axe|throw (?:it |them )?(?:out|away)|dump|wipe|purge)\b|删除|删掉|删了|删去|删|去掉|移除|扔掉|扔了|丢掉|丢了|清除|砍掉|干掉|作废|拿掉)`,
     String.raw`(?<keep>\b(?:keep|leave|retain|preserve|spare|except|but not|other than|stays?|remains?|untouched)\b|保留|留着|留下|别动|不动|别碰|不要动|除了|除)`,
     String.raw`(?<other>\b(?:write|edit|polish|revise|fix|improve|tighten|review|read|check|look at|expand|shorten|continue|change|tweak|rework|trim|cut|merge|move|rename|add|update|outline|plan|draft|finish)\b|续写|扩写|缩写|改写|修改|润色|优化|检查|合并|移到|改名|写|改|看|读|审|加|补)`,

@@ -133,6 +133,30 @@ describe('author scope edges', () => {
       for (const action of ['delete', 'rewrite'] as const)
         expect(authorisedFiles({ message: m, titles }, files, action).map((f) => f.title)).toEqual(titles.filter((t) => asks(m, t, action)));
   });
+  test.each([
+    ['delete Notes later', 'Notes', 'delete', false],
+    ['delete Notes now', 'Notes', 'delete', true],
+    ['delete Notes entirely please 🙏', 'Notes', 'delete', true],
+    ['rewrite Notes entirely from scratch', 'Notes', 'rewrite', true],
+    ['rewrite Notes with more tension', 'Notes', 'rewrite', true],
+    ['delete Notes and rewrite Notes File', 'Notes', 'delete', true],
+    ['delete Notes and rewrite Notes File', 'Notes File', 'rewrite', true],
+    ['delete Notes then rewrite Notes File', 'Notes File', 'rewrite', true],
+    ['my editor wants to delete Notes and rewrite Notes File', 'Notes File', 'rewrite', false],
+    ['delete Notes, 大纲, Notes File', 'Notes File', 'delete', true],
+    ['Notes，大纲，都删掉', 'Notes', 'delete', true],
+    ['Notes，大纲 写得不错，都删掉', 'Notes', 'delete', false],
+    ['笔记删了', '笔记', 'delete', false],
+    ['删了笔记', '笔记', 'delete', false],
+    ['把笔记删了', '笔记', 'delete', true],
+    ['笔记删了吧 🙏', '笔记', 'delete', true],
+    ['把 Notes delete 掉', 'Notes', 'delete', true],
+    ['Notes delete', 'Notes', 'delete', false],
+    ['delete chapter 3 Notes', 'Notes', 'delete', false],
+    ['delete chapter 3, Notes', 'Notes', 'delete', true],
+  ] as const)('"%s" → %s %s: %s', (m, title, action, expected) =>
+    expect(authorAskedFor({ message: m, titles: [...titles, '笔记'] }, { id: title, title }, action)).toBe(expected),
+  );
   test('a choice between files asks for none; a question or an older sentence is not what "it" points at', () => {
     expect(asks('delete Notes or Notes File', 'Notes')).toBe(false);
     expect(asks('删掉大纲还是人物大纲', '大纲')).toBe(false);
