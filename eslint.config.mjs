@@ -1,6 +1,8 @@
-// Flat ESLint config. The workflow override is the guard that keeps src/workflows
-// deterministic: no Node built-ins and no Node-only packages can be imported there
-// (same idea as temporalio/samples-typescript .shared/.eslintrc.js).
+// Flat ESLint config. The determinism override is the guard that keeps everything the
+// workflow bundle may load — src/workflows and the shared src/core — deterministic: no Node
+// built-ins and no Node-only packages can be imported there (same idea as
+// temporalio/samples-typescript .shared/.eslintrc.js). tests/unit/layers.test.ts checks that
+// the bundle reaches no other folder, and that layers import only downward.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -26,7 +28,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/workflows/**/*.ts'],
+    files: ['src/workflows/**/*.ts', 'src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: [...builtinModules, ...builtinModules.map((m) => `node:${m}`), ...nodeOnlyPackages].map((name) => ({
@@ -34,7 +36,7 @@ export default tseslint.config(
           message: 'Workflow code must stay deterministic: no Node built-ins or Node-only packages (use an activity).',
         })),
         patterns: [{ group: ['**/activities', '**/activities/*', '**/db/*', '**/api/*'], allowTypeImports: true,
-          message: 'Workflows import activities, db and api modules as types only.' }],
+          message: 'Workflow and core code import activities, db and api modules as types only.' }],
       }],
       'no-restricted-globals': ['error', { name: 'setTimeout', message: 'Use sleep() from @temporalio/workflow.' },
         { name: 'setInterval', message: 'Use sleep() from @temporalio/workflow.' }],

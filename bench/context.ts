@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config';
 import { createModels, syncIndexes } from '../src/db/models';
 import { countPromptTokens } from '../src/offline-model/tokens';
 import type { ChatCompletionRequest } from '../src/offline-model/types';
-import type { LlmStepInput } from '../src/shared/turn-types';
+import type { LlmStepInput } from '../src/core/turn-types';
 import { generateLongBook } from './fixtures/long-book';
 
 function flag(name: string, def: number): number {

@@ -18,13 +18,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { workflowBundleOptions } from '../src/observability/workflow-bundle';
+import { workflowBundleOptions } from '../src/bundling';
 import { createApp } from '../src/api/app';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startOfflineModel } from '../src/offline-model';
 import { connectRuntime } from '../src/runtime';
-import type { JobResult } from '../src/workflows/job-messages';
+import type { JobResult } from '../src/core/job-messages';
 
 const ROOT = path.resolve(__dirname, '..');
 

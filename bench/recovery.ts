@@ -13,12 +13,12 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { workflowBundleOptions } from '../src/observability/workflow-bundle';
+import { workflowBundleOptions } from '../src/bundling';
 import { createHarness, createProjectAndSession, postTurn, ROOT, waitTurn } from '../tests/helpers/harness';
 import { recoveryScript } from '../tests/helpers/recovery';
 import { readSse } from '../tests/helpers/sse-client';
 import { spawnWorker, type WorkerProcess } from '../tests/helpers/worker-process';
-import type { FaultRule } from '../src/activities/faults';
+import type { FaultRule } from '../src/shared/faults';
 
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -20,7 +20,7 @@ import express from 'express';
 import { createParser } from 'eventsource-parser';
 import { Redis } from 'ioredis';
 import { serveSse } from '../src/api/sse';
-import { draft } from '../src/events/contract';
+import { draft } from '../src/core/events';
 import { readBlocking, StreamPublisher } from '../src/streams/redis-streams';
 
 type Mode = 'fanout' | 'dedicated';

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { workflowBundleOptions } from '../src/observability/workflow-bundle';
+import { workflowBundleOptions } from '../src/bundling';
 import { createHarness, createProjectAndSession, ROOT, runTurn } from '../tests/helpers/harness';
 
 function payloadBytes(obj: unknown): number {

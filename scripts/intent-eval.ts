@@ -6,12 +6,12 @@
  * run; `npm run eval:intent -- <file.json>` prints the result (scripts/eval-intent.ts).
  */
 import { z } from 'zod';
-import { endsWithQuestion } from '../src/agents/file-stream';
-import { type AuthorAction, authorisedFiles } from '../src/shared/author-scope';
-import { replyLanguage } from '../src/shared/language';
-import type { RoutingDecision, WorkAgent } from '../src/workflows/plans';
-import { countProposedChanges } from '../src/workflows/proposals';
-import { preRoute, type PreviousTurnFacts, requestAsksForPlan } from '../src/workflows/routing';
+import { endsWithQuestion } from '../src/core/file-stream';
+import { type AuthorAction, authorisedFiles } from '../src/activities/tools/author-scope';
+import { replyLanguage } from '../src/core/language';
+import type { RoutingDecision, WorkAgent } from '../src/core/plans';
+import { countProposedChanges } from '../src/core/proposals';
+import { preRoute, type PreviousTurnFacts, requestAsksForPlan } from '../src/core/routing';
 
 const agent = z.enum(['planner', 'hook_designer', 'writer', 'quality_reviewer']);
 export const corpusSchema = z.object({

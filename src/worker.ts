@@ -10,14 +10,14 @@ import { NativeConnection, Worker, type WorkerInterceptors, type WorkerOptions a
 import type OpenAI from 'openai';
 import type { Logger } from 'pino';
 import { createActivities } from './activities';
-import type { FaultInjector } from './activities/faults';
+import type { FaultInjector } from './shared/faults';
 import { type Config, loadConfig } from './config';
 import { createLogger } from './logger';
 import { activityInterceptors } from './observability/activity-interceptor';
 import { serveMetrics } from './observability/metrics-server';
 import { installTemporalRuntime } from './observability/temporal-runtime';
 import { activeTracing, shutdownTracing, temporalTracingPlugin } from './observability/tracing';
-import { PRELOADED_WORKFLOW_MODULES, prebuiltBundlePath, WORKFLOWS_PATH } from './observability/workflow-bundle';
+import { PRELOADED_WORKFLOW_MODULES, prebuiltBundlePath, WORKFLOWS_PATH } from './bundling';
 import { onShutdown } from './shutdown';
 import { connectRuntime, createLlmClient, type Runtime } from './runtime';
 

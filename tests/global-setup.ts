@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { workflowBundleOptions } from '../src/observability/workflow-bundle';
+import { workflowBundleOptions } from '../src/bundling';
 
 export default async function globalSetup(): Promise<void> {
   const root = path.resolve(__dirname, '..');

@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FILE_STREAM_CONTINUATION_MARKER } from '../../src/agents/markers';
+import { FILE_STREAM_CONTINUATION_MARKER } from '../../src/core/markers';
 import { countPromptTokens, countCompletionTokens } from '../../src/offline-model/tokens';
 import { personaReply, startOfflineModel, type AgentName, type OfflineModel, type RecordedRequest, type ScriptEntry } from '../../src/offline-model';
 

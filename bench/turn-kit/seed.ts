@@ -5,7 +5,7 @@
  * records, read snapshots), so every hot-path query runs against grown collections.
  */
 import { newId, type Models } from '../../src/db/models';
-import { turnWorkflowId } from '../../src/shared/domain';
+import { turnWorkflowId } from '../../src/core/domain';
 
 const SENTENCE = 'The fog lay over the harbour while the inspector read the letter again, looking for the hand that wrote it. ';
 

@@ -9,7 +9,7 @@ import { buildAgentMessages } from '../../src/activities/agent-messages';
 import { countTokens } from '../../src/activities/context';
 import type { Config } from '../../src/config';
 import type { Runtime } from '../../src/runtime';
-import type { LlmStepInput } from '../../src/shared/turn-types';
+import type { LlmStepInput } from '../../src/core/turn-types';
 
 function decode(payload: { data?: Uint8Array | null } | undefined): unknown {
   return payload?.data ? JSON.parse(Buffer.from(payload.data).toString('utf8')) : null;

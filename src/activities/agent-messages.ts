@@ -10,12 +10,12 @@
  */
 import type OpenAI from 'openai';
 import { buildSystemPrompt } from '../agents/prompts';
-import { STEERING_MARKER } from '../agents/markers';
+import { STEERING_MARKER } from '../core/markers';
 import type { Models, TurnContextDoc } from '../db/models';
-import type { ProjectType } from '../shared/domain';
-import { renderNotesForContext } from '../shared/project-notes';
-import { detectLanguage } from '../shared/text';
-import type { LlmStepInput } from '../shared/turn-types';
+import type { ProjectType } from '../core/domain';
+import { renderNotesForContext } from './tools/project-notes';
+import { detectLanguage } from '../core/text';
+import type { LlmStepInput } from '../core/turn-types';
 import { type ContextSettings, countStable, countTokens, ensureTurnContext, markChanged, MESSAGE_OVERHEAD_TOKENS } from './context';
 import { notFound } from './failures';
 import { stepsUpTo } from './turn-reads';

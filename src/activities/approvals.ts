@@ -4,8 +4,8 @@
  * client and the session's next message see it), `approval_requested` and
  * `approval_decided` go out on the turn's stream. Idempotent by turn and slot.
  */
-import { draft } from '../events/contract';
-import type { ApprovalVerdict, PendingApproval } from '../shared/turn-types';
+import { draft } from '../core/events';
+import type { ApprovalVerdict, PendingApproval } from '../core/turn-types';
 import type { ActivityDeps } from './deps';
 import { publisherFor } from './publish';
 

@@ -1,4 +1,4 @@
-import type { AnyEventDraft } from '../events/contract';
+import type { AnyEventDraft } from '../core/events';
 import type { StreamPublisher } from '../streams/redis-streams';
 
 const DELTA_TYPES = new Set(['content', 'thinking', 'file_content']);

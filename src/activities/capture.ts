@@ -6,11 +6,11 @@
  * in memory there, and a separate activity cost a MongoDB round trip for the step's stored
  * copy plus a workflow-task round trip); older turns save it in `saveCapturedFile`.
  */
-import { draft, type AnyEventDraft } from '../events/contract';
+import { draft, type AnyEventDraft } from '../core/events';
 import { idFromKey, isDuplicateKey, type Models } from '../db/models';
-import type { ToolOutcome } from '../shared/turn-types';
-import type { WorkAgent } from '../workflows/plans';
-import { isBodyType, writeVersion, WriteRefused } from './tools/file-store';
+import type { ToolOutcome } from '../core/turn-types';
+import type { WorkAgent } from '../core/plans';
+import { isBodyType, writeVersion, WriteRefused } from '../db/file-store';
 
 export interface CaptureToSave {
   turnId: string;

@@ -3,7 +3,7 @@ import type OpenAI from 'openai';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Models } from '../db/models';
-import type { FaultInjector } from './faults';
+import type { FaultInjector } from '../shared/faults';
 
 /**
  * Everything activities touch, injected by the worker (samples-typescript

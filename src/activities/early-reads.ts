@@ -5,7 +5,7 @@
  * by the taker, and a retried activity (the entry is gone) reads anew.
  */
 import { LRUCache } from 'lru-cache';
-import { quiet } from '../shared/quiet';
+import { quiet } from '../core/quiet';
 
 export class EarlyReads<T extends object> {
   private readonly pending: LRUCache<string, Promise<T>>;

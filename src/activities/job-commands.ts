@@ -4,7 +4,7 @@
  * signals the job itself, so the command is part of the turn's history.
  */
 import { Types } from 'mongoose';
-import type { JobLookup } from '../workflows/job-commands';
+import type { JobLookup } from '../core/job-commands';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
 

@@ -7,8 +7,8 @@
 import { casLost, casWritten, compareAndSet } from '../db/compare-and-set';
 import { readProjectState, writeProjectState } from '../db/project-state';
 import type { Models } from '../db/models';
-import { BODY_FILE_TYPES } from '../shared/domain';
-import { findUnitRefs } from '../shared/numerals';
+import { BODY_FILE_TYPES } from '../core/domain';
+import { findUnitRefs } from '../core/numerals';
 
 /** The chapter a title or outline line names first ("Chapter 7: …", "第7章", "第七章"), or null (the shared numeral parser). */
 export function chapterOf(text: string): number | null {

@@ -5,7 +5,7 @@
  */
 import { isDuplicateKey, type JobDoc, type Models } from '../db/models';
 import { reserveMessageSeqs } from '../db/turn-records';
-import { detectLanguage } from '../shared/text';
+import { detectLanguage } from '../core/text';
 import { type Lang } from './job-text';
 
 export interface JobSummaryFacts {

@@ -7,7 +7,7 @@
  * The chapter number comes first in each message: agents and the offline model read the
  * first chapter a message names as the one asked for.
  */
-import { truncate } from '../shared/text';
+import { truncate } from '../core/text';
 
 export type Lang = 'en' | 'zh';
 

@@ -5,21 +5,21 @@
  * `idFromKey`, updates `$set` values the workflow computed, and stream ids are explicit.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { type AnyEventDraft, draft } from '../events/contract';
+import { type AnyEventDraft, draft } from '../core/events';
 import { idFromKey, type JobDoc } from '../db/models';
 import { createTurnRecords, releaseSessionLock, takeSessionLock } from '../db/turn-records';
-import { type JobStatus, turnWorkflowId } from '../shared/domain';
+import { type JobStatus, turnWorkflowId } from '../core/domain';
 import { workflowRunning } from '../workflow-liveness';
-import { detectLanguage } from '../shared/text';
+import { detectLanguage } from '../core/text';
 import { postJobSummary } from './job-summary';
-import { type OpenJobTurnInput, SESSION_BUSY, type TokenUsage } from '../workflows/job-messages';
+import { type OpenJobTurnInput, SESSION_BUSY, type TokenUsage } from '../core/job-messages';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
 import { anyChapterFile, chapterFiles, describeRanges, missingChapters, outlineCoverage, pickChapterFile, updateJobTask } from './job-files';
 import { chapterMessage, type Lang, outlineMessage, parseVerdict, revisionMessage } from './job-text';
 import { publisherFor, streamKeyFor } from './publish';
 import { expireStream } from '../streams/redis-streams';
-import { quiet } from '../shared/quiet';
+import { quiet } from '../core/quiet';
 
 /** Progress facts for a `job_progress` event; the range comes from the Job document. */
 export interface ProgressFacts {

@@ -11,12 +11,12 @@
 import { Context } from '@temporalio/activity';
 import type OpenAI from 'openai';
 import { AuthorTextShaper } from '../agents/author-facing-text';
-import { REVIEW_CONTENT_MARKER } from '../agents/markers';
-import { endsWithQuestion, FileStreamProcessor, lastQuestion, planUnits, type StreamPiece } from '../agents/file-stream';
-import { toolsForAgent } from '../agents/tool-schemas';
-import { type AnyEventDraft, draft, type UsageData } from '../events/contract';
-import { countWords, tail } from '../shared/text';
-import type { LlmStepInput, LlmStepResult, ToolOutcome } from '../shared/turn-types';
+import { REVIEW_CONTENT_MARKER } from '../core/markers';
+import { endsWithQuestion, FileStreamProcessor, lastQuestion, planUnits, type StreamPiece } from '../core/file-stream';
+import { toolsForAgent } from '../core/tool-schemas';
+import { type AnyEventDraft, draft, type UsageData } from '../core/events';
+import { countWords, tail } from '../core/text';
+import type { LlmStepInput, LlmStepResult, ToolOutcome } from '../core/turn-types';
 import { buildAgentMessages } from './agent-messages';
 import { countTokens } from './context';
 import type { ActivityDeps } from './deps';
@@ -28,7 +28,7 @@ import { reviewContent } from './review-evidence';
 import { stepId, usageId } from './record-ids';
 import { saveCapture, stepCaptureKey } from './capture';
 import { readToolTurn, resumeStep, runStepTools, runsToolsInStep } from './step-tools';
-import { quiet } from '../shared/quiet';
+import { quiet } from '../core/quiet';
 import { EarlySiblingCounts } from './tools/sibling-counts';
 
 interface AssembledCall {

@@ -1,6 +1,6 @@
 import { jobStreamKey, StreamPublisher, turnStreamKey, expireStream } from '../streams/redis-streams';
-import type { AnyEventDraft } from '../events/contract';
-import type { PublishInput } from '../shared/turn-types';
+import type { AnyEventDraft } from '../core/events';
+import type { PublishInput } from '../core/turn-types';
 import { observeEvents } from '../observability/event-metrics';
 import type { ActivityDeps } from './deps';
 

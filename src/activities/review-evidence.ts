@@ -7,8 +7,8 @@
  * its history.
  */
 import type { Models } from '../db/models';
-import { BODY_FILE_TYPES } from '../shared/domain';
-import { countWords } from '../shared/text';
+import { BODY_FILE_TYPES } from '../core/domain';
+import { countWords } from '../core/text';
 
 export interface ReviewFile {
   fileId: string;

@@ -11,9 +11,9 @@
  * late they read the same.
  */
 import type { Models, TurnDoc } from '../db/models';
-import { lastQuestion } from '../agents/file-stream';
-import { tail } from '../shared/text';
-import { isOfferQuestion } from '../workflows/proposals';
+import { lastQuestion } from '../core/file-stream';
+import { tail } from '../core/text';
+import { isOfferQuestion } from '../core/proposals';
 import { EarlyReads } from './early-reads';
 import { latestReply, type SessionMessages } from './session-messages';
 

@@ -5,7 +5,7 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildRouterSystemPrompt } from '../agents/prompts';
-import { fallbackRouting, normaliseRouterAnswer, type RoutingDecision, routerAnswerSchema } from '../workflows/plans';
+import { fallbackRouting, normaliseRouterAnswer, type RoutingDecision, routerAnswerSchema } from '../core/plans';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
 import { classifyLlmError } from './llm-errors';

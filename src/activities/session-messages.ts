@@ -10,7 +10,7 @@
  * read (the read was cut at its limit), it says so (null) and the caller asks MongoDB itself.
  */
 import type { MessageDoc, Models } from '../db/models';
-import { quiet } from '../shared/quiet';
+import { quiet } from '../core/quiet';
 
 /** Messages of the context's chat history (seed 001: the latest 200). */
 export const HISTORY_MESSAGES = 200;

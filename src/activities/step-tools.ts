@@ -14,10 +14,10 @@
  * author sees no `step_retry` and no card twice, exactly as when the executeTool activity
  * was retried.
  */
-import type { ToolOutcome, LlmStepInput, LlmStepResult } from '../shared/turn-types';
+import type { ToolOutcome, LlmStepInput, LlmStepResult } from '../core/turn-types';
 import type { ActivityDeps } from './deps';
 import type { CountingPublisher } from './publish';
-import { quiet } from '../shared/quiet';
+import { quiet } from '../core/quiet';
 import { notFound } from './failures';
 import { stepId, usageId } from './record-ids';
 import { recordUsage } from './usage';

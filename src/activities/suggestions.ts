@@ -9,8 +9,8 @@
  */
 import { Context } from '@temporalio/activity';
 import { buildSuggestionsPrompt, SUGGESTION_SECTIONS } from '../agents/prompts/suggestions';
-import { detectLanguage, tail, truncate } from '../shared/text';
-import type { ToolOutcome } from '../shared/turn-types';
+import { detectLanguage, tail, truncate } from '../core/text';
+import type { ToolOutcome } from '../core/turn-types';
 import type { ActivityDeps } from './deps';
 import { recordUsage } from './usage';
 import { usageId } from './record-ids';

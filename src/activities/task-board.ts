@@ -7,8 +7,8 @@
 import { casLost, casWritten, compareAndSet } from '../db/compare-and-set';
 import { readProjectState, writeProjectState } from '../db/project-state';
 import type { Models } from '../db/models';
-import { BODY_FILE_TYPES } from '../shared/domain';
-import { finalizeBoard, titleUnits } from '../shared/task-board';
+import { BODY_FILE_TYPES } from '../core/domain';
+import { finalizeBoard, titleUnits } from './task-board-rules';
 
 /** Units of every live body file with text in the project. */
 export async function liveBodyUnits(models: Models, projectId: string): Promise<Set<number>> {

@@ -4,18 +4,18 @@
  * terminal events). Each is idempotent: finalize run twice writes the same documents once.
  */
 import { Context } from '@temporalio/activity';
-import { draft, NON_TERMINAL_STOP_REASONS, type AnyEventDraft } from '../events/contract';
+import { draft, NON_TERMINAL_STOP_REASONS, type AnyEventDraft } from '../core/events';
 import { idFromKey, isDuplicateKey } from '../db/models';
 import { releaseSessionLock } from '../db/turn-records';
-import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../shared/domain';
-import { sessionLanguage } from '../shared/language';
-import { detectLanguage } from '../shared/text';
-import type { FinalizeInput, FinalizeResult, PreparedTurn, SaveCaptureInput, ToolOutcome } from '../shared/turn-types';
-import { endsWithQuestion, lastQuestion } from '../agents/file-stream';
-import { unitNumbers } from '../shared/numerals';
-import { findLengthRequirements, isNoiseMessage, type PreviousTurnFacts } from '../workflows/routing';
-import { countProposedChanges } from '../workflows/proposals';
-import type { RoutingDecision, WorkAgent } from '../workflows/plans';
+import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../core/domain';
+import { sessionLanguage } from '../core/language';
+import { detectLanguage } from '../core/text';
+import type { FinalizeInput, FinalizeResult, PreparedTurn, SaveCaptureInput, ToolOutcome } from '../core/turn-types';
+import { endsWithQuestion, lastQuestion } from '../core/file-stream';
+import { unitNumbers } from '../core/numerals';
+import { findLengthRequirements, isNoiseMessage, type PreviousTurnFacts } from '../core/routing';
+import { countProposedChanges } from '../core/proposals';
+import type { RoutingDecision, WorkAgent } from '../core/plans';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
 import { expireStream } from '../streams/redis-streams';
@@ -28,7 +28,7 @@ import { latestReply, openingReads, previousTurnId, readSessionMessages, type Se
 import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
 import { stepId } from './record-ids';
-import { quiet } from '../shared/quiet';
+import { quiet } from '../core/quiet';
 
 /** A (bulk) write error made only of duplicate-key errors. */
 function onlyDuplicateKeys(err: unknown): boolean {

@@ -3,10 +3,10 @@
  * client never watches silence while the router thinks, and the friendly question a noise
  * message ("???", "…") gets instead of agent work. Both are idempotent by turn.
  */
-import { draft } from '../events/contract';
+import { draft } from '../core/events';
 import { isDuplicateKey } from '../db/models';
 import { reserveMessageSeqs } from '../db/turn-records';
-import { sessionLanguage } from '../shared/language';
+import { sessionLanguage } from '../core/language';
 import type { ActivityDeps } from './deps';
 import { publisherFor } from './publish';
 

@@ -1,4 +1,4 @@
-import type { UsageData } from '../events/contract';
+import type { UsageData } from '../core/events';
 import type { Models } from '../db/models';
 
 interface TurnOwner {

@@ -5,9 +5,9 @@
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { TurnDoc } from '../db/models';
-import { isRefusal } from '../workflows/answers';
-import { decideApprovalUpdate } from '../workflows/messages';
-import { isConfirmation } from '../workflows/proposals';
+import { isRefusal } from '../core/answers';
+import { decideApprovalUpdate } from '../core/messages';
+import { isConfirmation } from '../core/proposals';
 import type { AppDeps } from './context';
 import { ConflictError } from './errors';
 

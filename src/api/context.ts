@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Models } from '../db/models';
-import type { FaultInjector } from '../activities/faults';
+import type { FaultInjector } from '../shared/faults';
 
 /** What routes may use. The API never calls the model or writes agent output itself. */
 export interface AppDeps {

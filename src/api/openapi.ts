@@ -6,8 +6,8 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { Config } from '../config';
-import { streamEventSchema } from '../events/contract';
-import { objectIdSchema } from '../shared/domain';
+import { streamEventSchema } from '../core/events';
+import { objectIdSchema } from '../core/domain';
 import {
   approvalBody,
   approvalIdSchema,

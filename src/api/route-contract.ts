@@ -12,7 +12,7 @@
  */
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { objectIdSchema } from '../shared/domain';
+import { objectIdSchema } from '../core/domain';
 import { BadRequestError } from './errors';
 import type { RouteSpec } from './openapi';
 import { parseBody, parseQuery } from './validation';

@@ -4,7 +4,7 @@
  * document is generated from these same schemas.
  */
 import { z } from 'zod';
-import { fileTypeSchema, importanceSchema, objectIdSchema, projectTypeSchema } from '../shared/domain';
+import { fileTypeSchema, importanceSchema, objectIdSchema, projectTypeSchema } from '../core/domain';
 
 const text = (max: number) => z.string().max(max);
 

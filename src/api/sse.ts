@@ -16,7 +16,7 @@
  */
 import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
-import { draft, isTerminal, makeEvent, type StreamEvent, toSseFrame, toSseResetFrame } from '../events/contract';
+import { draft, isTerminal, makeEvent, type StreamEvent, toSseFrame, toSseResetFrame } from '../core/events';
 import { compareStreamIds, lastEntry, missedAfter, parseStreamId, readBlocking, readRange, streamInfo } from '../streams/redis-streams';
 import { BadRequestError } from './errors';
 import { hubFor, type LiveEntry, openReader, type StreamHub } from './stream-hub';

@@ -14,7 +14,7 @@
  * resolves after it is.
  */
 import type { Redis } from 'ioredis';
-import { type StreamEvent, toSseFrame } from '../events/contract';
+import { type StreamEvent, toSseFrame } from '../core/events';
 import { readBlocking, streamInfo } from '../streams/redis-streams';
 import { metrics } from '../observability/metrics';
 

@@ -5,7 +5,7 @@
  */
 import type { RequestHandler } from 'express';
 import { type z } from 'zod';
-import { objectIdSchema } from '../shared/domain';
+import { objectIdSchema } from '../core/domain';
 import { BadRequestError, zodDetails } from './errors';
 
 const MAX_DEPTH = 12;

@@ -10,7 +10,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import type { StreamEvent } from '../events/contract';
+import type { StreamEvent } from '../core/events';
 import { followStream, StreamRefused } from './follow';
 import { TurnRenderer } from './render';
 

@@ -7,7 +7,7 @@
  * ends the current text line, and a progress line is rewritten in place (TTY) or printed
  * once when the file is done (pipes, logs), so it never garbles the chat text.
  */
-import { type StreamEvent, type StreamEventOf, streamEventSchema } from '../events/contract';
+import { type StreamEvent, type StreamEventOf, streamEventSchema } from '../core/events';
 
 export interface RenderOptions {
   write: (s: string) => void;

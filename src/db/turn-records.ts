@@ -3,11 +3,11 @@
  * document and the author's message. Shared by the API (author turns) and the job
  * activities (chapter turns); both are idempotent for a given turn id.
  */
-import { ACTIVE_TURN_STATUSES, type TurnStatus, turnWorkflowId } from '../shared/domain';
+import { ACTIVE_TURN_STATUSES, type TurnStatus, turnWorkflowId } from '../core/domain';
 import { casLost, casWritten, compareAndSet } from './compare-and-set';
 import { idFromKey, isDuplicateKey, type Models, type SessionLockDoc } from './models';
 import { deleteIncarnation, incarnationOf } from './revision-claims';
-import { quiet } from '../shared/quiet';
+import { quiet } from '../core/quiet';
 
 /**
  * How to tell a dead lock holder from a live one. Without it, only a holder whose Turn has

@@ -4,7 +4,7 @@
  * code of their own. Called with the events that were actually written: a retried activity
  * re-publishing the same ids is not counted twice.
  */
-import type { AnyEventDraft } from '../events/contract';
+import type { AnyEventDraft } from '../core/events';
 import { metrics } from './metrics';
 
 const BREAKER_CODES = new Set(['repeated_unavailable_tool_call', 'tool_failure_circuit_open']);

@@ -3,8 +3,8 @@
  * author actually said (as opposed to packets the engine wraps around it), and where the
  * agent run stands (fresh, after a tool result, or a continuation round).
  */
-import { FILE_STREAM_CONTINUATION_MARKER, parseAgentHeader } from '../agents/markers';
-import { detectLanguage } from '../shared/text';
+import { FILE_STREAM_CONTINUATION_MARKER, parseAgentHeader } from '../core/markers';
+import { detectLanguage } from '../core/text';
 import { messageText } from './tokens';
 import type { AgentName, ChatCompletionRequest, ChatMessage } from './types';
 

@@ -3,7 +3,7 @@
  * request no entry fits is a loud failure (HTTP 500, recorded, logged) — never a silent
  * default, so a test learns at once that the engine asked something it did not expect.
  */
-import { truncate } from '../shared/text';
+import { truncate } from '../core/text';
 import { messageText } from './tokens';
 import { scriptEntrySchema, type AgentName, type ChatCompletionRequest, type ScriptEntry } from './types';
 

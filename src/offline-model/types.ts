@@ -3,7 +3,7 @@
  * Chat Completions request body (from any client) and the script entries (from tests).
  */
 import { z } from 'zod';
-import type { AgentName } from '../events/contract';
+import type { AgentName } from '../core/events';
 
 export type { AgentName };
 

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { prebuiltBundlePath, workflowBundleOptions, WORKFLOWS_PATH } from '../observability/workflow-bundle';
+import { prebuiltBundlePath, workflowBundleOptions, WORKFLOWS_PATH } from '../bundling';
 
 async function main(): Promise<void> {
   for (const tracing of [true, false]) {

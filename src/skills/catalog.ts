@@ -5,7 +5,7 @@
  * request, so a user with fifty skills does not pay for fifty methods on every call.
  */
 import type { Models, SkillDoc, TurnDoc } from '../db/models';
-import { truncate } from '../shared/text';
+import { truncate } from '../core/text';
 import { enabledSkills } from './active-skills';
 
 const MAX_LISTED = 50;

@@ -9,7 +9,7 @@
  * tokens, so it continues after the last id of its slot and announces `step_retry` first.
  */
 import type { Redis } from 'ioredis';
-import { type AnyEventDraft, makeEvent, type StreamEvent, streamEventSchema } from '../events/contract';
+import { type AnyEventDraft, makeEvent, type StreamEvent, streamEventSchema } from '../core/events';
 
 /** Field of the stream entry holding the JSON envelope. */
 const FIELD = 'e';

@@ -19,7 +19,7 @@
  */
 import { type ActivityInterfaceFor, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { TurnSettings } from '../shared/turn-types';
+import type { TurnSettings } from '../core/turn-types';
 
 /** The short, idempotent activities a turn may run as local activities. */
 export type ShortActivity =

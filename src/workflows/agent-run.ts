@@ -6,12 +6,12 @@
  * runs in a cancellable scope so an `interrupt` signal stops the model.
  */
 import { CancellationScope, isCancellation, patched } from '@temporalio/workflow';
-import { draft } from '../events/contract';
-import type { LlmStepResult, RunKind, ToolOutcome } from '../shared/turn-types';
+import { draft } from '../core/events';
+import type { LlmStepResult, RunKind, ToolOutcome } from '../core/turn-types';
 import type { TurnActivities } from './activities-proxy';
 import { freshRunFacts, type RunFacts } from './decide';
 import type { TurnRunState } from './turn-state';
-import type { WorkAgent } from './plans';
+import type { WorkAgent } from '../core/plans';
 import { askAuthor } from './approvals';
 import { recordBatch, runParallelBatch } from './parallel';
 

@@ -6,10 +6,10 @@
  * another run; REVIEW_MAX_ROUNDS bounds the review gate.
  * Pure module: runs inside the workflow.
  */
-import type { TurnStatus } from '../shared/domain';
-import type { RunKind } from '../shared/turn-types';
-import { agentHasWriteTools } from '../agents/tool-schemas';
-import type { RoutingDecision, WorkAgent } from './plans';
+import type { TurnStatus } from '../core/domain';
+import type { RunKind } from '../core/turn-types';
+import { agentHasWriteTools } from '../core/tool-schemas';
+import type { RoutingDecision, WorkAgent } from '../core/plans';
 
 /** Facts about the run that just ended, gathered by the agent-run loop. */
 export interface RunFacts {

@@ -20,13 +20,13 @@ import {
   startChild,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { turnWorkflowId } from '../shared/domain';
-import type { TurnInput, TurnOutcome } from '../shared/turn-types';
-import { type JobSettings, type OpenJobTurnInput, SESSION_BUSY } from './job-messages';
+import { turnWorkflowId } from '../core/domain';
+import type { TurnInput, TurnOutcome } from '../core/turn-types';
+import { type JobSettings, type OpenJobTurnInput, SESSION_BUSY } from '../core/job-messages';
 import { activityError, isActivityFailure } from './activity-errors';
 import type { JobRunState } from './job-state';
-import { SA } from './messages';
-import { type RoutingDecision, writerAloneRouting } from './plans';
+import { SA } from '../core/messages';
+import { type RoutingDecision, writerAloneRouting } from '../core/plans';
 import type { turnWorkflow } from './turn';
 
 type JobActivity = 'openJobTurn' | 'abandonJobTurn' | 'jobOutlineStatus' | 'reviewVerdict' | 'finishChapter' | 'recordJob';

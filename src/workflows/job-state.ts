@@ -4,9 +4,9 @@
  * exactly {@link JobCarry} (counters and flags, no text).
  */
 import { CancellationScope, log } from '@temporalio/workflow';
-import type { JobStatus } from '../shared/domain';
-import type { TurnOutcome } from '../shared/turn-types';
-import { initialCarry, type JobCarry, type JobInput, type JobProgress, type TokenUsage } from './job-messages';
+import type { JobStatus } from '../core/domain';
+import type { TurnOutcome } from '../core/turn-types';
+import { initialCarry, type JobCarry, type JobInput, type JobProgress, type TokenUsage } from '../core/job-messages';
 
 export class JobRunState {
   status: JobStatus = 'running';

@@ -13,11 +13,11 @@
  *   never a silent skip; `resume` retries that chapter with a fresh turn.
  */
 import { condition, continueAsNew, isCancellation, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { JobStatus } from '../shared/domain';
+import type { JobStatus } from '../core/domain';
 import { type ChildRequest, type ChildResult, jobActivities, plannerRouting, runChildTurn, writerRouting } from './job-child';
-import { cancelJobSignal, type JobInput, type JobResult, pauseJobSignal, progressQuery, resumeJobSignal } from './job-messages';
+import { cancelJobSignal, type JobInput, type JobResult, pauseJobSignal, progressQuery, resumeJobSignal } from '../core/job-messages';
 import { JobRunState } from './job-state';
-import { SA } from './messages';
+import { SA } from '../core/messages';
 
 /** Review gate threshold that never fires: with `review` off the writer's chapter is not reviewed. */
 const NO_REVIEW = 1_000_000_000;

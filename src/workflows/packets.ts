@@ -9,9 +9,9 @@ import {
   REVIEW_CONTENT_MARKER,
   REVIEW_EVIDENCE_MARKER,
   WRITER_QUESTION_MARKER,
-} from '../agents/markers';
-import type { RunKind } from '../shared/turn-types';
-import type { WorkAgent } from './plans';
+} from '../core/markers';
+import type { RunKind } from '../core/turn-types';
+import type { WorkAgent } from '../core/plans';
 
 export interface DeliveredFile {
   fileId: string;

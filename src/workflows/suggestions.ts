@@ -7,8 +7,8 @@
  */
 import { isCancellation, log, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { TurnStatus } from '../shared/domain';
-import type { TurnInput } from '../shared/turn-types';
+import type { TurnStatus } from '../core/domain';
+import type { TurnInput } from '../core/turn-types';
 
 export async function offerSuggestions(input: TurnInput, status: TurnStatus, language: 'zh' | 'en' | null = null): Promise<void> {
   if (status === 'failed' || status === 'interrupted' || !input.settings.suggestionsEnabled || input.jobId) return;

@@ -2,12 +2,12 @@
  * Mutable state of one turn inside the workflow. Everything here is rebuilt by replay,
  * so it may only change in response to activity results, signals and workflow code.
  */
-import type { AnyEventDraft } from '../events/contract';
-import type { AgentRunRecord, PendingApproval, ToolOutcome, TurnInput, TurnState } from '../shared/turn-types';
-import type { TurnStatus } from '../shared/domain';
+import type { AnyEventDraft } from '../core/events';
+import type { AgentRunRecord, PendingApproval, ToolOutcome, TurnInput, TurnState } from '../core/turn-types';
+import type { TurnStatus } from '../core/domain';
 import type { CarriedSignals } from './decide';
 import type { DeliveredFile } from './packets';
-import type { RoutingDecision, WorkAgent } from './plans';
+import type { RoutingDecision, WorkAgent } from '../core/plans';
 
 /** Three identical consecutive tool failures stop the run (seed 001 failure breaker). */
 export class FailureBreaker {

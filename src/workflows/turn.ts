@@ -13,20 +13,20 @@ import {
   log,
   patched,
 } from '@temporalio/workflow';
-import { draft } from '../events/contract';
-import { quiet } from '../shared/quiet';
-import type { FinalizeInput, FinalizeResult, TurnInput, TurnOutcome } from '../shared/turn-types';
+import { draft } from '../core/events';
+import { quiet } from '../core/quiet';
+import type { FinalizeInput, FinalizeResult, TurnInput, TurnOutcome } from '../core/turn-types';
 import { turnActivities } from './activities-proxy';
 import { activityError, isActivityFailure } from './activity-errors';
 import { Interrupted, runAgent, type RunRequest } from './agent-run';
 import { decideAfterRun, type Decision } from './decide';
-import { decideApprovalUpdate, interruptSignal, SA, stateQuery, steerSignal } from './messages';
+import { decideApprovalUpdate, interruptSignal, SA, stateQuery, steerSignal } from '../core/messages';
 import { buildPacket } from './packets';
-import { cutScope, fallbackRouting, type RoutingDecision, type WorkAgent, writerAloneRouting } from './plans';
-import { applyConfirmationGuard, isNoiseMessage, preRoute, requestAsksForPlan } from './routing';
+import { cutScope, fallbackRouting, type RoutingDecision, type WorkAgent, writerAloneRouting } from '../core/plans';
+import { applyConfirmationGuard, isNoiseMessage, preRoute, requestAsksForPlan } from '../core/routing';
 import { TurnRunState } from './turn-state';
-import { commandApplies, type JobCommandAction, jobCommandOf, jobCommandReply } from './job-commands';
-import { cancelJobSignal, pauseJobSignal, resumeJobSignal } from './job-messages';
+import { commandApplies, type JobCommandAction, jobCommandOf, jobCommandReply } from '../core/job-commands';
+import { cancelJobSignal, pauseJobSignal, resumeJobSignal } from '../core/job-messages';
 import { offerSuggestions } from './suggestions';
 
 export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {

@@ -4,7 +4,7 @@
  * author's turn closes the task its written file completes, and neither reads the turn again.
  */
 import { finalizeTaskBoard } from '../../src/activities/task-board';
-import { writeVersion } from '../../src/activities/tools/file-store';
+import { writeVersion } from '../../src/db/file-store';
 import { useScratchDb } from '../helpers/scratch-db';
 
 const db = useScratchDb('task-board');

@@ -13,8 +13,8 @@
 import { createHarness, createProjectAndSession, type Harness, postTurn, waitTurn } from '../helpers/harness';
 import { readSse, type SseFrame } from '../helpers/sse-client';
 import { spawnWorker, type WorkerProcess } from '../helpers/worker-process';
-import type { FaultRule } from '../../src/activities/faults';
-import type { StreamEvent } from '../../src/events/contract';
+import type { FaultRule } from '../../src/shared/faults';
+import type { StreamEvent } from '../../src/core/events';
 
 const MESSAGE = 'Outline the novel and write chapter 1';
 const DELTAS = new Set(['content', 'file_content', 'thinking']);

@@ -13,7 +13,7 @@
 import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, postTurn, turnEvents, waitTurn } from '../helpers/harness';
 import { readSse } from '../helpers/sse-client';
 import { spawnWorker, type WorkerProcess } from '../helpers/worker-process';
-import type { FaultRule } from '../../src/activities/faults';
+import type { FaultRule } from '../../src/shared/faults';
 import { recoveryScript } from '../helpers/recovery';
 
 jest.setTimeout(120000);

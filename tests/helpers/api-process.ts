@@ -11,7 +11,7 @@ import { createApp } from '../../src/api/app';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { connectRuntime } from '../../src/runtime';
-import { faultsFromEnv } from '../../src/activities/faults';
+import { faultsFromEnv } from '../../src/shared/faults';
 
 async function main(): Promise<void> {
   const config = loadConfig();

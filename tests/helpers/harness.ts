@@ -9,15 +9,15 @@ import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, type Worke
 import type { Logger } from 'pino';
 import { createApp } from '../../src/api/app';
 import { type Config, loadConfig } from '../../src/config';
-import { writeVersion } from '../../src/activities/tools/file-store';
+import { writeVersion } from '../../src/db/file-store';
 import { createLogger } from '../../src/logger';
 import { startOfflineModel, type OfflineModel } from '../../src/offline-model';
 import { connectRuntime, createLlmClient, type Runtime } from '../../src/runtime';
 import { createWorker } from '../../src/worker';
 import { readRange, turnStreamKey } from '../../src/streams/redis-streams';
-import type { StreamEvent } from '../../src/events/contract';
-import type { TurnOutcome } from '../../src/shared/turn-types';
-import type { FaultInjector } from '../../src/activities/faults';
+import type { StreamEvent } from '../../src/core/events';
+import type { TurnOutcome } from '../../src/core/turn-types';
+import type { FaultInjector } from '../../src/shared/faults';
 
 import { ROOT, testBundle } from './bundle';
 

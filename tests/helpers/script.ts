@@ -1,6 +1,6 @@
 /** Building blocks for scripting the offline model in workflow tests. */
 import type { ScriptEntry } from '../../src/offline-model';
-import type { AgentName, StreamEvent } from '../../src/events/contract';
+import type { AgentName, StreamEvent } from '../../src/core/events';
 
 type Agent = Exclude<AgentName, 'router'>;
 

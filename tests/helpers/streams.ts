@@ -5,7 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import { newId } from '../../src/db/models';
-import type { AnyEventDraft } from '../../src/events/contract';
+import type { AnyEventDraft } from '../../src/core/events';
 import { StreamPublisher, turnStreamKey } from '../../src/streams/redis-streams';
 import { readerConnectionName } from '../../src/api/stream-hub';
 import type { Harness } from './harness';

@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { connectRuntime, createLlmClient } from '../../src/runtime';
 import { createWorker } from '../../src/worker';
-import { faultsFromEnv } from '../../src/activities/faults';
+import { faultsFromEnv } from '../../src/shared/faults';
 import { testBundle } from './bundle';
 
 async function main(): Promise<void> {

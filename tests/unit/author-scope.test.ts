@@ -3,7 +3,7 @@
  * seed 001 "删除和整份覆盖仍拦"): whole references, the verb of the clause that names the file,
  * references and finished work are not targets, the open file counts as named.
  */
-import { type AuthorAction, authorAskedFor, splitClauses } from '../../src/shared/author-scope';
+import { type AuthorAction, authorAskedFor, splitClauses } from '../../src/activities/tools/author-scope';
 
 const file = (title: string, id = 'f1') => ({ id, title });
 const asks = (message: string, title: string, action: AuthorAction = 'delete', focusFileId: string | null = null, id = 'f1') =>

@@ -1,4 +1,4 @@
-import { draft, type AnyEventDraft } from '../../src/events/contract';
+import { draft, type AnyEventDraft } from '../../src/core/events';
 import { BatchingPublisher } from '../../src/activities/batching-publisher';
 import type { StreamPublisher } from '../../src/streams/redis-streams';
 

@@ -1,6 +1,6 @@
 /** The CLI's tool cards: an intentional refusal reads as what it is, never as "failed". */
 import { TurnRenderer } from '../../src/cli/render';
-import { draft, makeEvent } from '../../src/events/contract';
+import { draft, makeEvent } from '../../src/core/events';
 
 function render(data: Parameters<typeof draft<'tool_result'>>[1]): string {
   let out = '';

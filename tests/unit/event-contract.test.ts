@@ -17,7 +17,7 @@ import {
   TOOL_EVENT_TYPES,
   toSseFrame,
   toSseResetFrame,
-} from '../../src/events/contract';
+} from '../../src/core/events';
 
 /** type → the data field names clients rely on. */
 const PINNED: Record<string, string[]> = {
@@ -120,7 +120,7 @@ test('no module outside the contract writes SSE frames by hand', () => {
       if (entry.isDirectory()) {
         // The offline model speaks OpenAI's wire format, not ours.
         if (p !== path.join(root, 'offline-model')) walk(p);
-      } else if (p.endsWith('.ts') && p !== path.join(root, 'events/contract.ts')) {
+      } else if (p.endsWith('.ts') && p !== path.join(root, 'core/events.ts')) {
         if (/[`'"]\s*(data|event|id):\s/.test(fs.readFileSync(p, 'utf8'))) offenders.push(path.relative(root, p));
       }
     }

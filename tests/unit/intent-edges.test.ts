@@ -2,12 +2,12 @@
  * Edges of the intent rules that the corpus does not pin one by one (mutation testing found
  * them): exact routes, counts, limits, and reply wording.
  */
-import { authorAskedFor, authorisedFiles } from '../../src/shared/author-scope';
-import { carriesLanguage, sessionLanguage } from '../../src/shared/language';
-import { splitClauses } from '../../src/shared/utterance';
-import { isNewInstruction, isRefusal } from '../../src/workflows/answers';
-import { commandApplies, jobCommandOf, jobCommandReply, type JobLookup } from '../../src/workflows/job-commands';
-import { countProposedChanges, declinedOfferRouting, isConfirmation, isOfferQuestion, proposedStep } from '../../src/workflows/proposals';
+import { authorAskedFor, authorisedFiles } from '../../src/activities/tools/author-scope';
+import { carriesLanguage, sessionLanguage } from '../../src/core/language';
+import { splitClauses } from '../../src/core/utterance';
+import { isNewInstruction, isRefusal } from '../../src/core/answers';
+import { commandApplies, jobCommandOf, jobCommandReply, type JobLookup } from '../../src/core/job-commands';
+import { countProposedChanges, declinedOfferRouting, isConfirmation, isOfferQuestion, proposedStep } from '../../src/core/proposals';
 
 describe('offers and confirmations', () => {
   test('a declined offer writes nothing: the exact route', () => {

@@ -3,9 +3,9 @@
  * sentences and clauses, questions, suppositions and retractions, the session's language,
  * answers against new instructions, refusals.
  */
-import { carriesLanguage, replyLanguage, sessionLanguage } from '../../src/shared/language';
-import { isConditionalSentence, isHedgedClause, isQuestionSentence, lastRetractionEnd, splitClauses, splitSentences } from '../../src/shared/utterance';
-import { actionsOf, isNewInstruction, isRefusal, routeActions } from '../../src/workflows/answers';
+import { carriesLanguage, replyLanguage, sessionLanguage } from '../../src/core/language';
+import { isConditionalSentence, isHedgedClause, isQuestionSentence, lastRetractionEnd, splitClauses, splitSentences } from '../../src/core/utterance';
+import { actionsOf, isNewInstruction, isRefusal, routeActions } from '../../src/core/answers';
 
 describe('sentences and clauses', () => {
   test('sentence ends keep abbreviations and decimals; the end mark is kept', () => {

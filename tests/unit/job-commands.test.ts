@@ -1,6 +1,6 @@
 /** Run control from chat (seed 004): which messages are commands, and how the reply reads. */
 import { jobSummaryText } from '../../src/activities/job-summary';
-import { jobCommandOf, jobCommandReply } from '../../src/workflows/job-commands';
+import { jobCommandOf, jobCommandReply } from '../../src/core/job-commands';
 
 test.each([
   ['pause the job', 'pause'],

@@ -14,10 +14,10 @@ import {
   parseUnitRange,
   unitNumbers,
   unitOfTitle,
-} from '../../src/shared/numerals';
-import { planUnits } from '../../src/agents/file-stream';
+} from '../../src/core/numerals';
+import { planUnits } from '../../src/core/file-stream';
 import { chapterOf } from '../../src/activities/job-files';
-import { findLengthRequirements } from '../../src/workflows/routing';
+import { findLengthRequirements } from '../../src/core/routing';
 
 const refs = (text: string) => findUnitRefs(text).map((r) => [r.kind, r.from, r.to]);
 

@@ -4,10 +4,10 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { agentHeader, FILE_STREAM_CONTINUATION_MARKER, HANDOFF_PACKET_MARKER, REVIEW_EVIDENCE_MARKER } from '../../src/agents/markers';
-import type { AgentName } from '../../src/events/contract';
+import { agentHeader, FILE_STREAM_CONTINUATION_MARKER, HANDOFF_PACKET_MARKER, REVIEW_EVIDENCE_MARKER } from '../../src/core/markers';
+import type { AgentName } from '../../src/core/events';
 import { startOfflineModel, type OfflineModel } from '../../src/offline-model';
-import { countWords } from '../../src/shared/text';
+import { countWords } from '../../src/core/text';
 
 const TOOLS: ChatCompletionTool[] = ['create_file', 'edit_file', 'query_files'].map((name) => ({
   type: 'function',

@@ -3,7 +3,7 @@
  * 不改刚交付的文件、不追加作者没要的产出」; 续写轮带已保存的文件、作者范围). Exact texts, so a
  * dropped line fails.
  */
-import { FILE_STREAM_CONTINUATION_MARKER, HANDOFF_PACKET_MARKER, REVIEW_EVIDENCE_MARKER, WRITER_QUESTION_MARKER } from '../../src/agents/markers';
+import { FILE_STREAM_CONTINUATION_MARKER, HANDOFF_PACKET_MARKER, REVIEW_EVIDENCE_MARKER, WRITER_QUESTION_MARKER } from '../../src/core/markers';
 import { buildPacket, FIXED_HANDOFF_RULES } from '../../src/workflows/packets';
 
 const delivered = [

@@ -12,7 +12,7 @@ import {
   planWorkflowAgents,
   routerAnswerSchema,
   writerAloneRouting,
-} from '../../src/workflows/plans';
+} from '../../src/core/plans';
 
 const answer = (over: Record<string, unknown> = {}) =>
   routerAnswerSchema.parse({ current_agent: 'planner', workflow_plan: 'standard', write_content: true, read_only: false, scope: 'plan it', ...over });

@@ -7,7 +7,7 @@ import {
   PROPOSALS_HEADING,
   renderNotesForContext,
   renderProjectNotes,
-} from '../../src/shared/project-notes';
+} from '../../src/activities/tools/project-notes';
 
 const MESSAGE = '记住：林默是左撇子。另外，故事发生在 1998 年的青岛。';
 

@@ -3,9 +3,9 @@
  * question plus a plain confirmation routes to the offered step; a short answer to a
  * follow-up question still inherits the whole route.
  */
-import { confirmedStepRouting, isConfirmation, isOfferQuestion, proposedStep } from '../../src/workflows/proposals';
-import { applyConfirmationGuard, preRoute, type PreviousTurnFacts } from '../../src/workflows/routing';
-import type { RoutingDecision } from '../../src/workflows/plans';
+import { confirmedStepRouting, isConfirmation, isOfferQuestion, proposedStep } from '../../src/core/proposals';
+import { applyConfirmationGuard, preRoute, type PreviousTurnFacts } from '../../src/core/routing';
+import type { RoutingDecision } from '../../src/core/plans';
 
 const routing = (over: Partial<RoutingDecision> = {}): RoutingDecision => ({
   current_agent: 'quality_reviewer',

@@ -11,9 +11,9 @@ import {
   preRoute,
   type PreviousTurnFacts,
   requestAsksForPlan,
-} from '../../src/workflows/routing';
+} from '../../src/core/routing';
 import { previousTurn, routing as baseRouting } from '../helpers/rule-fixtures';
-import type { RoutingDecision } from '../../src/workflows/plans';
+import type { RoutingDecision } from '../../src/core/plans';
 
 const routing = (over: Partial<RoutingDecision> = {}): RoutingDecision => baseRouting({ scope: 'scope', ...over });
 const prev = (over: Partial<PreviousTurnFacts> = {}): PreviousTurnFacts => previousTurn(routing(), over);

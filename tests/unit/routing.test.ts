@@ -8,9 +8,9 @@ import {
   preRoute,
   type PreviousTurnFacts,
   requestAsksForPlan,
-} from '../../src/workflows/routing';
+} from '../../src/core/routing';
 import { previousTurn, routing as baseRouting } from '../helpers/rule-fixtures';
-import { fallbackRouting, normaliseRouterAnswer, planWorkflowAgents, type RoutingDecision } from '../../src/workflows/plans';
+import { fallbackRouting, normaliseRouterAnswer, planWorkflowAgents, type RoutingDecision } from '../../src/core/plans';
 
 const routing = (over: Partial<RoutingDecision> = {}): RoutingDecision => baseRouting({ scope: 'plan and write chapter 1', ...over });
 

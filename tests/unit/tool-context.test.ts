@@ -3,7 +3,7 @@
  * messages reach the tools as no author message at all, so author protection asks instead.
  */
 import { toolContextFor } from '../../src/activities/tools/tool-context';
-import { authorAskedFor } from '../../src/shared/author-scope';
+import { authorAskedFor } from '../../src/activities/tools/author-scope';
 import { loadConfig } from '../../src/config';
 
 const deps = { models: {} as never, redis: {} as never, llm: {} as never, config: loadConfig({ env: { SCRIPTORIUM_ENV_PRIORITY: 'none' } }), logger: {} as never, clock: () => new Date() };

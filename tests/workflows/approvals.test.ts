@@ -6,7 +6,7 @@
  * next. Also: edits that replace the whole text are rewrites, one AI line does not lift
  * the protection, and a streamed body never lands over the author's edit or in the trash.
  */
-import { writeVersion } from '../../src/activities/tools/file-store';
+import { writeVersion } from '../../src/db/file-store';
 import { api, createAuthorFile, answerApprovals, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, postTurn, runTurn, turnEvents, waitTurn } from '../helpers/harness';
 import { call, chatText, ofType, router, say, streamFile, words } from '../helpers/script';
 

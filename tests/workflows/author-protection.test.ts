@@ -4,7 +4,7 @@
  */
 import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
 import { call, ofType, router, say } from '../helpers/script';
-import { writeVersion } from '../../src/activities/tools/file-store';
+import { writeVersion } from '../../src/db/file-store';
 
 let h: Harness;
 beforeAll(async () => {

@@ -6,7 +6,7 @@
 import { createApp } from '../../src/api/app';
 import { createLogger } from '../../src/logger';
 import type { Models } from '../../src/db/models';
-import { authorEdits, authorLines, rememberSeen, VersionConflict, writeVersion } from '../../src/activities/tools/file-store';
+import { authorEdits, authorLines, rememberSeen, VersionConflict, writeVersion } from '../../src/db/file-store';
 import { deleteFile, editFile } from '../../src/activities/tools/file-tools';
 import { createStartedServer } from '../helpers/app-server';
 import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';

@@ -5,7 +5,7 @@
  */
 import { buildAgentMessages } from '../../src/activities/agent-messages';
 import { assembleTurnContext, ensureTurnContext, storeTurnContext } from '../../src/activities/context';
-import type { LlmStepInput } from '../../src/shared/turn-types';
+import type { LlmStepInput } from '../../src/core/turn-types';
 import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
 import { call, ofType, requestsOf, router, say } from '../helpers/script';
 

@@ -5,8 +5,8 @@
 import type { temporal } from '@temporalio/proto';
 import { api, type Harness } from '../helpers/harness';
 import { jobStreamKey, readRange } from '../../src/streams/redis-streams';
-import type { StreamEvent, StreamEventOf } from '../../src/events/contract';
-import type { JobResult } from '../../src/workflows/job-messages';
+import type { StreamEvent, StreamEventOf } from '../../src/core/events';
+import type { JobResult } from '../../src/core/job-messages';
 import { chapterOf } from '../../src/activities/job-files';
 
 export async function startJob(h: Harness, body: Record<string, unknown>): Promise<{ jobId: string; workflowId: string; sessionId: string; streamUrl: string }> {

@@ -5,7 +5,7 @@
  */
 import { arrayFromPayloads, defaultPayloadConverter } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
-import type { TurnInput } from '../../src/shared/turn-types';
+import type { TurnInput } from '../../src/core/turn-types';
 import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn, testBundle } from '../helpers/harness';
 import { router, say } from '../helpers/script';
 import { startJob, waitJob } from './job-helpers';

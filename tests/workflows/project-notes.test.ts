@@ -6,7 +6,7 @@
  */
 import type { Models } from '../../src/db/models';
 import { updateProject } from '../../src/activities/tools/project-tools';
-import { CONFIRMED_HEADING, PROPOSALS_HEADING, parseProjectNotes } from '../../src/shared/project-notes';
+import { CONFIRMED_HEADING, PROPOSALS_HEADING, parseProjectNotes } from '../../src/activities/tools/project-notes';
 import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
 import { call, ofType, requestsOf, router, say } from '../helpers/script';
 

@@ -4,8 +4,8 @@
  * SUGGESTIONS_ENABLED is off; an unusable answer costs only the suggestions. The first two
  * tests run on the offline model's default persona, as `npm start` does.
  */
-import { SUGGESTIONS_HEADER } from '../../src/agents/markers';
-import { detectLanguage } from '../../src/shared/text';
+import { SUGGESTIONS_HEADER } from '../../src/core/markers';
+import { detectLanguage } from '../../src/core/text';
 import { Worker } from '@temporalio/worker';
 import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn, testBundle } from '../helpers/harness';
 import { call, ofType, router, say, types } from '../helpers/script';

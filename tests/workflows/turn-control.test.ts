@@ -4,7 +4,7 @@
  */
 import { api, createHarness, expectScriptFullyUsed, createProjectAndSession, type Harness, postTurn, runTurn, turnEvents, waitTurn } from '../helpers/harness';
 import { agentsSelected, call, ofType, requestsOf, router, say, streamFile, words } from '../helpers/script';
-import { stateQuery } from '../../src/workflows/messages';
+import { stateQuery } from '../../src/core/messages';
 
 let h: Harness;
 beforeAll(async () => {

@@ -17,7 +17,7 @@ async function authorFile(projectId: string, title: string, content: string, typ
   if (r.status !== 201) {
     // Files API may not exist yet in this build: write directly as the author would.
     const f = await h.runtime.models.File.create({ projectId, ownerId: 'local', type, title, content: '', versionCount: 0 });
-    const { writeVersion } = await import('../../src/activities/tools/file-store');
+    const { writeVersion } = await import('../../src/db/file-store');
     await writeVersion(h.runtime.models, String(f._id), content, { author: 'author', operation: 'author_edit' });
     return String(f._id);
   }
@@ -134,7 +134,7 @@ test('author protection: deleting or rewriting the author’s file is refused un
 test('stale_content: the author changed the anchor after the model read the file', async () => {
   const { sessionId, projectId } = await createProjectAndSession(h);
   const fileId = await authorFile(projectId, 'Chapter 1', 'The sea was calm.\nNobody spoke.');
-  const { writeVersion } = await import('../../src/activities/tools/file-store');
+  const { writeVersion } = await import('../../src/db/file-store');
   h.model.script([
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
     call('writer', 'query_files', { id: fileId }),

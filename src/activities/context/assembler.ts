@@ -9,7 +9,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Models, TurnContextDoc } from '../../db/models';
 import { isDuplicateKey } from '../../db/models';
-import { authorLines } from '../tools/file-store';
+import { authorLines } from '../../db/file-store';
 import { type ContextItem, MeasureCache, type Packed, pack } from './budget';
 import { renderManifest } from './manifest';
 import { type Candidate, Priority, prioritize } from './priorities';
@@ -17,7 +17,7 @@ import { type Chunk, pickSnippets, rankChunks, retrievableFiles, type ScoredChun
 import { countStable, countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
 import { holdsTurnSources, type LoadedFile, loadedFiles, turnSources } from './prefetch';
-import { quiet } from '../../shared/quiet';
+import { quiet } from '../../core/quiet';
 
 export interface ContextSettings {
   contextTokens: number;

@@ -10,7 +10,7 @@
  * simply reads anew.
  */
 import type { Models, TurnDoc } from '../../db/models';
-import type { Importance } from '../../shared/domain';
+import type { Importance } from '../../core/domain';
 import { skillCatalogFor } from '../../skills/catalog';
 import { EarlyReads } from '../early-reads';
 import { notFound } from '../failures';

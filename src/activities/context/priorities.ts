@@ -7,8 +7,8 @@
  * rest: low-importance cards and settings, then chapters newest first). A character or setting named in the query goes to the front
  * of CONSTRAINT, so a tight budget still carries it. Pure module.
  */
-import { unitNumbers, unitOfTitle } from '../../shared/numerals';
-import type { Importance } from '../../shared/domain';
+import { unitNumbers, unitOfTitle } from '../../core/numerals';
+import type { Importance } from '../../core/domain';
 
 export enum Priority {
   CRITICAL = 0,

@@ -8,10 +8,10 @@
  * `approval_timeout` and goes on without it.
  */
 import { diffLines } from 'diff';
-import type { ApprovalRequest } from '../../shared/turn-types';
-import { type AuthorAction, authorisedFiles } from '../../shared/author-scope';
-import { truncate } from '../../shared/text';
-import { authorWrittenRanges, type FileRecord } from './file-store';
+import type { ApprovalRequest } from '../../core/turn-types';
+import { type AuthorAction, authorisedFiles } from './author-scope';
+import { truncate } from '../../core/text';
+import { authorWrittenRanges, type FileRecord } from '../../db/file-store';
 import { failure, type ToolContext, type ToolExecution } from './types';
 
 /** Whether the author wrote any of the file's current text (one AI line added to their chapter does not lift it). */

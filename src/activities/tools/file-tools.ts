@@ -2,11 +2,11 @@
  * create_file, edit_file, delete_file, query_files against MongoDB. Each returns a result
  * body for the model plus the file events to stream; none throws for a bad request.
  */
-import type { ToolArgs } from '../../agents/tool-schemas';
-import { draft } from '../../events/contract';
+import type { ToolArgs } from '../../core/tool-schemas';
+import { draft } from '../../core/events';
 import { CompareAndSetExhausted, casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
 import { idFromKey, isDuplicateKey } from '../../db/models';
-import { countWords, truncate } from '../../shared/text';
+import { countWords, truncate } from '../../core/text';
 import {
   type AuthorEdits,
   type FileRecord,
@@ -20,9 +20,9 @@ import {
   seenVersion,
   overlapsRanges,
   writeVersion,
-} from './file-store';
+} from '../../db/file-store';
 import { protectAuthorFiles } from './author-protection';
-import { moveToTrash } from './trash';
+import { moveToTrash } from '../../db/trash';
 import { failure, type ToolContext, type ToolExecution } from './types';
 
 /** Files in the folder: from the step's early read when it has one for this call, else counted now. */

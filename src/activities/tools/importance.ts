@@ -3,8 +3,8 @@
  * which decides how surely it is in every agent's context (seed 001 prioritizer). The
  * author's own choice wins: an agent changes it only when the author asked in this turn.
  */
-import type { ToolArgs } from '../../agents/tool-schemas';
-import { findLiveFile } from './file-store';
+import type { ToolArgs } from '../../core/tool-schemas';
+import { findLiveFile } from '../../db/file-store';
 import { failure, type ToolContext, type ToolExecution } from './types';
 
 const IMPORTANCE_WORDS = /(importan|priority|major|minor|重要|主要|次要|主角|配角)/i;

@@ -5,10 +5,10 @@
  * under the same stream ids, which Redis deduplicates.
  */
 import { Context } from '@temporalio/activity';
-import { AGENT_TOOLS, FILE_WRITE_TOOLS, READ_ONLY_REFUSED_TOOLS, type ToolArgs, type ToolName, toolArgSchemas } from '../../agents/tool-schemas';
-import { type AnyEventDraft, draft, refusalOf } from '../../events/contract';
+import { AGENT_TOOLS, FILE_WRITE_TOOLS, READ_ONLY_REFUSED_TOOLS, type ToolArgs, type ToolName, toolArgSchemas } from '../../core/tool-schemas';
+import { type AnyEventDraft, draft, refusalOf } from '../../core/events';
 import { idFromKey, isDuplicateKey } from '../../db/models';
-import type { ToolInput, ToolOutcome } from '../../shared/turn-types';
+import type { ToolInput, ToolOutcome } from '../../core/turn-types';
 import type { ActivityDeps } from '../deps';
 import { notFound } from '../failures';
 import { publisherFor } from '../publish';

@@ -12,11 +12,11 @@
  * whole on a read-only turn (`read_only_request`), even when it only reads (seed 001).
  */
 import { Context } from '@temporalio/activity';
-import { AGENT_TOOLS, type PARALLEL_TOOLS, type ToolArgs, toolArgSchemas } from '../../agents/tool-schemas';
-import { draft } from '../../events/contract';
+import { AGENT_TOOLS, type PARALLEL_TOOLS, type ToolArgs, toolArgSchemas } from '../../core/tool-schemas';
+import { draft } from '../../core/events';
 import { isDuplicateKey } from '../../db/models';
-import type { ToolInput, ToolOutcome } from '../../shared/turn-types';
-import type { WorkAgent } from '../../workflows/plans';
+import type { ToolInput, ToolOutcome } from '../../core/turn-types';
+import type { WorkAgent } from '../../core/plans';
 import type { ActivityDeps } from '../deps';
 import { publisherFor } from '../publish';
 import { queryFiles } from './file-tools';

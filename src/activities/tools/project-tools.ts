@@ -2,12 +2,12 @@
  * update_project and the two control tools. Control tools only validate and record: the
  * workflow decides what a handoff or a clarification does to the turn.
  */
-import type { ToolArgs } from '../../agents/tool-schemas';
-import { agentHasWriteTools } from '../../agents/tool-schemas';
+import type { ToolArgs } from '../../core/tool-schemas';
+import { agentHasWriteTools } from '../../core/tool-schemas';
 import { CompareAndSetExhausted, casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
 import { readProjectState, writeProjectState } from '../../db/project-state';
-import { mergeNotes, NOTES_BUDGET_CHARS } from '../../shared/project-notes';
-import { missingUnits } from '../../shared/task-board';
+import { mergeNotes, NOTES_BUDGET_CHARS } from './project-notes';
+import { missingUnits } from '../task-board-rules';
 import { liveBodyUnits } from '../task-board';
 import { failure, type ToolContext, type ToolExecution } from './types';
 

@@ -12,7 +12,7 @@
  * create_file counts for itself and sees the file the first one made.
  */
 import type { Models } from '../../db/models';
-import { quiet } from '../../shared/quiet';
+import { quiet } from '../../core/quiet';
 
 /** Files per folder of a project (the root is null), trashed ones included as countDocuments counts them. */
 export async function readSiblingCounts(models: Models, projectId: string): Promise<Map<string | null, number>> {

@@ -1,8 +1,8 @@
-import type { AnyEventDraft } from '../../events/contract';
-import type { AuthorScope } from '../../shared/author-scope';
+import type { AnyEventDraft } from '../../core/events';
+import type { AuthorScope } from './author-scope';
 import type { Models } from '../../db/models';
-import type { ApprovalDecision, ToolOutcome } from '../../shared/turn-types';
-import type { WorkAgent } from '../../workflows/plans';
+import type { ApprovalDecision, ToolOutcome } from '../../core/turn-types';
+import type { WorkAgent } from '../../core/plans';
 import type { SkillRequestLimits } from '../../skills/limits';
 import type { EarlySiblingCounts } from './sibling-counts';
 

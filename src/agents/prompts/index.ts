@@ -2,9 +2,9 @@
  * Assembles an agent's system prompt from data: header + base protocol + role + project
  * type + the scope directive (regenerated per agent) + the reply language. Pure module.
  */
-import type { AgentName } from '../../events/contract';
-import type { ProjectType } from '../../shared/domain';
-import { agentHeader } from '../markers';
+import type { AgentName } from '../../core/events';
+import type { ProjectType } from '../../core/domain';
+import { agentHeader } from '../../core/markers';
 import { BASE_PROTOCOL } from './base';
 import { PROJECT_TYPE_PROMPTS } from './project-types';
 import { ROLE_PROMPTS, ROUTER_PROMPT } from './roles';

@@ -1,4 +1,4 @@
-import type { ProjectType } from '../../shared/domain';
+import type { ProjectType } from '../../core/domain';
 
 /** Project-type guidance (seed 001 `novel.py` / `short_story.py` / `screenplay.py`). */
 export const PROJECT_TYPE_PROMPTS: Record<ProjectType, string> = {

@@ -1,4 +1,4 @@
-import type { AgentName } from '../../events/contract';
+import type { AgentName } from '../../core/events';
 
 /** Role instructions (seed 001 `prompts/subagents.py`). */
 export const ROLE_PROMPTS: Record<Exclude<AgentName, 'router'>, string> = {

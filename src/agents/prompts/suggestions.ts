@@ -3,7 +3,7 @@
  * after a turn, 2–4 short things the author could ask for next, in the author's language.
  * Pure module; the activity in src/activities/suggestions.ts sends it and cleans the answer.
  */
-import { SUGGESTIONS_HEADER } from '../markers';
+import { SUGGESTIONS_HEADER } from '../../core/markers';
 
 export function buildSuggestionsPrompt(language: 'zh' | 'en'): string {
   return [

@@ -13,8 +13,8 @@ import { presentFile, presentFileSummary, presentVersion } from '../present';
 import { createFileBody, deleteFileQuery, editFileBody, fileListQuery, listFilesQuery, restoreVersionBody, versionParam } from '../schemas';
 import { parseBody, parseId, parseQuery } from '../validation';
 import { type FileDoc, type Models, newId } from '../../db/models';
-import { VersionConflict, writeVersion } from '../../activities/tools/file-store';
-import { listTrash, moveToTrash, purgeAt, purgeExpiredTrash, trashCutoff, undeleteFile } from '../../activities/tools/trash';
+import { VersionConflict, writeVersion } from '../../db/file-store';
+import { listTrash, moveToTrash, purgeAt, purgeExpiredTrash, trashCutoff, undeleteFile } from '../../db/trash';
 
 async function fileWithVersions(models: Models, userId: string, fileId: string) {
   const file = await ownedFile(models, userId, fileId);

@@ -22,8 +22,8 @@ import type { Config } from '../../config';
 import { casLost, casWritten, compareAndSet, CompareAndSetExhausted } from '../../db/compare-and-set';
 import { isDuplicateKey, type JobDoc, newId } from '../../db/models';
 import { deleteIncarnation, incarnationOf } from '../../db/revision-claims';
-import { type JobStatus, jobWorkflowId, objectIdSchema } from '../../shared/domain';
-import { streamEventSchema } from '../../events/contract';
+import { type JobStatus, jobWorkflowId, objectIdSchema } from '../../core/domain';
+import { streamEventSchema } from '../../core/events';
 import { jobStreamKey, parseStreamId, streamInfo } from '../../streams/redis-streams';
 import type { jobWorkflow } from '../../workflows/job';
 import {
@@ -35,8 +35,8 @@ import {
   pauseJobSignal,
   progressQuery,
   resumeJobSignal,
-} from '../../workflows/job-messages';
-import { SA } from '../../workflows/messages';
+} from '../../core/job-messages';
+import { SA } from '../../core/messages';
 
 /** A job in one of these is being worked on: one per project at a time. */
 const ACTIVE: readonly JobStatus[] = ['queued', 'running', 'pausing', 'paused'];

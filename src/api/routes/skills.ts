@@ -12,7 +12,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { documentRoute, type RouteSpec, toOpenApiPath } from '../openapi';
 import { parseBody, parseId, parseQuery } from '../validation';
 import { isDuplicateKey, type Models, type SkillDoc } from '../../db/models';
-import { objectIdSchema } from '../../shared/domain';
+import { objectIdSchema } from '../../core/domain';
 import { resolveNamedSkills } from '../../skills/active-skills';
 import { skillImportLimits } from '../../skills/limits';
 import { readSkillZip, SkillPackageError, writeSkillZip } from '../../skills/package';

@@ -11,10 +11,10 @@ import { resumeIdOf, serveSse } from '../sse';
 import { startTurn } from '../turn-starter';
 import { namedSkillIds } from './skills';
 import { parseBody, parseId, parseQuery } from '../validation';
-import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../../shared/domain';
+import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../../core/domain';
 import { turnStreamKey } from '../../streams/redis-streams';
 import { slotCounts } from '../stream-gaps';
-import { interruptSignal, stateQuery, steerSignal } from '../../workflows/messages';
+import { interruptSignal, stateQuery, steerSignal } from '../../core/messages';
 import { requestIdOfRequest } from '../../observability/http';
 import { ConflictError } from '../errors';
 

@@ -1,6 +1,6 @@
 /** Projects, their files and every version of a file. */
 import { Schema } from 'mongoose';
-import { AUTHORS, FILE_TYPES, IMPORTANCE_LEVELS, PROJECT_TYPES } from '../../shared/domain';
+import { AUTHORS, FILE_TYPES, IMPORTANCE_LEVELS, PROJECT_TYPES } from '../../core/domain';
 
 export const taskSchema = new Schema(
   {

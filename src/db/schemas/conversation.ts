@@ -1,6 +1,6 @@
 /** Sessions, turns and what a turn records on its way: steps, tool executions, usage, reads, context, stream ledger. */
 import { Schema } from 'mongoose';
-import { TURN_STATUSES } from '../../shared/domain';
+import { TURN_STATUSES } from '../../core/domain';
 
 export const sessionSchema = new Schema(
   {

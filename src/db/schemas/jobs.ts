@@ -1,6 +1,6 @@
 /** Multi-chapter jobs and the per-project claim that lets one run at a time. */
 import { Schema } from 'mongoose';
-import { JOB_STATUSES } from '../../shared/domain';
+import { JOB_STATUSES } from '../../core/domain';
 import { usageRollup } from './conversation';
 
 /** One active job per project: inserting the claim is the atomic check (like SessionLock). */

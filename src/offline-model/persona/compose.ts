@@ -2,7 +2,7 @@
  * Builds the persona's documents — outline, opening hooks, chapter prose, review — from
  * a bank and a seed. Same bank and seed, same text.
  */
-import { countWords } from '../../shared/text';
+import { countWords } from '../../core/text';
 import { fill, type Bank, type Slots } from './bank';
 import { ShuffleBag, pick, rng, shuffled } from './rng';
 

@@ -4,7 +4,7 @@
  * answers ok, the agent streams a lead-in line and a `<file>` … `</file>` block and stops
  * right after `</file>`; in the continuation round that follows it only sums up.
  */
-import { countWords } from '../../shared/text';
+import { countWords } from '../../core/text';
 import { messageText, seedOf } from '../tokens';
 import type { ChatMessage } from '../types';
 import type { Bank } from './bank';

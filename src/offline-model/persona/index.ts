@@ -4,8 +4,8 @@
  * hooks, drafts chapters through the file streaming protocol, reviews — and answers the
  * same request with the same text every time.
  */
-import { REVIEW_EVIDENCE_MARKER } from '../../agents/markers';
-import { truncate } from '../../shared/text';
+import { REVIEW_EVIDENCE_MARKER } from '../../core/markers';
+import { truncate } from '../../core/text';
 import {
   authorText,
   chapterNumber,

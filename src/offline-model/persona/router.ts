@@ -2,7 +2,7 @@
  * The persona's router: keyword heuristics over the author's message, answered as one
  * JSON object in the router's output shape (SPEC §4 step 3).
  */
-import { truncate } from '../../shared/text';
+import { truncate } from '../../core/text';
 import type { AgentName } from '../types';
 
 export type WorkflowPlan = 'quick' | 'standard' | 'full' | 'hook_focus' | 'review_only';

@@ -10,7 +10,7 @@
  * file routes purge a project's expired trash when they touch the project. So correctness
  * never waits for a sweep; only the storage does.
  */
-import type { Models } from '../../db/models';
+import type { Models } from './models';
 import type { FileRecord } from './file-store';
 
 const DAY_MS = 86_400_000;

@@ -5,7 +5,7 @@
  * arrive, without waiting for whole lines except when a line might be a marker.
  * A lone `<file>` / `</file>` line outside a capture never reaches the chat text. Pure.
  */
-import { unitNumbers } from '../shared/numerals';
+import { unitNumbers } from './numerals';
 
 export type StreamPiece =
   | { kind: 'chat'; text: string }

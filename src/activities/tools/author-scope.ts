@@ -12,11 +12,11 @@
  * - or the open file by pointing ("delete this", "重写它") or a bare order ("删掉").
  * Anything else is no, and the agent asks the author. Pure module.
  */
-import { findUnitRefs, halfWidthDigits, unitOfTitle, type UnitRef } from './numerals';
-import { isMostlyChinese, straightQuotes } from './text';
-import { type Clause, isConditionalSentence, isQuestionSentence, lastRetractionEnd, type Sentence, type Span, splitSentences } from './utterance';
+import { findUnitRefs, halfWidthDigits, unitOfTitle, type UnitRef } from '../../core/numerals';
+import { isMostlyChinese, straightQuotes } from '../../core/text';
+import { type Clause, isConditionalSentence, isQuestionSentence, lastRetractionEnd, type Sentence, type Span, splitSentences } from '../../core/utterance';
 
-export { splitClauses } from './utterance';
+export { splitClauses } from '../../core/utterance';
 
 export type AuthorAction = 'delete' | 'rewrite';
 

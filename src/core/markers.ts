@@ -2,7 +2,7 @@
  * Stable strings that other components recognise in prompts. The offline model reads
  * them to know which role it is answering for; tests assert on them. Pure module.
  */
-import type { AgentName } from '../events/contract';
+import type { AgentName } from './events';
 
 /** First line of every system prompt: `# Scriptorium agent: writer` or `# Scriptorium router`. */
 export function agentHeader(agent: AgentName): string {

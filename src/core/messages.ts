@@ -4,7 +4,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import type { ApprovalVerdict, TurnState } from '../shared/turn-types';
+import type { ApprovalVerdict, TurnState } from './turn-types';
 
 export const interruptSignal = defineSignal<[{ reason?: string }]>('interrupt');
 export const steerSignal = defineSignal<[{ message: string }]>('steer');

@@ -3,10 +3,10 @@
  * travels through Temporal history, so it stays compact: ids, counters and short tails,
  * never a chapter or a message history (SPEC §3). Pure, type-only module.
  */
-import type { AgentName, AnyEventDraft, UsageData } from '../events/contract';
+import type { AgentName, AnyEventDraft, UsageData } from './events';
 import type { ProjectType, TurnStatus } from './domain';
-import type { PreviousTurnFacts } from '../workflows/routing';
-import type { RoutingDecision, WorkAgent } from '../workflows/plans';
+import type { PreviousTurnFacts } from './routing';
+import type { RoutingDecision, WorkAgent } from './plans';
 
 export interface TurnSettings {
   maxAgentRuns: number;

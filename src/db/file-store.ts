@@ -5,11 +5,11 @@
  */
 import { diffLines, structuredPatch } from 'diff';
 import { Types } from 'mongoose';
-import { casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
-import type { FileDoc, FileVersionDoc, Models } from '../../db/models';
-import { idFromKey, isDuplicateKey } from '../../db/models';
-import { BODY_FILE_TYPES, type FileType, type VersionAuthor } from '../../shared/domain';
-import { countWords } from '../../shared/text';
+import { casLost, casWritten, compareAndSet } from './compare-and-set';
+import type { FileDoc, FileVersionDoc, Models } from './models';
+import { idFromKey, isDuplicateKey } from './models';
+import { BODY_FILE_TYPES, type FileType, type VersionAuthor } from '../core/domain';
+import { countWords } from '../core/text';
 
 export type FileRecord = FileDoc & { _id: Types.ObjectId };
 

@@ -7,8 +7,8 @@
  * And after an offer of a next step, a plain "no" declines it: nothing is written.
  * Pure module: runs inside the workflow.
  */
-import { findUnitRefs } from '../shared/numerals';
-import { straightQuotes } from '../shared/text';
+import { findUnitRefs } from './numerals';
+import { straightQuotes } from './text';
 import type { WorkAgent } from './plans';
 
 /** What a message (or a previous route) is about. */

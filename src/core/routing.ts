@@ -4,9 +4,9 @@
  * the vague-edit check comes before inheriting the previous route (seed 001).
  * Pure module: runs inside the workflow.
  */
-import type { TurnStatus } from '../shared/domain';
-import { findLengthMentions, findUnitRefs, formatUnitRange } from '../shared/numerals';
-import { detectLanguage, straightQuotes } from '../shared/text';
+import type { TurnStatus } from './domain';
+import { findLengthMentions, findUnitRefs, formatUnitRange } from './numerals';
+import { detectLanguage, straightQuotes } from './text';
 import { type RoutingDecision, type WorkAgent } from './plans';
 import { isNewInstruction, isRefusal } from './answers';
 import { confirmedStepRouting, declinedOfferRouting, isConfirmation, isOfferQuestion, proposedStep } from './proposals';

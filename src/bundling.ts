@@ -12,7 +12,7 @@
 import path from 'node:path';
 import type { BundleOptions } from '@temporalio/worker';
 
-export const WORKFLOWS_PATH = require.resolve('../workflows');
+export const WORKFLOWS_PATH = require.resolve('./workflows');
 
 /**
  * Modules the workflow code imports that hold no state of their own: zod schemas, constants
@@ -22,8 +22,8 @@ export const WORKFLOWS_PATH = require.resolve('../workflows');
  * deep-frozen, by every run. Workflow code must never write to them (it does not: it calls
  * `draft`, reads constants and calls pure functions); a module with state of its own must not go here.
  */
-export const PRELOADED_WORKFLOW_MODULES = ['../events/contract', '../agents/tool-schemas', '../agents/markers', '../workflows/plans', '../shared/domain', '../shared/text', '../shared/numerals'].map(
-  (m) => require.resolve(m),
+export const PRELOADED_WORKFLOW_MODULES = ['./core/events', './core/tool-schemas', './core/markers', './core/plans', './core/domain', './core/text', './core/numerals'].map((m) =>
+  require.resolve(m),
 );
 
 /** How every workflow bundle is built (production, the worker bundling at start, tests, benchmarks). */
@@ -38,5 +38,5 @@ export function workflowInterceptorModules(tracing: boolean): string[] {
 
 /** Where `npm run build` writes the prebuilt bundles, next to the compiled code. */
 export function prebuiltBundlePath(tracing: boolean): string {
-  return path.resolve(__dirname, `../../dist/workflow-bundle${tracing ? '' : '.untraced'}.js`);
+  return path.resolve(__dirname, `../dist/workflow-bundle${tracing ? '' : '.untraced'}.js`);
 }

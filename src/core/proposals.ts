@@ -6,9 +6,9 @@
  * a plain confirmation of it, and the step itself (what to do, on which unit).
  * Pure module: runs inside the workflow.
  */
-import { findUnitRefs, formatUnitRange, type UnitKind } from '../shared/numerals';
-import { straightQuotes } from '../shared/text';
-import { endsWithQuestion } from '../agents/file-stream';
+import { findUnitRefs, formatUnitRange, type UnitKind } from './numerals';
+import { straightQuotes } from './text';
+import { endsWithQuestion } from './file-stream';
 import { type RoutingDecision, cutScope } from './plans';
 
 const OFFER_ZH = /要不要我|需不需要我|需要我|要我|我可以|我来|是否需要|是否要|可以让我|让我|我帮你|我再|接下来|继续.*吗|开始.*吗/u;

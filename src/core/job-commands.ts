@@ -4,8 +4,8 @@
  * message names by id, else the project's running one; the reply says what happened in
  * the author's language. Pure module: runs inside the workflow.
  */
-import { findUnitRefs } from '../shared/numerals';
-import { straightQuotes } from '../shared/text';
+import { findUnitRefs } from './numerals';
+import { straightQuotes } from './text';
 
 export type JobCommandAction = 'pause' | 'resume' | 'cancel' | 'status';
 

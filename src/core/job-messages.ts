@@ -5,8 +5,8 @@
  * Temporal history, so it is ids and counters only — never chapter text.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { JobStatus } from '../shared/domain';
-import type { TurnSettings } from '../shared/turn-types';
+import type { JobStatus } from './domain';
+import type { TurnSettings } from './turn-types';
 
 /** Finish the chapter in flight, then wait. */
 export const pauseJobSignal = defineSignal<[]>('pause');

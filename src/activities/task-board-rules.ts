@@ -7,7 +7,7 @@
  *
  * Pure module. Unit numbers come from the shared numeral parser (src/shared/numerals.ts).
  */
-import { findUnitRefs } from './numerals';
+import { findUnitRefs } from '../core/numerals';
 
 /** The largest range a title may name: "chapters 1-100000" is a typo, not a task. */
 const MAX_RANGE = 1000;

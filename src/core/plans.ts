@@ -2,7 +2,7 @@
  * Plan table and routing decision shape (seed 001 "多 Agent 协作流程"). Pure module.
  */
 import { z } from 'zod';
-import type { AgentName } from '../events/contract';
+import type { AgentName } from './events';
 
 export const WORK_AGENTS = ['planner', 'hook_designer', 'writer', 'quality_reviewer'] as const;
 export type WorkAgent = (typeof WORK_AGENTS)[number];

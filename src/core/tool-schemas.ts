@@ -4,8 +4,8 @@
  * always data that has been checked (SPEC §12). Pure module.
  */
 import { z } from 'zod';
-import type { AgentName } from '../events/contract';
-import { fileTypeSchema, importanceSchema } from '../shared/domain';
+import type { AgentName } from './events';
+import { fileTypeSchema, importanceSchema } from './domain';
 
 const id = z.string().regex(/^[0-9a-f]{24}$/, 'file ids are 24-character hex strings');
 const WORK_AGENTS = ['planner', 'hook_designer', 'writer', 'quality_reviewer'] as const;
@@ -182,14 +182,16 @@ export function toolsForAgent(agent: Exclude<AgentName, 'router'>, opts: { readO
   });
 }
 
-/** A tool's JSON Schema, converted once per process (1–2 ms per step when converted per request). */
-const parameterCache = new Map<ToolName, Record<string, unknown>>();
-function parametersOf(name: ToolName): Record<string, unknown> {
-  let parameters = parameterCache.get(name);
-  if (!parameters) {
-    parameters = z.toJSONSchema(toolArgSchemas[name], { io: 'input' }) as Record<string, unknown>;
-    delete parameters.$schema;
-    parameterCache.set(name, parameters);
-  }
-  return parameters;
-}
+/**
+ * Every tool's JSON Schema, converted once when the module loads (1–2 ms per step when converted
+ * per request) and frozen: the module holds constants only, so the workflow bundle may preload it.
+ */
+const TOOL_PARAMETERS: Readonly<Record<ToolName, Readonly<Record<string, unknown>>>> = Object.freeze(
+  Object.fromEntries(
+    (Object.keys(toolArgSchemas) as ToolName[]).map((name) => {
+      const { $schema: _drop, ...parameters } = z.toJSONSchema(toolArgSchemas[name], { io: 'input' }) as Record<string, unknown>;
+      return [name, Object.freeze(parameters)];
+    }),
+  ) as Record<ToolName, Record<string, unknown>>,
+);
+const parametersOf = (name: ToolName): Record<string, unknown> => TOOL_PARAMETERS[name] as Record<string, unknown>;
