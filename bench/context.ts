@@ -63,6 +63,7 @@ async function main(): Promise<void> {
           run: 0,
           step,
           agent: 'writer',
+          runTools: { flags: { readOnly: false, clarifyFirst: false } },
           slot: step,
           runKind: 'initial',
           packet: null,

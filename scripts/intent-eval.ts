@@ -149,7 +149,7 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
 
   for (const c of corpus.route) {
     const previous = c.prev ? previousFacts(c.prev) : null;
-    const decision = preRoute(c.msg, previous, { confirmProposals: true });
+    const decision = preRoute(c.msg, previous);
     record(`route:${c.expect}`, routeMeets(c.expect, decision), () => `${JSON.stringify(c.msg)} after ${JSON.stringify(c.prev?.question ?? null)}: got ${describeDecision(decision)}`);
   }
 

@@ -2,9 +2,8 @@
  * Saving a `<file>` body the model streamed into the pending file: a new version, the
  * `file_updated` event that reports it, and the outcome the workflow folds into the turn.
  *
- * Turns since `h10-capture-in-step` save it inside the LLM step that streamed it (the body is
- * in memory there, and a separate activity cost a MongoDB round trip for the step's stored
- * copy plus a workflow-task round trip); older turns save it in `saveCapturedFile`.
+ * The LLM step that streamed it saves it (the body is in memory there; a separate activity
+ * cost a MongoDB round trip for the step's stored copy plus a workflow-task round trip).
  */
 import { draft, type AnyEventDraft } from '../core/events';
 import { idFromKey, isDuplicateKey, type Models } from '../db/models';

@@ -169,7 +169,7 @@ export function createLlmActivities(deps: ActivityDeps) {
             if (tc.id) slot.id = tc.id;
             if (tc.function?.name) {
               slot.name += tc.function.name;
-              // Only a step that runs its calls itself takes the read (a pre-h11 turn's executeTool would not).
+              // Only a step that runs its calls itself takes the read (the workflow's executeTool does not).
               if (slot.name === 'create_file' && input.runTools) siblingCounts.start();
             }
             if (tc.function?.arguments) {
@@ -206,8 +206,8 @@ export function createLlmActivities(deps: ActivityDeps) {
       const capture = input.pendingFileId && (processor.body || processor.closed)
         ? { fileId: input.pendingFileId, body: processor.body, closed: processor.closed }
         : null;
-      // Turns since h10 save the captured body here (capture.ts); the step's copy is then not needed.
-      const saving = input.saveCapture && capture ? saveStepCapture(deps, input, capture.fileId, capture.body, attempt) : null;
+      // The step saves the captured body itself (capture.ts); the step's copy is then not needed.
+      const saving = capture ? saveStepCapture(deps, input, capture.fileId, capture.body, attempt) : null;
       const stepDoc = {
         _id: stepId(input.turnId, input.step),
         turnId: input.turnId,
@@ -220,7 +220,7 @@ export function createLlmActivities(deps: ActivityDeps) {
         rawContent,
         toolCalls,
         toolResults: [],
-        captured: capture ? [saving ? { fileId: capture.fileId, closed: capture.closed } : capture] : [],
+        captured: capture ? [{ fileId: capture.fileId, closed: capture.closed }] : [],
         attempt,
       };
       const store = (extra: object = {}) => models.AgentStep.replaceOne({ _id: stepDoc._id }, { ...stepDoc, ...extra }, { upsert: true }).exec();

@@ -1,5 +1,5 @@
 /**
- * Tool calls run by the LLM step that asked for them (turns since h11-tools-in-step).
+ * Tool calls run by the LLM step that asked for them.
  *
  * A separate activity per call cost a workflow task and a local-activity round trip through
  * the worker, plus reading the step back for the call's arguments. The step has them in

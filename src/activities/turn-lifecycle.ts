@@ -3,14 +3,13 @@
  * body, release or drop held chat text, and finalize (messages, routing, usage, lock,
  * terminal events). Each is idempotent: finalize run twice writes the same documents once.
  */
-import { Context } from '@temporalio/activity';
 import { draft, NON_TERMINAL_STOP_REASONS, type AnyEventDraft } from '../core/events';
 import { idFromKey, isDuplicateKey } from '../db/models';
 import { releaseSessionLock } from '../db/turn-records';
 import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../core/domain';
 import { sessionLanguage } from '../core/language';
 import { detectLanguage } from '../core/text';
-import type { FinalizeInput, FinalizeResult, PreparedTurn, SaveCaptureInput, ToolOutcome } from '../core/turn-types';
+import type { FinalizeInput, FinalizeResult, PreparedTurn, ToolOutcome } from '../core/turn-types';
 import { endsWithQuestion, lastQuestion } from '../core/file-stream';
 import { unitNumbers } from '../core/numerals';
 import { findLengthRequirements, isNoiseMessage, type PreviousTurnFacts } from '../core/routing';
@@ -20,14 +19,12 @@ import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
 import { expireStream } from '../streams/redis-streams';
 import { publisherFor, streamKeyFor } from './publish';
-import { captureKey, saveCapture } from './capture';
 import { prefetchTurnSources } from './context/prefetch';
 import { prefetchRouterInput } from './router-input';
 import { reserveMessageSeqs } from '../db/turn-records';
 import { latestReply, openingReads, previousTurnId, readSessionMessages, type SessionMessages } from './session-messages';
 import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
-import { stepId } from './record-ids';
 import { quiet } from '../core/quiet';
 
 /** A (bulk) write error made only of duplicate-key errors. */
@@ -129,22 +126,9 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
       };
     },
 
-    /** Saves a `<file>` body captured by an LLM step as a new version of the pending file (turns before h10; see capture.ts). */
-    async saveCapturedFile(input: SaveCaptureInput): Promise<ToolOutcome> {
-      const key = captureKey(input.turnId, input.step, input.fileId);
-      const step = await models.AgentStep.findById(stepId(input.turnId, input.step)).lean();
-      const captured = step?.captured.find((c) => c.fileId === input.fileId);
-      if (!captured) throw notFound('Capture', key);
-      const { outcome, event } = await saveCapture(models, { turnId: input.turnId, step: input.step, agent: input.agent, fileId: input.fileId, body: captured.body ?? '', writeKey: key });
-      const attempt = Context.current().info.attempt;
-      await publisherFor(deps, 'turn', input.turnId, input.slot).publish([{ ...event, turnId: input.turnId, agent: input.agent, step: input.step, attempt }]);
-      return outcome;
-    },
-
     /** Publishes held chat text after all (no review followed): one run, or several at once. */
-    async releaseHeldText(input: { turnId: string; run?: number; runs?: number[]; slot: number; agent: WorkAgent }): Promise<void> {
-      const runs = input.runs ?? (input.run !== undefined ? [input.run] : []);
-      const steps = await models.AgentStep.find({ turnId: input.turnId, run: { $in: runs } }).sort({ step: 1 }).lean();
+    async releaseHeldText(input: { turnId: string; runs: number[]; slot: number; agent: WorkAgent }): Promise<void> {
+      const steps = await models.AgentStep.find({ turnId: input.turnId, run: { $in: input.runs } }).sort({ step: 1 }).lean();
       // Only the held steps: earlier steps of the same run already streamed live.
       const events: AnyEventDraft[] = steps
         .filter((s) => s.held && s.text)
@@ -154,13 +138,12 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
 
     async finalizeTurn(input: FinalizeInput): Promise<FinalizeResult> {
       // Independent reads run together (this is on every turn's path).
-      // Since `lastStep` is passed, the turn's steps, executions and usage are read by `_id` (turn-reads.ts).
-      const byId = input.lastStep !== undefined;
-      const lockRead = input.sessionId ? quiet(models.SessionLock.findById(input.sessionId).lean().exec()) : undefined;
+      // The turn's steps, executions and usage are read by `_id` (turn-reads.ts), up to the last step it gave out.
+      const lockRead = quiet(models.SessionLock.findById(input.sessionId).lean().exec());
       const [turn, steps, records, unwritten, saved, keptAside] = await Promise.all([
         models.Turn.findById(input.turnId).lean(),
-        byId ? stepsUpTo(models, input.turnId, input.lastStep!) : models.AgentStep.find({ turnId: input.turnId }).sort({ step: 1 }).lean(),
-        byId ? usageOf(models, input.turnId, input.lastStep!) : models.UsageRecord.find({ turnId: input.turnId }).lean(),
+        stepsUpTo(models, input.turnId, input.lastStep),
+        usageOf(models, input.turnId, input.lastStep),
         unwrittenFiles(models, input.turnId),
         // Messages an earlier attempt already wrote, by the _id each run's message gets (a
         // `{turnId}` filter reads every session's messages on FerretDB v1).
@@ -169,7 +152,7 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
         models.File.find({ createdByTurnId: input.turnId, keptFrom: { $ne: null } }).select({ title: 1, keptFrom: 1 }).lean(),
       ]);
       if (!turn) throw notFound('Turn', input.turnId);
-      const executions = byId ? await executionsOf(models, input.turnId, steps) : await models.ToolExecution.find({ turnId: input.turnId }).lean();
+      const executions = await executionsOf(models, input.turnId, steps);
       const savedKeys = new Set(saved.map((m) => m.key));
       const outcomeOf = (key: string): ToolOutcome | undefined =>
         (executions.find((e) => e.key === key)?.result as { outcome?: ToolOutcome } | undefined)?.outcome;

@@ -28,12 +28,6 @@ export interface PreviousTurnFacts {
   deliveredUnits?: number[];
 }
 
-/** Rule switches, so turns recorded before a rule existed replay the way they ran. */
-export interface PreRouteOptions {
-  /** Confirming an offered next step routes to that step (issue 9 item 1). */
-  confirmProposals?: boolean;
-}
-
 const normalise = (s: string): string =>
   s
     .toLowerCase()
@@ -86,11 +80,6 @@ export function isShortAnswer(message: string): boolean {
 
 export { isConfirmation };
 
-/** The agreement words turns recorded before 'h1-confirm-proposal' were routed with (kept for replay). */
-function legacyIsConfirmation(message: string): boolean {
-  return /^(yes|yeah|yep|sure|ok|okay|please do|go ahead|do it|sounds good|yes please|好|好的|好啊|可以|行|行吧|嗯|是的|对|没问题|就这样|来吧|写吧)( please| 吧)?$/.test(normalise(message));
-}
-
 /**
  * Seed 004 L1 `_is_empty_or_noise`: a message with no letter or digit in it ("???", "…",
  * "。。。", empty) is not a request. A thumbs-up is agreement, not noise.
@@ -141,7 +130,7 @@ export function findLengthRequirements(message: string): string[] {
  * Runs the deterministic rules in order; returns a decision when one fires, else null
  * (then the LLM router decides).
  */
-export function preRoute(raw: string, previous: PreviousTurnFacts | null, opts: PreRouteOptions = {}): RoutingDecision | null {
+export function preRoute(raw: string, previous: PreviousTurnFacts | null): RoutingDecision | null {
   const message = straightQuotes(raw);
   const prevRouting = previous?.routing ?? null;
 
@@ -174,7 +163,7 @@ export function preRoute(raw: string, previous: PreviousTurnFacts | null, opts: 
     };
   }
 
-  if (opts.confirmProposals && previous?.askedQuestion && isOfferQuestion(previous.question)) {
+  if (previous?.askedQuestion && isOfferQuestion(previous.question)) {
     // An offered next step is not a follow-up question: a plain "yes" routes to the step,
     // anything else goes to the router (never the whole previous route, seed 001 Router).
     const step = proposedStep(previous.question, previous.deliveredUnits ?? []);
@@ -185,7 +174,7 @@ export function preRoute(raw: string, previous: PreviousTurnFacts | null, opts: 
   }
 
   // An answer keeps the route; a new instruction, however short, goes to the router (issue 29).
-  const newInstruction = opts.confirmProposals && prevRouting && isNewInstruction(message, { agent: prevRouting.current_agent, readOnly: prevRouting.read_only });
+  const newInstruction = prevRouting && isNewInstruction(message, { agent: prevRouting.current_agent, readOnly: prevRouting.read_only });
   if (previous?.status === 'awaiting_author' && previous.askedQuestion && prevRouting && isShortAnswer(message) && !newInstruction) {
     const resume = previous.resume ?? { agent: prevRouting.current_agent, remaining: prevRouting.workflow_agents };
     return {
@@ -204,10 +193,10 @@ export function preRoute(raw: string, previous: PreviousTurnFacts | null, opts: 
  * After the LLM router: confirming a next step the previous turn proposed must not inherit
  * that turn's read-only scope (seed 001: "不沿用 read_only=true / write_content=false / 已交付的 scope").
  */
-export function applyConfirmationGuard(decision: RoutingDecision, message: string, previous: PreviousTurnFacts | null, opts: PreRouteOptions = {}): RoutingDecision {
-  if (!previous || !previous.askedQuestion || !(opts.confirmProposals ? isConfirmation : legacyIsConfirmation)(message)) return decision;
-  if (opts.confirmProposals ? decision.source === 'confirm_proposal' || !isOfferQuestion(previous.question) : previous.status !== 'completed') return decision;
-  const step = opts.confirmProposals ? proposedStep(previous.question, previous.deliveredUnits ?? []) : null;
+export function applyConfirmationGuard(decision: RoutingDecision, message: string, previous: PreviousTurnFacts | null): RoutingDecision {
+  if (!previous || !previous.askedQuestion || !isConfirmation(message)) return decision;
+  if (decision.source === 'confirm_proposal' || !isOfferQuestion(previous.question)) return decision;
+  const step = proposedStep(previous.question, previous.deliveredUnits ?? []);
   const inheritedScope = !!step?.units && !!previous.routing && decision.scope === previous.routing.scope;
   const inheritedReadOnly = decision.read_only && previous.routing?.read_only === true;
   const inheritedNoContent = !decision.write_content && previous.routing?.write_content === false;

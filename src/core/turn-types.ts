@@ -105,16 +105,11 @@ export interface LlmStepInput {
   /** Events to publish first, in this activity's slot (agent_selected, handoff, steering_received). */
   prelude: AnyEventDraft[];
   /**
-   * Save a captured `<file>` body as the pending file's new version within this step and
-   * return the outcome as `saved` (turns since h10-capture-in-step; older turns run
-   * saveCapturedFile after the step).
+   * Run the answer's tool calls within this step, with the turn's flags; their outcomes come
+   * back as `toolOutcomes`. (A captured `<file>` body is always saved within the step, its
+   * outcome back as `saved`.)
    */
-  saveCapture?: boolean;
-  /**
-   * Run the answer's tool calls within this step (turns since h11-tools-in-step), with the
-   * turn's flags; their outcomes come back as `toolOutcomes`.
-   */
-  runTools?: { flags: ToolFlags };
+  runTools: { flags: ToolFlags };
 }
 
 export interface ToolCallRef {
@@ -214,15 +209,6 @@ export interface ToolOutcome {
   keptIn?: { id: string; title: string };
 }
 
-export interface SaveCaptureInput {
-  turnId: string;
-  run: number;
-  step: number;
-  agent: WorkAgent;
-  fileId: string;
-  slot: number;
-}
-
 export interface PublishInput {
   streamKind: 'turn' | 'job';
   streamId: string;
@@ -255,13 +241,10 @@ export interface FinalizeInput {
   error: { code: string; message: string } | null;
   /** Writer runs whose held chat text is published before the terminal events. */
   releaseHeldRuns?: number[];
-  /**
-   * The highest step number the turn gave out: finalize reads steps `turnId:1…lastStep` by
-   * `_id` (absent in older histories: it then finds them by turnId, as before).
-   */
-  lastStep?: number;
-  /** The turn's session (absent in older histories): its lock is read with the turn's records, not after the writes. */
-  sessionId?: string;
+  /** The highest step number the turn gave out: finalize reads steps `turnId:1…lastStep` by `_id`. */
+  lastStep: number;
+  /** The turn's session: its lock is read with the turn's records, not after the writes. */
+  sessionId: string;
   /** The session's reply language (prepareTurn); absent in older histories (then: the message's). */
   language?: 'zh' | 'en';
 }

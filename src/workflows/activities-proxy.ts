@@ -27,7 +27,6 @@ export type ShortActivity =
   | 'prepareTurn'
   | 'answerNoise'
   | 'executeTool'
-  | 'saveCapturedFile'
   | 'releaseHeldText'
   | 'finalizeTurn';
 

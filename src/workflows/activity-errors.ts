@@ -1,6 +1,6 @@
 /**
  * What an activity threw, as workflow code receives it: a remote activity's failure comes
- * wrapped in an ActivityFailure, a local activity's (turns since h9, jobs since h12) as the
+ * wrapped in an ActivityFailure, a local activity's (turns' and jobs' bookkeeping) as the
  * activity's own error. Handling only ActivityFailure let a failed local activity fail the
  * whole workflow, unfinalized.
  */

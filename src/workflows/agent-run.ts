@@ -1,11 +1,11 @@
 /**
  * One agent run: LLM step activity → its tool calls → again, until the model answers without
- * tools, calls a control tool, trips the failure breaker or hits the step cap. Since h10/h11
- * the step also saves a streamed `<file>` body and runs its tool calls itself; the workflow
- * runs only what it leaves (older turns: one activity per call and per save). The LLM step
- * runs in a cancellable scope so an `interrupt` signal stops the model.
+ * tools, calls a control tool, trips the failure breaker or hits the step cap. The step saves
+ * a streamed `<file>` body and runs its tool calls itself; the workflow runs only what it
+ * leaves (the calls after a failed one, a parallel batch, a call the author must approve).
+ * The LLM step runs in a cancellable scope so an `interrupt` signal stops the model.
  */
-import { CancellationScope, isCancellation, patched } from '@temporalio/workflow';
+import { CancellationScope, isCancellation } from '@temporalio/workflow';
 import { draft } from '../core/events';
 import type { LlmStepResult, RunKind, ToolOutcome } from '../core/turn-types';
 import type { TurnActivities } from './activities-proxy';
@@ -43,10 +43,6 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
   const flags = { readOnly: routing.read_only, clarifyFirst: routing.clarify_first };
   const run = st.run;
   const units = new Set<number>();
-  // Turns since this change save a streamed <file> body inside the LLM step (one activity instead of two).
-  const captureInStep = patched('h10-capture-in-step');
-  // And run the answer's tool calls there (activities/step-tools.ts); the workflow runs what it leaves.
-  const toolsInStep = patched('h11-tools-in-step');
 
   for (let i = 0; i < st.input.settings.maxAgentSteps; i++) {
     if (st.interruptRequested) throw new Interrupted();
@@ -67,7 +63,7 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
         hooks.setActiveScope(CancellationScope.current());
         return acts.llm.llmStep.executeWithOptions(
           // Temporal UI shows when the step will also save the pending file's streamed body.
-          { summary: `${req.agent} · step ${step} · model${captureInStep && st.pendingFileId ? ' · save <file>' : ''}` },
+          { summary: `${req.agent} · step ${step} · model${st.pendingFileId ? ' · save <file>' : ''}` },
           [
             {
               turnId: st.input.turnId,
@@ -86,8 +82,7 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
               afterToolCalls: i > 0,
               steering,
               prelude,
-              ...(captureInStep ? { saveCapture: true } : {}),
-              ...(toolsInStep ? { runTools: { flags } } : {}),
+              runTools: { flags },
             },
           ],
         );
@@ -107,14 +102,9 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
     st.usage.totalTokens += res.usage.totalTokens;
     res.planUnits.forEach((u) => units.add(u));
 
-    if (res.capture && (res.capture.closed || res.capture.chars > 0)) {
-      // Saved by the step itself, or (older turns, or a step run by a worker without h10) here.
-      const saved =
-        res.saved ??
-        (await acts.short.saveCapturedFile.executeWithOptions(
-          { summary: `${req.agent} · step ${step} · save <file>` },
-          [{ turnId: st.input.turnId, run, step, agent: req.agent, fileId: res.capture.fileId, slot: st.nextSlot() }],
-        ));
+    // The step saved the body it captured (capture.ts); its outcome comes back with the answer.
+    const saved = res.saved;
+    if (res.capture && saved && (res.capture.closed || res.capture.chars > 0)) {
       recordWrite(st, facts, req.agent, saved);
       // Body text saved into the empty file: it is written (an empty <file></file> block is not).
       // A file the author deleted or wrote into meanwhile gets no correction round: the body is kept beside it.
@@ -132,7 +122,7 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
       if (st.interruptRequested) throw new Interrupted();
       const toolInput = { turnId: st.input.turnId, run, step, agent: req.agent, toolCallId: call.id, slot: st.nextSlot(), flags };
       const label = `${req.agent} · step ${step} · ${call.summary}`;
-      return call.name === 'parallel_execute' && patched('h8-parallel-execute')
+      return call.name === 'parallel_execute'
         ? runParallelBatch(acts, toolInput, label)
         : acts.short.executeTool.executeWithOptions({ summary: label }, [toolInput]);
     };

@@ -59,7 +59,7 @@ export interface DecideState {
   requestAsksForPlan: boolean;
   /** An outline file was written (created with body or edited) in this turn. */
   wroteOutline: boolean;
-  /** Empty-file correction rounds are on (patched in the workflow). */
+  /** Empty-file correction rounds are on (off on read-only turns). */
   emptyFileRepair?: boolean;
   /** Files that already had their one correction round in this turn. */
   repairedFileIds?: string[];

@@ -12,7 +12,6 @@ import {
   ChildWorkflowFailure,
   isCancellation,
   ParentClosePolicy,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   type ActivityInterfaceFor,
@@ -34,8 +33,7 @@ type JobActivity = 'openJobTurn' | 'abandonJobTurn' | 'jobOutlineStatus' | 'revi
 /**
  * Job bookkeeping never gives up: a job should outlive a MongoDB or Redis outage.
  *
- * Jobs started since `h12-job-local-activities` run it as local activities (as turns do since
- * h9): between two chapters the job made two activity calls, each costing a workflow task and
+ * It runs as local activities (as a turn's bookkeeping does): between two chapters the job made two activity calls, each costing a workflow task and
  * a dispatch through the server (bench:job: ~110 ms between a chapter's end and the next
  * chapter's start). They are idempotent, which a local activity needs. Retries backing off
  * past 2 s become workflow timers, so a pause or cancel is still handled during an outage.
@@ -110,11 +108,6 @@ export async function runChildTurn(st: JobRunState, acts: JobActivities, req: Ch
       const opened = await openTurn(acts, { ...req.open, sessionId: input.sessionId, projectId: input.projectId }, `open turn · ${label}`);
       turnId = opened.turnId;
       st.turnId = turnId;
-      // Jobs since h14 announce the turn once its child has started. A workflow task waits for
-      // its local activities before it completes, so an announcement made here held back the
-      // child's start by the announcement's own write (bench:job: ~12 ms per chapter).
-      const announceAfterStart = patched('h14-job-announce-after-start');
-      if (!announceAfterStart) req.onTurn(turnId);
       const turnInput: TurnInput = {
         turnId,
         sessionId: input.sessionId,
@@ -139,7 +132,9 @@ export async function runChildTurn(st: JobRunState, acts: JobActivities, req: Ch
         staticSummary: req.summary,
       });
       started = true;
-      if (announceAfterStart) req.onTurn(turnId);
+      // Announced once the child has started: a workflow task waits for its local activities
+      // before it completes, so announcing first held back the child's start (~12 ms a chapter).
+      req.onTurn(turnId);
       const outcome = await handle.result();
       return { kind: 'ended' as const, turnId, outcome };
     });

@@ -12,7 +12,7 @@
  * - A chapter that fails after its retries stops the job in a resumable `failed` state —
  *   never a silent skip; `resume` retries that chapter with a fresh turn.
  */
-import { condition, continueAsNew, isCancellation, patched, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, isCancellation, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { JobStatus } from '../core/domain';
 import { type ChildRequest, type ChildResult, jobActivities, plannerRouting, runChildTurn, writerRouting } from './job-child';
 import { cancelJobSignal, type JobInput, type JobResult, pauseJobSignal, progressQuery, resumeJobSignal } from '../core/job-messages';
@@ -26,8 +26,7 @@ type Step = 'ok' | 'cancelled';
 
 export async function jobWorkflow(input: JobInput): Promise<JobResult> {
   const st = new JobRunState(input);
-  // Local bookkeeping in jobs (and runs after continue-as-new) started since this change; older histories replay the old way.
-  const acts = jobActivities(input.settings, { local: patched('h12-job-local-activities') });
+  const acts = jobActivities(input.settings, { local: true });
   const { jobId } = input;
 
   const progress = (message: string, chapter = st.next, turnId?: string) => ({
@@ -89,7 +88,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
    * with a job_progress saying why — until a resume raises or lifts the budget, or a cancel.
    */
   const withinBudget = async (): Promise<Step> => {
-    if (st.maxTokens === null || !patched('h6-job-token-budget')) return 'ok';
+    if (st.maxTokens === null) return 'ok';
     let paused = false;
     for (;;) {
       if (st.cancelRequested) return 'cancelled';

@@ -5,15 +5,13 @@
  * job chapters (no author is waiting on them), and when SUGGESTIONS_ENABLED is off.
  * Suggestions are optional: their failure never changes how the turn ends.
  */
-import { isCancellation, log, patched, proxyActivities } from '@temporalio/workflow';
+import { isCancellation, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { TurnStatus } from '../core/domain';
 import type { TurnInput } from '../core/turn-types';
 
 export async function offerSuggestions(input: TurnInput, status: TurnStatus, language: 'zh' | 'en' | null = null): Promise<void> {
   if (status === 'failed' || status === 'interrupted' || !input.settings.suggestionsEnabled || input.jobId) return;
-  // Evaluated only for turns that want suggestions, so turns recorded before this replay unchanged.
-  if (!patched('h8-suggestions')) return;
   const { suggestNextSteps } = proxyActivities<Pick<Activities, 'suggestNextSteps'>>({
     startToCloseTimeout: '60s',
     heartbeatTimeout: `${input.settings.storeHeartbeatTimeoutSeconds}s`,

@@ -11,7 +11,6 @@ import {
   setHandler,
   upsertSearchAttributes,
   log,
-  patched,
 } from '@temporalio/workflow';
 import { draft } from '../core/events';
 import { quiet } from '../core/quiet';
@@ -31,8 +30,7 @@ import { offerSuggestions } from './suggestions';
 
 export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
   const st = new TurnRunState(input);
-  // Short activities run local in turns started since this change (older histories replay the old way).
-  const acts = turnActivities(input.settings, { local: patched('h9-local-activities') });
+  const acts = turnActivities(input.settings, { local: true });
   let activeScope: CancellationScope | null = null;
 
   setHandler(stateQuery, () => st.snapshot());
@@ -96,9 +94,8 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     // Awaited after prepareTurn; a turn cancelled meanwhile leaves through the catch below without
     // awaiting it, and its rejection must not count as unhandled (that failed the workflow task
     // over and over, so the turn never finalized).
-    const announced = patched('h1-turn-started') ? quiet(acts.short.announceTurn({ turnId: input.turnId, sessionId: input.sessionId, slot: st.nextSlot() })) : null;
-    // Since h10 the announcement and the turn's reads run side by side (turn_started has the first slot either way).
-    if (!patched('h10-open-together')) await announced;
+    const announced = quiet(acts.short.announceTurn({ turnId: input.turnId, sessionId: input.sessionId, slot: st.nextSlot() }));
+    // The announcement and the turn's reads run side by side (turn_started has the first slot).
     const prepared = await acts.short.prepareTurn({
       turnId: input.turnId,
       sessionId: input.sessionId,
@@ -108,7 +105,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     await announced;
     st.language = prepared.language;
     // Seed 004 L1: noise ("???", "…") gets a friendly question and no agent work.
-    if (!input.forcedRouting && isNoiseMessage(prepared.message) && patched('h1-noise-gate')) {
+    if (!input.forcedRouting && isNoiseMessage(prepared.message)) {
       const question = await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot() });
       return await finalize({ status: 'awaiting_author', stopReason: 'clarification_requested', stopMessage: question, resume: null, error: null });
     }
@@ -121,9 +118,8 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
       await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot(), kind: 'direct', text });
       return await finalize({ status: 'completed', stopReason: null, stopMessage: null, resume: null, error: null });
     }
-    const confirmProposals = patched('h1-confirm-proposal');
-    st.routing = input.forcedRouting ?? routerOff(input, prepared.message) ?? preRoute(prepared.message, prepared.previous, { confirmProposals }) ?? (await routeWithFallback(acts, input.turnId));
-    st.routing = applyConfirmationGuard(st.routing, prepared.message, prepared.previous, { confirmProposals });
+    st.routing = input.forcedRouting ?? routerOff(input, prepared.message) ?? preRoute(prepared.message, prepared.previous) ?? (await routeWithFallback(acts, input.turnId));
+    st.routing = applyConfirmationGuard(st.routing, prepared.message, prepared.previous);
     // "不用了" / "no thanks" to an offered step: acknowledged without a model, nothing written.
     if (st.routing.source === 'decline_offer') {
       await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot(), kind: 'declined' });
@@ -182,12 +178,11 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
         plannerRepairDone: st.plannerRepairDone,
         requestAsksForPlan: requestAsksForPlan(prepared.message),
         wroteOutline: st.wroteOutline,
-        // patched() only where the new rules change the course, so older histories replay unchanged.
-        emptyFileRepair: facts.emptyFile != null && !st.routing.read_only && patched('h3-empty-file-repair'),
+        emptyFileRepair: facts.emptyFile != null && !st.routing.read_only,
         repairedFileIds: st.repairedFileIds,
         carried: st.carried,
         reviewRounds: st.reviewRounds,
-        maxReviewRounds: st.reviewRounds >= maxReviewRounds && patched('h3-review-round-cap') ? maxReviewRounds : null,
+        maxReviewRounds: st.reviewRounds >= maxReviewRounds ? maxReviewRounds : null,
         language: prepared.language,
       });
       if (next.kind === 'empty_file_repair') st.carried = null;
@@ -223,8 +218,8 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
       keepRunInFlight(st, 'interrupted');
       return finalize({ status: 'interrupted', stopReason: 'interrupted', stopMessage: 'Stopped by the author.', resume: null, error: null });
     }
-    // A local activity's failure (activity-errors.ts) counts since h13; before, it failed the workflow unfinalized.
-    if (err instanceof ActivityFailure || (isActivityFailure(err) && patched('h13-local-activity-failure'))) {
+    // A local activity's failure (activity-errors.ts) counts too.
+    if (err instanceof ActivityFailure || isActivityFailure(err)) {
       keepRunInFlight(st, 'failed');
       // An activity gave up after its retries (or was rejected as a bad request): the turn
       // fails visibly, with what was saved so far kept.
@@ -259,7 +254,7 @@ function keepRunInFlight(st: TurnRunState, outcome: 'interrupted' | 'failed'): v
 
 /** ROUTER_STRATEGY=off (seed 001 router "off"): every turn starts with the writer, no router call and no pre-routing. */
 function routerOff(input: TurnInput, message: string): RoutingDecision | null {
-  if (input.settings.routerStrategy !== 'off' || !patched('h8-router-off')) return null;
+  if (input.settings.routerStrategy !== 'off') return null;
   return writerAloneRouting('router_off', cutScope(message.replace(/\s+/g, ' ')), ['ROUTER_STRATEGY=off: the writer starts every turn']);
 }
 
@@ -297,7 +292,7 @@ async function settleHeldText(st: TurnRunState, acts: ReturnType<typeof turnActi
   // Released text is text the author has seen; dropped text never was.
   if (!drop) st.shownText ||= st.heldText;
   st.heldText = false;
-  if (!drop && d.action !== 'run' && patched('release-held-in-finalize')) {
+  if (!drop && d.action !== 'run') {
     // The turn ends next: finalize publishes the held text, saving an activity round trip.
     st.releaseAtFinalize = [...st.heldRuns];
     st.heldRuns = [];
@@ -305,11 +300,9 @@ async function settleHeldText(st: TurnRunState, acts: ReturnType<typeof turnActi
   }
   if (drop) {
     for (const rec of st.runs) if (st.heldRuns.includes(rec.run)) rec.textDropped = true;
-  } else if (patched('release-held-text-once')) {
-    // One activity for every held run (turns started before this change replay the old way).
-    await acts.short.releaseHeldText({ turnId: st.input.turnId, runs: [...st.heldRuns], slot: st.nextSlot(), agent: 'writer' });
   } else {
-    for (const run of st.heldRuns) await acts.short.releaseHeldText({ turnId: st.input.turnId, run, slot: st.nextSlot(), agent: 'writer' });
+    // One activity for every held run.
+    await acts.short.releaseHeldText({ turnId: st.input.turnId, runs: [...st.heldRuns], slot: st.nextSlot(), agent: 'writer' });
   }
   st.heldRuns = [];
 }

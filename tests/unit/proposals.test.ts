@@ -30,7 +30,6 @@ const prev = (question: string | null, over: Partial<PreviousTurnFacts> = {}): P
   deliveredUnits: [],
   ...over,
 });
-const on = { confirmProposals: true };
 
 describe('confirmations', () => {
   test.each(['好的', '好', '行', '可以', '写吧', '行，写吧', '好的，写吧', '嗯嗯', '没问题', '那就写吧', '好的谢谢', 'yes', 'Yes!', 'ok, go', 'OK go', 'sure', 'yes please', 'go ahead', "let's do it", 'sounds good.', '👍', 'continue', '继续', 'k'])(
@@ -95,33 +94,30 @@ describe('the proposed step', () => {
 
 describe('preRoute with confirmations', () => {
   test('"好的" after a read-only reviewer’s "要我帮你改吗？" runs the writer with read_only=false, write_content=true', () => {
-    const d = preRoute('好的', prev('第一章节奏偏慢。要我帮你改吗？'.split('。')[1]!), on)!;
+    const d = preRoute('好的', prev('第一章节奏偏慢。要我帮你改吗？'.split('。')[1]!))!;
     expect(d).toMatchObject({ current_agent: 'writer', read_only: false, write_content: true, source: 'confirm_proposal' });
   });
   test('"好的" after "要我继续写第二章吗？" gets the scope of chapter 2, not the delivered chapter 1', () => {
     const p = prev('要我继续写第二章吗？', { routing: routing({ current_agent: 'writer', workflow_plan: 'quick', read_only: false, write_content: true, scope: '第1章' }) });
-    expect(preRoute('好的', p, on)).toMatchObject({ current_agent: 'writer', scope: '第2章' });
+    expect(preRoute('好的', p)).toMatchObject({ current_agent: 'writer', scope: '第2章' });
   });
   test('a refusal of an offer writes nothing; anything else after an offer goes to the router, not the inherited route', () => {
-    expect(preRoute('不用了，谢谢', prev('要我帮你改吗？'), on)).toMatchObject({ source: 'decline_offer', read_only: true, write_content: false, workflow_agents: [] });
-    expect(preRoute('no thanks', prev('Shall I write chapter 2?'), on)).toMatchObject({ source: 'decline_offer', read_only: true });
-    expect(preRoute('no, write chapter 6 instead', prev('Shall I write chapter 2?'), on)).toBeNull();
-    expect(preRoute('好的', prev('要我说说理由吗？'), on)).toBeNull();
+    expect(preRoute('不用了，谢谢', prev('要我帮你改吗？'))).toMatchObject({ source: 'decline_offer', read_only: true, write_content: false, workflow_agents: [] });
+    expect(preRoute('no thanks', prev('Shall I write chapter 2?'))).toMatchObject({ source: 'decline_offer', read_only: true });
+    expect(preRoute('no, write chapter 6 instead', prev('Shall I write chapter 2?'))).toBeNull();
+    expect(preRoute('好的', prev('要我说说理由吗？'))).toBeNull();
   });
   test('a short answer to a follow-up question still inherits the whole route', () => {
     const p = prev('走悬疑路线还是温情路线？', { routing: routing({ current_agent: 'planner', workflow_plan: 'standard', read_only: false, scope: '大纲' }) });
-    expect(preRoute('温情', p, on)).toMatchObject({ current_agent: 'planner', scope: '大纲', source: 'inherit_after_question' });
-    expect(preRoute('好的', { ...p, question: 'Which ending?' }, on)).toMatchObject({ source: 'inherit_after_question' });
-  });
-  test('without the switch (turns recorded before it) the old rule runs: the whole route is inherited', () => {
-    expect(preRoute('好的', prev('要我帮你改吗？'))).toMatchObject({ source: 'inherit_after_question', read_only: true });
+    expect(preRoute('温情', p)).toMatchObject({ current_agent: 'planner', scope: '大纲', source: 'inherit_after_question' });
+    expect(preRoute('好的', { ...p, question: 'Which ending?' })).toMatchObject({ source: 'inherit_after_question' });
   });
   test('the exhausted-turn "continue" rule still comes first', () => {
     const p = prev('要我继续写第二章吗？', { status: 'exhausted', resume: { agent: 'writer', remaining: [] } });
-    expect(preRoute('继续', p, on)).toMatchObject({ source: 'resume_after_exhaustion' });
+    expect(preRoute('继续', p)).toMatchObject({ source: 'resume_after_exhaustion' });
   });
   test('no previous question, no confirmation rule', () => {
-    expect(preRoute('好的', prev('要我帮你改吗？', { askedQuestion: false, status: 'completed' }), on)).toBeNull();
+    expect(preRoute('好的', prev('要我帮你改吗？', { askedQuestion: false, status: 'completed' }))).toBeNull();
   });
 });
 
@@ -129,29 +125,23 @@ describe('applyConfirmationGuard with confirmations', () => {
   const llm = (over: Partial<RoutingDecision> = {}) => routing({ current_agent: 'writer', workflow_plan: 'quick', ...over });
   test('the router kept read_only / write_content=false / the delivered scope: all dropped', () => {
     const p = prev('要我继续写第二章吗？', { routing: routing({ scope: '第1章' }) });
-    const d = applyConfirmationGuard(llm({ scope: '第1章' }), '好的', p, on);
+    const d = applyConfirmationGuard(llm({ scope: '第1章' }), '好的', p);
     expect(d).toMatchObject({ read_only: false, write_content: true, scope: '第2章' });
     expect(d.notes.at(-1)).toMatch(/not inherited/);
   });
   test('also when the previous turn completed rather than waited', () => {
     const p = prev('Shall I revise it?', { status: 'completed', routing: routing({ scope: 'review' }) });
-    expect(applyConfirmationGuard(llm({ scope: 'revise' }), 'yes', p, on)).toMatchObject({ read_only: false, write_content: true, scope: 'revise' });
+    expect(applyConfirmationGuard(llm({ scope: 'revise' }), 'yes', p)).toMatchObject({ read_only: false, write_content: true, scope: 'revise' });
   });
   test('nothing to fix, a deterministic confirmed route, a follow-up, or no confirmation: unchanged', () => {
     const p = prev('要我帮你改吗？');
     const fine = llm({ read_only: false, write_content: true });
-    expect(applyConfirmationGuard(fine, '好的', p, on)).toBe(fine);
+    expect(applyConfirmationGuard(fine, '好的', p)).toBe(fine);
     const confirmed = confirmedStepRouting(proposedStep('要我帮你审一下吗？')!, 'zh');
-    expect(applyConfirmationGuard(confirmed, '好的', prev('要我帮你审一下吗？'), on)).toBe(confirmed);
+    expect(applyConfirmationGuard(confirmed, '好的', prev('要我帮你审一下吗？'))).toBe(confirmed);
     const ro = llm();
-    expect(applyConfirmationGuard(ro, 'B', p, on)).toBe(ro);
-    expect(applyConfirmationGuard(ro, '好的', prev('A还是B？'), on)).toBe(ro);
-    expect(applyConfirmationGuard(ro, '好的', null, on)).toBe(ro);
-  });
-  test('without the switch: only completed turns, only the old agreement words', () => {
-    const p = prev('要我帮你改吗？', { status: 'completed' });
-    expect(applyConfirmationGuard(llm(), '好的', p).read_only).toBe(false);
-    expect(applyConfirmationGuard(llm(), 'ok, go', p).read_only).toBe(true);
-    expect(applyConfirmationGuard(llm(), '好的', { ...p, status: 'awaiting_author' }).read_only).toBe(true);
+    expect(applyConfirmationGuard(ro, 'B', p)).toBe(ro);
+    expect(applyConfirmationGuard(ro, '好的', prev('A还是B？'))).toBe(ro);
+    expect(applyConfirmationGuard(ro, '好的', null)).toBe(ro);
   });
 });

@@ -98,41 +98,33 @@ describe('preRoute decisions, exactly', () => {
     expect(preRoute('B', null)).toBeNull();
     expect(preRoute('B', { ...asked, resume: { agent: 'writer', remaining: [] } })).toMatchObject({ current_agent: 'writer', workflow_agents: [] });
   });
-  test('confirmation rule needs the switch, a question, and an offer; units of an older turn are optional', () => {
+  test('the confirmation rule needs a question and an offer; units of an older turn are optional', () => {
     const offer = prev({ status: 'awaiting_author', askedQuestion: true, question: '要我继续写下一章吗？', deliveredUnits: undefined });
-    expect(preRoute('好的', offer, { confirmProposals: true })).toMatchObject({ source: 'confirm_proposal', scope: '作者确认：要我继续写下一章吗？' });
-    expect(preRoute('好的', { ...offer, deliveredUnits: [4] }, { confirmProposals: true })).toMatchObject({ scope: '第5章' });
-    expect(preRoute('好的', { ...offer, askedQuestion: false }, { confirmProposals: true })).toBeNull();
+    expect(preRoute('好的', offer)).toMatchObject({ source: 'confirm_proposal', scope: '作者确认：要我继续写下一章吗？' });
+    expect(preRoute('好的', { ...offer, deliveredUnits: [4] })).toMatchObject({ scope: '第5章' });
+    expect(preRoute('好的', { ...offer, askedQuestion: false })).toBeNull();
   });
 });
 
 describe('applyConfirmationGuard: only what was inherited is dropped', () => {
-  const on = { confirmProposals: true };
   const offer = (over: Partial<PreviousTurnFacts> = {}) => prev({ status: 'awaiting_author', askedQuestion: true, question: 'Shall I revise chapter 2?', ...over });
   test('read_only from the router is kept when the previous turn was not read-only; the same for write_content', () => {
     const d = routing({ read_only: true, write_content: false, scope: 'new' });
-    expect(applyConfirmationGuard(d, 'yes', offer({ routing: routing({ read_only: false, write_content: true }) }), on)).toBe(d);
-    expect(applyConfirmationGuard(d, 'yes', offer({ routing: null }), on)).toBe(d);
+    expect(applyConfirmationGuard(d, 'yes', offer({ routing: routing({ read_only: false, write_content: true }) }))).toBe(d);
+    expect(applyConfirmationGuard(d, 'yes', offer({ routing: null }))).toBe(d);
   });
   test('each inherited field is dropped on its own', () => {
-    const ro = applyConfirmationGuard(routing({ read_only: true, scope: 'new' }), 'yes', offer({ routing: routing({ read_only: true }) }), on);
+    const ro = applyConfirmationGuard(routing({ read_only: true, scope: 'new' }), 'yes', offer({ routing: routing({ read_only: true }) }));
     expect([ro.read_only, ro.write_content, ro.scope]).toEqual([false, true, 'new']);
-    const nc = applyConfirmationGuard(routing({ write_content: false, scope: 'new' }), 'yes', offer({ routing: routing({ write_content: false }) }), on);
+    const nc = applyConfirmationGuard(routing({ write_content: false, scope: 'new' }), 'yes', offer({ routing: routing({ write_content: false }) }));
     expect([nc.read_only, nc.write_content, nc.scope]).toEqual([false, true, 'new']);
-    const sc = applyConfirmationGuard(routing({ scope: 'chapter 1' }), 'yes', offer({ routing: routing({ scope: 'chapter 1' }) }), on);
+    const sc = applyConfirmationGuard(routing({ scope: 'chapter 1' }), 'yes', offer({ routing: routing({ scope: 'chapter 1' }) }));
     expect([sc.read_only, sc.write_content, sc.scope]).toEqual([false, true, 'chapter 2']);
   });
   test('a different scope from the router, or an offer without a unit, is left alone', () => {
     const d = routing({ scope: 'chapter 2 darker' });
-    expect(applyConfirmationGuard(d, 'yes', offer({ routing: routing({ scope: 'chapter 1' }) }), on)).toBe(d);
+    expect(applyConfirmationGuard(d, 'yes', offer({ routing: routing({ scope: 'chapter 1' }) }))).toBe(d);
     const same = routing({ scope: 'chapter 1' });
-    expect(applyConfirmationGuard(same, 'yes', offer({ question: 'Shall I revise it?', routing: routing({ scope: 'chapter 1' }) }), on)).toBe(same);
-  });
-  test('without the switch the old agreement words still pass: "好的 吧", "ok please"', () => {
-    const p = prev({ status: 'completed', askedQuestion: true, routing: routing({ read_only: true }) });
-    expect(applyConfirmationGuard(routing({ read_only: true }), '好的吧', p).read_only).toBe(true);
-    expect(applyConfirmationGuard(routing({ read_only: true }), '好的 吧', p).read_only).toBe(false);
-    expect(applyConfirmationGuard(routing({ read_only: true }), 'ok please', p).read_only).toBe(false);
-    expect(applyConfirmationGuard(routing({ read_only: true }), 'ok, please!', p).read_only).toBe(false);
+    expect(applyConfirmationGuard(same, 'yes', offer({ question: 'Shall I revise it?', routing: routing({ scope: 'chapter 1' }) }))).toBe(same);
   });
 });

@@ -95,7 +95,7 @@ describe('plan table and router answers', () => {
     expect(fallbackRouting('bad json')).toMatchObject({ current_agent: 'writer', workflow_plan: 'quick', source: 'fallback', notes: ['router fallback: bad json'] });
   });
   test('confirming a proposed next step does not inherit read_only / write_content=false', () => {
-    const p = prev({ status: 'completed', askedQuestion: true, routing: routing({ read_only: true, write_content: false }) });
+    const p = prev({ status: 'completed', askedQuestion: true, question: 'Shall I revise chapter 2?', routing: routing({ read_only: true, write_content: false }) });
     const llm = routing({ current_agent: 'writer', workflow_plan: 'quick', workflow_agents: [], read_only: true, write_content: false });
     const d = applyConfirmationGuard(llm, 'yes', p);
     expect(d.read_only).toBe(false);

@@ -33,6 +33,7 @@ const writerFirstStep = (turnId: string, scope: string): LlmStepInput => ({
   run: 0,
   step: 1,
   agent: 'writer',
+  runTools: { flags: { readOnly: false, clarifyFirst: false } },
   slot: 1,
   runKind: 'initial',
   packet: null,

@@ -1,6 +1,6 @@
 /**
- * Tool calls: one per call the model made, run by the LLM step itself (turns since
- * h11-tools-in-step) or by the executeTool activity. Idempotent by `turnId:step:toolCallId`
+ * Tool calls: one per call the model made, run by the LLM step itself or, for what the step
+ * leaves (after a failed call, a call the author must approve), by the executeTool activity. Idempotent by `turnId:step:toolCallId`
  * (unique in ToolExecution): a rerun returns the stored result and re-publishes its events
  * under the same stream ids, which Redis deduplicates.
  */
@@ -106,7 +106,7 @@ export interface ToolCallToPerform {
  * One tool call of a stored step, idempotent by `turnId:step:toolCallId`: runs it (or takes
  * the execution an earlier attempt stored), stores the execution, appends the result to the
  * step's transcript and publishes its cards. Used by the executeTool activity and, in turns
- * since h11-tools-in-step, by the LLM step right after the model's answer.
+ * by the LLM step right after the model's answer.
  */
 export async function performToolCall(deps: ActivityDeps, input: ToolInput, p: ToolCallToPerform): Promise<ToolOutcome> {
   const { models } = deps;

@@ -141,7 +141,7 @@ export const agentStepSchema = new Schema(
     captured: { type: [{ fileId: String, body: String, closed: Boolean, _id: false }], default: [] },
     attempt: { type: Number, default: 1 },
     /**
-     * A step that runs its own tool calls (h11-tools-in-step) records its answer's facts and
+     * A step that runs its own tool calls records its answer's facts and
      * where its tool cards start in its stream slot before running them: a retry goes on
      * from here instead of asking the model again (src/activities/step-tools.ts).
      */
