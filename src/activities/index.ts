@@ -5,6 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { createApprovalActivities } from './approvals';
+import { heartbeatWhile } from './heartbeat';
 import { createJobCommandActivities } from './job-commands';
 import type { ActivityDeps } from './deps';
 import { createJobActivities } from './jobs';
@@ -18,22 +19,11 @@ import { createTurnLifecycleActivities } from './turn-lifecycle';
 import { createTurnOpeningActivities } from './turn-opening';
 
 /**
- * Heartbeats every second while a short activity runs. Its heartbeat timeout then means
- * "the worker died", not "the work was slow": a killed worker is noticed in seconds while
- * a slow MongoDB write may still take as long as it needs (up to start-to-close).
+ * Heartbeats every second while a short activity runs (heartbeat.ts): a killed worker is
+ * noticed in seconds while a slow MongoDB write may still take as long as it needs.
  */
 function withHeartbeat<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-  return async (...args: A) => {
-    const ctx = Context.current();
-    // Local activities do not heartbeat (the workflow task's timeout covers them).
-    if (ctx.info.isLocal) return fn(...args);
-    const timer = setInterval(() => ctx.heartbeat(), 1000);
-    try {
-      return await fn(...args);
-    } finally {
-      clearInterval(timer);
-    }
-  };
+  return (...args: A) => heartbeatWhile(Context.current(), () => undefined, () => fn(...args));
 }
 
 function heartbeating<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
@@ -45,9 +35,8 @@ export function createActivities(deps: ActivityDeps) {
     ...heartbeating(createTurnLifecycleActivities(deps)),
     ...heartbeating(createTurnOpeningActivities(deps)),
     ...heartbeating(createRouterActivities(deps)),
-    // The LLM step also heartbeats itself, with its stream position; this covers the seconds
-    // before its request (context assembly), which the short heartbeat timeout must survive.
-    ...heartbeating(createLlmActivities(deps)),
+    // The LLM step heartbeats itself from its start, with its stream position (llm.ts).
+    ...createLlmActivities(deps),
     ...heartbeating(createToolActivities(deps)),
     ...heartbeating(createParallelActivities(deps)),
     ...heartbeating(createSuggestionActivities(deps)),

@@ -8,6 +8,8 @@
  * - On attempt > 1 publishes `step_retry` first: clients drop that step's partial text.
  * - Saves the step's transcript in MongoDB and returns only compact facts to the workflow.
  */
+import { heartbeatWhile } from './heartbeat';
+import { usageFromProvider } from '../core/usage';
 import { Context } from '@temporalio/activity';
 import type OpenAI from 'openai';
 import { AuthorTextShaper } from '../agents/author-facing-text';
@@ -65,7 +67,14 @@ export function createLlmActivities(deps: ActivityDeps) {
   const { models, config } = deps;
 
   return {
-    async llmStep(input: LlmStepInput): Promise<LlmStepResult> {
+    /** One model call, heartbeating from its start with where it is (the stream position, or its tool calls). */
+    llmStep(input: LlmStepInput): Promise<LlmStepResult> {
+      const beat = { chars: 0, tools: false };
+      return heartbeatWhile(Context.current(), () => ({ step: input.step, ...beat }), () => runStep(input, beat));
+    },
+  };
+
+  async function runStep(input: LlmStepInput, beat: { chars: number; tools: boolean }): Promise<LlmStepResult> {
       const ctx = Context.current();
       const attempt = ctx.info.attempt;
       const envelope = { turnId: input.turnId, agent: input.agent, step: input.step, attempt };
@@ -76,7 +85,8 @@ export function createLlmActivities(deps: ActivityDeps) {
       deps.faults?.hit('llm.start', { agent: input.agent, run: input.run, kind: input.runKind, firstOfRun, attempt });
       // A retried step whose answer is on record (it was running its tool calls) goes on from there.
       if (attempt > 1 && input.runTools) {
-        const resumed = await withHeartbeat(ctx, input.step, () => resumeStep(deps, input, publisher, attempt, ctx.cancellationSignal));
+        beat.tools = true;
+        const resumed = await resumeStep(deps, input, publisher, attempt, ctx.cancellationSignal);
         if (resumed) return resumed;
       }
       // The opening events go out while the prompt is built (Redis and MongoDB in parallel);
@@ -133,12 +143,7 @@ export function createLlmActivities(deps: ActivityDeps) {
         }
       };
 
-      // Heartbeat on a timer, not per chunk: a model that takes long to its first token is
-      // alive, and the heartbeat response is how an interrupt reaches us. The SDK sends at
-      // most one heartbeat per throttle interval (0.8 × the heartbeat timeout) anyway, while
-      // each call encodes its details: per chunk that was ~1,600 encodings a turn for nothing.
-      // The details carry the stream position, visible in Temporal UI while the step runs.
-      const beat = setInterval(() => ctx.heartbeat({ step: input.step, chars: position }), 1000);
+      // The heartbeat (heartbeat.ts) carries the stream position, visible in Temporal UI while the step runs.
       try {
         const stream = await deps.llm.chat.completions.create(
           {
@@ -162,6 +167,7 @@ export function createLlmActivities(deps: ActivityDeps) {
           if (delta.content) {
             rawContent += delta.content;
             position += delta.content.length;
+            beat.chars = position;
             emit(processor.push(delta.content));
           }
           for (const tc of delta.tool_calls ?? []) {
@@ -175,6 +181,7 @@ export function createLlmActivities(deps: ActivityDeps) {
             if (tc.function?.arguments) {
               slot.arguments += tc.function.arguments;
               position += tc.function.arguments.length;
+              beat.chars = position;
             }
           }
           if (choice.finish_reason) finishReason = choice.finish_reason;
@@ -190,7 +197,7 @@ export function createLlmActivities(deps: ActivityDeps) {
         await out.flush().catch(() => undefined);
         throw classifyLlmError(err);
       } finally {
-        clearInterval(beat);
+        beat.chars = position;
       }
 
       // A context this step built was stored while the model answered; nothing of the answer
@@ -200,7 +207,7 @@ export function createLlmActivities(deps: ActivityDeps) {
       const toolCalls = calls.filter((c) => c.name);
       toolCalls.forEach((c, i) => (c.id ||= `call_${input.step}_${i}`));
       const usageData: UsageData = usage
-        ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, totalTokens: usage.total_tokens, source: 'provider', model: config.OPENAI_MODEL }
+        ? { ...usageFromProvider(usage), source: 'provider', model: config.OPENAI_MODEL }
         : estimateUsage(messages, rawContent, toolCalls, config.OPENAI_MODEL);
 
       const capture = input.pendingFileId && (processor.body || processor.closed)
@@ -258,9 +265,8 @@ export function createLlmActivities(deps: ActivityDeps) {
         // A create_file call reads (the pending file) while the answer goes on record, and
         // writes only once it is. Quiet: awaited below, and by the calls.
         const answerRecorded = quiet(store({ result: answer, toolEventsFrom: publisher.count }));
-        const toolOutcomes = await withHeartbeat(ctx, input.step, () =>
-          runStepTools(deps, input, toolCalls, publisher, attempt, ctx.cancellationSignal, null, { turn: toolTurn, siblingCounts, answerRecorded }),
-        );
+        beat.tools = true;
+        const toolOutcomes = await runStepTools(deps, input, toolCalls, publisher, attempt, ctx.cancellationSignal, null, { turn: toolTurn, siblingCounts, answerRecorded });
         await Promise.all([answerRecorded, usageRecorded, publisher.settle()]);
         return { ...answer, toolOutcomes };
       }
@@ -276,17 +282,6 @@ export function createLlmActivities(deps: ActivityDeps) {
       })();
       const [, , saved] = await Promise.all([store(), usageRecorded, reported]);
       return result(saved);
-    },
-  };
-}
-
-/** Heartbeats every second while `fn` runs (tool calls after the stream, a resumed step). */
-async function withHeartbeat<T>(ctx: Context, step: number, fn: () => Promise<T>): Promise<T> {
-  const beat = setInterval(() => ctx.heartbeat({ step, tools: true }), 1000);
-  try {
-    return await fn();
-  } finally {
-    clearInterval(beat);
   }
 }
 

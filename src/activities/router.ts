@@ -3,6 +3,7 @@
  * status card and routing (router-input.ts). An answer that is not valid JSON of the right
  * shape degrades to a safe default and says why.
  */
+import { usageFromProvider } from '../core/usage';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildRouterSystemPrompt } from '../agents/prompts';
 import { fallbackRouting, normaliseRouterAnswer, type RoutingDecision, routerAnswerSchema } from '../core/plans';
@@ -48,8 +49,7 @@ export function createRouterActivities(deps: ActivityDeps) {
         );
         content = res.choices[0]?.message.content ?? '';
         if (res.usage) {
-          const usage = { promptTokens: res.usage.prompt_tokens, completionTokens: res.usage.completion_tokens, totalTokens: res.usage.total_tokens };
-          await recordUsage(models, usageId(input.turnId, 'router'), input.turnId, turn, 'router', 0, { ...usage, source: 'provider', model: res.model || config.OPENAI_MODEL });
+          await recordUsage(models, usageId(input.turnId, 'router'), input.turnId, turn, 'router', 0, { ...usageFromProvider(res.usage), source: 'provider', model: res.model || config.OPENAI_MODEL });
         }
       } catch (err) {
         const classified = classifyLlmError(err);

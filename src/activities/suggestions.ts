@@ -7,6 +7,7 @@
  * Optional by nature: a model error, or an answer with fewer than two usable items, means no
  * suggestions — never a failed turn. Idempotent: a retry keeps what was saved.
  */
+import { usageFromProvider } from '../core/usage';
 import { Context } from '@temporalio/activity';
 import { buildSuggestionsPrompt, SUGGESTION_SECTIONS } from '../agents/prompts/suggestions';
 import { detectLanguage, tail, truncate } from '../core/text';
@@ -100,13 +101,7 @@ export function createSuggestionActivities(deps: ActivityDeps) {
         );
         items = cleanSuggestions(res.choices[0]?.message.content ?? '', language);
         if (res.usage)
-          await recordUsage(models, usageId(input.turnId, 'suggestions'), input.turnId, turn, 'suggestions', 0, {
-            promptTokens: res.usage.prompt_tokens,
-            completionTokens: res.usage.completion_tokens,
-            totalTokens: res.usage.total_tokens,
-            source: 'provider',
-            model: res.model || model,
-          });
+          await recordUsage(models, usageId(input.turnId, 'suggestions'), input.turnId, turn, 'suggestions', 0, { ...usageFromProvider(res.usage), source: 'provider', model: res.model || model });
       } catch (err) {
         deps.logger.warn({ err: (err as Error).message, turnId: input.turnId }, 'no next-step suggestions: the model call failed');
         return { count: 0 };

@@ -4,6 +4,7 @@
  * (samples-typescript `early-return/src/shared.ts`). Everything here travels through
  * Temporal history, so it is ids and counters only — never chapter text.
  */
+import { type Usage, zeroUsage } from './usage';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { JobStatus } from './domain';
 import type { TurnSettings } from './turn-types';
@@ -23,11 +24,8 @@ export interface ResumeJobArgs {
 export const cancelJobSignal = defineSignal<[{ reason?: string }]>('cancel');
 export const progressQuery = defineQuery<JobProgress>('progress');
 
-export interface TokenUsage {
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-}
+/** Kept as a name for what jobs count: the one usage shape (core/usage.ts). */
+export type TokenUsage = Usage;
 
 export interface JobSettings {
   /** Settings of every child turn (review threshold is set per chapter by the job). */
@@ -107,7 +105,7 @@ export interface JobProgress {
   maxTokens?: number | null;
 }
 
-export const zeroUsage = (): TokenUsage => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
+export { zeroUsage };
 
 /** The carry of a job's very first run. */
 export function initialCarry(from: number): JobCarry {

@@ -3,6 +3,7 @@
  * travels through Temporal history, so it stays compact: ids, counters and short tails,
  * never a chapter or a message history (SPEC §3). Pure, type-only module.
  */
+import type { Usage } from './usage';
 import type { AgentName, AnyEventDraft, UsageData } from './events';
 import type { ProjectType, TurnStatus } from './domain';
 import type { PreviousTurnFacts } from './routing';
@@ -33,7 +34,7 @@ export interface TurnOutcome {
   agents: WorkAgent[];
   filesWritten: { fileId: string; title: string; type: string; bodyWords: number }[];
   bodyWords: number;
-  usage: { promptTokens: number; completionTokens: number; totalTokens: number };
+  usage: Usage;
 }
 
 export interface TurnInput {
@@ -262,7 +263,7 @@ export interface TurnState {
   plan: string | null;
   remainingPlan: WorkAgent[];
   filesTouched: string[];
-  usage: { promptTokens: number; completionTokens: number; totalTokens: number };
+  usage: Usage;
   routing: RoutingDecision | null;
   /** The approval the turn waits for (status `awaiting_approval`), if any. */
   pendingApproval?: PendingApproval | null;

@@ -5,6 +5,7 @@
  * leaves (the calls after a failed one, a parallel batch, a call the author must approve).
  * The LLM step runs in a cancellable scope so an `interrupt` signal stops the model.
  */
+import { addUsage } from '../core/usage';
 import { CancellationScope, isCancellation } from '@temporalio/workflow';
 import { draft } from '../core/events';
 import type { LlmStepResult, RunKind, ToolOutcome } from '../core/turn-types';
@@ -97,9 +98,7 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
       if (holdChat) st.heldText = true;
       else st.shownText = true;
     }
-    st.usage.promptTokens += res.usage.promptTokens;
-    st.usage.completionTokens += res.usage.completionTokens;
-    st.usage.totalTokens += res.usage.totalTokens;
+    st.usage = addUsage(st.usage, res.usage);
     res.planUnits.forEach((u) => units.add(u));
 
     // The step saved the body it captured (capture.ts); its outcome comes back with the answer.

@@ -3,9 +3,9 @@
  * to activity and child results, signals and workflow code; what must outlive the run is
  * exactly {@link JobCarry} (counters and flags, no text).
  */
+import { addUsage, type Usage } from '../core/usage';
 import { CancellationScope, log } from '@temporalio/workflow';
 import type { JobStatus } from '../core/domain';
-import type { TurnOutcome } from '../core/turn-types';
 import { initialCarry, type JobCarry, type JobInput, type JobProgress, type TokenUsage } from '../core/job-messages';
 
 export class JobRunState {
@@ -75,12 +75,8 @@ export class JobRunState {
     await this.chain;
   }
 
-  addUsage(u: TurnOutcome['usage']): void {
-    this.usage = {
-      promptTokens: this.usage.promptTokens + u.promptTokens,
-      completionTokens: this.usage.completionTokens + u.completionTokens,
-      totalTokens: this.usage.totalTokens + u.totalTokens,
-    };
+  addUsage(u: Usage): void {
+    this.usage = addUsage(this.usage, u);
   }
 
   toCarry(): JobCarry {

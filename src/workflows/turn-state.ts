@@ -2,6 +2,7 @@
  * Mutable state of one turn inside the workflow. Everything here is rebuilt by replay,
  * so it may only change in response to activity results, signals and workflow code.
  */
+import { type Usage, zeroUsage } from '../core/usage';
 import type { AnyEventDraft } from '../core/events';
 import type { AgentRunRecord, PendingApproval, ToolOutcome, TurnInput, TurnState } from '../core/turn-types';
 import type { TurnStatus } from '../core/domain';
@@ -72,7 +73,7 @@ export class TurnRunState {
   pendingApproval: PendingApproval | null = null;
   approvalAnswer: 'approve' | 'deny' | null = null;
   blockedHandoffs: { reason: 'read_only_handoff_blocked'; message: string }[] = [];
-  usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  usage: Usage = zeroUsage();
   readonly breaker = new FailureBreaker();
   /** Events to publish ahead of the next LLM step (agent switch, handoff, steering). */
   prelude: AnyEventDraft[] = [];
