@@ -3,6 +3,7 @@
  * the author's message recorded, then workflow `turn-<turnId>`. The workflow id always
  * comes from our own ids (seed 002, invariant 1).
  */
+import { turnStartOptions } from '../core/turn-start';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Config } from '../config';
 import { CompareAndSetExhausted } from '../db/compare-and-set';
@@ -11,7 +12,6 @@ import { createTurnRecords, releaseSessionLock, type StaleLockCheck, takeSession
 import { type TurnStatus, turnWorkflowId } from '../core/domain';
 import type { TurnInput, TurnSettings } from '../core/turn-types';
 import type { turnWorkflow } from '../workflows/turn';
-import { SA } from '../core/messages';
 import type { RoutingDecision } from '../core/plans';
 import { workflowRunning } from '../workflow-liveness';
 import type { AppDeps } from './context';
@@ -83,15 +83,8 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
       ...(seq ? { openingSeq: seq } : {}),
     };
     const handle = await deps.temporal.workflow.start<typeof turnWorkflow>('turnWorkflow', {
-      workflowId,
+      ...turnStartOptions(input, `turn · ${req.message.slice(0, 80)}`),
       taskQueue: config.TEMPORAL_TASK_QUEUE,
-      args: [input],
-      typedSearchAttributes: [
-        { key: SA.ProjectId, value: req.projectId },
-        { key: SA.SessionId, value: req.sessionId },
-        { key: SA.TurnStatus, value: 'running' },
-      ],
-      staticSummary: `turn · ${req.message.slice(0, 80)}`,
       ...(req.requestId ? { memo: { requestId: req.requestId } } : {}),
       ...(deps.eagerStart ? { requestEagerStart: true } : {}),
     });

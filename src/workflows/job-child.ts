@@ -5,6 +5,7 @@
  * has finalized as `interrupted` (its LLM activity is cancelled through its heartbeat),
  * so nothing of the chapter in flight is still writing when the job reports cancelled.
  */
+import { turnStartOptions } from '../core/turn-start';
 import {
   ApplicationFailure,
   CancellationScope,
@@ -19,12 +20,10 @@ import {
   startChild,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { turnWorkflowId } from '../core/domain';
 import type { TurnInput, TurnOutcome } from '../core/turn-types';
 import { type JobSettings, type OpenJobTurnInput, SESSION_BUSY } from '../core/job-messages';
 import { activityError, isActivityFailure } from './activity-errors';
 import type { JobRunState } from './job-state';
-import { SA } from '../core/messages';
 import { type RoutingDecision, writerAloneRouting } from '../core/plans';
 import type { turnWorkflow } from './turn';
 
@@ -119,17 +118,10 @@ export async function runChildTurn(st: JobRunState, acts: JobActivities, req: Ch
         ...(opened.openingSeq ? { openingSeq: opened.openingSeq } : {}),
       };
       const handle = await startChild<typeof turnWorkflow>('turnWorkflow', {
-        workflowId: turnWorkflowId(turnId),
-        args: [turnInput],
+        ...turnStartOptions(turnInput, req.summary),
         cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
         // An operator terminating the job must not leave a chapter writing on its own.
         parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
-        typedSearchAttributes: [
-          { key: SA.ProjectId, value: input.projectId },
-          { key: SA.SessionId, value: input.sessionId },
-          { key: SA.TurnStatus, value: 'running' },
-        ],
-        staticSummary: req.summary,
       });
       started = true;
       // Announced once the child has started: a workflow task waits for its local activities

@@ -4,44 +4,27 @@
  * cancel are signals. The workflow owns the job's state — these routes record the request,
  * start or signal the workflow and read what it wrote.
  */
+import { ACTIVE_JOB_STATUSES, ENDED_JOB_STATUSES, jobStarter } from '../job-starter';
 import { Router, type Request } from 'express';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import type { AppDeps } from '../context';
 import { documentRoute, type RouteSpec, toOpenApiPath } from '../openapi';
 import { issueStreamToken, streamReader, streamTokenSettings, userOf } from '../auth';
-import { BadRequestError, ConflictError, UnavailableError } from '../errors';
+import { BadRequestError, ConflictError } from '../errors';
 import { ownedJob, ownedProject, ownedSession } from '../ownership';
 import { createJobBody, eventsQuery, interruptBody, listQuery, resumeJobBody } from '../schemas';
 import { resumeIdOf, serveSse } from '../sse';
 import { slotCounts } from '../stream-gaps';
-import { turnSettings } from '../turn-starter';
-import { workflowRunning } from '../../workflow-liveness';
 import { parseBody, parseId, parseQuery } from '../validation';
-import type { Config } from '../../config';
-import { casLost, casWritten, compareAndSet, CompareAndSetExhausted } from '../../db/compare-and-set';
-import { isDuplicateKey, type JobDoc, newId } from '../../db/models';
-import { deleteIncarnation, incarnationOf } from '../../db/revision-claims';
-import { type JobStatus, jobWorkflowId, objectIdSchema } from '../../core/domain';
+import { type JobDoc } from '../../db/models';
+import { type JobStatus, objectIdSchema } from '../../core/domain';
 import { streamEventSchema } from '../../core/events';
-import { jobStreamKey, parseStreamId, streamInfo } from '../../streams/redis-streams';
-import type { jobWorkflow } from '../../workflows/job';
-import {
-  cancelJobSignal,
-  initialCarry,
-  type JobCarry,
-  type JobInput,
-  type JobSettings,
-  pauseJobSignal,
-  progressQuery,
-  resumeJobSignal,
-} from '../../core/job-messages';
-import { SA } from '../../core/messages';
+import { jobStreamKey } from '../../streams/redis-streams';
+import { cancelJobSignal, pauseJobSignal, progressQuery, resumeJobSignal } from '../../core/job-messages';
 
-/** A job in one of these is being worked on: one per project at a time. */
-const ACTIVE: readonly JobStatus[] = ['queued', 'running', 'pausing', 'paused'];
-/** Nothing more will happen to a job in one of these. */
-const ENDED: readonly JobStatus[] = ['completed', 'cancelled'];
+const ACTIVE = ACTIVE_JOB_STATUSES;
+const ENDED = ENDED_JOB_STATUSES;
 
 // The OpenAPI document lists these routes too (tests/api walks the router for undocumented paths).
 {
@@ -85,9 +68,6 @@ const ENDED: readonly JobStatus[] = ['completed', 'cancelled'];
   specs.forEach(documentRoute);
 }
 
-export function jobSettings(config: Config): JobSettings {
-  return { turn: turnSettings(config), chaptersPerRun: config.JOB_CHAPTERS_PER_RUN, maxRevisionRounds: config.JOB_MAX_REVISION_ROUNDS };
-}
 
 export const presentJob = (j: JobDoc) => ({
   id: String(j._id),
@@ -116,112 +96,7 @@ export function jobsRouter(deps: AppDeps): Router {
   const streamToken = (userId: string, jobId: string) =>
     issueStreamToken(userId, `job:${jobId}`, streamTokenSettings(config), deps.clock().getTime());
 
-  const graceMs = config.START_GRACE_SECONDS * 1000;
-  const pastGrace = (since: Date | string): boolean => deps.clock().getTime() - new Date(since).getTime() > graceMs;
-
-  /**
-   * A `queued` job whose workflow does not exist after the grace period was left by a request
-   * that died between recording the job and starting its workflow: it is marked failed (and
-   * can be resumed, which starts its workflow) instead of blocking the project forever.
-   */
-  const stillActive = async (job: Pick<JobDoc, '_id' | 'status' | 'workflowId' | 'createdAt'>): Promise<boolean> => {
-    if (!ACTIVE.includes(job.status as JobStatus)) return false;
-    if (job.status !== 'queued' || !pastGrace(job.createdAt) || (await workflowRunning(deps.temporal, job.workflowId))) return true;
-    await models.Job.updateOne(
-      { _id: job._id, status: 'queued' },
-      { $set: { status: 'failed' satisfies JobStatus, failure: 'the job workflow was never started (the request that created it died); resume to start it' } },
-    );
-    return false;
-  };
-
-  const conflictingJob = async (projectId: string, except?: string): Promise<void> => {
-    const others = await models.Job.find({ projectId, status: { $in: ACTIVE }, ...(except ? { _id: { $ne: except } } : {}) }).lean();
-    for (const other of others)
-      if (await stillActive(other)) throw new ConflictError('another job is already running in this project', { jobId: String(other._id), status: other.status });
-  };
-
-  /**
-   * The read above gives a friendly 409; this insert is what makes two simultaneous POSTs
-   * unable to both start a job. A claim whose job is no longer active is stale and replaced.
-   */
-  const claimProject = async (projectId: string, jobId: string): Promise<void> => {
-    const busy = await compareAndSet(`job claim of project ${projectId}`, async () => {
-      try {
-        await models.JobClaim.create({ _id: projectId, jobId });
-        return casWritten(null);
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
-      const claim = await models.JobClaim.findById(projectId).lean();
-      if (!claim) return casLost;
-      const holder = await models.Job.findById(claim.jobId).select({ status: 1, workflowId: 1, createdAt: 1 }).lean();
-      // No Job yet: the request that claimed is still creating it (or died doing so — then the
-      // claim goes stale after the grace period). An ended job's claim is stale at once.
-      const creating = !holder && !pastGrace(claim.createdAt);
-      if (creating || (holder && (await stillActive(holder)))) return casWritten({ jobId: claim.jobId, status: holder?.status ?? 'queued' });
-      // One deleter per claim: a second one that read this claim could otherwise delete the claim
-      // the first took in between (FerretDB v1 deletes by _id after its read).
-      await deleteIncarnation(models, models.JobClaim, projectId, incarnationOf(claim.jobId, claim.createdAt), { jobId: claim.jobId, createdAt: claim.createdAt });
-      return casLost;
-    }).catch((err: unknown) => {
-      if (err instanceof CompareAndSetExhausted) throw new ConflictError('could not claim the project for a job: it kept changing hands');
-      throw err;
-    });
-    if (busy) throw new ConflictError('another job is already running in this project', busy);
-  };
-
-  const startWorkflow = async (job: JobDoc, carry?: JobCarry): Promise<void> => {
-    const jobId = String(job._id);
-    const input: JobInput = {
-      jobId,
-      projectId: job.projectId,
-      sessionId: job.sessionId,
-      ownerId: job.ownerId,
-      from: job.from,
-      to: job.to,
-      review: job.review,
-      settings: jobSettings(config),
-      ...(carry ? { carry } : {}),
-      ...(job.maxTokens ? { maxTokens: job.maxTokens } : {}),
-    };
-    await deps.temporal.workflow.start<typeof jobWorkflow>('jobWorkflow', {
-      workflowId: job.workflowId,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      args: [input],
-      typedSearchAttributes: [
-        { key: SA.ProjectId, value: job.projectId },
-        { key: SA.JobStatus, value: 'running' },
-        { key: SA.Chapter, value: carry?.next ?? job.from },
-      ],
-      staticSummary: `job · chapters ${job.from}–${job.to}`,
-    });
-  };
-
-  /**
-   * A failed or paused job whose workflow is gone (terminated by an operator, or its history
-   * lost) starts a fresh run from what MongoDB and the stream know: the chapters done, and
-   * the stream's last slot so new events get higher ids than every event already sent.
-   */
-  const restart = async (job: JobDoc): Promise<void> => {
-    const done = new Set(job.chaptersDone);
-    let next = job.failedChapter ?? job.from;
-    while (next <= job.to && done.has(next)) next++;
-    const info = await streamInfo(deps.redis, jobStreamKey(config.REDIS_KEY_PREFIX, String(job._id)));
-    const carry: JobCarry = {
-      ...initialCarry(job.from),
-      next,
-      // A fresh attempt number gives the retried chapter new turn ids (the old ones may exist).
-      attempt: Math.floor(deps.clock().getTime() / 1000),
-      outlineDone: done.size > 0 || job.failedChapter !== null,
-      slot: info.lastId ? (parseStreamId(info.lastId)?.slot ?? 0) : 0,
-      chaptersDone: done.size,
-      words: job.words,
-      usage: { promptTokens: job.usage?.promptTokens ?? 0, completionTokens: job.usage?.completionTokens ?? 0, totalTokens: job.usage?.totalTokens ?? 0 },
-      restarted: true,
-      ...(job.maxTokens ? { maxTokens: job.maxTokens } : {}),
-    };
-    await startWorkflow(job, carry);
-  };
+  const { conflictingJob, restart, startJob } = jobStarter(deps);
 
   const loadOwned = async (req: Request): Promise<JobDoc> => ownedJob(models, userOf(req), parseId(req.params.jobId, 'jobId'));
 
@@ -244,40 +119,9 @@ export function jobsRouter(deps: AppDeps): Router {
       const s = await ownedSession(models, userId, body.sessionId);
       if (s.projectId !== body.projectId) throw new BadRequestError('the session belongs to another project', undefined, 'session_project_mismatch');
     }
-    await conflictingJob(body.projectId);
-    const jobId = newId();
-    await claimProject(body.projectId, jobId);
-    const { from, to } = body.chapters;
-    // Without a session the job gets its own, so its chapter turns never queue behind the author's.
-    const sessionId =
-      body.sessionId ?? String((await models.Session.create({ projectId: body.projectId, ownerId: userId, title: `Job · chapters ${from}–${to}` }))._id);
-    const job = (
-      await models.Job.create({
-        _id: jobId,
-        ownerId: userId,
-        projectId: body.projectId,
-        sessionId,
-        from,
-        to,
-        instructions: body.instructions ?? '',
-        review: body.review ?? false,
-        wordsPerChapter: body.wordsPerChapter ?? null,
-        maxTokens: body.maxTokens ?? null,
-        status: 'queued',
-        workflowId: jobWorkflowId(jobId),
-      })
-    ).toObject() as JobDoc;
-    // The window a dying API process leaves behind: claim and queued Job, no workflow.
-    deps.faults?.hit('api.job.before_workflow_start', { projectId: body.projectId });
-    try {
-      await startWorkflow(job);
-    } catch (err) {
-      await models.Job.updateOne({ _id: jobId }, { $set: { status: 'failed' satisfies JobStatus, failure: 'the job workflow could not be started' } });
-      deps.logger.error({ err, jobId }, 'could not start the job workflow');
-      throw new UnavailableError('could not start the job: the workflow service is unavailable');
-    }
+    const { jobId, workflowId, sessionId } = await startJob(userId, body);
     const { token } = streamToken(userId, jobId);
-    res.status(202).json({ jobId, workflowId: job.workflowId, sessionId, streamUrl: `/api/v1/jobs/${jobId}/events`, streamToken: token });
+    res.status(202).json({ jobId, workflowId, sessionId, streamUrl: `/api/v1/jobs/${jobId}/events`, streamToken: token });
   });
 
   r.get('/jobs', async (req, res) => {
