@@ -6,10 +6,10 @@
  * cost a MongoDB round trip for the step's stored copy plus a workflow-task round trip).
  */
 import { draft, type AnyEventDraft } from '../core/events';
-import { idFromKey, isDuplicateKey, type Models } from '../db/models';
+import { idFromKey, type Models } from '../db/models';
 import type { ToolOutcome } from '../core/turn-types';
 import type { WorkAgent } from '../core/plans';
-import { isBodyType, writeVersion, WriteRefused } from '../db/file-store';
+import { createFileOnce, isBodyType, writeVersion, WriteRefused } from '../db/file-store';
 
 export interface CaptureToSave {
   turnId: string;
@@ -89,21 +89,17 @@ async function notSaved(
   let kept: { id: string; title: string } | null = null;
   if (file && c.body.trim()) {
     const id = idFromKey(`file:${c.writeKey}:kept`);
-    try {
-      await models.File.create({
-        _id: id,
-        projectId: file.projectId,
-        ownerId: file.ownerId,
-        type: file.type,
-        title: draftTitle(title),
-        parentId: file.parentId ?? null,
-        order: (file.order ?? 0) + 1,
-        createdByTurnId: c.turnId,
-        keptFrom: { fileId: c.fileId, reason },
-      });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
+    await createFileOnce(models, {
+      _id: id,
+      projectId: file.projectId,
+      ownerId: file.ownerId,
+      type: file.type,
+      title: draftTitle(title),
+      parentId: file.parentId ?? null,
+      order: (file.order ?? 0) + 1,
+      createdByTurnId: c.turnId,
+      keptFrom: { fileId: c.fileId, reason },
+    });
     await writeVersion(models, id, c.body, { author: 'ai', agent: c.agent, turnId: c.turnId, operation: 'stream', writeKey: `${c.writeKey}:kept` });
     kept = { id, title: draftTitle(title) };
   }

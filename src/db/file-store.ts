@@ -74,6 +74,15 @@ export class VersionConflict extends Error {
 
 export const isBodyType = (t: string): boolean => BODY_FILE_TYPES.includes(t as FileType);
 
+/** Inserts a file once: its id derives from a write key, so a retry finds it already there. */
+export async function createFileOnce(models: Models, doc: { _id: string } & Record<string, unknown>): Promise<void> {
+  try {
+    await models.File.create(doc);
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
+}
+
 export async function findLiveFile(models: Models, projectId: string, fileId: string): Promise<FileRecord | null> {
   if (!Types.ObjectId.isValid(fileId)) return null;
   return (await models.File.findOne({ _id: fileId, projectId, deletedAt: null }).lean()) as FileRecord | null;

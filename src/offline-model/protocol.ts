@@ -46,15 +46,11 @@ export function completionObject(meta: CompletionMeta, reply: ModelReply, usage:
 /** One streamed frame's payload: either a delta or (with `usage`) the final usage chunk. */
 export type Chunk = Record<string, unknown>;
 
+/** The fields every streamed chunk of one completion shares. */
+const chunkEnvelope = (meta: CompletionMeta) => ({ id: meta.id, object: 'chat.completion.chunk', created: FIXED_CREATED, model: meta.model, system_fingerprint: null });
+
 function chunk(meta: CompletionMeta, delta: Record<string, unknown>, finish: FinishReason | null = null): Chunk {
-  return {
-    id: meta.id,
-    object: 'chat.completion.chunk',
-    created: FIXED_CREATED,
-    model: meta.model,
-    system_fingerprint: null,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
-  };
+  return { ...chunkEnvelope(meta), choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] };
 }
 
 /** A step of a streamed answer: a chunk, and whether it counts as a paced token. */
@@ -97,11 +93,7 @@ export function* streamSteps(meta: CompletionMeta, reply: ModelReply): Generator
 /** The final chunk of an `include_usage` stream: no choices, just usage. */
 export function usageChunk(meta: CompletionMeta, usage: UsageCounts): Chunk {
   return {
-    id: meta.id,
-    object: 'chat.completion.chunk',
-    created: FIXED_CREATED,
-    model: meta.model,
-    system_fingerprint: null,
+    ...chunkEnvelope(meta),
     choices: [],
     usage: wireUsage(usage),
   };

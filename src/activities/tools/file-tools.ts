@@ -5,7 +5,7 @@
 import type { ToolArgs } from '../../core/tool-schemas';
 import { draft } from '../../core/events';
 import { CompareAndSetExhausted, casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
-import { idFromKey, isDuplicateKey } from '../../db/models';
+import { idFromKey } from '../../db/models';
 import { countWords, truncate } from '../../core/text';
 import {
   type AuthorEdits,
@@ -13,6 +13,7 @@ import {
   VersionConflict,
   authorEdits,
   authorWrittenRanges,
+  createFileOnce,
   describeChange,
   findLiveFile,
   isBodyType,
@@ -62,23 +63,19 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
     );
   }
   const order = args.order ?? count!;
-  try {
-    await models.File.create({
-      _id: fileId,
-      projectId: ctx.projectId,
-      ownerId: ctx.ownerId,
-      type: args.type,
-      title: args.title,
-      parentId: args.parent_id ?? null,
-      order,
-      pendingTurnId: args.content || args.type === 'folder' ? null : ctx.turnId,
-      createdByTurnId: ctx.turnId,
-      importance: args.importance ?? null,
-      importanceSetBy: args.importance ? 'ai' : null,
-    });
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err; // a retry: the file already exists
-  }
+  await createFileOnce(models, {
+    _id: fileId,
+    projectId: ctx.projectId,
+    ownerId: ctx.ownerId,
+    type: args.type,
+    title: args.title,
+    parentId: args.parent_id ?? null,
+    order,
+    pendingTurnId: args.content || args.type === 'folder' ? null : ctx.turnId,
+    createdByTurnId: ctx.turnId,
+    importance: args.importance ?? null,
+    importanceSetBy: args.importance ? 'ai' : null,
+  });
   let version: { versionId: string; words: number } | null = null;
   if (args.content) {
     // Its version is this request's own write: seenVersion counts it.
