@@ -4,9 +4,9 @@
  * `job-<jobId>`; and a fresh run for a job whose workflow is gone. The routes in
  * routes/jobs.ts parse, check ownership and answer; this module holds what a start means.
  */
-import { CompareAndSetExhausted, casLost, casWritten, compareAndSet } from '../db/compare-and-set';
-import { isDuplicateKey, type JobDoc, newId } from '../db/models';
-import { deleteIncarnation, incarnationOf } from '../db/revision-claims';
+import { claimExclusive } from '../db/claims';
+import { CompareAndSetExhausted } from '../db/compare-and-set';
+import { type JobDoc, newId } from '../db/models';
 import type { Config } from '../config';
 import { type JobStatus, jobWorkflowId } from '../core/domain';
 import { initialCarry, type JobCarry, type JobInput, type JobSettings } from '../core/job-messages';
@@ -63,29 +63,26 @@ export function jobStarter(deps: AppDeps) {
    * unable to both start a job. A claim whose job is no longer active is stale and replaced.
    */
   const claimProject = async (projectId: string, jobId: string): Promise<void> => {
-    const busy = await compareAndSet(`job claim of project ${projectId}`, async () => {
-      try {
-        await models.JobClaim.create({ _id: projectId, jobId });
-        return casWritten(null);
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
-      const claim = await models.JobClaim.findById(projectId).lean();
-      if (!claim) return casLost;
-      const holder = await models.Job.findById(claim.jobId).select({ status: 1, workflowId: 1, createdAt: 1 }).lean();
-      // No Job yet: the request that claimed is still creating it (or died doing so — then the
-      // claim goes stale after the grace period). An ended job's claim is stale at once.
-      const creating = !holder && !pastGrace(claim.createdAt);
-      if (creating || (holder && (await stillActive(holder)))) return casWritten({ jobId: claim.jobId, status: holder?.status ?? 'queued' });
-      // One deleter per claim: a second one that read this claim could otherwise delete the claim
-      // the first took in between (FerretDB v1 deletes by _id after its read).
-      await deleteIncarnation(models, models.JobClaim, projectId, incarnationOf(claim.jobId, claim.createdAt), { jobId: claim.jobId, createdAt: claim.createdAt });
-      return casLost;
+    let holderStatus: string = 'queued';
+    const { busyWith } = await claimExclusive(models, {
+      model: models.JobClaim,
+      id: projectId,
+      holderField: 'jobId',
+      holder: jobId,
+      label: `job claim of project ${projectId}`,
+      judge: async (claim) => {
+        const holder = await models.Job.findById(String(claim.jobId)).select({ status: 1, workflowId: 1, createdAt: 1 }).lean();
+        holderStatus = holder?.status ?? 'queued';
+        // No Job yet: the request that claimed is still creating it (or died doing so — then the
+        // claim goes stale after the grace period). An ended job's claim is stale at once.
+        const creating = !holder && !pastGrace(claim.createdAt);
+        return creating || (holder && (await stillActive(holder))) ? 'busy' : 'stale';
+      },
     }).catch((err: unknown) => {
       if (err instanceof CompareAndSetExhausted) throw new ConflictError('could not claim the project for a job: it kept changing hands');
       throw err;
     });
-    if (busy) throw new ConflictError('another job is already running in this project', busy);
+    if (busyWith) throw new ConflictError('another job is already running in this project', { jobId: String(busyWith.jobId), status: holderStatus });
   };
 
   const startWorkflow = async (job: JobDoc, carry?: JobCarry): Promise<void> => {

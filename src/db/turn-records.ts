@@ -3,10 +3,9 @@
  * document and the author's message. Shared by the API (author turns) and the job
  * activities (chapter turns); both are idempotent for a given turn id.
  */
+import { type ClaimDoc, claimExclusive, releaseClaim } from './claims';
 import { ACTIVE_TURN_STATUSES, type TurnStatus, turnWorkflowId } from '../core/domain';
-import { casLost, casWritten, compareAndSet } from './compare-and-set';
 import { idFromKey, isDuplicateKey, type Models, type SessionLockDoc } from './models';
-import { deleteIncarnation, incarnationOf } from './revision-claims';
 import { quiet } from '../core/quiet';
 
 /**
@@ -31,49 +30,39 @@ export const ABANDONED_STOP_REASON = 'abandoned';
  * @throws CompareAndSetExhausted when the lock kept changing hands under us.
  */
 export async function takeSessionLock(models: Models, sessionId: string, turnId: string, stale?: StaleLockCheck): Promise<{ busyWith: string | null }> {
-  return compareAndSet<{ busyWith: string | null }>(`lock of session ${sessionId}`, async () => {
-    try {
-      await models.SessionLock.create({ _id: sessionId, turnId });
-      return casWritten({ busyWith: null });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-    }
-    const lock = await models.SessionLock.findById(sessionId).lean();
-    if (!lock) return casLost;
-    if (lock.turnId === turnId) return casWritten({ busyWith: null });
-    const holder = await models.Turn.findById(lock.turnId).select({ status: 1 }).lean();
-    const active = holder !== null && ACTIVE_TURN_STATUSES.includes(holder.status as TurnStatus);
-    const now = stale?.now() ?? new Date();
-    const pastGrace = now.getTime() - new Date(lock.createdAt).getTime() > (stale?.graceMs ?? 60_000);
-    // No Turn yet: its request is still creating it — or died doing so, which only time tells.
-    if (!holder && !pastGrace) return casWritten({ busyWith: lock.turnId });
-    if (active && !(stale && pastGrace && !(await stale.workflowOpen(lock.turnId)))) return casWritten({ busyWith: lock.turnId });
-    if (active)
-      await models.Turn.updateOne(
-        { _id: lock.turnId, status: { $in: ACTIVE_TURN_STATUSES } },
-        { $set: { status: 'failed' satisfies TurnStatus, stopReason: ABANDONED_STOP_REASON, endedAt: now } },
-      );
-    // The holder ended without releasing (failed before finalizing, or never started): clear and
-    // retry. Only one of several takers may delete this lock: a second deleter that read the
-    // old holder would otherwise delete the lock the first one took in between (FerretDB v1).
-    await deleteLock(models, sessionId, lock);
-    return casLost;
+  const { busyWith } = await claimExclusive(models, {
+    model: models.SessionLock,
+    id: sessionId,
+    holderField: 'turnId',
+    holder: turnId,
+    label: `lock of session ${sessionId}`,
+    judge: async (lock) => {
+      const holderId = String(lock.turnId);
+      const holder = await models.Turn.findById(holderId).select({ status: 1 }).lean();
+      const active = holder !== null && ACTIVE_TURN_STATUSES.includes(holder.status as TurnStatus);
+      const now = stale?.now() ?? new Date();
+      const pastGrace = now.getTime() - new Date(lock.createdAt).getTime() > (stale?.graceMs ?? 60_000);
+      // No Turn yet: its request is still creating it — or died doing so, which only time tells.
+      if (!holder && !pastGrace) return 'busy';
+      if (active && !(stale && pastGrace && !(await stale.workflowOpen(holderId)))) return 'busy';
+      if (active)
+        await models.Turn.updateOne(
+          { _id: holderId, status: { $in: ACTIVE_TURN_STATUSES } },
+          { $set: { status: 'failed' satisfies TurnStatus, stopReason: ABANDONED_STOP_REASON, endedAt: now } },
+        );
+      // The holder ended without releasing (failed before finalizing, or never started): clear and retry.
+      return 'stale';
+    },
   });
+  return { busyWith: busyWith ? String(busyWith.turnId) : null };
 }
 
-/**
- * Releases the session's lock if `turnId` holds it. Use this rather than a filtered
- * deleteOne: on FerretDB v1 that can delete the lock a taker put in place after the read.
- */
+/** Releases the session's lock if `turnId` holds it (never a filtered deleteOne: see claims.ts). */
 export async function releaseSessionLock(models: Models, sessionId: string, turnId: string, lockRead?: Promise<SessionLockDoc | null>): Promise<void> {
   // A lock read earlier (while the holder finished its work) is as good as one read now: only
   // its holder releases it, and the delete matches the incarnation read, never a newer one.
-  const lock = await (lockRead ?? models.SessionLock.findById(sessionId).lean());
-  if (lock?.turnId === turnId) await deleteLock(models, sessionId, lock);
+  await releaseClaim(models, models.SessionLock, sessionId, 'turnId', turnId, lockRead as Promise<ClaimDoc | null> | undefined);
 }
-
-const deleteLock = (models: Models, sessionId: string, lock: { turnId: string; createdAt: Date }): Promise<void> =>
-  deleteIncarnation(models, models.SessionLock, sessionId, incarnationOf(lock.turnId, lock.createdAt), { turnId: lock.turnId, createdAt: lock.createdAt });
 
 export interface TurnRecordInput {
   turnId: string;

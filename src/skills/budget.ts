@@ -6,9 +6,9 @@
  * under a per-turn lock taken by inserting a unique document, which is atomic there too.
  * A retried call (same key) gets back the grant it already had instead of paying twice.
  */
+import { claimExclusive, releaseClaim } from '../db/claims';
 import { randomUUID } from 'node:crypto';
-import { casLost, casWritten, compareAndSet } from '../db/compare-and-set';
-import { isDuplicateKey, type Models } from '../db/models';
+import type { Models } from '../db/models';
 import type { SkillRequestLimits } from './limits';
 
 export type SkillGrant =
@@ -20,25 +20,21 @@ const STALE_LOCK_MS = 15_000;
 
 async function withTurnLock<T>(models: Models, turnId: string, fn: () => Promise<T>): Promise<T> {
   const holder = randomUUID();
-  await compareAndSet(
-    `skill budget lock of turn ${turnId}`,
-    async () => {
-      try {
-        await models.SkillLock.create({ _id: turnId, holder });
-        return casWritten(true);
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
-      const lock = await models.SkillLock.findById(turnId).lean();
-      if (lock && Date.now() - new Date(lock.createdAt).getTime() > STALE_LOCK_MS) await models.SkillLock.deleteOne({ _id: turnId, holder: lock.holder });
-      return casLost;
-    },
-    { attempts: 400, jitterMs: 25 },
-  );
+  // Wait for another reader of this turn's budget; take over a lock its holder left behind.
+  await claimExclusive(models, {
+    model: models.SkillLock,
+    id: turnId,
+    holderField: 'holder',
+    holder,
+    label: `skill budget lock of turn ${turnId}`,
+    judge: async (lock) => (Date.now() - new Date(lock.createdAt).getTime() > STALE_LOCK_MS ? 'stale' : 'wait'),
+    attempts: 400,
+    jitterMs: 25,
+  });
   try {
     return await fn();
   } finally {
-    await models.SkillLock.deleteOne({ _id: turnId, holder });
+    await releaseClaim(models, models.SkillLock, turnId, 'holder', holder);
   }
 }
 
