@@ -3,6 +3,7 @@
  * author actually said (as opposed to packets the engine wraps around it), and where the
  * agent run stands (fresh, after a tool result, or a continuation round).
  */
+import { findUnitRefs } from '../core/numerals';
 import { FILE_STREAM_CONTINUATION_MARKER, parseAgentHeader } from '../core/markers';
 import { detectLanguage } from '../core/text';
 import { messageText } from './tokens';
@@ -67,41 +68,10 @@ export function replyLanguage(messages: ChatMessage[]): 'zh' | 'en' {
   return detectLanguage(authorText(messages));
 }
 
-const ZH_DIGITS: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
-
-/** Parses Chinese numerals up to 999 (三, 十二, 二十三, 一百零五). NaN when not a numeral. */
-export function parseChineseNumber(text: string): number {
-  let total = 0;
-  let digit = 0;
-  for (const ch of text) {
-    if (ch in ZH_DIGITS) digit = ZH_DIGITS[ch];
-    else if (ch === '十') {
-      total += (digit || 1) * 10;
-      digit = 0;
-    } else if (ch === '百') {
-      total += (digit || 1) * 100;
-      digit = 0;
-    } else return NaN;
-  }
-  return total + digit;
-}
-
-const CHAPTER_PATTERNS: { re: RegExp; parse: (s: string) => number }[] = [
-  { re: /\b(?:chapter|ch\.?)\s*(\d{1,4})\b/i, parse: Number },
-  { re: /第\s*(\d{1,4})\s*[章回]/, parse: Number },
-  { re: /第\s*([零〇一二两三四五六七八九十百]{1,6})\s*[章回]/, parse: parseChineseNumber },
-];
-
 /** The chapter the text asks about ("chapter 3", "ch. 3", "第3章", "第三章"), or null. */
 export function chapterNumber(text: string): number | null {
-  for (const { re, parse } of CHAPTER_PATTERNS) {
-    const m = re.exec(text);
-    if (m) {
-      const n = parse(m[1]);
-      if (Number.isFinite(n) && n > 0) return n;
-    }
-  }
-  return null;
+  // The shared numeral parser (core/numerals.ts), as the rules that read the author use it.
+  return findUnitRefs(text).find((r) => r.kind === 'chapter')?.from ?? null;
 }
 
 /** The chapter in the author's words first, then anywhere in the latest user message; default 1. */

@@ -2,6 +2,7 @@
  * Builds the persona's documents — outline, opening hooks, chapter prose, review — from
  * a bank and a seed. Same bank and seed, same text.
  */
+import { findUnitRefs } from '../../core/numerals';
 import { countWords } from '../../core/text';
 import { fill, type Bank, type Slots } from './bank';
 import { ShuffleBag, pick, rng, shuffled } from './rng';
@@ -43,13 +44,9 @@ const ROMAN = ['', ' II', ' III', ' IV', ' V', ' VI', ' VII', ' VIII', ' IX', ' 
  * "第1-50章"), or null. Capped so a typo cannot ask for a million lines.
  */
 export function requestedRange(text: string): { from: number; to: number } | null {
-  const m =
-    /\bchapters?\s+(\d{1,4})\s*(?:-|–|—|to|through|thru)\s*(?:chapter\s+)?(\d{1,4})\b/i.exec(text) ??
-    /第\s*(\d{1,4})\s*[-–—~至到]\s*第?\s*(\d{1,4})\s*章/.exec(text);
-  if (!m) return null;
-  const from = Number(m[1]);
-  const to = Number(m[2]);
-  return from >= 1 && to >= from && to <= 2000 ? { from, to } : null;
+  // The first chapter range the shared numeral parser finds (core/numerals.ts).
+  const r = findUnitRefs(text).find((x) => x.kind === 'chapter' && x.to > x.from);
+  return r && r.to <= 2000 ? { from: r.from, to: r.to } : null;
 }
 
 /**
