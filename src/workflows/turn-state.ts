@@ -6,9 +6,23 @@ import { type Usage, zeroUsage } from '../core/usage';
 import type { AnyEventDraft } from '../core/events';
 import type { AgentRunRecord, PendingApproval, ToolOutcome, TurnInput, TurnState } from '../core/turn-types';
 import type { TurnStatus } from '../core/domain';
-import type { CarriedSignals } from './decide';
-import type { DeliveredFile } from './packets';
+import { draft } from '../core/events';
+import type { PreparedTurn, RunKind } from '../core/turn-types';
+import { requestAsksForPlan } from '../core/routing';
+import type { CarriedSignals, DecideState, Decision, RunFacts } from './decide';
+import { buildPacket, type DeliveredFile } from './packets';
 import type { RoutingDecision, WorkAgent } from '../core/plans';
+
+/** The run the turn starts next, as a decision (or the routing, for the first) names it. */
+export interface NextRun {
+  agent: WorkAgent;
+  kind: RunKind;
+  note: string;
+  writerQuestion?: string | null;
+}
+
+/** Default of REVIEW_MAX_ROUNDS for turns whose settings do not name it. */
+const DEFAULT_REVIEW_MAX_ROUNDS = 2;
 
 /** Three identical consecutive tool failures stop the run (seed 001 failure breaker). */
 export class FailureBreaker {
@@ -84,6 +98,76 @@ export class TurnRunState {
     return ++this.slot;
   }
 
+  /**
+   * Starts run `next` (after `from`'s run, if any): counts it and queues the events that
+   * announce it (a handoff card, then `agent_selected`) ahead of its first model step.
+   */
+  beginRun(next: NextRun, from: WorkAgent | null): void {
+    const turnId = this.input.turnId;
+    this.run += 1;
+    this.agent = next.agent;
+    if (from && next.kind !== 'initial')
+      this.prelude.push(draft('handoff', { from, to: next.agent, kind: handoffKind(next.kind), reason: next.note.split('\n')[0]!.slice(0, 300) }, { turnId }));
+    const reason = next.kind === 'initial' ? `routing: ${this.routing!.source}` : next.kind;
+    this.prelude.push(draft('agent_selected', { agent: next.agent, reason, plan: this.routing!.workflow_plan, run: this.run }, { turnId, agent: next.agent }));
+    if (next.agent === 'quality_reviewer' && next.kind === 'review_gate') this.bodyWordsReviewed = this.bodyWords;
+    if (next.agent === 'quality_reviewer' && (next.kind === 'review_gate' || next.kind === 'explicit')) this.reviewRounds += 1;
+    this.currentKind = next.kind;
+  }
+
+  /** The handoff packet the next agent reads (seed 001 交接包); the turn's first run has none. */
+  packetFor(next: NextRun, from: WorkAgent | null, prepared: PreparedTurn): string | null {
+    if (next.kind === 'initial') return null;
+    const review =
+      next.kind === 'review_gate' ? { bodyWords: this.bodyWords, lengthRequirements: prepared.lengthRequirements, writerQuestion: next.writerQuestion ?? null } : undefined;
+    return buildPacket({ from: from ?? next.agent, to: next.agent, kind: next.kind, scope: this.routing!.scope, note: next.note, delivered: this.delivered, review });
+  }
+
+  /** What `decideAfterRun` reads about the turn once a run of `kind` has ended with `facts`. */
+  decideState(kind: RunKind, facts: RunFacts, prepared: PreparedTurn): DecideState {
+    if (kind === 'planner_repair') this.plannerRepairDone = true;
+    const maxReviewRounds = this.input.settings.maxReviewRounds ?? DEFAULT_REVIEW_MAX_ROUNDS;
+    const routing = this.routing!;
+    return {
+      routing,
+      remaining: this.remaining,
+      runsSoFar: this.run,
+      maxRuns: this.input.settings.maxAgentRuns,
+      bodyWordsThisTurn: this.bodyWords,
+      bodyWordsReviewed: this.bodyWordsReviewed,
+      reviewThreshold: this.input.settings.reviewWordThreshold,
+      plannerRepairDone: this.plannerRepairDone,
+      requestAsksForPlan: requestAsksForPlan(prepared.message),
+      wroteOutline: this.wroteOutline,
+      emptyFileRepair: facts.emptyFile != null && !routing.read_only,
+      repairedFileIds: this.repairedFileIds,
+      carried: this.carried,
+      reviewRounds: this.reviewRounds,
+      maxReviewRounds: this.reviewRounds >= maxReviewRounds ? maxReviewRounds : null,
+      language: prepared.language,
+    };
+  }
+
+  /** Moves the plan on to the run `decision` starts (after its held text is settled). */
+  nextRun(decision: Extract<Decision, { action: 'run' }>): NextRun {
+    this.remaining = decision.remaining;
+    return { agent: decision.agent, kind: decision.kind, note: decision.note, writerQuestion: decision.writerQuestion };
+  }
+
+  /** Records the ended run of `kind` and what was decided after it. */
+  applyDecision(kind: RunKind, decision: Decision, blockedHandoff: { message: string } | null): void {
+    if (kind === 'empty_file_repair') this.carried = null;
+    if (decision.action === 'run' && decision.repair) {
+      // The correction round writes into the same file: it is pending again for the body.
+      this.repairedFileIds.push(decision.repair.fileId);
+      this.carried = decision.repair.carried;
+      this.pendingFileId = decision.repair.fileId;
+      this.pendingFileIsBody = this.emptyFile?.isBody ?? false;
+    }
+    if (blockedHandoff) this.blockedHandoffs.push({ reason: 'read_only_handoff_blocked', message: blockedHandoff.message });
+    this.runs.push({ run: this.run, agent: this.agent!, kind, outcome: outcomeLabel(decision), textDropped: false });
+  }
+
   noteFile(o: ToolOutcome): void {
     if (!o.ok || !o.fileId || !o.title || !o.fileType) return;
     if (o.op !== 'created' && o.op !== 'edited' && o.op !== 'opened') return;
@@ -106,4 +190,15 @@ export class TurnRunState {
       pendingApproval: this.pendingApproval,
     };
   }
+}
+
+function handoffKind(kind: RunKind): 'explicit' | 'planned' | 'review_gate' | 'continuation' | 'planner_repair' | 'empty_file_repair' {
+  if (kind === 'writer_after_question' || kind === 'initial') return 'planned';
+  return kind;
+}
+
+function outcomeLabel(d: Decision): string {
+  if (d.action === 'run') return `→ ${d.agent} (${d.kind})`;
+  if (d.action === 'complete') return 'complete';
+  return d.reason;
 }

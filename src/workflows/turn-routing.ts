@@ -1,0 +1,71 @@
+/**
+ * The turn's first choice (seed 004 L1, seed 001 router): what needs no model is answered
+ * here — noise gets a friendly question, run control ("pause the job", "进度怎么样") is
+ * done and reported, "no thanks" to an offered step is acknowledged — and everything else
+ * gets its routing: forced (job chapters), ROUTER_STRATEGY=off, the rule-based pre-route,
+ * or the router model (with a fallback plan if it is unavailable).
+ */
+import { getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
+import type { PreparedTurn, TurnInput } from '../core/turn-types';
+import { commandApplies, type JobCommandAction, jobCommandOf, jobCommandReply } from '../core/job-commands';
+import { cancelJobSignal, pauseJobSignal, resumeJobSignal } from '../core/job-messages';
+import { cutScope, fallbackRouting, type RoutingDecision, writerAloneRouting } from '../core/plans';
+import { applyConfirmationGuard, isNoiseMessage, preRoute } from '../core/routing';
+import type { TurnActivities } from './activities-proxy';
+import { COMPLETED, type TurnEnd } from './turn-end';
+import type { TurnRunState } from './turn-state';
+
+/** Sets `st.routing`, or answers the author without a model and says how the turn ends. */
+export async function routeOrAnswer(st: TurnRunState, acts: TurnActivities, prepared: PreparedTurn): Promise<TurnEnd | null> {
+  const { input } = st;
+  const { message } = prepared;
+  if (!input.forcedRouting && isNoiseMessage(message)) {
+    const question = await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot() });
+    return { status: 'awaiting_author', stopReason: 'clarification_requested', stopMessage: question, resume: null, error: null };
+  }
+  const command = !input.forcedRouting && !input.jobId ? jobCommandOf(message) : null;
+  if (command) {
+    const lookup = await acts.store.findJobForCommand({ turnId: input.turnId, jobId: command.jobId });
+    const signalled = lookup.job && command.action !== 'status' && commandApplies(command.action, lookup.job.status) ? await signalJob(lookup.job.workflowId, command.action) : false;
+    const text = jobCommandReply(command, lookup, st.language ?? 'en', signalled);
+    await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot(), kind: 'direct', text });
+    return COMPLETED;
+  }
+  const routing = input.forcedRouting ?? routerOff(input, message) ?? preRoute(message, prepared.previous) ?? (await routeWithFallback(acts, input.turnId));
+  st.routing = applyConfirmationGuard(routing, message, prepared.previous);
+  // "不用了" / "no thanks" to an offered step: acknowledged without a model, nothing written.
+  if (st.routing.source === 'decline_offer') {
+    await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot(), kind: 'declined' });
+    return COMPLETED;
+  }
+  return null;
+}
+
+/** ROUTER_STRATEGY=off (seed 001 router "off"): every turn starts with the writer, no router call and no pre-routing. */
+function routerOff(input: TurnInput, message: string): RoutingDecision | null {
+  if (input.settings.routerStrategy !== 'off') return null;
+  return writerAloneRouting('router_off', cutScope(message.replace(/\s+/g, ' ')), ['ROUTER_STRATEGY=off: the writer starts every turn']);
+}
+
+async function routeWithFallback(acts: TurnActivities, turnId: string): Promise<RoutingDecision> {
+  try {
+    return await acts.router.routeTurn({ turnId });
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return fallbackRouting(`router unavailable: ${(err as Error).message}`);
+  }
+}
+
+/** Signals the job's workflow (it may have ended meanwhile: then false, and the reply says how to go on). */
+async function signalJob(workflowId: string, action: Exclude<JobCommandAction, 'status'>): Promise<boolean> {
+  const job = getExternalWorkflowHandle(workflowId);
+  try {
+    if (action === 'pause') await job.signal(pauseJobSignal);
+    else if (action === 'resume') await job.signal(resumeJobSignal);
+    else await job.signal(cancelJobSignal, { reason: 'cancelled from chat' });
+    return true;
+  } catch (err) {
+    log.warn('could not signal the job', { workflowId, action, error: (err as Error).message });
+    return false;
+  }
+}
