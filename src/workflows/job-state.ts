@@ -75,6 +75,19 @@ export class JobRunState {
     await this.chain;
   }
 
+  /** The job_progress facts of this moment (`chapter`: the one the message is about). */
+  progress(message: string, chapter = this.next, turnId?: string) {
+    return {
+      chapter: Math.min(chapter, this.input.to),
+      chaptersDone: this.chaptersDone,
+      words: this.words,
+      usage: { ...this.usage },
+      status: this.status,
+      ...(turnId ? { turnId } : {}),
+      message,
+    };
+  }
+
   addUsage(u: Usage): void {
     this.usage = addUsage(this.usage, u);
   }

@@ -1,0 +1,209 @@
+/**
+ * The steps a job is made of (SPEC §7): status changes, the pause point between chapters,
+ * the token budget, the resumable failed state, the outline, and one chapter with its
+ * review and revision rounds. `job.ts` strings them together; each step answers whether
+ * the job goes on (`ok`) or was cancelled meanwhile.
+ */
+import { condition, upsertSearchAttributes } from '@temporalio/workflow';
+import type { JobStatus } from '../core/domain';
+import type { JobResult } from '../core/job-messages';
+import { SA } from '../core/messages';
+import { type ChildRequest, type ChildResult, type JobActivities, plannerRouting, runChildTurn, writerRouting } from './job-child';
+import type { JobRunState } from './job-state';
+
+/** Review gate threshold that never fires: with `review` off the writer's chapter is not reviewed. */
+const NO_REVIEW = 1_000_000_000;
+
+export type Step = 'ok' | 'cancelled';
+
+/** `summary`: the job stopped here (ended, failed, paused at its budget): its session gets a closing message. */
+type StatusExtra = { failure?: { chapter: number | null; message: string } | null; done?: boolean; summary?: boolean };
+
+export class JobSteps {
+  constructor(
+    private readonly st: JobRunState,
+    private readonly acts: JobActivities,
+  ) {}
+
+  private get input() {
+    return this.st.input;
+  }
+
+  /**
+   * A status change: the search attribute now, then (queued, see JobRunState.serial) the Job
+   * document and a job_progress event. Facts are taken now, not when the queued call runs.
+   */
+  statusCall(status: JobStatus, message: string, extra: StatusExtra = {}): (slot: number) => Promise<void> {
+    const { st } = this;
+    st.status = status;
+    upsertSearchAttributes([{ key: SA.JobStatus, value: status }]);
+    const { summary, ...rest } = extra;
+    const facts = { status, usage: { ...st.usage }, progress: st.progress(message), ...rest, ...(summary ? { summary: { revisions: st.revisions, next: st.next } } : {}) };
+    return (slot) => this.acts.recordJob.executeWithOptions({ summary: `status ${status}` }, [{ jobId: this.input.jobId, slot, ...facts }]);
+  }
+
+  setStatus(status: JobStatus, message: string, extra: StatusExtra = {}): Promise<void> {
+    return this.st.serial(this.statusCall(status, message, extra));
+  }
+
+  /** Pause point between chapters. */
+  async checkpoint(): Promise<Step> {
+    const { st } = this;
+    if (st.cancelRequested) return 'cancelled';
+    if (!st.pauseRequested) return 'ok';
+    await this.setStatus('paused', `Paused before chapter ${st.next}.`);
+    await condition(() => !st.pauseRequested || st.cancelRequested);
+    if (st.cancelRequested) return 'cancelled';
+    await this.setStatus('running', `Resumed at chapter ${st.next}.`);
+    return 'ok';
+  }
+
+  /**
+   * Token budget, checked before each chapter: when the chapter would take the job past
+   * `maxTokens` (what is used plus the average chapter so far), the job pauses — resumable,
+   * with a job_progress saying why — until a resume raises or lifts the budget, or a cancel.
+   */
+  async withinBudget(): Promise<Step> {
+    const { st } = this;
+    if (st.maxTokens === null) return 'ok';
+    let paused = false;
+    for (;;) {
+      if (st.cancelRequested) return 'cancelled';
+      const used = st.usage.totalTokens;
+      const estimate = st.nextChapterEstimate();
+      if (st.maxTokens === null || (used < st.maxTokens && used + estimate <= st.maxTokens)) break;
+      st.resumeRequested = false;
+      await this.setStatus(
+        'paused',
+        `Paused before chapter ${st.next}: token budget ${st.maxTokens} would be exceeded (${used} used, about ${estimate} per chapter). Resume with a higher maxTokens to go on.`,
+        { summary: true },
+      );
+      paused = true;
+      await condition(() => st.resumeRequested || st.cancelRequested);
+    }
+    if (paused) await this.setStatus('running', `Resumed at chapter ${st.next} (token budget ${st.maxTokens ?? 'lifted'}).`);
+    return 'ok';
+  }
+
+  /** Stops in the resumable failed state until `resume` (retry) or `cancel`. */
+  async failAndWait(chapter: number | null, message: string): Promise<Step> {
+    const { st } = this;
+    st.failure = message;
+    // Cleared before the status goes out: a client may resume as soon as it sees `failed`.
+    st.resumeRequested = false;
+    await this.setStatus('failed', message, { failure: { chapter, message }, summary: true });
+    await condition(() => st.resumeRequested || st.cancelRequested);
+    if (st.cancelRequested) return 'cancelled';
+    st.failure = null;
+    st.attempt += 1;
+    await this.setStatus('running', chapter === null ? 'Retrying the outline.' : `Retrying chapter ${chapter}.`, { failure: null });
+    return 'ok';
+  }
+
+  /** Makes sure the outline covers the job's range: a planner turn when it does not. */
+  async ensureOutline(): Promise<Step> {
+    const { st, acts, input } = this;
+    const { jobId } = input;
+    for (;;) {
+      const before = await acts.jobOutlineStatus({ jobId });
+      if (before.covered) return 'ok';
+      const r = await this.child(
+        {
+          open: { jobId, kind: 'outline', chapter: input.from, attempt: st.attempt, round: 0 },
+          routing: plannerRouting(`outline for chapters ${input.from}–${input.to}`),
+          reviewWordThreshold: NO_REVIEW,
+          summary: `job ${jobId} · outline ${input.from}–${input.to}`,
+        },
+        `Planning the outline: chapters ${before.missingText} have no entry.`,
+      );
+      if (r.kind === 'cancelled' || st.cancelRequested) return 'cancelled';
+      const why = problem(r, 'outline');
+      if (why) {
+        if ((await this.failAndWait(null, why)) === 'cancelled') return 'cancelled';
+        continue;
+      }
+      const after = await acts.jobOutlineStatus({ jobId });
+      // A partial outline does not stop the job: each uncovered chapter is told to continue the story.
+      if (!after.covered)
+        await st.serial((slot) => acts.recordJob({ jobId, slot, progress: st.progress(`The outline still has no entry for chapters ${after.missingText}; they follow the story.`) }));
+      return 'ok';
+    }
+  }
+
+  /** One chapter: write, review and revise (bounded), then verify the draft exists. */
+  async writeChapter(n: number): Promise<Step | 'failed'> {
+    const { st, acts, input } = this;
+    const { jobId } = input;
+    upsertSearchAttributes([{ key: SA.Chapter, value: n }]);
+    const threshold = input.review ? 1 : NO_REVIEW;
+    const turnIds: string[] = [];
+    let r = await this.child(
+      {
+        open: { jobId, kind: 'chapter', chapter: n, attempt: st.attempt, round: 0 },
+        routing: writerRouting(`Chapter ${n} only`),
+        reviewWordThreshold: threshold,
+        summary: `job ${jobId} · chapter ${n}`,
+      },
+      `Writing chapter ${n}.`,
+    );
+    for (let round = 1; ; round++) {
+      if (r.kind === 'cancelled' || st.cancelRequested) return 'cancelled';
+      const why = problem(r, `chapter ${n}`);
+      if (why) return (await this.failAndWait(n, why)) === 'cancelled' ? 'cancelled' : 'failed';
+      if (r.kind !== 'ended') return 'failed';
+      turnIds.push(r.turnId);
+      if (!input.review || round > input.settings.maxRevisionRounds) break;
+      const { verdict } = await acts.reviewVerdict.executeWithOptions({ summary: `review verdict · chapter ${n}` }, [{ turnId: r.turnId }]);
+      if (verdict !== 'revise') break;
+      st.revisions += 1;
+      r = await this.child(
+        {
+          open: { jobId, kind: 'revision', chapter: n, attempt: st.attempt, round, reviewTurnId: r.turnId },
+          routing: writerRouting(`revise Chapter ${n} only`),
+          reviewWordThreshold: threshold,
+          summary: `job ${jobId} · chapter ${n} · revision ${round}`,
+        },
+        `Revising chapter ${n} (round ${round}).`,
+      );
+    }
+    st.turnId = null;
+    const fin = await st.serial((slot) =>
+      acts.finishChapter.executeWithOptions({ summary: `finish chapter ${n}` }, [{ jobId, chapter: n, turnIds, slot, status: st.status, usage: { ...st.usage }, projectId: input.projectId }]),
+    );
+    if (!fin.done) return (await this.failAndWait(n, `chapter ${n}: ${fin.reason}`)) === 'cancelled' ? 'cancelled' : 'failed';
+    st.words = fin.totalWords;
+    st.chaptersDone = fin.chaptersDone;
+    return 'ok';
+  }
+
+  async finish(status: 'completed' | 'cancelled'): Promise<JobResult> {
+    const { st } = this;
+    const message = status === 'completed' ? `Job completed: ${st.chaptersDone} chapters.` : `Job cancelled; ${st.chaptersDone} finished chapters kept.`;
+    await this.setStatus(status, message, { done: true, summary: true });
+    return { status, chaptersDone: st.chaptersDone, words: st.words, usage: { ...st.usage }, runs: st.run };
+  }
+
+  /** A child turn, announced in a job_progress event while it runs. */
+  private async child(req: Omit<ChildRequest, 'onTurn'>, announce: string): Promise<ChildResult> {
+    const { st, acts } = this;
+    const r = await runChildTurn(st, acts, {
+      ...req,
+      // Not awaited: the chapter's turn runs while its announcement is written.
+      onTurn: (turnId) => {
+        const facts = st.progress(announce, req.open.chapter, turnId);
+        st.background((slot) => acts.recordJob({ jobId: this.input.jobId, slot, progress: facts }));
+      },
+    });
+    if (r.kind === 'ended') st.addUsage(r.outcome.usage);
+    return r;
+  }
+}
+
+/** Why a finished child turn does not count, or null when it does. */
+function problem(r: ChildResult, what: string): string | null {
+  if (r.kind === 'failed') return `${what} failed: ${r.message}`;
+  if (r.kind === 'cancelled') return null;
+  if (r.outcome.status === 'failed') return `${what}: turn ${r.turnId} failed${r.outcome.stopReason ? ` (${r.outcome.stopReason})` : ''}`;
+  if (r.outcome.status === 'interrupted') return `${what}: turn ${r.turnId} was interrupted`;
+  return null;
+}
