@@ -1,9 +1,9 @@
 /**
  * The LLM step activity: one streamed model call for one agent step.
  *
- * - Streams tokens to the turn's Redis stream as they arrive (chat text as `content`,
- *   `<file>` bodies as `file_content`), heartbeating with the stream position so Temporal
- *   notices a dead worker within the heartbeat timeout.
+ * - Streams tokens to the turn's Redis stream as they arrive (llm-stream.ts: chat text as
+ *   `content`, `<file>` bodies as `file_content`), heartbeating with the stream position so
+ *   Temporal notices a dead worker within the heartbeat timeout.
  * - Passes the activity's cancellation signal to the request: an interrupt stops the model.
  * - On attempt > 1 publishes `step_retry` first: clients drop that step's partial text.
  * - Saves the step's transcript in MongoDB and returns only compact facts to the workflow.
@@ -12,19 +12,16 @@ import { heartbeatWhile } from './heartbeat';
 import { usageFromProvider } from '../core/usage';
 import { Context } from '@temporalio/activity';
 import type OpenAI from 'openai';
-import { AuthorTextShaper } from '../agents/author-facing-text';
 import { REVIEW_CONTENT_MARKER } from '../core/markers';
-import { endsWithQuestion, FileStreamProcessor, lastQuestion, planUnits, type StreamPiece } from '../core/file-stream';
-import { toolsForAgent } from '../core/tool-schemas';
+import { endsWithQuestion, lastQuestion, planUnits } from '../core/file-stream';
 import { type AnyEventDraft, draft, type UsageData } from '../core/events';
 import { countWords, tail } from '../core/text';
 import type { LlmStepInput, LlmStepResult, ToolOutcome } from '../core/turn-types';
 import { buildAgentMessages } from './agent-messages';
 import { countTokens } from './context';
 import type { ActivityDeps } from './deps';
-import { classifyLlmError } from './llm-errors';
-import { publisherFor } from './publish';
-import { BatchingPublisher } from './batching-publisher';
+import { type CountingPublisher, publisherFor } from './publish';
+import { type AssembledCall, type StepBeat, streamAnswer, type StreamedAnswer } from './llm-stream';
 import { recordUsage } from './usage';
 import { reviewContent } from './review-evidence';
 import { stepId, usageId } from './record-ids';
@@ -32,12 +29,6 @@ import { saveCapture, stepCaptureKey } from './capture';
 import { readToolTurn, resumeStep, runStepTools, runsToolsInStep } from './step-tools';
 import { quiet } from '../core/quiet';
 import { EarlySiblingCounts } from './tools/sibling-counts';
-
-interface AssembledCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
 
 /** Shortens long string arguments for a tool card; the full call stays in MongoDB. */
 function cardArguments(raw: string): Record<string, unknown> {
@@ -64,225 +55,173 @@ export function toolSummary(name: string, raw: string): string {
 }
 
 export function createLlmActivities(deps: ActivityDeps) {
-  const { models, config } = deps;
-
   return {
     /** One model call, heartbeating from its start with where it is (the stream position, or its tool calls). */
     llmStep(input: LlmStepInput): Promise<LlmStepResult> {
-      const beat = { chars: 0, tools: false };
-      return heartbeatWhile(Context.current(), () => ({ step: input.step, ...beat }), () => runStep(input, beat));
+      const beat: StepBeat = { chars: 0, tools: false };
+      return heartbeatWhile(Context.current(), () => ({ step: input.step, ...beat }), () => runStep(deps, input, beat));
     },
   };
+}
 
-  async function runStep(input: LlmStepInput, beat: { chars: number; tools: boolean }): Promise<LlmStepResult> {
-      const ctx = Context.current();
-      const attempt = ctx.info.attempt;
-      const envelope = { turnId: input.turnId, agent: input.agent, step: input.step, attempt };
-      const stamp = (d: AnyEventDraft): AnyEventDraft => ({ ...d, ...envelope });
-      const publisher = publisherFor(deps, 'turn', input.turnId, input.slot);
+/** What one attempt of a step shares between its phases. */
+interface StepAttempt {
+  input: LlmStepInput;
+  attempt: number;
+  signal: AbortSignal;
+  publisher: CountingPublisher;
+  stamp: (d: AnyEventDraft) => AnyEventDraft;
+  beat: StepBeat;
+}
 
-      const firstOfRun = input.prelude.some((e) => e.type === 'agent_selected');
-      deps.faults?.hit('llm.start', { agent: input.agent, run: input.run, kind: input.runKind, firstOfRun, attempt });
-      // A retried step whose answer is on record (it was running its tool calls) goes on from there.
-      if (attempt > 1 && input.runTools) {
-        beat.tools = true;
-        const resumed = await resumeStep(deps, input, publisher, attempt, ctx.cancellationSignal);
-        if (resumed) return resumed;
-      }
-      // The opening events go out while the prompt is built (Redis and MongoDB in parallel);
-      // both are done before the first streamed event, so the order on the stream is unchanged.
-      const opened = (async () => {
-        await publisher.publish(input.prelude.map((d) => ({ ...d, attempt })));
-        if (attempt > 1) {
-          await publisher.continueAfterExisting();
-          await publisher.publish([stamp(draft('step_retry', { attempt, message: 'The previous attempt of this step was interrupted; drop its partial output.' }))]);
-        }
-      })();
+/** One attempt: go on from a recorded answer, or open, stream the answer and record it. */
+async function runStep(deps: ActivityDeps, input: LlmStepInput, beat: StepBeat): Promise<LlmStepResult> {
+  const ctx = Context.current();
+  const attempt = ctx.info.attempt;
+  const envelope = { turnId: input.turnId, agent: input.agent, step: input.step, attempt };
+  const step: StepAttempt = {
+    input,
+    attempt,
+    signal: ctx.cancellationSignal,
+    publisher: publisherFor(deps, 'turn', input.turnId, input.slot),
+    stamp: (d) => ({ ...d, ...envelope }),
+    beat,
+  };
 
-      // The turn's context is assembled once (by its first step) and read back here.
-      const expanded = expandPacket(deps, input);
-      const prompt = expanded.then((packet) =>
-        buildAgentMessages(models, { ...input, packet }, {
-          contextTokens: config.AGENT_CONTEXT_TOKEN_BUDGET,
-          historyTokens: config.AGENT_CHAT_HISTORY_TOKEN_BUDGET,
-          ledgerCeiling: config.PROMPT_TOKEN_LEDGER_CEILING,
-          workingSetMaxFiles: config.AGENT_WORKING_SET_MAX_FILES,
-          workingSetMaxChars: config.AGENT_WORKING_SET_MAX_CHARS,
-        }),
-      );
-      const [, packet, { messages, owner: turn, language, storeContext }] = await Promise.all([opened, expanded, prompt]);
-
-      const processor = new FileStreamProcessor(input.pendingFileId !== null);
-      const shaper = new AuthorTextShaper({
-        separate: input.textBefore ?? false,
-        dropEnglishProcess: language === 'zh',
-        afterToolCalls: input.afterToolCalls ?? false,
-      });
-      const out = new BatchingPublisher(publisher);
-      let rawContent = '';
-      let chatText = '';
-      let position = 0;
-      const calls: AssembledCall[] = [];
-      let usage: OpenAI.CompletionUsage | undefined;
-      let finishReason = 'stop';
-      // A create_file call's folder count, read while the call streams (sibling-counts.ts).
-      const siblingCounts = new EarlySiblingCounts(models, turn.projectId);
-
-      // What the author sees is the shaped text, live and as stored (held text is stored shaped too).
-      const say = (text: string): void => {
-        if (!text) return;
-        chatText += text;
-        if (!input.holdChat) out.add(stamp(draft('content', { delta: text })));
-      };
-      const emit = (pieces: StreamPiece[]): void => {
-        for (const p of pieces) {
-          if (p.kind === 'chat') say(shaper.push(p.text));
-          else if (p.kind === 'open') say(shaper.fileOpened());
-          else if (p.kind === 'close') shaper.fileClosed();
-          else out.add(stamp(draft('file_content', { fileId: input.pendingFileId!, delta: p.text })));
-        }
-      };
-
-      // The heartbeat (heartbeat.ts) carries the stream position, visible in Temporal UI while the step runs.
-      try {
-        const stream = await deps.llm.chat.completions.create(
-          {
-            model: config.OPENAI_MODEL,
-            messages,
-            tools: toolsForAgent(input.agent, { readOnly: input.scope.readOnly, clarifyFirst: input.scope.clarifyFirst }),
-            stream: true,
-            stream_options: { include_usage: true },
-          },
-          { signal: ctx.cancellationSignal },
-        );
-        // A context this step built goes on record while the model answers: started only now,
-        // it does not compete with the step's reads and the request on the path to the first token.
-        void storeContext();
-        for await (const chunk of stream) {
-          if (chunk.usage) usage = chunk.usage;
-          const choice = chunk.choices[0];
-          if (!choice) continue;
-          const delta = choice.delta as typeof choice.delta & { reasoning_content?: string };
-          if (delta.reasoning_content) out.add(stamp(draft('thinking', { delta: delta.reasoning_content })));
-          if (delta.content) {
-            rawContent += delta.content;
-            position += delta.content.length;
-            beat.chars = position;
-            emit(processor.push(delta.content));
-          }
-          for (const tc of delta.tool_calls ?? []) {
-            const slot = (calls[tc.index] ??= { id: '', name: '', arguments: '' });
-            if (tc.id) slot.id = tc.id;
-            if (tc.function?.name) {
-              slot.name += tc.function.name;
-              // Only a step that runs its calls itself takes the read (the workflow's executeTool does not).
-              if (slot.name === 'create_file' && input.runTools) siblingCounts.start();
-            }
-            if (tc.function?.arguments) {
-              slot.arguments += tc.function.arguments;
-              position += tc.function.arguments.length;
-              beat.chars = position;
-            }
-          }
-          if (choice.finish_reason) finishReason = choice.finish_reason;
-          if (position >= 40) deps.faults?.hit('llm.mid_stream', { agent: input.agent, run: input.run, kind: input.runKind, attempt });
-        }
-        // An aborted request can end the stream quietly: a cancelled step (interrupt, worker
-        // shutdown) must fail as cancelled, never complete with a cut-off answer or file.
-        if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason;
-        emit(processor.end());
-        say(shaper.end(calls.some((c) => c.name)));
-        await out.flush();
-      } catch (err) {
-        await out.flush().catch(() => undefined);
-        throw classifyLlmError(err);
-      } finally {
-        beat.chars = position;
-      }
-
-      // A context this step built was stored while the model answered; nothing of the answer
-      // (transcript, file, tool call) goes on record before it is.
-      await storeContext();
-
-      const toolCalls = calls.filter((c) => c.name);
-      toolCalls.forEach((c, i) => (c.id ||= `call_${input.step}_${i}`));
-      const usageData: UsageData = usage
-        ? { ...usageFromProvider(usage), source: 'provider', model: config.OPENAI_MODEL }
-        : estimateUsage(messages, rawContent, toolCalls, config.OPENAI_MODEL);
-
-      const capture = input.pendingFileId && (processor.body || processor.closed)
-        ? { fileId: input.pendingFileId, body: processor.body, closed: processor.closed }
-        : null;
-      // The step saves the captured body itself (capture.ts); the step's copy is then not needed.
-      const saving = capture ? saveStepCapture(deps, input, capture.fileId, capture.body, attempt) : null;
-      const stepDoc = {
-        _id: stepId(input.turnId, input.step),
-        turnId: input.turnId,
-        run: input.run,
-        step: input.step,
-        agent: input.agent,
-        text: chatText,
-        held: input.holdChat,
-        packet: input.packet ? packet : null,
-        rawContent,
-        toolCalls,
-        toolResults: [],
-        captured: capture ? [{ fileId: capture.fileId, closed: capture.closed }] : [],
-        attempt,
-      };
-      const store = (extra: object = {}) => models.AgentStep.replaceOne({ _id: stepDoc._id }, { ...stepDoc, ...extra }, { upsert: true }).exec();
-      const endEvents = (saved: { event: AnyEventDraft } | null): AnyEventDraft[] => [
-        ...toolCalls.map((c) => stamp(draft('tool_call', { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) }, { toolCallId: c.id }))),
-        stamp(draft('usage', usageData)),
-        ...(saved ? [stamp(saved.event)] : []),
-      ];
-      // Quiet: a step that runs tool calls awaits it only at its end.
-      const usageRecorded = quiet(recordUsage(models, usageId(input.turnId, input.step), input.turnId, turn, input.agent, input.step, usageData));
-      const result = (saved: ToolOutcome | null): LlmStepResult => ({
-        toolCalls: toolCalls.map((c) => ({ id: c.id, name: c.name, summary: toolSummary(c.name, c.arguments) })),
-        textChars: chatText.length,
-        textTail: tail(chatText, 600),
-        endsWithQuestion: toolCalls.length === 0 && endsWithQuestion(chatText),
-        question: toolCalls.length === 0 ? lastQuestion(chatText) : null,
-        planUnits: planUnits(chatText),
-        endsOnFileBlock: processor.endsOnFileBlock,
-        capture: capture ? { fileId: capture.fileId, closed: capture.closed, chars: capture.body.length, words: countWords(capture.body) } : null,
-        ...(saved ? { saved } : {}),
-        usage: usageData,
-        finishReason,
-      });
-
-      if (runsToolsInStep(input, toolCalls)) {
-        // The calls' turn read overlaps the recording below.
-        // Quiet: not unhandled if recording fails first; runStepTools awaits it.
-        const toolTurn = quiet(readToolTurn(deps, input.turnId));
-        // The answer goes on record, after its events, before any call runs (step-tools.ts).
-        // The usage record lands beside them, not before: a retry that finds the answer on
-        // record writes it again (resumeStep; one record per call however often it runs).
-        const saved = await saving;
-        await publisher.publish(endEvents(saved));
-        const answer = result(saved?.outcome ?? null);
-        // A create_file call reads (the pending file) while the answer goes on record, and
-        // writes only once it is. Quiet: awaited below, and by the calls.
-        const answerRecorded = quiet(store({ result: answer, toolEventsFrom: publisher.count }));
-        beat.tools = true;
-        const toolOutcomes = await runStepTools(deps, input, toolCalls, publisher, attempt, ctx.cancellationSignal, null, { turn: toolTurn, siblingCounts, answerRecorded });
-        await Promise.all([answerRecorded, usageRecorded, publisher.settle()]);
-        return { ...answer, toolOutcomes };
-      }
-
-      // The transcript, the usage record and the events are independent idempotent writes:
-      // together. The slot's last count goes on record before the step ends (during the
-      // stream it lags up to a second).
-      const reported = (async () => {
-        const saved = await saving;
-        await publisher.publish(endEvents(saved));
-        await publisher.settle();
-        return saved?.outcome ?? null;
-      })();
-      const [, , saved] = await Promise.all([store(), usageRecorded, reported]);
-      return result(saved);
+  const firstOfRun = input.prelude.some((e) => e.type === 'agent_selected');
+  deps.faults?.hit('llm.start', { agent: input.agent, run: input.run, kind: input.runKind, firstOfRun, attempt });
+  // A retried step whose answer is on record (it was running its tool calls) goes on from there.
+  if (attempt > 1 && input.runTools) {
+    beat.tools = true;
+    const resumed = await resumeStep(deps, input, step.publisher, attempt, step.signal);
+    if (resumed) return resumed;
   }
+  const opened = await openStep(deps, step);
+  // A create_file call's folder count, read while the call streams (sibling-counts.ts).
+  const siblingCounts = new EarlySiblingCounts(deps.models, opened.turn.projectId);
+  const answer = await streamAnswer(deps, { ...step, ...opened, siblingCounts });
+  // A context this step built was stored while the model answered; nothing of the answer
+  // (transcript, file, tool call) goes on record before it is.
+  await opened.storeContext();
+  return recordStep(deps, step, opened, answer, siblingCounts);
+}
+
+/**
+ * The opening events go out while the prompt is built (Redis and MongoDB in parallel);
+ * both are done before the first streamed event, so the order on the stream is unchanged.
+ */
+async function openStep(deps: ActivityDeps, { input, attempt, publisher, stamp }: StepAttempt) {
+  const { config } = deps;
+  const opened = (async () => {
+    await publisher.publish(input.prelude.map((d) => ({ ...d, attempt })));
+    if (attempt > 1) {
+      await publisher.continueAfterExisting();
+      await publisher.publish([stamp(draft('step_retry', { attempt, message: 'The previous attempt of this step was interrupted; drop its partial output.' }))]);
+    }
+  })();
+  // The turn's context is assembled once (by its first step) and read back here.
+  const expanded = expandPacket(deps, input);
+  const prompt = expanded.then((packet) =>
+    buildAgentMessages(deps.models, { ...input, packet }, {
+      contextTokens: config.AGENT_CONTEXT_TOKEN_BUDGET,
+      historyTokens: config.AGENT_CHAT_HISTORY_TOKEN_BUDGET,
+      ledgerCeiling: config.PROMPT_TOKEN_LEDGER_CEILING,
+      workingSetMaxFiles: config.AGENT_WORKING_SET_MAX_FILES,
+      workingSetMaxChars: config.AGENT_WORKING_SET_MAX_CHARS,
+    }),
+  );
+  const [, packet, { messages, owner: turn, language, storeContext }] = await Promise.all([opened, expanded, prompt]);
+  return { packet, messages, turn, language, storeContext };
+}
+
+type OpenedStep = Awaited<ReturnType<typeof openStep>>;
+
+/**
+ * The answer on record: its transcript, usage and closing events, the captured file body,
+ * and — for a step that runs its tool calls — the calls, after the answer is recorded.
+ */
+async function recordStep(deps: ActivityDeps, step: StepAttempt, opened: OpenedStep, answer: StreamedAnswer, siblingCounts: EarlySiblingCounts): Promise<LlmStepResult> {
+  const { models, config } = deps;
+  const { input, attempt, publisher, stamp } = step;
+  const { processor, chatText } = answer;
+  const toolCalls = answer.calls.filter((c) => c.name);
+  toolCalls.forEach((c, i) => (c.id ||= `call_${input.step}_${i}`));
+  const usageData: UsageData = answer.usage
+    ? { ...usageFromProvider(answer.usage), source: 'provider', model: config.OPENAI_MODEL }
+    : estimateUsage(opened.messages, answer.rawContent, toolCalls, config.OPENAI_MODEL);
+
+  const capture = input.pendingFileId && (processor.body || processor.closed)
+    ? { fileId: input.pendingFileId, body: processor.body, closed: processor.closed }
+    : null;
+  // The step saves the captured body itself (capture.ts); the step's copy is then not needed.
+  const saving = capture ? saveStepCapture(deps, input, capture.fileId, capture.body, attempt) : null;
+  const stepDoc = {
+    _id: stepId(input.turnId, input.step),
+    turnId: input.turnId,
+    run: input.run,
+    step: input.step,
+    agent: input.agent,
+    text: chatText,
+    held: input.holdChat,
+    packet: input.packet ? opened.packet : null,
+    rawContent: answer.rawContent,
+    toolCalls,
+    toolResults: [],
+    captured: capture ? [{ fileId: capture.fileId, closed: capture.closed }] : [],
+    attempt,
+  };
+  const store = (extra: object = {}) => models.AgentStep.replaceOne({ _id: stepDoc._id }, { ...stepDoc, ...extra }, { upsert: true }).exec();
+  const endEvents = (saved: { event: AnyEventDraft } | null): AnyEventDraft[] => [
+    ...toolCalls.map((c) => stamp(draft('tool_call', { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) }, { toolCallId: c.id }))),
+    stamp(draft('usage', usageData)),
+    ...(saved ? [stamp(saved.event)] : []),
+  ];
+  // Quiet: a step that runs tool calls awaits it only at its end.
+  const usageRecorded = quiet(recordUsage(models, usageId(input.turnId, input.step), input.turnId, opened.turn, input.agent, input.step, usageData));
+  const result = (saved: ToolOutcome | null): LlmStepResult => ({
+    toolCalls: toolCalls.map((c) => ({ id: c.id, name: c.name, summary: toolSummary(c.name, c.arguments) })),
+    textChars: chatText.length,
+    textTail: tail(chatText, 600),
+    endsWithQuestion: toolCalls.length === 0 && endsWithQuestion(chatText),
+    question: toolCalls.length === 0 ? lastQuestion(chatText) : null,
+    planUnits: planUnits(chatText),
+    endsOnFileBlock: processor.endsOnFileBlock,
+    capture: capture ? { fileId: capture.fileId, closed: capture.closed, chars: capture.body.length, words: countWords(capture.body) } : null,
+    ...(saved ? { saved } : {}),
+    usage: usageData,
+    finishReason: answer.finishReason,
+  });
+
+  if (runsToolsInStep(input, toolCalls)) {
+    // The calls' turn read overlaps the recording below.
+    // Quiet: not unhandled if recording fails first; runStepTools awaits it.
+    const toolTurn = quiet(readToolTurn(deps, input.turnId));
+    // The answer goes on record, after its events, before any call runs (step-tools.ts).
+    // The usage record lands beside them, not before: a retry that finds the answer on
+    // record writes it again (resumeStep; one record per call however often it runs).
+    const saved = await saving;
+    await publisher.publish(endEvents(saved));
+    const recorded = result(saved?.outcome ?? null);
+    // A create_file call reads (the pending file) while the answer goes on record, and
+    // writes only once it is. Quiet: awaited below, and by the calls.
+    const answerRecorded = quiet(store({ result: recorded, toolEventsFrom: publisher.count }));
+    step.beat.tools = true;
+    const toolOutcomes = await runStepTools(deps, input, toolCalls, publisher, attempt, step.signal, null, { turn: toolTurn, siblingCounts, answerRecorded });
+    await Promise.all([answerRecorded, usageRecorded, publisher.settle()]);
+    return { ...recorded, toolOutcomes };
+  }
+
+  // The transcript, the usage record and the events are independent idempotent writes:
+  // together. The slot's last count goes on record before the step ends (during the
+  // stream it lags up to a second).
+  const reported = (async () => {
+    const saved = await saving;
+    await publisher.publish(endEvents(saved));
+    await publisher.settle();
+    return saved?.outcome ?? null;
+  })();
+  const [, , saved] = await Promise.all([store(), usageRecorded, reported]);
+  return result(saved);
 }
 
 async function saveStepCapture(deps: ActivityDeps, input: LlmStepInput, fileId: string, body: string, attempt: number) {

@@ -1,0 +1,141 @@
+/**
+ * One streamed model answer for an LLM step: the request, then each chunk turned into the
+ * author's live events as it arrives — chat text shaped for the author as `content`, `<file>`
+ * bodies as `file_content`, reasoning as `thinking` — while tool calls are assembled. The
+ * heartbeat's `beat` carries the stream position, visible in Temporal UI while the step runs.
+ */
+import type OpenAI from 'openai';
+import { AuthorTextShaper } from '../agents/author-facing-text';
+import { FileStreamProcessor, type StreamPiece } from '../core/file-stream';
+import { toolsForAgent } from '../core/tool-schemas';
+import { type AnyEventDraft, draft } from '../core/events';
+import type { LlmStepInput } from '../core/turn-types';
+import type { ActivityDeps } from './deps';
+import { classifyLlmError } from './llm-errors';
+import { BatchingPublisher } from './batching-publisher';
+import type { CountingPublisher } from './publish';
+import type { EarlySiblingCounts } from './tools/sibling-counts';
+
+export interface AssembledCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** What the heartbeat reports while the step runs. */
+export interface StepBeat {
+  chars: number;
+  tools: boolean;
+}
+
+export interface AnswerRequest {
+  input: LlmStepInput;
+  attempt: number;
+  messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[];
+  language: string;
+  publisher: CountingPublisher;
+  stamp: (d: AnyEventDraft) => AnyEventDraft;
+  beat: StepBeat;
+  signal: AbortSignal;
+  siblingCounts: EarlySiblingCounts;
+  /** Puts a context this step built on record; started once the request is out. */
+  storeContext: () => Promise<unknown>;
+}
+
+export interface StreamedAnswer {
+  /** Everything the model wrote, as it wrote it. */
+  rawContent: string;
+  /** The author-facing chat text, shaped (held text is stored shaped too). */
+  chatText: string;
+  calls: AssembledCall[];
+  usage: OpenAI.CompletionUsage | undefined;
+  finishReason: string;
+  /** The `<file>` body captured for the step's pending file, and whether it closed. */
+  processor: FileStreamProcessor;
+}
+
+/** Streams one answer; a cancelled step fails as cancelled, never with a cut-off answer. */
+export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Promise<StreamedAnswer> {
+  const { input, stamp, beat } = req;
+  const processor = new FileStreamProcessor(input.pendingFileId !== null);
+  const shaper = new AuthorTextShaper({
+    separate: input.textBefore ?? false,
+    dropEnglishProcess: req.language === 'zh',
+    afterToolCalls: input.afterToolCalls ?? false,
+  });
+  const out = new BatchingPublisher(req.publisher);
+  const answer: StreamedAnswer = { rawContent: '', chatText: '', calls: [], usage: undefined, finishReason: 'stop', processor };
+  let position = 0;
+
+  // What the author sees is the shaped text, live and as stored.
+  const say = (text: string): void => {
+    if (!text) return;
+    answer.chatText += text;
+    if (!input.holdChat) out.add(stamp(draft('content', { delta: text })));
+  };
+  const emit = (pieces: StreamPiece[]): void => {
+    for (const p of pieces) {
+      if (p.kind === 'chat') say(shaper.push(p.text));
+      else if (p.kind === 'open') say(shaper.fileOpened());
+      else if (p.kind === 'close') shaper.fileClosed();
+      else out.add(stamp(draft('file_content', { fileId: input.pendingFileId!, delta: p.text })));
+    }
+  };
+
+  try {
+    const stream = await deps.llm.chat.completions.create(
+      {
+        model: deps.config.OPENAI_MODEL,
+        messages: req.messages,
+        tools: toolsForAgent(input.agent, { readOnly: input.scope.readOnly, clarifyFirst: input.scope.clarifyFirst }),
+        stream: true,
+        stream_options: { include_usage: true },
+      },
+      { signal: req.signal },
+    );
+    // A context this step built goes on record while the model answers: started only now,
+    // it does not compete with the step's reads and the request on the path to the first token.
+    void req.storeContext();
+    for await (const chunk of stream) {
+      if (chunk.usage) answer.usage = chunk.usage;
+      const choice = chunk.choices[0];
+      if (!choice) continue;
+      const delta = choice.delta as typeof choice.delta & { reasoning_content?: string };
+      if (delta.reasoning_content) out.add(stamp(draft('thinking', { delta: delta.reasoning_content })));
+      if (delta.content) {
+        answer.rawContent += delta.content;
+        position += delta.content.length;
+        beat.chars = position;
+        emit(processor.push(delta.content));
+      }
+      for (const tc of delta.tool_calls ?? []) {
+        const slot = (answer.calls[tc.index] ??= { id: '', name: '', arguments: '' });
+        if (tc.id) slot.id = tc.id;
+        if (tc.function?.name) {
+          slot.name += tc.function.name;
+          // Only a step that runs its calls itself takes the read (the workflow's executeTool does not).
+          if (slot.name === 'create_file' && input.runTools) req.siblingCounts.start();
+        }
+        if (tc.function?.arguments) {
+          slot.arguments += tc.function.arguments;
+          position += tc.function.arguments.length;
+          beat.chars = position;
+        }
+      }
+      if (choice.finish_reason) answer.finishReason = choice.finish_reason;
+      if (position >= 40) deps.faults?.hit('llm.mid_stream', { agent: input.agent, run: input.run, kind: input.runKind, attempt: req.attempt });
+    }
+    // An aborted request can end the stream quietly: a cancelled step (interrupt, worker
+    // shutdown) must fail as cancelled, never complete with a cut-off answer or file.
+    if (req.signal.aborted) throw req.signal.reason;
+    emit(processor.end());
+    say(shaper.end(answer.calls.some((c) => c.name)));
+    await out.flush();
+  } catch (err) {
+    await out.flush().catch(() => undefined);
+    throw classifyLlmError(err);
+  } finally {
+    beat.chars = position;
+  }
+  return answer;
+}
