@@ -6,9 +6,9 @@
  * (STYLE.md: permanent failures are `ApplicationFailure.nonRetryable(message, type)`).
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { type MissingKind, notFoundType } from '../core/failure-types';
 
-/** What an activity looked up and did not find; the failure type is `<kind>NotFound`. */
-export type MissingKind = 'Turn' | 'Project' | 'Job' | 'File' | 'ToolCall' | 'Capture';
+export type { MissingKind };
 
 const LABEL: Record<MissingKind, string> = {
   Turn: 'turn',
@@ -24,5 +24,5 @@ const LABEL: Record<MissingKind, string> = {
  * @param where optional context appended to the message ("in the step transcript").
  */
 export function notFound(kind: MissingKind, id: string, where = ''): ApplicationFailure {
-  return ApplicationFailure.nonRetryable(`${LABEL[kind]} ${id} not found${where ? ` ${where}` : ''}`, `${kind}NotFound`);
+  return ApplicationFailure.nonRetryable(`${LABEL[kind]} ${id} not found${where ? ` ${where}` : ''}`, notFoundType(kind));
 }

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
+import { FailureType } from '../core/failure-types';
 
 /** A provider asking for longer than this is retried after this long (the attempt is not wasted waiting forever). */
 export const MAX_PROVIDER_RETRY_DELAY_MS = 5 * 60_000;
@@ -31,13 +32,13 @@ export function classifyLlmError(err: unknown): unknown {
   if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
     const status = err.status;
     if (status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429) {
-      return ApplicationFailure.nonRetryable(`model rejected the request (${status}): ${err.message}`, 'LlmBadRequest');
+      return ApplicationFailure.nonRetryable(`model rejected the request (${status}): ${err.message}`, FailureType.LlmBadRequest);
     }
     const delay = status === 429 || status === 503 ? providerRetryDelayMs(err.headers) : null;
     if (delay !== null)
       return ApplicationFailure.create({
         message: `model ${status === 429 ? 'rate limited' : 'unavailable'} (${status}); retrying in ${delay} ms as the provider asked: ${err.message}`,
-        type: status === 429 ? 'LlmRateLimited' : 'LlmUnavailable',
+        type: status === 429 ? FailureType.LlmRateLimited : FailureType.LlmUnavailable,
         nextRetryDelay: delay,
       });
   }

@@ -1,5 +1,6 @@
 /**
- * Serves one Redis stream as Server-Sent Events.
+ * Serves one Redis stream as Server-Sent Events: this module frames and writes; what the
+ * stream can serve and its gap-checked reading are src/streams/reader.ts.
  *
  * - `id:` is the Redis stream id; `Last-Event-ID` (or `?after=`) resumes strictly after it.
  * - A client without an id gets the stream from its first event (late join).
@@ -17,12 +18,12 @@
 import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { draft, isTerminal, makeEvent, type StreamEvent, toSseFrame, toSseResetFrame } from '../core/events';
-import { compareStreamIds, lastEntry, missedAfter, parseStreamId, readBlocking, readRange, streamInfo } from '../streams/redis-streams';
+import { compareStreamIds, lastEntry, parseStreamId, readBlocking } from '../streams/redis-streams';
+import { CheckedBacklog, RESET_REASONS, resumeVerdict } from '../streams/reader';
 import { BadRequestError } from './errors';
 import { hubFor, type LiveEntry, openReader, type StreamHub } from './stream-hub';
 import { metrics } from '../observability/metrics';
 import { trackSseClient } from '../observability/sse-clients';
-import { GapTracker } from './stream-gaps';
 
 export interface StreamSource {
   key: string;
@@ -45,14 +46,7 @@ export interface SseOptions {
   hub?: StreamHub;
 }
 
-/** Why a `reset` was sent (the `reason` of its data): stable codes clients may switch on. */
-export const RESET_REASONS = {
-  trimmed: 'trimmed',
-  expired: 'expired',
-  unknownId: 'unknown_event_id',
-  endedWithoutDone: 'ended_without_done',
-  lostEvents: 'lost_events',
-} as const;
+export { RESET_REASONS };
 
 /** A client this far behind is cut off; it reconnects with Last-Event-ID and loses nothing. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
@@ -65,27 +59,6 @@ export function resumeIdOf(req: Request): string | null {
   if (!raw) return null;
   if (!parseStreamId(raw)) throw new BadRequestError('Last-Event-ID / after must be a stream id like 12-3', undefined, 'invalid_event_id');
   return raw;
-}
-
-type Verdict = { kind: 'serve' } | { kind: 'finished' } | { kind: 'reset'; reason: string; lastAvailableId: string | null };
-
-/** Decides, before any byte is sent, whether the stream can serve a client resuming at `cursor`. */
-async function verdictFor(redis: Redis, source: StreamSource, cursor: string | null): Promise<Verdict> {
-  const info = await streamInfo(redis, source.key);
-  if (!info.exists) {
-    // No stream and the turn is over: it expired. No stream yet but an id: it was never ours.
-    if (await source.hasEnded()) return { kind: 'reset', reason: RESET_REASONS.expired, lastAvailableId: null };
-    return cursor ? { kind: 'reset', reason: RESET_REASONS.unknownId, lastAvailableId: null } : { kind: 'serve' };
-  }
-  // A late joiner must get the turn from its first event: a trimmed head is a gap for it too.
-  if (missedAfter(info, cursor)) return { kind: 'reset', reason: RESET_REASONS.trimmed, lastAvailableId: info.lastId };
-  if (!cursor) return { kind: 'serve' };
-  if (info.lastId && compareStreamIds(cursor, info.lastId) > 0) return { kind: 'reset', reason: RESET_REASONS.unknownId, lastAvailableId: info.lastId };
-  if (info.lastId && compareStreamIds(cursor, info.lastId) === 0) {
-    const last = await lastEntry(redis, source.key);
-    if (last && last.id === cursor && isTerminal(last.event)) return { kind: 'finished' };
-  }
-  return { kind: 'serve' };
 }
 
 /** One client's response: writes, keep-alives, the cursor, and how it ends. */
@@ -199,7 +172,7 @@ class SseConnection {
 
 export async function serveSse(req: Request, res: Response, redis: Redis, source: StreamSource, opts: SseOptions): Promise<void> {
   const cursor = resumeIdOf(req);
-  const verdict = await verdictFor(redis, source, cursor);
+  const verdict = await resumeVerdict(redis, source.key, cursor, source.hasEnded);
   if (verdict.kind === 'finished') {
     res.status(204).end();
     return;
@@ -243,7 +216,7 @@ export async function serveSse(req: Request, res: Response, redis: Redis, source
   }
 
   // Loaded before the first read: every count on record was in Redis by then, unless lost.
-  const gaps = new GapTracker(source.publishedCounts ? await source.publishedCounts() : new Map(), cursor);
+  const backlog = new CheckedBacklog(redis, source.key, source.publishedCounts ? await source.publishedCounts() : new Map(), cursor, BACKLOG_PAGE);
   const declareLost = async (): Promise<true> => {
     conn.reset(resetFrame(RESET_REASONS.lostEvents, (await lastEntry(redis, source.key))?.id ?? null));
     return true;
@@ -252,14 +225,12 @@ export async function serveSse(req: Request, res: Response, redis: Redis, source
   /** Sends stored entries after the cursor; true when the stream is over for this client. */
   const sendBacklog = async (): Promise<boolean> => {
     for (;;) {
-      const entries = await readRange(redis, source.key, conn.cursor, BACKLOG_PAGE);
+      const page = await backlog.after(conn.cursor);
       metrics.backlogReads.inc();
-      const gapAt = gaps.check(entries.map((e) => e.id));
-      const intact = gapAt < 0 ? entries : entries.slice(0, gapAt);
-      if (conn.send(intact.map(({ id, event }) => ({ id, event, frame: toSseFrame(id, event) })))) return true;
+      if (conn.send(page.entries.map(({ id, event }) => ({ id, event, frame: toSseFrame(id, event) })))) return true;
       // Up to the hole the stream is good; past it, the client must reload the persisted state.
-      if (gapAt >= 0 || (entries.length < BACKLOG_PAGE && gaps.missingAtEnd())) return declareLost();
-      if (entries.length < BACKLOG_PAGE) return conn.closed;
+      if (page.lost) return declareLost();
+      if (page.atEnd) return conn.closed;
       await conn.drained();
     }
   };

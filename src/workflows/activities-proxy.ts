@@ -20,6 +20,7 @@
 import { type ActivityInterfaceFor, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { TurnSettings } from '../core/turn-types';
+import { FailureType } from '../core/failure-types';
 
 /** The short, idempotent activities a turn may run as local activities. */
 export type ShortActivity =
@@ -37,7 +38,7 @@ export function turnActivities(settings: TurnSettings, opts: { local?: boolean }
     // The first retry comes soon: after a worker crash the heartbeat timeout has already cost
     // seconds (SIGKILL → retried step ≈ 3 s + this). Seven attempts keep the ~30 s a provider
     // outage is ridden out; a provider's own Retry-After overrides the schedule (nextRetryDelay).
-    retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 7, nonRetryableErrorTypes: ['LlmBadRequest'] },
+    retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 7, nonRetryableErrorTypes: [FailureType.LlmBadRequest] },
   });
   const router = proxyActivities<Pick<Activities, 'routeTurn'>>({
     startToCloseTimeout: '60s',

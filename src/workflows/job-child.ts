@@ -21,7 +21,8 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { TurnInput, TurnOutcome } from '../core/turn-types';
-import { type JobSettings, type OpenJobTurnInput, SESSION_BUSY } from '../core/job-messages';
+import { type JobSettings, type OpenJobTurnInput } from '../core/job-messages';
+import { FailureType } from '../core/failure-types';
 import { activityError, isActivityFailure } from './activity-errors';
 import type { JobRunState } from './job-state';
 import { type RoutingDecision, writerAloneRouting } from '../core/plans';
@@ -40,7 +41,7 @@ type JobActivity = 'openJobTurn' | 'abandonJobTurn' | 'jobOutlineStatus' | 'revi
  * holds it) the job waits for it as a regular activity, with its heartbeat and Temporal UI entry.
  */
 export function jobActivities(settings: JobSettings, opts: { local?: boolean } = {}) {
-  const retry: RetryPolicy = { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s', nonRetryableErrorTypes: ['JobNotFound', 'NothingToRevise', SESSION_BUSY] };
+  const retry: RetryPolicy = { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s', nonRetryableErrorTypes: [FailureType.JobNotFound, FailureType.NothingToRevise, FailureType.SessionBusy] };
   const remote = proxyActivities<Pick<Activities, JobActivity>>({
     startToCloseTimeout: '60s',
     // The activities heartbeat every second: a dead worker is noticed in seconds.
@@ -73,7 +74,7 @@ async function openTurn(acts: JobActivities, open: OpenJobTurnInput, summary: st
       return await acts.openJobTurnHere.executeWithOptions({ summary }, [{ ...open, failWhenBusy: true }]);
     } catch (err) {
       const cause = activityError(err);
-      if (!(cause instanceof ApplicationFailure && cause.type === SESSION_BUSY)) throw err;
+      if (!(cause instanceof ApplicationFailure && cause.type === FailureType.SessionBusy)) throw err;
     }
   }
   return acts.openJobTurn.executeWithOptions({ summary }, [open]);

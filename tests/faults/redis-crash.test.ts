@@ -13,7 +13,7 @@ import { privateRedis, type PrivateService } from '../helpers/private-services';
 import { readSse } from '../helpers/sse-client';
 import { call, router, words } from '../helpers/script';
 import { readRange, turnStreamKey } from '../../src/streams/redis-streams';
-import { slotCounts } from '../../src/api/stream-gaps';
+import { slotCounts } from '../../src/db/stream-ledger';
 
 jest.setTimeout(180000);
 let redis: PrivateService;

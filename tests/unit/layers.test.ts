@@ -67,6 +67,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   core: ['core'],
   workflows: ['core', 'workflows', 'activities' /* types only, checked below */],
   db: ['core', 'db', 'shared', 'config'],
+  streams: ['core', 'streams'],
   activities: ['core', 'activities', 'db', 'shared', 'skills', 'observability', 'agents', 'streams', 'config', 'logger', 'workflow-liveness'],
   api: ['core', 'api', 'db', 'shared', 'skills', 'observability', 'streams', 'config', 'logger', 'workflow-liveness', 'workflows' /* types only */],
 };

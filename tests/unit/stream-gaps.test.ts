@@ -1,4 +1,4 @@
-import { GapTracker } from '../../src/api/stream-gaps';
+import { GapTracker } from '../../src/streams/gaps';
 
 const counts = (o: Record<number, number>) => new Map(Object.entries(o).map(([k, v]) => [Number(k), v]));
 

@@ -15,7 +15,7 @@ import { BadRequestError, ConflictError } from '../errors';
 import { ownedJob, ownedProject, ownedSession } from '../ownership';
 import { createJobBody, eventsQuery, interruptBody, listQuery, resumeJobBody } from '../schemas';
 import { resumeIdOf, serveSse } from '../sse';
-import { slotCounts } from '../stream-gaps';
+import { slotCounts } from '../../db/stream-ledger';
 import { parseBody, parseId, parseQuery } from '../validation';
 import { type JobDoc } from '../../db/models';
 import { type JobStatus, objectIdSchema } from '../../core/domain';

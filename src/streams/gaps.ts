@@ -1,6 +1,6 @@
 /**
- * Finds events a stream lost, so the SSE route can declare the gap with a `reset` instead of
- * serving a stream with a silent hole.
+ * Finds events a stream lost, so a reader (reader.ts) can declare the gap — the SSE route
+ * sends a `reset` — instead of serving a stream with a silent hole.
  *
  * Publishers number each slot's events 0, 1, 2, … (src/streams/redis-streams.ts) and record
  * how many each slot wrote (src/activities/publish.ts). So, reading in order:
@@ -12,9 +12,7 @@
  * Redis with AOF `everysec` loses the last second of writes when it crashes; this is how a
  * late client learns of it.
  */
-import type { Models } from '../db/models';
-import type { StreamId } from '../streams/redis-streams';
-import { parseStreamId } from '../streams/redis-streams';
+import { parseStreamId, type StreamId } from './redis-streams';
 
 export class GapTracker {
   private prev: StreamId | null;
@@ -56,11 +54,4 @@ export class GapTracker {
     for (const [slot, n] of this.counts) if (n > 0 && slot < id.slot && (prev === null || slot > prev.slot)) return true;
     return id.slot !== Number.MAX_SAFE_INTEGER && id.index !== 0;
   }
-}
-
-/** The slot counts on record for a stream (src/activities/publish.ts writes them). */
-export async function slotCounts(models: Pick<Models, 'StreamLedger'>, key: string): Promise<ReadonlyMap<number, number>> {
-  const doc = await models.StreamLedger.findById(key).lean();
-  const slots = (doc?.slots ?? {}) as Record<string, unknown>;
-  return new Map(Object.entries(slots).flatMap(([slot, n]) => (typeof n === 'number' && /^\d+$/.test(slot) ? [[Number(slot), n] as [number, number]] : [])));
 }
