@@ -6,13 +6,14 @@
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { type AnyEventDraft, draft } from '../core/events';
-import { idFromKey, type JobDoc } from '../db/models';
+import { idFromKey, type JobDoc, type Models } from '../db/models';
 import { createTurnRecords, releaseSessionLock, takeSessionLock } from '../db/turn-records';
 import { type JobStatus, turnWorkflowId } from '../core/domain';
 import { workflowRunning } from '../workflow-liveness';
 import { detectLanguage } from '../core/text';
 import { postJobSummary } from './job-summary';
-import { type OpenJobTurnInput, SESSION_BUSY, type TokenUsage } from '../core/job-messages';
+import { type OpenJobTurnInput, type ProgressFacts, type TokenUsage } from '../core/job-messages';
+import { FailureType } from '../core/failure-types';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
 import { anyChapterFile, chapterFiles, describeRanges, missingChapters, outlineCoverage, pickChapterFile, updateJobTask } from './job-files';
@@ -20,17 +21,6 @@ import { chapterMessage, type Lang, outlineMessage, parseVerdict, revisionMessag
 import { publisherFor, streamKeyFor } from './publish';
 import { expireStream } from '../streams/redis-streams';
 import { quiet } from '../core/quiet';
-
-/** Progress facts for a `job_progress` event; the range comes from the Job document. */
-export interface ProgressFacts {
-  chapter: number;
-  chaptersDone: number;
-  words: number;
-  usage: TokenUsage;
-  status: JobStatus;
-  turnId?: string;
-  message?: string;
-}
 
 export interface RecordJobInput {
   jobId: string;
@@ -65,76 +55,84 @@ export type FinishChapterResult =
 const turnKey = (i: OpenJobTurnInput): string => `job:${i.jobId}:${i.kind}:${i.chapter}:a${i.attempt}:r${i.round}`;
 export const jobTurnId = (i: OpenJobTurnInput): string => idFromKey(turnKey(i));
 
-export function createJobActivities(deps: ActivityDeps) {
-  const { models } = deps;
+/** The job by id; one that is gone fails the activity (notFound). */
+async function loadJob(models: Models, jobId: string): Promise<JobDoc> {
+  const job = await models.Job.findById(jobId).lean();
+  if (!job) throw notFound('Job', jobId);
+  return job;
+}
 
-  async function loadJob(jobId: string): Promise<JobDoc> {
-    const job = await models.Job.findById(jobId).lean();
-    if (!job) throw notFound('Job', jobId);
-    return job;
-  }
+/** A `job_progress` event from the workflow's facts; the range comes from the Job document. */
+function jobProgress(job: JobDoc, p: ProgressFacts): AnyEventDraft {
+  return draft(
+    'job_progress',
+    {
+      chapter: p.chapter,
+      of: job.to - job.from + 1,
+      from: job.from,
+      to: job.to,
+      chaptersDone: p.chaptersDone,
+      status: p.status,
+      words: p.words,
+      usage: p.usage,
+      ...(p.turnId ? { turnId: p.turnId } : {}),
+      ...(p.message ? { message: p.message } : {}),
+    },
+    { jobId: String(job._id), ...(p.turnId ? { turnId: p.turnId } : {}) },
+  );
+}
 
-  function jobProgress(job: JobDoc, p: ProgressFacts): AnyEventDraft {
-    return draft(
-      'job_progress',
-      {
-        chapter: p.chapter,
-        of: job.to - job.from + 1,
-        from: job.from,
-        to: job.to,
-        chaptersDone: p.chaptersDone,
-        status: p.status,
-        words: p.words,
-        usage: p.usage,
-        ...(p.turnId ? { turnId: p.turnId } : {}),
-        ...(p.message ? { message: p.message } : {}),
-      },
-      { jobId: String(job._id), ...(p.turnId ? { turnId: p.turnId } : {}) },
-    );
-  }
-
-  /** The author message of a job's turn. Its reads (outline, chapter files, project summary) start at once, beside the job's. */
-  async function buildMessage(jobRead: Promise<JobDoc>, projectId: string, input: OpenJobTurnInput): Promise<string> {
-    const project = quiet(models.Project.findById(projectId).select({ summary: 1 }).lean().exec());
-    const files = input.kind === 'outline' ? null : quiet(chapterFiles(models, projectId));
-    const [coverage, job] = await Promise.all([outlineCoverage(models, projectId), jobRead]);
-    const languageOf = async (sample: string): Promise<Lang> =>
-      detectLanguage([job.instructions, sample, (await project)?.summary ?? ''].join('\n')) as Lang;
-    if (input.kind === 'outline') {
-      const missing = missingChapters(coverage, job.from, job.to);
-      const existing = coverage.outlineIds[0] ? await models.File.findById(coverage.outlineIds[0]).select({ title: 1 }).lean() : null;
-      return outlineMessage({
-        from: job.from,
-        to: job.to,
-        lang: await languageOf(''),
-        instructions: job.instructions,
-        existing: existing ? { id: String(existing._id), title: existing.title } : null,
-        missing: describeRanges(missing),
-      });
-    }
-    const n = input.chapter;
-    const chapters = (await files)!;
-    const prev = pickChapterFile(chapters.get(n - 1));
-    const entry = coverage.entries.get(n) ?? null;
-    const brief = {
-      chapter: n,
-      lang: await languageOf(entry ?? ''),
-      outlineEntry: entry,
-      previous: prev ? { id: prev.id, title: prev.title } : null,
-      existing: null as { id: string; title: string } | null,
-      wordsPerChapter: job.wordsPerChapter ?? null,
+/** The author message of a job's turn. Its reads (outline, chapter files, project summary) start at once, beside the job's. */
+async function buildMessage(models: Models, jobRead: Promise<JobDoc>, projectId: string, input: OpenJobTurnInput): Promise<string> {
+  const project = quiet(models.Project.findById(projectId).select({ summary: 1 }).lean().exec());
+  const files = input.kind === 'outline' ? null : quiet(chapterFiles(models, projectId));
+  const [coverage, job] = await Promise.all([outlineCoverage(models, projectId), jobRead]);
+  const languageOf = async (sample: string): Promise<Lang> =>
+    detectLanguage([job.instructions, sample, (await project)?.summary ?? ''].join('\n')) as Lang;
+  if (input.kind === 'outline') {
+    const missing = missingChapters(coverage, job.from, job.to);
+    const existing = coverage.outlineIds[0] ? await models.File.findById(coverage.outlineIds[0]).select({ title: 1 }).lean() : null;
+    return outlineMessage({
+      from: job.from,
+      to: job.to,
+      lang: await languageOf(''),
       instructions: job.instructions,
-    };
-    if (input.kind === 'chapter') {
-      const existing = anyChapterFile(chapters.get(n));
-      brief.existing = existing ? { id: existing.id, title: existing.title } : null;
-      return chapterMessage(brief);
-    }
-    const target = pickChapterFile(chapters.get(n), input.reviewTurnId ? [input.reviewTurnId] : []);
-    if (!target) throw ApplicationFailure.nonRetryable(`chapter ${n} has no draft to revise`, 'NothingToRevise');
-    const review = await models.Message.findOne({ turnId: input.reviewTurnId, role: 'assistant', agent: 'quality_reviewer' }).sort({ seq: -1 }).lean();
-    return revisionMessage({ ...brief, target: { id: target.id, title: target.title }, reviewerNotes: review?.content ?? '', round: input.round });
+      existing: existing ? { id: String(existing._id), title: existing.title } : null,
+      missing: describeRanges(missing),
+    });
   }
+  const n = input.chapter;
+  const chapters = (await files)!;
+  const prev = pickChapterFile(chapters.get(n - 1));
+  const entry = coverage.entries.get(n) ?? null;
+  const brief = {
+    chapter: n,
+    lang: await languageOf(entry ?? ''),
+    outlineEntry: entry,
+    previous: prev ? { id: prev.id, title: prev.title } : null,
+    existing: null as { id: string; title: string } | null,
+    wordsPerChapter: job.wordsPerChapter ?? null,
+    instructions: job.instructions,
+  };
+  if (input.kind === 'chapter') {
+    const existing = anyChapterFile(chapters.get(n));
+    brief.existing = existing ? { id: existing.id, title: existing.title } : null;
+    return chapterMessage(brief);
+  }
+  const target = pickChapterFile(chapters.get(n), input.reviewTurnId ? [input.reviewTurnId] : []);
+  if (!target) throw ApplicationFailure.nonRetryable(`chapter ${n} has no draft to revise`, FailureType.NothingToRevise);
+  const review = await models.Message.findOne({ turnId: input.reviewTurnId, role: 'assistant', agent: 'quality_reviewer' }).sort({ seq: -1 }).lean();
+  return revisionMessage({ ...brief, target: { id: target.id, title: target.title }, reviewerNotes: review?.content ?? '', round: input.round });
+}
+
+/** Every job activity the worker registers: the job's child turns, then its checks and record. */
+export function createJobActivities(deps: ActivityDeps) {
+  return { ...createJobTurnActivities(deps), ...createJobRecordActivities(deps) };
+}
+
+/** A job's child turns: opened (author message and session lock) and abandoned. */
+function createJobTurnActivities(deps: ActivityDeps) {
+  const { models } = deps;
 
   return {
     /**
@@ -146,26 +144,26 @@ export function createJobActivities(deps: ActivityDeps) {
       const turnId = jobTurnId(input);
       // Jobs that name their session and project (since these fields) take the lock while the
       // job is read; older ones read the job first.
-      const jobRead = quiet(loadJob(input.jobId));
+      const jobRead = quiet(loadJob(models, input.jobId));
       const { sessionId, projectId } = input.sessionId && input.projectId ? { sessionId: input.sessionId, projectId: input.projectId } : await jobRead;
       // An author's turn running in the job's session: a retryable error, so the chapter waits for it.
       const { client } = Context.current();
       // Reads only, so they go out with the lock: the turn an earlier attempt recorded, and the
       // message it would get (used only when there is none; NothingToRevise still fails the call).
       const recorded = quiet(models.Turn.findById(turnId).select({ message: 1 }).lean().exec());
-      const built = quiet(buildMessage(jobRead, projectId, input));
+      const built = quiet(buildMessage(models, jobRead, projectId, input));
       const { busyWith } = await takeSessionLock(models, sessionId, turnId, {
         graceMs: deps.config.START_GRACE_SECONDS * 1000,
         now: deps.clock,
         workflowOpen: (holder) => workflowRunning(client, turnWorkflowId(holder)),
       });
-      if (busyWith && input.failWhenBusy) throw ApplicationFailure.nonRetryable(`session ${sessionId} is busy with turn ${busyWith}`, SESSION_BUSY);
+      if (busyWith && input.failWhenBusy) throw ApplicationFailure.nonRetryable(`session ${sessionId} is busy with turn ${busyWith}`, FailureType.SessionBusy);
       if (busyWith) throw new Error(`session ${sessionId} is busy with turn ${busyWith}; waiting`);
       const [job, existing] = await Promise.all([jobRead, recorded]);
       if (job.sessionId !== sessionId || job.projectId !== projectId) {
         // The workflow named another session or project than the job's (never by design): free what was taken.
         await releaseSessionLock(models, sessionId, turnId);
-        throw ApplicationFailure.nonRetryable(`job ${input.jobId} runs in session ${job.sessionId} of project ${job.projectId}, not ${sessionId} of ${projectId}`, 'JobMismatch');
+        throw ApplicationFailure.nonRetryable(`job ${input.jobId} runs in session ${job.sessionId} of project ${job.projectId}, not ${sessionId} of ${projectId}`, FailureType.JobMismatch);
       }
       const message = existing?.message ?? (await built);
       const { seq } = await createTurnRecords(models, { turnId, sessionId, projectId, ownerId: job.ownerId, message, jobId: input.jobId });
@@ -179,10 +177,17 @@ export function createJobActivities(deps: ActivityDeps) {
       await models.Turn.updateOne({ _id: input.turnId, status: 'queued' }, { $set: { status: 'interrupted', stopReason: 'cancelled', endedAt: deps.clock() } });
       await releaseSessionLock(models, turn.sessionId, input.turnId);
     },
+  };
+}
 
+/** A job's checks and record: outline coverage, the reviewer's verdict, a finished chapter, the Job and its stream. */
+function createJobRecordActivities(deps: ActivityDeps) {
+  const { models } = deps;
+
+  return {
     /** Whether the project's outline files have an entry for every chapter of the job. */
     async jobOutlineStatus(input: { jobId: string }): Promise<{ covered: boolean; missing: number; missingText: string }> {
-      const job = await loadJob(input.jobId);
+      const job = await loadJob(models, input.jobId);
       const missing = missingChapters(await outlineCoverage(models, job.projectId), job.from, job.to);
       return { covered: missing.length === 0, missing: missing.length, missingText: describeRanges(missing, 6) };
     },
@@ -201,7 +206,7 @@ export function createJobActivities(deps: ActivityDeps) {
     async finishChapter(input: FinishChapterInput): Promise<FinishChapterResult> {
       // Jobs that name their project read its chapter files beside the job.
       const early = input.projectId ? quiet(chapterFiles(models, input.projectId)) : null;
-      const job = await loadJob(input.jobId);
+      const job = await loadJob(models, input.jobId);
       const files = await (job.projectId === input.projectId && early ? early : chapterFiles(models, job.projectId));
       const file = pickChapterFile(files.get(input.chapter), input.turnIds);
       if (!file) return { done: false, reason: `chapter ${input.chapter} has no draft file with body text` };
@@ -233,7 +238,7 @@ export function createJobActivities(deps: ActivityDeps) {
 
     /** Keeps the Job document and the job stream in step with the workflow. */
     async recordJob(input: RecordJobInput): Promise<void> {
-      const job = await loadJob(input.jobId);
+      const job = await loadJob(models, input.jobId);
       const set: Record<string, unknown> = {};
       if (input.status) set.status = input.status;
       if (input.usage) set.usage = input.usage;

@@ -6,7 +6,7 @@
  */
 import { claimExclusive } from '../db/claims';
 import { CompareAndSetExhausted } from '../db/compare-and-set';
-import { type JobDoc, newId } from '../db/models';
+import { type JobDoc, type Models, newId } from '../db/models';
 import type { Config } from '../config';
 import { type JobStatus, jobWorkflowId } from '../core/domain';
 import { initialCarry, type JobCarry, type JobInput, type JobSettings } from '../core/job-messages';
@@ -28,6 +28,66 @@ const ACTIVE = ACTIVE_JOB_STATUSES;
 
 export function jobSettings(config: Config): JobSettings {
   return { turn: turnSettings(config), chaptersPerRun: config.JOB_CHAPTERS_PER_RUN, maxRevisionRounds: config.JOB_MAX_REVISION_ROUNDS };
+}
+
+/** The job workflow's input: the job as recorded, the settings of now, and where a fresh run picks up (`carry`). */
+function jobInput(job: JobDoc, config: Config, carry?: JobCarry): JobInput {
+  return {
+    jobId: String(job._id),
+    projectId: job.projectId,
+    sessionId: job.sessionId,
+    ownerId: job.ownerId,
+    from: job.from,
+    to: job.to,
+    review: job.review,
+    settings: jobSettings(config),
+    ...(carry ? { carry } : {}),
+    ...(job.maxTokens ? { maxTokens: job.maxTokens } : {}),
+  };
+}
+
+/** Where a fresh run of a job picks up: the first chapter not done, its counts so far, and the stream's last slot (`lastId`). */
+function restartCarry(job: JobDoc, lastId: string | null, now: Date): JobCarry {
+  const done = new Set(job.chaptersDone);
+  let next = job.failedChapter ?? job.from;
+  while (next <= job.to && done.has(next)) next++;
+  return {
+    ...initialCarry(job.from),
+    next,
+    // A fresh attempt number gives the retried chapter new turn ids (the old ones may exist).
+    attempt: Math.floor(now.getTime() / 1000),
+    outlineDone: done.size > 0 || job.failedChapter !== null,
+    slot: lastId ? (parseStreamId(lastId)?.slot ?? 0) : 0,
+    chaptersDone: done.size,
+    words: job.words,
+    usage: { promptTokens: job.usage?.promptTokens ?? 0, completionTokens: job.usage?.completionTokens ?? 0, totalTokens: job.usage?.totalTokens ?? 0 },
+    restarted: true,
+    ...(job.maxTokens ? { maxTokens: job.maxTokens } : {}),
+  };
+}
+
+/** Records a new `queued` job under `jobId`, with a session of its own when the request names none. */
+async function recordJob(models: Models, userId: string, jobId: string, body: z.infer<typeof createJobBody>): Promise<JobDoc> {
+  const { from, to } = body.chapters;
+  // Without a session the job gets its own, so its chapter turns never queue behind the author's.
+  const sessionId =
+    body.sessionId ?? String((await models.Session.create({ projectId: body.projectId, ownerId: userId, title: `Job · chapters ${from}–${to}` }))._id);
+  return (
+    await models.Job.create({
+      _id: jobId,
+      ownerId: userId,
+      projectId: body.projectId,
+      sessionId,
+      from,
+      to,
+      instructions: body.instructions ?? '',
+      review: body.review ?? false,
+      wordsPerChapter: body.wordsPerChapter ?? null,
+      maxTokens: body.maxTokens ?? null,
+      status: 'queued',
+      workflowId: jobWorkflowId(jobId),
+    })
+  ).toObject() as JobDoc;
 }
 
 export type JobStarter = ReturnType<typeof jobStarter>;
@@ -86,23 +146,10 @@ export function jobStarter(deps: AppDeps) {
   };
 
   const startWorkflow = async (job: JobDoc, carry?: JobCarry): Promise<void> => {
-    const jobId = String(job._id);
-    const input: JobInput = {
-      jobId,
-      projectId: job.projectId,
-      sessionId: job.sessionId,
-      ownerId: job.ownerId,
-      from: job.from,
-      to: job.to,
-      review: job.review,
-      settings: jobSettings(config),
-      ...(carry ? { carry } : {}),
-      ...(job.maxTokens ? { maxTokens: job.maxTokens } : {}),
-    };
     await deps.temporal.workflow.start<typeof jobWorkflow>('jobWorkflow', {
       workflowId: job.workflowId,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
-      args: [input],
+      args: [jobInput(job, config, carry)],
       typedSearchAttributes: [
         { key: SA.ProjectId, value: job.projectId },
         { key: SA.JobStatus, value: 'running' },
@@ -118,24 +165,8 @@ export function jobStarter(deps: AppDeps) {
    * the stream's last slot so new events get higher ids than every event already sent.
    */
   const restart = async (job: JobDoc): Promise<void> => {
-    const done = new Set(job.chaptersDone);
-    let next = job.failedChapter ?? job.from;
-    while (next <= job.to && done.has(next)) next++;
     const info = await streamInfo(deps.redis, jobStreamKey(config.REDIS_KEY_PREFIX, String(job._id)));
-    const carry: JobCarry = {
-      ...initialCarry(job.from),
-      next,
-      // A fresh attempt number gives the retried chapter new turn ids (the old ones may exist).
-      attempt: Math.floor(deps.clock().getTime() / 1000),
-      outlineDone: done.size > 0 || job.failedChapter !== null,
-      slot: info.lastId ? (parseStreamId(info.lastId)?.slot ?? 0) : 0,
-      chaptersDone: done.size,
-      words: job.words,
-      usage: { promptTokens: job.usage?.promptTokens ?? 0, completionTokens: job.usage?.completionTokens ?? 0, totalTokens: job.usage?.totalTokens ?? 0 },
-      restarted: true,
-      ...(job.maxTokens ? { maxTokens: job.maxTokens } : {}),
-    };
-    await startWorkflow(job, carry);
+    await startWorkflow(job, restartCarry(job, info.lastId, deps.clock()));
   };
 
   /** A new job: the project claimed, the Job recorded (with a session of its own when none is named), its workflow started. */
@@ -143,26 +174,7 @@ export function jobStarter(deps: AppDeps) {
     await conflictingJob(body.projectId);
     const jobId = newId();
     await claimProject(body.projectId, jobId);
-    const { from, to } = body.chapters;
-    // Without a session the job gets its own, so its chapter turns never queue behind the author's.
-    const sessionId =
-      body.sessionId ?? String((await models.Session.create({ projectId: body.projectId, ownerId: userId, title: `Job · chapters ${from}–${to}` }))._id);
-    const job = (
-      await models.Job.create({
-        _id: jobId,
-        ownerId: userId,
-        projectId: body.projectId,
-        sessionId,
-        from,
-        to,
-        instructions: body.instructions ?? '',
-        review: body.review ?? false,
-        wordsPerChapter: body.wordsPerChapter ?? null,
-        maxTokens: body.maxTokens ?? null,
-        status: 'queued',
-        workflowId: jobWorkflowId(jobId),
-      })
-    ).toObject() as JobDoc;
+    const job = await recordJob(models, userId, jobId, body);
     // The window a dying API process leaves behind: claim and queued Job, no workflow.
     deps.faults?.hit('api.job.before_workflow_start', { projectId: body.projectId });
     try {
@@ -172,7 +184,7 @@ export function jobStarter(deps: AppDeps) {
       deps.logger.error({ err, jobId }, 'could not start the job workflow');
       throw new UnavailableError('could not start the job: the workflow service is unavailable');
     }
-    return { jobId, workflowId: job.workflowId, sessionId };
+    return { jobId, workflowId: job.workflowId, sessionId: job.sessionId };
   };
 
   return { stillActive, conflictingJob, claimProject, startWorkflow, restart, startJob };

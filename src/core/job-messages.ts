@@ -105,6 +105,12 @@ export interface JobProgress {
   maxTokens?: number | null;
 }
 
+/**
+ * One moment of that progress as a `job_progress` event reports it (`chapter`: the one the
+ * message is about); the event adds the range from the Job document.
+ */
+export type ProgressFacts = Pick<JobProgress, 'chapter' | 'chaptersDone' | 'words' | 'usage' | 'status'> & { turnId?: string; message?: string };
+
 export { zeroUsage };
 
 /** The carry of a job's very first run. */
@@ -125,9 +131,6 @@ export function initialCarry(from: number): JobCarry {
 
 /** Kinds of child turn a job starts; part of each turn's idempotency key. */
 export type JobTurnKind = 'outline' | 'chapter' | 'revision';
-
-/** openJobTurn's error type when told not to wait for a busy session (`failWhenBusy`). */
-export const SESSION_BUSY = 'SessionBusy';
 
 /** Input of the activity that records a child turn's author message (ids only). */
 export interface OpenJobTurnInput {

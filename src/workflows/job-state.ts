@@ -6,7 +6,7 @@
 import { addUsage, type Usage } from '../core/usage';
 import { CancellationScope, log } from '@temporalio/workflow';
 import type { JobStatus } from '../core/domain';
-import { initialCarry, type JobCarry, type JobInput, type JobProgress, type TokenUsage } from '../core/job-messages';
+import { initialCarry, type JobCarry, type JobInput, type JobProgress, type ProgressFacts, type TokenUsage } from '../core/job-messages';
 
 export class JobRunState {
   status: JobStatus = 'running';
@@ -76,7 +76,7 @@ export class JobRunState {
   }
 
   /** The job_progress facts of this moment (`chapter`: the one the message is about). */
-  progress(message: string, chapter = this.next, turnId?: string) {
+  progress(message: string, chapter = this.next, turnId?: string): ProgressFacts {
     return {
       chapter: Math.min(chapter, this.input.to),
       chaptersDone: this.chaptersDone,

@@ -13,6 +13,7 @@ import { presentFile, presentFileSummary, presentVersion } from '../present';
 import { createFileBody, deleteFileQuery, editFileBody, fileListQuery, listFilesQuery, restoreVersionBody, versionParam } from '../schemas';
 import { parseBody, parseId, parseQuery } from '../validation';
 import { type FileDoc, type Models, newId } from '../../db/models';
+import type { z } from 'zod';
 import { VersionConflict, writeVersion } from '../../db/file-store';
 import { listTrash, moveToTrash, purgeAt, purgeExpiredTrash, trashCutoff, undeleteFile } from '../../db/trash';
 
@@ -28,39 +29,126 @@ function parseVersion(value: unknown): number {
   return r.data;
 }
 
+/** A trashed file as the trash lists it: when it was deleted, with what, and when it goes for good. */
+function presentTrashed(f: FileDoc, retentionDays: number) {
+  return {
+    ...presentFileSummary(f),
+    deletedAt: f.deletedAt,
+    deletedWith: f.deletedWith === String(f._id) ? null : f.deletedWith,
+    purgeAt: f.deletedAt ? purgeAt(f.deletedAt, retentionDays) : null,
+  };
+}
+
+/** What the files routes share about the trash: how long it keeps files and where that cuts off now. */
+interface TrashPolicy {
+  retentionDays: number;
+  cutoff: () => Date;
+}
+
+/** Live files, or with `deleted=true` the trash. Expired trash is purged here, lazily. */
+async function listFiles(models: Models, trash: TrashPolicy, userId: string, projectId: string, q: { type?: string; deleted?: 'true' | 'false'; limit: number }) {
+  await ownedProject(models, userId, projectId);
+  await purgeExpiredTrash(models, { projectId, cutoff: trash.cutoff() });
+  if (q.deleted === 'true') {
+    const trashed = await listTrash(models, { projectId, ownerId: userId, cutoff: trash.cutoff(), type: q.type, limit: q.limit });
+    return { items: trashed.map((f) => presentTrashed(f, trash.retentionDays)) };
+  }
+  const filter = { projectId, ownerId: userId, deletedAt: null, ...(q.type ? { type: q.type } : {}) };
+  const list = await models.File.find(filter).select({ content: 0 }).sort({ type: 1, order: 1, createdAt: 1 }).limit(q.limit).lean();
+  return { items: list.map(presentFileSummary) };
+}
+
+/** An author's new file (in a folder of theirs when `parentId` names one) with its first version; returns its id. */
+async function createFile(models: Models, userId: string, body: z.infer<typeof createFileBody>): Promise<string> {
+  await ownedProject(models, userId, body.projectId);
+  if (body.parentId) {
+    const parent = await models.File.findOne({ _id: body.parentId, projectId: body.projectId, ownerId: userId, deletedAt: null }).lean();
+    if (!parent) throw new NotFoundError('parent folder');
+    if (parent.type !== 'folder')
+      throw new BadRequestError('parentId is not a folder', { fields: [{ path: 'parentId', message: 'not a folder' }] }, 'invalid_parent');
+  }
+  const order = body.order ?? (await models.File.countDocuments({ projectId: body.projectId, parentId: body.parentId ?? null }));
+  const file = await models.File.create({
+    projectId: body.projectId,
+    ownerId: userId,
+    type: body.type,
+    title: body.title,
+    parentId: body.parentId ?? null,
+    order,
+    latestAuthor: 'author',
+    importance: body.importance ?? null,
+    importanceSetBy: body.importance ? 'author' : null,
+  });
+  const fileId = String(file._id);
+  try {
+    await writeVersion(models, fileId, body.content ?? '', { author: 'author', operation: 'author_create' });
+  } catch (err) {
+    // No transactions on FerretDB: undo the half-created file rather than leave it versionless.
+    await models.File.deleteOne({ _id: fileId, versionCount: 0 }).catch(() => undefined);
+    throw err;
+  }
+  return fileId;
+}
+
+/**
+ * An author edit. `baseVersion` is the version the author started from: if anyone (an
+ * agent, another tab) wrote since, the edit is refused with the head version instead of
+ * silently replacing their work. Saving unchanged content adds no version. Returns whether
+ * the content changed.
+ */
+async function editFile(models: Models, userId: string, fileId: string, body: z.infer<typeof editFileBody>): Promise<boolean> {
+  const file = await ownedFile(models, userId, fileId);
+  const conflict = (head: number, latestAuthor: string) =>
+    new ConflictError(`the file is at version ${head}, not ${body.baseVersion}: reload it and apply your edit again`, { version: head, latestAuthor }, 'version_conflict');
+  if (body.baseVersion !== undefined && body.baseVersion !== file.versionCount) throw conflict(file.versionCount, file.latestAuthor);
+  if (body.importance !== undefined) await models.File.updateOne({ _id: fileId }, { $set: { importance: body.importance, importanceSetBy: 'author' } });
+  const changed = body.content !== file.content || file.versionCount === 0;
+  if (changed) {
+    try {
+      // The base version is checked by the write itself: an agent's version landing after
+      // the check above still makes this a 409, never a silent overwrite of it.
+      await writeVersion(models, fileId, body.content, { author: 'author', operation: 'author_edit', expectedVersion: body.baseVersion });
+    } catch (err) {
+      if (!(err instanceof VersionConflict)) throw err;
+      const head = await models.File.findById(fileId).select({ latestAuthor: 1 }).lean();
+      throw conflict(err.head, head?.latestAuthor ?? 'ai');
+    }
+  }
+  if (body.title !== undefined && body.title !== file.title) await models.File.updateOne({ _id: fileId }, { $set: { title: body.title } });
+  return changed;
+}
+
+/** Soft delete into the trash: versions stay. A folder with live children needs `recursive`. */
+async function trashFile(deps: AppDeps, trash: TrashPolicy, userId: string, fileId: string, recursive: boolean): Promise<void> {
+  const { models } = deps;
+  const file = await ownedFile(models, userId, fileId);
+  const ids = [fileId];
+  for (let i = 0; i < ids.length && file.type === 'folder'; i++) {
+    const children = await models.File.find({ projectId: file.projectId, parentId: ids[i], deletedAt: null }).select({ _id: 1 }).lean();
+    if (children.length && !recursive)
+      throw new ConflictError(`"${file.title}" is not empty; pass ?recursive=true to delete it with its contents`, undefined, 'folder_not_empty');
+    ids.push(...children.map((c) => String(c._id)));
+  }
+  await moveToTrash(models, ids.map((id) => ({ id })), { batch: newId(), rootId: fileId, now: deps.clock() });
+  await purgeExpiredTrash(models, { projectId: file.projectId, cutoff: trash.cutoff() });
+}
+
 export function filesRouter(deps: AppDeps): Router {
   const r = Router();
   const { models } = deps;
 
   const retentionDays = deps.config.FILE_TRASH_RETENTION_DAYS;
-  const cutoff = (): Date => trashCutoff(deps.clock(), retentionDays);
-  /** A trashed file as the trash lists it: when it was deleted, with what, and when it goes for good. */
-  const presentTrashed = (f: FileDoc) => ({
-    ...presentFileSummary(f),
-    deletedAt: f.deletedAt,
-    deletedWith: f.deletedWith === String(f._id) ? null : f.deletedWith,
-    purgeAt: f.deletedAt ? purgeAt(f.deletedAt, retentionDays) : null,
-  });
-
-  /** Live files, or with `deleted=true` the trash. Expired trash is purged here, lazily. */
-  async function listFiles(userId: string, projectId: string, q: { type?: string; deleted?: 'true' | 'false'; limit: number }) {
-    await ownedProject(models, userId, projectId);
-    await purgeExpiredTrash(models, { projectId, cutoff: cutoff() });
-    if (q.deleted === 'true') return { items: (await listTrash(models, { projectId, ownerId: userId, cutoff: cutoff(), type: q.type, limit: q.limit })).map(presentTrashed) };
-    const filter = { projectId, ownerId: userId, deletedAt: null, ...(q.type ? { type: q.type } : {}) };
-    const list = await models.File.find(filter).select({ content: 0 }).sort({ type: 1, order: 1, createdAt: 1 }).limit(q.limit).lean();
-    return { items: list.map(presentFileSummary) };
-  }
+  const trash: TrashPolicy = { retentionDays, cutoff: () => trashCutoff(deps.clock(), retentionDays) };
 
   r.get('/projects/:projectId/files', async (req, res) => {
     const projectId = parseId(req.params.projectId, 'projectId');
     const q = parseQuery(listFilesQuery, req.query);
-    res.json(await listFiles(userOf(req), projectId, q));
+    res.json(await listFiles(models, trash, userOf(req), projectId, q));
   });
 
   r.get('/files', async (req, res) => {
     const q = parseQuery(fileListQuery, req.query);
-    res.json(await listFiles(userOf(req), q.projectId, q));
+    res.json(await listFiles(models, trash, userOf(req), q.projectId, q));
   });
 
   r.get('/files/:fileId', async (req, res) => {
@@ -79,63 +167,15 @@ export function filesRouter(deps: AppDeps): Router {
   r.post('/files', async (req, res) => {
     const body = parseBody(createFileBody, req.body);
     const userId = userOf(req);
-    await ownedProject(models, userId, body.projectId);
-    if (body.parentId) {
-      const parent = await models.File.findOne({ _id: body.parentId, projectId: body.projectId, ownerId: userId, deletedAt: null }).lean();
-      if (!parent) throw new NotFoundError('parent folder');
-      if (parent.type !== 'folder')
-        throw new BadRequestError('parentId is not a folder', { fields: [{ path: 'parentId', message: 'not a folder' }] }, 'invalid_parent');
-    }
-    const order = body.order ?? (await models.File.countDocuments({ projectId: body.projectId, parentId: body.parentId ?? null }));
-    const file = await models.File.create({
-      projectId: body.projectId,
-      ownerId: userId,
-      type: body.type,
-      title: body.title,
-      parentId: body.parentId ?? null,
-      order,
-      latestAuthor: 'author',
-      importance: body.importance ?? null,
-      importanceSetBy: body.importance ? 'author' : null,
-    });
-    const fileId = String(file._id);
-    try {
-      await writeVersion(models, fileId, body.content ?? '', { author: 'author', operation: 'author_create' });
-    } catch (err) {
-      // No transactions on FerretDB: undo the half-created file rather than leave it versionless.
-      await models.File.deleteOne({ _id: fileId, versionCount: 0 }).catch(() => undefined);
-      throw err;
-    }
+    const fileId = await createFile(models, userId, body);
     res.status(201).json(await fileWithVersions(models, userId, fileId));
   });
 
-  /**
-   * An author edit. `baseVersion` is the version the author started from: if anyone (an
-   * agent, another tab) wrote since, the edit is refused with the head version instead of
-   * silently replacing their work. Saving unchanged content adds no version.
-   */
   r.put('/files/:fileId', async (req, res) => {
     const fileId = parseId(req.params.fileId, 'fileId');
     const body = parseBody(editFileBody, req.body);
     const userId = userOf(req);
-    const file = await ownedFile(models, userId, fileId);
-    const conflict = (head: number, latestAuthor: string) =>
-      new ConflictError(`the file is at version ${head}, not ${body.baseVersion}: reload it and apply your edit again`, { version: head, latestAuthor }, 'version_conflict');
-    if (body.baseVersion !== undefined && body.baseVersion !== file.versionCount) throw conflict(file.versionCount, file.latestAuthor);
-    if (body.importance !== undefined) await models.File.updateOne({ _id: fileId }, { $set: { importance: body.importance, importanceSetBy: 'author' } });
-    const changed = body.content !== file.content || file.versionCount === 0;
-    if (changed) {
-      try {
-        // The base version is checked by the write itself: an agent's version landing after
-        // the check above still makes this a 409, never a silent overwrite of it.
-        await writeVersion(models, fileId, body.content, { author: 'author', operation: 'author_edit', expectedVersion: body.baseVersion });
-      } catch (err) {
-        if (!(err instanceof VersionConflict)) throw err;
-        const head = await models.File.findById(fileId).select({ latestAuthor: 1 }).lean();
-        throw conflict(err.head, head?.latestAuthor ?? 'ai');
-      }
-    }
-    if (body.title !== undefined && body.title !== file.title) await models.File.updateOne({ _id: fileId }, { $set: { title: body.title } });
+    const changed = await editFile(models, userId, fileId, body);
     res.json({ ...(await fileWithVersions(models, userId, fileId)), changed });
   });
 
@@ -157,27 +197,16 @@ export function filesRouter(deps: AppDeps): Router {
   r.post('/files/:fileId/undelete', async (req, res) => {
     const fileId = parseId(req.params.fileId, 'fileId');
     const userId = userOf(req);
-    const result = await undeleteFile(models, { fileId, ownerId: userId, cutoff: cutoff() });
+    const result = await undeleteFile(models, { fileId, ownerId: userId, cutoff: trash.cutoff() });
     if (result.status === 'not_found') throw new NotFoundError('file');
     if (result.status === 'not_deleted') throw new ConflictError('the file is not in the trash', undefined, 'not_deleted');
     res.json({ ...(await fileWithVersions(models, userId, fileId)), restored: result.restored });
   });
 
-  /** Soft delete into the trash: versions stay. A folder with live children needs `?recursive=true`. */
   r.delete('/files/:fileId', async (req, res) => {
     const fileId = parseId(req.params.fileId, 'fileId');
     const q = parseQuery(deleteFileQuery, req.query);
-    const userId = userOf(req);
-    const file = await ownedFile(models, userId, fileId);
-    const ids = [fileId];
-    for (let i = 0; i < ids.length && file.type === 'folder'; i++) {
-      const children = await models.File.find({ projectId: file.projectId, parentId: ids[i], deletedAt: null }).select({ _id: 1 }).lean();
-      if (children.length && q.recursive !== 'true')
-        throw new ConflictError(`"${file.title}" is not empty; pass ?recursive=true to delete it with its contents`, undefined, 'folder_not_empty');
-      ids.push(...children.map((c) => String(c._id)));
-    }
-    await moveToTrash(models, ids.map((id) => ({ id })), { batch: newId(), rootId: fileId, now: deps.clock() });
-    await purgeExpiredTrash(models, { projectId: file.projectId, cutoff: cutoff() });
+    await trashFile(deps, trash, userOf(req), fileId, q.recursive === 'true');
     res.status(204).end();
   });
   return r;

@@ -11,12 +11,63 @@ import { resumeIdOf, serveSse } from '../sse';
 import { startTurn } from '../turn-starter';
 import { namedSkillIds } from './skills';
 import { parseBody, parseId, parseQuery } from '../validation';
+import type { Models } from '../../db/models';
 import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../../core/domain';
 import { turnStreamKey } from '../../streams/redis-streams';
-import { slotCounts } from '../stream-gaps';
+import { slotCounts } from '../../db/stream-ledger';
 import { interruptSignal, stateQuery, steerSignal } from '../../core/messages';
 import { requestIdOfRequest } from '../../observability/http';
 import { ConflictError } from '../errors';
+
+/** The session's running turn when it waits for an approval (with its pending request). */
+async function waitingForApproval(models: Models, turnId: string) {
+  if (!/^[0-9a-f]{24}$/.test(turnId)) return null;
+  const t = await models.Turn.findById(turnId).lean();
+  return t?.status === 'awaiting_approval' && t.pendingApproval ? t : null;
+}
+
+/** Waits (bounded) for a turn to end after its approval was denied: the new message then starts the next turn. */
+async function turnEnded(deps: AppDeps, turnId: string): Promise<void> {
+  const deadline = deps.clock().getTime() + deps.config.APPROVAL_FOLLOW_UP_WAIT_SECONDS * 1000;
+  while (deps.clock().getTime() < deadline) {
+    const t = await deps.models.Turn.findById(turnId).select({ status: 1 }).lean();
+    if (!t || !ACTIVE_TURN_STATUSES.includes(t.status as TurnStatus)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * Starts the session's next turn with `start`, or, when its running turn waits for the
+ * author's approval, reads `message` as their answer (and, unless it is a plain yes or no,
+ * starts the next turn once the denied one has ended).
+ */
+async function startOrAnswer(deps: AppDeps, start: () => ReturnType<typeof startTurn>, message: string) {
+  return start().catch(async (err: unknown) => {
+    // The running turn waits for the author's approval: this message is their answer, not a 409.
+    const waiting = err instanceof ConflictError ? await waitingForApproval(deps.models, String(err.details?.turnId ?? '')) : null;
+    if (!waiting) throw err;
+    const decision = decisionInMessage(message);
+    const approvalId = String((waiting.pendingApproval as { approvalId?: string }).approvalId);
+    await decideApproval(deps, waiting, approvalId, decision === 'approve' ? 'approve' : 'deny');
+    if (decision !== 'new_request') return { answered: waiting, approvalId, decision };
+    // Anything else is a no, and the session's next turn once this one ends.
+    await turnEnded(deps, String(waiting._id));
+    return start();
+  });
+}
+
+/** Runs `fn` on the workflow of the author's turn while it is active; 409 when it is not (or its workflow is gone). */
+async function signalActive(deps: AppDeps, userId: string, turnId: string, fn: (workflowId: string) => Promise<void>) {
+  const turn = await ownedTurn(deps.models, userId, turnId);
+  if (!ACTIVE_TURN_STATUSES.includes(turn.status as TurnStatus)) throw new ConflictError(`turn is ${turn.status}`, { status: turn.status });
+  try {
+    await fn(turn.workflowId);
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) throw new ConflictError('turn is no longer running');
+    throw err;
+  }
+  return turn;
+}
 
 export function turnsRouter(deps: AppDeps): Router {
   const r = Router();
@@ -35,51 +86,13 @@ export function turnsRouter(deps: AppDeps): Router {
       if (!(await models.File.exists({ _id: id, projectId: session.projectId, deletedAt: null }))) throw new NotFoundError(`file ${id}`);
     const skills = body.skills?.length ? await namedSkillIds(models, userId, body.skills, config.SKILLS_PER_REQUEST) : undefined;
     const start = () => startTurn(deps, { ownerId: userId, sessionId, projectId: session.projectId, ...body, skills, requestId: requestIdOfRequest(req) });
-    const started = await start().catch(async (err: unknown) => {
-      // The running turn waits for the author's approval: this message is their answer, not a 409.
-      const waiting = err instanceof ConflictError ? await waitingForApproval(String(err.details?.turnId ?? '')) : null;
-      if (!waiting) throw err;
-      const decision = decisionInMessage(body.message);
-      const approvalId = String((waiting.pendingApproval as { approvalId?: string }).approvalId);
-      await decideApproval(deps, waiting, approvalId, decision === 'approve' ? 'approve' : 'deny');
-      if (decision !== 'new_request') return { answered: waiting, approvalId, decision };
-      // Anything else is a no, and the session's next turn once this one ends.
-      await turnEnded(String(waiting._id));
-      return start();
-    });
-    if ('answered' in started) {
-      const turnId = String(started.answered._id);
-      const { token } = streamToken(userId, turnId);
-      res.status(202).json({
-        turnId,
-        workflowId: started.answered.workflowId,
-        streamUrl: `/api/v1/turns/${turnId}/events`,
-        streamToken: token,
-        approval: { approvalId: started.approvalId, decision: started.decision },
-      });
-      return;
-    }
-    const { turnId, workflowId } = started;
+    const started = await startOrAnswer(deps, start, body.message);
+    // An answered approval reports the turn it answered, and what the message decided there.
+    const { turnId, workflowId } = 'answered' in started ? { turnId: String(started.answered._id), workflowId: started.answered.workflowId } : started;
     const { token } = streamToken(userId, turnId);
-    res.status(202).json({ turnId, workflowId, streamUrl: `/api/v1/turns/${turnId}/events`, streamToken: token });
+    const approval = 'answered' in started ? { approval: { approvalId: started.approvalId, decision: started.decision } } : {};
+    res.status(202).json({ turnId, workflowId, streamUrl: `/api/v1/turns/${turnId}/events`, streamToken: token, ...approval });
   });
-
-  /** The session's running turn when it waits for an approval (with its pending request). */
-  const waitingForApproval = async (turnId: string) => {
-    if (!/^[0-9a-f]{24}$/.test(turnId)) return null;
-    const t = await models.Turn.findById(turnId).lean();
-    return t?.status === 'awaiting_approval' && t.pendingApproval ? t : null;
-  };
-
-  /** Waits (bounded) for a turn to end after its approval was denied: the new message then starts the next turn. */
-  const turnEnded = async (turnId: string): Promise<void> => {
-    const deadline = deps.clock().getTime() + config.APPROVAL_FOLLOW_UP_WAIT_SECONDS * 1000;
-    while (deps.clock().getTime() < deadline) {
-      const t = await models.Turn.findById(turnId).select({ status: 1 }).lean();
-      if (!t || !ACTIVE_TURN_STATUSES.includes(t.status as TurnStatus)) return;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
 
   r.post('/turns/:turnId/approvals/:approvalId', async (req, res) => {
     const turnId = parseId(req.params.turnId, 'turnId');
@@ -101,29 +114,17 @@ export function turnsRouter(deps: AppDeps): Router {
     res.json({ ...presentTurn(turn), live });
   });
 
-  const signalActive = async (userId: string, turnId: string, fn: (workflowId: string) => Promise<void>) => {
-    const turn = await ownedTurn(models, userId, turnId);
-    if (!ACTIVE_TURN_STATUSES.includes(turn.status as TurnStatus)) throw new ConflictError(`turn is ${turn.status}`, { status: turn.status });
-    try {
-      await fn(turn.workflowId);
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) throw new ConflictError('turn is no longer running');
-      throw err;
-    }
-    return turn;
-  };
-
   r.post('/turns/:turnId/interrupt', async (req, res) => {
     const turnId = parseId(req.params.turnId, 'turnId');
     const body = parseBody(interruptBody, req.body);
-    const turn = await signalActive(userOf(req), turnId, (wf) => deps.temporal.workflow.getHandle(wf).signal(interruptSignal, { reason: body.reason }));
+    const turn = await signalActive(deps, userOf(req), turnId, (wf) => deps.temporal.workflow.getHandle(wf).signal(interruptSignal, { reason: body.reason }));
     res.status(202).json({ turnId: String(turn._id), interrupted: true });
   });
 
   r.post('/turns/:turnId/steer', async (req, res) => {
     const turnId = parseId(req.params.turnId, 'turnId');
     const body = parseBody(steerBody, req.body);
-    const turn = await signalActive(userOf(req), turnId, (wf) => deps.temporal.workflow.getHandle(wf).signal(steerSignal, { message: body.message }));
+    const turn = await signalActive(deps, userOf(req), turnId, (wf) => deps.temporal.workflow.getHandle(wf).signal(steerSignal, { message: body.message }));
     res.status(202).json({ turnId: String(turn._id), steered: true });
   });
 
