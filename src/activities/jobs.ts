@@ -12,7 +12,7 @@ import { type JobStatus, turnWorkflowId } from '../core/domain';
 import { workflowRunning } from '../workflow-liveness';
 import { detectLanguage } from '../core/text';
 import { postJobSummary } from './job-summary';
-import { type OpenJobTurnInput, type ProgressFacts, type TokenUsage } from '../core/job-messages';
+import { type OpenedJobTurn, type OpenJobTurnInput, type ProgressFacts, type TokenUsage } from '../core/job-messages';
 import { FailureType } from '../core/failure-types';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
@@ -140,7 +140,7 @@ function createJobTurnActivities(deps: ActivityDeps) {
      * session lock, as the API does for an author's turn. Idempotent: the turn id is derived
      * from (job, kind, chapter, attempt, round), so a retry finds what it already wrote.
      */
-    async openJobTurn(input: OpenJobTurnInput): Promise<{ turnId: string; openingSeq?: number }> {
+    async openJobTurn(input: OpenJobTurnInput): Promise<OpenedJobTurn> {
       const turnId = jobTurnId(input);
       // Jobs that name their session and project (since these fields) take the lock while the
       // job is read; older ones read the job first.
@@ -167,7 +167,7 @@ function createJobTurnActivities(deps: ActivityDeps) {
       }
       const message = existing?.message ?? (await built);
       const { seq } = await createTurnRecords(models, { turnId, sessionId, projectId, ownerId: job.ownerId, message, jobId: input.jobId });
-      return { turnId, ...(seq ? { openingSeq: seq } : {}) };
+      return { turnId, message, ...(seq ? { openingSeq: seq } : {}) };
     },
 
     /** A turn recorded but never started (the job was cancelled in between): close it and free the session. */

@@ -6,10 +6,10 @@
  */
 import type { TurnStatus } from '../core/domain';
 import { sessionLanguage } from '../core/language';
-import type { PreparedTurn } from '../core/turn-types';
+import type { PreparedTurn, PrepareTurnInput } from '../core/turn-types';
 import { endsWithQuestion, lastQuestion } from '../core/file-stream';
 import { unitNumbers } from '../core/numerals';
-import { findLengthRequirements, isNoiseMessage, type PreviousTurnFacts } from '../core/routing';
+import { findLengthRequirements, type PreviousTurnFacts } from '../core/routing';
 import { countProposedChanges } from '../core/proposals';
 import type { RoutingDecision, WorkAgent } from '../core/plans';
 import type { ActivityDeps } from './deps';
@@ -63,7 +63,7 @@ export function createTurnPrepareActivities(deps: ActivityDeps) {
   }
 
   return {
-    async prepareTurn(input: { turnId: string; sessionId?: string; projectId?: string; openingSeq?: number }): Promise<PreparedTurn> {
+    async prepareTurn(input: PrepareTurnInput): Promise<PreparedTurn> {
       deps.faults?.hit('turn.prepare', { turnId: input.turnId });
       await deps.faults?.pause?.('turn.prepare', { turnId: input.turnId });
       // Turns that name their session and project (the workflow input has them) read the
@@ -80,16 +80,15 @@ export function createTurnPrepareActivities(deps: ActivityDeps) {
       // earlier requests are read beside it when the session is longer than it.
       const opening = (turn.sessionId === input.sessionId && early.opening) || openingReads(models, turn.sessionId);
       const { recent } = opening;
-      // The context's big reads start now, while the router answers (context/prefetch.ts); a
-      // noise message gets no agent run, so nothing would take them. Their chat history is the
+      // The context's big reads start now, while the router answers (context/prefetch.ts), when
+      // the workflow will take them (a noise message gets no agent run). Their chat history is the
       // read above when that holds the whole session, else a read of its own started once the
       // read above is done: the two at once slowed this activity's reads on FerretDB. It reads
       // from the sequence number the read above started from, not the session's counter again.
-      if (!isNoiseMessage(turn.message))
+      if (input.prefetch.context)
         prefetchTurnSources(models, turn, recent.then((r) => (r.complete ? r : readSessionMessages(models, turn.sessionId, undefined, Promise.resolve(r.latestSeq)))));
-      // And the router's (router-input.ts), unless no router call can follow: a job's chapter
-      // turns come routed, ROUTER_STRATEGY=off skips it, a noise message gets a canned reply.
-      if (!isNoiseMessage(turn.message) && !turn.jobId && deps.config.ROUTER_STRATEGY !== 'off') prefetchRouterInput(models, turn, recent);
+      // And the router's (router-input.ts), when a router call can follow.
+      if (input.prefetch.router) prefetchRouterInput(models, turn, recent);
       // Everything else depends only on the turn: one round of parallel reads, on the path to the first token.
       const [project, earlier, previous] = await Promise.all([
         (turn.projectId === input.projectId && early.project) || models.Project.findById(turn.projectId).lean(),
@@ -103,7 +102,6 @@ export function createTurnPrepareActivities(deps: ActivityDeps) {
         ...earlier.filter((m) => m.turnId !== input.turnId).flatMap((m) => findLengthRequirements(m.content)),
       ];
       return {
-        message: turn.message,
         // The session's language: set by the author's substantive messages, kept by "OK" / "👍" (issue 29).
         language: sessionLanguage([...earlier.filter((m) => m.turnId !== input.turnId).sort((a, b) => a.seq - b.seq).map((m) => m.content), turn.message]),
         projectType: project.type as PreparedTurn['projectType'],

@@ -77,6 +77,7 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
       sessionId: req.sessionId,
       projectId: req.projectId,
       ownerId: req.ownerId,
+      message: req.message,
       settings: turnSettings(config),
       ...(req.forcedRouting ? { forcedRouting: req.forcedRouting } : {}),
       ...(req.jobId ? { jobId: req.jobId } : {}),

@@ -132,6 +132,13 @@ export function initialCarry(from: number): JobCarry {
 /** Kinds of child turn a job starts; part of each turn's idempotency key. */
 export type JobTurnKind = 'outline' | 'chapter' | 'revision';
 
+/** A child turn opened: its id, the message it was asked (the turn's input carries it), its message's sequence number. */
+export interface OpenedJobTurn {
+  turnId: string;
+  message: string;
+  openingSeq?: number;
+}
+
 /** Input of the activity that records a child turn's author message (ids only). */
 export interface OpenJobTurnInput {
   jobId: string;

@@ -42,6 +42,11 @@ export interface TurnInput {
   sessionId: string;
   projectId: string;
   ownerId: string;
+  /**
+   * The author's message (a job's chapter instruction): in the input, so the workflow routes
+   * it without reading it back and Temporal UI shows what the turn was asked.
+   */
+  message: string;
   settings: TurnSettings;
   /** Job chapters fix the route instead of asking the router. */
   forcedRouting?: RoutingDecision;
@@ -55,8 +60,16 @@ export interface TurnInput {
   openingSeq?: number;
 }
 
+export interface PrepareTurnInput {
+  turnId: string;
+  sessionId?: string;
+  projectId?: string;
+  openingSeq?: number;
+  /** Which big reads to start while the workflow routes: the workflow knows which it will take. */
+  prefetch: { context: boolean; router: boolean };
+}
+
 export interface PreparedTurn {
-  message: string;
   language: 'zh' | 'en';
   projectType: ProjectType;
   previous: PreviousTurnFacts | null;

@@ -21,7 +21,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { TurnInput, TurnOutcome } from '../core/turn-types';
-import { type JobSettings, type OpenJobTurnInput } from '../core/job-messages';
+import { type JobSettings, type OpenedJobTurn, type OpenJobTurnInput } from '../core/job-messages';
 import { FailureType } from '../core/failure-types';
 import { activityError, isActivityFailure } from './activity-errors';
 import type { JobRunState } from './job-state';
@@ -68,7 +68,7 @@ function pick(p: ActivityInterfaceFor<Pick<Activities, JobActivity>>) {
 }
 
 /** Opens the turn: locally first when the job runs local activities, waiting for a busy session remotely. */
-async function openTurn(acts: JobActivities, open: OpenJobTurnInput, summary: string): Promise<{ turnId: string; openingSeq?: number }> {
+async function openTurn(acts: JobActivities, open: OpenJobTurnInput, summary: string): Promise<OpenedJobTurn> {
   if (acts.openJobTurnHere) {
     try {
       return await acts.openJobTurnHere.executeWithOptions({ summary }, [{ ...open, failWhenBusy: true }]);
@@ -113,6 +113,7 @@ export async function runChildTurn(st: JobRunState, acts: JobActivities, req: Ch
         sessionId: input.sessionId,
         projectId: input.projectId,
         ownerId: input.ownerId,
+        message: opened.message,
         settings: { ...input.settings.turn, reviewWordThreshold: req.reviewWordThreshold },
         forcedRouting: req.routing,
         jobId: input.jobId,

@@ -15,10 +15,20 @@ import type { TurnActivities } from './activities-proxy';
 import { COMPLETED, type TurnEnd } from './turn-end';
 import type { TurnRunState } from './turn-state';
 
+/**
+ * The reads prepareTurn starts for what follows routing: the context's, unless the message is
+ * noise (no agent run takes them); the router's, unless no router call can follow (a job's
+ * chapter turns come routed, ROUTER_STRATEGY=off skips it).
+ */
+export function readsToPrefetch(input: TurnInput): { context: boolean; router: boolean } {
+  const noise = isNoiseMessage(input.message);
+  return { context: !noise, router: !noise && !input.jobId && input.settings.routerStrategy !== 'off' };
+}
+
 /** Sets `st.routing`, or answers the author without a model and says how the turn ends. */
 export async function routeOrAnswer(st: TurnRunState, acts: TurnActivities, prepared: PreparedTurn): Promise<TurnEnd | null> {
   const { input } = st;
-  const { message } = prepared;
+  const { message } = input;
   if (!input.forcedRouting && isNoiseMessage(message)) {
     const question = await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot() });
     return { status: 'awaiting_author', stopReason: 'clarification_requested', stopMessage: question, resume: null, error: null };

@@ -137,7 +137,7 @@ export class TurnRunState {
       bodyWordsReviewed: this.bodyWordsReviewed,
       reviewThreshold: this.input.settings.reviewWordThreshold,
       plannerRepairDone: this.plannerRepairDone,
-      requestAsksForPlan: requestAsksForPlan(prepared.message),
+      requestAsksForPlan: requestAsksForPlan(this.input.message),
       wroteOutline: this.wroteOutline,
       emptyFileRepair: facts.emptyFile != null && !routing.read_only,
       repairedFileIds: this.repairedFileIds,

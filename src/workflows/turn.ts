@@ -18,7 +18,7 @@ import { runAgent } from './agent-run';
 import { decideAfterRun } from './decide';
 import { settleHeldText } from './held-text';
 import { installTurnHandlers } from './turn-handlers';
-import { routeOrAnswer } from './turn-routing';
+import { readsToPrefetch, routeOrAnswer } from './turn-routing';
 import { endOf, endOnError, finalizeTurn } from './turn-end';
 import { type NextRun, TurnRunState } from './turn-state';
 
@@ -40,6 +40,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
       sessionId: input.sessionId,
       projectId: input.projectId,
       ...(input.openingSeq ? { openingSeq: input.openingSeq } : {}),
+      prefetch: readsToPrefetch(input),
     });
     await announced;
     st.language = prepared.language;

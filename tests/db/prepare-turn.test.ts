@@ -9,6 +9,9 @@ import { loadConfig } from '../../src/config';
 import { newId } from '../../src/db/models';
 import { useScratchDb } from '../helpers/scratch-db';
 
+/** Both of the big reads started, as for a turn that will route and run an agent. */
+const BOTH = { context: true, router: true };
+
 const db = useScratchDb('prepare_turn');
 
 async function preparedTwoWays(projectSummary: string) {
@@ -20,7 +23,7 @@ async function preparedTwoWays(projectSummary: string) {
   const turn = await db.models.Turn.create({ sessionId, projectId, ownerId: 'u1', message: 'Yes, go on', workflowId: 'turn-b' });
   const turnId = String(turn._id);
   const { prepareTurn } = createTurnLifecycleActivities({ models: db.models, config: { ...loadConfig(), ROUTER_STRATEGY: 'off' } } as unknown as ActivityDeps);
-  return { named: await prepareTurn({ turnId, sessionId, projectId }), legacy: await prepareTurn({ turnId }) };
+  return { named: await prepareTurn({ prefetch: BOTH, turnId, sessionId, projectId }), legacy: await prepareTurn({ prefetch: BOTH, turnId }) };
 }
 
 test('a turn prepared with its session and project named is prepared as one named by its id alone', async () => {
@@ -36,8 +39,8 @@ test('a project that is gone is reported either way', async () => {
   const projectId = newId();
   const turn = await db.models.Turn.create({ sessionId: newId(), projectId, ownerId: 'u1', message: 'Hello there', workflowId: 'turn-c' });
   const { prepareTurn } = createTurnLifecycleActivities({ models: db.models, config: { ...loadConfig(), ROUTER_STRATEGY: 'off' } } as unknown as ActivityDeps);
-  await expect(prepareTurn({ turnId: String(turn._id), sessionId: String(turn.sessionId), projectId })).rejects.toThrow(/project .* not found/);
-  await expect(prepareTurn({ turnId: String(turn._id) })).rejects.toThrow(/project .* not found/);
+  await expect(prepareTurn({ prefetch: BOTH, turnId: String(turn._id), sessionId: String(turn.sessionId), projectId })).rejects.toThrow(/project .* not found/);
+  await expect(prepareTurn({ prefetch: BOTH, turnId: String(turn._id) })).rejects.toThrow(/project .* not found/);
 });
 
 /** A session of `turns` earlier turns (an author's request and a reply each), and a new turn opened in it. */
@@ -60,9 +63,9 @@ test('a turn that names its message’s sequence number reads from it, not from 
   const { projectId, sessionId, turnId, openingSeq, prepareTurn } = await longSession(15);
   const counterReads = jest.spyOn(db.models.Session, 'findById');
   try {
-    const named = await prepareTurn({ turnId, sessionId, projectId, openingSeq });
+    const named = await prepareTurn({ prefetch: BOTH, turnId, sessionId, projectId, openingSeq });
     expect(counterReads).not.toHaveBeenCalled();
-    const unnamed = await prepareTurn({ turnId, sessionId, projectId });
+    const unnamed = await prepareTurn({ prefetch: BOTH, turnId, sessionId, projectId });
     expect(counterReads).toHaveBeenCalled();
     expect(named).toEqual(unnamed);
     expect(named.previous).toMatchObject({ status: 'completed', askedQuestion: true });
@@ -74,8 +77,8 @@ test('a turn that names its message’s sequence number reads from it, not from 
 
 test('a sequence number below the session’s latest widens the reads and hides no newer message', async () => {
   const { projectId, sessionId, turnId, openingSeq, prepareTurn } = await longSession(15);
-  const exact = await prepareTurn({ turnId, sessionId, projectId, openingSeq });
+  const exact = await prepareTurn({ prefetch: BOTH, turnId, sessionId, projectId, openingSeq });
   // The previous turn's reply (the question) and the oldest request (the length) are still found.
-  for (const low of [openingSeq - 3, 20, 1]) expect(await prepareTurn({ turnId, sessionId, projectId, openingSeq: low })).toEqual(exact);
+  for (const low of [openingSeq - 3, 20, 1]) expect(await prepareTurn({ prefetch: BOTH, turnId, sessionId, projectId, openingSeq: low })).toEqual(exact);
   expect(exact.previous).toMatchObject({ askedQuestion: true, question: expect.stringContaining('go on') });
 });

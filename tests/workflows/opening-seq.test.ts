@@ -1,7 +1,8 @@
 /**
- * A turn's input carries the sequence number its author's message got when it was opened
- * (TurnInput.openingSeq), through the API and through a job's chapter turns: prepareTurn reads
- * the session's latest messages from it instead of reading the session's counter first.
+ * A turn's input carries its author's message and the sequence number that message got when
+ * it was opened (TurnInput.message, .openingSeq), through the API and through a job's chapter
+ * turns: the workflow routes the message without reading it back, and prepareTurn reads the
+ * session's latest messages from that number instead of reading the session's counter first.
  */
 import { arrayFromPayloads, defaultPayloadConverter } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
@@ -23,7 +24,11 @@ async function startedInput(turnId: string): Promise<TurnInput> {
 }
 
 async function authorSeq(turnId: string): Promise<number> {
-  return (await h.runtime.models.Message.findOne({ turnId, role: 'user' }).lean())!.seq;
+  return (await authorMessage(turnId)).seq;
+}
+
+async function authorMessage(turnId: string) {
+  return (await h.runtime.models.Message.findOne({ turnId, role: 'user' }).lean())!;
 }
 
 test('turns started through the API name their author message’s sequence number, and replay', async () => {
@@ -35,6 +40,7 @@ test('turns started through the API name their author message’s sequence numbe
   expectScriptFullyUsed(h);
   const inputs = [await startedInput(first.turnId), await startedInput(second.turnId)];
   expect(inputs.map((i) => i.openingSeq)).toEqual([await authorSeq(first.turnId), await authorSeq(second.turnId)]);
+  expect(inputs.map((i) => i.message)).toEqual(['Sketch an opening scene', 'Yes']);
   // After the first turn's request and reply, the second turn's message is the session's third.
   expect(inputs[1]!.openingSeq).toBe(3);
   // "Yes" confirmed the first turn's one proposal, with no router call: prepareTurn found the
@@ -52,6 +58,10 @@ test('a job’s chapter turns name theirs too', async () => {
   expect(turns.length).toBeGreaterThanOrEqual(2);
   for (const t of turns) {
     const turnId = String(t._id);
-    expect((await startedInput(turnId)).openingSeq).toBe(await authorSeq(turnId));
+    const input = await startedInput(turnId);
+    expect(input.openingSeq).toBe(await authorSeq(turnId));
+    // The chapter instruction the job recorded as the turn's author message.
+    expect(input.message).toBe((await authorMessage(turnId)).content);
+    expect(input.message.length).toBeGreaterThan(10);
   }
 });
