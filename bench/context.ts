@@ -8,6 +8,7 @@
  */
 import mongoose from 'mongoose';
 import { buildAgentMessages } from '../src/activities/agent-messages';
+import { createWorkerCaches } from '../src/activities/worker-caches';
 import { loadConfig } from '../src/config';
 import { createModels, syncIndexes } from '../src/db/models';
 import { countPromptTokens } from '../src/offline-model/tokens';
@@ -40,6 +41,9 @@ async function main(): Promise<void> {
     workingSetMaxFiles: config.AGENT_WORKING_SET_MAX_FILES,
     workingSetMaxChars: config.AGENT_WORKING_SET_MAX_CHARS,
   };
+  // One worker's caches for every turn: a later turn finds the book measured and indexed, as
+  // in a worker that has served the project before.
+  const caches = createWorkerCaches();
   try {
     const t0 = performance.now();
     const book = await generateLongBook(models);
@@ -75,7 +79,7 @@ async function main(): Promise<void> {
         };
         commands = [];
         const s0 = performance.now();
-        const prompt = await buildAgentMessages(models, input, settings);
+        const prompt = await buildAgentMessages(models, caches, input, settings);
         const ms = performance.now() - s0;
         const tokens = countPromptTokens({ messages: prompt.messages } as ChatCompletionRequest);
         (step === 1 ? firstMs : laterMs).push(ms);

@@ -7,6 +7,7 @@
 import type { MongoClient } from 'mongodb';
 import { buildAgentMessages } from '../../src/activities/agent-messages';
 import { countTokens } from '../../src/activities/context';
+import { createWorkerCaches } from '../../src/activities/worker-caches';
 import type { Config } from '../../src/config';
 import type { Runtime } from '../../src/runtime';
 import type { LlmStepInput } from '../../src/core/turn-types';
@@ -37,13 +38,15 @@ export async function stepCosts(runtime: Runtime, config: Config, workflowId: st
   const count = (): void => void (commands += 1);
   client.on('commandStarted', count);
   const { models } = runtime;
+  // The steps re-run as in one worker: a later step finds the context an earlier one read.
+  const caches = createWorkerCaches();
   const out: StepCost[] = [];
   try {
     for (const input of inputs) {
       const readsMs = 0; // the stored turn context replaces the separate Turn + Project reads
       const before = commands;
       let t = performance.now();
-      const { messages } = await buildAgentMessages(models, input, {
+      const { messages } = await buildAgentMessages(models, caches, input, {
         contextTokens: config.AGENT_CONTEXT_TOKEN_BUDGET,
         historyTokens: config.AGENT_CHAT_HISTORY_TOKEN_BUDGET,
         ledgerCeiling: config.PROMPT_TOKEN_LEDGER_CEILING,

@@ -19,6 +19,7 @@ import type { LlmStepInput } from '../core/turn-types';
 import { type ContextSettings, countStable, countTokens, ensureTurnContext, markChanged, MESSAGE_OVERHEAD_TOKENS } from './context';
 import { notFound } from './failures';
 import { stepsUpTo } from './turn-reads';
+import type { WorkerCaches } from './worker-caches';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -59,13 +60,14 @@ export interface StepPrompt {
 
 /**
  * Prompt tokens of one message, counted the way the offline model and providers roughly do.
- * A `key` marks text that never changes once written (transcripts, tool results): counted once per worker.
+ * A `key` marks text that never changes once written (transcripts, tool results): counted once
+ * per worker, kept in its `stableCounts`.
  */
-function messageTokens(m: ChatMessage, key?: string): number {
+function messageTokens(stableCounts: WorkerCaches['stableTokenCounts'], m: ChatMessage, key?: string): number {
   const text = typeof m.content === 'string' ? m.content : '';
-  let n = MESSAGE_OVERHEAD_TOKENS + (key ? countStable(key, text) : countTokens(text));
+  let n = MESSAGE_OVERHEAD_TOKENS + (key ? countStable(stableCounts, key, text) : countTokens(text));
   if (m.role === 'assistant' && m.tool_calls)
-    for (const c of m.tool_calls) if (c.type === 'function') n += countTokens(c.function.name) + (key ? countStable(`${key}:${c.id}`, c.function.arguments) : countTokens(c.function.arguments));
+    for (const c of m.tool_calls) if (c.type === 'function') n += countTokens(c.function.name) + (key ? countStable(stableCounts, `${key}:${c.id}`, c.function.arguments) : countTokens(c.function.arguments));
   return n;
 }
 
@@ -100,11 +102,12 @@ async function changedSinceShown(models: Models, ctx: TurnContextDoc): Promise<s
   return ctx.shown.filter((s) => changed.has(s.fileId!)).map((s) => s.fileId!);
 }
 
-export async function buildAgentMessages(models: Models, input: LlmStepInput, settings: ContextSettings): Promise<StepPrompt> {
+/** The step's prompt; `caches` are the worker's (the turn's context and the counts of texts seen before). */
+export async function buildAgentMessages(models: Models, caches: WorkerCaches, input: LlmStepInput, settings: ContextSettings): Promise<StepPrompt> {
   // On the path of every model call: the turn's context and steps, the project brief (its task
   // board may change mid-turn) and the heads of the files shown whole. Once this worker holds
   // the context (every step after the first), the four reads go out together: one round trip.
-  const stepContext = ensureTurnContext(models, settings, input.turnId, input.scope.scope);
+  const stepContext = ensureTurnContext(models, caches, settings, input.turnId, input.scope.scope);
   const [{ context: ctx, store: storeContext }, steps, project, changed] = await Promise.all([
     stepContext,
     stepsUpTo(models, input.turnId, input.step - 1),
@@ -178,19 +181,19 @@ export async function buildAgentMessages(models: Models, input: LlmStepInput, se
   const markTokens = changed.length ? countTokens(markChanged('(id=000000000000000000000000) [full]', ['000000000000000000000000'])) : 0;
   let fixed =
     3 +
-    messageTokens(head[0]!) +
+    messageTokens(caches.stableTokenCounts, head[0]!) +
     MESSAGE_OVERHEAD_TOKENS + countTokens(projectBrief) + 1 + ctx.contextTokens +
     MESSAGE_OVERHEAD_TOKENS + ctx.userTokens +
     changed.length * markTokens +
-    tail.reduce((n, m, i) => n + messageTokens(m, keys[i]), 0);
+    tail.reduce((n, m, i) => n + messageTokens(caches.stableTokenCounts, m, keys[i]), 0);
   // 001's ledger shrinks only history; when even an empty history leaves the prompt over the
   // ceiling (a long tool loop), the oldest tool results of this run give way, the latest never.
   let elided = 0;
   for (const i of elidable) {
     if (fixed <= settings.ledgerCeiling) break;
-    const before = messageTokens(tail[i]!, keys[i]);
+    const before = messageTokens(caches.stableTokenCounts, tail[i]!, keys[i]);
     tail[i] = { ...(tail[i] as OpenAI.Chat.Completions.ChatCompletionToolMessageParam), content: ELIDED_RESULT };
-    fixed -= before - messageTokens(tail[i]!);
+    fixed -= before - messageTokens(caches.stableTokenCounts, tail[i]!);
     elided++;
   }
   // The ceiling only shrinks history: everything else is already in.

@@ -17,6 +17,7 @@ import { createToolActivities } from './tools';
 import { createParallelActivities } from './tools/parallel';
 import { createTurnLifecycleActivities } from './turn-lifecycle';
 import { createTurnOpeningActivities } from './turn-opening';
+import { createWorkerCaches } from './worker-caches';
 
 /**
  * Heartbeats every second while a short activity runs (heartbeat.ts): a killed worker is
@@ -30,7 +31,12 @@ function heartbeating<T extends Record<string, (...args: never[]) => Promise<unk
   return Object.fromEntries(Object.entries(activities).map(([name, fn]) => [name, withHeartbeat(fn)])) as T;
 }
 
-export function createActivities(deps: ActivityDeps) {
+/**
+ * The worker's activities, with one set of caches made here for all of them: created with
+ * the activities and dropped with them (worker-caches.ts).
+ */
+export function createActivities(services: Omit<ActivityDeps, 'caches'>) {
+  const deps: ActivityDeps = { ...services, caches: createWorkerCaches() };
   return {
     ...heartbeating(createTurnLifecycleActivities(deps)),
     ...heartbeating(createTurnOpeningActivities(deps)),

@@ -14,8 +14,8 @@ import type { Models, TurnDoc } from '../db/models';
 import { lastQuestion } from '../core/file-stream';
 import { tail } from '../core/text';
 import { isOfferQuestion } from '../core/proposals';
-import { EarlyReads } from './early-reads';
 import { latestReply, type SessionMessages } from './session-messages';
+import type { WorkerCaches } from './worker-caches';
 
 export type RouterTurn = Pick<TurnDoc, 'sessionId' | 'projectId' | 'ownerId' | 'jobId' | 'message'> & { _id: unknown };
 
@@ -50,21 +50,22 @@ export async function routerUserMessage(models: Models, turn: RouterTurn, recent
     .join('\n');
 }
 
-interface RouterInput {
+/** What the router is called with: its turn, and its user message. */
+export interface RouterInput {
   turn: RouterTurn;
   message: string;
 }
 
-// Short-lived: the router follows prepareTurn within a workflow task.
-const early = new EarlyReads<RouterInput>({ max: 64, ttlMs: 30_000 });
-
-/** Starts the router's reads for this turn (not awaited; a failure leaves the router to read itself). */
-export function prefetchRouterInput(models: Models, turn: RouterTurn, recent: Promise<SessionMessages>): void {
+/**
+ * Starts the router's reads for this turn (not awaited; a failure leaves the router to read
+ * itself), kept in `early`, this worker's router reads (worker-caches.ts).
+ */
+export function prefetchRouterInput(models: Models, early: WorkerCaches['routerInputs'], turn: RouterTurn, recent: Promise<SessionMessages>): void {
   early.start(String(turn._id), routerUserMessage(models, turn, recent).then((message) => ({ turn, message })));
 }
 
-/** The turn and the router's message: started earlier in this worker (taken once), or read now. */
-export function routerInput(models: Models, turnId: string, readTurn: () => Promise<RouterTurn | null>): Promise<RouterInput | null> {
+/** The turn and the router's message: started earlier in this worker (taken once from `early`), or read now. */
+export function routerInput(models: Models, early: WorkerCaches['routerInputs'], turnId: string, readTurn: () => Promise<RouterTurn | null>): Promise<RouterInput | null> {
   return early.take(turnId, async () => {
     const turn = await readTurn();
     return turn ? { turn, message: await routerUserMessage(models, turn) } : null;

@@ -27,11 +27,11 @@ export function extractJsonObject(text: string): unknown {
 }
 
 export function createRouterActivities(deps: ActivityDeps) {
-  const { models, config } = deps;
+  const { models, config, caches } = deps;
 
   return {
     async routeTurn(input: RouteTurnInput): Promise<RoutingDecision> {
-      const read = await routerInput(models, input.turnId, () => models.Turn.findById(input.turnId).lean());
+      const read = await routerInput(models, caches.routerInputs, input.turnId, () => models.Turn.findById(input.turnId).lean());
       if (!read) throw notFound('Turn', input.turnId);
       const { turn, message: user } = read;
       let content: string;

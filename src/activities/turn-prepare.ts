@@ -21,7 +21,7 @@ import { quiet } from '../core/quiet';
 
 /** The activity that opens a turn's work: prepareTurn, with the reads of the previous turn it needs. */
 export function createTurnPrepareActivities(deps: ActivityDeps) {
-  const { models } = deps;
+  const { models, caches } = deps;
 
   /** Chapter numbers of the files a turn wrote, by title ("the next chapter" follows them). */
   async function deliveredUnits(fileIds: string[]): Promise<number[]> {
@@ -86,9 +86,9 @@ export function createTurnPrepareActivities(deps: ActivityDeps) {
       // read above is done: the two at once slowed this activity's reads on FerretDB. It reads
       // from the sequence number the read above started from, not the session's counter again.
       if (input.prefetch.context)
-        prefetchTurnSources(models, turn, recent.then((r) => (r.complete ? r : readSessionMessages(models, turn.sessionId, undefined, Promise.resolve(r.latestSeq)))));
+        prefetchTurnSources(models, caches, turn, recent.then((r) => (r.complete ? r : readSessionMessages(models, turn.sessionId, undefined, Promise.resolve(r.latestSeq)))));
       // And the router's (router-input.ts), when a router call can follow.
-      if (input.prefetch.router) prefetchRouterInput(models, turn, recent);
+      if (input.prefetch.router) prefetchRouterInput(models, caches.routerInputs, turn, recent);
       // Everything else depends only on the turn: one round of parallel reads, on the path to the first token.
       const [project, earlier, previous] = await Promise.all([
         (turn.projectId === input.projectId && early.project) || models.Project.findById(turn.projectId).lean(),

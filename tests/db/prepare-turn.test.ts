@@ -5,6 +5,7 @@
  */
 import { createTurnLifecycleActivities } from '../../src/activities/turn-lifecycle';
 import type { ActivityDeps } from '../../src/activities/deps';
+import { createWorkerCaches } from '../../src/activities/worker-caches';
 import { loadConfig } from '../../src/config';
 import { newId } from '../../src/db/models';
 import { useScratchDb } from '../helpers/scratch-db';
@@ -22,7 +23,7 @@ async function preparedTwoWays(projectSummary: string) {
   await db.models.Message.create({ sessionId, projectId, turnId: String(earlier._id), role: 'assistant', content: 'Chapter 1 is done. Shall I go on?', seq: 2, key: `${String(earlier._id)}:run:1` });
   const turn = await db.models.Turn.create({ sessionId, projectId, ownerId: 'u1', message: 'Yes, go on', workflowId: 'turn-b' });
   const turnId = String(turn._id);
-  const { prepareTurn } = createTurnLifecycleActivities({ models: db.models, config: { ...loadConfig(), ROUTER_STRATEGY: 'off' } } as unknown as ActivityDeps);
+  const { prepareTurn } = createTurnLifecycleActivities({ models: db.models, config: { ...loadConfig(), ROUTER_STRATEGY: 'off' }, caches: createWorkerCaches() } as unknown as ActivityDeps);
   return { named: await prepareTurn({ prefetch: BOTH, turnId, sessionId, projectId }), legacy: await prepareTurn({ prefetch: BOTH, turnId }) };
 }
 
@@ -38,7 +39,7 @@ test('a turn prepared with its session and project named is prepared as one name
 test('a project that is gone is reported either way', async () => {
   const projectId = newId();
   const turn = await db.models.Turn.create({ sessionId: newId(), projectId, ownerId: 'u1', message: 'Hello there', workflowId: 'turn-c' });
-  const { prepareTurn } = createTurnLifecycleActivities({ models: db.models, config: { ...loadConfig(), ROUTER_STRATEGY: 'off' } } as unknown as ActivityDeps);
+  const { prepareTurn } = createTurnLifecycleActivities({ models: db.models, config: { ...loadConfig(), ROUTER_STRATEGY: 'off' }, caches: createWorkerCaches() } as unknown as ActivityDeps);
   await expect(prepareTurn({ prefetch: BOTH, turnId: String(turn._id), sessionId: String(turn.sessionId), projectId })).rejects.toThrow(/project .* not found/);
   await expect(prepareTurn({ prefetch: BOTH, turnId: String(turn._id) })).rejects.toThrow(/project .* not found/);
 });
@@ -54,7 +55,7 @@ async function longSession(turns: number) {
   }
   const turnId = String((await db.models.Turn.create({ sessionId, projectId, ownerId: 'u1', message: 'Yes, go on', workflowId: 'turn-new' }))._id);
   await db.models.Message.create({ sessionId, projectId, turnId, role: 'user', content: 'Yes, go on', seq: 2 * turns + 1, key: `${turnId}:user` });
-  const { prepareTurn } = createTurnLifecycleActivities({ models: db.models, config: { ...loadConfig(), ROUTER_STRATEGY: 'off' } } as unknown as ActivityDeps);
+  const { prepareTurn } = createTurnLifecycleActivities({ models: db.models, config: { ...loadConfig(), ROUTER_STRATEGY: 'off' }, caches: createWorkerCaches() } as unknown as ActivityDeps);
   return { projectId, sessionId, turnId, openingSeq: 2 * turns + 1, prepareTurn };
 }
 

@@ -5,6 +5,7 @@
  */
 import { prefetchRouterInput, routerInput } from '../../src/activities/router-input';
 import { readSessionMessages } from '../../src/activities/session-messages';
+import { createWorkerCaches } from '../../src/activities/worker-caches';
 import { newId } from '../../src/db/models';
 import { useScratchDb } from '../helpers/scratch-db';
 
@@ -23,23 +24,26 @@ const readTurn = (id: unknown) => () => db.models.Turn.findById(id).lean();
 
 test('the router gets the previous reply as it was when the turn was prepared, once', async () => {
   const { projectId, sessionId, turn } = await session();
-  prefetchRouterInput(db.models, turn, readSessionMessages(db.models, sessionId));
+  // One worker's router reads: prepareTurn starts them, the router takes them.
+  const { routerInputs } = createWorkerCaches();
+  prefetchRouterInput(db.models, routerInputs, turn, readSessionMessages(db.models, sessionId));
   await new Promise((r) => setTimeout(r, 300));
   // A later reply in the session (it cannot happen while the turn holds the lock, but it shows which read is used).
   await db.models.Message.create({ sessionId, projectId, turnId: newId(), role: 'assistant', content: 'Something else entirely.', seq: 3, key: `${projectId}:m3` });
-  const first = await routerInput(db.models, String(turn._id), readTurn(turn._id));
+  const first = await routerInput(db.models, routerInputs, String(turn._id), readTurn(turn._id));
   expect(first!.message).toContain('Chapter 1 is done. Shall I go on?');
   expect(first!.message).toContain('[previous routing]\n{"workflow_plan":"write_only"}');
   expect(first!.message.endsWith('[user message]\nYes, go on')).toBe(true);
   expect(String(first!.turn._id)).toBe(String(turn._id));
   // Taken once: a retry reads the session as it is now.
-  const retry = await routerInput(db.models, String(turn._id), readTurn(turn._id));
+  const retry = await routerInput(db.models, routerInputs, String(turn._id), readTurn(turn._id));
   expect(retry!.message).toContain('Something else entirely.');
 });
 
 test('without an early read the router reads itself; a missing turn gives null', async () => {
   const { turn } = await session();
-  const read = await routerInput(db.models, String(turn._id), readTurn(turn._id));
+  const { routerInputs } = createWorkerCaches();
+  const read = await routerInput(db.models, routerInputs, String(turn._id), readTurn(turn._id));
   expect(read!.message).toContain('[status] completed; files touched: 0; closing question: ');
-  expect(await routerInput(db.models, 'no-such-turn', async () => null)).toBeNull();
+  expect(await routerInput(db.models, routerInputs, 'no-such-turn', async () => null)).toBeNull();
 });

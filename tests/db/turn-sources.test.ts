@@ -8,10 +8,17 @@ import { assembleTurnContext, ensureTurnContext } from '../../src/activities/con
 import { holdsTurnSources, loadedFiles, prefetchTurnSources, turnSources } from '../../src/activities/context/prefetch';
 import { rankChunks, retrievableFiles } from '../../src/activities/context/retrieval';
 import { readSessionMessages } from '../../src/activities/session-messages';
+import { createWorkerCaches, type WorkerCaches } from '../../src/activities/worker-caches';
 import { interceptQueries, sleep } from '../helpers/model-spies';
 import { useScratchDb } from '../helpers/scratch-db';
 
 const db = useScratchDb('sources');
+
+/** Each test runs as one worker, with its own caches (its early reads, its indexes). */
+let caches: WorkerCaches;
+beforeEach(() => {
+  caches = createWorkerCaches();
+});
 
 async function newTurn() {
   const projectId = await db.newProject();
@@ -25,20 +32,20 @@ async function newTurn() {
 
 test('the first step gets the files as they were when the turn was prepared; a later read sees the change', async () => {
   const { projectId, turn, turnId } = await newTurn();
-  prefetchTurnSources(db.models, turn, readSessionMessages(db.models, turn.sessionId));
+  prefetchTurnSources(db.models, caches, turn, readSessionMessages(db.models, turn.sessionId));
   // The author adds a file while the router is answering (the early read has long finished).
   await new Promise((r) => setTimeout(r, 300));
   await db.models.File.create({ projectId, ownerId: 'u1', type: 'draft', title: 'Chapter 2', content: 'Fog.', words: 1 });
   const turnReads = jest.spyOn(db.models.Turn, 'findById');
   try {
-    const first = await turnSources(db.models, turnId);
+    const first = await turnSources(db.models, caches.turnSources, turnId);
     expect(first.rawFiles.map((f) => f.title)).toEqual(['Chapter 1']);
     expect(first.messages.map((m) => m.content)).toEqual(['Write chapter 1']);
     // The turn comes with them, as prepareTurn read it: the step does not read it again.
     expect(first.turn.message).toBe('Write chapter 2');
     expect(turnReads).not.toHaveBeenCalled();
     // Taken once: a retried step (or another turn's read) reads the turn and the project as they are now.
-    const again = await turnSources(db.models, turnId);
+    const again = await turnSources(db.models, caches.turnSources, turnId);
     expect(again.rawFiles.map((f) => f.title).sort()).toEqual(['Chapter 1', 'Chapter 2']);
     expect(turnReads).toHaveBeenCalledTimes(1);
   } finally {
@@ -47,27 +54,27 @@ test('the first step gets the files as they were when the turn was prepared; a l
 });
 
 test('a step whose turn is gone fails for good', async () => {
-  await expect(turnSources(db.models, '0123456789abcdef01234567')).rejects.toMatchObject({ nonRetryable: true });
+  await expect(turnSources(db.models, caches.turnSources, '0123456789abcdef01234567')).rejects.toMatchObject({ nonRetryable: true });
 });
 
 test('without an early read (another worker prepared the turn) the step reads itself', async () => {
   const { turnId } = await newTurn();
-  const sources = await turnSources(db.models, turnId);
+  const sources = await turnSources(db.models, caches.turnSources, turnId);
   expect(sources.rawFiles.map((f) => f.title)).toEqual(['Chapter 1']);
 });
 
 test('the early reads build the project’s retrieval index, so the first step’s search indexes nothing', async () => {
   const { projectId, turn, turnId } = await newTurn();
-  prefetchTurnSources(db.models, turn, readSessionMessages(db.models, turn.sessionId));
-  const sources = await turnSources(db.models, turnId);
+  prefetchTurnSources(db.models, caches, turn, readSessionMessages(db.models, turn.sessionId));
+  const sources = await turnSources(db.models, caches.turnSources, turnId);
   const files = retrievableFiles(loadedFiles(sources.rawFiles));
   const indexing = jest.spyOn(MiniSearch.prototype, 'addAll');
   try {
-    expect(rankChunks(files, { text: 'rain', names: [] }, projectId).map((c) => c.fileId)).toEqual([files[0]!.id]);
+    expect(rankChunks(files, { text: 'rain', names: [] }, { indexes: caches.retrievalIndexes, key: projectId }).map((c) => c.fileId)).toEqual([files[0]!.id]);
     expect(indexing).not.toHaveBeenCalled();
     // A file written since is indexed by the search that sees it, and found.
     const changed = [{ ...files[0]!, content: 'Fog over the harbour.', version: files[0]!.version + 1 }];
-    expect(rankChunks(changed, { text: 'harbour', names: [] }, projectId).map((c) => c.fileId)).toEqual([files[0]!.id]);
+    expect(rankChunks(changed, { text: 'harbour', names: [] }, { indexes: caches.retrievalIndexes, key: projectId }).map((c) => c.fileId)).toEqual([files[0]!.id]);
     expect(indexing).toHaveBeenCalledTimes(1);
   } finally {
     indexing.mockRestore();
@@ -86,11 +93,11 @@ const slowStoredRead = (ms: number, probe: () => boolean, seen: boolean[]) =>
 
 test('the first step in the worker that opened the turn builds the context while it looks for a stored one', async () => {
   const { turn, turnId } = await newTurn();
-  prefetchTurnSources(db.models, turn, readSessionMessages(db.models, turn.sessionId));
+  prefetchTurnSources(db.models, caches, turn, readSessionMessages(db.models, turn.sessionId));
   const startedBuilding: boolean[] = [];
-  const storedRead = slowStoredRead(150, () => !holdsTurnSources(turnId), startedBuilding);
+  const storedRead = slowStoredRead(150, () => !holdsTurnSources(caches.turnSources, turnId), startedBuilding);
   try {
-    const { context, store } = await ensureTurnContext(db.models, settings, turnId, 'chapter 2');
+    const { context, store } = await ensureTurnContext(db.models, caches, settings, turnId, 'chapter 2');
     // The build had taken the early reads before the stored context's read answered.
     expect(startedBuilding).toEqual([true]);
     expect(context.message).toBe('Write chapter 2');
@@ -104,10 +111,10 @@ test('the first step in the worker that opened the turn builds the context while
 
 test('a context already stored for the turn is the one the step gets, even while the worker builds one', async () => {
   const { turn, turnId } = await newTurn();
-  const earlier = await assembleTurnContext(db.models, settings, turnId, 'chapter 2');
+  const earlier = await assembleTurnContext(db.models, caches, settings, turnId, 'chapter 2');
   await db.models.TurnContext.create({ ...earlier, context: `${earlier.context}\n(an earlier attempt's)` });
-  prefetchTurnSources(db.models, turn, readSessionMessages(db.models, turn.sessionId));
-  const { context, store } = await ensureTurnContext(db.models, settings, turnId, 'chapter 2');
+  prefetchTurnSources(db.models, caches, turn, readSessionMessages(db.models, turn.sessionId));
+  const { context, store } = await ensureTurnContext(db.models, caches, settings, turnId, 'chapter 2');
   expect(context.context).toContain("(an earlier attempt's)");
   await store();
   expect(await db.models.TurnContext.countDocuments({ _id: turnId })).toBe(1);
@@ -115,11 +122,11 @@ test('a context already stored for the turn is the one the step gets, even while
 
 test('a step in another worker reads the stored context and builds nothing', async () => {
   const { turnId } = await newTurn();
-  const earlier = await assembleTurnContext(db.models, settings, turnId, 'chapter 2');
+  const earlier = await assembleTurnContext(db.models, caches, settings, turnId, 'chapter 2');
   await db.models.TurnContext.create(earlier);
   const fileReads = jest.spyOn(db.models.File, 'find');
   try {
-    const { context } = await ensureTurnContext(db.models, settings, turnId, 'chapter 2');
+    const { context } = await ensureTurnContext(db.models, caches, settings, turnId, 'chapter 2');
     expect(context.context).toBe(earlier.context);
     expect(fileReads).not.toHaveBeenCalled();
   } finally {

@@ -9,6 +9,7 @@ import { entityNames, type ManifestFile, Priority, prioritize } from '../../src/
 import { chunkText, pickSnippets, rankChunks, terms } from '../../src/activities/context/retrieval';
 import { countTokens, measureShared, SHARED_MEASURE_MIN_CHARS } from '../../src/activities/context/tokens';
 import { renderWorkingSet, workingSetIds } from '../../src/activities/context/working-set';
+import { createWorkerCaches } from '../../src/activities/worker-caches';
 
 let n = 0;
 const file = (title: string, type: string, extra: Partial<ManifestFile> = {}): ManifestFile => ({
@@ -111,16 +112,17 @@ describe('retrieval', () => {
   });
 
   test('a project index reused across turns follows file versions: new text is found, replaced and deleted text is not', () => {
-    const key = `project-${Date.now()}`;
+    // One worker's indexes, under the project's key.
+    const kept = { indexes: createWorkerCaches().retrievalIndexes, key: `project-${Date.now()}` };
     const v1 = [
       { id: 'a', title: 'a', content: 'The brass key lies under the ferry bell.', version: 1 },
       { id: 'b', title: 'b', content: 'Gulls over the salt flats.', version: 1 },
     ];
-    expect(rankChunks(v1, { text: 'brass key', names: [] }, key).map((c) => c.fileId)).toEqual(['a']);
+    expect(rankChunks(v1, { text: 'brass key', names: [] }, kept).map((c) => c.fileId)).toEqual(['a']);
     const v2 = [{ id: 'a', title: 'a', content: 'The copper lantern hangs in the bell tower.', version: 2 }];
-    expect(rankChunks(v2, { text: 'brass key', names: [] }, key)).toEqual([]);
-    expect(rankChunks(v2, { text: 'copper lantern', names: [] }, key).map((c) => c.fileId)).toEqual(['a']);
-    expect(rankChunks(v2, { text: 'gulls salt', names: [] }, key)).toEqual([]);
+    expect(rankChunks(v2, { text: 'brass key', names: [] }, kept)).toEqual([]);
+    expect(rankChunks(v2, { text: 'copper lantern', names: [] }, kept).map((c) => c.fileId)).toEqual(['a']);
+    expect(rankChunks(v2, { text: 'gulls salt', names: [] }, kept)).toEqual([]);
   });
 
   test('chunks break at paragraphs; snippets skip what is already shown and cap per file', () => {
@@ -135,6 +137,8 @@ describe('retrieval', () => {
 });
 
 describe('budget', () => {
+  /** One assembly's measurements, in a worker of its own. */
+  const measures = () => new MeasureCache(createWorkerCaches().measuredTexts);
   const item = (title: string, text: string, priority: Priority, kind: 'file' | 'snippet' = 'file'): ContextItem => ({
     fileId: title.padStart(24, '0'),
     title,
@@ -147,7 +151,7 @@ describe('budget', () => {
   test('items fit in order, the one that does not is cut with a query_files note, and the total stays within budget', () => {
     const a = item('a', 'alpha '.repeat(100), Priority.CRITICAL);
     const b = item('b', 'beta line\n'.repeat(400), Priority.CONSTRAINT);
-    const packed = pack([a, b], 900, 0, new MeasureCache());
+    const packed = pack([a, b], 900, 0, measures());
     expect(packed.placed.map((p) => p.mode)).toEqual(['full', 'truncated']);
     expect(packed.placed[1]!.rendered).toMatch(/\[truncated: showing \d+\/4000 characters; full text: query_files\(id="0+b"\)\]/);
     expect(countTokens(packed.placed.map((p) => p.rendered).join('\n\n'))).toBeLessThanOrEqual(900);
@@ -156,29 +160,30 @@ describe('budget', () => {
   test('a non-critical item cut below 500 characters and below half its length is dropped; a critical one is cut', () => {
     const filler = item('f', 'filler '.repeat(380), Priority.CONSTRAINT);
     const big = item('g', 'x y '.repeat(2000), Priority.RELEVANT);
-    const packed = pack([filler, big], 500, 0, new MeasureCache());
+    const packed = pack([filler, big], 500, 0, measures());
     expect(packed.placed.map((p) => p.item.title)).toEqual(['f']);
     expect(packed.dropped).toContain(big.fileId);
-    const critical = pack([filler, { ...big, priority: Priority.CRITICAL }], 500, 0, new MeasureCache());
+    const critical = pack([filler, { ...big, priority: Priority.CRITICAL }], 500, 0, measures());
     expect(critical.placed.map((p) => p.mode)).toEqual(['full', 'truncated']);
   });
 
-  test('a long text is measured once per process: a later assembly gets the same measurement, a changed text a new one', () => {
+  test('a long text is measured once per worker: a later assembly gets the same measurement, a changed text a new one', () => {
+    const { measuredTexts } = createWorkerCaches();
     const chapter = 'The rain did not stop. '.repeat(200);
-    const first = measureShared(chapter);
+    const first = measureShared(measuredTexts, chapter);
     expect(first.count).toBe(countTokens(chapter));
     // The same text in another string (a later turn's read of the unchanged file).
-    expect(measureShared(`${chapter.slice(0, 10)}${chapter.slice(10)}`)).toBe(first);
-    const edited = measureShared(`${chapter}One more line.`);
+    expect(measureShared(measuredTexts, `${chapter.slice(0, 10)}${chapter.slice(10)}`)).toBe(first);
+    const edited = measureShared(measuredTexts, `${chapter}One more line.`);
     expect(edited).not.toBe(first);
     expect(edited.count).toBe(countTokens(`${chapter}One more line.`));
     // Short texts are not kept.
     const short = 'x'.repeat(SHARED_MEASURE_MIN_CHARS - 1);
-    expect(measureShared(short)).not.toBe(measureShared(short));
+    expect(measureShared(measuredTexts, short)).not.toBe(measureShared(measuredTexts, short));
   });
 
   test('snippets are marked as snippets with the way to read the file', () => {
-    const packed = pack([item('s', 'a passage', Priority.RELEVANT, 'snippet')], 500, 0, new MeasureCache());
+    const packed = pack([item('s', 'a passage', Priority.RELEVANT, 'snippet')], 500, 0, measures());
     expect(packed.placed[0]!.rendered).toMatch(/\[retrieved snippet, characters 0–9 of 36; not the full text: read it with query_files\(id="0+s"\)\]/);
   });
 });

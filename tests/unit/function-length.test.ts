@@ -4,6 +4,7 @@
  * arrows and function expressions), from the first to the last line of the node.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -37,7 +38,7 @@ function longFunctions(file: string): string[] {
 
 describe('function length in src/', () => {
   it('finds the functions it measures (a 121-line function is reported)', () => {
-    const tmp = path.join(fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'fnlen-')), 'long.ts');
+    const tmp = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fnlen-')), 'long.ts');
     fs.writeFileSync(tmp, `export const f = () => {\n${'  void 0;\n'.repeat(119)}};\n`);
     expect(longFunctions(tmp)).toHaveLength(1);
   });

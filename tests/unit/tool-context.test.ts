@@ -4,9 +4,10 @@
  */
 import { toolContextFor } from '../../src/activities/tools/tool-context';
 import { authorAskedFor } from '../../src/activities/tools/author-scope';
+import { createWorkerCaches } from '../../src/activities/worker-caches';
 import { loadConfig } from '../../src/config';
 
-const deps = { models: {} as never, redis: {} as never, llm: {} as never, config: loadConfig({ env: { SCRIPTORIUM_ENV_PRIORITY: 'none' } }), logger: {} as never, clock: () => new Date() };
+const deps = { models: {} as never, redis: {} as never, llm: {} as never, config: loadConfig({ env: { SCRIPTORIUM_ENV_PRIORITY: 'none' } }), logger: {} as never, clock: () => new Date(), caches: createWorkerCaches() };
 const input = { turnId: 't', run: 1, step: 1, agent: 'writer' as const, toolCallId: 'c', slot: 1, flags: { readOnly: false, clarifyFirst: false } };
 const message = 'Revise chapter 2: rewrite chapter 2 so that it meets the outline.';
 

@@ -5,6 +5,7 @@
  */
 import { buildAgentMessages } from '../../src/activities/agent-messages';
 import { assembleTurnContext, ensureTurnContext, storeTurnContext } from '../../src/activities/context';
+import { createWorkerCaches, type WorkerCaches } from '../../src/activities/worker-caches';
 import type { LlmStepInput } from '../../src/core/turn-types';
 import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
 import { call, ofType, requestsOf, router, say } from '../helpers/script';
@@ -26,6 +27,12 @@ async function authorFile(projectId: string, title: string, content: string, typ
 
 /** Context settings of the tests that drive a step's context directly. */
 const STEP_SETTINGS = { contextTokens: 1500, historyTokens: 1000, ledgerCeiling: 160000, workingSetMaxFiles: 2, workingSetMaxChars: 3000 };
+
+/** The tests that drive a step's context directly each run as one worker, with its own caches. */
+let caches: WorkerCaches;
+beforeEach(() => {
+  caches = createWorkerCaches();
+});
 
 /** The first step of a writer run in `turnId`, as the workflow would start it (tests that drive a step's context directly). */
 const writerFirstStep = (turnId: string, scope: string): LlmStepInput => ({
@@ -167,13 +174,13 @@ test('context is assembled once per turn: later steps reuse it and a file change
 test('a retried step reuses the stored context: an author edit between attempts is marked as changed, not silently re-read', async () => {
   const { sessionId, projectId, ch, turnId } = await chapterTurn(prose('Retry', 600));
   const input = writerFirstStep(turnId, 'chapter 1');
-  const first = await buildAgentMessages(h.runtime.models, input, STEP_SETTINGS);
+  const first = await buildAgentMessages(h.runtime.models, caches, input, STEP_SETTINGS);
   expect(String(first.messages[1]!.content)).toContain(`Chapter 1 (id=${ch}) [full]`);
   await first.storeContext();
   // The model saw version 1 in full: an edit against older text would be stale.
   expect((await h.runtime.models.ReadSnapshot.findById(`${turnId}:${ch}`).lean())!.version).toBe(1);
   await api(h, 'PUT', `/api/v1/files/${ch}`, { content: 'THE AUTHOR REWROTE THIS BETWEEN ATTEMPTS.' });
-  const retry = await buildAgentMessages(h.runtime.models, input, STEP_SETTINGS);
+  const retry = await buildAgentMessages(h.runtime.models, caches, input, STEP_SETTINGS);
   const context = String(retry.messages[1]!.content);
   expect(context).not.toContain('THE AUTHOR REWROTE THIS');
   expect(context).toContain(`Chapter 1 (id=${ch}) [changed during this request`);
@@ -188,7 +195,7 @@ test('each file shown whole is checked against the version it was shown at: the 
   // Shown at version 2 (one edit before the turn) beside files shown at version 1.
   await api(h, 'PUT', `/api/v1/files/${second}`, { content: prose('Second again', 500) });
   const input = writerFirstStep(turnId, 'chapters 1 to 3');
-  const first = await buildAgentMessages(h.runtime.models, input, STEP_SETTINGS);
+  const first = await buildAgentMessages(h.runtime.models, caches, input, STEP_SETTINGS);
   await first.storeContext();
   const shown = (await h.runtime.models.TurnContext.findById(turnId).lean())!.shown.map((s) => [s.fileId, s.version]);
   expect(shown).toEqual(expect.arrayContaining([[ch, 1], [second, 2], [third, 1]]));
@@ -196,7 +203,7 @@ test('each file shown whole is checked against the version it was shown at: the 
   // Chapter 2 moves on to version 3 and chapter 3 goes to the trash; chapter 1 stays as shown.
   await api(h, 'PUT', `/api/v1/files/${second}`, { content: 'THE AUTHOR REWROTE CHAPTER 2.' });
   expect((await api(h, 'DELETE', `/api/v1/files/${third}`)).status).toBeLessThan(300);
-  const later = await buildAgentMessages(h.runtime.models, { ...input, step: 2 }, STEP_SETTINGS);
+  const later = await buildAgentMessages(h.runtime.models, caches, { ...input, step: 2 }, STEP_SETTINGS);
   expect([...later.ledger.changed].sort()).toEqual([second, third].sort());
   const context = String(later.messages[1]!.content);
   expect(context).toContain(`Chapter 1 (id=${ch}) [full]`);
@@ -206,13 +213,13 @@ test('each file shown whole is checked against the version it was shown at: the 
 
 test('a worker that built or read a turn\'s context serves later steps from memory, not from MongoDB', async () => {
   const { turnId } = await chapterTurn(prose('Cached', 600));
-  const first = await ensureTurnContext(h.runtime.models, STEP_SETTINGS, turnId, 'chapter 1');
+  const first = await ensureTurnContext(h.runtime.models, caches, STEP_SETTINGS, turnId, 'chapter 1');
   await first.store();
   expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(1);
   // Gone from the database: a step on this worker still gets the same context, without
   // reading or rebuilding it (a rebuild would store it again).
   await h.runtime.models.TurnContext.deleteOne({ _id: turnId });
-  const later = await ensureTurnContext(h.runtime.models, STEP_SETTINGS, turnId, 'chapter 1');
+  const later = await ensureTurnContext(h.runtime.models, caches, STEP_SETTINGS, turnId, 'chapter 1');
   await later.store();
   expect(later.context).toBe(first.context);
   expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(0);
@@ -220,7 +227,7 @@ test('a worker that built or read a turn\'s context serves later steps from memo
 
 test('the step that builds a context has it before it is stored, and stores it when asked: the seen versions, then the context', async () => {
   const { ch, turnId } = await chapterTurn(prose('Stored', 300));
-  const built = await ensureTurnContext(h.runtime.models, STEP_SETTINGS, turnId, 'chapter 1');
+  const built = await ensureTurnContext(h.runtime.models, caches, STEP_SETTINGS, turnId, 'chapter 1');
   expect(built.context.context).toContain(`Chapter 1 (id=${ch}) [full]`);
   // Nothing goes on record until the step asks (it does once its request is out), and it is stored once.
   expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(0);
@@ -237,10 +244,10 @@ test('the step that builds a context has it before it is stored, and stores it w
 
 test('an attempt whose context lost the race to a different one fails, so nothing is recorded against a prompt no later step sees', async () => {
   const { ch, turnId } = await chapterTurn(prose('Raced', 300));
-  const mine = await assembleTurnContext(h.runtime.models, STEP_SETTINGS, turnId, 'chapter 1');
+  const mine = await assembleTurnContext(h.runtime.models, caches, STEP_SETTINGS, turnId, 'chapter 1');
   // Another attempt read the chapter after the author changed it, and stored first.
   await api(h, 'PUT', `/api/v1/files/${ch}`, { content: 'THE AUTHOR REWROTE THIS.' });
-  const theirs = await assembleTurnContext(h.runtime.models, STEP_SETTINGS, turnId, 'chapter 1');
+  const theirs = await assembleTurnContext(h.runtime.models, caches, STEP_SETTINGS, turnId, 'chapter 1');
   await storeTurnContext(h.runtime.models, theirs);
   await expect(storeTurnContext(h.runtime.models, mine)).rejects.toThrow(/different context/);
   expect((await h.runtime.models.TurnContext.findById(turnId).lean())!.context).toContain('THE AUTHOR REWROTE THIS.');

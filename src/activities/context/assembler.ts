@@ -6,7 +6,6 @@
  * "as of the start of this request", and a step costs a read, not ~10 queries and a
  * re-tokenisation of the project.
  */
-import { LRUCache } from 'lru-cache';
 import type { Models, TurnContextDoc } from '../../db/models';
 import { isDuplicateKey } from '../../db/models';
 import { authorLines } from '../../db/file-store';
@@ -18,6 +17,7 @@ import { countStable, countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
 import { holdsTurnSources, type LoadedFile, loadedFiles, turnSources } from './prefetch';
 import { quiet } from '../../core/quiet';
+import type { WorkerCaches } from '../worker-caches';
 
 export interface ContextSettings {
   contextTokens: number;
@@ -61,11 +61,14 @@ function coveredBy(packed: Packed): (c: Chunk) => boolean {
   return (c) => c.end <= (shown.get(c.fileId) ?? -1);
 }
 
-/** Builds the turn's context. Reads only; the caller stores it. */
-export async function assembleTurnContext(models: Models, settings: ContextSettings, turnId: string, scope: string): Promise<TurnContextDoc> {
+/**
+ * Builds the turn's context. Reads only; the caller stores it. The worker's `caches` hold the
+ * turn's early reads, the project's retrieval index and the counts of texts seen before.
+ */
+export async function assembleTurnContext(models: Models, caches: WorkerCaches, settings: ContextSettings, turnId: string, scope: string): Promise<TurnContextDoc> {
   const started = performance.now();
   // Retrieval ranks every file's text, so the whole project is read once per turn (prefetch.ts).
-  const { turn, rawFiles, messages, skillCatalog } = await turnSources(models, turnId);
+  const { turn, rawFiles, messages, skillCatalog } = await turnSources(models, caches.turnSources, turnId);
   const files = loadedFiles(rawFiles);
   const byId = new Map(files.map((f) => [f.id, f]));
   const query = [turn.message, scope].filter(Boolean).join('\n');
@@ -83,7 +86,7 @@ export async function assembleTurnContext(models: Models, settings: ContextSetti
   const ranked = rankChunks(
     retrievableFiles(files),
     { text: query, names },
-    turn.projectId,
+    { indexes: caches.retrievalIndexes, key: turn.projectId },
   );
   const retrievalMs = performance.now() - retrievalStarted;
 
@@ -95,7 +98,7 @@ export async function assembleTurnContext(models: Models, settings: ContextSetti
     candidates.filter((c) => tier(c.priority)).map(fileItem).filter((i): i is ContextItem => i !== null);
   const upToRelevant = tiers((p) => p <= Priority.RELEVANT);
   const inspiration = tiers((p) => p === Priority.INSPIRATION);
-  const cache = new MeasureCache();
+  const cache = new MeasureCache(caches.measuredTexts);
   // Snippets sit at the end of RELEVANT. Retrieval leaves out only what was finally shown:
   // a first pass finds the selection, the second offers snippets outside it.
   const attempt = (covered: (c: Chunk) => boolean): Packed => {
@@ -137,7 +140,7 @@ export async function assembleTurnContext(models: Models, settings: ContextSetti
   for (const m of messages) {
     const content = m.role === 'assistant' ? `${m.content}${breadcrumbLine(m.breadcrumb)}` : m.content;
     // A stored message never changes: counted once per worker (the same history comes back every turn).
-    const tokens = countStable(`message:${String(m._id)}`, content) + MESSAGE_OVERHEAD_TOKENS;
+    const tokens = countStable(caches.stableTokenCounts, `message:${String(m._id)}`, content) + MESSAGE_OVERHEAD_TOKENS;
     if (historyUsed + tokens > settings.historyTokens) break;
     historyUsed += tokens;
     history.push({ role: m.role, content, tokens });
@@ -194,19 +197,6 @@ async function rememberSeenAll(models: Models, turnId: string, shown: { fileId: 
   );
 }
 
-/**
- * Turn contexts this worker built or read. A stored context never changes (one per turn,
- * inserted once, never updated), so a cached copy cannot be stale; a step on another worker
- * reads it from MongoDB. A long book's context is a few hundred KB, read at every step
- * (accumulated bench: ~27 ms a step, and FerretDB load under concurrent turns), hence the
- * cache; bounded by total characters.
- */
-const turnContexts = new LRUCache<string, TurnContextDoc>({
-  max: 64,
-  maxSize: 32 * 1024 * 1024,
-  sizeCalculation: (c) => 1 + (c.context?.length ?? 0) + (c.userContent?.length ?? 0) + (c.history ?? []).reduce((n, m) => n + (m.content?.length ?? 0), 0),
-});
-
 /** A step's view of the turn's context, and the storing of it when this step built it. */
 export interface StepContext {
   context: TurnContextDoc;
@@ -230,7 +220,9 @@ export interface StepContext {
 /** The store of a context that is already on record (read back, or cached once stored). */
 const onRecord = (): Promise<void> => Promise.resolve();
 
-export async function ensureTurnContext(models: Models, settings: ContextSettings, turnId: string, scope: string): Promise<StepContext> {
+export async function ensureTurnContext(models: Models, caches: WorkerCaches, settings: ContextSettings, turnId: string, scope: string): Promise<StepContext> {
+  // Turn contexts this worker built and stored, or read back: a stored context never changes (worker-caches.ts).
+  const { turnContexts } = caches;
   const cached = turnContexts.get(turnId);
   if (cached) return { context: cached, store: onRecord };
   const storedRead = models.TurnContext.findById(turnId).lean() as Promise<TurnContextDoc | null>;
@@ -240,13 +232,13 @@ export async function ensureTurnContext(models: Models, settings: ContextSetting
   // Building only reads; a build a stored context makes moot is dropped. Elsewhere (another
   // worker, a later step) the stored context is the usual case, and building it would read
   // the whole project in vain.
-  const building = holdsTurnSources(turnId) ? quiet(assembleTurnContext(models, settings, turnId, scope)) : null;
+  const building = holdsTurnSources(caches.turnSources, turnId) ? quiet(assembleTurnContext(models, caches, settings, turnId, scope)) : null;
   const stored = await storedRead;
   if (stored) {
     turnContexts.set(turnId, stored);
     return { context: stored, store: onRecord };
   }
-  const built = await (building ?? assembleTurnContext(models, settings, turnId, scope));
+  const built = await (building ?? assembleTurnContext(models, caches, settings, turnId, scope));
   // Cached only once stored: a step retried in this worker after a failed store (or one that
   // failed before it stored) must store it. The step awaits it; quiet: not unhandled when the
   // model call fails first.

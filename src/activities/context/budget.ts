@@ -8,6 +8,7 @@
  */
 import { Priority } from './priorities';
 import { countTokens, type Measured, measureShared } from './tokens';
+import type { WorkerCaches } from '../worker-caches';
 
 export interface ContextItem {
   fileId: string;
@@ -54,13 +55,15 @@ const snippetHeader = (i: ContextItem): string =>
 
 /**
  * Measurements shared between packing passes, so each text is tokenized once per assembly;
- * long texts (files) once per process while they stay the same (tokens.ts `measureShared`).
+ * long texts (files) once per worker while they stay the same (tokens.ts `measureShared`,
+ * with the worker's `measuredTexts`).
  */
 export class MeasureCache {
   private readonly cache = new Map<string, Measured>();
+  constructor(private readonly measuredTexts: WorkerCaches['measuredTexts']) {}
   measure(key: string, text: string): Measured {
     let m = this.cache.get(key);
-    if (!m) this.cache.set(key, (m = measureShared(text)));
+    if (!m) this.cache.set(key, (m = measureShared(this.measuredTexts, text)));
     return m;
   }
 }

@@ -12,11 +12,11 @@
 import type { Models, TurnDoc } from '../../db/models';
 import type { Importance } from '../../core/domain';
 import { skillCatalogFor } from '../../skills/catalog';
-import { EarlyReads } from '../early-reads';
 import { notFound } from '../failures';
 import type { ManifestFile } from './priorities';
 import { retrievableFiles, syncRetrievalIndex } from './retrieval';
 import { historyBefore, HISTORY_MESSAGES, type SessionMessages } from '../session-messages';
+import type { WorkerCaches } from '../worker-caches';
 
 /** The turn as prepareTurn read it: what a context is built for never changes once the turn is created. */
 type SourcesTurn = TurnDoc & { _id: unknown };
@@ -55,44 +55,44 @@ export function loadedFiles(rawFiles: TurnSources['rawFiles']): LoadedFile[] {
   }));
 }
 
-// Whole projects' text: few entries, and short-lived (a turn's first step follows its router).
-const early = new EarlyReads<TurnSources>({ max: 8, ttlMs: 30_000 });
-
 /**
  * Starts the reads for this turn (not awaited; a failure leaves the step to read itself),
- * and once they land brings the project's retrieval index up to them, as the first step's
- * search would (retrieval.ts).
+ * kept in the worker's turn sources, and once they land brings the project's retrieval index
+ * in the worker's caches up to them, as the first step's search would (retrieval.ts).
  */
-export function prefetchTurnSources(models: Models, turn: SourcesTurn, recent: Promise<SessionMessages>): void {
+export function prefetchTurnSources(models: Models, caches: WorkerCaches, turn: SourcesTurn, recent: Promise<SessionMessages>): void {
   const reads = readTurnSources(models, turn, recent);
-  early.start(
+  caches.turnSources.start(
     String(turn._id),
     reads.then((sources) => {
-      warmIndex(turn.projectId, sources.rawFiles);
+      warmIndex(caches.retrievalIndexes, turn.projectId, sources.rawFiles);
       return sources;
     }),
   );
 }
 
 /** The index is a cache: a failure here only leaves the step to index for itself. */
-function warmIndex(projectId: string, rawFiles: TurnSources['rawFiles']): void {
+function warmIndex(indexes: WorkerCaches['retrievalIndexes'], projectId: string, rawFiles: TurnSources['rawFiles']): void {
   try {
-    syncRetrievalIndex(projectId, retrievableFiles(loadedFiles(rawFiles)));
+    syncRetrievalIndex({ indexes, key: projectId }, retrievableFiles(loadedFiles(rawFiles)));
   } catch {
     // Left to the step.
   }
 }
 
-/** Whether this worker holds the turn's early reads: it opened the turn, and no step has built its context yet. */
-export function holdsTurnSources(turnId: string): boolean {
+/**
+ * Whether this worker holds the turn's early reads in `early`, its turn sources: it opened the
+ * turn, and no step has built its context yet.
+ */
+export function holdsTurnSources(early: WorkerCaches['turnSources'], turnId: string): boolean {
   return early.holds(turnId);
 }
 
 /**
- * The turn and its sources: started earlier in this worker (taken once; the turn as
- * prepareTurn read it, so no read of it here), or read now.
+ * The turn and its sources: started earlier in this worker (taken once from `early`, its turn
+ * sources; the turn as prepareTurn read it, so no read of it here), or read now.
  */
-export function turnSources(models: Models, turnId: string): Promise<TurnSources> {
+export function turnSources(models: Models, early: WorkerCaches['turnSources'], turnId: string): Promise<TurnSources> {
   return early.take(turnId, async () => {
     const turn = await models.Turn.findById(turnId).lean();
     if (!turn) throw notFound('Turn', turnId);

@@ -5,8 +5,8 @@
  * as overlapping character bigrams (the classic CJK analyzer), other text as words. A chunk that mentions a character or setting named in the query
  * ranks higher. Pure apart from the library.
  */
-import { LRUCache } from 'lru-cache';
 import MiniSearch from 'minisearch';
+import type { WorkerCaches } from '../worker-caches';
 
 /** Target chunk length in characters: a passage, not a chapter. */
 export const CHUNK_CHARS = 600;
@@ -87,7 +87,7 @@ export interface ScoredChunk extends Chunk {
 export const NAME_BONUS = 1.5;
 
 /** A BM25 index over a project's chunks, with the version of each file it holds. */
-interface ChunkIndex {
+export interface ChunkIndex {
   index: MiniSearch<Chunk>;
   chunks: Map<string, Chunk>;
   files: Map<string, { version: number; chunks: Chunk[] }>;
@@ -100,11 +100,14 @@ const newIndex = (): ChunkIndex => ({
 });
 
 /**
- * Indexes are kept per project in this worker and brought up to date by file version, so a
- * turn re-indexes only the files written since the last one. Memory only, bounded, never
- * load-bearing: a fresh worker (or an evicted project) just indexes again.
+ * Where an index is kept between turns: in this worker's indexes (worker-caches.ts), under
+ * `key` (the project id), brought up to date by file version. Memory only, never load-bearing:
+ * a fresh worker (or an evicted project) just indexes again.
  */
-const cached = new LRUCache<string, ChunkIndex>({ max: 16 });
+export interface KeptIndex {
+  indexes: WorkerCaches['retrievalIndexes'];
+  key: string;
+}
 
 /** Brings the index to exactly these files at these versions (synchronous: no interleaving). */
 function syncIndex(ix: ChunkIndex, files: RetrievableFile[]): void {
@@ -124,9 +127,9 @@ function syncIndex(ix: ChunkIndex, files: RetrievableFile[]): void {
   }
 }
 
-function indexFor(cacheKey: string | null, files: RetrievableFile[]): ChunkIndex {
-  const ix = (cacheKey ? cached.get(cacheKey) : undefined) ?? newIndex();
-  if (cacheKey) cached.set(cacheKey, ix);
+function indexFor(kept: KeptIndex | null, files: RetrievableFile[]): ChunkIndex {
+  const ix = (kept ? kept.indexes.get(kept.key) : undefined) ?? newIndex();
+  if (kept) kept.indexes.set(kept.key, ix);
   syncIndex(ix, files);
   return ix;
 }
@@ -142,16 +145,16 @@ export function retrievableFiles<F extends { type: string; content?: string | nu
  * (prefetch.ts): the first step's search then finds it built. Cold, a 50-chapter book took
  * ~35 ms to index, on the way to the first token.
  */
-export function syncRetrievalIndex(cacheKey: string, files: RetrievableFile[]): void {
-  indexFor(cacheKey, files);
+export function syncRetrievalIndex(kept: KeptIndex, files: RetrievableFile[]): void {
+  indexFor(kept, files);
 }
 
 /**
  * Ranks every chunk of the files against the query, best first (chunks sharing no term are
- * left out). With a `cacheKey` (the project id) the index is reused across turns.
+ * left out). With `kept` (the worker's indexes and the project id) the index is reused across turns.
  */
-export function rankChunks(files: RetrievableFile[], q: RetrievalQuery, cacheKey: string | null = null): ScoredChunk[] {
-  const ix = indexFor(cacheKey, files);
+export function rankChunks(files: RetrievableFile[], q: RetrievalQuery, kept: KeptIndex | null = null): ScoredChunk[] {
+  const ix = indexFor(kept, files);
   if (!ix.chunks.size || !q.text.trim()) return [];
   const results = ix.index.search(q.text, {
     boostDocument: (id: string) => (q.names.some((n) => ix.chunks.get(id)!.text.includes(n)) ? NAME_BONUS : 1),

@@ -3,8 +3,8 @@
  * are counted as plain text, never rejected: an author's chapter must not crash a step.
  */
 import { decode, encode } from 'gpt-tokenizer';
-import { LRUCache } from 'lru-cache';
 import { countInBoundedRuns, encodeInBoundedRuns } from '../../shared/token-runs';
+import type { WorkerCaches } from '../worker-caches';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
@@ -12,15 +12,16 @@ const PLAIN = { disallowedSpecial: new Set<string>() };
 // time; counting and encoding in bounded runs keeps a long Chinese book linear (src/shared/token-runs.ts).
 export const countTokens = (text: string): number => (text ? countInBoundedRuns(text, (t) => encode(t, PLAIN).length) : 0);
 
-/**
- * Counts for texts that never change once written (a step's transcript, a tool result),
- * remembered by a caller-chosen key so a run's growing tool loop is not re-tokenised at every
- * step. In-process only and bounded: a fresh worker simply counts again.
- */
-const stableCounts = new Map<string, number>();
+/** Entries the worker's stable counts keep; past it the oldest is dropped. */
 const STABLE_COUNTS_MAX = 5000;
 
-export function countStable(key: string, text: string): number {
+/**
+ * Counts for texts that never change once written (a step's transcript, a tool result),
+ * remembered by a caller-chosen key in `stableCounts`, the worker's (worker-caches.ts), so a
+ * run's growing tool loop is not re-tokenised at every step. In memory only and bounded: a
+ * fresh worker simply counts again.
+ */
+export function countStable(stableCounts: WorkerCaches['stableTokenCounts'], key: string, text: string): number {
   const hit = stableCounts.get(`${key}:${text.length}`);
   if (hit !== undefined) return hit;
   const n = countTokens(text);
@@ -56,22 +57,14 @@ export class Measured {
   }
 }
 
-/** Texts at least this long are measured once per process (a book's files); shorter ones each time. */
+/** Texts at least this long are measured once per worker (a book's files); shorter ones each time. */
 export const SHARED_MEASURE_MIN_CHARS = 1000;
 
 /**
- * Measurements of long texts shared by every assembly in this process, keyed by the text
- * itself, so a hit is exact: a book's files come back unchanged turn after turn, and
- * tokenising 50 chapters again took 20-60 ms of each turn's first step (bench:turn,
- * accumulated). Bounded by size (about 2 bytes per character and 8 per token).
+ * The text measured, from an earlier assembly in this worker when it saw the same text: long
+ * texts are kept in `measuredTexts`, the worker's (worker-caches.ts), shared by every assembly.
  */
-const measuredTexts = new LRUCache<string, Measured>({
-  maxSize: 64 * 1024 * 1024,
-  sizeCalculation: (m, text) => 2 * text.length + 8 * m.count + 1,
-});
-
-/** The text measured, from an earlier assembly in this process when it saw the same text. */
-export function measureShared(text: string): Measured {
+export function measureShared(measuredTexts: WorkerCaches['measuredTexts'], text: string): Measured {
   if (text.length < SHARED_MEASURE_MIN_CHARS) return new Measured(text);
   let m = measuredTexts.get(text);
   if (!m) measuredTexts.set(text, (m = new Measured(text)));
