@@ -5,7 +5,7 @@
  * RUN_WORKER_IN_PROCESS=false and the worker apart (`node dist/worker.js`).
  */
 import './observability/instrument';
-import type { Server } from 'node:http';
+import http from 'node:http';
 import { NativeConnection } from '@temporalio/worker';
 import { createApp } from './api/app';
 import { loadConfig } from './config';
@@ -17,10 +17,30 @@ import { onShutdown } from './shutdown';
 import { startOfflineModel, type OfflineModel } from './offline-model';
 import { connectRuntime, createLlmClient } from './runtime';
 import { createWorker } from './worker';
+import { listenOn } from './shared/listen';
+import { helpText, wantsHelp } from './help';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
+function startingUp(_req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '1' });
+  res.end(JSON.stringify({ error: { code: 'starting', message: 'Scriptorium is starting; try again in a moment.' } }));
+}
+
 async function main(): Promise<void> {
+  if (wantsHelp()) {
+    process.stdout.write(
+      helpText({
+        usage: 'npm start   (or: node dist/main.js [--help])',
+        about: [
+          'Starts Scriptorium: the HTTP API (PORT, HOST), a worker in this process unless RUN_WORKER_IN_PROCESS=false,',
+          'and the offline model when no OPENAI_API_KEY is set. `npm start` first starts the local services',
+          '(Temporal dev server, a MongoDB-wire server, Redis: scripts/services.sh); `node dist/main.js` expects them running.',
+        ],
+      }),
+    );
+    return;
+  }
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL);
   // Before any Temporal connection: SDK logs into pino; worker metrics when configured.
@@ -34,6 +54,11 @@ async function main(): Promise<void> {
     logger.warn({ requested: host }, 'no API_TOKENS configured: binding to 127.0.0.1 only');
     host = '127.0.0.1';
   }
+  // The API's port first, before anything else starts: a port in use stops the process with
+  // what to do, instead of a worker running behind an API that never listened.
+  // Until the API is ready, a request gets 503 with a retry hint rather than no answer.
+  const server = http.createServer(startingUp);
+  const port = await listenOn(server, config.PORT, host, 'PORT');
 
   let offline: OfflineModel | null = null;
   if (config.meta.offlineModel) {
@@ -55,11 +80,8 @@ async function main(): Promise<void> {
   const workerDone = worker?.run();
 
   const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date(), eagerStart: !!worker });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(config.PORT, host, () => resolve(s));
-  });
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : config.PORT;
+  server.off('request', startingUp);
+  server.on('request', app);
   const apiUrl = config.PUBLIC_URL ?? `http://${host}:${port}`;
   console.log(`Scriptorium API:   ${apiUrl}/api/v1   (health: ${apiUrl}/health)`);
   console.log(`Temporal UI:       ${config.TEMPORAL_UI_URL}/namespaces/${config.TEMPORAL_NAMESPACE}/workflows`);

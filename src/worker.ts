@@ -20,6 +20,7 @@ import { activeTracing, shutdownTracing, temporalTracingPlugin } from './observa
 import { PRELOADED_WORKFLOW_MODULES, prebuiltBundlePath, WORKFLOWS_PATH } from './bundling';
 import { onShutdown } from './shutdown';
 import { connectRuntime, createLlmClient, type Runtime } from './runtime';
+import { helpText, wantsHelp } from './help';
 
 export { WORKFLOWS_PATH };
 
@@ -129,12 +130,33 @@ function closeWithWorker(worker: Worker, connection: NativeConnection): void {
   };
 }
 
+/** What a standalone worker says when it has no model to call, and how to give it one. */
+export const NO_MODEL_MESSAGE = [
+  'The worker has no model to call: set OPENAI_API_KEY (with OPENAI_BASE_URL for an OpenAI-compatible provider other than OpenAI),',
+  'or run the offline model in another terminal and point the worker at it:',
+  '  npm run offline-model -- --port 4010',
+  '  OPENAI_BASE_URL=http://127.0.0.1:4010/v1 npm run worker',
+  '(`npm start` runs the API, a worker and the offline model together.)',
+].join('\n');
+
 async function main(): Promise<void> {
+  if (wantsHelp()) {
+    process.stdout.write(
+      helpText({
+        usage: 'npm run worker   (or: node dist/worker.js [--help])',
+        about: [
+          'Runs a Scriptorium worker on its own: it polls TEMPORAL_TASK_QUEUE on TEMPORAL_ADDRESS and runs turns and jobs,',
+          'reading and writing MONGODB_URI and REDIS_URL. It needs a model: OPENAI_API_KEY, or OPENAI_BASE_URL of a model',
+          'server such as the offline model (`npm run offline-model`). The API runs apart (RUN_WORKER_IN_PROCESS=false npm start).',
+        ],
+      }),
+    );
+    return;
+  }
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, 'scriptorium-worker');
   installTemporalRuntime({ logger, metricsBindAddress: config.TEMPORAL_METRICS_BIND_ADDRESS });
-  if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL)
-    throw new Error('standalone worker needs OPENAI_API_KEY (or OPENAI_BASE_URL of a model server); `npm start` runs the offline model in-process');
+  if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) throw new Error(NO_MODEL_MESSAGE);
   const runtime = await connectRuntime(config, logger);
   const worker = await createWorker({ config, runtime, llm: createLlmClient(config, config.OPENAI_BASE_URL), logger });
   const metricsServer = config.WORKER_METRICS_PORT ? await serveMetrics(config.HOST, config.WORKER_METRICS_PORT) : null;
@@ -156,7 +178,8 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((err) => {
-    console.error(err);
+    // A configuration problem is a message for a person; anything else keeps its stack.
+    console.error(err instanceof Error && (err.message === NO_MODEL_MESSAGE || err.message.startsWith('Invalid configuration')) ? err.message : err);
     process.exit(1);
   });
 }

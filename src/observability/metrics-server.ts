@@ -1,6 +1,6 @@
 /** A bare `/metrics` endpoint for processes without the API (a standalone worker). */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '../shared/listen';
 import { scrape } from './metrics';
 
 export interface MetricsServer {
@@ -19,12 +19,8 @@ export async function serveMetrics(host: string, port: number): Promise<MetricsS
       () => res.writeHead(500).end(),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, resolve);
-  });
   return {
-    port: (server.address() as AddressInfo).port,
+    port: await listenOn(server, port, host, 'WORKER_METRICS_PORT'),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

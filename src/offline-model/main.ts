@@ -14,6 +14,19 @@ function num(value: string | undefined, name: string, fallback: number): number 
   return n;
 }
 
+const HELP = `Usage: npm run offline-model -- [--port 4010] [--host 127.0.0.1] [--ttft-ms 300] [--tps 80] [--chapter-words 1000]
+
+Runs Scriptorium's offline model: an OpenAI-compatible chat-completions server that streams scripted
+answers with tool calls, so the engine runs end to end with no real model. Point a worker at it with
+OPENAI_BASE_URL=http://<host>:<port>/v1 (\`npm start\` starts one in-process when no OPENAI_API_KEY is set).
+
+  --port N            port to listen on (default 4010; 0 picks a free one)
+  --host H            address to listen on (default 127.0.0.1)
+  --ttft-ms N         delay before the first token, in ms (default 300)
+  --tps N             streamed tokens per second (default 80)
+  --chapter-words N   length of a scripted chapter, in words (default 1000)
+`;
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -22,8 +35,13 @@ async function main(): Promise<void> {
       'ttft-ms': { type: 'string' },
       tps: { type: 'string' },
       'chapter-words': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
   const model = await startOfflineModel({
     port: num(values.port, 'port', 4010),
     host: values.host ?? '127.0.0.1',

@@ -3,50 +3,9 @@
  * (`src/main.ts`) started with a malformed API_TOKENS, or with auth on and no secret of its
  * own, exits with an error naming the setting, and never listens (HOST=0.0.0.0 included).
  */
-import { spawn } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
+import { runEntry } from '../helpers/entry-process';
 
-const ROOT = path.resolve(__dirname, '../..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = net.connect(port, '127.0.0.1', () => {
-      c.destroy();
-      resolve(true);
-    });
-    c.on('error', () => resolve(false));
-  });
-}
-
-/** Runs src/main.ts with `env`; resolves with its exit code and output (killed after 60 s). */
-async function startMain(env: Record<string, string>): Promise<{ code: number | null; output: string; port: number; listened: boolean }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'src/main.ts')], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, SCRIPTORIUM_ENV_PRIORITY: 'none', LOG_LEVEL: 'warn', HOST: '0.0.0.0', PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  let listened = false;
-  const poll = setInterval(() => void listening(port).then((l) => (listened ||= l)), 100);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-  clearInterval(poll);
-  clearTimeout(timer);
-  return { code, output, port, listened };
-}
+const startMain = (env: Record<string, string>) => runEntry(env);
 
 const OWN_SECRET = 'an-operators-own-secret-0123456789abcdef';
 
