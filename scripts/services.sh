@@ -18,6 +18,9 @@ TEMPORAL_UI_PORT="${TEMPORAL_UI_PORT:-8233}"
 MONGO_PORT="${MONGO_PORT:-27017}"
 REDIS_PORT="${REDIS_PORT:-6379}"
 # Custom search attributes the workflows upsert (src/workflows/search-attributes.ts).
+# The namespace the test suite runs in, apart from the app's `default`: after `npm test`,
+# the app's workflow list in Temporal UI holds only the app's own turns and jobs.
+TEST_NAMESPACE="${SCRIPTORIUM_TEST_NAMESPACE:-scriptorium-test}"
 SEARCH_ATTRIBUTES=(ProjectId=Keyword SessionId=Keyword WorkflowPlan=Keyword CurrentAgent=Keyword TurnStatus=Keyword JobStatus=Keyword Chapter=Int)
 
 say()  { printf '[services] %s\n' "$*"; }
@@ -88,6 +91,26 @@ start_temporal() {
     "$cli" operator namespace describe --address "127.0.0.1:$TEMPORAL_PORT" -n default >/dev/null 2>&1 && break; sleep 0.2
   done
   say "Temporal dev server started: grpc 127.0.0.1:$TEMPORAL_PORT, UI http://127.0.0.1:$TEMPORAL_UI_PORT (state: $DATA/temporal.db)"
+}
+
+# ensure_namespace NAME: registers the namespace and our search attributes in it, once
+# (a server started before it existed, or by someone else, gets it on the next start).
+ensure_namespace() {
+  local ns="$1" cli a addr="127.0.0.1:$TEMPORAL_PORT"; cli="$(temporal_cli)" || return 0
+  if ! "$cli" operator namespace describe --address "$addr" -n "$ns" >/dev/null 2>&1; then
+    "$cli" operator namespace create --address "$addr" -n "$ns" --retention 24h --description "Scriptorium's test suite" >>"$LOGS/temporal.log" 2>&1 \
+      || fail "could not register the Temporal namespace $ns (log: $LOGS/temporal.log)"
+    local i; for ((i = 0; i < 100; i++)); do
+      "$cli" operator namespace describe --address "$addr" -n "$ns" >/dev/null 2>&1 && break; sleep 0.2
+    done
+    say "Temporal namespace $ns registered (the test suite's; the app uses default)"
+  fi
+  local have; have="$("$cli" operator search-attribute list --address "$addr" -n "$ns" 2>/dev/null || true)"
+  for a in "${SEARCH_ATTRIBUTES[@]}"; do
+    grep -qw "${a%%=*}" <<<"$have" && continue
+    "$cli" operator search-attribute create --address "$addr" -n "$ns" --name "${a%%=*}" --type "${a#*=}" >>"$LOGS/temporal.log" 2>&1 \
+      || fail "could not register search attribute ${a%%=*} in $ns (log: $LOGS/temporal.log)"
+  done
 }
 
 # ---------------------------------------------------------------- MongoDB wire
@@ -241,7 +264,7 @@ status() {
 
 case "${1:-start}" in
   provision) provision_temporal; port_open 127.0.0.1 "$MONGO_PORT" || provision_ferretdb; provision_redis ;;
-  start) provision_temporal; start_temporal; start_mongo; start_redis ;;
+  start) provision_temporal; start_temporal; ensure_namespace "$TEST_NAMESPACE"; start_mongo; start_redis ;;
   stop) stop_one temporal; stop_one mongo; stop_one redis ;;
   restart-one) stop_one "$2"; case "$2" in temporal) start_temporal ;; mongo) start_mongo ;; redis) start_redis ;; esac ;;
   status) status ;;

@@ -37,7 +37,7 @@ describe('Temporal dev server restart mid-turn', () => {
   beforeAll(async () => {
     temporal = await privateTemporal();
     await temporal.start();
-    h = await createHarness({ config: { REVIEW_WORD_THRESHOLD: '100000', TEMPORAL_ADDRESS: temporal.url, LLM_HEARTBEAT_TIMEOUT_SECONDS: '5', STORE_HEARTBEAT_TIMEOUT_SECONDS: '5' } });
+    h = await createHarness({ config: { REVIEW_WORD_THRESHOLD: '100000', TEMPORAL_ADDRESS: temporal.url, TEMPORAL_NAMESPACE: 'default' /* a private server: only default exists */, LLM_HEARTBEAT_TIMEOUT_SECONDS: '5', STORE_HEARTBEAT_TIMEOUT_SECONDS: '5' } });
   });
   afterAll(async () => {
     await h?.close();
