@@ -38,7 +38,8 @@ function keyDocs(source: string): Map<string, KeyDoc> {
     }
     if (inComment) {
       inComment = !line.endsWith('*/');
-      pending.push(line.replace(/^\*\s?/, '').replace(/\s?\*\/$/, ''));
+      // The closing `*/` first: on a line of its own it leaves nothing (not a stray `/`).
+      pending.push(line.replace(/\s?\*\/$/, '').replace(/^\*\s?/, ''));
       continue;
     }
     const key = /^([A-Z][A-Z0-9_]*):/.exec(line)?.[1];

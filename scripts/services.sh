@@ -37,6 +37,10 @@ uri_host_port() {
   printf '%s %s\n' "$host" "$port"
 }
 
+# keep_previous_log FILE: a service's log of its previous run becomes FILE.1 (one kept), so
+# each run starts a fresh file and the local logs never grow past two runs' worth.
+keep_previous_log() { [ -s "$1" ] && mv -f "$1" "$1.1"; return 0; }
+
 wait_port() { # wait_port NAME HOST PORT SECONDS LOG
   local i
   for ((i = 0; i < $4 * 10; i++)); do port_open "$2" "$3" && return 0; sleep 0.1; done
@@ -81,6 +85,7 @@ start_temporal() {
   # Measured with bench:turn (fast timing, fresh data, 5 rounds per run): overhead per turn
   # 678–846 ms (5 runs) against 822–1,051 ms with synchronous=full (3 runs); workflow tasks
   # wait 30–35 ms in all for a worker instead of 52–101 ms.
+  keep_previous_log "$LOGS/temporal.log"
   nohup "$cli" server start-dev --ip 127.0.0.1 --port "$TEMPORAL_PORT" --ui-port "$TEMPORAL_UI_PORT" \
     --db-filename "$DATA/temporal.db" --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal \
     --log-level warn "${sa[@]}" >"$LOGS/temporal.log" 2>&1 &
@@ -206,8 +211,11 @@ start_mongo() {
   # per commit. In WAL mode a commit still survives a killed server; MongoDB's own default
   # (w:1, journal flushed every 100 ms) makes the same trade. Concurrent writes wait on one
   # lock, so the fsync was paid in series: 200 parallel upserts 2.9 → 0.95 ms each, sequential 2.2 → 1.5 ms.
+  # At `error`: at `warn` FerretDB logs every error reply in full (each NamespaceExists of
+  # an idempotent createCollection, each unsupported endSessions), about 1 MB a quarter hour.
+  keep_previous_log "$LOGS/ferretdb.log"
   nohup "$BIN/ferretdb" --handler=sqlite --sqlite-url="file:$DATA/ferretdb/?_pragma=synchronous(normal)" --state-dir="$DATA/ferretdb" \
-    --listen-addr="127.0.0.1:${hp[1]}" --telemetry=disable --debug-addr=127.0.0.1:0 --log-level=warn >"$LOGS/ferretdb.log" 2>&1 &
+    --listen-addr="127.0.0.1:${hp[1]}" --telemetry=disable --debug-addr=127.0.0.1:0 --log-level=error >"$LOGS/ferretdb.log" 2>&1 &
   echo $! >"$RUN/mongo.pid"
   wait_port FerretDB 127.0.0.1 "${hp[1]}" 30 "$LOGS/ferretdb.log"
   say "FerretDB $FERRETDB_VERSION (SQLite backend) started on 127.0.0.1:${hp[1]} (data: $DATA/ferretdb)"
@@ -232,6 +240,7 @@ start_redis() {
   provision_redis
   mkdir -p "$DATA/redis"
   # AOF everysec: a Redis restart mid-turn loses at most ~1 s of stream entries (issue 5 tests it).
+  keep_previous_log "$LOGS/redis.log"
   redis-server --bind 127.0.0.1 --port "${hp[1]}" --dir "$DATA/redis" --appendonly yes --appendfsync everysec \
     --daemonize yes --pidfile "$RUN/redis.pid" --logfile "$LOGS/redis.log" --save "" >/dev/null
   wait_port Redis 127.0.0.1 "${hp[1]}" 20 "$LOGS/redis.log"

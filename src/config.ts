@@ -25,6 +25,11 @@ const boolFrom = (def: boolean) =>
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * `pretty`: readable lines for a person at a terminal; `json`: one JSON object per line, for
+   * log collectors. `auto`: pretty on a terminal, JSON in production, CI and when piped.
+   */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
 
   HOST: z.string().default('127.0.0.1'),
   PORT: intFrom(3000),

@@ -9,7 +9,7 @@ import http from 'node:http';
 import { NativeConnection } from '@temporalio/worker';
 import { createApp } from './api/app';
 import { loadConfig } from './config';
-import { createLogger } from './logger';
+import { createLogger, processLogFormat } from './logger';
 import { closeSseClients, openSseClients } from './observability/sse-clients';
 import { installTemporalRuntime } from './observability/temporal-runtime';
 import { shutdownTracing } from './observability/tracing';
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig();
-  const logger = createLogger(config.LOG_LEVEL);
+  const logger = createLogger(config.LOG_LEVEL, 'scriptorium', undefined, processLogFormat(config));
   // Before any Temporal connection: SDK logs into pino; worker metrics when configured.
   installTemporalRuntime({ logger, metricsBindAddress: config.RUN_WORKER_IN_PROCESS ? config.TEMPORAL_METRICS_BIND_ADDRESS : '' });
   for (const c of config.meta.conflicts)

@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { createActivities } from './activities';
 import type { FaultInjector } from './shared/faults';
 import { type Config, loadConfig } from './config';
-import { createLogger } from './logger';
+import { createLogger, processLogFormat } from './logger';
 import { activityInterceptors } from './observability/activity-interceptor';
 import { serveMetrics } from './observability/metrics-server';
 import { installTemporalRuntime } from './observability/temporal-runtime';
@@ -154,7 +154,7 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig();
-  const logger = createLogger(config.LOG_LEVEL, 'scriptorium-worker');
+  const logger = createLogger(config.LOG_LEVEL, 'scriptorium-worker', undefined, processLogFormat(config));
   installTemporalRuntime({ logger, metricsBindAddress: config.TEMPORAL_METRICS_BIND_ADDRESS });
   if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) throw new Error(NO_MODEL_MESSAGE);
   const runtime = await connectRuntime(config, logger);

@@ -9,12 +9,16 @@ import type { Logger, LevelWithSilent } from 'pino';
 
 const LEVELS: Record<LogLevel, Exclude<LevelWithSilent, 'silent' | 'fatal'>> = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' };
 
+const WEBPACK_SUMMARY = /\bwebpack [\d.]+ compiled\b/;
+
 /** Temporal's Logger interface over pino. Errors in the metadata go to pino's `err` serializer. */
 export class PinoTemporalLogger implements TemporalLogger {
   constructor(private readonly pino: Logger) {}
 
   log(level: LogLevel, message: string, meta?: LogMetadata): void {
-    const method = LEVELS[level] ?? 'info';
+    // The bundler's webpack summary (a screenful of asset and module lines) is for debugging
+    // the bundle, not for someone starting the app.
+    const method = level === 'INFO' && WEBPACK_SUMMARY.test(message) ? 'debug' : (LEVELS[level] ?? 'info');
     if (!this.pino.isLevelEnabled(method)) return;
     const { error, failure, ...rest } = (meta ?? {}) as LogMetadata & { error?: unknown; failure?: unknown };
     const err = error ?? failure;

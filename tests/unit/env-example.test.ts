@@ -27,3 +27,13 @@ test('it lists every setting once, and its values, uncommented, are the defaults
   const { meta: _b, ...defaults } = loadConfig({ env: { SCRIPTORIUM_ENV_PRIORITY: 'none' } });
   expect(fromExample).toEqual(defaults);
 });
+
+test('every comment line says something: no leftovers of the source comments’ syntax', () => {
+  const comments = renderEnvExample()
+    .split('\n')
+    // A lone `#` is the header's paragraph break.
+    .filter((l) => l.startsWith('#') && l !== '#' && !/^# [A-Z][A-Z0-9_]*=/.test(l));
+  expect(comments.length).toBeGreaterThan(20);
+  // A comment's closing `*/` on a line of its own once came out as `# /`.
+  expect(comments.filter((l) => !/[\p{L}\p{N}]/u.test(l))).toEqual([]);
+});
