@@ -186,6 +186,13 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
     { method: 'get', path: v1('/files/:fileId'), summary: 'A file with its head content and version history', tag: 'files', params: idParams('fileId') },
     {
       method: 'get',
+      path: v1('/files/:fileId/versions'),
+      summary: 'A file’s version history, oldest first: who wrote each version (author or agent), how, in which turn, its word count; no text',
+      tag: 'files',
+      params: idParams('fileId'),
+    },
+    {
+      method: 'get',
       path: v1('/files/:fileId/versions/:version'),
       summary: 'The content of one version',
       tag: 'files',

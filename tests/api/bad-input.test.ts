@@ -234,6 +234,7 @@ const idRoutes: [string, string][] = [
   ['POST', '/api/v1/turns/:id/stream-token'],
   ['GET', '/api/v1/turns/:id/events'],
   ['GET', '/api/v1/files/:id'],
+  ['GET', '/api/v1/files/:id/versions'],
   ['GET', '/api/v1/files/:id/versions/1'],
   ['PUT', '/api/v1/files/:id'],
   ['POST', '/api/v1/files/:id/restore'],

@@ -77,6 +77,7 @@ const probes: Probe[] = [
   ['GET', (i) => `/api/v1/turns/${i.turnId}/events`],
   ['GET', (i) => `/api/v1/projects/${i.projectId}/files`],
   ['GET', (i) => `/api/v1/files/${i.fileId}`],
+  ['GET', (i) => `/api/v1/files/${i.fileId}/versions`],
   ['GET', (i) => `/api/v1/files/${i.fileId}/versions/1`],
   ['POST', () => '/api/v1/files', (i) => ({ projectId: i.projectId, type: 'draft', title: 'x' })],
   ['PUT', (i) => `/api/v1/files/${i.fileId}`, () => ({ content: 'overwritten' })],

@@ -59,6 +59,21 @@ test('author files: create is version 1 by the author; edits add versions; a sta
   expect(restored.status).toBe(201);
   expect(restored.body).toMatchObject({ version: 3, content: 'A harbour pilot.', latestAuthor: 'author', restoredFrom: 1 });
   expect(restored.body.versions[2]).toMatchObject({ version: 3, author: 'author', operation: 'restore' });
+  // The history on its own: every version, oldest first, who made it and how, no text.
+  const history = await api<{ fileId: string; title: string; headVersion: number; items: { version: number; author: string; operation: string; content?: string }[] }>(
+    h,
+    'GET',
+    `/api/v1/files/${id}/versions`,
+  );
+  expect(history.status).toBe(200);
+  expect(history.body).toMatchObject({ fileId: id, title: 'Mara Voss', headVersion: 3 });
+  expect(history.body.items.map((v) => [v.version, v.author, v.operation])).toEqual([
+    [1, 'author', 'author_create'],
+    [2, 'author', 'author_edit'],
+    [3, 'author', 'restore'],
+  ]);
+  expect(history.body.items.every((v) => v.content === undefined)).toBe(true);
+  expect((await api(h, 'GET', '/api/v1/files/0123456789abcdef01234567/versions')).status).toBe(404);
   // History only grows: version 2 is still there.
   expect((await api<{ content: string }>(h, 'GET', `/api/v1/files/${id}/versions/2`)).body.content).toBe('A harbour pilot. Fears deep water.');
 

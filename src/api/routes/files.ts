@@ -17,10 +17,15 @@ import type { z } from 'zod';
 import { VersionConflict, writeVersion } from '../../db/file-store';
 import { listTrash, moveToTrash, purgeAt, purgeExpiredTrash, trashCutoff, undeleteFile } from '../../db/trash';
 
+/** A file's versions, oldest first, without their text (each is one `GET …/versions/{n}` away). */
+async function versionHistory(models: Models, fileId: string) {
+  const versions = await models.FileVersion.find({ fileId }).select({ content: 0 }).sort({ version: 1 }).lean();
+  return versions.map((v) => presentVersion(v));
+}
+
 async function fileWithVersions(models: Models, userId: string, fileId: string) {
   const file = await ownedFile(models, userId, fileId);
-  const versions = await models.FileVersion.find({ fileId }).select({ content: 0 }).sort({ version: 1 }).lean();
-  return { ...presentFile(file), versions: versions.map((v) => presentVersion(v)) };
+  return { ...presentFile(file), versions: await versionHistory(models, fileId) };
 }
 
 function parseVersion(value: unknown): number {
@@ -153,6 +158,12 @@ export function filesRouter(deps: AppDeps): Router {
 
   r.get('/files/:fileId', async (req, res) => {
     res.json(await fileWithVersions(models, userOf(req), parseId(req.params.fileId, 'fileId')));
+  });
+
+  r.get('/files/:fileId/versions', async (req, res) => {
+    const fileId = parseId(req.params.fileId, 'fileId');
+    const file = await ownedFile(models, userOf(req), fileId);
+    res.json({ fileId, title: file.title, headVersion: file.versionCount, items: await versionHistory(models, fileId) });
   });
 
   r.get('/files/:fileId/versions/:version', async (req, res) => {
