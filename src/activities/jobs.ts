@@ -14,6 +14,7 @@ import { detectLanguage } from '../core/text';
 import { postJobSummary } from './job-summary';
 import { type OpenedJobTurn, type OpenJobTurnInput, type ProgressFacts, type TokenUsage } from '../core/job-messages';
 import { FailureType } from '../core/failure-types';
+import { jobWords } from '../core/author-words';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
 import { anyChapterFile, chapterFiles, describeRanges, missingChapters, outlineCoverage, pickChapterFile, updateJobTask } from './job-files';
@@ -230,7 +231,7 @@ function createJobRecordActivities(deps: ActivityDeps) {
           usage: input.usage,
           status: input.status,
           turnId: input.turnIds[input.turnIds.length - 1],
-          message: `Chapter ${input.chapter} written: "${file.title}" (${file.words} words).`,
+          message: jobWords(job.language === 'zh' ? 'zh' : 'en').chapterWritten(input.chapter, file.title, file.words),
         }),
       ]);
       return { done: true, fileId: file.id, title: file.title, words: file.words, totalWords, chaptersDone: done.length };

@@ -11,6 +11,7 @@ import type { Config } from '../config';
 import { type JobStatus, jobWorkflowId } from '../core/domain';
 import { initialCarry, type JobCarry, type JobInput, type JobSettings } from '../core/job-messages';
 import { SA } from '../core/messages';
+import { type Language, sessionLanguage } from '../core/language';
 import { jobStreamKey, parseStreamId, streamInfo } from '../streams/redis-streams';
 import { workflowRunning } from '../workflow-liveness';
 import type { jobWorkflow } from '../workflows/job';
@@ -43,6 +44,7 @@ function jobInput(job: JobDoc, config: Config, carry?: JobCarry): JobInput {
     settings: jobSettings(config),
     ...(carry ? { carry } : {}),
     ...(job.maxTokens ? { maxTokens: job.maxTokens } : {}),
+    language: job.language === 'zh' ? 'zh' : 'en',
   };
 }
 
@@ -67,6 +69,20 @@ function restartCarry(job: JobDoc, lastId: string | null, now: Date): JobCarry {
 }
 
 /** Records a new `queued` job under `jobId`, with a session of its own when the request names none. */
+/**
+ * The language the author works in, for the job's messages: their messages in the job's
+ * session when it has one (as a turn decides it), else the project's own words and the
+ * job's instructions.
+ */
+async function authorLanguage(models: Models, body: z.infer<typeof createJobBody>): Promise<Language> {
+  const project = await models.Project.findById(body.projectId).select({ title: 1, summary: 1, style: 1 }).lean();
+  const messages = body.sessionId
+    ? (await models.Message.find({ sessionId: body.sessionId, role: 'user' }).sort({ seq: -1 }).limit(20).select({ content: 1 }).lean()).reverse().map((m) => m.content)
+    : [];
+  const projectWords = [project?.title, project?.summary, project?.style].filter(Boolean).join('\n');
+  return sessionLanguage([projectWords, ...messages, body.instructions ?? ''].filter((t) => t.trim()), 'en');
+}
+
 async function recordJob(models: Models, userId: string, jobId: string, body: z.infer<typeof createJobBody>): Promise<JobDoc> {
   const { from, to } = body.chapters;
   // Without a session the job gets its own, so its chapter turns never queue behind the author's.
@@ -84,6 +100,7 @@ async function recordJob(models: Models, userId: string, jobId: string, body: z.
       review: body.review ?? false,
       wordsPerChapter: body.wordsPerChapter ?? null,
       maxTokens: body.maxTokens ?? null,
+      language: await authorLanguage(models, body),
       status: 'queued',
       workflowId: jobWorkflowId(jobId),
     })

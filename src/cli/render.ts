@@ -7,6 +7,7 @@
  * ends the current text line, and a progress line is rewritten in place (TTY) or printed
  * once when the file is done (pipes, logs), so it never garbles the chat text.
  */
+import { handoffText } from '../core/author-words';
 import { type StreamEvent, type StreamEventOf, streamEventSchema } from '../core/events';
 
 export interface RenderOptions {
@@ -69,7 +70,8 @@ export class TurnRenderer {
         this.fileProgress(e.data.fileId, e.data.delta.length);
         break;
       case 'handoff':
-        this.line(`  → ${e.data.from} hands over to ${e.data.to} (${e.data.kind}): ${e.data.reason}`);
+        // The sentence the engine wrote in the author's language; older streams carry only the fields.
+        this.line(`  → ${e.data.text ?? handoffText(e.data, 'en')}`);
         break;
       case 'workflow_stopped':
         this.line(`  ■ stopped: ${e.data.reason} — ${e.data.message}`);
@@ -93,7 +95,7 @@ export class TurnRenderer {
         this.line(`  ${e.data.decision === 'approve' ? '✓ approved' : e.data.decision === 'deny' ? '✗ declined: nothing was changed' : '✗ no answer in time: nothing was changed'}`);
         break;
       case 'job_progress':
-        this.line(`  ▣ chapter ${e.data.chapter} (${e.data.chaptersDone}/${e.data.of} done): ${e.data.status}`);
+        this.line(`  ▣ ${e.data.message ?? `Chapter ${e.data.chapter}: ${e.data.status}.`} (${e.data.chaptersDone} of ${e.data.of} done)`);
         break;
       case 'error':
         this.line(`  ✗ error ${e.data.code}: ${e.data.message}`);

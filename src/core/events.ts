@@ -85,6 +85,8 @@ export const eventDataSchemas = {
     to: agentSchema,
     kind: z.enum(['explicit', 'planned', 'review_gate', 'continuation', 'planner_repair', 'empty_file_repair']),
     reason: z.string(),
+    /** The handoff as one sentence in the author's language, for people; `kind` and `reason` are for programs. */
+    text: z.string().optional(),
   }),
   workflow_stopped: z.object({ reason: z.enum(STOP_REASONS), message: z.string(), terminal: z.boolean() }),
   steering_received: z.object({ message: z.string() }),

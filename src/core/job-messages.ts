@@ -8,6 +8,7 @@ import { type Usage, zeroUsage } from './usage';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { JobStatus } from './domain';
 import type { TurnSettings } from './turn-types';
+import type { Language } from './language';
 
 /** Finish the chapter in flight, then wait. */
 export const pauseJobSignal = defineSignal<[]>('pause');
@@ -75,6 +76,8 @@ export interface JobInput {
   carry?: JobCarry;
   /** Token budget of the whole job (POST /jobs maxTokens); absent or null: none. */
   maxTokens?: number | null;
+  /** The author's language, for the job's messages (absent: English). */
+  language?: Language;
 }
 
 export interface JobResult {

@@ -6,6 +6,7 @@
 import { addUsage, type Usage } from '../core/usage';
 import { CancellationScope, log } from '@temporalio/workflow';
 import type { JobStatus } from '../core/domain';
+import { jobWords } from '../core/author-words';
 import { initialCarry, type JobCarry, type JobInput, type JobProgress, type ProgressFacts, type TokenUsage } from '../core/job-messages';
 
 export class JobRunState {
@@ -34,7 +35,11 @@ export class JobRunState {
   private slot: number;
   private chain: Promise<unknown> = Promise.resolve();
 
+  /** The job's messages in the author's language. */
+  readonly wording: ReturnType<typeof jobWords>;
+
   constructor(readonly input: JobInput) {
+    this.wording = jobWords(input.language ?? 'en');
     const c = input.carry ?? initialCarry(input.from);
     this.next = c.next;
     this.attempt = c.attempt;

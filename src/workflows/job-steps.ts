@@ -51,10 +51,10 @@ export class JobSteps {
     const { st } = this;
     if (st.cancelRequested) return 'cancelled';
     if (!st.pauseRequested) return 'ok';
-    await this.setStatus('paused', `Paused before chapter ${st.next}.`);
+    await this.setStatus('paused', st.wording.paused(st.next));
     await condition(() => !st.pauseRequested || st.cancelRequested);
     if (st.cancelRequested) return 'cancelled';
-    await this.setStatus('running', `Resumed at chapter ${st.next}.`);
+    await this.setStatus('running', st.wording.resumed(st.next));
     return 'ok';
   }
 
@@ -75,13 +75,13 @@ export class JobSteps {
       st.resumeRequested = false;
       await this.setStatus(
         'paused',
-        `Paused before chapter ${st.next}: token budget ${st.maxTokens} would be exceeded (${used} used, about ${estimate} per chapter). Resume with a higher maxTokens to go on.`,
+        st.wording.budgetPaused(st.next, st.maxTokens, used, estimate),
         { summary: true },
       );
       paused = true;
       await condition(() => st.resumeRequested || st.cancelRequested);
     }
-    if (paused) await this.setStatus('running', `Resumed at chapter ${st.next} (token budget ${st.maxTokens ?? 'lifted'}).`);
+    if (paused) await this.setStatus('running', st.wording.budgetResumed(st.next, st.maxTokens));
     return 'ok';
   }
 
@@ -96,7 +96,7 @@ export class JobSteps {
     if (st.cancelRequested) return 'cancelled';
     st.failure = null;
     st.attempt += 1;
-    await this.setStatus('running', chapter === null ? 'Retrying the outline.' : `Retrying chapter ${chapter}.`, { failure: null });
+    await this.setStatus('running', st.wording.retrying(chapter), { failure: null });
     return 'ok';
   }
 
@@ -114,7 +114,7 @@ export class JobSteps {
           reviewWordThreshold: NO_REVIEW,
           summary: `job ${jobId} · outline ${input.from}–${input.to}`,
         },
-        `Planning the outline: chapters ${before.missingText} have no entry.`,
+        st.wording.planning(before.missing, before.missingText),
       );
       if (r.kind === 'cancelled' || st.cancelRequested) return 'cancelled';
       const why = problem(r, 'outline');
@@ -125,7 +125,7 @@ export class JobSteps {
       const after = await acts.jobOutlineStatus({ jobId });
       // A partial outline does not stop the job: each uncovered chapter is told to continue the story.
       if (!after.covered)
-        await st.serial((slot) => acts.recordJob({ jobId, slot, progress: st.progress(`The outline still has no entry for chapters ${after.missingText}; they follow the story.`) }));
+        await st.serial((slot) => acts.recordJob({ jobId, slot, progress: st.progress(st.wording.outlineStillMissing(after.missing, after.missingText)) }));
       return 'ok';
     }
   }
@@ -144,7 +144,7 @@ export class JobSteps {
         reviewWordThreshold: threshold,
         summary: `job ${jobId} · chapter ${n}`,
       },
-      `Writing chapter ${n}.`,
+      st.wording.writing(n),
     );
     for (let round = 1; ; round++) {
       if (r.kind === 'cancelled' || st.cancelRequested) return 'cancelled';
@@ -163,7 +163,7 @@ export class JobSteps {
           reviewWordThreshold: threshold,
           summary: `job ${jobId} · chapter ${n} · revision ${round}`,
         },
-        `Revising chapter ${n} (round ${round}).`,
+        st.wording.revising(n, round),
       );
     }
     st.turnId = null;
@@ -178,7 +178,7 @@ export class JobSteps {
 
   async finish(status: 'completed' | 'cancelled'): Promise<JobResult> {
     const { st } = this;
-    const message = status === 'completed' ? `Job completed: ${st.chaptersDone} chapters.` : `Job cancelled; ${st.chaptersDone} finished chapters kept.`;
+    const message = status === 'completed' ? st.wording.completed(st.chaptersDone) : st.wording.cancelled(st.chaptersDone);
     await this.setStatus(status, message, { done: true, summary: true });
     return { status, chaptersDone: st.chaptersDone, words: st.words, usage: { ...st.usage }, runs: st.run };
   }

@@ -27,13 +27,13 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
   setHandler(pauseJobSignal, () => {
     if (st.pauseRequested || st.cancelRequested) return;
     st.pauseRequested = true;
-    if (st.status === 'running') st.background(steps.statusCall('pausing', 'Pausing after the chapter in flight.'));
+    if (st.status === 'running') st.background(steps.statusCall('pausing', st.wording.pausing()));
   });
   setHandler(resumeJobSignal, (args) => {
     if (args?.maxTokens !== undefined) st.maxTokens = args.maxTokens;
     if (st.pauseRequested) {
       st.pauseRequested = false;
-      if (st.status === 'pausing') st.background(steps.statusCall('running', 'Pause withdrawn.'));
+      if (st.status === 'pausing') st.background(steps.statusCall('running', st.wording.pauseWithdrawn()));
     }
     st.resumeRequested = true;
   });
@@ -50,8 +50,8 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
     ]);
     // A pause signalled before the first workflow task was handled already (status pausing).
     const startStatus = st.pauseRequested ? 'pausing' : 'running';
-    if (!input.carry) await steps.setStatus(startStatus, `Job started: chapters ${input.from}–${input.to}.`);
-    else if (input.carry.restarted) await steps.setStatus(startStatus, `Job restarted at chapter ${st.next}.`, { failure: null });
+    if (!input.carry) await steps.setStatus(startStatus, st.wording.started(input.from, input.to));
+    else if (input.carry.restarted) await steps.setStatus(startStatus, st.wording.restarted(st.next), { failure: null });
     if (!st.outlineDone) {
       if ((await steps.ensureOutline()) === 'cancelled') return await steps.finish('cancelled');
       st.outlineDone = true;

@@ -2,6 +2,7 @@
  * Mutable state of one turn inside the workflow. Everything here is rebuilt by replay,
  * so it may only change in response to activity results, signals and workflow code.
  */
+import { handoffText } from '../core/author-words';
 import { type Usage, zeroUsage } from '../core/usage';
 import type { AnyEventDraft } from '../core/events';
 import type { AgentRunRecord, PendingApproval, ToolOutcome, TurnInput, TurnState } from '../core/turn-types';
@@ -106,8 +107,10 @@ export class TurnRunState {
     const turnId = this.input.turnId;
     this.run += 1;
     this.agent = next.agent;
-    if (from && next.kind !== 'initial')
-      this.prelude.push(draft('handoff', { from, to: next.agent, kind: handoffKind(next.kind), reason: next.note.split('\n')[0]!.slice(0, 300) }, { turnId }));
+    if (from && next.kind !== 'initial') {
+      const handoff = { from, to: next.agent, kind: handoffKind(next.kind), reason: next.note.split('\n')[0]!.slice(0, 300) };
+      this.prelude.push(draft('handoff', { ...handoff, text: handoffText(handoff, this.language ?? 'en') }, { turnId }));
+    }
     const reason = next.kind === 'initial' ? `routing: ${this.routing!.source}` : next.kind;
     this.prelude.push(draft('agent_selected', { agent: next.agent, reason, plan: this.routing!.workflow_plan, run: this.run }, { turnId, agent: next.agent }));
     if (next.agent === 'quality_reviewer' && next.kind === 'review_gate') this.bodyWordsReviewed = this.bodyWords;

@@ -179,3 +179,14 @@ test('bad job requests answer 400/404 and start nothing', async () => {
   for (const p of ['/api/v1/jobs', '/api/v1/jobs/{jobId}', '/api/v1/jobs/{jobId}/pause', '/api/v1/jobs/{jobId}/resume', '/api/v1/jobs/{jobId}/cancel', '/api/v1/jobs/{jobId}/events'])
     expect(doc.body.paths[p]).toBeDefined();
 });
+
+test('a job speaks the author’s language: a Chinese project’s job reports in Chinese, counting chapters right', async () => {
+  const p = await api<{ id: string }>(h, 'POST', '/api/v1/projects', { title: '港口小镇', type: 'novel', summary: '一个关于灯塔看守人的故事。' });
+  const { jobId } = await startJob(h, { projectId: p.body.id, chapters: { from: 1, to: 2 }, wordsPerChapter: 300 });
+  expect(await waitJob(h, jobId)).toMatchObject({ status: 'completed', chaptersDone: 2 });
+  const messages = progressOf(await jobEvents(h, jobId)).map((e) => e.data.message ?? '');
+  expect(messages[0]).toBe('任务开始：写第 1–2 章。');
+  expect(messages).toContain('正在写第 1 章。');
+  expect(messages.some((m) => /^第 1 章写好了：《.+》（\d+ 字）。$/.test(m))).toBe(true);
+  expect(messages.at(-1)).toBe('任务完成：写好了 2 章。');
+}, 120_000);

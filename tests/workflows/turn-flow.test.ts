@@ -31,6 +31,12 @@ test('standard plan: planner writes the outline, continuation round, then the wr
     'planner>writer:planned',
     'writer>writer:continuation',
   ]);
+  // Each card also reads as a sentence in the session's language (issue 31).
+  expect(ofType(events, 'handoff').map((e) => e.data.text)).toEqual([
+    'The planner carries on where it stopped.',
+    expect.stringMatching(/^Next in the plan: the writer/),
+    'The writer carries on where it stopped.',
+  ]);
   const writer = requestsOf(h.model, 'writer')[0]!;
   expect(writer.all).toContain('[handoff packet]');
   expect(writer.all).toContain('Do not redo what is already done.');

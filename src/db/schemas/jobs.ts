@@ -24,6 +24,8 @@ export const jobSchema = new Schema(
     wordsPerChapter: { type: Number, default: null },
     /** Token budget (null: none); the job pauses before a chapter that would exceed it. */
     maxTokens: { type: Number, default: null },
+    /** The author's language when the job was created: its progress and closing messages use it. */
+    language: { type: String, enum: ['en', 'zh'], default: 'en' },
     status: { type: String, enum: JOB_STATUSES, default: 'queued' },
     chaptersDone: { type: [Number], default: [] },
     failedChapter: { type: Number, default: null },

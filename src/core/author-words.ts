@@ -1,0 +1,115 @@
+/**
+ * Sentences a person reads about the team's work — a handoff between agents, a job's
+ * progress — in the author's language, with singular and plural right. The events keep their
+ * machine fields (`kind`, `reason`, `chaptersDone`…) for clients; these are the `text` /
+ * `message` beside them. Pure: built in workflows as well as activities.
+ */
+import type { AgentName } from './events';
+import type { Language } from './language';
+
+const AGENT_NAMES: Record<AgentName, Record<Language, string>> = {
+  router: { en: 'the router', zh: '调度' },
+  planner: { en: 'the planner', zh: '策划' },
+  hook_designer: { en: 'the hook designer', zh: '钩子设计' },
+  writer: { en: 'the writer', zh: '写手' },
+  quality_reviewer: { en: 'the reviewer', zh: '审稿' },
+};
+
+/** An agent as the author reads it ("the writer", "写手"); `capital` starts a sentence. */
+export function agentName(agent: AgentName, lang: Language, capital = false): string {
+  const name = AGENT_NAMES[agent][lang];
+  return capital && lang === 'en' ? name[0]!.toUpperCase() + name.slice(1) : name;
+}
+
+export type HandoffKind = 'explicit' | 'planned' | 'review_gate' | 'continuation' | 'planner_repair' | 'empty_file_repair';
+
+/** One sentence for a handoff card: who takes over and why, never the bare kind. */
+export function handoffText(h: { from: AgentName; to: AgentName; kind: HandoffKind; reason: string }, lang: Language): string {
+  const to = agentName(h.to, lang);
+  const To = agentName(h.to, lang, true);
+  const reason = h.reason.trim();
+  // A reason that only repeats the kind ("continuation") adds nothing to the sentence.
+  const why = reason && reason !== h.kind ? reason.replace(/[.。]$/u, '') : '';
+  if (lang === 'zh') {
+    switch (h.kind) {
+      case 'continuation':
+        return `${to}接着往下写。`;
+      case 'planned':
+        return `按计划，接下来由${to}接手${why ? `：${why}` : ''}。`;
+      case 'review_gate':
+        return `${to}先审读这一稿，再交给你。`;
+      case 'planner_repair':
+        return `${to}先把计划补完整。`;
+      case 'empty_file_repair':
+        return `${to}补写留空的文件。`;
+      case 'explicit':
+        return `${agentName(h.from, lang)}把工作交给${to}${why ? `：${why}` : ''}。`;
+    }
+  }
+  switch (h.kind) {
+    case 'continuation':
+      return h.from === h.to ? `${To} carries on where it stopped.` : `${To} carries on from ${agentName(h.from, lang)}.`;
+    case 'planned':
+      return `Next in the plan: ${to}${why ? ` (${why})` : ''}.`;
+    case 'review_gate':
+      return `${To} reads the draft before it reaches you.`;
+    case 'planner_repair':
+      return `${To} completes the plan first.`;
+    case 'empty_file_repair':
+      return `${To} fills in the file it left empty.`;
+    case 'explicit':
+      return `${agentName(h.from, lang, true)} hands over to ${to}${why ? `: ${why}` : ''}.`;
+  }
+}
+
+/** "1 chapter", "3 chapters"; Chinese counts without a plural: "3 章". */
+export function chapters(n: number, lang: Language): string {
+  return lang === 'zh' ? `${n} 章` : `${n} ${n === 1 ? 'chapter' : 'chapters'}`;
+}
+
+/** A chapter range: "chapters 1–3" / "chapter 2"; "第 1–3 章" / "第 2 章". */
+export function chapterRange(from: number, to: number, lang: Language): string {
+  if (lang === 'zh') return from === to ? `第 ${from} 章` : `第 ${from}–${to} 章`;
+  return from === to ? `chapter ${from}` : `chapters ${from}–${to}`;
+}
+
+/** The messages a job posts as it goes (job_progress `message`, its closing session message). */
+export function jobWords(lang: Language) {
+  const zh = lang === 'zh';
+  return {
+    started: (from: number, to: number) => (zh ? `任务开始：写${chapterRange(from, to, lang)}。` : `Job started: ${chapterRange(from, to, lang)}.`),
+    restarted: (at: number) => (zh ? `任务从第 ${at} 章重新开始。` : `Job restarted at chapter ${at}.`),
+    pausing: () => (zh ? '写完当前这一章后暂停。' : 'Pausing after the chapter in flight.'),
+    pauseWithdrawn: () => (zh ? '已取消暂停。' : 'Pause withdrawn.'),
+    paused: (before: number) => (zh ? `已在第 ${before} 章之前暂停。` : `Paused before chapter ${before}.`),
+    resumed: (at: number) => (zh ? `从第 ${at} 章继续。` : `Resumed at chapter ${at}.`),
+    budgetPaused: (before: number, budget: number, used: number, perChapter: number) =>
+      zh
+        ? `已在第 ${before} 章之前暂停：再写会超出 ${budget} 个 token 的预算（已用 ${used}，每章约 ${perChapter}）。提高 maxTokens 后继续。`
+        : `Paused before chapter ${before}: token budget ${budget} would be exceeded (${used} used, about ${perChapter} per chapter). Resume with a higher maxTokens to go on.`,
+    budgetResumed: (at: number, budget: number | null) =>
+      zh
+        ? `从第 ${at} 章继续（token 预算：${budget ?? '不限'}）。`
+        : `Resumed at chapter ${at} (token budget ${budget ?? 'lifted'}).`,
+    retrying: (chapter: number | null) => (chapter === null ? (zh ? '重新规划大纲。' : 'Retrying the outline.') : zh ? `重写第 ${chapter} 章。` : `Retrying chapter ${chapter}.`),
+    planning: (count: number, missing: string) =>
+      zh ? `先规划大纲：第 ${missing} 章还没有条目。` : `Planning the outline: ${count === 1 ? `chapter ${missing} has` : `chapters ${missing} have`} no entry.`,
+    outlineStillMissing: (count: number, missing: string) =>
+      zh
+        ? `大纲里第 ${missing} 章仍没有条目，将按故事发展来写。`
+        : `The outline still has no entry for ${count === 1 ? `chapter ${missing}; it follows` : `chapters ${missing}; they follow`} the story.`,
+    chapterWritten: (n: number, title: string, words: number) =>
+      zh ? `第 ${n} 章写好了：《${title}》（${words} 字）。` : `Chapter ${n} written: "${title}" (${words} ${words === 1 ? 'word' : 'words'}).`,
+    writing: (n: number) => (zh ? `正在写第 ${n} 章。` : `Writing chapter ${n}.`),
+    revising: (n: number, round: number) => (zh ? `正在修改第 ${n} 章（第 ${round} 轮）。` : `Revising chapter ${n} (round ${round}).`),
+    completed: (done: number) => (zh ? `任务完成：写好了 ${chapters(done, lang)}。` : `Job completed: ${chapters(done, lang)} written.`),
+    cancelled: (done: number) =>
+      done === 0
+        ? zh
+          ? '任务已取消，还没有写完的章节。'
+          : 'Job cancelled before any chapter was finished.'
+        : zh
+          ? `任务已取消，已写好的 ${chapters(done, lang)}都保留。`
+          : `Job cancelled; the ${done === 1 ? 'finished chapter is' : `${done} finished chapters are`} kept.`,
+  };
+}
