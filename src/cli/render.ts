@@ -7,7 +7,7 @@
  * ends the current text line, and a progress line is rewritten in place (TTY) or printed
  * once when the file is done (pipes, logs), so it never garbles the chat text.
  */
-import { handoffText } from '../core/author-words';
+import { agentName, handoffText } from '../core/author-words';
 import { type StreamEvent, type StreamEventOf, streamEventSchema } from '../core/events';
 
 export interface RenderOptions {
@@ -44,7 +44,8 @@ export class TurnRenderer {
     if (e.type !== 'file_content') this.endProgress();
     switch (e.type) {
       case 'agent_selected':
-        this.line(`\n▶ ${e.data.agent}${e.data.plan ? ` · ${e.data.plan} plan` : ''} — ${e.data.reason}`);
+        // The agent as people name it; the routing reason is for programs (it stays in the event).
+        this.line(`\n▶ ${agentName(e.data.agent, 'en', true)}${e.data.plan ? ` · ${e.data.plan} plan` : ''}`);
         break;
       case 'content':
         this.text(e.data.delta);

@@ -37,8 +37,11 @@ test('npm run chat: a new project and session, the turn streamed with agents, fi
   });
   expect(stderr).toMatch(/created project [0-9a-f]{24}/);
   expect(stderr).toMatch(/created session [0-9a-f]{24}/);
-  expect(stdout).toContain('▶ planner');
-  expect(stdout).toContain('▶ writer');
+  expect(stdout).toContain('▶ The planner');
+  expect(stdout).toContain('▶ The writer');
+  // A handoff reads as a sentence, not as "planner hands over to writer (planned): …".
+  expect(stdout).toMatch(/→ (Next in the plan: the writer|The planner hands over to the writer)/);
+  expect(stdout).not.toMatch(/\((planned|explicit|continuation)\)/);
   expect(stdout).toContain('Plan: one chapter, harbour setting.');
   expect(stdout).toContain('📄 created draft "Chapter 1"');
   expect(stdout).toContain(`[Chapter 1 … ${body.length + 1} chars]`);

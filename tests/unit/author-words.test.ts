@@ -78,6 +78,12 @@ describe('the chat CLI prints the sentences', () => {
     expect(old).not.toContain('(continuation)');
   });
 
+  it('an agent starting reads by its name, without the routing jargon', () => {
+    const out = rendered(['agent_selected', { agent: 'quality_reviewer', reason: 'routing: rule', plan: 'standard', run: 2 }, { turnId: 't', agent: 'quality_reviewer' }]);
+    expect(out).toContain('▶ The reviewer · standard plan');
+    expect(out).not.toContain('routing: rule');
+  });
+
   it('job progress shows the job’s message and how far it is', () => {
     const out = rendered([
       'job_progress',
