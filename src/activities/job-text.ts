@@ -68,6 +68,18 @@ export function chapterMessage(b: ChapterBrief): string {
   return [head, ...common(b), target, limitNote(b.lang)].join('\n');
 }
 
+/** Revising a chapter that existed before the job (`existing: revise`): improve it in place, keep what works. */
+export function existingRevisionMessage(b: ChapterBrief & { target: FileRef }): string {
+  const en = b.lang === 'en';
+  const head = en
+    ? `Revise Chapter ${b.chapter}: it already exists. Improve it against the outline entry and the instructions below; keep its story, names and what works.`
+    : `修改第${b.chapter}章：这一章已经写好了。对照下面的大纲条目和要求把它改得更好，保留原有情节、人名和写得好的地方。`;
+  const target = en
+    ? `Work on "${b.target.title}" in place (id=${b.target.id}) with edit_file (precise edits, or operation "rewrite"), never a new file.`
+    : `原地修改《${b.target.title}》(id=${b.target.id})，用 edit_file（精确修改，或 "rewrite" 操作），不要新建文件。`;
+  return [head, ...common(b), target, limitNote(b.lang)].join('\n');
+}
+
 /** The message of a revision round: the reviewer asked for changes. */
 export function revisionMessage(b: ChapterBrief & { target: FileRef; reviewerNotes: string; round: number }): string {
   const en = b.lang === 'en';

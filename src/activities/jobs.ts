@@ -18,7 +18,7 @@ import { jobWords } from '../core/author-words';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
 import { anyChapterFile, chapterFiles, describeRanges, missingChapters, outlineCoverage, pickChapterFile, updateJobTask } from './job-files';
-import { chapterMessage, type Lang, outlineMessage, parseVerdict, revisionMessage } from './job-text';
+import { chapterMessage, existingRevisionMessage, type Lang, outlineMessage, parseVerdict, revisionMessage } from './job-text';
 import { publisherFor, streamKeyFor } from './publish';
 import { expireStream } from '../streams/redis-streams';
 import { quiet } from '../core/quiet';
@@ -31,6 +31,8 @@ export interface RecordJobInput {
   failure?: { chapter: number | null; message: string } | null;
   usage?: TokenUsage;
   progress?: ProgressFacts;
+  /** A chapter left as it was (it had text before the job). */
+  skippedChapter?: number;
   /** Publish the terminal `done` event and let the stream expire. */
   done?: boolean;
   /** The job stopped here (ended, failed, paused at its budget): post its closing message to the job's session. */
@@ -122,6 +124,7 @@ async function buildMessage(models: Models, jobRead: Promise<JobDoc>, projectId:
   }
   const target = pickChapterFile(chapters.get(n), input.reviewTurnId ? [input.reviewTurnId] : []);
   if (!target) throw ApplicationFailure.nonRetryable(`chapter ${n} has no draft to revise`, FailureType.NothingToRevise);
+  if (input.reviseExisting) return existingRevisionMessage({ ...brief, target: { id: target.id, title: target.title } });
   const review = await models.Message.findOne({ turnId: input.reviewTurnId, role: 'assistant', agent: 'quality_reviewer' }).sort({ seq: -1 }).lean();
   return revisionMessage({ ...brief, target: { id: target.id, title: target.title }, reviewerNotes: review?.content ?? '', round: input.round });
 }
@@ -186,6 +189,22 @@ function createJobRecordActivities(deps: ActivityDeps) {
   const { models } = deps;
 
   return {
+    /**
+     * The chapters of the job's range that had body text before the job: a chapter file with
+     * words that none of this job's turns created. Recomputed at each run's start, it gives
+     * the same answer however often the job continues or restarts.
+     */
+    async existingChapters(input: { jobId: string }): Promise<number[]> {
+      const job = await loadJob(models, input.jobId);
+      const files = await chapterFiles(models, job.projectId);
+      const creators = [...new Set([...files.values()].flat().flatMap((f) => (f.createdByTurnId ? [f.createdByTurnId] : [])))];
+      const ours = new Set((await models.Turn.find({ _id: { $in: creators }, jobId: input.jobId }).select({ _id: 1 }).lean()).map((t) => String(t._id)));
+      const existing: number[] = [];
+      for (let n = job.from; n <= job.to; n++)
+        if ((files.get(n) ?? []).some((f) => f.words > 0 && !(f.createdByTurnId && ours.has(f.createdByTurnId)))) existing.push(n);
+      return existing;
+    },
+
     /** Whether the project's outline files have an entry for every chapter of the job. */
     async jobOutlineStatus(input: { jobId: string }): Promise<{ covered: boolean; missing: number; missingText: string }> {
       const job = await loadJob(models, input.jobId);
@@ -242,6 +261,7 @@ function createJobRecordActivities(deps: ActivityDeps) {
       const job = await loadJob(models, input.jobId);
       const set: Record<string, unknown> = {};
       if (input.status) set.status = input.status;
+      if (input.skippedChapter !== undefined) await models.Job.updateOne({ _id: input.jobId }, { $addToSet: { chaptersSkipped: input.skippedChapter } });
       if (input.usage) set.usage = input.usage;
       if (input.failure !== undefined) {
         set.failedChapter = input.failure?.chapter ?? null;

@@ -9,7 +9,7 @@ import { CompareAndSetExhausted } from '../db/compare-and-set';
 import { type JobDoc, type Models, newId } from '../db/models';
 import type { Config } from '../config';
 import { type JobStatus, jobWorkflowId } from '../core/domain';
-import { initialCarry, type JobCarry, type JobInput, type JobSettings } from '../core/job-messages';
+import { type ExistingChapters, initialCarry, type JobCarry, type JobInput, type JobSettings } from '../core/job-messages';
 import { SA } from '../core/messages';
 import { type Language, sessionLanguage } from '../core/language';
 import { jobStreamKey, parseStreamId, streamInfo } from '../streams/redis-streams';
@@ -45,12 +45,14 @@ function jobInput(job: JobDoc, config: Config, carry?: JobCarry): JobInput {
     ...(carry ? { carry } : {}),
     ...(job.maxTokens ? { maxTokens: job.maxTokens } : {}),
     language: job.language === 'zh' ? 'zh' : 'en',
+    existing: (job.existing ?? 'skip') as ExistingChapters,
   };
 }
 
 /** Where a fresh run of a job picks up: the first chapter not done, its counts so far, and the stream's last slot (`lastId`). */
 function restartCarry(job: JobDoc, lastId: string | null, now: Date): JobCarry {
-  const done = new Set(job.chaptersDone);
+  // Skipped chapters count as passed: the fresh run does not report them twice.
+  const done = new Set([...job.chaptersDone, ...(job.chaptersSkipped ?? [])]);
   let next = job.failedChapter ?? job.from;
   while (next <= job.to && done.has(next)) next++;
   return {
@@ -58,9 +60,10 @@ function restartCarry(job: JobDoc, lastId: string | null, now: Date): JobCarry {
     next,
     // A fresh attempt number gives the retried chapter new turn ids (the old ones may exist).
     attempt: Math.floor(now.getTime() / 1000),
-    outlineDone: done.size > 0 || job.failedChapter !== null,
+    outlineDone: job.chaptersDone.length > 0 || job.failedChapter !== null,
     slot: lastId ? (parseStreamId(lastId)?.slot ?? 0) : 0,
-    chaptersDone: done.size,
+    chaptersDone: job.chaptersDone.length,
+    skipped: job.chaptersSkipped?.length ?? 0,
     words: job.words,
     usage: { promptTokens: job.usage?.promptTokens ?? 0, completionTokens: job.usage?.completionTokens ?? 0, totalTokens: job.usage?.totalTokens ?? 0 },
     restarted: true,
@@ -101,6 +104,7 @@ async function recordJob(models: Models, userId: string, jobId: string, body: z.
       wordsPerChapter: body.wordsPerChapter ?? null,
       maxTokens: body.maxTokens ?? null,
       language: await authorLanguage(models, body),
+      existing: body.existing ?? 'skip',
       status: 'queued',
       workflowId: jobWorkflowId(jobId),
     })

@@ -3,6 +3,7 @@
  * request either means exactly one thing or is refused with field errors. The OpenAPI
  * document is generated from these same schemas.
  */
+import { EXISTING_CHAPTER_MODES } from '../core/job-messages';
 import { z } from 'zod';
 import { fileTypeSchema, importanceSchema, objectIdSchema, projectTypeSchema } from '../core/domain';
 
@@ -106,6 +107,8 @@ export const createJobBody = z
     wordsPerChapter: z.number().int().min(100).max(50_000).optional(),
     /** Token budget of the whole job: it pauses (resumably) before a chapter that would exceed it. */
     maxTokens: z.number().int().min(1).max(1_000_000_000).optional(),
+    /** Chapters of the range that already have text: skip (default), revise, or rewrite. */
+    existing: z.enum(EXISTING_CHAPTER_MODES).optional(),
   })
   .strict();
 

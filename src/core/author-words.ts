@@ -73,11 +73,41 @@ export function chapterRange(from: number, to: number, lang: Language): string {
   return from === to ? `chapter ${from}` : `chapters ${from}–${to}`;
 }
 
+/** Chapters as a person lists them: "chapter 4", "chapters 1–2, 5"; "第 4 章", "第 1–2、5 章". */
+export function chapterList(ns: readonly number[], lang: Language): string {
+  const sorted = [...new Set(ns)].sort((a, b) => a - b);
+  const runs: string[] = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    runs.push(j === i ? `${sorted[i]}` : `${sorted[i]}–${sorted[j]}`);
+    i = j + 1;
+  }
+  if (lang === 'zh') return `第 ${runs.join('、')} 章`;
+  return `${sorted.length === 1 ? 'chapter' : 'chapters'} ${runs.join(', ')}`;
+}
+
 /** The messages a job posts as it goes (job_progress `message`, its closing session message). */
 export function jobWords(lang: Language) {
   const zh = lang === 'zh';
   return {
-    started: (from: number, to: number) => (zh ? `任务开始：写${chapterRange(from, to, lang)}。` : `Job started: ${chapterRange(from, to, lang)}.`),
+    /** The first message: the range, and what happens to chapters that already have text. */
+    started: (from: number, to: number, existing: readonly number[] = [], mode: 'skip' | 'revise' | 'rewrite' = 'skip') => {
+      const head = zh ? `任务开始：写${chapterRange(from, to, lang)}。` : `Job started: ${chapterRange(from, to, lang)}.`;
+      if (!existing.length) return head;
+      const list = chapterList(existing, lang);
+      const one = existing.length === 1;
+      const what = {
+        skip: zh ? `${list}已经有正文，保持原样、跳过。` : `${list} already ${one ? 'has' : 'have'} text and ${one ? 'is' : 'are'} left as ${one ? 'it is' : 'they are'}.`,
+        revise: zh ? `${list}已经有正文，会在原文上修改。` : `${list} already ${one ? 'has' : 'have'} text and will be revised in place.`,
+        rewrite: zh
+          ? `${list}已经有正文，会重写（你自己写的章节要先经你同意）。`
+          : `${list} already ${one ? 'has' : 'have'} text and will be rewritten (a chapter you wrote yourself only with your approval).`,
+      }[mode];
+      return `${head} ${what[0]!.toUpperCase()}${what.slice(1)}`;
+    },
+    skipped: (n: number) => (zh ? `第 ${n} 章已经有正文，保持原样。` : `Chapter ${n} already has text: left as it is.`),
+    revisingExisting: (n: number) => (zh ? `正在修改已有的第 ${n} 章。` : `Revising the existing chapter ${n}.`),
     restarted: (at: number) => (zh ? `任务从第 ${at} 章重新开始。` : `Job restarted at chapter ${at}.`),
     pausing: () => (zh ? '写完当前这一章后暂停。' : 'Pausing after the chapter in flight.'),
     pauseWithdrawn: () => (zh ? '已取消暂停。' : 'Pause withdrawn.'),

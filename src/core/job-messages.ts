@@ -60,6 +60,8 @@ export interface JobCarry {
   restarted?: boolean;
   /** The token budget now (a resume may have raised it); absent: the input's. */
   maxTokens?: number | null;
+  /** Chapters left as they were because they already had text (existing: skip). */
+  skipped?: number;
   /** Revision rounds run so far (absent in runs carried before they were counted). */
   revisions?: number;
 }
@@ -78,11 +80,15 @@ export interface JobInput {
   maxTokens?: number | null;
   /** The author's language, for the job's messages (absent: English). */
   language?: Language;
+  /** What to do with chapters that had text before the job (absent: skip). */
+  existing?: ExistingChapters;
 }
 
 export interface JobResult {
   status: Extract<JobStatus, 'completed' | 'cancelled'>;
   chaptersDone: number;
+  /** Chapters left as they were (they had text before the job). */
+  chaptersSkipped: number;
   words: number;
   usage: TokenUsage;
   runs: number;
@@ -135,6 +141,15 @@ export function initialCarry(from: number): JobCarry {
 /** Kinds of child turn a job starts; part of each turn's idempotency key. */
 export type JobTurnKind = 'outline' | 'chapter' | 'revision';
 
+/**
+ * What a job does with a chapter of its range that already had body text before it started
+ * (written in chat, or by the author): `skip` leaves it as it is (the default), `revise`
+ * improves it in place, `rewrite` writes it anew — an author-written chapter only with the
+ * author's approval, as in any turn.
+ */
+export const EXISTING_CHAPTER_MODES = ['skip', 'revise', 'rewrite'] as const;
+export type ExistingChapters = (typeof EXISTING_CHAPTER_MODES)[number];
+
 /** A child turn opened: its id, the message it was asked (the turn's input carries it), its message's sequence number. */
 export interface OpenedJobTurn {
   turnId: string;
@@ -146,6 +161,8 @@ export interface OpenedJobTurn {
 export interface OpenJobTurnInput {
   jobId: string;
   kind: JobTurnKind;
+  /** A revision of a chapter that existed before the job (no review to follow): `existing: revise`. */
+  reviseExisting?: boolean;
   chapter: number;
   attempt: number;
   round: number;

@@ -30,10 +30,21 @@ export class JobRunState {
   chaptersThisRun = 0;
   /** Revision rounds run (the job's closing summary counts them). */
   revisions: number;
+  /** Chapters left as they were (existing: skip). */
+  skipped: number;
+  /** Chapters of the range that had text before the job (read at each run's start). */
+  existing = new Set<number>();
   /** Token budget of the whole job (null: none); a resume may raise or lift it. */
   maxTokens: number | null;
   private slot: number;
   private chain: Promise<unknown> = Promise.resolve();
+
+  /** What this job does with a chapter that had text before it: write it, skip it, or revise it. */
+  treatmentOf(chapter: number): 'write' | 'skip' | 'revise' {
+    if (!this.existing.has(chapter)) return 'write';
+    const mode = this.input.existing ?? 'skip';
+    return mode === 'rewrite' ? 'write' : mode;
+  }
 
   /** The job's messages in the author's language. */
   readonly wording: ReturnType<typeof jobWords>;
@@ -52,6 +63,7 @@ export class JobRunState {
     this.cancelRequested = c.cancelRequested;
     this.run = c.run;
     this.revisions = c.revisions ?? 0;
+    this.skipped = c.skipped ?? 0;
     this.maxTokens = c.maxTokens !== undefined ? c.maxTokens : (input.maxTokens ?? null);
     // A pause asked for just before continue-as-new is still being honoured.
     if (c.pauseRequested) this.status = 'pausing';
@@ -105,6 +117,7 @@ export class JobRunState {
       slot: this.slot,
       chaptersDone: this.chaptersDone,
       revisions: this.revisions,
+      skipped: this.skipped,
       words: this.words,
       usage: { ...this.usage },
       pauseRequested: this.pauseRequested,

@@ -130,22 +130,37 @@ export class JobSteps {
     }
   }
 
-  /** One chapter: write, review and revise (bounded), then verify the draft exists. */
-  async writeChapter(n: number): Promise<Step | 'failed'> {
+  /** Reads which chapters of the range had text before the job (the same answer at every run). */
+  async readExisting(): Promise<void> {
+    this.st.existing = new Set(await this.acts.existingChapters({ jobId: this.input.jobId }));
+  }
+
+  /** A chapter that already had text, left as it is (existing: skip) and reported so. */
+  async skipChapter(n: number): Promise<void> {
+    const { st } = this;
+    st.skipped += 1;
+    await st.serial((slot) => this.acts.recordJob({ jobId: this.input.jobId, slot, skippedChapter: n, progress: st.progress(st.wording.skipped(n), n) }));
+  }
+
+  /**
+   * One chapter: write it (or, with `revise`, improve the text it had before the job), review
+   * and revise (bounded), then verify the draft exists.
+   */
+  async writeChapter(n: number, how: 'write' | 'revise' = 'write'): Promise<Step | 'failed'> {
     const { st, acts, input } = this;
     const { jobId } = input;
     upsertSearchAttributes([{ key: SA.Chapter, value: n }]);
     const threshold = input.review ? 1 : NO_REVIEW;
     const turnIds: string[] = [];
-    let r = await this.child(
-      {
-        open: { jobId, kind: 'chapter', chapter: n, attempt: st.attempt, round: 0 },
-        routing: writerRouting(`Chapter ${n} only`),
-        reviewWordThreshold: threshold,
-        summary: `job ${jobId} · chapter ${n}`,
-      },
-      st.wording.writing(n),
-    );
+    const first =
+      how === 'revise'
+        ? {
+            open: { jobId, kind: 'revision' as const, chapter: n, attempt: st.attempt, round: 0, reviseExisting: true },
+            routing: writerRouting(`revise Chapter ${n} only`),
+            summary: `job ${jobId} · chapter ${n} · revise existing`,
+          }
+        : { open: { jobId, kind: 'chapter' as const, chapter: n, attempt: st.attempt, round: 0 }, routing: writerRouting(`Chapter ${n} only`), summary: `job ${jobId} · chapter ${n}` };
+    let r = await this.child({ ...first, reviewWordThreshold: threshold }, how === 'revise' ? st.wording.revisingExisting(n) : st.wording.writing(n));
     for (let round = 1; ; round++) {
       if (r.kind === 'cancelled' || st.cancelRequested) return 'cancelled';
       const why = problem(r, `chapter ${n}`);
@@ -180,7 +195,7 @@ export class JobSteps {
     const { st } = this;
     const message = status === 'completed' ? st.wording.completed(st.chaptersDone) : st.wording.cancelled(st.chaptersDone);
     await this.setStatus(status, message, { done: true, summary: true });
-    return { status, chaptersDone: st.chaptersDone, words: st.words, usage: { ...st.usage }, runs: st.run };
+    return { status, chaptersDone: st.chaptersDone, chaptersSkipped: st.skipped, words: st.words, usage: { ...st.usage }, runs: st.run };
   }
 
   /** A child turn, announced in a job_progress event while it runs. */

@@ -48,9 +48,11 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
       { key: SA.JobStatus, value: st.status },
       { key: SA.Chapter, value: Math.min(st.next, input.to) },
     ]);
+    // Chapters that had text before the job: read at every run, so a continued run treats them alike.
+    await steps.readExisting();
     // A pause signalled before the first workflow task was handled already (status pausing).
     const startStatus = st.pauseRequested ? 'pausing' : 'running';
-    if (!input.carry) await steps.setStatus(startStatus, st.wording.started(input.from, input.to));
+    if (!input.carry) await steps.setStatus(startStatus, st.wording.started(input.from, input.to, [...st.existing], input.existing ?? 'skip'));
     else if (input.carry.restarted) await steps.setStatus(startStatus, st.wording.restarted(st.next), { failure: null });
     if (!st.outlineDone) {
       if ((await steps.ensureOutline()) === 'cancelled') return await steps.finish('cancelled');
@@ -60,7 +62,14 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
     while (st.next <= input.to) {
       if ((await steps.checkpoint()) === 'cancelled') break;
       if ((await steps.withinBudget()) === 'cancelled') break;
-      const step = await steps.writeChapter(st.next);
+      const treatment = st.treatmentOf(st.next);
+      if (treatment === 'skip') {
+        await steps.skipChapter(st.next);
+        st.next += 1;
+        st.attempt = 1;
+        continue;
+      }
+      const step = await steps.writeChapter(st.next, treatment);
       if (step === 'cancelled') break;
       if (step === 'failed') continue; // resumed: the same chapter again, with a fresh turn
       st.next += 1;

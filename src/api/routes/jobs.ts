@@ -77,6 +77,9 @@ export const presentJob = (j: JobDoc) => ({
   status: j.status,
   chapters: { from: j.from, to: j.to },
   chaptersDone: [...j.chaptersDone].sort((a, b) => a - b),
+  /** Chapters that had text before the job and were left as they were (`existing: skip`). */
+  chaptersSkipped: [...(j.chaptersSkipped ?? [])].sort((a, b) => a - b),
+  existing: j.existing ?? 'skip',
   failedChapter: j.failedChapter,
   failure: j.failure,
   words: j.words,

@@ -26,6 +26,10 @@ export const jobSchema = new Schema(
     maxTokens: { type: Number, default: null },
     /** The author's language when the job was created: its progress and closing messages use it. */
     language: { type: String, enum: ['en', 'zh'], default: 'en' },
+    /** What the job does with chapters that had text before it (EXISTING_CHAPTER_MODES). */
+    existing: { type: String, enum: ['skip', 'revise', 'rewrite'], default: 'skip' },
+    /** Chapters left as they were because they already had text. */
+    chaptersSkipped: { type: [Number], default: [] },
     status: { type: String, enum: JOB_STATUSES, default: 'queued' },
     chaptersDone: { type: [Number], default: [] },
     failedChapter: { type: Number, default: null },
