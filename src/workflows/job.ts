@@ -12,12 +12,22 @@
  * - A chapter that fails after its retries stops the job in a resumable `failed` state —
  *   never a silent skip; `resume` retries that chapter with a fresh turn.
  */
-import { continueAsNew, isCancellation, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, CancelledFailure, continueAsNew, isCancellation, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { jobActivities } from './job-child';
 import { cancelJobSignal, type JobInput, type JobResult, pauseJobSignal, progressQuery, resumeJobSignal } from '../core/job-messages';
 import { JobRunState } from './job-state';
 import { JobSteps } from './job-steps';
 import { SA } from '../core/messages';
+
+/**
+ * A job whose cancellation was requested through Temporal ends as Canceled there too, once
+ * its record says cancelled and every finished chapter is kept (the Job document, the
+ * stream's `done`); the Job document holds what the result would have said.
+ */
+function endsCancelled(root: CancellationScope, result: JobResult): JobResult {
+  if (result.status === 'cancelled' && root.consideredCancelled) throw new CancelledFailure('job cancelled');
+  return result;
+}
 
 export async function jobWorkflow(input: JobInput): Promise<JobResult> {
   const st = new JobRunState(input);
@@ -37,10 +47,15 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
     }
     st.resumeRequested = true;
   });
-  setHandler(cancelJobSignal, () => {
+  const cancel = (): void => {
     st.cancelRequested = true;
     st.childScope?.cancel();
-  });
+  };
+  // The signal is kept for clients that send it; the API and chat request a Temporal
+  // cancellation (handle.cancel()), which also ends the workflow as Canceled in Temporal UI.
+  setHandler(cancelJobSignal, cancel);
+  const root = CancellationScope.current();
+  root.cancelRequested.catch(cancel);
 
   try {
     upsertSearchAttributes([
@@ -81,12 +96,13 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
         return await continueAsNew<typeof jobWorkflow>({ ...input, carry: st.toCarry() });
       }
     }
-    return await steps.finish(st.cancelRequested ? 'cancelled' : 'completed');
+    const result = await steps.finish(st.cancelRequested ? 'cancelled' : 'completed');
+    return endsCancelled(root, result);
   } catch (err) {
-    // Cancelled from outside (Temporal UI / API cancel of the workflow itself): record and end.
+    // Cancelled while waiting on something (a pause, the failed state, a timer): record and end.
     if (isCancellation(err)) {
       st.cancelRequested = true;
-      return await steps.finish('cancelled');
+      return endsCancelled(root, await steps.finish('cancelled'));
     }
     throw err;
   }

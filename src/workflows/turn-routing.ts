@@ -8,7 +8,7 @@
 import { getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
 import type { PreparedTurn, TurnInput } from '../core/turn-types';
 import { commandApplies, type JobCommandAction, jobCommandOf, jobCommandReply } from '../core/job-commands';
-import { cancelJobSignal, pauseJobSignal, resumeJobSignal } from '../core/job-messages';
+import { pauseJobSignal, resumeJobSignal } from '../core/job-messages';
 import { cutScope, fallbackRouting, type RoutingDecision, writerAloneRouting } from '../core/plans';
 import { applyConfirmationGuard, isNoiseMessage, preRoute } from '../core/routing';
 import type { TurnActivities } from './activities-proxy';
@@ -72,7 +72,7 @@ async function signalJob(workflowId: string, action: Exclude<JobCommandAction, '
   try {
     if (action === 'pause') await job.signal(pauseJobSignal);
     else if (action === 'resume') await job.signal(resumeJobSignal);
-    else await job.signal(cancelJobSignal, { reason: 'cancelled from chat' });
+    else await job.cancel();
     return true;
   } catch (err) {
     log.warn('could not signal the job', { workflowId, action, error: (err as Error).message });

@@ -5,7 +5,7 @@
  */
 import { api, createHarness, createProjectAndSession, type Harness, runTurn } from '../helpers/harness';
 import { chatText } from '../helpers/script';
-import { startJob, waitFor, waitJob } from './job-helpers';
+import { startJob, waitFor, waitJob, temporalStatus } from './job-helpers';
 
 let h: Harness;
 beforeAll(async () => {
@@ -34,6 +34,7 @@ test('pause, status and cancel from the author’s chat, with no model call; the
   const cancelled = await runTurn(h, sessionId, `cancel job ${jobId}`);
   expect(chatText(cancelled.events)).toContain('Cancelled');
   expect(await waitJob(h, jobId)).toMatchObject({ status: 'cancelled' });
+  expect(await temporalStatus(h, jobId)).toBe('CANCELLED');
   // The chat turns themselves called no model (the job's own chapters did, before the pause).
   const chatTurns = [paused, status, cancelled].map((r) => r.turnId);
   expect(h.model.requests.slice(before).filter((r) => chatTurns.some((t) => JSON.stringify(r.body).includes(t)))).toEqual([]);

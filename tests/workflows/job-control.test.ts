@@ -5,7 +5,7 @@
  */
 import { api, createHarness, createProjectAndSession, type Harness, postTurn, waitTurn } from '../helpers/harness';
 import type { JobProgress } from '../../src/core/job-messages';
-import { chapterSnapshot, jobEvents, progressOf, startJob, waitFor, waitJob } from './job-helpers';
+import { chapterSnapshot, jobEvents, progressOf, startJob, waitFor, waitJob, temporalStatus } from './job-helpers';
 
 let h: Harness;
 beforeAll(async () => {
@@ -82,6 +82,8 @@ test('cancel stops the chapter in flight at once and keeps every finished chapte
   const result = await waitJob(h, jobId);
   expect(Date.now() - t0).toBeLessThan(7000); // the rest of the chapter alone would take ~15 s
   expect(result).toMatchObject({ status: 'cancelled', chaptersDone: 1 });
+  // Cancelled in Temporal too, not "Completed" with only the JobStatus attribute saying so.
+  expect(await temporalStatus(h, jobId)).toBe('CANCELLED');
   // The model request was aborted (heartbeat cancellation), not left to finish.
   await waitFor('LLM request aborted', async () => h.model.activeResponses() === 0, 5000);
 

@@ -2,6 +2,7 @@
  * Helpers of the job suites: start a job over the real API, wait for it, read its stream,
  * its chapter files and the history of every run of its workflow.
  */
+import { CancelledFailure, WorkflowFailedError } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { api, type Harness } from '../helpers/harness';
 import { jobStreamKey, readRange } from '../../src/streams/redis-streams';
@@ -15,9 +16,30 @@ export async function startJob(h: Harness, body: Record<string, unknown>): Promi
   return r.body;
 }
 
-/** The job's final result; follows continue-as-new to the last run. */
-export function waitJob(h: Harness, jobId: string): Promise<JobResult> {
-  return h.runtime.temporal.workflow.getHandle(`job-${jobId}`).result() as Promise<JobResult>;
+/**
+ * The job's final result; follows continue-as-new to the last run. A job cancelled through
+ * Temporal ends as Canceled there, with no result: what it would have said is on its record.
+ */
+export async function waitJob(h: Harness, jobId: string): Promise<JobResult> {
+  try {
+    return (await h.runtime.temporal.workflow.getHandle(`job-${jobId}`).result()) as JobResult;
+  } catch (err) {
+    if (!(err instanceof WorkflowFailedError && err.cause instanceof CancelledFailure)) throw err;
+    const job = (await h.runtime.models.Job.findById(jobId).lean())!;
+    return {
+      status: job.status as JobResult['status'],
+      chaptersDone: job.chaptersDone.length,
+      chaptersSkipped: job.chaptersSkipped?.length ?? 0,
+      words: job.words,
+      usage: { promptTokens: job.usage?.promptTokens ?? 0, completionTokens: job.usage?.completionTokens ?? 0, totalTokens: job.usage?.totalTokens ?? 0 },
+      runs: 0,
+    };
+  }
+}
+
+/** How Temporal itself ended the job's workflow (COMPLETED, CANCELLED, …). */
+export async function temporalStatus(h: Harness, jobId: string): Promise<string | undefined> {
+  return (await h.runtime.temporal.workflow.getHandle(`job-${jobId}`).describe()).status.name;
 }
 
 export async function jobEvents(h: Harness, jobId: string): Promise<StreamEvent[]> {

@@ -21,7 +21,7 @@ import { type JobDoc } from '../../db/models';
 import { type JobStatus, objectIdSchema } from '../../core/domain';
 import { streamEventSchema } from '../../core/events';
 import { jobStreamKey } from '../../streams/redis-streams';
-import { cancelJobSignal, pauseJobSignal, progressQuery, resumeJobSignal } from '../../core/job-messages';
+import { pauseJobSignal, progressQuery, resumeJobSignal } from '../../core/job-messages';
 
 const ACTIVE = ACTIVE_JOB_STATUSES;
 const ENDED = ENDED_JOB_STATUSES;
@@ -171,11 +171,13 @@ export function jobsRouter(deps: AppDeps): Router {
   });
 
   r.post('/jobs/:jobId/cancel', async (req, res) => {
-    const { reason } = parseBody(interruptBody, req.body);
+    // The optional reason is validated; the job's record says cancelled, its stream ends with `done`.
+    parseBody(interruptBody, req.body);
     const job = await loadOwned(req);
     if (ENDED.includes(job.status as JobStatus)) throw new ConflictError(`job is ${job.status}`, { status: job.status });
     // A job whose workflow is gone has nothing in flight: its record is all there is to cancel.
-    if (!(await signal(job, (h) => h.signal(cancelJobSignal, { reason }))))
+    // A Temporal cancellation (not only our signal): the workflow ends as Canceled in Temporal UI.
+    if (!(await signal(job, async (h) => void (await h.cancel()))))
       await models.Job.updateOne({ _id: job._id }, { $set: { status: 'cancelled' satisfies JobStatus } });
     res.status(202).json({ jobId: String(job._id), requested: 'cancel' });
   });
