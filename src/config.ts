@@ -9,6 +9,7 @@
  * differently in both places is reported as a conflict, logged at start-up and shown in
  * `/health` with masked values.
  */
+import { type PriceTable, priceTable } from './core/prices';
 import fs from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
@@ -70,6 +71,12 @@ export const configSchema = z.object({
   OPENAI_BASE_URL: z.string().optional(),
   OPENAI_MODEL: z.string().default('gpt-4o-mini'),
   ROUTER_MODEL: z.string().optional(),
+  /**
+   * Prices per million tokens by model, JSON: {"<model>": {"input": 2.5, "cachedInput": 1.25,
+   * "output": 10}}. Merged over the built-in list prices (src/core/prices.ts); a call to a
+   * model with no price has no cost (null) in the usage API.
+   */
+  MODEL_PRICES: z.string().default(''),
   /** Offline model: used whenever OPENAI_API_KEY is unset. Port 0 picks a free port. */
   OFFLINE_MODEL_PORT: intFrom(0),
   OFFLINE_MODEL_TTFT_MS: intFrom(300),
@@ -169,6 +176,8 @@ export interface ConfigMeta {
   dotenvPath: string | null;
   conflicts: ConfigConflict[];
   offlineModel: boolean;
+  /** Model prices (USD per million tokens): the built-in list with MODEL_PRICES over it. */
+  prices: PriceTable;
   /** Auth mode and the parsed bearer tokens (decided from the parsed API_TOKENS, not the raw string). */
   auth: AuthSettings;
 }
@@ -223,6 +232,12 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  let prices: PriceTable;
+  try {
+    prices = priceTable(parsed.data.MODEL_PRICES);
+  } catch (err) {
+    throw new Error(`Invalid configuration:\n  ${(err as Error).message}`);
+  }
   let auth: AuthSettings;
   try {
     // The raw value: an unset secret and an explicit copy of the default are both refused with tokens.
@@ -239,6 +254,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       conflicts,
       offlineModel: !parsed.data.OPENAI_API_KEY,
       auth,
+      prices,
     },
   };
 }

@@ -9,7 +9,6 @@
  * - Saves the step's transcript in MongoDB and returns only compact facts to the workflow.
  */
 import { heartbeatWhile } from './heartbeat';
-import { usageFromProvider } from '../core/usage';
 import { Context } from '@temporalio/activity';
 import type OpenAI from 'openai';
 import { REVIEW_CONTENT_MARKER } from '../core/markers';
@@ -22,7 +21,7 @@ import { countTokens } from './context';
 import type { ActivityDeps } from './deps';
 import { type CountingPublisher, publisherFor } from './publish';
 import { type AssembledCall, type StepBeat, streamAnswer, type StreamedAnswer } from './llm-stream';
-import { recordUsage } from './usage';
+import { priced, providerUsage, recordUsage } from './usage';
 import { reviewContent } from './review-evidence';
 import { stepId, usageId } from './record-ids';
 import { saveCapture, stepCaptureKey } from './capture';
@@ -147,8 +146,8 @@ async function recordStep(deps: ActivityDeps, step: StepAttempt, opened: OpenedS
   const toolCalls = answer.calls.filter((c) => c.name);
   toolCalls.forEach((c, i) => (c.id ||= `call_${input.step}_${i}`));
   const usageData: UsageData = answer.usage
-    ? { ...usageFromProvider(answer.usage), source: 'provider', model: config.OPENAI_MODEL }
-    : estimateUsage(opened.messages, answer.rawContent, toolCalls, config.OPENAI_MODEL);
+    ? providerUsage(config.meta.prices, answer.usage, config.OPENAI_MODEL)
+    : priced(config.meta.prices, estimateUsage(opened.messages, answer.rawContent, toolCalls, config.OPENAI_MODEL));
 
   const capture = input.pendingFileId && (processor.body || processor.closed)
     ? { fileId: input.pendingFileId, body: processor.body, closed: processor.closed }

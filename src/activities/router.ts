@@ -3,14 +3,13 @@
  * status card and routing (router-input.ts). An answer that is not valid JSON of the right
  * shape degrades to a safe default and says why.
  */
-import { usageFromProvider } from '../core/usage';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { buildRouterSystemPrompt } from '../agents/prompts';
 import { fallbackRouting, normaliseRouterAnswer, type RoutingDecision, routerAnswerSchema } from '../core/plans';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
 import { classifyLlmError } from './llm-errors';
-import { recordUsage } from './usage';
+import { providerUsage, recordUsage } from './usage';
 import { usageId } from './record-ids';
 import { routerInput } from './router-input';
 
@@ -49,7 +48,7 @@ export function createRouterActivities(deps: ActivityDeps) {
         );
         content = res.choices[0]?.message.content ?? '';
         if (res.usage) {
-          await recordUsage(models, usageId(input.turnId, 'router'), input.turnId, turn, 'router', 0, { ...usageFromProvider(res.usage), source: 'provider', model: res.model || config.OPENAI_MODEL });
+          await recordUsage(models, usageId(input.turnId, 'router'), input.turnId, turn, 'router', 0, providerUsage(config.meta.prices, res.usage, res.model || config.OPENAI_MODEL));
         }
       } catch (err) {
         const classified = classifyLlmError(err);

@@ -7,13 +7,12 @@
  * Optional by nature: a model error, or an answer with fewer than two usable items, means no
  * suggestions — never a failed turn. Idempotent: a retry keeps what was saved.
  */
-import { usageFromProvider } from '../core/usage';
 import { Context } from '@temporalio/activity';
 import { buildSuggestionsPrompt, SUGGESTION_SECTIONS } from '../agents/prompts/suggestions';
 import { detectLanguage, tail, truncate } from '../core/text';
 import type { ToolOutcome } from '../core/turn-types';
 import type { ActivityDeps } from './deps';
-import { recordUsage } from './usage';
+import { providerUsage, recordUsage } from './usage';
 import { usageId } from './record-ids';
 
 export interface SuggestInput {
@@ -101,7 +100,7 @@ export function createSuggestionActivities(deps: ActivityDeps) {
         );
         items = cleanSuggestions(res.choices[0]?.message.content ?? '', language);
         if (res.usage)
-          await recordUsage(models, usageId(input.turnId, 'suggestions'), input.turnId, turn, 'suggestions', 0, { ...usageFromProvider(res.usage), source: 'provider', model: res.model || model });
+          await recordUsage(models, usageId(input.turnId, 'suggestions'), input.turnId, turn, 'suggestions', 0, providerUsage(deps.config.meta.prices, res.usage, res.model || model));
       } catch (err) {
         deps.logger.warn({ err: (err as Error).message, turnId: input.turnId }, 'no next-step suggestions: the model call failed');
         return { count: 0 };

@@ -1,5 +1,18 @@
 import type { UsageData } from '../core/events';
+import { costUsd, priceOf, type PriceTable } from '../core/prices';
+import { type ProviderUsage, usageDetailsFromProvider, usageFromProvider } from '../core/usage';
 import type { Models } from '../db/models';
+
+/** A call's usage with its cost by the price table (null cost: the model has no price). */
+export function priced(prices: PriceTable, u: Omit<UsageData, 'costUsd'>): UsageData {
+  return { ...u, costUsd: costUsd(priceOf(prices, u.model), u) };
+}
+
+/** What a provider reported for one call: counts, cached and reasoning tokens, cost. */
+export function providerUsage(prices: PriceTable, raw: ProviderUsage, model: string): UsageData {
+  const details = usageDetailsFromProvider(raw);
+  return priced(prices, { ...usageFromProvider(raw), ...details, source: 'provider', model });
+}
 
 interface TurnOwner {
   sessionId: string;
@@ -28,6 +41,10 @@ export async function recordUsage(models: Models, key: string, turnId: string, t
         promptTokens: usage.promptTokens,
         completionTokens: usage.completionTokens,
         totalTokens: usage.totalTokens,
+        cachedPromptTokens: usage.cachedPromptTokens ?? 0,
+        reasoningTokens: usage.reasoningTokens ?? 0,
+        costUsd: usage.costUsd ?? null,
+        priced: usage.costUsd !== null && usage.costUsd !== undefined,
         source: usage.source,
       },
     },

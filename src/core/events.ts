@@ -21,6 +21,11 @@ const usageData = z.object({
   /** `provider` when the model reported usage; `estimate` when we had to count (seed 002, invariant 3). */
   source: z.enum(['provider', 'estimate']),
   model: z.string(),
+  /** Prompt tokens the provider served from its prefix cache (billed at the cached price). */
+  cachedPromptTokens: z.number().int().nonnegative().optional(),
+  reasoningTokens: z.number().int().nonnegative().optional(),
+  /** USD of the call by the price table (MODEL_PRICES); null when the model has no price. */
+  costUsd: z.number().nonnegative().nullable().optional(),
 });
 export type UsageData = z.infer<typeof usageData>;
 

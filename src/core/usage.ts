@@ -17,8 +17,34 @@ export const addUsage = (a: Usage, b: Usage): Usage => ({
   totalTokens: a.totalTokens + b.totalTokens,
 });
 
+/** What a provider says beyond the counts: prompt tokens served from its prefix cache, reasoning tokens. */
+export interface UsageDetails {
+  cachedPromptTokens: number;
+  reasoningTokens: number;
+}
+
+/** A provider's usage object, as OpenAI and DeepSeek send it (the fields each may add). */
+export interface ProviderUsage {
+  prompt_tokens?: number | null;
+  completion_tokens?: number | null;
+  total_tokens?: number | null;
+  /** OpenAI. */
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
+  /** DeepSeek. */
+  prompt_cache_hit_tokens?: number | null;
+}
+
+/** Cached and reasoning tokens from either provider's fields (0 when not given). */
+export function usageDetailsFromProvider(u: ProviderUsage): UsageDetails {
+  return {
+    cachedPromptTokens: u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens ?? 0,
+    reasoningTokens: u.completion_tokens_details?.reasoning_tokens ?? 0,
+  };
+}
+
 /** An OpenAI-compatible `usage` object as ours (a missing total is the sum of the parts). */
-export function usageFromProvider(u: { prompt_tokens?: number | null; completion_tokens?: number | null; total_tokens?: number | null }): Usage {
+export function usageFromProvider(u: ProviderUsage): Usage {
   const promptTokens = u.prompt_tokens ?? 0;
   const completionTokens = u.completion_tokens ?? 0;
   return { promptTokens, completionTokens, totalTokens: u.total_tokens ?? promptTokens + completionTokens };

@@ -50,8 +50,14 @@ export const metrics = {
   // Model and activities (worker side)
   tokens: new client.Counter({
     name: 'scriptorium_llm_tokens_total',
-    help: 'Model tokens by agent, kind (prompt/completion) and usage_source (provider/estimate).',
+    help: 'Model tokens by agent, kind (prompt/completion/cached_prompt: the part of prompt served from the provider cache) and usage_source (provider/estimate).',
     labelNames: ['agent', 'kind', 'usage_source'] as const,
+    registers: [registry],
+  }),
+  costUsd: new client.Counter({
+    name: 'scriptorium_llm_cost_usd_total',
+    help: 'USD of model calls by the price table (MODEL_PRICES), by agent and model; calls to unpriced models add nothing.',
+    labelNames: ['agent', 'model'] as const,
     registers: [registry],
   }),
   timeToFirstToken: new client.Histogram({

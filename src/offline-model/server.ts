@@ -10,6 +10,7 @@ import { personaReply } from './persona';
 import { errorBody, FIXED_CREATED } from './protocol';
 import { errorTypeFor, replyFromEntry, replyFromPersona } from './replies';
 import { Script } from './script';
+import { PrefixCache } from './prefix-cache';
 import { countCompletionTokens, countPromptTokens, requestHash } from './tokens';
 import { sendCompletion, sendJson, streamCompletion } from './transport';
 import {
@@ -61,6 +62,8 @@ class OfflineModelServer implements OfflineModel {
   baseURL = '';
   port = 0;
   private readonly script_ = new Script();
+  /** Recent prompts, for the cached-token counts a provider's prefix cache would report. */
+  private readonly prefixCache = new PrefixCache();
   private requests_: RecordedRequest[] = [];
   private failures_: string[] = [];
   private readonly waiters = new Set<() => void>();
@@ -196,8 +199,11 @@ class OfflineModelServer implements OfflineModel {
     const reply = this.chooseReply(agent, body, hash, res);
     if (!reply) return;
     const meta = { id: `chatcmpl-${hash.slice(0, 24)}`, model: body.model ?? OFFLINE_MODEL_ID };
+    // Counted once, when the usage goes out; the prefix cache sees every request in order.
+    const promptTokens = countPromptTokens(body);
+    const cached = this.prefixCache.cachedTokens(body, promptTokens);
     const usage = (): UsageCounts | null =>
-      reply.usage === null ? null : (reply.usage ?? { prompt_tokens: countPromptTokens(body), completion_tokens: countCompletionTokens(reply) });
+      reply.usage === null ? null : (reply.usage ?? { prompt_tokens: promptTokens, completion_tokens: countCompletionTokens(reply), cached_tokens: cached });
     if (body.stream) {
       await streamCompletion(res, signal, meta, reply, { includeUsage: body.stream_options?.include_usage === true, usage });
     } else {

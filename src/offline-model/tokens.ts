@@ -53,8 +53,14 @@ export function countCompletionTokens(reply: { content: string; reasoning: strin
 }
 
 /** Usage in the wire shape, including the total. */
-export function wireUsage(u: UsageCounts): UsageCounts & { total_tokens: number } {
-  return { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.prompt_tokens + u.completion_tokens };
+export function wireUsage(u: UsageCounts): Omit<UsageCounts, 'cached_tokens'> & { total_tokens: number; prompt_tokens_details?: { cached_tokens: number } } {
+  return {
+    prompt_tokens: u.prompt_tokens,
+    completion_tokens: u.completion_tokens,
+    total_tokens: u.prompt_tokens + u.completion_tokens,
+    // As OpenAI reports it (DeepSeek's prompt_cache_hit_tokens means the same).
+    ...(u.cached_tokens !== undefined ? { prompt_tokens_details: { cached_tokens: u.cached_tokens } } : {}),
+  };
 }
 
 /** Hex sha256 of the request's conversation (messages and tools), independent of `stream`. */

@@ -51,6 +51,8 @@ export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 export interface UsageCounts {
   prompt_tokens: number;
   completion_tokens: number;
+  /** Prompt tokens served from the (simulated) prefix cache; sent as `prompt_tokens_details.cached_tokens`. */
+  cached_tokens?: number;
 }
 
 /** A canned tool call; object arguments are serialised with `JSON.stringify`. */

@@ -15,25 +15,37 @@ export interface UsageFigures {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Prompt tokens the provider served from its prefix cache (part of promptTokens). */
+  cachedPromptTokens: number;
+  /** USD by the price table (MODEL_PRICES) of every priced call. */
+  costUsd: number;
+  /** Calls to a model with no price: their tokens count, their cost is not in costUsd. */
+  unpricedSteps: number;
   /** LLM steps counted. */
   steps: number;
   estimated: boolean;
 }
 
 interface Group {
-  _id: { turnId: string; agent: string; source: string };
+  _id: { turnId: string; agent: string; source: string; priced: boolean };
   p: number;
   c: number;
   t: number;
+  k: number;
+  u: number;
   n: number;
 }
 
-const zero = (): UsageFigures => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0, steps: 0, estimated: false });
+const zero = (): UsageFigures => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0, cachedPromptTokens: 0, costUsd: 0, unpricedSteps: 0, steps: 0, estimated: false });
 
 function add(into: UsageFigures, g: Group): void {
   into.promptTokens += g.p;
   into.completionTokens += g.c;
   into.totalTokens += g.t;
+  into.cachedPromptTokens += g.k;
+  // Nano-dollars, as each record is: the sum stays free of floating noise.
+  into.costUsd = Math.round((into.costUsd + g.u) * 1e9) / 1e9;
+  if (!g._id.priced) into.unpricedSteps += g.n;
   into.steps += g.n;
   into.estimated ||= g._id.source === 'estimate';
 }
@@ -48,13 +60,20 @@ async function groupedUsage(models: Models, match: Record<string, string>): Prom
   const sumOf = (field: keyof Omit<Group, '_id'>, expr: string | number) =>
     models.UsageRecord.aggregate<{ _id: Group['_id']; v: number }>([
       { $match: match },
-      { $group: { _id: { turnId: '$turnId', agent: '$agent', source: '$source' }, v: { $sum: expr } } },
-    ]).then((rows) => rows.map((r) => ({ field, ...r })));
-  const parts = await Promise.all([sumOf('p', '$promptTokens'), sumOf('c', '$completionTokens'), sumOf('t', '$totalTokens'), sumOf('n', 1)]);
+      { $group: { _id: { turnId: '$turnId', agent: '$agent', source: '$source', priced: '$priced' }, v: { $sum: expr } } },
+    ]).then((rows) => rows.map((r) => ({ field, ...r, _id: { ...r._id, priced: r._id.priced === true } })));
+  const parts = await Promise.all([
+    sumOf('p', '$promptTokens'),
+    sumOf('c', '$completionTokens'),
+    sumOf('t', '$totalTokens'),
+    sumOf('k', '$cachedPromptTokens'),
+    sumOf('u', '$costUsd'),
+    sumOf('n', 1),
+  ]);
   const groups = new Map<string, Group>();
   for (const row of parts.flat()) {
-    const k = JSON.stringify([row._id.turnId, row._id.agent, row._id.source]);
-    const g = groups.get(k) ?? groups.set(k, { _id: row._id, p: 0, c: 0, t: 0, n: 0 }).get(k)!;
+    const k = JSON.stringify([row._id.turnId, row._id.agent, row._id.source, row._id.priced]);
+    const g = groups.get(k) ?? groups.set(k, { _id: row._id, p: 0, c: 0, t: 0, k: 0, u: 0, n: 0 }).get(k)!;
     g[row.field] = row.v;
   }
   return [...groups.values()];

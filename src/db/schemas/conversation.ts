@@ -103,6 +103,12 @@ export const usageRecordSchema = new Schema(
     promptTokens: { type: Number, required: true },
     completionTokens: { type: Number, required: true },
     totalTokens: { type: Number, required: true },
+    /** Prompt tokens the provider served from its prefix cache. */
+    cachedPromptTokens: { type: Number, default: 0 },
+    reasoningTokens: { type: Number, default: 0 },
+    /** USD by the price table when the call was made; null when its model had no price. */
+    costUsd: { type: Number, default: null },
+    priced: { type: Boolean, default: false },
     source: { type: String, enum: ['provider', 'estimate'], required: true },
   },
   { timestamps: { createdAt: true, updatedAt: false } },

@@ -1,0 +1,47 @@
+/**
+ * The offline model's stand-in for a provider's prompt prefix cache, so tests and benchmarks
+ * see cached-token numbers that behave like real ones: a request's cached tokens are the
+ * longest start it shares with a recent request (its tools, then its messages in order),
+ * counted in whole 64-token blocks as DeepSeek does, and nothing below one block.
+ */
+import type { ChatCompletionRequest } from './types';
+import { messageText } from './tokens';
+
+const BLOCK = 64;
+
+/** The request's prompt as one text, in the order a provider caches it: tools, then messages. */
+function promptText(body: ChatCompletionRequest): string {
+  const parts = [body.tools?.length ? JSON.stringify(body.tools) : ''];
+  for (const m of body.messages) {
+    parts.push(`<${m.role}>${messageText(m)}`);
+    for (const call of m.tool_calls ?? []) parts.push(`<call ${call.function.name}>${call.function.arguments ?? ''}`);
+  }
+  return parts.join('\n');
+}
+
+function sharedPrefixLength(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+export class PrefixCache {
+  private readonly recent: string[] = [];
+
+  constructor(private readonly size = 64) {}
+
+  /** Cached prompt tokens for this request (at most `promptTokens`), then remembers it. */
+  cachedTokens(body: ChatCompletionRequest, promptTokens: number): number {
+    const text = promptText(body);
+    let best = 0;
+    for (const earlier of this.recent) best = Math.max(best, sharedPrefixLength(text, earlier));
+    this.recent.push(text);
+    if (this.recent.length > this.size) this.recent.shift();
+    if (best === 0) return 0;
+    // The shared share of the prompt's tokens, by characters: no second tokenisation of a
+    // long prompt on the model's hot path (the offline model shares the CPU in benchmarks).
+    const tokens = Math.floor((promptTokens * best) / text.length / BLOCK) * BLOCK;
+    return Math.min(tokens, promptTokens);
+  }
+}

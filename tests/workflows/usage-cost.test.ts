@@ -1,0 +1,68 @@
+/**
+ * Cost in money end to end (issue 32, item 2): each model call's usage record carries the
+ * prompt tokens the provider served from its prefix cache (the offline model reports them as
+ * a provider would) and its cost by the price table; the usage API sums both per project,
+ * session and user, and calls to an unpriced model are counted, not priced.
+ */
+import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import { ofType, router, say, streamFile, words } from '../helpers/script';
+import { costUsd, priceOf } from '../../src/core/prices';
+
+const PRICE = { input: 3, cachedInput: 0.3, output: 15 };
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ config: { OPENAI_MODEL: 'house-model', MODEL_PRICES: JSON.stringify({ 'house-model': PRICE }), REVIEW_WORD_THRESHOLD: '5000' } });
+});
+afterAll(async () => h?.close());
+afterEach(() => expectScriptFullyUsed(h));
+
+interface Figures {
+  promptTokens: number;
+  cachedPromptTokens: number;
+  costUsd: number;
+  unpricedSteps: number;
+  steps: number;
+}
+
+test('usage records, events and the usage API carry cached tokens and cost', async () => {
+  const { projectId, sessionId } = await createProjectAndSession(h);
+  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), ...streamFile('writer', 'Chapter 1', words(300)), say('writer', 'Chapter 1 is written.')]);
+  const r = await runTurn(h, sessionId, 'Write chapter 1');
+  expect(r.outcome.status).toBe('completed');
+
+  const records = await h.runtime.models.UsageRecord.find({ turnId: r.turnId }).sort({ step: 1 }).lean();
+  const steps = records.filter((x) => x.agent === 'writer');
+  expect(steps.length).toBeGreaterThanOrEqual(2);
+  // A later step of the run repeats the start of the first one's prompt: the provider's cache serves it.
+  expect(steps[0]!.cachedPromptTokens).toBe(0);
+  expect(steps.slice(1).every((s) => s.cachedPromptTokens > 0 && s.cachedPromptTokens <= s.promptTokens)).toBe(true);
+  for (const s of steps) expect(s).toMatchObject({ priced: true, costUsd: costUsd(PRICE, s) });
+  // The stream's usage events carry the same figures.
+  const events = ofType(r.events, 'usage').filter((e) => e.agent === 'writer');
+  expect(events.map((e) => [e.data.cachedPromptTokens, e.data.costUsd])).toEqual(steps.map((s) => [s.cachedPromptTokens, s.costUsd]));
+
+  const all = await h.runtime.models.UsageRecord.find({ projectId }).lean();
+  const expected = all.reduce((sum, x) => sum + (x.costUsd ?? 0), 0);
+  for (const path of [`/api/v1/projects/${projectId}/usage`, `/api/v1/sessions/${sessionId}/usage`]) {
+    const report = await api<{ totals: Figures; byAgent: (Figures & { agent: string })[] }>(h, 'GET', path);
+    expect(report.body.totals.costUsd).toBeCloseTo(expected, 9);
+    expect(report.body.totals.costUsd).toBeGreaterThan(0);
+    expect(report.body.totals.cachedPromptTokens).toBe(all.reduce((n, x) => n + x.cachedPromptTokens, 0));
+    expect(report.body.totals.unpricedSteps).toBe(0);
+  }
+  expect(priceOf(h.config.meta.prices, 'house-model')).toEqual(PRICE);
+});
+
+test('a call to a model with no price is counted with no cost', async () => {
+  const { projectId, sessionId } = await createProjectAndSession(h);
+  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'A short answer.')]);
+  const r = await runTurn(h, sessionId, 'Say hello');
+  // Re-price one record as if its model had no price (as a call to an unknown model is recorded).
+  await h.runtime.models.UsageRecord.updateOne({ turnId: r.turnId, agent: 'writer' }, { $set: { priced: false, costUsd: null, model: 'unknown-model' } });
+  const report = await api<{ totals: Figures }>(h, 'GET', `/api/v1/projects/${projectId}/usage`);
+  expect(report.body.totals.unpricedSteps).toBe(1);
+  expect(report.body.totals.steps).toBeGreaterThan(1);
+  const priced = await h.runtime.models.UsageRecord.find({ projectId, priced: true }).lean();
+  expect(report.body.totals.costUsd).toBeCloseTo(priced.reduce((s, x) => s + (x.costUsd ?? 0), 0), 9);
+});
