@@ -210,9 +210,10 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
     { method: 'post', path: v1('/files/:fileId/restore'), summary: 'Restore a version (as a new version)', tag: 'files', params: idParams('fileId'), body: restoreVersionBody, status: 201 },
     { method: 'delete', path: v1('/files/:fileId'), summary: 'Soft-delete a file (folders need ?recursive=true)', tag: 'files', params: idParams('fileId'), query: deleteFileQuery, status: 204, errors: [400, 401, 404, 409] },
 
-    { method: 'get', path: v1('/projects/:projectId/usage'), summary: 'Token usage of a project: totals, per agent, per turn', tag: 'usage', params: idParams('projectId') },
-    { method: 'get', path: v1('/sessions/:sessionId/usage'), summary: 'Token usage of a session: totals, per agent, per turn', tag: 'usage', params: idParams('sessionId') },
-    { method: 'get', path: v1('/usage'), summary: 'Your token usage: totals and per agent', tag: 'usage', errors: [400, 401] },
+    { method: 'get', path: v1('/projects/:projectId/usage'), summary: 'Tokens and cost (USD) of a project: totals, per agent, per turn', tag: 'usage', params: idParams('projectId') },
+    { method: 'get', path: v1('/sessions/:sessionId/usage'), summary: 'Tokens and cost (USD) of a session: totals, per agent, per turn', tag: 'usage', params: idParams('sessionId') },
+    { method: 'get', path: v1('/jobs/:jobId/usage'), summary: 'Tokens and cost (USD) of a job: totals, per agent, per chapter turn', tag: 'usage', params: idParams('jobId') },
+    { method: 'get', path: v1('/usage'), summary: 'Your tokens and cost (USD): totals and per agent', tag: 'usage', errors: [400, 401] },
   ];
   return [...routes, ...extraRoutes.values()];
 }

@@ -227,6 +227,7 @@ const idRoutes: [string, string][] = [
   ['GET', '/api/v1/sessions/:id'],
   ['GET', '/api/v1/sessions/:id/messages'],
   ['GET', '/api/v1/sessions/:id/usage'],
+  ['GET', '/api/v1/jobs/:id/usage'],
   ['POST', '/api/v1/sessions/:id/turns'],
   ['GET', '/api/v1/turns/:id'],
   ['POST', '/api/v1/turns/:id/interrupt'],

@@ -91,6 +91,7 @@ const probes: Probe[] = [
   ['POST', () => '/api/v1/jobs', (i) => ({ projectId: i.projectId, chapters: { from: 2, to: 3 } })],
   ['GET', (i) => `/api/v1/jobs?projectId=${i.projectId}`],
   ['GET', (i) => `/api/v1/jobs/${i.jobId}`],
+  ['GET', (i) => `/api/v1/jobs/${i.jobId}/usage`],
   ['POST', (i) => `/api/v1/jobs/${i.jobId}/pause`],
   ['POST', (i) => `/api/v1/jobs/${i.jobId}/resume`],
   ['POST', (i) => `/api/v1/jobs/${i.jobId}/cancel`],

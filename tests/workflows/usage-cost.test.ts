@@ -7,6 +7,7 @@
 import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
 import { ofType, router, say, streamFile, words } from '../helpers/script';
 import { costUsd, priceOf } from '../../src/core/prices';
+import { startJob, waitJob } from './job-helpers';
 
 const PRICE = { input: 3, cachedInput: 0.3, output: 15 };
 
@@ -53,6 +54,20 @@ test('usage records, events and the usage API carry cached tokens and cost', asy
   }
   expect(priceOf(h.config.meta.prices, 'house-model')).toEqual(PRICE);
 });
+
+test('a job’s usage: its chapter turns’ tokens and cost, in one report', async () => {
+  const { projectId } = await createProjectAndSession(h);
+  const { jobId } = await startJob(h, { projectId, chapters: { from: 1, to: 2 }, wordsPerChapter: 300 });
+  await waitJob(h, jobId);
+  const records = await h.runtime.models.UsageRecord.find({ jobId }).lean();
+  expect(records.length).toBeGreaterThan(2);
+  const report = await api<{ jobId: string; totals: Figures; byTurn: { turnId: string }[] }>(h, 'GET', `/api/v1/jobs/${jobId}/usage`);
+  expect(report.status).toBe(200);
+  expect(report.body.totals.steps).toBe(records.length);
+  expect(report.body.totals.costUsd).toBeCloseTo(records.reduce((s, x) => s + (x.costUsd ?? 0), 0), 9);
+  expect(report.body.totals.costUsd).toBeGreaterThan(0);
+  expect(new Set(report.body.byTurn.map((t) => t.turnId))).toEqual(new Set(records.map((x) => x.turnId)));
+}, 120_000);
 
 test('a call to a model with no price is counted with no cost', async () => {
   const { projectId, sessionId } = await createProjectAndSession(h);

@@ -7,7 +7,7 @@
 import { Router } from 'express';
 import type { AppDeps } from '../context';
 import { userOf } from '../auth';
-import { ownedProject, ownedSession } from '../ownership';
+import { ownedJob, ownedProject, ownedSession } from '../ownership';
 import { parseId } from '../validation';
 import type { Models } from '../../db/models';
 
@@ -122,6 +122,13 @@ export function usageRouter(deps: AppDeps): Router {
     const userId = userOf(req);
     await ownedSession(models, userId, sessionId);
     res.json({ sessionId, ...(await usageReport(models, { ownerId: userId, sessionId })) });
+  });
+
+  r.get('/jobs/:jobId/usage', async (req, res) => {
+    const jobId = parseId(req.params.jobId, 'jobId');
+    const userId = userOf(req);
+    await ownedJob(models, userId, jobId);
+    res.json({ jobId, ...(await usageReport(models, { ownerId: userId, jobId })) });
   });
 
   /** Everything the caller spent (the per-user roll-up of SPEC §10); per project and session live above. */
