@@ -205,6 +205,16 @@ function createJobRecordActivities(deps: ActivityDeps) {
       return existing;
     },
 
+    /**
+     * What the job has cost so far (USD, by the price table), from its usage records: the
+     * source of truth however often the job continued or restarted. One accumulator per
+     * aggregation (FerretDB v1 computes only the first).
+     */
+    async jobCost(input: { jobId: string }): Promise<{ costUsd: number }> {
+      const [row] = await models.UsageRecord.aggregate<{ v: number }>([{ $match: { jobId: input.jobId } }, { $group: { _id: null, v: { $sum: '$costUsd' } } }]);
+      return { costUsd: Math.round((row?.v ?? 0) * 1e9) / 1e9 };
+    },
+
     /** Whether the project's outline files have an entry for every chapter of the job. */
     async jobOutlineStatus(input: { jobId: string }): Promise<{ covered: boolean; missing: number; missingText: string }> {
       const job = await loadJob(models, input.jobId);

@@ -44,6 +44,7 @@ function jobInput(job: JobDoc, config: Config, carry?: JobCarry): JobInput {
     settings: jobSettings(config),
     ...(carry ? { carry } : {}),
     ...(job.maxTokens ? { maxTokens: job.maxTokens } : {}),
+    ...(job.maxCostUsd ? { maxCostUsd: job.maxCostUsd } : {}),
     language: job.language === 'zh' ? 'zh' : 'en',
     existing: (job.existing ?? 'skip') as ExistingChapters,
   };
@@ -68,6 +69,7 @@ function restartCarry(job: JobDoc, lastId: string | null, now: Date): JobCarry {
     usage: { promptTokens: job.usage?.promptTokens ?? 0, completionTokens: job.usage?.completionTokens ?? 0, totalTokens: job.usage?.totalTokens ?? 0 },
     restarted: true,
     ...(job.maxTokens ? { maxTokens: job.maxTokens } : {}),
+    ...(job.maxCostUsd ? { maxCostUsd: job.maxCostUsd } : {}),
   };
 }
 
@@ -103,6 +105,7 @@ async function recordJob(models: Models, userId: string, jobId: string, body: z.
       review: body.review ?? false,
       wordsPerChapter: body.wordsPerChapter ?? null,
       maxTokens: body.maxTokens ?? null,
+      maxCostUsd: body.maxCostUsd ?? null,
       language: await authorLanguage(models, body),
       existing: body.existing ?? 'skip',
       status: 'queued',

@@ -107,13 +107,17 @@ export const createJobBody = z
     wordsPerChapter: z.number().int().min(100).max(50_000).optional(),
     /** Token budget of the whole job: it pauses (resumably) before a chapter that would exceed it. */
     maxTokens: z.number().int().min(1).max(1_000_000_000).optional(),
+    /** Cost budget in USD by the price table (MODEL_PRICES): it pauses (resumably) before a chapter that would exceed it. */
+    maxCostUsd: z.number().positive().max(1_000_000).optional(),
     /** Chapters of the range that already have text: skip (default), revise, or rewrite. */
     existing: z.enum(EXISTING_CHAPTER_MODES).optional(),
   })
   .strict();
 
 /** Resume may raise the job's token budget, or lift it with null. */
-export const resumeJobBody = z.object({ maxTokens: z.number().int().min(1).max(1_000_000_000).nullable().optional() }).strict();
+export const resumeJobBody = z
+  .object({ maxTokens: z.number().int().min(1).max(1_000_000_000).nullable().optional(), maxCostUsd: z.number().positive().max(1_000_000).nullable().optional() })
+  .strict();
 
 export const eventsQuery = z
   .object({

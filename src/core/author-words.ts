@@ -62,6 +62,11 @@ export function handoffText(h: { from: AgentName; to: AgentName; kind: HandoffKi
   }
 }
 
+/** Dollars as people read them: cents for amounts from a dollar, four decimals below (API prices are tiny). */
+export function usd(amount: number): string {
+  return amount >= 1 ? `$${amount.toFixed(2)}` : `$${amount.toFixed(4)}`;
+}
+
 /** "1 chapter", "3 chapters"; Chinese counts without a plural: "3 章". */
 export function chapters(n: number, lang: Language): string {
   return lang === 'zh' ? `${n} 章` : `${n} ${n === 1 ? 'chapter' : 'chapters'}`;
@@ -121,6 +126,12 @@ export function jobWords(lang: Language) {
       zh
         ? `从第 ${at} 章继续（token 预算：${budget ?? '不限'}）。`
         : `Resumed at chapter ${at} (token budget ${budget ?? 'lifted'}).`,
+    costBudgetPaused: (before: number, budget: number, used: number, perChapter: number) =>
+      zh
+        ? `已在第 ${before} 章之前暂停：再写会超出 ${usd(budget)} 的费用预算（已用 ${usd(used)}，每章约 ${usd(perChapter)}）。提高 maxCostUsd 后继续。`
+        : `Paused before chapter ${before}: cost budget ${usd(budget)} would be exceeded (${usd(used)} spent, about ${usd(perChapter)} per chapter). Resume with a higher maxCostUsd to go on.`,
+    costBudgetResumed: (at: number, budget: number | null) =>
+      zh ? `从第 ${at} 章继续（费用预算：${budget === null ? '不限' : usd(budget)}）。` : `Resumed at chapter ${at} (cost budget ${budget === null ? 'lifted' : usd(budget)}).`,
     retrying: (chapter: number | null) => (chapter === null ? (zh ? '重新规划大纲。' : 'Retrying the outline.') : zh ? `重写第 ${chapter} 章。` : `Retrying chapter ${chapter}.`),
     planning: (count: number, missing: string) =>
       zh ? `先规划大纲：第 ${missing} 章还没有条目。` : `Planning the outline: ${count === 1 ? `chapter ${missing} has` : `chapters ${missing} have`} no entry.`,

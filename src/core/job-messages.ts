@@ -20,6 +20,8 @@ export const resumeJobSignal = defineSignal<[ResumeJobArgs?]>('resume');
 export interface ResumeJobArgs {
   /** New token budget (null lifts it); absent keeps the current one. */
   maxTokens?: number | null;
+  /** New cost budget in USD (null lifts it); absent keeps the current one. */
+  maxCostUsd?: number | null;
 }
 /** Stop the chapter in flight (the child turn ends `interrupted`); finished chapters stay. */
 export const cancelJobSignal = defineSignal<[{ reason?: string }]>('cancel');
@@ -60,6 +62,8 @@ export interface JobCarry {
   restarted?: boolean;
   /** The token budget now (a resume may have raised it); absent: the input's. */
   maxTokens?: number | null;
+  /** The cost budget now (a resume may have raised it); absent: the input's. */
+  maxCostUsd?: number | null;
   /** Chapters left as they were because they already had text (existing: skip). */
   skipped?: number;
   /** Revision rounds run so far (absent in runs carried before they were counted). */
@@ -78,6 +82,8 @@ export interface JobInput {
   carry?: JobCarry;
   /** Token budget of the whole job (POST /jobs maxTokens); absent or null: none. */
   maxTokens?: number | null;
+  /** Cost budget of the whole job in USD, by the price table (POST /jobs maxCostUsd); absent or null: none. */
+  maxCostUsd?: number | null;
   /** The author's language, for the job's messages (absent: English). */
   language?: Language;
   /** What to do with chapters that had text before the job (absent: skip). */

@@ -28,7 +28,7 @@ import type { JobRunState } from './job-state';
 import { type RoutingDecision, writerAloneRouting } from '../core/plans';
 import type { turnWorkflow } from './turn';
 
-type JobActivity = 'openJobTurn' | 'abandonJobTurn' | 'existingChapters' | 'jobOutlineStatus' | 'reviewVerdict' | 'finishChapter' | 'recordJob';
+type JobActivity = 'openJobTurn' | 'abandonJobTurn' | 'existingChapters' | 'jobCost' | 'jobOutlineStatus' | 'reviewVerdict' | 'finishChapter' | 'recordJob';
 
 /**
  * Job bookkeeping never gives up: a job should outlive a MongoDB or Redis outage.
@@ -61,6 +61,7 @@ function pick(p: ActivityInterfaceFor<Pick<Activities, JobActivity>>) {
     openJobTurn: p.openJobTurn,
     abandonJobTurn: p.abandonJobTurn,
     existingChapters: p.existingChapters,
+    jobCost: p.jobCost,
     jobOutlineStatus: p.jobOutlineStatus,
     reviewVerdict: p.reviewVerdict,
     finishChapter: p.finishChapter,

@@ -36,6 +36,7 @@ export class JobRunState {
   existing = new Set<number>();
   /** Token budget of the whole job (null: none); a resume may raise or lift it. */
   maxTokens: number | null;
+  maxCostUsd: number | null;
   private slot: number;
   private chain: Promise<unknown> = Promise.resolve();
 
@@ -65,6 +66,7 @@ export class JobRunState {
     this.revisions = c.revisions ?? 0;
     this.skipped = c.skipped ?? 0;
     this.maxTokens = c.maxTokens !== undefined ? c.maxTokens : (input.maxTokens ?? null);
+    this.maxCostUsd = c.maxCostUsd !== undefined ? c.maxCostUsd : (input.maxCostUsd ?? null);
     // A pause asked for just before continue-as-new is still being honoured.
     if (c.pauseRequested) this.status = 'pausing';
   }
@@ -125,6 +127,7 @@ export class JobRunState {
       run: this.run + 1,
       // Only jobs with a budget carry one (a lifted budget carries its null).
       ...(this.maxTokens !== null || (this.input.maxTokens ?? null) !== null ? { maxTokens: this.maxTokens } : {}),
+      ...(this.maxCostUsd !== null || (this.input.maxCostUsd ?? null) !== null ? { maxCostUsd: this.maxCostUsd } : {}),
     };
   }
 

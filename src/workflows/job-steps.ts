@@ -59,30 +59,45 @@ export class JobSteps {
   }
 
   /**
-   * Token budget, checked before each chapter: when the chapter would take the job past
-   * `maxTokens` (what is used plus the average chapter so far), the job pauses — resumable,
-   * with a job_progress saying why — until a resume raises or lifts the budget, or a cancel.
+   * Token and cost budgets, checked before each chapter: when the chapter would take the job
+   * past `maxTokens` or `maxCostUsd` (what is used plus the average chapter so far), the job
+   * pauses — resumable, with a job_progress saying why — until a resume raises or lifts the
+   * budget, or a cancel. The cost so far is read from the job's usage records.
    */
   async withinBudget(): Promise<Step> {
     const { st } = this;
-    if (st.maxTokens === null) return 'ok';
-    let paused = false;
+    if (st.maxTokens === null && st.maxCostUsd === null) return 'ok';
+    let paused: 'tokens' | 'cost' | null = null;
     for (;;) {
       if (st.cancelRequested) return 'cancelled';
-      const used = st.usage.totalTokens;
-      const estimate = st.nextChapterEstimate();
-      if (st.maxTokens === null || (used < st.maxTokens && used + estimate <= st.maxTokens)) break;
+      const over = await this.overBudget();
+      if (!over) break;
       st.resumeRequested = false;
-      await this.setStatus(
-        'paused',
-        st.wording.budgetPaused(st.next, st.maxTokens, used, estimate),
-        { summary: true },
-      );
-      paused = true;
+      await this.setStatus('paused', over.message, { summary: true });
+      paused = over.kind;
       await condition(() => st.resumeRequested || st.cancelRequested);
     }
-    if (paused) await this.setStatus('running', st.wording.budgetResumed(st.next, st.maxTokens));
+    if (paused === 'tokens') await this.setStatus('running', st.wording.budgetResumed(st.next, st.maxTokens));
+    if (paused === 'cost') await this.setStatus('running', st.wording.costBudgetResumed(st.next, st.maxCostUsd));
     return 'ok';
+  }
+
+  /** Which budget the next chapter would cross, with the message that says so; null when neither. */
+  private async overBudget(): Promise<{ kind: 'tokens' | 'cost'; message: string } | null> {
+    const { st } = this;
+    const done = st.chaptersDone;
+    if (st.maxTokens !== null) {
+      const used = st.usage.totalTokens;
+      const estimate = st.nextChapterEstimate();
+      if (used >= st.maxTokens || used + estimate > st.maxTokens) return { kind: 'tokens', message: st.wording.budgetPaused(st.next, st.maxTokens, used, estimate) };
+    }
+    if (st.maxCostUsd !== null) {
+      const { costUsd } = await this.acts.jobCost({ jobId: this.input.jobId });
+      const estimate = done > 0 ? costUsd / done : 0;
+      if (costUsd >= st.maxCostUsd || costUsd + estimate > st.maxCostUsd)
+        return { kind: 'cost', message: st.wording.costBudgetPaused(st.next, st.maxCostUsd, costUsd, estimate) };
+    }
+    return null;
   }
 
   /** Stops in the resumable failed state until `resume` (retry) or `cancel`. */

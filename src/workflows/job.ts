@@ -41,6 +41,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
   });
   setHandler(resumeJobSignal, (args) => {
     if (args?.maxTokens !== undefined) st.maxTokens = args.maxTokens;
+    if (args?.maxCostUsd !== undefined) st.maxCostUsd = args.maxCostUsd;
     if (st.pauseRequested) {
       st.pauseRequested = false;
       if (st.status === 'pausing') st.background(steps.statusCall('running', st.wording.pauseWithdrawn()));

@@ -7,7 +7,7 @@
 import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
 import { ofType, router, say, streamFile, words } from '../helpers/script';
 import { costUsd, priceOf } from '../../src/core/prices';
-import { startJob, waitJob } from './job-helpers';
+import { jobEvents, progressOf, startJob, waitFor, waitJob } from './job-helpers';
 
 const PRICE = { input: 3, cachedInput: 0.3, output: 15 };
 
@@ -67,6 +67,27 @@ test('a job’s usage: its chapter turns’ tokens and cost, in one report', asy
   expect(report.body.totals.costUsd).toBeCloseTo(records.reduce((s, x) => s + (x.costUsd ?? 0), 0), 9);
   expect(report.body.totals.costUsd).toBeGreaterThan(0);
   expect(new Set(report.body.byTurn.map((t) => t.turnId))).toEqual(new Set(records.map((x) => x.turnId)));
+}, 120_000);
+
+test('a job with a cost budget pauses before the chapter that would cross it, and goes on once the budget is lifted', async () => {
+  const { projectId } = await createProjectAndSession(h);
+  const { jobId } = await startJob(h, { projectId, chapters: { from: 1, to: 3 }, wordsPerChapter: 300, maxCostUsd: 0.000001 });
+  const paused = await waitFor('paused at its cost budget', async () => {
+    const j = await api<{ status: string; chaptersDone: number[]; maxCostUsd: number }>(h, 'GET', `/api/v1/jobs/${jobId}`);
+    return j.body.status === 'paused' ? j.body : null;
+  });
+  // The outline's planner turn already spent more than the budget: the job stops before its first chapter.
+  expect(paused).toMatchObject({ chaptersDone: [], maxCostUsd: 0.000001 });
+  const spent = (await h.runtime.models.UsageRecord.find({ jobId }).lean()).reduce((s, x) => s + (x.costUsd ?? 0), 0);
+  expect(spent).toBeGreaterThan(0.000001);
+  const message = progressOf(await jobEvents(h, jobId)).map((e) => e.data.message ?? '').find((m) => m.includes('cost budget'));
+  expect(message).toBe(`Paused before chapter 1: cost budget $0.0000 would be exceeded ($${spent.toFixed(4)} spent, about $0.0000 per chapter). Resume with a higher maxCostUsd to go on.`);
+  // No chapter turn ran while paused.
+  expect(await h.runtime.models.Turn.countDocuments({ jobId, message: /^Write Chapter/ })).toBe(0);
+
+  expect((await api(h, 'POST', `/api/v1/jobs/${jobId}/resume`, { maxCostUsd: null })).status).toBe(202);
+  expect(await waitJob(h, jobId)).toMatchObject({ status: 'completed', chaptersDone: 3 });
+  expect(progressOf(await jobEvents(h, jobId)).map((e) => e.data.message)).toContain('Resumed at chapter 1 (cost budget lifted).');
 }, 120_000);
 
 test('a call to a model with no price is counted with no cost', async () => {

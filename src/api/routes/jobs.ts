@@ -52,7 +52,7 @@ const ENDED = ENDED_JOB_STATUSES;
     { method: 'get', path: v1('/jobs'), summary: 'List your jobs (optionally of one project)', tag: 'jobs', query: listQuery },
     { method: 'get', path: v1('/jobs/:jobId'), summary: 'Job status, chapters done, words, usage (and live progress while not over)', tag: 'jobs', params },
     control('pause', 'Pause after the chapter in flight'),
-    { ...control('resume', 'Resume a paused job, or retry the failed chapter of a failed one; maxTokens raises (null lifts) the token budget'), body: resumeJobBody },
+    { ...control('resume', 'Resume a paused job, or retry the failed chapter of a failed one; maxTokens / maxCostUsd raise (null lifts) a budget'), body: resumeJobBody },
     { ...control('cancel', 'Cancel: stop the chapter in flight, keep finished chapters'), body: interruptBody },
     { method: 'post', path: v1('/jobs/:jobId/stream-token'), summary: 'A short-lived token for this job’s stream', tag: 'jobs', params, status: 201 },
     {
@@ -87,6 +87,7 @@ export const presentJob = (j: JobDoc) => ({
   review: j.review,
   wordsPerChapter: j.wordsPerChapter,
   maxTokens: j.maxTokens ?? null,
+  maxCostUsd: j.maxCostUsd ?? null,
   instructions: j.instructions,
   createdAt: j.createdAt,
   updatedAt: j.updatedAt,
@@ -153,7 +154,7 @@ export function jobsRouter(deps: AppDeps): Router {
   });
 
   r.post('/jobs/:jobId/resume', async (req, res) => {
-    const { maxTokens } = parseBody(resumeJobBody, req.body);
+    const { maxTokens, maxCostUsd } = parseBody(resumeJobBody, req.body);
     const job = await loadOwned(req);
     const status = job.status as JobStatus;
     if (!['paused', 'pausing', 'failed'].includes(status)) throw new ConflictError(`job is ${status}: only a paused or failed job resumes`, { status });
@@ -162,8 +163,13 @@ export function jobsRouter(deps: AppDeps): Router {
       await models.Job.updateOne({ _id: job._id }, { $set: { maxTokens } });
       job.maxTokens = maxTokens;
     }
+    if (maxCostUsd !== undefined) {
+      await models.Job.updateOne({ _id: job._id }, { $set: { maxCostUsd } });
+      job.maxCostUsd = maxCostUsd;
+    }
+    const budgets = { ...(maxTokens !== undefined ? { maxTokens } : {}), ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) };
     let restarted = false;
-    if (!(await signal(job, (h) => h.signal(resumeJobSignal, ...(maxTokens !== undefined ? [{ maxTokens }] : []))))) {
+    if (!(await signal(job, (h) => h.signal(resumeJobSignal, ...(Object.keys(budgets).length ? [budgets] : []))))) {
       await restart(job);
       restarted = true;
     }

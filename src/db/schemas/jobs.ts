@@ -24,6 +24,8 @@ export const jobSchema = new Schema(
     wordsPerChapter: { type: Number, default: null },
     /** Token budget (null: none); the job pauses before a chapter that would exceed it. */
     maxTokens: { type: Number, default: null },
+    /** Cost budget in USD (null: none); the job pauses before a chapter that would exceed it. */
+    maxCostUsd: { type: Number, default: null },
     /** The author's language when the job was created: its progress and closing messages use it. */
     language: { type: String, enum: ['en', 'zh'], default: 'en' },
     /** What the job does with chapters that had text before it (EXISTING_CHAPTER_MODES). */
