@@ -18,7 +18,7 @@ import { startOfflineModel, type OfflineModel } from './offline-model';
 import { connectRuntime, createLlmClient } from './runtime';
 import { createWorker } from './worker';
 import { listenOn } from './shared/listen';
-import { helpText, wantsHelp } from './help';
+import { printHelpIfAsked } from './help';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -28,19 +28,7 @@ function startingUp(_req: http.IncomingMessage, res: http.ServerResponse): void 
 }
 
 async function main(): Promise<void> {
-  if (wantsHelp()) {
-    process.stdout.write(
-      helpText({
-        usage: 'npm start   (or: node dist/main.js [--help])',
-        about: [
-          'Starts Scriptorium: the HTTP API (PORT, HOST), a worker in this process unless RUN_WORKER_IN_PROCESS=false,',
-          'and the offline model when no OPENAI_API_KEY is set. `npm start` first starts the local services',
-          '(Temporal dev server, a MongoDB-wire server, Redis: scripts/services.sh); `node dist/main.js` expects them running.',
-        ],
-      }),
-    );
-    return;
-  }
+  if (printHelpIfAsked('api')) return;
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, 'scriptorium', undefined, processLogFormat(config));
   // Before any Temporal connection: SDK logs into pino; worker metrics when configured.

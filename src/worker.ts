@@ -20,7 +20,7 @@ import { activeTracing, shutdownTracing, temporalTracingPlugin } from './observa
 import { PRELOADED_WORKFLOW_MODULES, prebuiltBundlePath, WORKFLOWS_PATH } from './bundling';
 import { onShutdown } from './shutdown';
 import { connectRuntime, createLlmClient, type Runtime } from './runtime';
-import { helpText, wantsHelp } from './help';
+import { printHelpIfAsked } from './help';
 
 export { WORKFLOWS_PATH };
 
@@ -140,19 +140,7 @@ export const NO_MODEL_MESSAGE = [
 ].join('\n');
 
 async function main(): Promise<void> {
-  if (wantsHelp()) {
-    process.stdout.write(
-      helpText({
-        usage: 'npm run worker   (or: node dist/worker.js [--help])',
-        about: [
-          'Runs a Scriptorium worker on its own: it polls TEMPORAL_TASK_QUEUE on TEMPORAL_ADDRESS and runs turns and jobs,',
-          'reading and writing MONGODB_URI and REDIS_URL. It needs a model: OPENAI_API_KEY, or OPENAI_BASE_URL of a model',
-          'server such as the offline model (`npm run offline-model`). The API runs apart (RUN_WORKER_IN_PROCESS=false npm start).',
-        ],
-      }),
-    );
-    return;
-  }
+  if (printHelpIfAsked('worker')) return;
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, 'scriptorium-worker', undefined, processLogFormat(config));
   installTemporalRuntime({ logger, metricsBindAddress: config.TEMPORAL_METRICS_BIND_ADDRESS });

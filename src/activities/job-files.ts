@@ -4,6 +4,7 @@
  * counts as written only when a live draft file for it has body text (seed 001: the task
  * board marks done only what exists as files with body text).
  */
+import { numberRuns } from '../core/author-words';
 import { casLost, casWritten, compareAndSet } from '../db/compare-and-set';
 import { readProjectState, writeProjectState } from '../db/project-state';
 import type { Models } from '../db/models';
@@ -86,13 +87,7 @@ export function missingChapters(coverage: OutlineCoverage, from: number, to: num
 
 /** "1–3, 7, 9–12": compact ranges for messages. */
 export function describeRanges(ns: number[], max = 12): string {
-  const parts: string[] = [];
-  for (let i = 0; i < ns.length; ) {
-    let j = i;
-    while (j + 1 < ns.length && ns[j + 1] === ns[j]! + 1) j++;
-    parts.push(i === j ? `${ns[i]}` : `${ns[i]}–${ns[j]}`);
-    i = j + 1;
-  }
+  const parts = numberRuns(ns);
   return parts.length > max ? `${parts.slice(0, max).join(', ')}, …` : parts.join(', ');
 }
 

@@ -78,8 +78,8 @@ export function chapterRange(from: number, to: number, lang: Language): string {
   return from === to ? `chapter ${from}` : `chapters ${from}–${to}`;
 }
 
-/** Chapters as a person lists them: "chapter 4", "chapters 1–2, 5"; "第 4 章", "第 1–2、5 章". */
-export function chapterList(ns: readonly number[], lang: Language): string {
+/** Numbers as runs, in order: [1, 2, 3, 7, 9, 10] → ["1–3", "7", "9–10"]. */
+export function numberRuns(ns: readonly number[]): string[] {
   const sorted = [...new Set(ns)].sort((a, b) => a - b);
   const runs: string[] = [];
   for (let i = 0; i < sorted.length; ) {
@@ -88,8 +88,14 @@ export function chapterList(ns: readonly number[], lang: Language): string {
     runs.push(j === i ? `${sorted[i]}` : `${sorted[i]}–${sorted[j]}`);
     i = j + 1;
   }
+  return runs;
+}
+
+/** Chapters as a person lists them: "chapter 4", "chapters 1–2, 5"; "第 4 章", "第 1–2、5 章". */
+export function chapterList(ns: readonly number[], lang: Language): string {
+  const runs = numberRuns(ns);
   if (lang === 'zh') return `第 ${runs.join('、')} 章`;
-  return `${sorted.length === 1 ? 'chapter' : 'chapters'} ${runs.join(', ')}`;
+  return `${new Set(ns).size === 1 ? 'chapter' : 'chapters'} ${runs.join(', ')}`;
 }
 
 /** The messages a job posts as it goes (job_progress `message`, its closing session message). */

@@ -110,26 +110,19 @@ export function usageRouter(deps: AppDeps): Router {
   const r = Router();
   const { models } = deps;
 
-  r.get('/projects/:projectId/usage', async (req, res) => {
-    const projectId = parseId(req.params.projectId, 'projectId');
-    const userId = userOf(req);
-    await ownedProject(models, userId, projectId);
-    res.json({ projectId, ...(await usageReport(models, { ownerId: userId, projectId })) });
-  });
-
-  r.get('/sessions/:sessionId/usage', async (req, res) => {
-    const sessionId = parseId(req.params.sessionId, 'sessionId');
-    const userId = userOf(req);
-    await ownedSession(models, userId, sessionId);
-    res.json({ sessionId, ...(await usageReport(models, { ownerId: userId, sessionId })) });
-  });
-
-  r.get('/jobs/:jobId/usage', async (req, res) => {
-    const jobId = parseId(req.params.jobId, 'jobId');
-    const userId = userOf(req);
-    await ownedJob(models, userId, jobId);
-    res.json({ jobId, ...(await usageReport(models, { ownerId: userId, jobId })) });
-  });
+  /** Usage of one thing the caller owns: a project, a session or a job (404 for anyone else's). */
+  const scopes = [
+    { path: '/projects/:projectId/usage', key: 'projectId', owned: ownedProject },
+    { path: '/sessions/:sessionId/usage', key: 'sessionId', owned: ownedSession },
+    { path: '/jobs/:jobId/usage', key: 'jobId', owned: ownedJob },
+  ] as const;
+  for (const scope of scopes)
+    r.get(scope.path, async (req, res) => {
+      const id = parseId((req.params as Record<string, string>)[scope.key], scope.key);
+      const userId = userOf(req);
+      await scope.owned(models, userId, id);
+      res.json({ [scope.key]: id, ...(await usageReport(models, { ownerId: userId, [scope.key]: id })) });
+    });
 
   /** Everything the caller spent (the per-user roll-up of SPEC §10); per project and session live above. */
   r.get('/usage', async (req, res) => {
