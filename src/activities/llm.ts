@@ -145,6 +145,15 @@ async function recordStep(deps: ActivityDeps, step: StepAttempt, opened: OpenedS
   const { processor, chatText } = answer;
   const toolCalls = answer.calls.filter((c) => c.name);
   toolCalls.forEach((c, i) => (c.id ||= `call_${input.step}_${i}`));
+  // Each call is executed and answered on its own, keyed by its id: a model that gives two
+  // calls one id (seen from real models) would have the second answered with the first's
+  // outcome, and never run. Later duplicates get an id of their own, which the transcript,
+  // the cards and the next request's history all use.
+  const seen = new Set<string>();
+  for (const [i, c] of toolCalls.entries()) {
+    if (seen.has(c.id)) c.id = `${c.id}__${i}`;
+    seen.add(c.id);
+  }
   const usageData: UsageData = answer.usage
     ? providerUsage(config.meta.prices, answer.usage, config.OPENAI_MODEL)
     : priced(config.meta.prices, estimateUsage(opened.messages, answer.rawContent, toolCalls, config.OPENAI_MODEL));

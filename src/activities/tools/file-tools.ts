@@ -35,10 +35,11 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
   const { models } = ctx;
   const fileId = idFromKey(`file:${ctx.key}`);
   // The checks' reads are independent: one round trip (on FerretDB v1 the last two scan the files).
-  const [parent, pending, count] = await Promise.all([
+  const [parent, pending, count, namesake] = await Promise.all([
     args.parent_id ? findLiveFile(models, ctx.projectId, args.parent_id) : null,
     models.File.findOne({ projectId: ctx.projectId, pendingTurnId: ctx.turnId, deletedAt: null }).lean(),
     args.order === undefined ? countSiblings(ctx, args.parent_id ?? null) : null,
+    models.File.findOne({ projectId: ctx.projectId, parentId: args.parent_id ?? null, title: args.title, deletedAt: null }).select({ _id: 1, type: 1 }).lean(),
   ]);
   // The reads above may go out while the step's answer goes on record; nothing is written before it is.
   await ctx.answerRecorded;
@@ -62,6 +63,16 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
       `"${pending.title}" (id=${String(pending._id)}) is still empty: write its body as <file>…</file> before creating another file.`,
     );
   }
+  // A second file with the same title in the same folder ("Chapter 2" twice) splits the
+  // author's work: the model gets the existing file's id and edits it instead. (This call's
+  // own file, on a retry, is not a namesake: it is the same write.)
+  if (namesake && String(namesake._id) !== fileId)
+    return failure(
+      'create_file',
+      'file_exists',
+      `"${args.title}" already exists here (id=${String(namesake._id)}, ${namesake.type}): change it with edit_file (or read it first) instead of creating another.`,
+      { id: String(namesake._id) },
+    );
   const order = args.order ?? count!;
   await createFileOnce(models, {
     _id: fileId,
