@@ -17,11 +17,11 @@ import { createJobBody, eventsQuery, interruptBody, listQuery, resumeJobBody } f
 import { resumeIdOf, serveSse } from '../sse';
 import { slotCounts } from '../../db/stream-ledger';
 import { parseBody, parseId, parseQuery } from '../validation';
-import { type JobDoc } from '../../db/models';
+import { type JobDoc, type Models } from '../../db/models';
 import { type JobStatus, objectIdSchema } from '../../core/domain';
 import { streamEventSchema } from '../../core/events';
 import { jobStreamKey } from '../../streams/redis-streams';
-import { pauseJobSignal, progressQuery, resumeJobSignal } from '../../core/job-messages';
+import { pauseJobSignal, progressQuery, type ResumeJobArgs, resumeJobSignal } from '../../core/job-messages';
 
 const ACTIVE = ACTIVE_JOB_STATUSES;
 const ENDED = ENDED_JOB_STATUSES;
@@ -93,6 +93,20 @@ export const presentJob = (j: JobDoc) => ({
   updatedAt: j.updatedAt,
 });
 
+/**
+ * The budgets a resume raises or lifts, on the Job (a restarted run reads them there) and as
+ * the resume signal's arguments (only those given; an absent one keeps the current budget).
+ */
+async function recordBudgets(models: Models, job: JobDoc, given: ResumeJobArgs): Promise<ResumeJobArgs> {
+  const budgets: ResumeJobArgs = {
+    ...(given.maxTokens !== undefined ? { maxTokens: given.maxTokens } : {}),
+    ...(given.maxCostUsd !== undefined ? { maxCostUsd: given.maxCostUsd } : {}),
+  };
+  if (Object.keys(budgets).length) await models.Job.updateOne({ _id: job._id }, { $set: budgets });
+  Object.assign(job, budgets);
+  return budgets;
+}
+
 export function jobsRouter(deps: AppDeps): Router {
   const r = Router();
   const { models, config } = deps;
@@ -159,15 +173,7 @@ export function jobsRouter(deps: AppDeps): Router {
     const status = job.status as JobStatus;
     if (!['paused', 'pausing', 'failed'].includes(status)) throw new ConflictError(`job is ${status}: only a paused or failed job resumes`, { status });
     if (status === 'failed') await conflictingJob(job.projectId, String(job._id));
-    if (maxTokens !== undefined) {
-      await models.Job.updateOne({ _id: job._id }, { $set: { maxTokens } });
-      job.maxTokens = maxTokens;
-    }
-    if (maxCostUsd !== undefined) {
-      await models.Job.updateOne({ _id: job._id }, { $set: { maxCostUsd } });
-      job.maxCostUsd = maxCostUsd;
-    }
-    const budgets = { ...(maxTokens !== undefined ? { maxTokens } : {}), ...(maxCostUsd !== undefined ? { maxCostUsd } : {}) };
+    const budgets = await recordBudgets(models, job, { maxTokens, maxCostUsd });
     let restarted = false;
     if (!(await signal(job, (h) => h.signal(resumeJobSignal, ...(Object.keys(budgets).length ? [budgets] : []))))) {
       await restart(job);
