@@ -124,6 +124,12 @@ function createTurnEndActivities(deps: ActivityDeps) {
       const events: AnyEventDraft[] = held.map((s) =>
         draft('content', { delta: s.text }, { turnId: input.turnId, agent: s.agent as WorkAgent, step: s.step, attempt: s.attempt }),
       );
+      // The stored reply ends with what was not saved; the live stream says the same, so a
+      // client that saw "Chapter 3 is saved" (held text released at the run cap, a breaker, an
+      // interrupt) also sees that it was not.
+      const lastStep = steps[steps.length - 1];
+      if (notSavedNote && lastStep)
+        events.push(draft('content', { delta: `\n\n${notSavedNote}` }, { turnId: input.turnId, agent: lastStep.agent as WorkAgent, step: lastStep.step, attempt: lastStep.attempt }));
       events.push(...input.deferredStops.map((s) =>
         draft('workflow_stopped', { reason: s.reason, message: s.message, terminal: false }, { turnId: input.turnId }),
       ));
