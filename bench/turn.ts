@@ -34,7 +34,7 @@ import { PeerContender } from './turn-kit/peer';
 import { printSummary, summarize } from './turn-kit/profile';
 import { type ConcurrentSample, type ContenderName, type LoneSample, printTables } from './turn-kit/report';
 import { ScriptoriumContender, type TurnTiming } from './turn-kit/scriptorium';
-import { seedAccumulated } from './turn-kit/seed';
+import { removeTurnFiles, seedAccumulated } from './turn-kit/seed';
 import { printStepCosts, stepCosts, type StepCost } from './turn-kit/step-cost';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -179,6 +179,7 @@ async function main(): Promise<void> {
           const order = contenders.map((_, i) => contenders[(i + r) % contenders.length]!);
           for (const who of order) {
             let cpuSplit = '';
+            let measuredTurn: string | null = null;
             await fresh();
             if (who === 'floor') {
               const { result, from } = await scripted(b, 1, () => floorTurn(rig.url, calls));
@@ -187,6 +188,7 @@ async function main(): Promise<void> {
               const s = acc ?? (await ours.newSession());
               const before = await ours.stats();
               const { result, from } = await scripted(b, 1, () => ours.turn(s.sessionId, MESSAGE));
+              measuredTurn = result.turnId!;
               // The turn's wall ends at `done`; its cost includes finalize, which is still closing.
               await runtime.temporal.workflow.getHandle(turnWorkflowId(result.turnId!)).result();
               const after = await ours.stats();
@@ -204,6 +206,8 @@ async function main(): Promise<void> {
               const after = await peer!.stats();
               lones.push(lone(b, who, data, tn, result, from, after.cpuMs - before.cpuMs, after.mongo - before.mongo));
             }
+            // Outside the measured window: the next round meets the same accumulated project.
+            if (acc && measuredTurn) await removeTurnFiles(runtime.models, measuredTurn);
             const last = lones[lones.length - 1]!;
             console.log(
               `  ${data} ${tn} round ${r + 1} ${who}: wall ${last.wall.toFixed(0)} ms, model ${last.model.toFixed(0)} ms, ttft ${last.ttft.toFixed(0)} ms, cpu ${last.cpuMs.toFixed(0)} ms${cpuSplit}, mongo ${last.mongo}, stream events ${last.events ?? '—'}`,
@@ -268,7 +272,10 @@ async function main(): Promise<void> {
 async function concurrentTurns(b: Bench, who: 'scriptorium' | 'peer', n: number, projectId: string | null): Promise<() => Promise<TurnTiming[]>> {
   if (who === 'scriptorium') {
     const sessions: { sessionId: string }[] = [];
-    for (let i = 0; i < n; i++) sessions.push(await b.ours.newSession(projectId ?? undefined));
+    // Accumulated data: each turn gets a seeded project of its own. In one shared project the
+    // recorded turns would all create "Outline" and "Chapter 1", and all but one be refused
+    // (file_exists) — the script no longer fits.
+    for (let i = 0; i < n; i++) sessions.push(projectId ? await seedAccumulated(b.runtime.models, 'local', 50, 0) : await b.ours.newSession());
     return () => Promise.all(sessions.map((s) => b.ours.turn(s.sessionId, MESSAGE)));
   }
   const tag = Date.now().toString(36);

@@ -18,19 +18,34 @@ export interface Seeded {
   sessionId: string;
 }
 
+/**
+ * Takes back the files a measured turn created in the accumulated project, so every round
+ * meets the same project (and the recorded turn's titles are free again).
+ */
+export async function removeTurnFiles(models: Models, turnId: string): Promise<void> {
+  const created = await models.File.find({ createdByTurnId: turnId }).select({ _id: 1 }).lean();
+  const ids = created.map((f) => String(f._id));
+  if (!ids.length) return;
+  await models.FileVersion.deleteMany({ fileId: { $in: ids } });
+  await models.File.deleteMany({ _id: { $in: ids } });
+}
+
 /** Seeds the project and returns it with its history session. Extra sessions may be added later. */
 export async function seedAccumulated(models: Models, ownerId: string, chapters = 50, turns = 200): Promise<Seeded> {
   const project = await models.Project.create({ ownerId, title: 'Bench (accumulated)', type: 'novel', summary: 'A harbour-town mystery.', style: 'Spare, close third person.' });
   const projectId = String(project._id);
   const chapterText = SENTENCE.repeat(55); // ~1,000 words
+  // Titled apart from the files the measured turn creates ("Outline", "Chapter 1"): a second
+  // file with a title already in its folder is refused (file_exists), and the measured turn
+  // is the same recorded turn whatever the data.
   const files = [
-    { _id: newId(), projectId, ownerId, type: 'outline', title: 'Outline', order: 0, content: SENTENCE.repeat(30), words: 540, versionCount: 2 },
+    { _id: newId(), projectId, ownerId, type: 'outline', title: 'Series outline', order: 0, content: SENTENCE.repeat(30), words: 540, versionCount: 2 },
     ...Array.from({ length: chapters }, (_, i) => ({
       _id: newId(),
       projectId,
       ownerId,
       type: 'draft',
-      title: `Chapter ${i + 1}`,
+      title: `Chapter ${i + 1} (first draft)`,
       order: i + 1,
       content: chapterText,
       words: 990,
