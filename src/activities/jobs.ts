@@ -271,13 +271,14 @@ function createJobRecordActivities(deps: ActivityDeps) {
       const job = await loadJob(models, input.jobId);
       const set: Record<string, unknown> = {};
       if (input.status) set.status = input.status;
-      if (input.skippedChapter !== undefined) await models.Job.updateOne({ _id: input.jobId }, { $addToSet: { chaptersSkipped: input.skippedChapter } });
       if (input.usage) set.usage = input.usage;
       if (input.failure !== undefined) {
         set.failedChapter = input.failure?.chapter ?? null;
         set.failure = input.failure?.message ?? null;
       }
-      if (Object.keys(set).length) await models.Job.updateOne({ _id: input.jobId }, { $set: set });
+      // One write for the record: its fields, and a skipped chapter added to the list.
+      const update = { ...(Object.keys(set).length ? { $set: set } : {}), ...(input.skippedChapter !== undefined ? { $addToSet: { chaptersSkipped: input.skippedChapter } } : {}) };
+      if (Object.keys(update).length) await models.Job.updateOne({ _id: input.jobId }, update);
       if (input.status === 'cancelled' || input.status === 'completed' || input.status === 'failed') {
         const doneUnits: number[] = [];
         const files = await chapterFiles(models, job.projectId);

@@ -80,10 +80,12 @@ function restartCarry(job: JobDoc, lastId: string | null, now: Date): JobCarry {
  * job's instructions.
  */
 async function authorLanguage(models: Models, body: z.infer<typeof createJobBody>): Promise<Language> {
-  const project = await models.Project.findById(body.projectId).select({ title: 1, summary: 1, style: 1 }).lean();
-  const messages = body.sessionId
-    ? (await models.Message.find({ sessionId: body.sessionId, role: 'user' }).sort({ seq: -1 }).limit(20).select({ content: 1 }).lean()).reverse().map((m) => m.content)
-    : [];
+  // Independent reads: together.
+  const [project, recent] = await Promise.all([
+    models.Project.findById(body.projectId).select({ title: 1, summary: 1, style: 1 }).lean(),
+    body.sessionId ? models.Message.find({ sessionId: body.sessionId, role: 'user' }).sort({ seq: -1 }).limit(20).select({ content: 1 }).lean() : [],
+  ]);
+  const messages = recent.reverse().map((m) => m.content);
   const projectWords = [project?.title, project?.summary, project?.style].filter(Boolean).join('\n');
   return sessionLanguage([projectWords, ...messages, body.instructions ?? ''].filter((t) => t.trim()), 'en');
 }

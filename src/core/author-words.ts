@@ -74,8 +74,7 @@ export function chapters(n: number, lang: Language): string {
 
 /** A chapter range: "chapters 1–3" / "chapter 2"; "第 1–3 章" / "第 2 章". */
 export function chapterRange(from: number, to: number, lang: Language): string {
-  if (lang === 'zh') return from === to ? `第 ${from} 章` : `第 ${from}–${to} 章`;
-  return from === to ? `chapter ${from}` : `chapters ${from}–${to}`;
+  return chapterList(Array.from({ length: to - from + 1 }, (_, i) => from + i), lang);
 }
 
 /** Numbers as runs, in order: [1, 2, 3, 7, 9, 10] → ["1–3", "7", "9–10"]. */
