@@ -110,12 +110,22 @@ ensure_namespace() {
     done
     say "Temporal namespace $ns registered (the test suite's; the app uses default)"
   fi
-  local have; have="$("$cli" operator search-attribute list --address "$addr" -n "$ns" 2>/dev/null || true)"
-  for a in "${SEARCH_ATTRIBUTES[@]}"; do
-    grep -qw "${a%%=*}" <<<"$have" && continue
-    "$cli" operator search-attribute create --address "$addr" -n "$ns" --name "${a%%=*}" --type "${a#*=}" >>"$LOGS/temporal.log" 2>&1 \
-      || fail "could not register search attribute ${a%%=*} in $ns (log: $LOGS/temporal.log)"
+  for a in "${SEARCH_ATTRIBUTES[@]}"; do ensure_search_attribute "$cli" "$addr" "$ns" "${a%%=*}" "${a#*=}"; done
+}
+
+# ensure_search_attribute CLI ADDR NS NAME TYPE: creates one search attribute, retrying for
+# up to 30 s. A namespace just registered can answer `describe` before every frontend call
+# accepts it (its registry refreshes on a timer), and a create that timed out may still have
+# taken effect, so each try first looks whether the attribute is already there.
+ensure_search_attribute() {
+  local cli="$1" addr="$2" ns="$3" name="$4" type="$5" i out=""
+  for ((i = 0; i < 30; i++)); do
+    "$cli" operator search-attribute list --address "$addr" -n "$ns" 2>/dev/null | grep -qw "$name" && return 0
+    out="$("$cli" operator search-attribute create --address "$addr" -n "$ns" --name "$name" --type "$type" 2>&1)" && return 0
+    sleep 1
   done
+  printf '%s\n' "$out" >>"$LOGS/temporal.log"
+  fail "could not register search attribute $name in $ns: ${out:-no answer} (log: $LOGS/temporal.log)"
 }
 
 # ---------------------------------------------------------------- MongoDB wire
