@@ -9,6 +9,7 @@
  * differently in both places is reported as a conflict, logged at start-up and shown in
  * `/health` with masked values.
  */
+import { CONTINUATION_STRATEGIES } from './core/continuation';
 import { type PriceTable, priceTable } from './core/prices';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -77,6 +78,12 @@ export const configSchema = z.object({
    * model with no price has no cost (null) in the usage API.
    */
   MODEL_PRICES: z.string().default(''),
+  /**
+   * How a retried LLM step goes on from the text its crashed attempt streamed (src/core/continuation.ts):
+   * prefix (DeepSeek), continue_final_message (vLLM), instruction (any OpenAI-compatible API),
+   * off (start over), auto (prefix for DeepSeek's API, instruction otherwise).
+   */
+  LLM_CONTINUATION: z.enum(CONTINUATION_STRATEGIES).default('auto'),
   /** Offline model: used whenever OPENAI_API_KEY is unset. Port 0 picks a free port. */
   OFFLINE_MODEL_PORT: intFrom(0),
   OFFLINE_MODEL_TTFT_MS: intFrom(300),

@@ -1,5 +1,5 @@
 import type { AnyEventDraft } from '../core/events';
-import type { StreamPublisher } from '../streams/redis-streams';
+import type { Alongside, StreamPublisher } from '../streams/redis-streams';
 
 const DELTA_TYPES = new Set(['content', 'thinking', 'file_content']);
 
@@ -17,6 +17,11 @@ export const DEFAULT_LINGER_MS = 50;
 
 export interface BatchingOptions {
   lingerMs?: number;
+  /**
+   * Called as each batch is cut: writes to make in the same transaction as the batch (an
+   * LLM step's text checkpoint, which must match the events on the stream exactly).
+   */
+  alongside?: () => Alongside | undefined;
   /** Injectable for tests. */
   now?: () => number;
 }
@@ -35,6 +40,7 @@ export class BatchingPublisher {
   private flushing = false;
   private readonly lingerMs: number;
   private readonly now: () => number;
+  private readonly alongside: BatchingOptions['alongside'];
 
   constructor(
     private readonly publisher: StreamPublisher,
@@ -42,6 +48,7 @@ export class BatchingPublisher {
   ) {
     this.lingerMs = opts.lingerMs ?? DEFAULT_LINGER_MS;
     this.now = opts.now ?? (() => performance.now());
+    this.alongside = opts.alongside;
   }
 
   add(event: AnyEventDraft): void {
@@ -88,7 +95,7 @@ export class BatchingPublisher {
         const batch = this.queue;
         this.queue = [];
         this.lastSentAt = this.now();
-        await this.publisher.publish(batch);
+        await this.publisher.publish(batch, this.alongside?.());
       }
     } catch (err) {
       this.error = err;

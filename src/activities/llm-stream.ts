@@ -15,6 +15,8 @@ import { classifyLlmError } from './llm-errors';
 import { BatchingPublisher } from './batching-publisher';
 import type { CountingPublisher } from './publish';
 import type { EarlySiblingCounts } from './tools/sibling-counts';
+import { type ContinuationStrategy, continuationRequest, OverlapTrimmer } from '../core/continuation';
+import type { StepCheckpoint } from './step-partial';
 
 export interface AssembledCall {
   id: string;
@@ -40,6 +42,10 @@ export interface AnswerRequest {
   siblingCounts: EarlySiblingCounts;
   /** Puts a context this step built on record; started once the request is out. */
   storeContext: () => Promise<unknown>;
+  /** Where the answer's text is checkpointed with each published batch (null: not resumable, `LLM_CONTINUATION=off`). */
+  checkpoint: StepCheckpoint | null;
+  /** The text an earlier attempt streamed, to go on from (step-partial.ts). */
+  resume: { text: string; strategy: Exclude<ContinuationStrategy, 'off'> } | null;
 }
 
 export interface StreamedAnswer {
@@ -63,30 +69,52 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
     dropEnglishProcess: req.language === 'zh',
     afterToolCalls: input.afterToolCalls ?? false,
   });
-  const out = new BatchingPublisher(req.publisher);
   const answer: StreamedAnswer = { rawContent: '', chatText: '', calls: [], usage: undefined, finishReason: 'stop', processor };
+  const { checkpoint, resume } = req;
+  // Each batch of events goes out with the model text behind it (step-partial.ts).
+  const out = new BatchingPublisher(req.publisher, { alongside: checkpoint ? () => checkpoint.alongside(answer.rawContent) : undefined });
   let position = 0;
+  let midStream = false;
+  // While the kept text is fed again, nothing is published: its events are on the stream.
+  let replaying = false;
 
   // What the author sees is the shaped text, live and as stored.
   const say = (text: string): void => {
     if (!text) return;
     answer.chatText += text;
-    if (!input.holdChat) out.add(stamp(draft('content', { delta: text })));
+    if (!input.holdChat && !replaying) out.add(stamp(draft('content', { delta: text })));
   };
   const emit = (pieces: StreamPiece[]): void => {
     for (const p of pieces) {
       if (p.kind === 'chat') say(shaper.push(p.text));
       else if (p.kind === 'open') say(shaper.fileOpened());
       else if (p.kind === 'close') shaper.fileClosed();
-      else out.add(stamp(draft('file_content', { fileId: input.pendingFileId!, delta: p.text })));
+      else if (!replaying) out.add(stamp(draft('file_content', { fileId: input.pendingFileId!, delta: p.text })));
     }
+  };
+  if (resume) {
+    // The processors end up where the earlier attempt left them: the same text published,
+    // the same text still held back (a possible `</file>`, shaping not yet decided).
+    replaying = true;
+    answer.rawContent = resume.text;
+    emit(processor.push(resume.text));
+    replaying = false;
+  }
+  // A model asked by instruction to go on often repeats the last words first.
+  const trimmer = resume?.strategy === 'instruction' ? new OverlapTrimmer(resume.text) : null;
+  const take = (text: string): void => {
+    if (!text) return;
+    answer.rawContent += text;
+    emit(processor.push(text));
   };
 
   try {
+    const request = resume ? continuationRequest(resume.strategy, req.messages, resume.text) : { messages: req.messages, body: {} };
     const stream = await deps.llm.chat.completions.create(
       {
+        ...request.body,
         model: deps.config.OPENAI_MODEL,
-        messages: req.messages,
+        messages: request.messages as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
         tools: toolsForAgent(input.agent, { readOnly: input.scope.readOnly, clarifyFirst: input.scope.clarifyFirst }),
         stream: true,
         stream_options: { include_usage: true },
@@ -103,12 +131,12 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
       const delta = choice.delta as typeof choice.delta & { reasoning_content?: string };
       if (delta.reasoning_content) out.add(stamp(draft('thinking', { delta: delta.reasoning_content })));
       if (delta.content) {
-        answer.rawContent += delta.content;
         position += delta.content.length;
         beat.chars = position;
-        emit(processor.push(delta.content));
+        take(trimmer ? trimmer.push(delta.content) : delta.content);
       }
       for (const tc of delta.tool_calls ?? []) {
+        checkpoint?.markToolCall();
         const slot = (answer.calls[tc.index] ??= { id: '', name: '', arguments: '' });
         if (tc.id) slot.id = tc.id;
         if (tc.function?.name) {
@@ -123,14 +151,21 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
         }
       }
       if (choice.finish_reason) answer.finishReason = choice.finish_reason;
-      if (position >= 40) deps.faults?.hit('llm.mid_stream', { agent: input.agent, run: input.run, kind: input.runKind, attempt: req.attempt });
+      if (position >= 40 && deps.faults) {
+        // Crash tests: the text so far is on the stream (and checkpointed) when the fault fires,
+        // as when a worker dies while its author reads the chapter coming in.
+        if (!midStream) await out.flush();
+        midStream = true;
+        deps.faults.hit('llm.mid_stream', { agent: input.agent, run: input.run, kind: input.runKind, attempt: req.attempt });
+      }
     }
     // An aborted request can end the stream quietly: a cancelled step (interrupt, worker
     // shutdown) must fail as cancelled, never complete with a cut-off answer or file.
     if (req.signal.aborted) throw req.signal.reason;
+    if (trimmer) take(trimmer.end());
     emit(processor.end());
     say(shaper.end(answer.calls.some((c) => c.name)));
-    await out.flush();
+    await Promise.all([out.flush(), checkpoint?.settle()]);
   } catch (err) {
     await out.flush().catch(() => undefined);
     throw classifyLlmError(err);

@@ -5,7 +5,8 @@
  *   `content`, `<file>` bodies as `file_content`), heartbeating with the stream position so
  *   Temporal notices a dead worker within the heartbeat timeout.
  * - Passes the activity's cancellation signal to the request: an interrupt stops the model.
- * - On attempt > 1 publishes `step_retry` first: clients drop that step's partial text.
+ * - On attempt > 1 goes on from the text the earlier attempt streamed (`step_resumed`), or
+ *   starts over (`step_retry`: clients drop that step's partial text); step-partial.ts.
  * - Saves the step's transcript in MongoDB and returns only compact facts to the workflow.
  */
 import { heartbeatWhile } from './heartbeat';
@@ -28,6 +29,8 @@ import { saveCapture, stepCaptureKey } from './capture';
 import { readToolTurn, resumeStep, runStepTools, runsToolsInStep } from './step-tools';
 import { quiet } from '../core/quiet';
 import { EarlySiblingCounts } from './tools/sibling-counts';
+import { type ContinuationStrategy, resolveContinuation } from '../core/continuation';
+import { earlierAttempt, StepCheckpoint } from './step-partial';
 
 /** Shortens long string arguments for a tool card; the full call stays in MongoDB. */
 function cardArguments(raw: string): Record<string, unknown> {
@@ -71,6 +74,9 @@ interface StepAttempt {
   publisher: CountingPublisher;
   stamp: (d: AnyEventDraft) => AnyEventDraft;
   beat: StepBeat;
+  /** This attempt's text checkpoint, and the text an earlier attempt streamed to go on from. */
+  checkpoint: StepCheckpoint | null;
+  resume: { text: string; strategy: Exclude<ContinuationStrategy, 'off'> } | null;
 }
 
 /** One attempt: go on from a recorded answer, or open, stream the answer and record it. */
@@ -78,23 +84,18 @@ async function runStep(deps: ActivityDeps, input: LlmStepInput, beat: StepBeat):
   const ctx = Context.current();
   const attempt = ctx.info.attempt;
   const envelope = { turnId: input.turnId, agent: input.agent, step: input.step, attempt };
-  const step: StepAttempt = {
-    input,
-    attempt,
-    signal: ctx.cancellationSignal,
-    publisher: publisherFor(deps, 'turn', input.turnId, input.slot),
-    stamp: (d) => ({ ...d, ...envelope }),
-    beat,
-  };
+  const publisher = publisherFor(deps, 'turn', input.turnId, input.slot);
+  const stamp = (d: AnyEventDraft): AnyEventDraft => ({ ...d, ...envelope });
 
   const firstOfRun = input.prelude.some((e) => e.type === 'agent_selected');
   deps.faults?.hit('llm.start', { agent: input.agent, run: input.run, kind: input.runKind, firstOfRun, attempt });
   // A retried step whose answer is on record (it was running its tool calls) goes on from there.
   if (attempt > 1 && input.runTools) {
     beat.tools = true;
-    const resumed = await resumeStep(deps, input, step.publisher, attempt, step.signal);
+    const resumed = await resumeStep(deps, input, publisher, attempt, ctx.cancellationSignal);
     if (resumed) return resumed;
   }
+  const step: StepAttempt = { input, attempt, signal: ctx.cancellationSignal, publisher, stamp, beat, ...(await continuation(deps, input, attempt)) };
   const opened = await openStep(deps, step);
   // A create_file call's folder count, read while the call streams (sibling-counts.ts).
   const siblingCounts = new EarlySiblingCounts(deps.models, opened.turn.projectId);
@@ -109,13 +110,13 @@ async function runStep(deps: ActivityDeps, input: LlmStepInput, beat: StepBeat):
  * The opening events go out while the prompt is built (Redis and MongoDB in parallel);
  * both are done before the first streamed event, so the order on the stream is unchanged.
  */
-async function openStep(deps: ActivityDeps, { input, attempt, publisher, stamp }: StepAttempt) {
+async function openStep(deps: ActivityDeps, { input, attempt, publisher, stamp, resume }: StepAttempt) {
   const { config } = deps;
   const opened = (async () => {
     await publisher.publish(input.prelude.map((d) => ({ ...d, attempt })));
     if (attempt > 1) {
       await publisher.continueAfterExisting();
-      await publisher.publish([stamp(draft('step_retry', { attempt, message: 'The previous attempt of this step was interrupted; drop its partial output.' }))]);
+      await publisher.publish([stamp(retryEvent(input.step, attempt, resume?.text ?? null))]);
     }
   })();
   // The turn's context is assembled once (by its first step) and read back here.
@@ -230,6 +231,34 @@ async function recordStep(deps: ActivityDeps, step: StepAttempt, opened: OpenedS
   })();
   const [, , saved] = await Promise.all([store(), usageRecorded, reported]);
   return result(saved);
+}
+
+/**
+ * How this attempt starts (step-partial.ts): a first attempt checkpoints its text from the
+ * start; a retry goes on from what an earlier attempt streamed, or starts over when there is
+ * nothing to go on from (or it was inside a tool call). `LLM_CONTINUATION=off`: no checkpoint.
+ */
+async function continuation(deps: ActivityDeps, input: LlmStepInput, attempt: number): Promise<Pick<StepAttempt, 'checkpoint' | 'resume'>> {
+  const { config, redis } = deps;
+  const strategy = resolveContinuation(config.LLM_CONTINUATION, config.OPENAI_BASE_URL);
+  if (strategy === 'off') return { checkpoint: null, resume: null };
+  const key = { prefix: config.REDIS_KEY_PREFIX, turnId: input.turnId, step: input.step };
+  // Kept while a retry may still come: the step's own time limit, then as long as the stream.
+  const ttl = config.LLM_STEP_TIMEOUT_SECONDS + config.STREAM_TTL_SECONDS;
+  if (attempt === 1) return { checkpoint: new StepCheckpoint(redis, key, attempt, ttl, ''), resume: null };
+  const earlier = await earlierAttempt(redis, key, attempt);
+  const text = earlier.resume ? earlier.text : '';
+  const checkpoint = new StepCheckpoint(redis, key, attempt, ttl, text);
+  // On record before the attempt announces itself, so a third attempt reads where this one starts.
+  await checkpoint.begin(text);
+  return { checkpoint, resume: earlier.resume ? { text, strategy } : null };
+}
+
+/** A retried step's first event: go on from the kept text, or drop the earlier attempt's. */
+function retryEvent(step: number, attempt: number, kept: string | null): AnyEventDraft {
+  return kept
+    ? draft('step_resumed', { step, attempt, keptChars: kept.length, message: 'The previous attempt of this step was interrupted; its text is kept and the step goes on from there.' })
+    : draft('step_retry', { attempt, message: 'The previous attempt of this step was interrupted; drop its partial output.' });
 }
 
 async function saveStepCapture(deps: ActivityDeps, input: LlmStepInput, fileId: string, body: string, attempt: number) {

@@ -1,4 +1,4 @@
-import { jobStreamKey, StreamPublisher, turnStreamKey, expireStream } from '../streams/redis-streams';
+import { type Alongside, jobStreamKey, StreamPublisher, turnStreamKey, expireStream } from '../streams/redis-streams';
 import type { AnyEventDraft } from '../core/events';
 import type { PublishInput } from '../core/turn-types';
 import { observeEvents } from '../observability/event-metrics';
@@ -38,8 +38,8 @@ export class CountingPublisher extends StreamPublisher {
     super(deps.redis, key, slot, { maxLen: deps.config.STREAM_MAXLEN, clock: deps.clock });
   }
 
-  override async publish(drafts: AnyEventDraft[]): Promise<string[]> {
-    const written = await super.publish(drafts);
+  override async publish(drafts: AnyEventDraft[], alongside?: Alongside): Promise<string[]> {
+    const written = await super.publish(drafts, alongside);
     // Duplicates of an earlier attempt are always a prefix: the new events are the tail (metrics count them once).
     observeEvents(drafts.slice(drafts.length - written.length));
     if (this.count > this.target) {

@@ -84,6 +84,9 @@ export class TurnRenderer {
         this.tokens.total += e.data.totalTokens;
         this.tokens.estimated ||= e.data.source === 'estimate';
         break;
+      case 'step_resumed':
+        this.line(`  ↻ step ${e.data.step} resumed (attempt ${e.data.attempt}): it goes on from where it stopped`);
+        break;
       case 'step_retry':
         this.line(`  ↻ step ${e.step ?? '?'} restarted (attempt ${e.data.attempt}): ignore its partial text above`);
         break;

@@ -97,6 +97,8 @@ export const eventDataSchemas = {
   steering_received: z.object({ message: z.string() }),
   usage: usageData,
   step_retry: z.object({ attempt: z.number().int(), message: z.string() }),
+  /** A retried step goes on from the text its earlier attempt streamed: clients keep that step's text and append. */
+  step_resumed: z.object({ step: z.number().int(), attempt: z.number().int(), keptChars: z.number().int().nonnegative(), message: z.string() }),
   /**
    * An agent asks to delete or wholly rewrite files the author wrote, which the author's
    * message did not authorise: the turn waits (TurnStatus awaiting_approval) for
@@ -180,6 +182,7 @@ export const streamEventSchema = z.discriminatedUnion('type', [
   envelopeOf('steering_received'),
   envelopeOf('usage'),
   envelopeOf('step_retry'),
+  envelopeOf('step_resumed'),
   envelopeOf('approval_requested'),
   envelopeOf('approval_decided'),
   envelopeOf('job_progress'),

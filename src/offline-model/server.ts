@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { detectAgent } from './conversation';
+import { continuationAsk, continueReply } from './continuation';
 import { personaReply } from './persona';
 import { errorBody, FIXED_CREATED } from './protocol';
 import { errorTypeFor, replyFromEntry, replyFromPersona } from './replies';
@@ -191,21 +192,28 @@ class OfflineModelServer implements OfflineModel {
       const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
       throw new BadRequest(`invalid chat completion request: ${issues}`);
     }
-    const body = parsed.data;
+    const received = parsed.data;
+    // Asked to go on from a partial answer, it answers the request without the partial and
+    // sends the rest (continuation.ts).
+    const ask = continuationAsk(received);
+    const body = ask?.base ?? received;
     const agent = detectAgent(body);
-    this.record({ agent, body, at: Date.now() });
+    const recorded: RecordedRequest = { agent, body: received, at: Date.now(), ...(ask ? { continuation: ask.mode } : {}) };
+    this.record(recorded);
     const hash = requestHash(body);
 
-    const reply = this.chooseReply(agent, body, hash, res);
-    if (!reply) return;
-    const meta = { id: `chatcmpl-${hash.slice(0, 24)}`, model: body.model ?? OFFLINE_MODEL_ID };
+    const chosen = this.chooseReply(agent, body, hash, res);
+    if (!chosen) return;
+    const reply = ask ? continueReply(chosen, ask) : chosen;
+    const meta = { id: `chatcmpl-${hash.slice(0, 24)}`, model: received.model ?? OFFLINE_MODEL_ID };
     // Counted once, when the usage goes out; the prefix cache sees every request in order.
-    const promptTokens = countPromptTokens(body);
-    const cached = this.prefixCache.cachedTokens(body, promptTokens);
+    const promptTokens = countPromptTokens(received);
+    const cached = this.prefixCache.cachedTokens(received, promptTokens);
     const usage = (): UsageCounts | null =>
       reply.usage === null ? null : (reply.usage ?? { prompt_tokens: promptTokens, completion_tokens: countCompletionTokens(reply), cached_tokens: cached });
-    if (body.stream) {
-      await streamCompletion(res, signal, meta, reply, { includeUsage: body.stream_options?.include_usage === true, usage });
+    if (received.stream) {
+      recorded.sentChars = 0;
+      await streamCompletion(res, signal, meta, reply, { includeUsage: received.stream_options?.include_usage === true, usage, sent: (n) => (recorded.sentChars = n) });
     } else {
       await sendCompletion(res, signal, meta, reply, usage);
     }

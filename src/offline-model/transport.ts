@@ -87,6 +87,8 @@ export interface StreamOptions {
   includeUsage: boolean;
   /** Computed only when needed: counting a long prompt costs a few milliseconds. */
   usage: () => UsageCounts | null;
+  /** Told the content characters written so far, after each content chunk. */
+  sent?: (chars: number) => void;
 }
 
 /** Streams the answer as SSE `chat.completion.chunk` frames ending with `data: [DONE]`. */
@@ -115,6 +117,7 @@ export async function streamCompletion(
     if (step.kind !== 'role' && step.kind !== 'finish') await pacer.next();
     if (signal.aborted) return;
     await write(res, sseFrame(step.chunk), signal);
+    if (step.kind === 'content') options.sent?.(step.contentChars);
   }
   if (signal.aborted) return;
   const usage = options.includeUsage ? options.usage() : null;

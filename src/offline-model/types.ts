@@ -138,6 +138,10 @@ export interface RecordedRequest {
   body: ChatCompletionRequest;
   /** Epoch milliseconds at receipt. */
   at: number;
+  /** How the request asked to go on from a partial answer (offline-model/continuation.ts), if it did. */
+  continuation?: 'prefix' | 'continue_final_message' | 'instruction';
+  /** Content characters streamed to the client so far (streamed requests). */
+  sentChars?: number;
 }
 
 /** Tuning of the default (unscripted) persona. */

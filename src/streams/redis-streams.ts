@@ -8,7 +8,7 @@
  * cannot duplicate an event. An LLM step retried after a crash cannot reproduce the model's
  * tokens, so it continues after the last id of its slot and announces `step_retry` first.
  */
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { type AnyEventDraft, makeEvent, type StreamEvent, streamEventSchema } from '../core/events';
 
 /** Field of the stream entry holding the JSON envelope. */
@@ -40,6 +40,9 @@ export function compareStreamIds(a: string, b: string): number {
 function isDuplicateIdError(err: unknown): boolean {
   return err instanceof Error && /equal or smaller than the target stream top item/i.test(err.message);
 }
+
+/** Adds commands to the transaction that publishes a batch of events. */
+export type Alongside = (tx: ChainableCommander) => void;
 
 export interface PublisherOptions {
   maxLen: number;
@@ -89,10 +92,12 @@ export class StreamPublisher {
    * Appends events in one round trip. Returns the ids that were new; ids an earlier
    * attempt already wrote are skipped silently (that is the idempotency).
    */
-  async publish(drafts: AnyEventDraft[]): Promise<string[]> {
-    if (drafts.length === 0) return [];
+  async publish(drafts: AnyEventDraft[], alongside?: Alongside): Promise<string[]> {
+    if (drafts.length === 0 && !alongside) return [];
     const ts = this.clock().toISOString();
-    const pipeline = this.redis.pipeline();
+    // Writes that must land with the events or not at all (an LLM step's text checkpoint) make
+    // it a transaction: a worker killed mid-write leaves both or neither.
+    const pipeline = alongside ? this.redis.multi() : this.redis.pipeline();
     const ids: string[] = [];
     for (const d of drafts) {
       const index = this.nextIndex++;
@@ -102,10 +107,13 @@ export class StreamPublisher {
       ids.push(id);
       pipeline.xadd(this.key, 'MAXLEN', '~', this.options.maxLen, id, FIELD, JSON.stringify(event));
     }
+    alongside?.(pipeline);
     const results = (await pipeline.exec()) ?? [];
     const written: string[] = [];
     results.forEach(([err], i) => {
-      if (!err) written.push(ids[i]!);
+      if (i >= ids.length) {
+        if (err) throw err;
+      } else if (!err) written.push(ids[i]!);
       else if (!isDuplicateIdError(err)) throw err;
     });
     return written;

@@ -2,8 +2,9 @@
  * Crash safety with real process kills. The worker runs as a child process and SIGKILLs
  * itself at an exact fault point (src/activities/faults.ts); a fresh worker is started
  * and the turn must finish with exactly the files a clean run writes, while an SSE client
- * that stayed connected sees a `step_retry` for the interrupted step and every other
- * event exactly once, in order.
+ * that stayed connected sees the interrupted step go on from its text (`step_resumed`; or
+ * start over with `step_retry` when it had streamed nothing) and every other event exactly
+ * once, in order, ending with the clean run's text.
  *
  * The offline model's default persona drives the turn (deterministic, and it answers a
  * retried request the same way), on a standard plan: planner writes the outline in a
@@ -76,13 +77,15 @@ async function runWithFault(fault: FaultRule | null): Promise<RunResult> {
 
 /**
  * What a client ends up showing, built the way a client builds it: deltas accumulate per
- * step, and `step_retry` discards what that step streamed so far. Non-delta events are
- * kept as a sequence of (type, agent, step, identifying datum).
+ * step, `step_resumed` keeps them (the step goes on from them), and `step_retry` discards
+ * what that step streamed so far. Non-delta events are kept as a sequence of (type, agent,
+ * step, identifying datum).
  */
 function shape(events: StreamEvent[]): { sequence: string[]; text: Record<string, string> } {
   const sequence: string[] = [];
   const text: Record<string, string> = {};
   for (const e of events) {
+    if (e.type === 'step_resumed') continue;
     if (e.type === 'step_retry') {
       for (const key of Object.keys(text)) if (key.startsWith(`${e.step}:`)) delete text[key];
       continue;
@@ -121,32 +124,35 @@ test('clean run (reference)', async () => {
   expect(clean.events.some((e) => e.type === 'step_retry')).toBe(false);
 }, 120000);
 
-const scenarios: [string, FaultRule, boolean][] = [
-  ['a. mid LLM stream (writer streaming the chapter)', { point: 'llm.mid_stream', match: { agent: 'writer', kind: 'planned' } }, true],
-  ['b. after create_file committed to MongoDB, before the activity completed', { point: 'tool.after_write', match: { name: 'create_file', agent: 'writer' } }, false],
-  ['c. mid-handoff: planner done, writer’s first step not started', { point: 'llm.start', match: { agent: 'writer', firstOfRun: true, kind: 'planned' } }, true],
-  ['d. during the writer’s file-stream continuation round', { point: 'llm.mid_stream', match: { agent: 'writer', kind: 'continuation' } }, true],
-  // The step saves its streamed chapter itself (h10-capture-in-step): the retried step streams
-  // the same text, finds the first attempt's version of it and writes no second one.
-  ['e. after the writer’s step saved the streamed chapter, before the step completed', { point: 'llm.after_capture', match: { agent: 'writer' } }, true],
+/** How the interrupted step comes back on the stream: goes on from its text, starts over, or neither (its answer was on record). */
+type Comeback = 'step_resumed' | 'step_retry' | null;
+const scenarios: [string, FaultRule, Comeback][] = [
+  // The step goes on from the chapter text its first attempt streamed (issue 32).
+  ['a. mid LLM stream (writer streaming the chapter)', { point: 'llm.mid_stream', match: { agent: 'writer', kind: 'planned' } }, 'step_resumed'],
+  ['b. after create_file committed to MongoDB, before the activity completed', { point: 'tool.after_write', match: { name: 'create_file', agent: 'writer' } }, null],
+  // Nothing streamed yet: the step starts over (there is nothing to drop either).
+  ['c. mid-handoff: planner done, writer’s first step not started', { point: 'llm.start', match: { agent: 'writer', firstOfRun: true, kind: 'planned' } }, 'step_retry'],
+  // The round's chat text is held (shown only with the turn's final answer): nothing of it is
+  // on the stream, so there is nothing to go on from and nothing for clients to drop.
+  ['d. during the writer’s file-stream continuation round', { point: 'llm.mid_stream', match: { agent: 'writer', kind: 'continuation' } }, 'step_retry'],
+  // The step saves its streamed chapter itself (h10-capture-in-step): the retried step goes on
+  // from the whole text, finds the first attempt's version of it and writes no second one.
+  ['e. after the writer’s step saved the streamed chapter, before the step completed', { point: 'llm.after_capture', match: { agent: 'writer' } }, 'step_resumed'],
   // The step runs its own tool calls (h11-tools-in-step): the retry finds the answer on record,
   // does not ask the model again, and re-reports the stored call at the same stream positions.
-  ['f. after the writer’s step ran create_file and reported it, before the step completed', { point: 'llm.after_tool', match: { name: 'create_file', agent: 'writer' } }, false],
+  ['f. after the writer’s step ran create_file and reported it, before the step completed', { point: 'llm.after_tool', match: { name: 'create_file', agent: 'writer' } }, null],
 ];
 
-test.each(scenarios)('%s: the turn completes with the clean run’s files; the stream has step_retry and no duplicates', async (name, fault, expectRetry) => {
+test.each(scenarios)('%s: the turn completes with the clean run’s files and text; no duplicates', async (name, fault, comeback) => {
   const run = await runWithFault(fault);
   expect(run.events[run.events.length - 1]!.type).toBe('done');
   expect(run.events[run.events.length - 1]!.data).toEqual({ status: 'completed' });
   expect(run.files).toEqual(clean.files);
   expectExactlyOnceInOrder(run.frames);
-  const retries = run.events.filter((e) => e.type === 'step_retry');
-  if (expectRetry) {
-    expect(retries).toHaveLength(1);
-    expect(retries[0]!.attempt).toBeGreaterThan(1);
-  } else {
-    expect(retries).toHaveLength(0);
-  }
+  const comebacks = run.events.filter((e) => e.type === 'step_retry' || e.type === 'step_resumed');
+  expect(comebacks.map((e) => e.type)).toEqual(comeback ? [comeback] : []);
+  if (comeback) expect(comebacks[0]!.attempt).toBeGreaterThan(1);
+  if (comeback === 'step_resumed') expect((comebacks[0]!.data as { keptChars: number }).keptChars).toBeGreaterThan(0);
   const got = shape(run.events);
   const want = shape(clean.events);
   expect(got.sequence).toEqual(want.sequence);

@@ -49,7 +49,8 @@ async function recoverAfter(signal: 'SIGKILL' | 'SIGTERM') {
   const sse = await readSse(`${h.baseUrl}/api/v1/turns/${turnId}/events`, {
     timeoutMs: 100000,
     onFrame: (f) => {
-      if (f.event === 'step_retry') retryAt ||= Date.now();
+      // The retried step's first event: it goes on from the streamed text (step_resumed).
+      if (f.event === 'step_resumed' || f.event === 'step_retry') retryAt ||= Date.now();
     },
   });
   const outcome = await waitTurn(h, turnId);
@@ -61,7 +62,7 @@ test('SIGKILL mid-stream with default settings: the step is retried on the other
   const r = await recoverAfter('SIGKILL');
   expect(r.faultAt).toBeGreaterThan(0);
   expect(r.retryAt).toBeGreaterThan(0);
-  console.log(`SIGKILL → step_retry: ${r.retryAt - r.faultAt} ms`);
+  console.log(`SIGKILL → step_resumed: ${r.retryAt - r.faultAt} ms`);
   expect(r.retryAt - r.faultAt).toBeLessThan(8000);
   expect(r.outcome.status).toBe('completed');
   expect(r.files.map((f) => [f.versionCount, f.words])).toEqual([[1, 600]]);
@@ -72,13 +73,14 @@ test('SIGTERM mid-stream: the worker hands the step back at once and exits', asy
   const r = await recoverAfter('SIGTERM');
   expect(r.faultAt).toBeGreaterThan(0);
   expect(r.retryAt).toBeGreaterThan(0);
-  console.log(`SIGTERM → step_retry: ${r.retryAt - r.faultAt} ms; worker exited after ${r.exitedAt - r.faultAt} ms`);
+  console.log(`SIGTERM → step_resumed: ${r.retryAt - r.faultAt} ms; worker exited after ${r.exitedAt - r.faultAt} ms`);
   expect(r.retryAt - r.faultAt).toBeLessThan(4000);
   // It stopped streaming and left, rather than finishing the chapter first.
   expect(r.exitedAt).toBeGreaterThan(0);
   expect(r.exitedAt - r.faultAt).toBeLessThan(5000);
   expect(r.outcome.status).toBe('completed');
-  expect(r.events.filter((e) => e.type === 'step_retry')).toHaveLength(1);
+  // The cancelled attempt's text was on the stream: the retry goes on from it.
+  expect(r.events.filter((e) => e.type === 'step_retry' || e.type === 'step_resumed').map((e) => e.type)).toEqual(['step_resumed']);
   expect(r.files.map((f) => [f.versionCount, f.words])).toEqual([[1, 600]]);
   expectScriptFullyUsed(h);
 });

@@ -35,6 +35,7 @@ const PINNED: Record<string, string[]> = {
   steering_received: ['message'],
   usage: ['promptTokens', 'completionTokens', 'totalTokens', 'source', 'model'],
   step_retry: ['attempt', 'message'],
+  step_resumed: ['step', 'attempt', 'keptChars', 'message'],
   job_progress: ['chapter', 'of', 'from', 'to', 'chaptersDone', 'status', 'words', 'usage', 'turnId', 'message'],
   reset: ['reason', 'stateUrl', 'lastAvailableId'],
   error: ['code', 'message', 'retryable'],

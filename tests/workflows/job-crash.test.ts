@@ -1,7 +1,8 @@
 /**
  * A worker SIGKILLed in the middle of chapter k: chapters 1..k-1 stay exactly as they were
  * (same files, versions and text), and the job finishes once a new worker starts — the
- * LLM step of chapter k is retried (heartbeat timeout), nothing is written twice.
+ * LLM step of chapter k is retried (heartbeat timeout) and goes on from the text it had
+ * streamed, nothing is written twice.
  */
 import { api, createHarness, createProjectAndSession, type Harness, turnEvents } from '../helpers/harness';
 import { spawnWorker, type WorkerProcess } from '../helpers/worker-process';
@@ -65,10 +66,13 @@ test('SIGKILL in the middle of chapter 3 leaves chapters 1–2 untouched and the
   // Chapter 3 is the same file the killed attempt opened.
   expect(after.get(3)![0]!.id).toBe(before.get(3)![0]!.id);
 
-  // The chapter-3 turn told its clients to drop the partial attempt; the job stream has no
-  // duplicates and records chapter 3 exactly once.
+  // The chapter-3 turn went on from the text its killed attempt streamed (its body above is
+  // the whole chapter, with no seam); the job stream has no duplicates and records chapter 3
+  // exactly once.
   const turn3 = await h.runtime.models.Turn.findOne({ jobId, message: /^Write Chapter 3 / }).lean();
-  expect((await turnEvents(h, String(turn3!._id))).some((e) => e.type === 'step_retry')).toBe(true);
+  const comebacks = (await turnEvents(h, String(turn3!._id))).filter((e) => e.type === 'step_retry' || e.type === 'step_resumed');
+  expect(comebacks.map((e) => e.type)).toEqual(['step_resumed']);
+  expect((comebacks[0]!.data as { keptChars: number }).keptChars).toBeGreaterThan(0);
   const events = await jobEvents(h, jobId);
   const seqs = events.map((e) => e.seq);
   expect(new Set(seqs).size).toBe(seqs.length);
