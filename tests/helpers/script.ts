@@ -8,6 +8,16 @@ export function words(n: number, word = 'storm'): string {
   return Array.from({ length: n }, (_, i) => (i % 12 === 11 ? `${word}.\n` : word)).join(' ');
 }
 
+/**
+ * `n` words of prose that never repeats itself (every sentence is numbered), as a chapter
+ * does not: a model's restart at a seam is then found where it is (src/core/continuation.ts).
+ */
+export function prose(n: number): string {
+  const out: string[] = [];
+  for (let i = 1; out.length < n; i++) out.push(...`Wave ${i} broke over the seawall and Mara counted the lamps going out.`.split(' '));
+  return out.slice(0, n).join(' ').replace(/(\.) /g, '$1\n');
+}
+
 export function router(answer: {
   current_agent: Agent;
   workflow_plan: 'quick' | 'standard' | 'full' | 'hook_focus' | 'review_only';

@@ -131,3 +131,14 @@ describe('the kept text fed again in one piece rebuilds the processors exactly',
     }
   });
 });
+
+describe('OverlapTrimmer on text that repeats itself', () => {
+  test('inside the window with several lengths matching, the shortest repeat is removed: nothing of the author text is lost', () => {
+    const refrain = 'row, row, row your boat. ';
+    const partial = refrain.repeat(20);
+    const { kept, trimmed } = trim(partial, refrain.repeat(20), 5);
+    expect(trimmed).toBeGreaterThanOrEqual(MIN_OVERLAP_CHARS);
+    expect(trimmed).toBeLessThan(refrain.length * 2);
+    expect(kept.length + trimmed).toBe(refrain.length * 20);
+  });
+});
