@@ -1,7 +1,8 @@
 /**
  * Benchmark: one multi-chapter job at realistic model timing, on the real local services.
  *
- *   npx tsx bench/job.ts [--chapters 50] [--tps 80] [--ttft 300] [--words 1000] [--per-run 10]
+ *   npx tsx bench/job.ts [--chapters 50] [--tps 80] [--ttft 300] [--words 1000] [--per-run 10] [--review]
+ *   npx tsx bench/job.ts --concurrent 20 --chapters 5     (N jobs at once: bench/job-scale.ts)
  *
  * The worker runs in its own process (so its RSS is its own); the API and the offline
  * model run here, with a timing proxy in front of the model. Figures:
@@ -9,7 +10,8 @@
  *   model (the union of all model requests, measured at the proxy): the difference is
  *   orchestration overhead — Temporal round trips, MongoDB, Redis, context assembly;
  * - worker RSS (sampled, and its peak);
- * - history events and bytes per workflow run of the job.
+ * - history events and bytes per workflow run of the job;
+ * - the share of each prompt a provider's prefix cache can serve (bench/cache-share.ts).
  * A one-chapter job runs first, untimed, so the measured job runs on a warm worker.
  */
 import { spawn } from 'node:child_process';
@@ -25,24 +27,35 @@ import { createLogger } from '../src/logger';
 import { startOfflineModel } from '../src/offline-model';
 import { connectRuntime } from '../src/runtime';
 import type { JobResult } from '../src/core/job-messages';
+import { cacheShares, formatShare } from './cache-share';
+import { scaleBench } from './job-scale';
 
 const ROOT = path.resolve(__dirname, '..');
 
 function flag(name: string, def: number): number {
   const i = process.argv.indexOf(`--${name}`);
   const v = i >= 0 ? Number(process.argv[i + 1]) : def;
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number`);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number (use --ttft 1 for an instant model)`);
   return v;
 }
 
 /** Forwards to the model and records when each request started and its response ended. */
-async function timingProxy(target: string): Promise<{ url: string; spans: [number, number][]; close(): void }> {
+async function timingProxy(target: string): Promise<{ url: string; spans: [number, number][]; ttfts: number[]; close(): void }> {
   const up = new URL(target);
   const spans: [number, number][] = [];
+  const ttfts: number[] = [];
   const server = http.createServer((req, res) => {
     const t0 = performance.now();
     const fwd = http.request({ host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers }, (ur) => {
       res.writeHead(ur.statusCode ?? 502, ur.headers);
+      // Time to first token: the first chunk that carries text or a tool call.
+      let first = true;
+      ur.on('data', (d: Buffer) => {
+        if (first && /"(?:content|reasoning_content)":"[^"]|"tool_calls"/.test(d.toString())) {
+          first = false;
+          ttfts.push(performance.now() - t0);
+        }
+      });
       ur.pipe(res);
       ur.on('end', () => spans.push([t0, performance.now()]));
     });
@@ -51,7 +64,7 @@ async function timingProxy(target: string): Promise<{ url: string; spans: [numbe
     req.pipe(fwd);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, spans, close: () => server.close() };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, spans, ttfts, close: () => server.close() };
 }
 
 /** Total time covered by the spans (requests are sequential in a job, but do not assume it). */
@@ -90,6 +103,9 @@ async function main(): Promise<void> {
   const ttft = flag('ttft', 300);
   const words = process.argv.includes('--words') ? flag('words', 1000) : null;
   const perRun = flag('per-run', 10);
+  // The quality reviewer reads each chapter (the job's review gate).
+  const review = process.argv.includes('--review');
+  const concurrent = process.argv.includes('--concurrent') ? flag('concurrent', 1) : 1;
   const name = `bench_${Date.now().toString(36)}`;
   const env = {
     ...process.env,
@@ -153,6 +169,32 @@ async function main(): Promise<void> {
   model.setTiming({ ttftMs: ttft, tokensPerSecond: tps });
   proxy.spans.length = 0;
 
+  if (concurrent > 1) {
+    await scaleBench(
+      {
+        post,
+        result: (id) => runtime.temporal.workflow.getHandle(id).result() as Promise<JobResult>,
+        redis: runtime.redis,
+        adminDb: runtime.mongo.db!.admin() as never,
+        workerPid: worker.pid!,
+        ttfts: proxy.ttfts,
+        peakRss: () => rssOf(worker.pid!)?.peak ?? 0,
+      },
+      concurrent,
+      { chapters: { from: 1, to: chapters }, ...(words ? { wordsPerChapter: words } : {}), ...(review ? { review: true } : {}) },
+    );
+    clearInterval(sampler);
+    worker.kill('SIGTERM');
+    await new Promise((r) => worker.once('exit', r));
+    server.close();
+    proxy.close();
+    await model.close();
+    await runtime.mongo.dropDatabase().catch(() => undefined);
+    await runtime.close();
+    fs.rmSync(bundleFile, { force: true });
+    return;
+  }
+
   const project = await post<{ id: string }>('/projects', { title: 'Bench', type: 'novel' });
   console.log(`job: ${chapters} chapters, ttft ${ttft} ms, ${tps} tokens/s${words ? `, ${words} words per chapter` : ''}, continue-as-new every ${perRun}`);
   const t0 = performance.now();
@@ -160,6 +202,7 @@ async function main(): Promise<void> {
     projectId: project.id,
     chapters: { from: 1, to: chapters },
     ...(words ? { wordsPerChapter: words } : {}),
+    ...(review ? { review: true } : {}),
   });
   const handle = runtime.temporal.workflow.getHandle(workflowId);
   const progress = setInterval(() => {
@@ -190,7 +233,11 @@ async function main(): Promise<void> {
   const files = await runtime.models.File.find({ projectId: project.id, type: 'draft', deletedAt: null }).select({ words: 1 }).lean();
   // Where the overhead is: inside the chapter turns (from the turn record to its finalize)
   // or between them (the job's own bookkeeping and child-workflow starts).
-  const turns = await runtime.models.Turn.find({ jobId }).select({ createdAt: 1, endedAt: 1 }).lean();
+  const turns = await runtime.models.Turn.find({ jobId }).select({ createdAt: 1, endedAt: 1 }).sort({ createdAt: 1 }).lean();
+  const shares = cacheShares(
+    model.requests,
+    turns.map((t) => ({ id: String(t._id), start: t.createdAt.getTime(), end: t.endedAt?.getTime() ?? Date.now() })),
+  );
   const inTurns = turns.reduce((sum, t) => sum + ((t.endedAt?.getTime() ?? 0) - t.createdAt.getTime()), 0);
   const per = (ms: number) => `${(ms / Math.max(1, turns.length)).toFixed(0)} ms per turn`;
 
@@ -203,6 +250,10 @@ async function main(): Promise<void> {
     ['  inside turns (turn wall - model)', `${s(inTurns - modelMs)} (${per(inTurns - modelMs)})`],
     ['  between turns (job bookkeeping)', `${s(wall - inTurns)} (${per(wall - inTurns)})`],
     ['tokens (prompt / completion)', `${result.usage.promptTokens} / ${result.usage.completionTokens}`],
+    ['prompt a prefix cache can serve', '(share of each request repeating the start of a recent one)'],
+    ['  within an agent run', formatShare(shares.withinRun)],
+    ['  across agents in a turn', formatShare(shares.acrossAgents)],
+    ['  across consecutive chapters', formatShare(shares.acrossChapters)],
     ['worker RSS (median / peak)', `${mb([...rss].sort((a, b) => a - b)[Math.floor(rss.length / 2)] ?? 0)} / ${mb(peak)}`],
     ['workflow runs', String(runs.length)],
     ['history events per run', runs.map((r) => r.events).join(' / ')],

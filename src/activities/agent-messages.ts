@@ -9,7 +9,7 @@
  * together with the project brief, its turn's steps and the versions of the files shown whole.
  */
 import type OpenAI from 'openai';
-import { buildSystemPrompt } from '../agents/prompts';
+import { buildSystemPrompt, turnDirectives } from '../agents/prompts';
 import { STEERING_MARKER } from '../core/markers';
 import type { Models, TurnContextDoc } from '../db/models';
 import type { ProjectType } from '../core/domain';
@@ -118,25 +118,28 @@ export async function buildAgentMessages(models: Models, caches: WorkerCaches, i
   ]);
   if (!project) throw notFound('Project', ctx.projectId);
   const language = input.language ?? detectLanguage(ctx.message);
-  const system = buildSystemPrompt(input.agent, {
-    projectType: project.type as ProjectType,
-    language,
-    scope: input.scope,
-  });
+  const system = buildSystemPrompt(input.agent, { projectType: project.type as ProjectType });
+  const directives = turnDirectives(input.agent, { language, scope: input.scope });
   const projectBrief = [
     `Project: ${project.title} (${project.type})`,
     project.summary && `Summary: ${project.summary}`,
     project.style && `Style: ${project.style}`,
     project.notes && renderNotesForContext(project.notes),
-    project.tasks.length ? `Task board:\n${project.tasks.map((t) => `- [${t.status}] ${t.title}${t.progress ? ` (${t.progress})` : ''}`).join('\n')}` : '',
   ]
     .filter(Boolean)
     .join('\n');
+  // What stays the same comes first, for providers' prefix caches (issue 32): the standing
+  // instructions, then the project and its standing material, then the session history (it
+  // only grows at its end); what moves from turn to turn — the file list, chapters, the task
+  // board, this turn's scope and language — follows the history, before the author's message.
+  const taskBoard = project.tasks.length ? `\n\nTask board:\n${project.tasks.map((t) => `- [${t.status}] ${t.title}${t.progress ? ` (${t.progress})` : ''}`).join('\n')}` : '';
+  const moving = `${markChanged(ctx.contextMoving ?? '', changed)}${taskBoard}\n\n${directives}`;
 
   const head: ChatMessage[] = [
     { role: 'system', content: `${system}${ctx.skillCatalog ?? ''}` },
     { role: 'system', content: `${projectBrief}\n\n${markChanged(ctx.context, changed)}` },
   ];
+  const turnContext: ChatMessage = { role: 'system', content: moving };
   const user: ChatMessage = { role: 'user', content: markChanged(ctx.userContent, changed) };
 
   // Teammates earlier in this turn: their chat text only (their tool loops are theirs).
@@ -183,6 +186,7 @@ export async function buildAgentMessages(models: Models, caches: WorkerCaches, i
     3 +
     messageTokens(caches.stableTokenCounts, head[0]!) +
     MESSAGE_OVERHEAD_TOKENS + countTokens(projectBrief) + 1 + ctx.contextTokens +
+    MESSAGE_OVERHEAD_TOKENS + countTokens(taskBoard) + countTokens(directives) +
     MESSAGE_OVERHEAD_TOKENS + ctx.userTokens +
     changed.length * markTokens +
     tail.reduce((n, m, i) => n + messageTokens(caches.stableTokenCounts, m, keys[i]), 0);
@@ -208,7 +212,7 @@ export async function buildAgentMessages(models: Models, caches: WorkerCaches, i
   history.reverse();
 
   return {
-    messages: [...head, ...history, user, ...tail],
+    messages: [...head, ...history, turnContext, user, ...tail],
     owner: { sessionId: ctx.sessionId, projectId: ctx.projectId, ownerId: ctx.ownerId, jobId: ctx.jobId ?? null },
     language,
     storeContext,

@@ -94,20 +94,29 @@ export class OverlapTrimmer {
   push(text: string): string {
     if (this.decided) return text;
     this.pending += text;
-    if (this.pending.length < OVERLAP_WINDOW_CHARS && this.tail.includes(this.pending)) return '';
-    return this.decide();
+    if (!this.tail.includes(this.pending)) return this.decide('longest');
+    return this.pending.length < OVERLAP_WINDOW_CHARS ? '' : this.decide('shortest');
   }
 
   /** What is still held at the end of the continuation. */
   end(): string {
-    return this.decided ? '' : this.decide();
+    return this.decided ? '' : this.decide('longest');
   }
 
-  private decide(): string {
+  /**
+   * Once new text has come, the longest repeat is the one (what follows it is new). Text
+   * that repeats itself (a refrain, a list) can stay inside the window with several lengths
+   * matching; then the shortest is removed: a few words shown twice, never the author's
+   * text lost.
+   */
+  private decide(pick: 'longest' | 'shortest'): string {
     this.decided = true;
-    let k = Math.min(this.pending.length, this.tail.length);
-    while (k > 0 && !this.tail.endsWith(this.pending.slice(0, k))) k -= 1;
-    this.trimmed = longEnough(this.pending.slice(0, k)) ? k : 0;
+    const max = Math.min(this.pending.length, this.tail.length);
+    const repeats = (k: number) => longEnough(this.pending.slice(0, k)) && this.tail.endsWith(this.pending.slice(0, k));
+    let k = 0;
+    if (pick === 'longest') for (k = max; k > 0 && !repeats(k); ) k -= 1;
+    else for (k = 1; k <= max && !repeats(k); ) k += 1;
+    this.trimmed = k > max ? 0 : k;
     const kept = this.pending.slice(this.trimmed);
     this.pending = '';
     return kept;

@@ -10,7 +10,7 @@ import { messageText } from './tokens';
 const BLOCK = 64;
 
 /** The request's prompt as one text, in the order a provider caches it: tools, then messages. */
-function promptText(body: ChatCompletionRequest): string {
+export function promptText(body: ChatCompletionRequest): string {
   const parts = [body.tools?.length ? JSON.stringify(body.tools) : ''];
   for (const m of body.messages) {
     parts.push(`<${m.role}>${messageText(m)}`);
@@ -19,7 +19,7 @@ function promptText(body: ChatCompletionRequest): string {
   return parts.join('\n');
 }
 
-function sharedPrefixLength(a: string, b: string): number {
+export function sharedPrefixLength(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   let i = 0;
   while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;

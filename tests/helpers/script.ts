@@ -61,7 +61,8 @@ export const chatText = (events: StreamEvent[]): string =>
 /** The system prompt and the last message the model saw for each request of an agent. */
 export function requestsOf(model: { requests: { agent: AgentName | null; body: { messages: { role: string; content?: unknown }[]; tools?: { function: { name: string; description?: string } }[] } }[] }, agent: AgentName) {
   return model.requests.filter((r) => r.agent === agent).map((r) => ({
-    system: String(r.body.messages[0]?.content ?? ''),
+    // Every system message: the standing prompt, then the project with this turn's directives.
+    system: r.body.messages.filter((m) => m.role === 'system').map((m) => String(m.content ?? '')).join('\n\n'),
     all: r.body.messages.map((m) => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')}`).join('\n'),
     tools: (r.body.tools ?? []).map((t) => t.function.name),
     toolDescriptions: Object.fromEntries((r.body.tools ?? []).map((t) => [t.function.name, t.function.description ?? ''])),

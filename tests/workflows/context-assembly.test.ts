@@ -66,8 +66,18 @@ const prose = (subject: string, chars: number): string => {
   return out.slice(0, chars);
 };
 
-/** The project-context system message of each request an agent made. */
-const contextOf = (agent: 'writer' | 'planner') => requestsOf(h.model, agent).map((r) => String(r.messages[1]!.content));
+/**
+ * The project context of a request: the standing part (after the system prompt) and the part
+ * that moves from turn to turn (the system message after the history), as one text.
+ */
+const contextText = (messages: { role: string; content?: unknown }[]): string =>
+  messages
+    .filter((m) => m.role === 'system')
+    .slice(1)
+    .map((m) => String(m.content))
+    .join('\n\n');
+/** The project context of each request an agent made. */
+const contextOf = (agent: 'writer' | 'planner') => requestsOf(h.model, agent).map((r) => contextText(r.messages));
 /** The author's message as an agent's first request carried it (the last user message: no packet on a quick plan). */
 const userOf = (agent: 'writer' | 'planner', i: number) => {
   const msgs = requestsOf(h.model, agent)[i]!.messages;
@@ -175,13 +185,13 @@ test('a retried step reuses the stored context: an author edit between attempts 
   const { sessionId, projectId, ch, turnId } = await chapterTurn(prose('Retry', 600));
   const input = writerFirstStep(turnId, 'chapter 1');
   const first = await buildAgentMessages(h.runtime.models, caches, input, STEP_SETTINGS);
-  expect(String(first.messages[1]!.content)).toContain(`Chapter 1 (id=${ch}) [full]`);
+  expect(contextText(first.messages)).toContain(`Chapter 1 (id=${ch}) [full]`);
   await first.storeContext();
   // The model saw version 1 in full: an edit against older text would be stale.
   expect((await h.runtime.models.ReadSnapshot.findById(`${turnId}:${ch}`).lean())!.version).toBe(1);
   await api(h, 'PUT', `/api/v1/files/${ch}`, { content: 'THE AUTHOR REWROTE THIS BETWEEN ATTEMPTS.' });
   const retry = await buildAgentMessages(h.runtime.models, caches, input, STEP_SETTINGS);
-  const context = String(retry.messages[1]!.content);
+  const context = contextText(retry.messages);
   expect(context).not.toContain('THE AUTHOR REWROTE THIS');
   expect(context).toContain(`Chapter 1 (id=${ch}) [changed during this request`);
   expect(retry.ledger.changed).toEqual([ch]);
@@ -205,7 +215,7 @@ test('each file shown whole is checked against the version it was shown at: the 
   expect((await api(h, 'DELETE', `/api/v1/files/${third}`)).status).toBeLessThan(300);
   const later = await buildAgentMessages(h.runtime.models, caches, { ...input, step: 2 }, STEP_SETTINGS);
   expect([...later.ledger.changed].sort()).toEqual([second, third].sort());
-  const context = String(later.messages[1]!.content);
+  const context = contextText(later.messages);
   expect(context).toContain(`Chapter 1 (id=${ch}) [full]`);
   expect(context).toContain(`Chapter 2 (id=${second}) [changed during this request`);
   expect(context).toContain(`Chapter 3 (id=${third}) [changed during this request`);
@@ -228,7 +238,7 @@ test('a worker that built or read a turn\'s context serves later steps from memo
 test('the step that builds a context has it before it is stored, and stores it when asked: the seen versions, then the context', async () => {
   const { ch, turnId } = await chapterTurn(prose('Stored', 300));
   const built = await ensureTurnContext(h.runtime.models, caches, STEP_SETTINGS, turnId, 'chapter 1');
-  expect(built.context.context).toContain(`Chapter 1 (id=${ch}) [full]`);
+  expect(built.context.contextMoving).toContain(`Chapter 1 (id=${ch}) [full]`);
   // Nothing goes on record until the step asks (it does once its request is out), and it is stored once.
   expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(0);
   expect(await h.runtime.models.ReadSnapshot.countDocuments({ _id: `${turnId}:${ch}` })).toBe(0);
@@ -236,7 +246,7 @@ test('the step that builds a context has it before it is stored, and stores it w
   await built.store();
   expect((await h.runtime.models.ReadSnapshot.findById(`${turnId}:${ch}`).lean())!.version).toBe(1);
   const stored = await h.runtime.models.TurnContext.findById(turnId).lean();
-  expect(stored!.context).toBe(built.context.context);
+  expect([stored!.context, stored!.contextMoving]).toEqual([built.context.context, built.context.contextMoving]);
   // Storing the same context again (a retried store, or an attempt that raced to the same result) is a no-op.
   await expect(storeTurnContext(h.runtime.models, built.context)).resolves.toBeUndefined();
   expect(await h.runtime.models.TurnContext.countDocuments({ _id: turnId })).toBe(1);
@@ -250,7 +260,7 @@ test('an attempt whose context lost the race to a different one fails, so nothin
   const theirs = await assembleTurnContext(h.runtime.models, caches, STEP_SETTINGS, turnId, 'chapter 1');
   await storeTurnContext(h.runtime.models, theirs);
   await expect(storeTurnContext(h.runtime.models, mine)).rejects.toThrow(/different context/);
-  expect((await h.runtime.models.TurnContext.findById(turnId).lean())!.context).toContain('THE AUTHOR REWROTE THIS.');
+  expect((await h.runtime.models.TurnContext.findById(turnId).lean())!.contextMoving).toContain('THE AUTHOR REWROTE THIS.');
   // The winner's own retry goes on.
   await expect(storeTurnContext(h.runtime.models, theirs)).resolves.toBeUndefined();
 });

@@ -50,6 +50,28 @@ export function markChanged(text: string, changedIds: string[]): string {
   return out;
 }
 
+/** The project's standing material: it changes seldom, and every agent and chapter is shown it. */
+const STANDING_TYPES: readonly string[] = ['outline', 'setting', 'character'];
+
+/**
+ * The context in two parts, in the order a provider's prefix cache rewards (issue 32): the
+ * project's standing material shown whole, by type and then by age (a file's id grows with
+ * its creation), which the next step, agent and chapter repeat from the start; and what
+ * moves from turn to turn — the file list (a new chapter joins it), the author's quotes,
+ * chapters and snippets in priority order — sent after the session history, which only grows
+ * at its end. Only the order changes: what is shown was packed already.
+ */
+function cacheFriendly(placed: Packed['placed'], header: string, byId: Map<string, LoadedFile>): { standing: string; moving: string } {
+  const standingRank = (p: Packed['placed'][number]): number =>
+    p.mode === 'full' ? STANDING_TYPES.indexOf(byId.get(p.item.fileId)?.type ?? '') : -1;
+  const standing = placed
+    .filter((p) => standingRank(p) >= 0)
+    .sort((a, b) => standingRank(a) - standingRank(b) || (a.item.fileId < b.item.fileId ? -1 : 1));
+  const moving = placed.filter((p) => standingRank(p) < 0);
+  const [headerLine, ...rest] = header.split('\n');
+  return { standing: [headerLine, ...standing.map((p) => p.rendered)].join('\n\n'), moving: [rest.join('\n'), ...moving.map((p) => p.rendered)].join('\n\n') };
+}
+
 function snippetItem(c: ScoredChunk, file: LoadedFile): ContextItem {
   return { fileId: c.fileId, title: file.title, priority: Priority.RELEVANT, kind: 'snippet', text: c.text, start: c.start, end: c.end, fileChars: file.content.length };
 }
@@ -75,10 +97,10 @@ export async function assembleTurnContext(models: Models, caches: WorkerCaches, 
   const { candidates, names } = prioritize({ files, focusFileId: turn.focusFileId ?? null, attachedFileIds: turn.attachedFileIds, query });
 
   const header = [
+    CONTEXT_HEADER,
     '## Project files',
     renderManifest(files, new Set(candidates.filter((c) => c.priority <= Priority.RELEVANT).map((c) => c.fileId)), settings.contextTokens),
     turn.quotes.length ? `\n## Passages the author quoted\n${turn.quotes.map((q) => `> ${q}`).join('\n')}` : '',
-    `\n${CONTEXT_HEADER}`,
   ].join('\n');
   const headerTokens = countTokens(header);
 
@@ -110,7 +132,7 @@ export async function assembleTurnContext(models: Models, caches: WorkerCaches, 
   // A file that came in whole only in the second pass makes its snippets redundant.
   const whole = new Set(packed.placed.filter((p) => p.mode === 'full').map((p) => p.item.fileId));
   const placed = packed.placed.filter((p) => !(p.mode === 'snippet' && whole.has(p.item.fileId)));
-  const context = [header, ...placed.map((p) => p.rendered)].join('\n\n');
+  const { standing: context, moving: contextMoving } = cacheFriendly(placed, header, byId);
 
   // The working set: current text of the files the last two replies touched.
   const wsFiles: WorkingSetFile[] = await Promise.all(
@@ -156,6 +178,7 @@ export async function assembleTurnContext(models: Models, caches: WorkerCaches, 
     message: turn.message,
     skillCatalog,
     context,
+    contextMoving,
     contextTokens: packed.tokens,
     userContent: user,
     userTokens: countTokens(user),
@@ -268,5 +291,5 @@ export async function storeTurnContext(models: Models, built: TurnContextDoc): P
 
 /** What of a context reaches the model's prompt. */
 function promptView(c: TurnContextDoc): string {
-  return JSON.stringify([c.skillCatalog ?? '', c.context, c.userContent, (c.history ?? []).map((m) => [m.role, m.content])]);
+  return JSON.stringify([c.skillCatalog ?? '', c.context, c.contextMoving ?? '', c.userContent, (c.history ?? []).map((m) => [m.role, m.content])]);
 }

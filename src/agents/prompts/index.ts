@@ -1,6 +1,7 @@
 /**
- * Assembles an agent's system prompt from data: header + base protocol + role + project
- * type + the scope directive (regenerated per agent) + the reply language. Pure module.
+ * Assembles an agent's instructions from data: the standing system prompt (base protocol +
+ * project type + header + role) and this turn's directives (the scope directive, regenerated
+ * per agent, and the reply language). Pure module.
  */
 import type { AgentName } from '../../core/events';
 import type { ProjectType } from '../../core/domain';
@@ -44,18 +45,19 @@ export function languageDirective(language: 'zh' | 'en'): string {
     : 'Reply language: English (the language the author writes this session in).';
 }
 
-export function buildSystemPrompt(
-  agent: Exclude<AgentName, 'router'>,
-  opts: { projectType: ProjectType; language: 'zh' | 'en'; scope: ScopeFacts },
-): string {
-  return [
-    agentHeader(agent),
-    BASE_PROTOCOL,
-    ROLE_PROMPTS[agent],
-    PROJECT_TYPE_PROMPTS[opts.projectType],
-    scopeDirective(agent, opts.scope),
-    languageDirective(opts.language),
-  ].join('\n\n');
+/**
+ * An agent's standing instructions, the same in every turn: what every agent shares first
+ * (the protocol, the project type), then the role. A provider's prefix cache serves the
+ * shared start to every agent of a turn, and all of it to the same agent in the next chapter
+ * (issue 32); what changes per turn is {@link turnDirectives}, sent after the project material.
+ */
+export function buildSystemPrompt(agent: Exclude<AgentName, 'router'>, opts: { projectType: ProjectType }): string {
+  return [BASE_PROTOCOL, PROJECT_TYPE_PROMPTS[opts.projectType], agentHeader(agent), ROLE_PROMPTS[agent]].join('\n\n');
+}
+
+/** This turn's instructions for an agent: the author's scope and the reply language. */
+export function turnDirectives(agent: Exclude<AgentName, 'router'>, opts: { language: 'zh' | 'en'; scope: ScopeFacts }): string {
+  return [scopeDirective(agent, opts.scope), languageDirective(opts.language)].join('\n\n');
 }
 
 export function buildRouterSystemPrompt(): string {

@@ -194,8 +194,14 @@ export const turnContextSchema = new Schema(
     message: { type: String, required: true },
     /** The enabled skills' catalog (skills L1), appended to every agent's system prompt. */
     skillCatalog: { type: String, default: '' },
-    /** The rendered project-context block and its tokens. */
+    /**
+     * The rendered project context and its tokens (both parts): `context` is the standing part
+     * (the project's outline, settings and characters shown whole), sent before the history;
+     * `contextMoving` what changes from turn to turn (the file list, quotes, chapters,
+     * snippets), sent after it — what stays the same comes first, for prefix caches (issue 32).
+     */
     context: { type: String, default: '' },
+    contextMoving: { type: String, default: '' },
     contextTokens: { type: Number, default: 0 },
     /** The author's message as the model gets it: working set + label + message. */
     userContent: { type: String, default: '' },
