@@ -14,7 +14,7 @@ import { Context } from '@temporalio/activity';
 import type OpenAI from 'openai';
 import { REVIEW_CONTENT_MARKER } from '../core/markers';
 import { endsWithQuestion, lastQuestion, planUnits } from '../core/file-stream';
-import { type AnyEventDraft, draft, type UsageData } from '../core/events';
+import { type AnyEventDraft, draft, type StreamEvent, type UsageData } from '../core/events';
 import { countWords, tail } from '../core/text';
 import type { LlmStepInput, LlmStepResult, ToolOutcome } from '../core/turn-types';
 import { buildAgentMessages } from './agent-messages';
@@ -180,11 +180,14 @@ async function recordStep(deps: ActivityDeps, step: StepAttempt, opened: OpenedS
     attempt,
   };
   const store = (extra: object = {}) => models.AgentStep.replaceOne({ _id: stepDoc._id }, { ...stepDoc, ...extra }, { upsert: true }).exec();
-  const endEvents = (saved: { event: AnyEventDraft } | null): AnyEventDraft[] => [
-    ...toolCalls.map((c) => stamp(draft('tool_call', { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) }, { toolCallId: c.id }))),
-    stamp(draft('usage', usageData)),
-    ...(saved ? [stamp(saved.event)] : []),
-  ];
+  const endEvents = async (saved: { event: AnyEventDraft } | null): Promise<AnyEventDraft[]> => {
+    const events = [
+      ...toolCalls.map((c) => stamp(draft('tool_call', { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) }, { toolCallId: c.id }))),
+      stamp(draft('usage', usageData)),
+      ...(saved ? [stamp(saved.event)] : []),
+    ];
+    return attempt > 1 ? notYetPublished(events, await publisher.slotEvents()) : events;
+  };
   // Quiet: a step that runs tool calls awaits it only at its end.
   const usageRecorded = quiet(recordUsage(models, usageId(input.turnId, input.step), input.turnId, opened.turn, input.agent, input.step, usageData));
   const result = (saved: ToolOutcome | null): LlmStepResult => ({
@@ -209,7 +212,7 @@ async function recordStep(deps: ActivityDeps, step: StepAttempt, opened: OpenedS
     // The usage record lands beside them, not before: a retry that finds the answer on
     // record writes it again (resumeStep; one record per call however often it runs).
     const saved = await saving;
-    await publisher.publish(endEvents(saved));
+    await publisher.publish(await endEvents(saved));
     const recorded = result(saved?.outcome ?? null);
     // A create_file call reads (the pending file) while the answer goes on record, and
     // writes only once it is. Quiet: awaited below, and by the calls.
@@ -225,7 +228,8 @@ async function recordStep(deps: ActivityDeps, step: StepAttempt, opened: OpenedS
   // stream it lags up to a second).
   const reported = (async () => {
     const saved = await saving;
-    await publisher.publish(endEvents(saved));
+    await publisher.publish(await endEvents(saved));
+    deps.faults?.hit('llm.after_end_events', { agent: input.agent, run: input.run, kind: input.runKind, attempt });
     await publisher.settle();
     return saved?.outcome ?? null;
   })();
@@ -252,6 +256,24 @@ async function continuation(deps: ActivityDeps, input: LlmStepInput, attempt: nu
   // On record before the attempt announces itself, so a third attempt reads where this one starts.
   await checkpoint.begin(text);
   return { checkpoint, resume: earlier.resume ? { text, strategy } : null };
+}
+
+/**
+ * A step's closing events its earlier attempt already published: an attempt that saved the
+ * chapter and reported it, then never completed (its worker died, or Temporal did not take
+ * the completion during an outage), is retried; the retry finds the same version on record,
+ * and must not report that save again, nor the step's usage (issue 34). A save is known by
+ * its version, usage by the step (one per step), a tool card by its call id.
+ */
+function notYetPublished(events: AnyEventDraft[], published: StreamEvent[]): AnyEventDraft[] {
+  const key = (e: Pick<StreamEvent, 'type' | 'data' | 'toolCallId'>): string | null => {
+    if (e.type === 'usage') return 'usage';
+    if (e.type === 'file_created' || e.type === 'file_updated') return `${e.type}:${(e.data as { versionId: string }).versionId}`;
+    if (e.type === 'tool_call') return `tool_call:${e.toolCallId ?? ''}`;
+    return null;
+  };
+  const seen = new Set(published.map(key).filter((k) => k !== null));
+  return events.filter((e) => !seen.has(key(e as StreamEvent) ?? ''));
 }
 
 /** A retried step's first event: go on from the kept text, or drop the earlier attempt's. */

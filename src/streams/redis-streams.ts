@@ -80,6 +80,12 @@ export class StreamPublisher {
     if (last && last.slot === this.slot) this.nextIndex = Math.max(this.nextIndex, last.index + 1);
   }
 
+  /** The events this slot holds (an earlier attempt's), in order. */
+  async slotEvents(): Promise<StreamEvent[]> {
+    const raw = await this.redis.xrange(this.key, `${this.slot}-0`, `${this.slot}-${SLOT_SPAN - 1}`);
+    return toEntries(raw).map((e) => e.event);
+  }
+
   /**
    * Numbers the next event `index` of this slot: a resumed step republishes its tool cards
    * at the positions its first attempt used, so those already written are deduplicated.

@@ -141,6 +141,10 @@ const scenarios: [string, FaultRule, Comeback][] = [
   // The step runs its own tool calls (h11-tools-in-step): the retry finds the answer on record,
   // does not ask the model again, and re-reports the stored call at the same stream positions.
   ['f. after the writer’s step ran create_file and reported it, before the step completed', { point: 'llm.after_tool', match: { name: 'create_file', agent: 'writer' } }, null],
+  // The step saved the chapter and reported the save and its usage, and never completed (as
+  // when Temporal does not take a completion during an outage): the retry goes on from the
+  // whole text and reports nothing twice (issue 34) — the sequence below would show it.
+  ['g. after the writer’s step reported its save and usage, before the step completed', { point: 'llm.after_end_events', match: { agent: 'writer', kind: 'planned' } }, 'step_resumed'],
 ];
 
 test.each(scenarios)('%s: the turn completes with the clean run’s files and text; no duplicates', async (name, fault, comeback) => {
