@@ -22,6 +22,7 @@ export {
   type OfflineModelOptions,
   type PersonaOptions,
   type RecordedRequest,
+  type Responder,
   type ScriptEntry,
   type ScriptToolCall,
   type Timing,

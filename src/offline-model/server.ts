@@ -24,7 +24,9 @@ import {
   type OfflineModelOptions,
   type PersonaOptions,
   type RecordedRequest,
+  type Responder,
   type ScriptEntry,
+  scriptEntrySchema,
   type Timing,
   type UsageCounts,
 } from './types';
@@ -63,6 +65,7 @@ class OfflineModelServer implements OfflineModel {
   baseURL = '';
   port = 0;
   private readonly script_ = new Script();
+  private responder: Responder | null = null;
   /** Recent prompts, for the cached-token counts a provider's prefix cache would report. */
   private readonly prefixCache = new PrefixCache();
   private requests_: RecordedRequest[] = [];
@@ -93,8 +96,13 @@ class OfflineModelServer implements OfflineModel {
     this.script_.append(entries);
   }
 
+  respondWith(responder: Responder | null): void {
+    this.responder = responder;
+  }
+
   reset(): void {
     this.script_.clear();
+    this.responder = null;
     // New arrays, so a test that kept the old ones still sees what it asserted on.
     this.requests_ = [];
     this.failures_ = [];
@@ -221,6 +229,15 @@ class OfflineModelServer implements OfflineModel {
 
   /** The reply to send, or null when an error answer was already written. */
   private chooseReply(agent: RecordedRequest['agent'], body: ChatCompletionRequest, hash: string, res: ServerResponse): ModelReply | null {
+    if (this.responder) {
+      // A responder's answer is checked like a script entry: a typo fails loudly, not oddly.
+      const entry = scriptEntrySchema.parse(this.responder(agent, body));
+      if (entry.error) {
+        sendJson(res, entry.error.status, errorBody(entry.error.message, entry.error.type ?? errorTypeFor(entry.error.status)), entry.error.headers);
+        return null;
+      }
+      return replyFromEntry(entry, hash, this.timing);
+    }
     if (!this.script_.scripted) return replyFromPersona(personaReply(agent, body, this.persona), hash, this.timing);
     const found = this.script_.take(agent, body);
     if (found.kind === 'exhausted') {

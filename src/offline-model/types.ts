@@ -176,6 +176,12 @@ export interface OfflineModelOptions {
   persona?: PersonaOptions;
 }
 
+/**
+ * Answers every request itself, before any script or the persona: the unscripted-model soak
+ * (tests/soak) answers from the whole space a real model can produce.
+ */
+export type Responder = (agent: AgentName | null, body: ChatCompletionRequest) => ScriptEntry;
+
 /** A running offline model. */
 export interface OfflineModel {
   /** e.g. `http://127.0.0.1:4321/v1` — pass to `new OpenAI({ baseURL, apiKey: 'offline' })`. */
@@ -185,7 +191,9 @@ export interface OfflineModel {
   close(): Promise<void>;
   /** Appends to the script and switches to scripted mode until {@link reset}. Throws on a malformed entry. */
   script(entries: ScriptEntry[]): void;
-  /** Clears script, requests and failures; back to persona mode. Timing is kept. */
+  /** Answers every request with `responder` until {@link reset} (null: back to script or persona). */
+  respondWith(responder: Responder | null): void;
+  /** Clears script, responder, requests and failures; back to persona mode. Timing is kept. */
   reset(): void;
   setTiming(t: Partial<Timing>): void;
   /** Every request body received, parsed, in arrival order. */
