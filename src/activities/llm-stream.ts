@@ -128,8 +128,10 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
       if (chunk.usage) answer.usage = chunk.usage;
       const choice = chunk.choices[0];
       if (!choice) continue;
-      const delta = choice.delta as typeof choice.delta & { reasoning_content?: string };
-      if (delta.reasoning_content) out.add(stamp(draft('thinking', { delta: delta.reasoning_content })));
+      // Thinking comes as DeepSeek's `reasoning_content`, or as `reasoning` (vLLM since v0.11, Ollama).
+      const delta = choice.delta as typeof choice.delta & { reasoning_content?: string | null; reasoning?: string | null };
+      const thinking = delta.reasoning_content || delta.reasoning;
+      if (thinking) out.add(stamp(draft('thinking', { delta: thinking })));
       if (delta.content) {
         position += delta.content.length;
         beat.chars = position;
