@@ -2,7 +2,7 @@
  * Turn lifecycle activities: load what the workflow needs to route (turn-prepare.ts), release
  * or drop held chat text, and finalize (messages, routing, usage, lock, terminal events). Each is idempotent: finalize run twice writes the same documents once.
  */
-import { draft, NON_TERMINAL_STOP_REASONS, type AnyEventDraft } from '../core/events';
+import { draft, NON_TERMINAL_STOP_REASONS, TOLD_IN_REPLY_STOP_REASONS, type AnyEventDraft } from '../core/events';
 import { idFromKey, isDuplicateKey } from '../db/models';
 import { releaseSessionLock } from '../db/turn-records';
 import { ACTIVE_TURN_STATUSES } from '../core/domain';
@@ -70,7 +70,10 @@ function createTurnEndActivities(deps: ActivityDeps) {
       // and the record never lists them as touched nor lets a reply stand as a claimed save.
       const rolledBack = new Set(unwritten.map((f) => String(f._id)));
       const language = input.language ?? detectLanguage(turn.message);
-      const notSavedNote = [unwritten.length ? notSavedLine(unwritten.map((f) => f.title), language) : '', ...keptAside.map((f) => keptAsideLine(f, language))].filter(Boolean).join('\n');
+      const toldInReply = input.stopReason && TOLD_IN_REPLY_STOP_REASONS.includes(input.stopReason) ? (input.stopMessage ?? '') : '';
+      const notSavedNote = [unwritten.length ? notSavedLine(unwritten.map((f) => f.title), language) : '', ...keptAside.map((f) => keptAsideLine(f, language)), toldInReply]
+        .filter(Boolean)
+        .join('\n');
       const record: TurnRecordSources = { turnId: input.turnId, runs: input.runs, steps, outcomeOf, savedKeys, notSavedNote };
       // The messages' sequence numbers are reserved while the files gone are looked up, for the
       // messages there are before those files are left out: one round trip less at every turn's
