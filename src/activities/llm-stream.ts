@@ -17,6 +17,7 @@ import type { CountingPublisher } from './publish';
 import type { EarlySiblingCounts } from './tools/sibling-counts';
 import { type ContinuationStrategy, continuationRequest, OverlapTrimmer } from '../core/continuation';
 import type { StepCheckpoint } from './step-partial';
+import { IdleWatch } from './stream-idle';
 
 export interface AssembledCall {
   id: string;
@@ -108,6 +109,7 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
     emit(processor.push(text));
   };
 
+  const idle = new IdleWatch(deps.config.LLM_STREAM_IDLE_SECONDS);
   try {
     const request = resume ? continuationRequest(resume.strategy, req.messages, resume.text) : { messages: req.messages, body: {} };
     const stream = await deps.llm.chat.completions.create(
@@ -119,12 +121,13 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
         stream: true,
         stream_options: { include_usage: true },
       },
-      { signal: req.signal },
+      { signal: idle.signal(req.signal) },
     );
     // A context this step built goes on record while the model answers: started only now,
     // it does not compete with the step's reads and the request on the path to the first token.
     void req.storeContext();
     for await (const chunk of stream) {
+      idle.touch();
       if (chunk.usage) answer.usage = chunk.usage;
       const choice = chunk.choices[0];
       if (!choice) continue;
@@ -164,14 +167,16 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
     // An aborted request can end the stream quietly: a cancelled step (interrupt, worker
     // shutdown) must fail as cancelled, never complete with a cut-off answer or file.
     if (req.signal.aborted) throw req.signal.reason;
+    idle.check();
     if (trimmer) take(trimmer.end());
     emit(processor.end());
     say(shaper.end(answer.calls.some((c) => c.name)));
     await Promise.all([out.flush(), checkpoint?.settle()]);
   } catch (err) {
     await out.flush().catch(() => undefined);
-    throw classifyLlmError(err);
+    throw classifyLlmError(idle.failure(err, req.signal));
   } finally {
+    idle.stop();
     beat.chars = position;
   }
   return answer;
