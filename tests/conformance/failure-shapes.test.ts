@@ -109,6 +109,15 @@ describe.each(['openai', 'deepseek'])('profile %s', (profile) => {
     expect(r.stored).toMatch(/Not saved: "Chapter 1" was never written/);
   });
 
+  test('a request the provider refuses outright (400, its filter on the prompt) fails at once, not retried', async () => {
+    const refused = { match: { agent: 'writer' as const }, error: { status: 400, message: 'The prompt was filtered by the content management policy.' } };
+    const r = await turn([router({ current_agent: 'writer', workflow_plan: 'quick' }), refused]);
+    expect(r.outcome.status).toBe('failed');
+    expect(h.model.requests.filter((q) => q.agent === 'writer')).toHaveLength(1);
+    expect(ofType(r.events, 'step_retry')).toEqual([]);
+    expect(ofType(r.events, 'error')[0]!.data.message).toMatch(/model rejected the request \(400\)/);
+  });
+
   test('the connection cut mid-body: the step goes on from what streamed, and the chapter is whole and saved once', async () => {
     // Paced, so the client has the text before the cut (bytes in flight at a cut are lost, and then nothing is kept).
     const r = await turn([...opening(), chapter({ cutAfterChars: 200, tokensPerSecond: 1000 }), chapter()]);
