@@ -100,6 +100,13 @@ export const configSchema = z.object({
   MAX_AGENT_STEPS: intFrom(12, 1),
   LLM_STEP_TIMEOUT_SECONDS: intFrom(600, 5),
   /**
+   * A model stream that has started and then sends nothing for this long is given up and the
+   * step retried (going on from its text): a stalled provider costs this, not the step's whole
+   * time limit on every attempt. Counted between chunks only — a provider queueing the request
+   * or loading the model before its first token is bounded by LLM_STEP_TIMEOUT_SECONDS. 0: off.
+   */
+  LLM_STREAM_IDLE_SECONDS: intFrom(60, 0),
+  /**
    * How long a silent activity may go before Temporal presumes its worker dead and retries it
    * elsewhere: the recovery time after a worker crash. Activities heartbeat every second from
    * their start (the LLM step while it waits for its first token too), so a few seconds is

@@ -17,6 +17,7 @@ import type { CountingPublisher } from './publish';
 import type { EarlySiblingCounts } from './tools/sibling-counts';
 import { type ContinuationStrategy, continuationRequest, OverlapTrimmer } from '../core/continuation';
 import type { StepCheckpoint } from './step-partial';
+import { IdleWatch } from './stream-idle';
 
 export interface AssembledCall {
   id: string;
@@ -108,6 +109,7 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
     emit(processor.push(text));
   };
 
+  const idle = new IdleWatch(deps.config.LLM_STREAM_IDLE_SECONDS);
   try {
     const request = resume ? continuationRequest(resume.strategy, req.messages, resume.text) : { messages: req.messages, body: {} };
     const stream = await deps.llm.chat.completions.create(
@@ -119,17 +121,20 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
         stream: true,
         stream_options: { include_usage: true },
       },
-      { signal: req.signal },
+      { signal: idle.signal(req.signal) },
     );
     // A context this step built goes on record while the model answers: started only now,
     // it does not compete with the step's reads and the request on the path to the first token.
     void req.storeContext();
     for await (const chunk of stream) {
+      idle.touch();
       if (chunk.usage) answer.usage = chunk.usage;
       const choice = chunk.choices[0];
       if (!choice) continue;
-      const delta = choice.delta as typeof choice.delta & { reasoning_content?: string };
-      if (delta.reasoning_content) out.add(stamp(draft('thinking', { delta: delta.reasoning_content })));
+      // Thinking comes as DeepSeek's `reasoning_content`, or as `reasoning` (vLLM since v0.11, Ollama).
+      const delta = choice.delta as typeof choice.delta & { reasoning_content?: string | null; reasoning?: string | null };
+      const thinking = delta.reasoning_content || delta.reasoning;
+      if (thinking) out.add(stamp(draft('thinking', { delta: thinking })));
       if (delta.content) {
         position += delta.content.length;
         beat.chars = position;
@@ -162,14 +167,16 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
     // An aborted request can end the stream quietly: a cancelled step (interrupt, worker
     // shutdown) must fail as cancelled, never complete with a cut-off answer or file.
     if (req.signal.aborted) throw req.signal.reason;
+    idle.check();
     if (trimmer) take(trimmer.end());
     emit(processor.end());
     say(shaper.end(answer.calls.some((c) => c.name)));
     await Promise.all([out.flush(), checkpoint?.settle()]);
   } catch (err) {
     await out.flush().catch(() => undefined);
-    throw classifyLlmError(err);
+    throw classifyLlmError(idle.failure(err, req.signal));
   } finally {
+    idle.stop();
     beat.chars = position;
   }
   return answer;

@@ -2,7 +2,7 @@
  * Turn lifecycle activities: load what the workflow needs to route (turn-prepare.ts), release
  * or drop held chat text, and finalize (messages, routing, usage, lock, terminal events). Each is idempotent: finalize run twice writes the same documents once.
  */
-import { draft, NON_TERMINAL_STOP_REASONS, type AnyEventDraft } from '../core/events';
+import { draft, NON_TERMINAL_STOP_REASONS, TOLD_IN_REPLY_STOP_REASONS, type AnyEventDraft } from '../core/events';
 import { idFromKey, isDuplicateKey } from '../db/models';
 import { releaseSessionLock } from '../db/turn-records';
 import { ACTIVE_TURN_STATUSES } from '../core/domain';
@@ -70,7 +70,7 @@ function createTurnEndActivities(deps: ActivityDeps) {
       // and the record never lists them as touched nor lets a reply stand as a claimed save.
       const rolledBack = new Set(unwritten.map((f) => String(f._id)));
       const language = input.language ?? detectLanguage(turn.message);
-      const notSavedNote = [unwritten.length ? notSavedLine(unwritten.map((f) => f.title), language) : '', ...keptAside.map((f) => keptAsideLine(f, language))].filter(Boolean).join('\n');
+      const notSavedNote = endOfReply(unwritten, keptAside, input, language);
       const record: TurnRecordSources = { turnId: input.turnId, runs: input.runs, steps, outcomeOf, savedKeys, notSavedNote };
       // The messages' sequence numbers are reserved while the files gone are looked up, for the
       // messages there are before those files are left out: one round trip less at every turn's
@@ -256,6 +256,16 @@ function keptAsideLine(f: { title: string; keptFrom?: unknown }, language: 'zh' 
   return language === 'zh'
     ? `（未保存到《${target}》：作者在写入期间${deleted ? '删除了它' : '修改了它，作者的文字已保留'}；这段正文另存为《${f.title}》。）`
     : `(Not saved into "${target}": the author ${deleted ? 'deleted it' : 'edited it, and their text is kept'} while it was being written; the text is kept in "${f.title}".)`;
+}
+
+/**
+ * What ends the turn's reply: the files never written, bodies kept aside, and a stop that
+ * says what became of the answer itself (cut off, filtered, empty).
+ */
+function endOfReply(unwritten: { title: string }[], keptAside: { title: string; keptFrom?: unknown }[], input: FinalizeInput, language: 'zh' | 'en'): string {
+  const toldInReply = input.stopReason && TOLD_IN_REPLY_STOP_REASONS.includes(input.stopReason) ? (input.stopMessage ?? '') : '';
+  const lines = [unwritten.length ? notSavedLine(unwritten.map((f) => f.title), language) : '', ...keptAside.map((f) => keptAsideLine(f, language)), toldInReply];
+  return lines.filter(Boolean).join('\n');
 }
 
 function notSavedLine(titles: string[], language: 'zh' | 'en'): string {

@@ -41,8 +41,20 @@ export const STOP_REASONS = [
   'paused',
   'cancelled',
   'empty_file_unwritten',
+  /** The provider ended the answer at its output limit (`finish_reason: "length"`). */
+  'output_truncated',
+  /** The provider's content filter ended the answer (`finish_reason: "content_filter"`). */
+  'content_filtered',
+  /** The model answered with nothing: no text, no tool call. */
+  'empty_answer',
 ] as const;
 export const NON_TERMINAL_STOP_REASONS: readonly string[] = ['read_only_handoff_blocked'];
+/**
+ * Stops that say what became of the answer's own text (cut off, filtered, empty): their
+ * message also ends the stored reply and goes out as its last text, so a client reading the
+ * chat, live or later, learns it as the card says it.
+ */
+export const TOLD_IN_REPLY_STOP_REASONS: readonly string[] = ['output_truncated', 'content_filtered', 'empty_answer'];
 
 /**
  * Refusals that are a tool doing its job, not a failure: clients show them as "kept your

@@ -22,7 +22,9 @@ export function replyFromEntry(entry: ScriptEntry, requestHash: string, timing: 
       arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
     })),
     usage: r.usage,
+    finishReason: r.finishReason,
     stallAfterChars: entry.stallAfterChars,
+    cutAfterChars: entry.cutAfterChars,
     timing: { ttftMs: entry.ttftMs ?? timing.ttftMs, tokensPerSecond: entry.tokensPerSecond ?? timing.tokensPerSecond },
   };
 }

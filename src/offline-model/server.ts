@@ -12,6 +12,7 @@ import { errorBody, FIXED_CREATED } from './protocol';
 import { errorTypeFor, replyFromEntry, replyFromPersona } from './replies';
 import { Script } from './script';
 import { PrefixCache } from './prefix-cache';
+import { dialectFor, PROFILE_HEADER, reasoningTokens, UnknownProfile } from './profiles';
 import { countCompletionTokens, countPromptTokens, requestHash } from './tokens';
 import { sendCompletion, sendJson, streamCompletion } from './transport';
 import {
@@ -201,29 +202,43 @@ class OfflineModelServer implements OfflineModel {
       throw new BadRequest(`invalid chat completion request: ${issues}`);
     }
     const received = parsed.data;
+    const dialect = this.dialect(req, received);
     // Asked to go on from a partial answer, it answers the request without the partial and
     // sends the rest (continuation.ts).
     const ask = continuationAsk(received);
     const body = ask?.base ?? received;
     const agent = detectAgent(body);
-    const recorded: RecordedRequest = { agent, body: received, at: Date.now(), ...(ask ? { continuation: ask.mode } : {}) };
+    const recorded: RecordedRequest = { agent, body: received, at: Date.now(), profile: dialect.name, ...(ask ? { continuation: ask.mode } : {}) };
     this.record(recorded);
     const hash = requestHash(body);
 
     const chosen = this.chooseReply(agent, body, hash, res);
     if (!chosen) return;
     const reply = ask ? continueReply(chosen, ask) : chosen;
-    const meta = { id: `chatcmpl-${hash.slice(0, 24)}`, model: received.model ?? OFFLINE_MODEL_ID };
+    const includeUsage = received.stream_options?.include_usage === true;
+    const meta = { id: `chatcmpl-${hash.slice(0, 24)}`, model: received.model ?? OFFLINE_MODEL_ID, dialect, includeUsage };
     // Counted once, when the usage goes out; the prefix cache sees every request in order.
     const promptTokens = countPromptTokens(received);
     const cached = this.prefixCache.cachedTokens(received, promptTokens);
     const usage = (): UsageCounts | null =>
-      reply.usage === null ? null : (reply.usage ?? { prompt_tokens: promptTokens, completion_tokens: countCompletionTokens(reply), cached_tokens: cached });
+      reply.usage === null
+        ? null
+        : (reply.usage ?? { prompt_tokens: promptTokens, completion_tokens: countCompletionTokens(reply), cached_tokens: cached, reasoning_tokens: reasoningTokens(reply.reasoning) });
     if (received.stream) {
       recorded.sentChars = 0;
-      await streamCompletion(res, signal, meta, reply, { includeUsage: received.stream_options?.include_usage === true, usage, sent: (n) => (recorded.sentChars = n) });
+      await streamCompletion(res, signal, meta, reply, { includeUsage, usage, sent: (n) => (recorded.sentChars = n) });
     } else {
       await sendCompletion(res, signal, meta, reply, usage);
+    }
+  }
+
+  /** The provider profile a request asked for (profiles.ts); an unknown one is a bad request. */
+  private dialect(req: IncomingMessage, body: ChatCompletionRequest) {
+    try {
+      return dialectFor(req.headers[PROFILE_HEADER], body.model);
+    } catch (err) {
+      if (err instanceof UnknownProfile) throw new BadRequest(err.message);
+      throw err;
     }
   }
 

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { countTokens } from 'gpt-tokenizer';
 import { countInBoundedRuns } from '../shared/token-runs';
-import type { ChatCompletionRequest, ChatMessage, UsageCounts } from './types';
+import type { ChatCompletionRequest, ChatMessage } from './types';
 
 const CJK = '\\u3000-\\u303f\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\u3040-\\u30ff\\uac00-\\ud7af\\uff00-\\uffef';
 /**
@@ -50,17 +50,6 @@ export function countCompletionTokens(reply: { content: string; reasoning: strin
   let total = tokenCount(reply.reasoning) + tokenCount(reply.content);
   for (const call of reply.toolCalls) total += 3 + tokenCount(call.name) + tokenCount(call.arguments);
   return total;
-}
-
-/** Usage in the wire shape, including the total. */
-export function wireUsage(u: UsageCounts): Omit<UsageCounts, 'cached_tokens'> & { total_tokens: number; prompt_tokens_details?: { cached_tokens: number } } {
-  return {
-    prompt_tokens: u.prompt_tokens,
-    completion_tokens: u.completion_tokens,
-    total_tokens: u.prompt_tokens + u.completion_tokens,
-    // As OpenAI reports it (DeepSeek's prompt_cache_hit_tokens means the same).
-    ...(u.cached_tokens !== undefined ? { prompt_tokens_details: { cached_tokens: u.cached_tokens } } : {}),
-  };
 }
 
 /** Hex sha256 of the request's conversation (messages and tools), independent of `stream`. */

@@ -77,9 +77,10 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-function stallsBefore(step: StreamStep, stallAfterChars: number | undefined): boolean {
-  if (stallAfterChars === undefined) return false;
-  if (step.kind === 'content') return step.contentChars > stallAfterChars;
+/** True once the answer has streamed `afterChars` content characters (a stall or a cut comes here). */
+function stopsBefore(step: StreamStep, afterChars: number | undefined): boolean {
+  if (afterChars === undefined) return false;
+  if (step.kind === 'content') return step.contentChars > afterChars;
   return step.kind === 'tool' || step.kind === 'finish';
 }
 
@@ -105,8 +106,13 @@ export async function streamCompletion(
   let started = false;
   for (const step of streamSteps(meta, reply)) {
     if (signal.aborted) return;
-    if (stallsBefore(step, reply.stallAfterChars)) {
+    if (stopsBefore(step, reply.stallAfterChars)) {
       await untilAborted(signal);
+      return;
+    }
+    if (stopsBefore(step, reply.cutAfterChars)) {
+      // The socket goes without a finish chunk or a clean end, as when a proxy drops it.
+      res.destroy();
       return;
     }
     if (step.kind !== 'role' && !started) {
@@ -136,6 +142,10 @@ export async function sendCompletion(
 ): Promise<void> {
   if (reply.stallAfterChars !== undefined) {
     await untilAborted(signal);
+    return;
+  }
+  if (reply.cutAfterChars !== undefined) {
+    res.destroy();
     return;
   }
   const pieces = pacedPieceCount(reply);

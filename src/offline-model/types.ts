@@ -51,9 +51,15 @@ export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
 export interface UsageCounts {
   prompt_tokens: number;
   completion_tokens: number;
-  /** Prompt tokens served from the (simulated) prefix cache; sent as `prompt_tokens_details.cached_tokens`. */
+  /** Prompt tokens served from the (simulated) prefix cache; each profile spells it its provider's way (profiles.ts). */
   cached_tokens?: number;
+  /** Completion tokens spent thinking; reported by the profiles whose providers report it. */
+  reasoning_tokens?: number;
 }
+
+/** Finish reasons a script entry may force; `length` and `content_filter` end an answer early. */
+export const FINISH_REASONS = ['stop', 'length', 'tool_calls', 'content_filter'] as const;
+export type FinishReason = (typeof FINISH_REASONS)[number];
 
 /** A canned tool call; object arguments are serialised with `JSON.stringify`. */
 export interface ScriptToolCall {
@@ -77,6 +83,14 @@ export interface ScriptEntry {
     toolCalls?: ScriptToolCall[];
     /** Overrides the counted usage; `null` sends no usage even when the client asked for it. */
     usage?: UsageCounts | null;
+    /**
+     * The finish reason sent, instead of the natural one (`tool_calls` with calls, else `stop`).
+     * The content (or a call's arguments, as a string) is what the model got out before it:
+     * `length` with an unclosed `<file>` body or cut JSON is the max_tokens cut every provider
+     * makes; `content_filter` a provider's moderation stopping the answer; `stop` with tool
+     * calls is vLLM's named / required tool choice.
+     */
+    finishReason?: FinishReason;
   };
   /**
    * Answer with this HTTP error instead (OpenAI error JSON shape). `headers` go on the
@@ -89,6 +103,11 @@ export interface ScriptEntry {
    * non-streaming request with a stall never gets an answer.
    */
   stallAfterChars?: number;
+  /**
+   * Stream this many characters of the content and then drop the connection (no finish
+   * chunk, no `[DONE]`): a provider or proxy cutting the stream, as a load balancer does.
+   */
+  cutAfterChars?: number;
   ttftMs?: number;
   tokensPerSecond?: number;
 }
@@ -97,6 +116,8 @@ const agentNameSchema = z.enum(['router', 'planner', 'hook_designer', 'writer', 
 const usageSchema = z.strictObject({
   prompt_tokens: z.number().int().nonnegative(),
   completion_tokens: z.number().int().nonnegative(),
+  cached_tokens: z.number().int().nonnegative().optional(),
+  reasoning_tokens: z.number().int().nonnegative().optional(),
 });
 
 /** Rejects typos in a test's script up front instead of letting them surface as odd replies. */
@@ -116,6 +137,7 @@ export const scriptEntrySchema = z.strictObject({
         )
         .optional(),
       usage: usageSchema.nullable().optional(),
+      finishReason: z.enum(FINISH_REASONS).optional(),
     })
     .optional(),
   error: z
@@ -127,6 +149,7 @@ export const scriptEntrySchema = z.strictObject({
     })
     .optional(),
   stallAfterChars: z.number().int().nonnegative().optional(),
+  cutAfterChars: z.number().int().nonnegative().optional(),
   ttftMs: z.number().nonnegative().optional(),
   tokensPerSecond: z.number().positive().optional(),
 }) satisfies z.ZodType<ScriptEntry>;
@@ -142,6 +165,8 @@ export interface RecordedRequest {
   continuation?: 'prefix' | 'continue_final_message' | 'instruction';
   /** Content characters streamed to the client so far (streamed requests). */
   sentChars?: number;
+  /** The provider profile the answer was shaped as (profiles.ts). */
+  profile?: string;
 }
 
 /** Tuning of the default (unscripted) persona. */
@@ -215,6 +240,8 @@ export interface ModelReply {
   toolCalls: { id: string; name: string; arguments: string }[];
   /** undefined: count with the tokenizer; null: send none. */
   usage?: UsageCounts | null;
+  finishReason?: FinishReason;
   stallAfterChars?: number;
+  cutAfterChars?: number;
   timing: Timing;
 }

@@ -141,6 +141,9 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
       }
     }
     if (res.toolCalls.length === 0) {
+      facts.cutShort = cutShort(res);
+      // Only when the turn has nothing else to show: a continuation or review round that adds nothing is fine.
+      facts.emptyAnswer = i === 0 && res.textChars === 0 && !res.capture && !st.shownText && !st.heldText && st.delivered.length === 0;
       facts.endsWithQuestion = res.endsWithQuestion;
       facts.question = res.question;
       facts.endsOnFileBlock = res.endsOnFileBlock;
@@ -151,6 +154,17 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
   facts.planUnits = [...units].sort((a, b) => a - b);
   facts.emptyFile = st.emptyFile ? { fileId: st.emptyFile.fileId, title: st.emptyFile.title } : null;
   return facts;
+}
+
+/**
+ * An answer the provider ended before the model did: at its output limit (`length`) or by its
+ * content filter. A `<file>` body it cut is saved as far as it went; the turn says it is unfinished.
+ */
+function cutShort(res: LlmStepResult): RunFacts['cutShort'] {
+  if (res.finishReason !== 'length' && res.finishReason !== 'content_filter') return null;
+  const c = res.capture;
+  const unfinished = c && !c.closed && res.saved?.ok ? { title: res.saved.title ?? '', words: c.words ?? 0 } : null;
+  return { reason: res.finishReason, unfinished };
 }
 
 /** Folds one tool/file-save outcome into the turn's bookkeeping. */

@@ -28,6 +28,13 @@ export interface RunFacts {
   planUnits: number[];
   /** A file this run created without content and left with no body (seed 001 空文件). */
   emptyFile?: { fileId: string; title: string } | null;
+  /**
+   * The provider ended the run's last answer early — at its output limit or by its content
+   * filter — with the `<file>` body it left unfinished (saved as far as it went), if any.
+   */
+  cutShort?: { reason: 'length' | 'content_filter'; unfinished: { title: string; words: number } | null } | null;
+  /** The run's first answer had no text and no tool call. */
+  emptyAnswer?: boolean;
 }
 
 /** The facts of a run before anything has happened in it; the agent-run loop fills them in. */
@@ -77,7 +84,10 @@ export type StopReason =
   | 'max_agent_runs'
   | 'tool_failure_circuit_open'
   | 'invalid_handoff'
-  | 'empty_file_unwritten';
+  | 'empty_file_unwritten'
+  | 'output_truncated'
+  | 'content_filtered'
+  | 'empty_answer';
 
 export type Decision =
   | {
@@ -129,6 +139,36 @@ function repairNote(title: string, fileId: string): string {
   return `"${title}" (id=${fileId}) was created but is still empty: nothing was saved in it. Write its body now as a line <file>, the text, then a line </file>. Do not create another file and do not say it was saved before it is.`;
 }
 
+/**
+ * A provider that ended the answer early, or gave none, ends the turn with that said: another
+ * run would be cut or filtered the same way, and a continuation round would write over the
+ * unfinished body. What was written stays saved; a cut-off answer is resumable ("continue").
+ */
+function earlyEnd(facts: RunFacts, s: DecideState): Decision | null {
+  const zh = s.language === 'zh';
+  const resume = { agent: facts.agent, remaining: s.remaining };
+  const cut = facts.cutShort;
+  if (cut?.reason === 'length') {
+    const file = cut.unfinished;
+    const message = zh
+      ? `模型的回答在输出上限处被截断${file ? `：《${file.title}》没有写完，已写的 ${file.words} 字已保存` : ''}。说"继续"接着写。`
+      : `The model's answer was cut off at its output limit${file ? `: "${file.title}" is unfinished; the ${file.words} words written so far are saved` : ''}. Say "continue" to go on.`;
+    return { action: 'stop', status: 'exhausted', reason: 'output_truncated', message, resume };
+  }
+  if (cut?.reason === 'content_filter') {
+    const file = cut.unfinished;
+    const message = zh
+      ? `模型服务的内容过滤中止了回答${file ? `：《${file.title}》没有写完，已写的 ${file.words} 字已保存` : ''}。`
+      : `The model provider's content filter stopped the answer${file ? `: "${file.title}" is unfinished; the ${file.words} words written so far are saved` : ''}.`;
+    return { action: 'stop', status: 'failed', reason: 'content_filtered', message, resume, errorCode: 'content_filtered' };
+  }
+  if (facts.emptyAnswer) {
+    const message = zh ? '模型返回了空回答，没有写入任何内容。' : 'The model returned an empty answer; nothing was written.';
+    return { action: 'stop', status: 'failed', reason: 'empty_answer', message, resume, errorCode: 'empty_answer' };
+  }
+  return null;
+}
+
 /** Caps another run at MAX_AGENT_RUNS; exhaustion is resumable ("continue"). */
 function capped(d: Decision, s: DecideState): Decision {
   if (d.action !== 'run' || s.runsSoFar < s.maxRuns) return d;
@@ -148,6 +188,8 @@ export function decideAfterRun(ranFacts: RunFacts, s: DecideState): DecisionWith
 
   if (ranFacts.circuitOpen)
     return done({ action: 'stop', status: 'failed', reason: 'tool_failure_circuit_open', message: ranFacts.circuitOpen.message, resume: null, errorCode: ranFacts.circuitOpen.reason });
+  const early = earlyEnd(ranFacts, s);
+  if (early) return done(early);
 
   // 0. Empty-file correction round: the agent that created the empty file writes it, once
   // per file (read-only turns roll it back instead). Whatever the run was about to do —

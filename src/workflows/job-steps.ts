@@ -235,5 +235,7 @@ function problem(r: ChildResult, what: string): string | null {
   if (r.kind === 'cancelled') return null;
   if (r.outcome.status === 'failed') return `${what}: turn ${r.turnId} failed${r.outcome.stopReason ? ` (${r.outcome.stopReason})` : ''}`;
   if (r.outcome.status === 'interrupted') return `${what}: turn ${r.turnId} was interrupted`;
+  // Cut off at the model's output limit: part of the chapter is saved, and it is not written.
+  if (r.outcome.stopReason === 'output_truncated') return `${what}: turn ${r.turnId} was cut off at the model's output limit (output_truncated)`;
   return null;
 }

@@ -145,3 +145,24 @@ describe('bounds', () => {
     });
   });
 });
+
+describe('answers the provider ended early (issue 34)', () => {
+  test('cut at the output limit: stops resumably, naming the unfinished file — before any correction round or continuation', () => {
+    const d = decide(
+      { agent: 'writer', cutShort: { reason: 'length', unfinished: { title: '第3章', words: 1200 } }, createdFile: true, endsOnFileBlock: true, emptyFile: { fileId: 'f1', title: 'Other' } },
+      { remaining: ['quality_reviewer'], emptyFileRepair: true, language: 'zh' },
+    );
+    expect(d.decision).toEqual({
+      action: 'stop',
+      status: 'exhausted',
+      reason: 'output_truncated',
+      message: '模型的回答在输出上限处被截断：《第3章》没有写完，已写的 1200 字已保存。说"继续"接着写。',
+      resume: { agent: 'writer', remaining: ['quality_reviewer'] },
+    });
+  });
+  test('a content filter fails the turn; an empty answer fails it too; a clean finish decides as before', () => {
+    expect(decide({ agent: 'writer', cutShort: { reason: 'content_filter', unfinished: null } }).decision).toMatchObject({ status: 'failed', reason: 'content_filtered', errorCode: 'content_filtered' });
+    expect(decide({ agent: 'writer', emptyAnswer: true }).decision).toMatchObject({ status: 'failed', reason: 'empty_answer', message: 'The model returned an empty answer; nothing was written.' });
+    expect(decide({ agent: 'writer', cutShort: null, emptyAnswer: false }, { remaining: [] }).decision).toEqual({ action: 'complete' });
+  });
+});
