@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     console.log(`\nsoak passed: ${n} turns (fast-check runs shrinking turns too), seed ${seed}; turn outcomes: ${JSON.stringify(Object.fromEntries(statuses))}`);
   } catch (err) {
     console.log(`\nsoak FAILED at seed ${seed} (replay: npm run soak:models -- --turns ${turns} --seed ${seed})`);
-    console.error((err as Error).message.replace(/\nHint:[\s\S]*$/, ''));
+    console.error((err as Error).message.replace(/^Hint:.*$/m, ''));
     process.exitCode = 1;
   } finally {
     await h.close();

@@ -93,6 +93,20 @@ export const routerAnswer: fc.Arbitrary<Reply> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('not json', '{"current_agent": "nobody"}', '', '```json\n{}\n```').map((content) => ({ content })) },
 );
 
+/**
+ * The author's messages, and what each authorises of their own files in so many words (the
+ * only authorisation a soak turn gets: approvals are denied). '@author1' is "Mara Voss".
+ */
+export const AUTHORISES: Record<string, { rewrite: string[]; delete: string[] }> = {
+  'Write chapter 1': { rewrite: [], delete: [] },
+  写第三章: { rewrite: [], delete: [] },
+  'What happens next?': { rewrite: [], delete: [] },
+  继续: { rewrite: [], delete: [] },
+  'Delete the notes': { rewrite: [], delete: [] },
+  'Rewrite Mara Voss': { rewrite: ['@author1'], delete: [] },
+  '删除 Mara Voss 这个文件': { rewrite: [], delete: ['@author1'] },
+};
+
 /** What one generated turn answers: the router once, then each agent step in order. */
 export interface TurnAnswers {
   router: Reply;
@@ -104,6 +118,6 @@ export function turnAnswers(world: SoakWorld): fc.Arbitrary<TurnAnswers> {
   return fc.record({
     router: routerAnswer,
     steps: fc.array(agentAnswer(world), { minLength: 1, maxLength: 14 }),
-    message: fc.constantFrom('Write chapter 1', '写第三章', 'Delete the notes', 'Rewrite Mara Voss', 'What happens next?', '继续'),
+    message: fc.constantFrom(...Object.keys(AUTHORISES)),
   });
 }

@@ -5,8 +5,8 @@
  * - every event on the stream validates against the contract;
  * - every file the turn wrote, and every file it deleted, is claimed in its messages, and
  *   every claim happened (a claimed edit has a version, a claimed delete is in the trash);
- * - the author's own files are untouched: no turn is ever authorised here (approvals are
- *   denied), so their text, versions and place stay exactly as written;
+ * - the author's own files are never deleted or rewritten whole unless the message itself
+ *   asks for exactly that file (approvals are denied), and their text stays in the history;
  * - the session lock is released;
  * - usage is recorded once per model call.
  * fast-check drives it: seeded and reproducible, a failure is shrunk to its smallest turn and
@@ -17,7 +17,7 @@ import { answerApprovals, createAuthorFile, createProjectAndSession, type Harnes
 import type { ScriptEntry } from '../../src/offline-model';
 import { isTerminal } from '../../src/core/events';
 import { ACTIVE_TURN_STATUSES } from '../../src/core/domain';
-import { type SoakWorld, type TurnAnswers, turnAnswers } from './hostile';
+import { AUTHORISES, type SoakWorld, type TurnAnswers, turnAnswers } from './hostile';
 
 /** Placeholders the answers carry; each turn's responder puts the real ids in. */
 const WORLD: SoakWorld = { authorFileIds: ['@author0', '@author1'], foreignFileIds: ['@foreign0'] };
@@ -26,6 +26,8 @@ export const SOAK_CONFIG = {
   // No one answers approvals in the soak: a short wait, then no.
   APPROVAL_WAIT_SECONDS: '5',
   REVIEW_WORD_THRESHOLD: '400',
+  // Hundreds of turns a minute from one user: the spend limit is not what is under test.
+  RATE_LIMIT_TURNS: '0',
 };
 
 /** How long a turn may take at instant model timing before it counts as not ending. */
@@ -90,7 +92,7 @@ export async function soakTurn(h: Harness, answers: TurnAnswers): Promise<TurnRe
   if (ACTIVE_TURN_STATUSES.includes(turn.status as never)) violations.push(`turn ended in Temporal but its record says ${turn.status}`);
   violations.push(...(await streamViolations(h, turnId)));
   violations.push(...(await claimViolations(h, turnId, world)));
-  violations.push(...(await authorViolations(h, turnId, world)));
+  violations.push(...(await authorViolations(h, turnId, world, answers.message)));
   if (await h.runtime.models.SessionLock.exists({ _id: world.sessionId })) violations.push('the session lock is still held');
   violations.push(...(await usageViolations(h, turnId, h.model.requests.slice(requestsBefore))));
   return { turnId, status: turn.status, violations };
@@ -129,16 +131,18 @@ async function claimViolations(h: Harness, turnId: string, world: Placed): Promi
  * not deleted, not rewritten whole, and their text kept in the file's history. A targeted
  * edit (append, insert, replace at an anchor) is ordinary collaboration and needs none.
  */
-async function authorViolations(h: Harness, turnId: string, world: Placed): Promise<string[]> {
+async function authorViolations(h: Harness, turnId: string, world: Placed, message: string): Promise<string[]> {
   const out: string[] = [];
+  const allowed = AUTHORISES[message] ?? { rewrite: [], delete: [] };
+  const may = (what: 'rewrite' | 'delete', id: string) => allowed[what].some((p) => world.ids[p] === id);
   for (const a of world.authorFiles) {
     const f = await h.runtime.models.File.findById(a.id).lean();
     const versions = await h.runtime.models.FileVersion.find({ fileId: a.id }).lean();
-    if (!f) out.push(`the author's file ${a.id} is gone`);
-    else if (f.deletedAt) out.push(`the author's file ${a.id} was deleted without authorisation`);
+    if (!f) out.push(`the author's file ${a.id} is gone (purged, not in the trash)`);
+    else if (f.deletedAt && !may('delete', a.id)) out.push(`the author's file ${a.id} was deleted without authorisation`);
     if (!versions.some((v) => v.content === a.content && v.author === 'author')) out.push(`the author's text of ${a.id} is no longer in its history`);
     const rewrites = versions.filter((v) => v.turnId === turnId && /rewrite/.test(v.operation));
-    if (rewrites.length) out.push(`the author's file ${a.id} was rewritten whole without authorisation (${rewrites.map((v) => v.operation).join(', ')})`);
+    if (rewrites.length && !may('rewrite', a.id)) out.push(`the author's file ${a.id} was rewritten whole without authorisation (${rewrites.map((v) => v.operation).join(', ')})`);
   }
   const foreign = await h.runtime.models.File.findById(world.ids['@foreign0']).lean();
   if (!foreign || foreign.deletedAt || foreign.versionCount !== 1) out.push("another project's file was touched");
@@ -167,6 +171,6 @@ export async function runSoak(h: Harness, opts: SoakOptions): Promise<void> {
       opts.onTurn?.(report, answers);
       if (report.violations.length) throw new Error(`turn ${report.turnId} (${report.status}):\n  ${report.violations.join('\n  ')}`);
     }),
-    { seed: opts.seed, numRuns: opts.turns, endOnFailure: false, maxSkipsPerRun: 0 },
+    { seed: opts.seed, numRuns: opts.turns, includeErrorInReport: true },
   );
 }
