@@ -14,6 +14,7 @@ import { jobsRouter } from './routes/jobs';
 import { openapiRouter } from './routes/openapi';
 import { projectsRouter } from './routes/projects';
 import { sessionsRouter } from './routes/sessions';
+import { sessionFeedRouter } from './routes/session-feed';
 import { skillsRouter } from './routes/skills';
 import { turnsRouter } from './routes/turns';
 import { usageRouter } from './routes/usage';
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(usageRouter(deps));
   api.use(jobsRouter(deps));
   api.use(skillsRouter(deps));
+  api.use(sessionFeedRouter(deps));
   api.use((req, _res, next) => next(new NotFoundError(`route ${req.method} ${req.path}`)));
   app.use('/api/v1', api);
   app.use((req, _res, next) => next(new NotFoundError(`route ${req.method} ${req.path}`)));
