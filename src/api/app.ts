@@ -20,6 +20,7 @@ import { turnsRouter } from './routes/turns';
 import { usageRouter } from './routes/usage';
 import { rejectDangerousInput } from './validation';
 import { rateLimits } from './rate-limit';
+import { studioRouter } from './studio';
 
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -53,6 +54,8 @@ export function createApp(deps: AppDeps): Express {
   api.use(sessionFeedRouter(deps));
   api.use((req, _res, next) => next(new NotFoundError(`route ${req.method} ${req.path}`)));
   app.use('/api/v1', api);
+  // The author's web app (a static build that uses only the public API above).
+  app.use('/studio', studioRouter());
   app.use((req, _res, next) => next(new NotFoundError(`route ${req.method} ${req.path}`)));
   app.use(errorMiddleware(deps.logger));
   return app;
