@@ -15,7 +15,9 @@ import { openapiRouter } from './routes/openapi';
 import { projectsRouter } from './routes/projects';
 import { sessionsRouter } from './routes/sessions';
 import { sessionFeedRouter } from './routes/session-feed';
+import { sessionFeedRouter } from './routes/session-feed';
 import { skillsRouter } from './routes/skills';
+import { exportRouter } from './routes/export';
 import { turnsRouter } from './routes/turns';
 import { usageRouter } from './routes/usage';
 import { rejectDangerousInput } from './validation';
@@ -51,6 +53,8 @@ export function createApp(deps: AppDeps): Express {
   api.use(usageRouter(deps));
   api.use(jobsRouter(deps));
   api.use(skillsRouter(deps));
+  api.use(sessionFeedRouter(deps));
+  api.use(exportRouter(deps));
   api.use(sessionFeedRouter(deps));
   api.use((req, _res, next) => next(new NotFoundError(`route ${req.method} ${req.path}`)));
   app.use('/api/v1', api);

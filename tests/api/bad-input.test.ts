@@ -224,6 +224,7 @@ const idRoutes: [string, string][] = [
   ['GET', '/api/v1/projects/:id'],
   ['GET', '/api/v1/projects/:id/files'],
   ['GET', '/api/v1/projects/:id/usage'],
+  ['GET', '/api/v1/projects/:id/export'],
   ['GET', '/api/v1/sessions/:id'],
   ['GET', '/api/v1/sessions/:id/messages'],
   ['GET', '/api/v1/sessions/:id/usage'],
@@ -293,6 +294,8 @@ test('malformed queries and headers are 400 without a lookup', async () => {
     [`/api/v1/sessions/${ids.sessionId}/events`, { 'last-event-id': 'DROP TABLE' }],
     [`/api/v1/sessions/${ids.sessionId}/turns?active=maybe`],
     [`/api/v1/sessions/${ids.sessionId}/turns?limit=0`],
+    [`/api/v1/projects/${ids.projectId}/export?format=pdf`],
+    [`/api/v1/projects/${ids.projectId}/export?format=epub&frontMatter=1`],
     [`/api/v1/projects?limit=${encodeURIComponent('1\u0000')}`],
     ['/api/v1/skills?limit=5'],
   ];

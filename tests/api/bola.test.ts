@@ -90,6 +90,7 @@ const probes: Probe[] = [
   ['GET', (i) => `/api/v1/files?projectId=${i.projectId}&deleted=true`],
   ['POST', (i) => `/api/v1/files/${i.trashedId}/undelete`],
   ['GET', (i) => `/api/v1/projects/${i.projectId}/usage`],
+  ['GET', (i) => `/api/v1/projects/${i.projectId}/export?format=md`],
   ['GET', (i) => `/api/v1/sessions/${i.sessionId}/usage`],
   ['POST', () => '/api/v1/jobs', (i) => ({ projectId: i.projectId, chapters: { from: 2, to: 3 } })],
   ['GET', (i) => `/api/v1/jobs?projectId=${i.projectId}`],
