@@ -56,11 +56,31 @@ export class LiveStream {
   constructor(private readonly opts: LiveStreamOptions) {
     this.lastId = opts.after ?? null;
     this.token = opts.token;
+    window.addEventListener('offline', this.wentOffline);
+    window.addEventListener('online', this.cameOnline);
     void this.open();
   }
 
-  private async open(): Promise<void> {
+  /**
+   * The device lost its network: a connection that still looks open may be dead (a socket
+   * keeps no promise). Stop reading, and resume after the last event once back online.
+   */
+  private readonly wentOffline = (): void => {
     if (this.ended) return;
+    this.es?.close();
+    this.es = null;
+    window.clearTimeout(this.retryTimer);
+    this.opts.onState?.('reconnecting');
+  };
+
+  private readonly cameOnline = (): void => {
+    if (this.ended || this.es) return;
+    this.failures = 0;
+    void this.open();
+  };
+
+  private async open(): Promise<void> {
+    if (this.ended || !navigator.onLine) return;
     if (!this.token) {
       try {
         this.token = (await post<{ token: string }>(`/${this.opts.kind}s/${this.opts.id}/stream-token`)).token;
@@ -68,7 +88,8 @@ export class LiveStream {
         return this.retryLater();
       }
     }
-    if (this.ended) return;
+    if (this.ended || !navigator.onLine) return;
+    this.es?.close();
     const q = new URLSearchParams({ token: this.token });
     if (this.lastId) q.set('after', this.lastId);
     const es = new EventSource(`${API}/${this.opts.kind}s/${this.opts.id}/events?${q}`);
@@ -80,12 +101,13 @@ export class LiveStream {
       this.opts.onState?.('live');
     };
     es.onerror = () => {
-      if (this.ended) return;
+      if (this.ended || this.es !== es) return;
       this.opts.onState?.('reconnecting');
       // CONNECTING: the browser retries by itself with Last-Event-ID. CLOSED: it gave up
       // (an HTTP error, or 204 once the stream is over): open anew, with a fresh token.
       if (es.readyState === EventSource.CLOSED) {
         es.close();
+        this.es = null;
         this.token = undefined;
         void this.closedByServer();
       }
@@ -147,14 +169,21 @@ export class LiveStream {
 
   private end(why: 'done' | 'reset' | 'finished'): void {
     this.ended = true;
+    this.unlisten();
     this.es?.close();
     window.clearTimeout(this.retryTimer);
     this.flush();
     this.opts.onEnd?.(why);
   }
 
+  private unlisten(): void {
+    window.removeEventListener('offline', this.wentOffline);
+    window.removeEventListener('online', this.cameOnline);
+  }
+
   close(): void {
     this.ended = true;
+    this.unlisten();
     window.clearTimeout(this.retryTimer);
     this.es?.close();
     this.queue = [];

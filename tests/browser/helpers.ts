@@ -32,6 +32,8 @@ export const script = (entries: ScriptEntry[]) => control('/script', { entries }
 /** Back to the default persona (answers anything), with its pace. */
 export const persona = (timing: { ttftMs?: number; tokensPerSecond?: number } = {}) =>
   control('/reset').then(() => control('/timing', { ttftMs: 50, tokensPerSecond: 400, ...timing }));
+/** Ends every open SSE response with a retry hint, as a replica going down does. */
+export const dropStreams = () => control('/drop-streams');
 export const modelState = () => fetch(`${process.env.STUDIO_CONTROL}/model`).then((r) => r.json() as Promise<{ pending: number; failures: string[] }>);
 
 export async function createProject(title: string, type = 'novel'): Promise<string> {

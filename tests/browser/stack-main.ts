@@ -7,7 +7,8 @@
  *
  * A second, loopback-only port takes the tests' scripts for the offline model (the model is
  * an object in this process; the tests are in Playwright's): `POST /script` appends entries,
- * `POST /reset` goes back to the persona, `POST /timing` paces the persona, `GET /model`
+ * `POST /reset` goes back to the persona, `POST /timing` paces the persona, `POST
+ * /drop-streams` ends every open SSE response as a shutting-down replica does, `GET /model`
  * reports pending entries and failures. Prints `STACK_READY <apiPort> <controlPort>`.
  *
  *   node --require tsx/cjs tests/browser/stack-main.ts
@@ -21,6 +22,7 @@ import { createLogger } from '../../src/logger';
 import { startOfflineModel } from '../../src/offline-model';
 import { connectRuntime, createLlmClient } from '../../src/runtime';
 import { createWorker } from '../../src/worker';
+import { closeSseClients } from '../../src/observability/sse-clients';
 
 const NAME = `b${Date.now().toString(36)}`;
 
@@ -50,7 +52,8 @@ async function main(): Promise<void> {
   const dbName = `scriptorium_studio_${NAME}`;
   const connection = await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS });
   const runtime = await connectRuntime(config, logger, { dbName, temporalConnection: connection });
-  const model = await startOfflineModel({ ttftMs: 50, tokensPerSecond: 400 });
+  // Short persona chapters keep a 3-chapter job quick; the long-chapter scenario scripts its own.
+  const model = await startOfflineModel({ ttftMs: 50, tokensPerSecond: 400, persona: { chapterWords: 400 } });
   const worker = await createWorker({ config, runtime, llm: createLlmClient(config, model.baseURL), logger, connection });
   const running = worker.run();
   const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date(), eagerStart: true });
@@ -64,6 +67,9 @@ async function main(): Promise<void> {
         if (req.url === '/script') model.script(body.entries as Parameters<typeof model.script>[0]);
         else if (req.url === '/reset') model.reset();
         else if (req.url === '/timing') model.setTiming(body);
+        // What a replica's SIGTERM does to its SSE clients: a `retry:` hint, then the end of the
+        // response; browsers reconnect by themselves with Last-Event-ID.
+        else if (req.url === '/drop-streams') closeSseClients(config.SSE_RETRY_MS);
         else if (req.url !== '/model') throw new Error(`no control route ${req.method} ${req.url}`);
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ pending: model.pendingEntries(), failures: model.failures, requests: model.requests.length }));
