@@ -42,7 +42,8 @@ const ZH_TITLE = '雾港：灯塔之书';
 const EN = {
   c2: '# Chapter 2: The Visitor\n\n“Who goes there?” she called.\nThe wind didn’t answer.\n\n* * *\n\nMorning came grey.',
   c1: '# Chapter 1: The Storm\n\nThe lamp had burned for forty years.\nTonight it **flickered**.',
-  c10: 'Ten years later, the keeper’s daughter returned.',
+  // Markup-looking text is text: escaped in XHTML (EPUBCheck would fail a stray `<` or `&`).
+  c10: 'Ten years later, the keeper’s daughter returned.\nShe wrote <b>Tom & Jerry</b> <3 on the wall.',
 };
 const ZH = {
   c1: '# 第一章 雾起\n\n“你听见了吗？”她轻声问。\n远处的钟声在雾里回荡，一下，又一下。\n他没有回答，只是把灯芯拨亮了一些。',
@@ -158,6 +159,7 @@ test('EPUB: mimetype first and stored, nav and spine in chapter order, the book�
   const ch2 = await zip.file('OEBPS/chapter-002.xhtml')!.async('string');
   expect(ch2).toContain('<p>“Who goes there?” she called.</p>');
   expect(ch2).toContain('<hr class="scene"/>');
+  expect(await zip.file('OEBPS/chapter-003.xhtml')!.async('string')).toContain('<p>She wrote &lt;b&gt;Tom &amp; Jerry&lt;/b&gt; &lt;3 on the wall.</p>');
 
   const zzip = await JSZip.loadAsync(books.zh!);
   const zch1 = await zzip.file('OEBPS/chapter-001.xhtml')!.async('string');
@@ -214,8 +216,12 @@ test('bad input is a clear 400, an empty project a 409, another owner’s projec
 
 test('figures: a 30-chapter Chinese book in each format (size and time printed)', async () => {
   const id = await project({ title: '长篇测试', author: '作者', summary: '三十章。' });
-  const para = '海风从港口吹来，带着咸味和铁锈的气息，灯塔的光在雾中一圈一圈地扫过。';
-  for (let n = 1; n <= 30; n++) await file(id, `第${n}章`, `# 第${n}章 雾\n\n${Array.from({ length: 40 }, () => para.repeat(3)).join('\n')}`);
+  // Varied text (a seeded pick of characters), so compressed sizes are like a real book's.
+  const chars = '海风从港口吹来带着咸味和铁锈的气息灯塔光在雾中一圈地扫过他她们说话走路看见听到远处近钟声夜晚早晨码头船只水手老人孩子门窗石阶小镇街道雨雪云天色';
+  let seed = 7;
+  const pick = (): string => chars[(seed = (seed * 1103515245 + 12345) % 2147483648) % chars.length]!;
+  const para = (): string => Array.from({ length: 100 }, (_, i) => (i % 17 === 16 ? '，' : pick())).join('') + '。';
+  for (let n = 1; n <= 30; n++) await file(id, `第${n}章`, `# 第${n}章 雾\n\n${Array.from({ length: 40 }, para).join('\n')}`);
   const lines: string[] = [];
   for (const format of ['md', 'docx', 'epub']) {
     const t0 = performance.now();

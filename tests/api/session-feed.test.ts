@@ -30,10 +30,17 @@ const eventOf = (f: SseFrame): StreamEvent => JSON.parse(f.data) as StreamEvent;
 /** A client following the feed until told to stop (the feed itself never ends). */
 function follow(url: string) {
   const frames: SseFrame[] = [];
+  /** Milliseconds from each event's publication (its `ts`) to this client reading it. */
+  const lagMs: number[] = [];
   const stop = new AbortController();
-  const reading: Promise<SseResult> = readSse(url, { timeoutMs: 240_000, signal: stop.signal, onFrame: (f) => frames.push(f) });
+  const onFrame = (f: SseFrame): void => {
+    frames.push(f);
+    lagMs.push(Date.now() - Date.parse(eventOf(f).ts));
+  };
+  const reading: Promise<SseResult> = readSse(url, { timeoutMs: 240_000, signal: stop.signal, onFrame });
   return {
     frames,
+    lagMs,
     /** Waits for an event of the feed to match. */
     until: (what: string, match: (e: StreamEvent) => boolean) =>
       waitFor(what, async () => frames.map(eventOf).find(match), 120_000, 25),
@@ -86,6 +93,8 @@ test('a second client sees a turn start and finish, an approval asked and decide
   await feed.until('job finished', (e) => e.type === 'job_finished' && e.jobId === jobId);
   const { frames } = await feed.stop();
   const events = frames.map(eventOf);
+  const lag = [...feed.lagMs].sort((x, y) => x - y);
+  console.log(`session feed: ${frames.length} events read live; publish→client lag p50 ${lag[Math.floor(lag.length / 2)]} ms, max ${lag[lag.length - 1]} ms`);
 
   // Every event names the session; ids and seq rise in stream order.
   expect(events.every((e) => e.sessionId === sessionId)).toBe(true);
