@@ -34,6 +34,21 @@ export const persona = (timing: { ttftMs?: number; tokensPerSecond?: number } = 
   control('/reset').then(() => control('/timing', { ttftMs: 50, tokensPerSecond: 400, ...timing }));
 /** Ends every open SSE response with a retry hint, as a replica going down does. */
 export const dropStreams = () => control('/drop-streams');
+/** The end-of-turn suggestions call, scripted (it comes after the agents' calls). */
+export const suggestionsEntry = (items: string[]): ScriptEntry => ({ match: { contains: '# Scriptorium suggestions' }, reply: { content: JSON.stringify(items) } });
+
+export async function createSession(projectId: string): Promise<string> {
+  const r = await api<{ id: string }>('POST', '/sessions', { projectId });
+  expect(r.status).toBe(201);
+  return r.body.id;
+}
+
+export async function postTurn(sessionId: string, message: string): Promise<string> {
+  const r = await api<{ turnId: string }>('POST', `/sessions/${sessionId}/turns`, { message });
+  expect(r.status).toBe(202);
+  return r.body.turnId;
+}
+
 export const modelState = () => fetch(`${process.env.STUDIO_CONTROL}/model`).then((r) => r.json() as Promise<{ pending: number; failures: string[] }>);
 
 export async function createProject(title: string, type = 'novel'): Promise<string> {

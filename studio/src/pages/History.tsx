@@ -17,7 +17,9 @@ interface Row {
 /** Pairs removed and added lines into rows of a two-column view. */
 export function sideBySide(oldText: string, newText: string): Row[] {
   const rows: Row[] = [];
-  const parts = diffLines(oldText, newText);
+  // A last line without its newline is the same line: only the text is compared.
+  const eol = (s: string) => (s.endsWith('\n') ? s : `${s}\n`);
+  const parts = diffLines(eol(oldText), eol(newText));
   const lines = (s: string) => s.replace(/\n$/, '').split('\n');
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!;

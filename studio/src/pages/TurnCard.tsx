@@ -7,15 +7,15 @@ import type { Item, TurnView } from '../turn';
 function FileCard({ item, projectId }: { item: Extract<Item, { kind: 'file' }>; projectId: string }) {
   const { t } = useI18n();
   const to = href({ page: 'project', projectId, tab: 'file', sub: item.fileId });
-  if (item.op === 'streaming')
+  if (item.op === 'streaming' || item.live > 0)
     return (
       <div className="file-card streaming" data-file-id={item.fileId}>
-        <span aria-hidden="true">✎</span> {item.title || '…'} <span className="muted small">{item.live} {t.chars}</span>
+        <span aria-hidden="true">✎</span> {item.title || '…'} <span className="muted small">{item.live.toLocaleString()} {t.chars}…</span>
       </div>
     );
   return (
     <div className="file-card" data-file-id={item.fileId} data-op={item.op}>
-      <span aria-hidden="true">📄</span> <span className="muted">{item.op === 'created' ? t.created : t.saved}</span> <strong>{item.title}</strong>{' '}
+      <span aria-hidden="true">▤</span> <span className="muted">{item.op === 'created' ? t.created : t.saved}</span> <strong>{item.title}</strong>{' '}
       <span className="muted small">
         · {item.words} {t.words}
       </span>{' '}
