@@ -20,6 +20,8 @@ const EVENT_NAMES = [
   'turn_started', 'agent_selected', 'thinking', 'content', 'tool_call', 'tool_result', 'file_created', 'file_updated',
   'file_content', 'handoff', 'workflow_stopped', 'steering_received', 'usage', 'step_retry', 'step_resumed',
   'approval_requested', 'approval_decided', 'job_progress', 'reset', 'error', 'suggestions', 'done', 'message',
+  // The session feed's own.
+  'turn_finished', 'job_started', 'job_finished',
 ] as const;
 
 /** Redis stream ids (`ms-seq`) in order. */
@@ -30,7 +32,8 @@ export function compareIds(a: string, b: string): number {
 }
 
 export interface LiveStreamOptions {
-  kind: 'turn' | 'job';
+  /** A turn's or job's stream, or a session's feed (which never ends). */
+  kind: 'turn' | 'job' | 'session';
   id: string;
   /** A stream token the API minted (POST /turns|jobs responses); a fresh one is asked for when needed. */
   token?: string;
@@ -117,6 +120,7 @@ export class LiveStream {
   /** The server ended the connection for good: over (it answers 204 after the end), or retry. */
   private async closedByServer(): Promise<void> {
     try {
+      if (this.opts.kind === 'session') return this.retryLater();
       const state = await get<{ status: string }>(`/${this.opts.kind}s/${this.opts.id}`);
       const ended = this.opts.kind === 'turn' ? !ACTIVE_TURN.includes(state.status) : ENDED_JOB.includes(state.status);
       if (ended) return this.end('finished');

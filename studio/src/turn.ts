@@ -11,7 +11,7 @@ export type Item =
   | { kind: 'text'; agent?: string; step?: number; text: string }
   | { kind: 'thinking'; agent?: string; step?: number; text: string }
   | { kind: 'tool'; id: string; name: string; summary: string; ok?: boolean; refusal?: string; message?: string }
-  | { kind: 'file'; fileId: string; title: string; fileType: string; words: number; op: 'created' | 'updated' | 'streaming'; live: number }
+  | { kind: 'file'; fileId: string; title: string; fileType: string; words: number; op: 'created' | 'updated' | 'streaming'; live: number; body: string }
   | { kind: 'handoff'; text: string }
   | { kind: 'stopped'; reason: string; message: string }
   | { kind: 'steer'; message: string }
@@ -97,15 +97,15 @@ export function apply(view: TurnView, events: StreamEvent[]): TurnView {
         const i = v.items.findLastIndex((x) => x.kind === 'file' && x.fileId === e.data.fileId);
         if (i >= 0) {
           const f = v.items[i] as Extract<Item, { kind: 'file' }>;
-          v.items[i] = { ...f, live: f.live + e.data.delta.length };
-        } else v.items.push({ kind: 'file', fileId: e.data.fileId, title: '', fileType: '', words: 0, op: 'streaming', live: e.data.delta.length });
+          v.items[i] = { ...f, live: f.live + e.data.delta.length, body: f.body + e.data.delta };
+        } else v.items.push({ kind: 'file', fileId: e.data.fileId, title: '', fileType: '', words: 0, op: 'streaming', live: e.data.delta.length, body: e.data.delta });
         break;
       }
       case 'file_created':
       case 'file_updated': {
         const op = e.type === 'file_created' ? 'created' : 'updated';
         const i = v.items.findLastIndex((x) => x.kind === 'file' && x.fileId === e.data.fileId);
-        const card: Item = { kind: 'file', fileId: e.data.fileId, title: e.data.title, fileType: e.data.fileType, words: e.data.words, op, live: 0 };
+        const card: Item = { kind: 'file', fileId: e.data.fileId, title: e.data.title, fileType: e.data.fileType, words: e.data.words, op, live: 0, body: '' };
         if (i >= 0 && (v.items[i] as Extract<Item, { kind: 'file' }>).op === 'streaming') v.items[i] = card;
         else if (i >= 0 && i === v.items.length - 1) v.items[i] = card;
         else v.items.push(card);

@@ -118,3 +118,23 @@ test('the server drops the stream mid-turn: the browser’s EventSource reconnec
   expect(await pageTexts(page, turnId)).toEqual(streamTexts(await turnEvents(turnId)));
   expect(lastIds.length).toBeGreaterThan(0);
 });
+
+test('a second tab on the same session sees the turn live through the session feed', async ({ page, context }) => {
+  const projectId = (await api<{ id: string }>('POST', '/projects', { title: `Two tabs ${Date.now()}`, type: 'novel' })).body.id;
+  const sessionId = (await api<{ id: string }>('POST', '/sessions', { projectId })).body.id;
+  const other = await context.newPage();
+  await other.goto(studio(`projects/${projectId}/chat/${sessionId}`));
+  await expect(other.getByLabel('Message')).toBeVisible();
+  // The feed is open once the stored conversation is on the page.
+  await other.waitForTimeout(500);
+  await page.goto(studio(`projects/${projectId}/chat/${sessionId}`));
+  await page.getByLabel('Message').fill('Write chapter 1');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const turnId = await newestTurnId(page);
+  const there = other.locator(`article[data-turn-id="${turnId}"]`);
+  await expect(there).toBeVisible();
+  await expect(there.locator('.user-msg')).toContainText('Write chapter 1');
+  await expect(there).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+  expect(await pageTexts(other, turnId)).toEqual(streamTexts(await turnEvents(turnId)));
+  await other.close();
+});

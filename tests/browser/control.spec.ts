@@ -2,7 +2,7 @@
  * Run control from the chat: approval cards (approve runs the delete, deny leaves the file),
  * steering a running turn and stopping it. What the page says is checked against the API.
  */
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { call, router, say, words } from '../helpers/script';
 import { api, authorFile, createProject, expectAccessible, modelState, newestTurnId, persona, script, shot, studio, suggestionsEntry, turnEvents, waitTurnDone } from './helpers';
 
@@ -14,12 +14,12 @@ test.afterEach(async () => {
   expect(state.failures).toEqual([]);
 });
 
-async function openChat(page: import('@playwright/test').Page, projectId: string) {
+async function openChat(page: Page, projectId: string) {
   await page.goto(studio(`projects/${projectId}/chat`));
   await expect(page.getByLabel('Message')).toBeVisible();
 }
 
-async function send(page: import('@playwright/test').Page, message: string): Promise<string> {
+async function send(page: Page, message: string): Promise<string> {
   await page.getByLabel('Message').fill(message);
   await page.getByRole('button', { name: 'Send' }).click();
   return newestTurnId(page);

@@ -85,6 +85,8 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
   const [steer, setSteer] = useState('');
   const [error, setError] = useState('');
   const [conn, setConn] = useState<'live' | 'reconnecting'>('live');
+  /** The stored conversation is on the page (the feed starts only then, knowing the old turns). */
+  const [loaded, setLoaded] = useState(false);
   const streams = useRef(new Map<string, LiveStream>());
   const logRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
@@ -142,6 +144,7 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
         if (cancelled) return;
         setPast(running ? turns.filter((x) => x.turnId !== running.id) : turns);
         if (running) follow(running.id, lastUser!.content);
+        setLoaded(true);
       } catch (e) {
         if (!cancelled) setError(String(e));
       }
@@ -152,8 +155,44 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
       live.clear();
       setViews([]);
       setPast([]);
+      setLoaded(false);
     };
   }, [sessionId, follow]);
+
+  // The session's feed: a turn started in another tab or on another device is joined live,
+  // one that finished there is read back from the stored messages.
+  const known = useRef(new Set<string>());
+  useEffect(() => {
+    known.current = new Set([...past.map((p) => p.turnId), ...views.map((v) => v.turnId)]);
+  }, [past, views]);
+  const reloadPast = useCallback(() => {
+    if (!sessionId) return;
+    void get<{ items: Message[] }>(`/sessions/${sessionId}/messages`).then(({ items }) => {
+      const following = new Set(streams.current.keys());
+      setPast(groupMessages(items).filter((x) => !following.has(x.turnId)));
+    });
+  }, [sessionId]);
+  useEffect(() => {
+    if (!sessionId || !loaded) return;
+    const feed = new LiveStream({
+      kind: 'session',
+      id: sessionId,
+      onEvents: (events) => {
+        for (const e of events) {
+          const turnId = e.turnId;
+          if (!turnId || known.current.has(turnId)) continue;
+          if (e.type === 'turn_started') {
+            known.current.add(turnId);
+            void get<Turn & { message?: string }>(`/turns/${turnId}`).then((turn) => {
+              if (ACTIVE_TURN.includes(turn.status)) follow(turnId, turn.message ?? '');
+              else reloadPast();
+            });
+          } else if (e.type === 'turn_finished') reloadPast();
+        }
+      },
+    });
+    return () => feed.close();
+  }, [sessionId, loaded, follow, reloadPast]);
 
   // Files and the task board follow what the turns do.
   const filesChanged = views.reduce((n, v) => n + v.filesChanged, 0);

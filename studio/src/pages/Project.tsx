@@ -73,6 +73,7 @@ function FileTree({ projectId, current }: { projectId: string; current?: string 
 function ExportButtons({ projectId }: { projectId: string }) {
   const { t } = useI18n();
   const [available, setAvailable] = useState(false);
+  const [error, setError] = useState('');
   useEffect(() => {
     fetch(`${API}/openapi.json`)
       .then((r) => r.json())
@@ -81,13 +82,20 @@ function ExportButtons({ projectId }: { projectId: string }) {
   }, []);
   if (!available) return null;
   const download = async (format: string) => {
+    setError('');
     const res = await fetch(`${API}/projects/${projectId}/export?format=${format}`, { headers: authHeaders() });
-    if (!res.ok) return;
-    const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(res.headers.get('content-disposition') ?? '')?.[1];
+    if (!res.ok) {
+      const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+      setError(body?.error?.message ?? `${res.status}`);
+      return;
+    }
+    const cd = res.headers.get('content-disposition') ?? '';
+    const star = /filename\*=UTF-8''([^;]+)/i.exec(cd)?.[1];
+    const plain = /filename="([^"]+)"/i.exec(cd)?.[1];
     const url = URL.createObjectURL(await res.blob());
     const a = document.createElement('a');
     a.href = url;
-    a.download = name ? decodeURIComponent(name) : `manuscript.${format}`;
+    a.download = star ? decodeURIComponent(star) : (plain ?? `manuscript.${format}`);
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   };
@@ -99,6 +107,11 @@ function ExportButtons({ projectId }: { projectId: string }) {
           {f.toUpperCase()}
         </button>
       ))}
+      {error && (
+        <p role="alert" className="error small">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

@@ -1,8 +1,22 @@
 /** One turn as the author sees it: streamed live from its events, or read back from the stored messages. */
-import { memo } from 'react';
+import { memo, useLayoutEffect, useRef } from 'react';
 import { tk, useI18n } from '../i18n';
 import { href, navigate } from '../router';
 import type { Item, TurnView } from '../turn';
+
+/** The body of a file as it streams in, kept scrolled to its end. */
+function LiveBody({ text }: { text: string }) {
+  const ref = useRef<HTMLPreElement>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [text]);
+  return (
+    <pre className="file-live" ref={ref} tabIndex={0} data-testid="file-live">
+      {text}
+    </pre>
+  );
+}
 
 function FileCard({ item, projectId }: { item: Extract<Item, { kind: 'file' }>; projectId: string }) {
   const { t } = useI18n();
@@ -11,6 +25,7 @@ function FileCard({ item, projectId }: { item: Extract<Item, { kind: 'file' }>; 
     return (
       <div className="file-card streaming" data-file-id={item.fileId}>
         <span aria-hidden="true">✎</span> {item.title || '…'} <span className="muted small">{item.live.toLocaleString()} {t.chars}…</span>
+        <LiveBody text={item.body} />
       </div>
     );
   return (
