@@ -14,7 +14,8 @@ import type { Redis } from 'ioredis';
 import { type AnyEventDraft, makeEvent } from '../core/events';
 import { STREAM_FIELD } from './redis-streams';
 
-export const sessionFeedKey = (prefix: string, sessionId: string): string => `${prefix}stream:session:${sessionId}`;
+/** `{sessionId}` is a Redis Cluster hash tag: the script's two keys always live in one slot. */
+export const sessionFeedKey = (prefix: string, sessionId: string): string => `${prefix}stream:session:{${sessionId}}`;
 /** The hash of event keys already published (and the `#seq` counter), beside the stream. */
 const onceKey = (streamKey: string): string => `${streamKey}:once`;
 

@@ -14,8 +14,7 @@ import { presentTurn } from '../present';
 import { eventsQuery } from '../schemas';
 import { resumeIdOf, serveSse } from '../sse';
 import { parseId, parseQuery } from '../validation';
-import { ACTIVE_TURN_STATUSES } from '../../core/domain';
-import { objectIdSchema } from '../../core/domain';
+import { ACTIVE_TURN_STATUSES, objectIdSchema } from '../../core/domain';
 import { streamEventSchema } from '../../core/events';
 import { sessionFeedKey } from '../../streams/session-feed';
 
