@@ -15,7 +15,6 @@ import { openapiRouter } from './routes/openapi';
 import { projectsRouter } from './routes/projects';
 import { sessionsRouter } from './routes/sessions';
 import { sessionFeedRouter } from './routes/session-feed';
-import { sessionFeedRouter } from './routes/session-feed';
 import { skillsRouter } from './routes/skills';
 import { exportRouter } from './routes/export';
 import { turnsRouter } from './routes/turns';
@@ -55,7 +54,6 @@ export function createApp(deps: AppDeps): Express {
   api.use(skillsRouter(deps));
   api.use(sessionFeedRouter(deps));
   api.use(exportRouter(deps));
-  api.use(sessionFeedRouter(deps));
   api.use((req, _res, next) => next(new NotFoundError(`route ${req.method} ${req.path}`)));
   app.use('/api/v1', api);
   // The author's web app (a static build that uses only the public API above).
