@@ -148,6 +148,11 @@ const en = {
   status_cancelled: 'cancelled',
   status_completed: 'completed',
   reviewed: 'reviewed',
+  turn_completed: 'completed',
+  turn_interrupted: 'stopped',
+  turn_awaiting_author: 'waiting for your answer',
+  turn_exhausted: 'paused at the run limit: send “continue” to go on',
+  turn_failed: 'failed',
   loading: 'Loading…',
   error: 'Something went wrong',
   close: 'Close',
@@ -288,6 +293,11 @@ const zh: Dict = {
   status_cancelled: '已取消',
   status_completed: '已完成',
   reviewed: '已审稿',
+  turn_completed: '已完成',
+  turn_interrupted: '已停止',
+  turn_awaiting_author: '等你回复',
+  turn_exhausted: '已达本回合上限：发“继续”接着写',
+  turn_failed: '失败',
   loading: '加载中……',
   error: '出错了',
   close: '关闭',
@@ -307,5 +317,12 @@ export const useI18n = (): I18n => useContext(I18nContext);
 export function tk(t: Dict, key: string): string {
   return (t as Record<string, string>)[key] ?? key;
 }
+
+/** A date and time in the author's language. */
+export const when = (iso: string, lang: Lang, dateOnly = false): string => {
+  const d = new Date(iso);
+  const locale = lang === 'zh' ? 'zh-CN' : 'en-GB';
+  return dateOnly ? d.toLocaleDateString(locale) : d.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+};
 
 export const fmt = (s: string, vars: Record<string, string | number>) => s.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));

@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, get, type Message, post, type Session, type StartedTurn, type Turn } from '../api';
-import { tk, useI18n } from '../i18n';
+import { tk, useI18n, when } from '../i18n';
 import { href, navigate } from '../router';
 import { ACTIVE_TURN, LiveStream } from '../stream';
 import { apply, newTurn, type TurnView } from '../turn';
@@ -76,7 +76,7 @@ function TaskBoard() {
 }
 
 export function ChatPage({ projectId, sessionId }: { projectId: string; sessionId?: string }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { reloadFiles, reloadProject } = useProject();
   const [sessions, setSessions] = useState<Session[] | null>(null);
   const [past, setPast] = useState<PastTurn[]>([]);
@@ -258,7 +258,7 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
               {!sessionId && <option value="">{t.newSession}</option>}
               {(sessions ?? []).map((s) => (
                 <option key={s.id} value={s.id}>
-                  {s.title || new Date(s.createdAt).toLocaleString()}
+                  {s.title || when(s.createdAt, lang)}
                 </option>
               ))}
             </select>

@@ -6,7 +6,7 @@
 import { diffLines } from 'diff';
 import { useEffect, useMemo, useState } from 'react';
 import { get, post, type VersionInfo } from '../api';
-import { useI18n } from '../i18n';
+import { useI18n, when } from '../i18n';
 
 interface Row {
   left: string | null;
@@ -37,7 +37,7 @@ export function sideBySide(oldText: string, newText: string): Row[] {
 }
 
 export function History({ fileId, head, current, onRestored }: { fileId: string; head: number; current: string; onRestored: () => void }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const [versions, setVersions] = useState<VersionInfo[]>([]);
   const [picked, setPicked] = useState<VersionInfo | null>(null);
   const [error, setError] = useState('');
@@ -78,7 +78,7 @@ export function History({ fileId, head, current, onRestored }: { fileId: string;
             </button>{' '}
             <span className="muted small">
               {v.author === 'author' ? t.by_author : t.by_ai}
-              {v.operation ? ` · ${v.operation}` : ''} · {v.words} {t.words} · {new Date(v.createdAt).toLocaleString()}
+              {v.operation ? ` · ${v.operation}` : ''} · {v.words} {t.words} · {when(v.createdAt, lang)}
               {v.version === head ? ` · ${t.current}` : ''}
             </span>
           </li>

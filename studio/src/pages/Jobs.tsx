@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, get, type Job, post } from '../api';
-import { tk, useI18n } from '../i18n';
+import { tk, useI18n, when } from '../i18n';
 import { href, navigate } from '../router';
 import { LiveStream, type Ev } from '../stream';
 import { chapterNumber } from '../words';
@@ -178,7 +178,7 @@ function JobView({ jobId }: { jobId: string }) {
 }
 
 export function JobsPage({ projectId, jobId }: { projectId: string; jobId?: string }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const [jobs, setJobs] = useState<Job[]>([]);
   useEffect(() => {
     get<{ items: Job[] }>(`/jobs?projectId=${projectId}`)
@@ -209,7 +209,7 @@ export function JobsPage({ projectId, jobId }: { projectId: string; jobId?: stri
                     {t.chapter} {j.chapters.from}–{j.chapters.to}
                   </a>{' '}
                   <span className="muted small">
-                    · {tk(t, `status_${j.status}`)} · {new Date(j.createdAt).toLocaleString()}
+                    · {tk(t, `status_${j.status}`)} · {when(j.createdAt, lang)}
                   </span>
                 </li>
               );

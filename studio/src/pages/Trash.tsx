@@ -1,11 +1,11 @@
 /** The project's trash: deleted files with when they go for good, and undelete. */
 import { useCallback, useEffect, useState } from 'react';
 import { get, post, type TrashedFile } from '../api';
-import { tk, useI18n } from '../i18n';
+import { tk, useI18n, when } from '../i18n';
 import { useProject } from './Project';
 
 export function TrashPage() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { project, reloadFiles } = useProject();
   const [items, setItems] = useState<TrashedFile[] | null>(null);
   const [error, setError] = useState('');
@@ -38,8 +38,8 @@ export function TrashPage() {
         <ul className="trash-list">
           {items.map((f) => (
             <li key={f.id} data-file-id={f.id}>
-              <strong>{f.title}</strong> <span className="muted small">· {tk(t, `type_${f.type}`)} · {f.words} {t.words} · {t.deletedAt} {new Date(f.deletedAt).toLocaleString()}</span>{' '}
-              {f.purgeAt && <span className="muted small">· {t.purgeAt} {new Date(f.purgeAt).toLocaleDateString()}</span>}{' '}
+              <strong>{f.title}</strong> <span className="muted small">· {tk(t, `type_${f.type}`)} · {f.words} {t.words} · {t.deletedAt} {when(f.deletedAt, lang)}</span>{' '}
+              {f.purgeAt && <span className="muted small">· {t.purgeAt} {when(f.purgeAt, lang, true)}</span>}{' '}
               <button type="button" className="small" onClick={() => void undelete(f.id)}>
                 {t.undelete}
                 <span className="sr-only"> {f.title}</span>

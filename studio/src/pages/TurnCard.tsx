@@ -151,7 +151,7 @@ export const TurnCard = memo(function TurnCard({ view, projectId, onDecide }: Pr
           <div className="usage muted small" data-testid="usage">
             {t.usage}: {view.tokens.toLocaleString()} {t.tokens}
             {view.costUsd !== null && ` · $${view.costUsd.toFixed(4)}`}
-            {!running && view.doneStatus && ` · ${view.doneStatus}`}
+            {!running && view.doneStatus && ` · ${tk(t, `turn_${view.doneStatus}`)}`}
           </div>
         )}
       </div>
