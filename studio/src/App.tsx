@@ -1,6 +1,6 @@
 /** The shell: language, sign-in, and the page for the current route. */
 import { useEffect, useMemo, useState } from 'react';
-import { ApiError, auth, get, onUnauthorized } from './api';
+import { ApiError, auth, get, onUnauthorized, errText } from './api';
 import { DICTS, I18nContext, initialLang, type Lang, saveLang, useI18n } from './i18n';
 import { href, navigate, useRoute } from './router';
 import { ProjectsPage } from './pages/Projects';
@@ -18,7 +18,7 @@ function SignIn({ onDone }: { onDone: () => void }) {
       onDone();
     } catch (err) {
       auth.token = '';
-      setError(err instanceof ApiError && err.status === 401 ? t.badToken : String(err));
+      setError(err instanceof ApiError && err.status === 401 ? t.badToken : errText(err));
     }
   };
   return (

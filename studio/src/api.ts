@@ -151,3 +151,6 @@ export interface StartedTurn {
   turnId: string;
   streamToken: string;
 }
+
+/** What to tell the author about a failed call: the API's own message. */
+export const errText = (e: unknown): string => (e instanceof Error ? e.message : String(e));

@@ -4,8 +4,7 @@
  * shows exactly the text the API streamed. Then a reload mid-stream and a dropped
  * connection mid-turn: the page ends with the same text, nothing missing or doubled.
  */
-import { expect, test } from '@playwright/test';
-import { api, dropStreams, expectAccessible, newestTurnId, pageTexts, persona, shot, streamTexts, studio, turnEvents, waitTurnDone } from './helpers';
+import { api, dropStreams, expectAccessible, newestTurnId, pageTexts, persona, shot, streamTexts, studio, turnEvents, waitTurnDone, expect, test } from './helpers';
 
 test.beforeEach(async () => {
   await persona();

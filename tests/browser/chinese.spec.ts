@@ -3,8 +3,7 @@
  * reload), a Chinese project created from the form, a turn in Chinese, chapters ordered by
  * their Chinese numerals, and word counts that count each CJK character.
  */
-import { expect, test } from '@playwright/test';
-import { api, authorFile, expectAccessible, newestTurnId, pageTexts, persona, shot, streamTexts, studio, turnEvents } from './helpers';
+import { api, authorFile, expectAccessible, newestTurnId, pageTexts, persona, shot, streamTexts, studio, turnEvents, expect, test } from './helpers';
 
 test('中文界面: projects, a turn, the manuscript tree in numeral order, CJK word counts', async ({ page }) => {
   await persona();

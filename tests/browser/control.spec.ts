@@ -2,9 +2,9 @@
  * Run control from the chat: approval cards (approve runs the delete, deny leaves the file),
  * steering a running turn and stopping it. What the page says is checked against the API.
  */
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { call, router, say, words } from '../helpers/script';
-import { api, authorFile, createProject, expectAccessible, modelState, newestTurnId, persona, script, shot, studio, suggestionsEntry, turnEvents, waitTurnDone } from './helpers';
+import { api, authorFile, createProject, expectAccessible, modelState, newestTurnId, persona, script, shot, studio, suggestionsEntry, turnEvents, waitTurnDone, expect, test } from './helpers';
 
 test.beforeEach(async () => {
   await persona();

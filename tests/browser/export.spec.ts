@@ -6,8 +6,7 @@
 import fs from 'node:fs';
 import JSZip from 'jszip';
 import mammoth from 'mammoth';
-import { expect, test } from '@playwright/test';
-import { authorFile, BASE, createProject, studio } from './helpers';
+import { AUTH, authorFile, BASE, createProject, studio, expect, test } from './helpers';
 
 test('export buttons download md, epub and docx with the chapters in order', async ({ page }) => {
   const projectId = await createProject(`Export ${Date.now()}`);
@@ -27,7 +26,7 @@ test('export buttons download md, epub and docx with the chapters in order', asy
   expect(text.indexOf('The first night')).toBeGreaterThan(-1);
   expect(text.indexOf('The first night')).toBeLessThan(text.indexOf('The second night'));
   // The same manuscript the API exports.
-  const viaApi = await (await fetch(`${BASE()}/api/v1/projects/${projectId}/export?format=md`)).text();
+  const viaApi = await (await fetch(`${BASE()}/api/v1/projects/${projectId}/export?format=md`, { headers: AUTH() })).text();
   expect(text).toBe(viaApi);
 
   const docx = await download('DOCX');

@@ -2,11 +2,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import type { ScriptEntry } from '../../src/offline-model';
 import type { StreamEvent } from '../../src/core/events';
 
 export const BASE = () => process.env.STUDIO_URL!;
+/** The author's bearer token (the stack runs with API_TOKENS). */
+export const AUTH = (token = process.env.STUDIO_TOKEN!) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * Playwright's `test`, with the author signed in: Studio keeps the token in localStorage,
+ * as the sign-in form leaves it (signin.spec.ts goes through the form itself).
+ */
+export const test = base.extend<{ signedIn: boolean }>({
+  signedIn: [true, { option: true }],
+  context: async ({ context, signedIn }, use) => {
+    if (signedIn) await context.addInitScript((t) => localStorage.setItem('scriptorium.token', t), process.env.STUDIO_TOKEN!);
+    await use(context);
+  },
+});
+export { expect };
 export const studio = (p = '') => `${BASE()}/studio/${p}`;
 export const SHOTS = path.resolve(__dirname, '../../.local/studio-screenshots');
 
@@ -14,7 +29,7 @@ export const SHOTS = path.resolve(__dirname, '../../.local/studio-screenshots');
 export async function api<T = Record<string, unknown>>(method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: T }> {
   const res = await fetch(`${BASE()}/api/v1${urlPath}`, {
     method,
-    headers: body !== undefined ? { 'content-type': 'application/json' } : {},
+    headers: { ...AUTH(), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -65,7 +80,7 @@ export async function authorFile(projectId: string, title: string, content: stri
 
 /** The whole stream of a turn as the API serves it (from its first event to `done`). */
 export async function turnEvents(turnId: string): Promise<StreamEvent[]> {
-  const res = await fetch(`${BASE()}/api/v1/turns/${turnId}/events`);
+  const res = await fetch(`${BASE()}/api/v1/turns/${turnId}/events`, { headers: AUTH() });
   const text = await res.text();
   return text
     .split('\n\n')

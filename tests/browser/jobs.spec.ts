@@ -3,8 +3,7 @@
  * a reload that shows the same progress (the job's stream is read from its start), resume,
  * and the chapters in the manuscript tree as they land — all as the API reports them.
  */
-import { expect, test } from '@playwright/test';
-import { api, createProject, expectAccessible, persona, shot, studio } from './helpers';
+import { api, createProject, expectAccessible, persona, shot, studio, expect, test } from './helpers';
 
 interface JobBody {
   status: string;

@@ -4,9 +4,8 @@
  * its side-by-side diff and a restore, delete to the trash and undelete. Every step is checked
  * against the API: the page never shows a save, version or delete that did not happen.
  */
-import { expect, test } from '@playwright/test';
 import { router, call, say } from '../helpers/script';
-import { api, authorFile, createProject, createSession, expectAccessible, postTurn, script, shot, studio, suggestionsEntry, waitTurnDone } from './helpers';
+import { api, authorFile, createProject, createSession, expectAccessible, postTurn, script, shot, studio, suggestionsEntry, waitTurnDone, expect, test } from './helpers';
 
 test('edit while an agent edits (409 → merge), history diff and restore, delete and undelete', async ({ page }) => {
   const projectId = await createProject(`Manuscript ${Date.now()}`);

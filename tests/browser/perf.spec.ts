@@ -4,9 +4,8 @@
  * streams into the page (PerformanceObserver 'longtask'; target ≤ 200 ms).
  */
 import zlib from 'node:zlib';
-import { expect, test } from '@playwright/test';
 import { call, router, say } from '../helpers/script';
-import { createProject, modelState, newestTurnId, script, studio, suggestionsEntry, turnEvents } from './helpers';
+import { createProject, modelState, newestTurnId, script, studio, suggestionsEntry, turnEvents, expect, test } from './helpers';
 
 const VOCAB = 'the keeper climbed stairs toward lamp while rain hammered glass and distant ships blinked once twice before vanishing into fog that smelled of salt iron and old rope'.split(' ');
 

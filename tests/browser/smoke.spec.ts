@@ -1,6 +1,5 @@
 /** Studio is served by the API at /studio (SPA fallback included) and lists projects. */
-import { expect, test } from '@playwright/test';
-import { api, BASE, createProject, expectAccessible, shot, studio } from './helpers';
+import { api, BASE, createProject, expectAccessible, shot, studio, expect, test } from './helpers';
 
 test('the API serves Studio at /studio; a deep link loads the app; the projects page lists projects', async ({ page }) => {
   const title = `Smoke ${Date.now()}`;

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
       ...process.env,
       SCRIPTORIUM_ENV_PRIORITY: 'none',
       OPENAI_API_KEY: '',
+      // API_TOKENS and STREAM_TOKEN_SECRET come from global-setup.ts (bearer tokens on).
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       TEMPORAL_NAMESPACE: process.env.TEMPORAL_NAMESPACE || 'scriptorium-test',
       REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379/15',

@@ -5,7 +5,7 @@
  * runs; approval cards answer the turn's questions; suggestions send themselves.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, get, type Message, post, type Session, type StartedTurn, type Turn } from '../api';
+import { get, type Message, post, type Session, type StartedTurn, type Turn, errText } from '../api';
 import { tk, useI18n, when } from '../i18n';
 import { href, navigate } from '../router';
 import { ACTIVE_TURN, LiveStream } from '../stream';
@@ -98,7 +98,7 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
         setSessions(r.items);
         if (!sessionId && r.items[0]) navigate(href({ page: 'project', projectId, tab: 'chat', sub: r.items[0].id }), true);
       })
-      .catch((e: unknown) => setError(String(e)));
+      .catch((e: unknown) => setError(errText(e)));
   }, [projectId, sessionId]);
 
   const follow = useCallback(
@@ -146,7 +146,7 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
         if (running) follow(running.id, lastUser!.content);
         setLoaded(true);
       } catch (e) {
-        if (!cancelled) setError(String(e));
+        if (!cancelled) setError(errText(e));
       }
     })();
     return () => {
@@ -229,12 +229,12 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
       // A plain yes / no to a waiting approval answers it: the running turn goes on.
       if (!started.approval) follow(started.turnId, msg, started.streamToken);
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
+      setError(errText(e));
     }
   };
 
   const decide = useCallback((turnId: string, approvalId: string, decision: 'approve' | 'deny') => {
-    post(`/turns/${turnId}/approvals/${approvalId}`, { decision }).catch((e: unknown) => setError(String(e)));
+    post(`/turns/${turnId}/approvals/${approvalId}`, { decision }).catch((e: unknown) => setError(errText(e)));
   }, []);
 
   const newSession = async () => {
@@ -314,7 +314,7 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
               if (!m) return;
               post(`/turns/${running.turnId}/steer`, { message: m })
                 .then(() => setSteer(''))
-                .catch((err: unknown) => setError(String(err)));
+                .catch((err: unknown) => setError(errText(err)));
             }}
           >
             <p role="status" className="muted small">
@@ -325,7 +325,7 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
               <input value={steer} onChange={(e) => setSteer(e.target.value)} placeholder={t.steerLabel} aria-label={t.steerLabel} />
             </label>
             <button type="submit">{t.steer}</button>
-            <button type="button" className="danger" onClick={() => void post(`/turns/${running.turnId}/interrupt`, {}).catch((err: unknown) => setError(String(err)))}>
+            <button type="button" className="danger" onClick={() => void post(`/turns/${running.turnId}/interrupt`, {}).catch((err: unknown) => setError(errText(err)))}>
               {t.interrupt}
             </button>
           </form>

@@ -5,7 +5,7 @@
  * side-by-side diffs and restore; delete moves the file to the trash.
  */
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { api, ApiError, type FileDoc, get } from '../api';
+import { api, ApiError, type FileDoc, get, errText } from '../api';
 import { fmt, useI18n } from '../i18n';
 import { href, navigate } from '../router';
 import { countWords } from '../words';
@@ -38,7 +38,7 @@ export function FilePage({ fileId }: { fileId: string }) {
       setBase({ version: f.version, content: f.content });
       setError('');
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
+      setError(errText(e));
     }
   }, [fileId]);
   useEffect(() => {
@@ -63,7 +63,7 @@ export function FilePage({ fileId }: { fileId: string }) {
         setStatus('');
       } else {
         setStatus('');
-        setError(e instanceof ApiError ? e.message : String(e));
+        setError(errText(e));
       }
     } finally {
       setBusy(false);
@@ -94,7 +94,7 @@ export function FilePage({ fileId }: { fileId: string }) {
       reloadFiles();
       navigate(href({ page: 'project', projectId: project.id, tab: 'trash' }));
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
+      setError(errText(e));
     }
   };
 

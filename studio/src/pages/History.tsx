@@ -5,7 +5,7 @@
  */
 import { diffLines } from 'diff';
 import { useEffect, useMemo, useState } from 'react';
-import { get, post, type VersionInfo } from '../api';
+import { get, post, type VersionInfo, errText } from '../api';
 import { useI18n, when } from '../i18n';
 
 interface Row {
@@ -45,13 +45,13 @@ export function History({ fileId, head, current, onRestored }: { fileId: string;
   useEffect(() => {
     get<{ items: VersionInfo[] }>(`/files/${fileId}/versions`)
       .then((r) => setVersions(r.items))
-      .catch((e: unknown) => setError(String(e)));
+      .catch((e: unknown) => setError(errText(e)));
   }, [fileId, head]);
 
   const pick = (v: number) =>
     get<VersionInfo>(`/files/${fileId}/versions/${v}`)
       .then(setPicked)
-      .catch((e: unknown) => setError(String(e)));
+      .catch((e: unknown) => setError(errText(e)));
 
   const rows = useMemo(() => (picked ? sideBySide(picked.content ?? '', current) : []), [picked, current]);
 
@@ -62,7 +62,7 @@ export function History({ fileId, head, current, onRestored }: { fileId: string;
       setPicked(null);
       onRestored();
     } catch (e) {
-      setError(String(e));
+      setError(errText(e));
     }
   };
 

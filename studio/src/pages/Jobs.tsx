@@ -5,7 +5,7 @@
  * the same progress.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, get, type Job, post } from '../api';
+import { get, type Job, post, errText } from '../api';
 import { tk, useI18n, when } from '../i18n';
 import { href, navigate } from '../router';
 import { LiveStream, type Ev } from '../stream';
@@ -31,7 +31,7 @@ function StartJob({ projectId }: { projectId: string }) {
       const r = await post<{ jobId: string }>('/jobs', body);
       navigate(href({ page: 'project', projectId, tab: 'jobs', sub: r.jobId }));
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : String(err));
+      setError(errText(err));
     }
   };
   return (
@@ -83,7 +83,7 @@ function JobView({ jobId }: { jobId: string }) {
   const load = useCallback(() => {
     get<Job>(`/jobs/${jobId}`)
       .then(setJob)
-      .catch((e: unknown) => setError(String(e)));
+      .catch((e: unknown) => setError(errText(e)));
   }, [jobId]);
 
   useEffect(() => {
@@ -109,7 +109,7 @@ function JobView({ jobId }: { jobId: string }) {
   const control = (what: 'pause' | 'resume' | 'cancel') => () => {
     post(`/jobs/${jobId}/${what}`, {})
       .then(load)
-      .catch((e: unknown) => setError(e instanceof ApiError ? e.message : String(e)));
+      .catch((e: unknown) => setError(errText(e)));
   };
 
   if (!job) return <p>{error || t.loading}</p>;

@@ -3,7 +3,7 @@
  * or a job appear as they land), and the chat, a file, the jobs or the trash beside it.
  */
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { authHeaders, API, type FileSummary, get, type Project } from '../api';
+import { authHeaders, API, type FileSummary, get, type Project, errText } from '../api';
 import { tk, useI18n } from '../i18n';
 import { href, navigate, type Route } from '../router';
 import { chapterNumber } from '../words';
@@ -131,7 +131,7 @@ export function ProjectPage({ route }: { route: Extract<Route, { page: 'project'
   const reloadProject = useCallback(() => {
     get<Project>(`/projects/${projectId}`)
       .then(setProject)
-      .catch((e: unknown) => setError(String(e)));
+      .catch((e: unknown) => setError(errText(e)));
   }, [projectId]);
   useEffect(() => {
     reloadProject();

@@ -1,6 +1,6 @@
 /** The author's projects: the list, and a form to create one (title, type, summary, style). */
 import { useEffect, useState } from 'react';
-import { get, post, type Project } from '../api';
+import { get, post, type Project, errText } from '../api';
 import { tk, useI18n } from '../i18n';
 import { href, navigate } from '../router';
 
@@ -14,7 +14,7 @@ export function ProjectsPage() {
   useEffect(() => {
     get<{ items: Project[] }>('/projects?limit=100')
       .then((r) => setProjects(r.items))
-      .catch((e: unknown) => setError(String(e)));
+      .catch((e: unknown) => setError(errText(e)));
   }, []);
 
   const create = async (e: React.FormEvent) => {
@@ -25,7 +25,7 @@ export function ProjectsPage() {
       const p = await post<Project>('/projects', body);
       navigate(href({ page: 'project', projectId: p.id, tab: 'chat' }));
     } catch (err) {
-      setError(String(err));
+      setError(errText(err));
       setBusy(false);
     }
   };

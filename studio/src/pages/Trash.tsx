@@ -1,6 +1,6 @@
 /** The project's trash: deleted files with when they go for good, and undelete. */
 import { useCallback, useEffect, useState } from 'react';
-import { get, post, type TrashedFile } from '../api';
+import { get, post, type TrashedFile, errText } from '../api';
 import { tk, useI18n, when } from '../i18n';
 import { useProject } from './Project';
 
@@ -12,7 +12,7 @@ export function TrashPage() {
   const load = useCallback(() => {
     get<{ items: TrashedFile[] }>(`/projects/${project.id}/files?deleted=true`)
       .then((r) => setItems(r.items))
-      .catch((e: unknown) => setError(String(e)));
+      .catch((e: unknown) => setError(errText(e)));
   }, [project.id]);
   useEffect(load, [load]);
 
@@ -22,7 +22,7 @@ export function TrashPage() {
       load();
       reloadFiles();
     } catch (e) {
-      setError(String(e));
+      setError(errText(e));
     }
   };
 
