@@ -135,15 +135,12 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
         const { items } = await get<{ items: Message[] }>(`/sessions/${sessionId}/messages`);
         if (cancelled) return;
         const turns = groupMessages(items);
-        const lastUser = [...items].reverse().find((m) => m.role === 'user' && m.turnId);
-        let running: Turn | null = null;
-        if (lastUser?.turnId) {
-          const turn = await get<Turn>(`/turns/${lastUser.turnId}`).catch(() => null);
-          if (turn && ACTIVE_TURN.includes(turn.status)) running = turn;
-        }
+        // The session's running turn (at most one), joined from its first event.
+        const active = await get<{ items: (Turn & { message?: string })[] }>(`/sessions/${sessionId}/turns?active=true&limit=1`);
+        const running = active.items[0];
         if (cancelled) return;
         setPast(running ? turns.filter((x) => x.turnId !== running.id) : turns);
-        if (running) follow(running.id, lastUser!.content);
+        if (running) follow(running.id, running.message ?? turns.find((x) => x.turnId === running.id)?.user ?? '');
         setLoaded(true);
       } catch (e) {
         if (!cancelled) setError(errText(e));
