@@ -145,13 +145,22 @@ export class LiveStream {
     } catch {
       return;
     }
-    if (e.lastEventId) {
+    // A `reset` frame carries no id of its own (the browser then repeats the previous one).
+    if (e.lastEventId && event.type !== 'reset') {
       // Already applied (a replay after reconnecting): never twice.
       if (this.lastId && compareIds(e.lastEventId, this.lastId) <= 0) return;
       this.lastId = e.lastEventId;
     }
     this.queue.push(event);
-    if (event.type === 'done' || event.type === 'reset') this.end(event.type);
+    if (event.type === 'reset' && this.opts.kind === 'session') {
+      // The feed cannot resume from here (expired or trimmed): the listener reloads what it
+      // shows, and the feed goes on from its start.
+      this.lastId = null;
+      this.es?.close();
+      this.es = null;
+      this.schedule();
+      this.retryLater();
+    } else if (event.type === 'done' || event.type === 'reset') this.end(event.type);
     else this.schedule();
   }
 

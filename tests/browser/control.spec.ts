@@ -69,7 +69,11 @@ test('steer a running turn, then stop it', async ({ page }) => {
   const projectId = await createProject(`Control ${Date.now()}`);
   await script([
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
-    { match: { agent: 'writer' }, reply: { content: 'Let me look at what is there first.', toolCalls: [{ name: 'query_files', arguments: { query: 'storm' } }] }, ttftMs: 2500 },
+    {
+      match: { agent: 'writer' },
+      reply: { reasoning: 'A storm scene: check the files for an earlier storm first.', content: 'Let me look at what is there first.', toolCalls: [{ name: 'query_files', arguments: { query: 'storm' } }] },
+      ttftMs: 2500,
+    },
     { match: { agent: 'writer' }, reply: { content: `Here is the storm, shorter:\n${words(300)}` }, tokensPerSecond: 20 },
   ]);
   await openChat(page, projectId);
@@ -78,6 +82,10 @@ test('steer a running turn, then stop it', async ({ page }) => {
   await page.getByRole('button', { name: 'Steer' }).click();
   const turn = page.locator(`article[data-turn-id="${turnId}"]`);
   await expect(turn.locator('.steer')).toContainText('Keep it under 200 words');
+  // The model's thinking is there, folded away.
+  const thinking = turn.locator('details.thinking');
+  await thinking.locator('summary').click();
+  await expect(thinking).toContainText('check the files for an earlier storm first');
   await expect(turn.locator('.msg-text').last()).toContainText('Here is the storm, shorter');
   await shot(page, 'steer');
   await page.getByRole('button', { name: 'Stop' }).click();

@@ -68,4 +68,12 @@ test('a 3-chapter job: progress per chapter, pause, reload, resume; chapters app
   const chapterIds = order.filter((id) => drafts.some((d) => d.id === id));
   expect(chapterIds).toHaveLength(3);
   await shot(page, 'job-done');
+
+  // The task board in Chat shows the project's tasks as the API has them.
+  const tasks = (await api<{ tasks?: { title: string; status: string }[] }>('GET', `/projects/${projectId}`)).body.tasks ?? [];
+  await page.getByRole('link', { name: 'Chat' }).click();
+  const board = page.getByTestId('task-board');
+  await expect(board.locator('li')).toHaveCount(tasks.length);
+  for (const task of tasks) await expect(board.locator(`li[data-status="${task.status}"]`, { hasText: task.title })).toBeVisible();
+  console.log(`[studio] task board after the job: ${tasks.length} task(s)`);
 });

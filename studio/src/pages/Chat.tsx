@@ -88,6 +88,7 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
   /** The stored conversation is on the page (the feed starts only then, knowing the old turns). */
   const [loaded, setLoaded] = useState(false);
   const streams = useRef(new Map<string, LiveStream>());
+  const reloadPastRef = useRef<() => void>(() => undefined);
   const logRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
@@ -113,11 +114,19 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
         onState: setConn,
         onEnd: (why) => {
           setConn('live');
-          if (why !== 'done')
-            // The stream cannot say more: the stored turn is the truth.
-            void get<Turn>(`/turns/${turnId}`).then((turn) =>
-              setViews((vs) => vs.map((v) => (v.turnId === turnId ? { ...v, status: 'done', doneStatus: turn.status, suggestions: turn.suggestions } : v))),
-            );
+          if (why === 'done') return;
+          // The stream cannot say more (a `reset`): the stored turn is the truth. Once it has
+          // ended, its stored messages replace what the stream had shown.
+          void (async () => {
+            for (;;) {
+              const turn = await get<Turn>(`/turns/${turnId}`).catch(() => null);
+              if (turn && !ACTIVE_TURN.includes(turn.status)) break;
+              await new Promise((r) => setTimeout(r, 2000));
+            }
+            streams.current.delete(turnId);
+            setViews((vs) => vs.filter((v) => v.turnId !== turnId));
+            reloadPastRef.current();
+          })();
         },
       });
       streams.current.set(turnId, stream);
@@ -170,6 +179,9 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
     });
   }, [sessionId]);
   useEffect(() => {
+    reloadPastRef.current = reloadPast;
+  }, [reloadPast]);
+  useEffect(() => {
     if (!sessionId || !loaded) return;
     const feed = new LiveStream({
       kind: 'session',
@@ -186,6 +198,7 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
             });
           } else if (e.type === 'turn_finished') reloadPast();
         }
+        if (events.some((e) => e.type === 'reset')) reloadPast();
       },
     });
     return () => feed.close();
@@ -201,6 +214,9 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
   useEffect(() => {
     if (boardChanged || doneCount) reloadProject();
   }, [boardChanged, doneCount, reloadProject]);
+
+  // The board as it is now (a job or another tab may have changed it since the project loaded).
+  useEffect(() => reloadProject(), [reloadProject]);
 
   // Keeps the newest text in view while the author has not scrolled up.
   useEffect(() => {

@@ -74,7 +74,7 @@ type Progress = Ev<'job_progress'>['data'];
 
 function JobView({ jobId }: { jobId: string }) {
   const { t } = useI18n();
-  const { files, reloadFiles } = useProject();
+  const { files, reloadFiles, reloadProject } = useProject();
   const [job, setJob] = useState<Job | null>(null);
   const [progress, setProgress] = useState<Progress[]>([]);
   const [error, setError] = useState('');
@@ -97,14 +97,16 @@ function JobView({ jobId }: { jobId: string }) {
         if (p.length) setProgress((list) => [...list, ...p]);
         load();
         reloadFiles();
+        reloadProject();
       },
       onEnd: () => {
         load();
         reloadFiles();
+        reloadProject();
       },
     });
     return () => stream.current?.close();
-  }, [jobId, load, reloadFiles]);
+  }, [jobId, load, reloadFiles, reloadProject]);
 
   const control = (what: 'pause' | 'resume' | 'cancel') => () => {
     post(`/jobs/${jobId}/${what}`, {})
