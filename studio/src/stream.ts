@@ -6,14 +6,13 @@
  * id seen are dropped, so nothing is ever applied twice. Events are handed over in batches,
  * once per animation frame, so a fast stream never re-renders per token.
  */
-import type { StreamEvent } from '../../src/core/events';
 import { API, get, post } from './api';
+import type { StreamEvent } from './events';
 
 export const ACTIVE_TURN = ['queued', 'running', 'awaiting_approval'];
 export const ENDED_JOB = ['completed', 'cancelled'];
 
-export type { StreamEvent };
-export type Ev<T extends StreamEvent['type']> = Extract<StreamEvent, { type: T }>;
+export type { Ev, StreamEvent } from './events';
 
 /** Every event name the API sends (the contract's types, plus any unknown one arriving as `message`). */
 const EVENT_NAMES = [

@@ -4,7 +4,7 @@
  * approvals, the reviewer's verdict, suggestions and usage. `apply` is pure apart from
  * copying the item it changes, so React sees a new array per batch.
  */
-import type { StreamEvent } from './stream';
+import type { StreamEvent } from './events';
 
 export type Item =
   | { kind: 'agent'; agent: string; plan?: string }
@@ -56,6 +56,12 @@ export function verdictOf(text: string): 'pass' | 'revise' | undefined {
   return w === 'revise' || w === '修改' || w === '返修' ? 'revise' : 'pass';
 }
 
+/** The index of the last item that matches (-1 when none). */
+function lastIndex(items: Item[], pred: (item: Item) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (pred(items[i]!)) return i;
+  return -1;
+}
+
 /** Applies a batch of events; returns the same view when nothing changed. */
 export function apply(view: TurnView, events: StreamEvent[]): TurnView {
   if (!events.length) return view;
@@ -88,13 +94,13 @@ export function apply(view: TurnView, events: StreamEvent[]): TurnView {
         v.items.push({ kind: 'tool', id: e.toolCallId, name: e.data.name, summary: e.data.summary });
         break;
       case 'tool_result': {
-        const i = v.items.findLastIndex((x) => x.kind === 'tool' && x.id === e.toolCallId);
+        const i = lastIndex(v.items, (x) => x.kind === 'tool' && x.id === e.toolCallId);
         if (i >= 0) v.items[i] = { ...(v.items[i] as Extract<Item, { kind: 'tool' }>), ok: e.data.ok, refusal: e.data.refusal, message: e.data.ok ? undefined : e.data.message };
         if (e.data.name === 'update_project' && e.data.ok) v.boardChanged += 1;
         break;
       }
       case 'file_content': {
-        const i = v.items.findLastIndex((x) => x.kind === 'file' && x.fileId === e.data.fileId);
+        const i = lastIndex(v.items, (x) => x.kind === 'file' && x.fileId === e.data.fileId);
         if (i >= 0) {
           const f = v.items[i] as Extract<Item, { kind: 'file' }>;
           v.items[i] = { ...f, live: f.live + e.data.delta.length, body: f.body + e.data.delta };
@@ -104,7 +110,7 @@ export function apply(view: TurnView, events: StreamEvent[]): TurnView {
       case 'file_created':
       case 'file_updated': {
         const op = e.type === 'file_created' ? 'created' : 'updated';
-        const i = v.items.findLastIndex((x) => x.kind === 'file' && x.fileId === e.data.fileId);
+        const i = lastIndex(v.items, (x) => x.kind === 'file' && x.fileId === e.data.fileId);
         const card: Item = { kind: 'file', fileId: e.data.fileId, title: e.data.title, fileType: e.data.fileType, words: e.data.words, op, live: 0, body: '' };
         if (i >= 0 && (v.items[i] as Extract<Item, { kind: 'file' }>).op === 'streaming') v.items[i] = card;
         else if (i >= 0 && i === v.items.length - 1) v.items[i] = card;
@@ -129,7 +135,7 @@ export function apply(view: TurnView, events: StreamEvent[]): TurnView {
         v.items.push({ kind: 'approval', approvalId: e.data.approvalId, action: e.data.action, title: e.data.title, files: e.data.files, preview: e.data.preview });
         break;
       case 'approval_decided': {
-        const i = v.items.findLastIndex((x) => x.kind === 'approval' && x.approvalId === e.data.approvalId);
+        const i = lastIndex(v.items, (x) => x.kind === 'approval' && x.approvalId === e.data.approvalId);
         if (i >= 0) v.items[i] = { ...(v.items[i] as Extract<Item, { kind: 'approval' }>), decision: e.data.decision };
         break;
       }
