@@ -21,7 +21,8 @@ async function jobStatus(jobId: string, want: string[], timeoutMs = 60_000): Pro
 }
 
 test('a 3-chapter job: progress per chapter, pause, reload, resume; chapters appear in the manuscript', async ({ page }) => {
-  await persona({ tokensPerSecond: 1500, ttftMs: 20 });
+  // Quick chapters, yet slow enough that the pause lands while chapter 2 is in flight.
+  await persona({ tokensPerSecond: 800, ttftMs: 20 });
   const projectId = await createProject(`Job ${Date.now()}`);
   await page.goto(studio(`projects/${projectId}/jobs`));
   await expectAccessible(page, 'jobs (start)');
@@ -76,4 +77,21 @@ test('a 3-chapter job: progress per chapter, pause, reload, resume; chapters app
   await expect(board.locator('li')).toHaveCount(tasks.length);
   for (const task of tasks) await expect(board.locator(`li[data-status="${task.status}"]`, { hasText: task.title })).toBeVisible();
   console.log(`[studio] task board after the job: ${tasks.length} task(s)`);
+});
+
+test('cancel a running job: finished chapters stay, the job ends cancelled', async ({ page }) => {
+  await persona({ tokensPerSecond: 200, ttftMs: 20 });
+  const projectId = await createProject(`Cancel ${Date.now()}`);
+  const started = await api<{ jobId: string }>('POST', '/jobs', { projectId, chapters: { from: 1, to: 2 }, review: false });
+  expect(started.status).toBe(202);
+  const jobId = started.body.jobId;
+  await page.goto(studio(`projects/${projectId}/jobs/${jobId}`));
+  const view = page.locator(`section[data-job-id="${jobId}"]`);
+  await expect(view).toHaveAttribute('data-status', /running|queued/);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  const cancelled = await jobStatus(jobId, ['cancelled']);
+  await expect(view).toHaveAttribute('data-status', 'cancelled');
+  await expect(page.getByTestId('job-status')).toHaveText('cancelled');
+  await expect(page.getByRole('button', { name: 'Resume' })).toHaveCount(0);
+  for (const n of cancelled.chaptersDone) await expect(view.locator(`li[data-chapter="${n}"]`)).toHaveAttribute('data-state', 'done');
 });
