@@ -20,7 +20,7 @@ interface Conflict {
 
 export function FilePage({ fileId }: { fileId: string }) {
   const { t } = useI18n();
-  const { project, reloadFiles } = useProject();
+  const { project, files, reloadFiles } = useProject();
   const [file, setFile] = useState<FileDoc | null>(null);
   const [text, setText] = useState('');
   const [base, setBase] = useState<{ version: number; content: string } | null>(null);
@@ -44,6 +44,13 @@ export function FilePage({ fileId }: { fileId: string }) {
   useEffect(() => {
     void load();
   }, [load]);
+
+  // A newer version landed (an agent, a job, another tab) while the author has not touched
+  // the text: show it. With edits of their own, the save's 409 handles it instead.
+  const listedVersion = files.find((f) => f.id === fileId)?.version;
+  useEffect(() => {
+    if (listedVersion && base && listedVersion > base.version && text === base.content && !conflict && !busy) void load();
+  }, [listedVersion, base, text, conflict, busy, load]);
 
   const put = async (content: string, baseVersion: number) => {
     setBusy(true);
@@ -161,7 +168,18 @@ export function FilePage({ fileId }: { fileId: string }) {
       )}
       <label className="editor">
         <span className="sr-only">{t.editor}</span>
-        <textarea value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} aria-label={`${t.editor}: ${file.title}`} />
+        <textarea
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if ((e.ctrlKey || e.metaKey) && e.key === 's') {
+              e.preventDefault();
+              if (!busy && !conflict) void put(text, base.version);
+            }
+          }}
+          spellCheck={false}
+          aria-label={`${t.editor}: ${file.title}`}
+        />
       </label>
       {showHistory && (
         <Suspense fallback={<p>{t.loading}</p>}>

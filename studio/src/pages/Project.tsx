@@ -137,6 +137,14 @@ export function ProjectPage({ route }: { route: Extract<Route, { page: 'project'
     reloadProject();
     reloadFiles();
   }, [reloadProject, reloadFiles]);
+  // Agents and jobs write while the author reads: the tree (and an unedited open file) catch
+  // up every few seconds while the page is in view, whatever screen is open.
+  useEffect(() => {
+    const timer = window.setInterval(() => {
+      if (!document.hidden) reloadFiles();
+    }, 8000);
+    return () => window.clearInterval(timer);
+  }, [reloadFiles]);
 
   const ctx = useMemo(() => (project ? { project, files, reloadFiles, reloadProject } : null), [project, files, reloadFiles, reloadProject]);
   if (error) return <main><p role="alert" className="error">{error}</p></main>;
