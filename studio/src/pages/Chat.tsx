@@ -5,31 +5,13 @@
  * runs; approval cards answer the turn's questions; suggestions send themselves.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { get, type Message, post, type Session, type StartedTurn, type Turn, errText } from '../api';
+import { errText, get, post, type Session, type StartedTurn } from '../api';
 import { tk, useI18n, when } from '../i18n';
 import { href, navigate } from '../router';
-import { ACTIVE_TURN, LiveStream } from '../stream';
-import { apply, newTurn, type TurnView } from '../turn';
+import type { TurnView } from '../turn';
+import { type PastTurn, useConversation } from './conversation';
 import { useProject } from './Project';
 import { TurnCard } from './TurnCard';
-
-interface PastTurn {
-  turnId: string;
-  user: string;
-  replies: { agent?: string; content: string }[];
-}
-
-function groupMessages(messages: Message[]): PastTurn[] {
-  const turns: PastTurn[] = [];
-  for (const m of messages) {
-    const key = m.turnId ?? m.id;
-    let turn = turns.find((x) => x.turnId === key);
-    if (!turn) turns.push((turn = { turnId: key, user: '', replies: [] }));
-    if (m.role === 'user') turn.user = m.content;
-    else if (m.role === 'assistant' && m.content.trim()) turn.replies.push({ agent: m.agent, content: m.content });
-  }
-  return turns;
-}
 
 function PastTurnView({ turn }: { turn: PastTurn }) {
   const { t } = useI18n();
@@ -75,24 +57,12 @@ function TaskBoard() {
   );
 }
 
-export function ChatPage({ projectId, sessionId }: { projectId: string; sessionId?: string }) {
+/** The project's sessions, the current one picked; a new one on demand. */
+function SessionBar({ projectId, sessionId }: { projectId: string; sessionId?: string }) {
   const { t, lang } = useI18n();
-  const { reloadFiles, reloadProject } = useProject();
-  const [sessions, setSessions] = useState<Session[] | null>(null);
-  const [past, setPast] = useState<PastTurn[]>([]);
-  const [views, setViews] = useState<TurnView[]>([]);
-  const [text, setText] = useState('');
-  const [steer, setSteer] = useState('');
+  const [sessions, setSessions] = useState<Session[]>([]);
   const [error, setError] = useState('');
-  const [conn, setConn] = useState<'live' | 'reconnecting'>('live');
-  /** The stored conversation is on the page (the feed starts only then, knowing the old turns). */
-  const [loaded, setLoaded] = useState(false);
-  const streams = useRef(new Map<string, LiveStream>());
-  const reloadPastRef = useRef<() => void>(() => undefined);
-  const logRef = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
-
-  // Sessions of the project; without one in the URL, the latest.
+  // Without a session in the URL, the latest.
   useEffect(() => {
     get<{ items: Session[] }>(`/sessions?projectId=${projectId}&limit=100`)
       .then((r) => {
@@ -101,122 +71,116 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
       })
       .catch((e: unknown) => setError(errText(e)));
   }, [projectId, sessionId]);
-
-  const follow = useCallback(
-    (turnId: string, userText: string, token?: string) => {
-      if (streams.current.has(turnId)) return;
-      setViews((vs) => (vs.some((v) => v.turnId === turnId) ? vs : [...vs, newTurn(turnId, userText)]));
-      const stream = new LiveStream({
-        kind: 'turn',
-        id: turnId,
-        token,
-        onEvents: (events) => setViews((vs) => vs.map((v) => (v.turnId === turnId ? apply(v, events) : v))),
-        onState: setConn,
-        onEnd: (why) => {
-          setConn('live');
-          if (why === 'done') return;
-          // The stream cannot say more (a `reset`): the stored turn is the truth. Once it has
-          // ended, its stored messages replace what the stream had shown.
-          void (async () => {
-            for (;;) {
-              const turn = await get<Turn>(`/turns/${turnId}`).catch(() => null);
-              if (turn && !ACTIVE_TURN.includes(turn.status)) break;
-              await new Promise((r) => setTimeout(r, 2000));
-            }
-            streams.current.delete(turnId);
-            setViews((vs) => vs.filter((v) => v.turnId !== turnId));
-            reloadPastRef.current();
-          })();
-        },
-      });
-      streams.current.set(turnId, stream);
-    },
-    [],
+  const newSession = async () => {
+    try {
+      const s = await post<Session>('/sessions', { projectId });
+      setSessions((list) => [s, ...list]);
+      navigate(href({ page: 'project', projectId, tab: 'chat', sub: s.id }));
+    } catch (e) {
+      setError(errText(e));
+    }
+  };
+  return (
+    <div className="row session-bar">
+      <label>
+        <span className="sr-only">{t.session}</span>
+        <select aria-label={t.session} value={sessionId ?? ''} onChange={(e) => navigate(href({ page: 'project', projectId, tab: 'chat', sub: e.target.value }))}>
+          {!sessionId && <option value="">{t.newSession}</option>}
+          {sessions.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.title || when(s.createdAt, lang)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="button" className="secondary small" onClick={() => void newSession()}>
+        {t.newSession}
+      </button>
+      {error && (
+        <span role="alert" className="error small">
+          {error}
+        </span>
+      )}
+    </div>
   );
+}
 
-  // The conversation so far, and a turn still running in it joined from its start.
-  useEffect(() => {
-    if (!sessionId) return;
-    let cancelled = false;
-    const live = streams.current;
-    void (async () => {
-      try {
-        const { items } = await get<{ items: Message[] }>(`/sessions/${sessionId}/messages`);
-        if (cancelled) return;
-        const turns = groupMessages(items);
-        // The session's running turn (at most one), joined from its first event.
-        const active = await get<{ items: (Turn & { message?: string })[] }>(`/sessions/${sessionId}/turns?active=true&limit=1`);
-        const running = active.items[0];
-        if (cancelled) return;
-        setPast(running ? turns.filter((x) => x.turnId !== running.id) : turns);
-        if (running) follow(running.id, running.message ?? turns.find((x) => x.turnId === running.id)?.user ?? '');
-        setLoaded(true);
-      } catch (e) {
-        if (!cancelled) setError(errText(e));
-      }
-    })();
-    return () => {
-      cancelled = true;
-      live.forEach((s) => s.close());
-      live.clear();
-      setViews([]);
-      setPast([]);
-      setLoaded(false);
-    };
-  }, [sessionId, follow]);
+/** The message box; while a turn runs, steering and the stop button instead. */
+function Composer({ running, onSend, onError }: { running?: TurnView; onSend: (message: string) => Promise<boolean>; onError: (e: string) => void }) {
+  const { t } = useI18n();
+  const [text, setText] = useState('');
+  const [steer, setSteer] = useState('');
+  const send = () => void onSend(text).then((sent) => sent && setText(''));
+  if (running)
+    return (
+      <form
+        className="composer"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const m = steer.trim();
+          if (!m) return;
+          post(`/turns/${running.turnId}/steer`, { message: m })
+            .then(() => setSteer(''))
+            .catch((err: unknown) => onError(errText(err)));
+        }}
+      >
+        <p role="status" className="muted small">
+          {t.running}
+        </p>
+        <label className="grow">
+          <span className="sr-only">{t.steerLabel}</span>
+          <input value={steer} onChange={(e) => setSteer(e.target.value)} placeholder={t.steerLabel} aria-label={t.steerLabel} />
+        </label>
+        <button type="submit">{t.steer}</button>
+        <button type="button" className="danger" onClick={() => void post(`/turns/${running.turnId}/interrupt`, {}).catch((err: unknown) => onError(errText(err)))}>
+          {t.interrupt}
+        </button>
+      </form>
+    );
+  return (
+    <form
+      className="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        send();
+      }}
+    >
+      <label className="grow">
+        <span className="sr-only">{t.message}</span>
+        <textarea
+          value={text}
+          rows={2}
+          aria-label={t.message}
+          placeholder={t.sendHint}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              send();
+            }
+          }}
+        />
+      </label>
+      <button type="submit">{t.send}</button>
+    </form>
+  );
+}
 
-  // The session's feed: a turn started in another tab or on another device is joined live,
-  // one that finished there is read back from the stored messages.
-  const known = useRef(new Set<string>());
-  useEffect(() => {
-    known.current = new Set([...past.map((p) => p.turnId), ...views.map((v) => v.turnId)]);
-  }, [past, views]);
-  const reloadPast = useCallback(() => {
-    if (!sessionId) return;
-    void get<{ items: Message[] }>(`/sessions/${sessionId}/messages`).then(({ items }) => {
-      const following = new Set(streams.current.keys());
-      setPast(groupMessages(items).filter((x) => !following.has(x.turnId)));
-    });
-  }, [sessionId]);
-  useEffect(() => {
-    reloadPastRef.current = reloadPast;
-  }, [reloadPast]);
-  useEffect(() => {
-    if (!sessionId || !loaded) return;
-    const feed = new LiveStream({
-      kind: 'session',
-      id: sessionId,
-      onEvents: (events) => {
-        for (const e of events) {
-          const turnId = e.turnId;
-          if (!turnId || known.current.has(turnId)) continue;
-          if (e.type === 'turn_started') {
-            known.current.add(turnId);
-            void get<Turn & { message?: string }>(`/turns/${turnId}`).then((turn) => {
-              if (ACTIVE_TURN.includes(turn.status)) follow(turnId, turn.message ?? '');
-              else reloadPast();
-            });
-          } else if (e.type === 'turn_finished') reloadPast();
-        }
-        if (events.some((e) => e.type === 'reset')) reloadPast();
-      },
-    });
-    return () => feed.close();
-  }, [sessionId, loaded, follow, reloadPast]);
+export function ChatPage({ projectId, sessionId }: { projectId: string; sessionId?: string }) {
+  const { t } = useI18n();
+  const { reloadFiles, reloadProject } = useProject();
+  const { past, views, conn, error, setError, follow } = useConversation(sessionId);
+  const logRef = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
 
-  // Files and the task board follow what the turns do.
+  // Files and the task board follow what the turns do; the board is fresh on opening too.
   const filesChanged = views.reduce((n, v) => n + v.filesChanged, 0);
   const boardChanged = views.reduce((n, v) => n + v.boardChanged, 0);
   const doneCount = views.filter((v) => v.status === 'done').length;
   useEffect(() => {
     if (filesChanged || doneCount) reloadFiles();
   }, [filesChanged, doneCount, reloadFiles]);
-  useEffect(() => {
-    if (boardChanged || doneCount) reloadProject();
-  }, [boardChanged, doneCount, reloadProject]);
-
-  // The board as it is now (a job or another tab may have changed it since the project loaded).
-  useEffect(() => reloadProject(), [reloadProject]);
+  useEffect(() => reloadProject(), [boardChanged, doneCount, reloadProject]);
 
   // Keeps the newest text in view while the author has not scrolled up.
   useEffect(() => {
@@ -224,62 +188,40 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
     if (el && stick.current) el.scrollTop = el.scrollHeight;
   });
 
-  const running = views.find((v) => v.status === 'running');
-
-  const send = async (message: string) => {
+  /** Sends a message as the session's next turn (a new session first when there is none); true once the API took it. */
+  const send = async (message: string): Promise<boolean> => {
     const msg = message.trim();
-    if (!msg) return;
+    if (!msg) return false;
     setError('');
     try {
       let sid = sessionId;
       if (!sid) {
-        const s = await post<Session>('/sessions', { projectId });
-        sid = s.id;
+        sid = (await post<Session>('/sessions', { projectId })).id;
         navigate(href({ page: 'project', projectId, tab: 'chat', sub: sid }), true);
       }
       const started = await post<StartedTurn & { approval?: unknown }>(`/sessions/${sid}/turns`, { message: msg });
-      setText('');
       // A plain yes / no to a waiting approval answers it: the running turn goes on.
       if (!started.approval) follow(started.turnId, msg, started.streamToken);
+      return true;
     } catch (e) {
       setError(errText(e));
+      return false;
     }
   };
 
-  const decide = useCallback((turnId: string, approvalId: string, decision: 'approve' | 'deny') => {
-    post(`/turns/${turnId}/approvals/${approvalId}`, { decision }).catch((e: unknown) => setError(errText(e)));
-  }, []);
+  const decide = useCallback(
+    (turnId: string, approvalId: string, decision: 'approve' | 'deny') => {
+      post(`/turns/${turnId}/approvals/${approvalId}`, { decision }).catch((e: unknown) => setError(errText(e)));
+    },
+    [setError],
+  );
 
-  const newSession = async () => {
-    const s = await post<Session>('/sessions', { projectId });
-    setSessions((list) => [s, ...(list ?? [])]);
-    navigate(href({ page: 'project', projectId, tab: 'chat', sub: s.id }));
-  };
-
+  const running = views.find((v) => v.status === 'running');
   const latest = views[views.length - 1];
   return (
     <div className="chat-layout">
       <section className="chat" aria-label={t.chat}>
-        <div className="row session-bar">
-          <label>
-            <span className="sr-only">{t.session}</span>
-            <select
-              aria-label={t.session}
-              value={sessionId ?? ''}
-              onChange={(e) => navigate(href({ page: 'project', projectId, tab: 'chat', sub: e.target.value }))}
-            >
-              {!sessionId && <option value="">{t.newSession}</option>}
-              {(sessions ?? []).map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.title || when(s.createdAt, lang)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="button" className="secondary small" onClick={() => void newSession()}>
-            {t.newSession}
-          </button>
-        </div>
+        <SessionBar projectId={projectId} sessionId={sessionId} />
         <div
           className="log"
           ref={logRef}
@@ -318,57 +260,7 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
             {error}
           </p>
         )}
-        {running ? (
-          <form
-            className="composer"
-            onSubmit={(e) => {
-              e.preventDefault();
-              const m = steer.trim();
-              if (!m) return;
-              post(`/turns/${running.turnId}/steer`, { message: m })
-                .then(() => setSteer(''))
-                .catch((err: unknown) => setError(errText(err)));
-            }}
-          >
-            <p role="status" className="muted small">
-              {t.running}
-            </p>
-            <label className="grow">
-              <span className="sr-only">{t.steerLabel}</span>
-              <input value={steer} onChange={(e) => setSteer(e.target.value)} placeholder={t.steerLabel} aria-label={t.steerLabel} />
-            </label>
-            <button type="submit">{t.steer}</button>
-            <button type="button" className="danger" onClick={() => void post(`/turns/${running.turnId}/interrupt`, {}).catch((err: unknown) => setError(errText(err)))}>
-              {t.interrupt}
-            </button>
-          </form>
-        ) : (
-          <form
-            className="composer"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void send(text);
-            }}
-          >
-            <label className="grow">
-              <span className="sr-only">{t.message}</span>
-              <textarea
-                value={text}
-                rows={2}
-                aria-label={t.message}
-                placeholder={t.sendHint}
-                onChange={(e) => setText(e.target.value)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-                    e.preventDefault();
-                    void send(text);
-                  }
-                }}
-              />
-            </label>
-            <button type="submit">{t.send}</button>
-          </form>
-        )}
+        <Composer running={running} onSend={send} onError={setError} />
       </section>
       <TaskBoard />
     </div>

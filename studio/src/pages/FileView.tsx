@@ -18,16 +18,58 @@ interface Conflict {
   mine: string;
 }
 
-export function FilePage({ fileId }: { fileId: string }) {
+/** The newer text beside the author's, after a 409: merge, take theirs, or overwrite knowingly. */
+function ConflictPanel({ conflict, onMerge, onTakeTheirs, onOverwrite }: { conflict: Conflict; onMerge: () => void; onTakeTheirs: () => void; onOverwrite: () => void }) {
   const { t } = useI18n();
-  const { project, files, reloadFiles } = useProject();
+  return (
+    <div className="conflict card" role="alertdialog" aria-labelledby="conflict-h" aria-describedby="conflict-b">
+      <h3 id="conflict-h">{t.conflictTitle}</h3>
+      <p id="conflict-b">{fmt(t.conflictBody, { v: conflict.theirs.version })}</p>
+      <div className="columns">
+        <div>
+          <h4>
+            {t.theirText} (v{conflict.theirs.version})
+          </h4>
+          <pre className="doc" data-testid="their-text" tabIndex={0}>
+            {conflict.theirs.content}
+          </pre>
+        </div>
+        <div>
+          <h4>{t.yourText}</h4>
+          <pre className="doc" data-testid="your-text" tabIndex={0}>
+            {conflict.mine}
+          </pre>
+        </div>
+      </div>
+      <div className="row">
+        <button type="button" onClick={onMerge}>
+          {t.merge}
+        </button>
+        <button type="button" className="secondary" onClick={onTakeTheirs}>
+          {t.discardMine}
+        </button>
+        <button type="button" className="danger" onClick={onOverwrite}>
+          {t.overwrite}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The open file and the author's edit of it: the text, the version it started from, saving
+ * (`PUT` with `baseVersion`; a 409 becomes a {@link Conflict}), merging, and catching up with
+ * a newer version while the author has not touched the text.
+ */
+function useFileEditor(fileId: string) {
+  const { t } = useI18n();
+  const { files, reloadFiles } = useProject();
   const [file, setFile] = useState<FileDoc | null>(null);
   const [text, setText] = useState('');
   const [base, setBase] = useState<{ version: number; content: string } | null>(null);
   const [status, setStatus] = useState('');
   const [error, setError] = useState('');
   const [conflict, setConflict] = useState<Conflict | null>(null);
-  const [showHistory, setShowHistory] = useState(false);
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(async () => {
@@ -94,6 +136,15 @@ export function FilePage({ fileId }: { fileId: string }) {
     }
   };
 
+  return { file, text, setText, base, status, error, setError, conflict, setConflict, busy, load, put, merge };
+}
+
+export function FilePage({ fileId }: { fileId: string }) {
+  const { t } = useI18n();
+  const { project, reloadFiles } = useProject();
+  const [showHistory, setShowHistory] = useState(false);
+  const { file, text, setText, base, status, error, setError, conflict, setConflict, busy, load, put, merge } = useFileEditor(fileId);
+
   const remove = async () => {
     if (!window.confirm(t.confirmDelete)) return;
     try {
@@ -134,37 +185,12 @@ export function FilePage({ fileId }: { fileId: string }) {
       </div>
       {error && <p role="alert" className="error">{error}</p>}
       {conflict && (
-        <div className="conflict card" role="alertdialog" aria-labelledby="conflict-h" aria-describedby="conflict-b">
-          <h3 id="conflict-h">{t.conflictTitle}</h3>
-          <p id="conflict-b">{fmt(t.conflictBody, { v: conflict.theirs.version })}</p>
-          <div className="columns">
-            <div>
-              <h4>
-                {t.theirText} (v{conflict.theirs.version})
-              </h4>
-              <pre className="doc" data-testid="their-text" tabIndex={0}>
-                {conflict.theirs.content}
-              </pre>
-            </div>
-            <div>
-              <h4>{t.yourText}</h4>
-              <pre className="doc" data-testid="your-text" tabIndex={0}>
-                {conflict.mine}
-              </pre>
-            </div>
-          </div>
-          <div className="row">
-            <button type="button" onClick={() => void merge(conflict)}>
-              {t.merge}
-            </button>
-            <button type="button" className="secondary" onClick={() => void load().then(() => setConflict(null))}>
-              {t.discardMine}
-            </button>
-            <button type="button" className="danger" onClick={() => void put(conflict.mine, conflict.theirs.version)}>
-              {t.overwrite}
-            </button>
-          </div>
-        </div>
+        <ConflictPanel
+          conflict={conflict}
+          onMerge={() => void merge(conflict)}
+          onTakeTheirs={() => void load().then(() => setConflict(null))}
+          onOverwrite={() => void put(conflict.mine, conflict.theirs.version)}
+        />
       )}
       <label className="editor">
         <span className="sr-only">{t.editor}</span>
