@@ -69,6 +69,7 @@ export interface Project {
   id: string;
   title: string;
   type: 'novel' | 'short_story' | 'screenplay';
+  author?: string;
   summary?: string;
   style?: string;
   tasks?: { id: string; title: string; status: 'todo' | 'in_progress' | 'done'; artifact?: string }[];

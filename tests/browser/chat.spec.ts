@@ -15,13 +15,14 @@ test('create a project, run a turn to done: file cards, verdict, suggestions, us
   const title = `Lighthouse ${Date.now()}`;
   await page.getByLabel('Title').fill(title);
   await page.getByLabel('Type').selectOption('novel');
+  await page.getByLabel(/^Author name/).fill('M. Lantern');
   await page.getByLabel('Summary').fill('A keeper finds a ship that is not on any chart.');
   await page.getByLabel('Style').fill('Quiet, precise, salt-worn.');
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   const projectId = /projects\/([0-9a-f]{24})/.exec(page.url())![1]!;
-  const project = await api<{ title: string; summary: string; style: string; type: string }>('GET', `/projects/${projectId}`);
-  expect(project.body).toMatchObject({ title, type: 'novel', summary: 'A keeper finds a ship that is not on any chart.', style: 'Quiet, precise, salt-worn.' });
+  const project = await api<{ title: string; summary: string; style: string; type: string; author: string }>('GET', `/projects/${projectId}`);
+  expect(project.body).toMatchObject({ title, type: 'novel', author: 'M. Lantern', summary: 'A keeper finds a ship that is not on any chart.', style: 'Quiet, precise, salt-worn.' });
 
   await page.getByLabel('Message').fill('Write chapter 1');
   await page.getByRole('button', { name: 'Send' }).click();

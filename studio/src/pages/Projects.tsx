@@ -8,7 +8,7 @@ export function ProjectsPage() {
   const { t } = useI18n();
   const [projects, setProjects] = useState<Project[] | null>(null);
   const [error, setError] = useState('');
-  const [form, setForm] = useState({ title: '', type: 'novel', summary: '', style: '' });
+  const [form, setForm] = useState({ title: '', type: 'novel', author: '', summary: '', style: '' });
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -21,7 +21,9 @@ export function ProjectsPage() {
     e.preventDefault();
     setBusy(true);
     try {
-      const body = { title: form.title.trim(), type: form.type, ...(form.summary.trim() ? { summary: form.summary.trim() } : {}), ...(form.style.trim() ? { style: form.style.trim() } : {}) };
+      // Optional fields are sent only when given (the API's schema is strict about what it takes).
+      const optional = (['author', 'summary', 'style'] as const).filter((k) => form[k].trim()).map((k) => [k, form[k].trim()]);
+      const body = { title: form.title.trim(), type: form.type, ...Object.fromEntries(optional) };
       const p = await post<Project>('/projects', body);
       navigate(href({ page: 'project', projectId: p.id, tab: 'chat' }));
     } catch (err) {
@@ -74,6 +76,10 @@ export function ProjectsPage() {
                 </option>
               ))}
             </select>
+          </label>
+          <label>
+            {t.authorName} <span className="muted small">({t.optional})</span>
+            <input value={form.author} onChange={(e) => setForm({ ...form, author: e.target.value })} maxLength={200} autoComplete="name" />
           </label>
           <label>
             {t.summary}
