@@ -18,9 +18,29 @@ export const test = base.extend<{ signedIn: boolean }>({
   signedIn: [true, { option: true }],
   context: async ({ context, signedIn }, use) => {
     if (signedIn) await context.addInitScript((t) => localStorage.setItem('scriptorium.token', t), process.env.STUDIO_TOKEN!);
+    // Studio uses only the public API: every call the pages made is a route of the OpenAPI document.
+    const calls = new Set<string>();
+    context.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/v1/')) calls.add(`${r.method().toLowerCase()} ${url.pathname}`);
+    });
     await use(context);
+    const routes = await documentedRoutes();
+    const undocumented = [...calls].filter((c) => !routes.some((re) => re.test(c)));
+    expect(undocumented, 'API calls the pages made that the OpenAPI document does not list').toEqual([]);
   },
 });
+
+let documented: RegExp[] | null = null;
+/** `method /api/v1/path` patterns of every documented route (`{id}` matches one segment). */
+async function documentedRoutes(): Promise<RegExp[]> {
+  if (documented) return documented;
+  const doc = (await (await fetch(`${BASE()}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+  documented = Object.entries(doc.paths).flatMap(([p, ops]) =>
+    Object.keys(ops).map((m) => new RegExp(`^${m} ${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`)),
+  );
+  return documented;
+}
 export { expect };
 export const studio = (p = '') => `${BASE()}/studio/${p}`;
 export const SHOTS = path.resolve(__dirname, '../../.local/studio-screenshots');
