@@ -8,6 +8,8 @@ COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# Studio (the author's web app): built by `npm run build` into studio/dist, served at /studio.
+COPY studio ./studio
 # dist/ (compiled code) and dist/workflow-bundle{,.untraced}.js (the workflow bundles with and
 # without the tracing interceptors, built from dist/workflows);
 # then production dependencies only. The image has its own Node: the Node binary that the
@@ -22,6 +24,7 @@ ENV NODE_ENV=production
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/studio/dist ./studio/dist
 USER node
 EXPOSE 3000
 # `node` itself is PID 1 (no npm or shell in between), so SIGTERM from `docker stop` reaches

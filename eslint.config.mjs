@@ -45,6 +45,11 @@ export default tseslint.config(
     },
   },
   {
+    // Studio (the author's web app) runs in the browser; its own tsconfig (studio/tsconfig.json).
+    files: ['studio/**/*.{ts,tsx,mts}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['tests/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -63,6 +63,11 @@ export const configSchema = z.object({
   /** Prefix of every Redis key, so several deployments (or test suites) can share a server. */
   REDIS_KEY_PREFIX: z.string().default('scriptorium:'),
   STREAM_TTL_SECONDS: intFrom(3600, 1),
+  /**
+   * A session feed (GET /sessions/:id/events) expires this long after the session's last
+   * event; a client resuming after that gets a `reset` and reloads the session.
+   */
+  SESSION_FEED_TTL_SECONDS: intFrom(7 * 24 * 3600, 60),
   /** Safety cap on a live stream's length (approximate MAXLEN); trimmed ids answer `reset`. */
   STREAM_MAXLEN: intFrom(100000, 100),
   SSE_KEEPALIVE_MS: intFrom(15000, 100),

@@ -72,6 +72,7 @@ async function main(): Promise<void> {
   server.on('request', app);
   const apiUrl = config.PUBLIC_URL ?? `http://${host}:${port}`;
   console.log(`Scriptorium API:   ${apiUrl}/api/v1   (health: ${apiUrl}/health)`);
+  console.log(`Studio:            ${apiUrl}/studio/   (the author's web app)`);
   console.log(`Temporal UI:       ${config.TEMPORAL_UI_URL}/namespaces/${config.TEMPORAL_NAMESPACE}/workflows`);
   console.log(`Worker:            ${worker ? `in-process on task queue "${config.TEMPORAL_TASK_QUEUE}"` : 'not started here (RUN_WORKER_IN_PROCESS=false)'}`);
   console.log(`Model:             ${offline ? 'offline model (set OPENAI_API_KEY to use a real one)' : config.OPENAI_MODEL}`);

@@ -20,6 +20,8 @@ import { notFound } from './failures';
 import { anyChapterFile, chapterFiles, describeRanges, missingChapters, outlineCoverage, pickChapterFile, updateJobTask } from './job-files';
 import { chapterMessage, existingRevisionMessage, type Lang, outlineMessage, parseVerdict, revisionMessage } from './job-text';
 import { publisherFor, streamKeyFor } from './publish';
+import { feedItems, toSessionFeed } from './session-feed';
+import type { FeedItem } from '../streams/session-feed';
 import { expireStream } from '../streams/redis-streams';
 import { quiet } from '../core/quiet';
 
@@ -83,6 +85,23 @@ function jobProgress(job: JobDoc, p: ProgressFacts): AnyEventDraft {
     },
     { jobId: String(job._id), ...(p.turnId ? { turnId: p.turnId } : {}) },
   );
+}
+
+/**
+ * What a status change or progress of the job tells its session's feed: `job_started` once
+ * per job (its first running status), its progress, and `job_finished` in place of `done`
+ * (the feed does not end with a job).
+ */
+function sessionFeedOf(job: JobDoc, input: RecordJobInput, events: AnyEventDraft[]): FeedItem[] {
+  const jobId = String(job._id);
+  const items: FeedItem[] = [];
+  if (input.status === 'running' || input.status === 'pausing')
+    items.push({ key: `job:${jobId}:started`, event: draft('job_started', { from: job.from, to: job.to }, { jobId }) });
+  events.forEach((e, i) => {
+    if (e.type === 'job_progress') items.push(feedItems.job(jobId, input.slot, i, e));
+  });
+  if (input.done) items.push({ key: `job:${jobId}:finished`, event: draft('job_finished', { status: input.status ?? job.status }, { jobId }) });
+  return items;
 }
 
 /** The author message of a job's turn. Its reads (outline, chapter files, project summary) start at once, beside the job's. */
@@ -252,8 +271,7 @@ function createJobRecordActivities(deps: ActivityDeps) {
         ).exec(),
         updateJobTask(models, { jobId: input.jobId, projectId: job.projectId, from: job.from, to: job.to }, doneUnits),
       ]);
-      await publisherFor(deps, 'job', input.jobId, input.slot).publish([
-        jobProgress(job, {
+      const progress = jobProgress(job, {
           chapter: input.chapter,
           chaptersDone: done.length,
           words: totalWords,
@@ -261,8 +279,9 @@ function createJobRecordActivities(deps: ActivityDeps) {
           status: input.status,
           turnId: input.turnIds[input.turnIds.length - 1],
           message: jobWords(job.language === 'zh' ? 'zh' : 'en').chapterWritten(input.chapter, file.title, file.words),
-        }),
-      ]);
+        });
+      await publisherFor(deps, 'job', input.jobId, input.slot).publish([progress]);
+      await toSessionFeed(deps, job.sessionId, [feedItems.job(input.jobId, input.slot, 0, progress)]);
       return { done: true, fileId: file.id, title: file.title, words: file.words, totalWords, chaptersDone: done.length };
     },
 
@@ -294,6 +313,7 @@ function createJobRecordActivities(deps: ActivityDeps) {
       const attempt = Context.current().info.attempt;
       await publisherFor(deps, 'job', input.jobId, input.slot).publish(events.map((e) => ({ ...e, attempt })));
       if (input.done) await expireStream(deps.redis, streamKeyFor(deps, 'job', input.jobId), deps.config.STREAM_TTL_SECONDS);
+      await toSessionFeed(deps, job.sessionId, sessionFeedOf(job, input, events));
     },
   };
 }

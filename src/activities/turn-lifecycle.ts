@@ -13,6 +13,7 @@ import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
 import { expireStream } from '../streams/redis-streams';
 import { publisherFor, streamKeyFor } from './publish';
+import { feedItems, toSessionFeed } from './session-feed';
 import { reserveMessageSeqs } from '../db/turn-records';
 import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
@@ -145,11 +146,20 @@ function createTurnEndActivities(deps: ActivityDeps) {
       // Next steps (src/activities/suggestions.ts saved them on the turn) are the last thing before done.
       if (turn.suggestions?.length) events.push(draft('suggestions', { items: turn.suggestions, language: detectLanguage(turn.message) }, { turnId: input.turnId }));
       events.push(draft('done', { status: input.status }, { turnId: input.turnId }));
-      await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
-      await expireStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId), deps.config.STREAM_TTL_SECONDS);
+      await publishTurnEnd(deps, input, turn, events);
       return { rolledBack: [...new Set([...rolledBack, ...gone])] };
     },
   };
+}
+
+/**
+ * The turn's last events, then `turn_finished` on its session's feed: after `done`, so a
+ * client that reloads the session on it finds the turn's record and messages in place.
+ */
+async function publishTurnEnd(deps: ActivityDeps, input: FinalizeInput, turn: { sessionId: string; jobId?: string | null }, events: AnyEventDraft[]): Promise<void> {
+  await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
+  await expireStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId), deps.config.STREAM_TTL_SECONDS);
+  await toSessionFeed(deps, turn.sessionId, [feedItems.turnFinished({ turnId: input.turnId, jobId: turn.jobId, status: input.status, stopReason: input.stopReason })]);
 }
 
 /**

@@ -9,6 +9,8 @@ import { reserveMessageSeqs } from '../db/turn-records';
 import { sessionLanguage } from '../core/language';
 import type { ActivityDeps } from './deps';
 import { publisherFor } from './publish';
+import { feedItems, toSessionFeed } from './session-feed';
+import { quiet } from '../core/quiet';
 
 /** Deliberately not an offer of a next step: the author's answer goes to the router. */
 export const NOISE_REPLY = {
@@ -25,10 +27,12 @@ export const DECLINED_REPLY = {
 export function createTurnOpeningActivities(deps: ActivityDeps) {
   const { models } = deps;
   return {
-    /** Publishes `turn_started` in the workflow's first slot. */
+    /** Publishes `turn_started` in the workflow's first slot, and on the session's feed (with the job it writes for, if any). */
     async announceTurn(input: { turnId: string; sessionId: string; slot: number }): Promise<void> {
       await deps.faults?.pause?.('turn.announce', { turnId: input.turnId });
+      const turn = quiet(models.Turn.findById(input.turnId).select({ jobId: 1 }).lean().exec());
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish([draft('turn_started', { sessionId: input.sessionId }, { turnId: input.turnId })]);
+      await toSessionFeed(deps, input.sessionId, [feedItems.turnStarted({ ...input, jobId: (await turn)?.jobId })]);
     },
 
     /**

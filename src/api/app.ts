@@ -14,11 +14,14 @@ import { jobsRouter } from './routes/jobs';
 import { openapiRouter } from './routes/openapi';
 import { projectsRouter } from './routes/projects';
 import { sessionsRouter } from './routes/sessions';
+import { sessionFeedRouter } from './routes/session-feed';
 import { skillsRouter } from './routes/skills';
+import { exportRouter } from './routes/export';
 import { turnsRouter } from './routes/turns';
 import { usageRouter } from './routes/usage';
 import { rejectDangerousInput } from './validation';
 import { rateLimits } from './rate-limit';
+import { studioRouter } from './studio';
 
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -49,8 +52,12 @@ export function createApp(deps: AppDeps): Express {
   api.use(usageRouter(deps));
   api.use(jobsRouter(deps));
   api.use(skillsRouter(deps));
+  api.use(sessionFeedRouter(deps));
+  api.use(exportRouter(deps));
   api.use((req, _res, next) => next(new NotFoundError(`route ${req.method} ${req.path}`)));
   app.use('/api/v1', api);
+  // The author's web app (a static build that uses only the public API above).
+  app.use('/studio', studioRouter());
   app.use((req, _res, next) => next(new NotFoundError(`route ${req.method} ${req.path}`)));
   app.use(errorMiddleware(deps.logger));
   return app;

@@ -6,6 +6,7 @@ export const presentProject = (p: ProjectDoc) => ({
   title: p.title,
   type: p.type,
   summary: p.summary,
+  author: p.author ?? '',
   style: p.style,
   notes: p.notes,
   tasks: p.tasks,

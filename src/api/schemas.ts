@@ -16,6 +16,8 @@ export const createProjectBody = z
     summary: text(4000).optional(),
     style: text(4000).optional(),
     notes: text(4000).optional(),
+    /** The author's name, for an exported book's front matter. */
+    author: text(200).optional(),
   })
   .strict();
 

@@ -31,7 +31,7 @@ export interface StreamSource {
   stateUrl: string;
   /** True once the turn/job has ended (its terminal event was published). */
   hasEnded: () => Promise<boolean>;
-  envelope: { turnId?: string; jobId?: string };
+  envelope: { turnId?: string; jobId?: string; sessionId?: string };
   /** Events each publishing slot wrote, on record (slot → count): lets the route find events Redis lost. */
   publishedCounts?: () => Promise<ReadonlyMap<number, number>>;
 }

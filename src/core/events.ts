@@ -144,6 +144,15 @@ export const eventDataSchemas = {
   /** 2–4 short next steps for the author, in their language; sent just before `done` (kept on the turn too). */
   suggestions: z.object({ items: z.array(z.string()), language: z.enum(['zh', 'en']) }),
   done: z.object({ status: z.string() }),
+  // The session feed (GET /sessions/:id/events) also carries turn_started, approval_requested,
+  // approval_decided and job_progress, with `sessionId` in the envelope; the three below are
+  // its own. None is terminal: the feed lives as long as the session.
+  /** A turn of the session ended (the turn's own stream ends with `done` at the same moment). */
+  turn_finished: z.object({ status: z.string(), stopReason: z.string().nullable() }),
+  /** A job writing into the session started (its first job_progress follows on the job's stream and here). */
+  job_started: z.object({ from: z.number().int(), to: z.number().int() }),
+  /** A job of the session ended: completed, cancelled or failed (the job's own stream ends with `done`). */
+  job_finished: z.object({ status: z.string() }),
 } as const;
 
 export type EventType = keyof typeof eventDataSchemas;
@@ -155,6 +164,8 @@ const envelopeBase = {
   /** Turn the event belongs to; on job streams, the chapter's turn when there is one. */
   turnId: z.string().optional(),
   jobId: z.string().optional(),
+  /** Set on session-feed events: the session they happened in. */
+  sessionId: z.string().optional(),
   agent: agentSchema.optional(),
   /** LLM step within the turn (1-based), when the event comes from one. */
   step: z.number().int().optional(),
@@ -202,6 +213,9 @@ export const streamEventSchema = z.discriminatedUnion('type', [
   envelopeOf('error'),
   envelopeOf('suggestions'),
   envelopeOf('done'),
+  envelopeOf('turn_finished'),
+  envelopeOf('job_started'),
+  envelopeOf('job_finished'),
 ]);
 
 export type StreamEvent = z.infer<typeof streamEventSchema>;
@@ -213,6 +227,7 @@ export type EventDraft<T extends EventType = EventType> = {
   data: EventData<T>;
   turnId?: string;
   jobId?: string;
+  sessionId?: string;
   agent?: AgentName;
   step?: number;
   attempt?: number;

@@ -11,8 +11,9 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import { type AnyEventDraft, makeEvent, type StreamEvent, streamEventSchema } from '../core/events';
 
-/** Field of the stream entry holding the JSON envelope. */
-const FIELD = 'e';
+/** Field of the stream entry holding the JSON envelope (the session feed writes it too). */
+export const STREAM_FIELD = 'e';
+const FIELD = STREAM_FIELD;
 /** `seq` = slot * SLOT_SPAN + index: strictly increasing, the same order as the stream ids. */
 const SLOT_SPAN = 1_000_000;
 

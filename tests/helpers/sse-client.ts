@@ -17,6 +17,8 @@ export interface ReadOptions {
   timeoutMs?: number;
   /** Called as each frame arrives. */
   onFrame?: (f: SseFrame) => void;
+  /** Stops reading when aborted (a stream that never ends, such as a session feed). */
+  signal?: AbortSignal;
 }
 
 export interface SseResult {
@@ -31,6 +33,7 @@ export interface SseResult {
 export async function readSse(url: string, opts: ReadOptions = {}): Promise<SseResult> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), opts.timeoutMs ?? 30000);
+  opts.signal?.addEventListener('abort', () => controller.abort());
   const frames: SseFrame[] = [];
   const comments: string[] = [];
   let retry: number | null = null;

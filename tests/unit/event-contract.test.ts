@@ -41,8 +41,12 @@ const PINNED: Record<string, string[]> = {
   error: ['code', 'message', 'retryable'],
   suggestions: ['items', 'language'],
   done: ['status'],
+  // The session feed's own events (issue 33).
+  turn_finished: ['status', 'stopReason'],
+  job_started: ['from', 'to'],
+  job_finished: ['status'],
 };
-const ENVELOPE = ['type', 'turnId', 'jobId', 'agent', 'step', 'attempt', 'seq', 'ts', 'toolCallId', 'data'];
+const ENVELOPE = ['type', 'turnId', 'jobId', 'sessionId', 'agent', 'step', 'attempt', 'seq', 'ts', 'toolCallId', 'data'];
 const STOP_REASONS = ['interrupted', 'clarification_requested', 'question_to_author', 'max_agent_runs', 'read_only_handoff_blocked', 'invalid_handoff', 'tool_failure_circuit_open', 'paused', 'cancelled'];
 
 const shapeKeys = (schema: z.ZodType): string[] => Object.keys((schema as unknown as z.ZodObject).shape);

@@ -1,0 +1,268 @@
+/**
+ * A session's conversation. Finished turns are read from the stored messages; a turn sent
+ * here, or one already running when the page opens, is followed live through its stream
+ * (from its first event: a reload rebuilds exactly what was shown). Steer and stop while it
+ * runs; approval cards answer the turn's questions; suggestions send themselves.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { errText, get, post, type Session, type StartedTurn } from '../api';
+import { tk, useI18n, when } from '../i18n';
+import { href, navigate } from '../router';
+import type { TurnView } from '../turn';
+import { type PastTurn, useConversation } from './conversation';
+import { useProject } from './Project';
+import { TurnCard } from './TurnCard';
+
+function PastTurnView({ turn }: { turn: PastTurn }) {
+  const { t } = useI18n();
+  return (
+    <article className="turn" data-turn-id={turn.turnId} data-status="stored">
+      {turn.user && (
+        <div className="user-msg">
+          <span className="who">{t.you}</span>
+          <div>{turn.user}</div>
+        </div>
+      )}
+      <div className="assistant">
+        {turn.replies.map((r, i) => (
+          <div key={i}>
+            {r.agent && <div className="agent-chip">{tk(t, `agent_${r.agent}`)}</div>}
+            <div className="msg-text">{r.content}</div>
+          </div>
+        ))}
+      </div>
+    </article>
+  );
+}
+
+function TaskBoard() {
+  const { t } = useI18n();
+  const { project } = useProject();
+  const tasks = project.tasks ?? [];
+  return (
+    <section className="board card" aria-labelledby="board-h" data-testid="task-board">
+      <h2 id="board-h">{t.taskBoard}</h2>
+      {tasks.length === 0 ? (
+        <p className="muted small">{t.noTasks}</p>
+      ) : (
+        <ul>
+          {tasks.map((task) => (
+            <li key={task.id} data-status={task.status}>
+              <span aria-hidden="true">{task.status === 'done' ? '☑' : task.status === 'in_progress' ? '◐' : '☐'}</span> {task.title}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The project's sessions, the current one picked; a new one on demand. */
+function SessionBar({ projectId, sessionId }: { projectId: string; sessionId?: string }) {
+  const { t, lang } = useI18n();
+  const [sessions, setSessions] = useState<Session[]>([]);
+  const [error, setError] = useState('');
+  // Without a session in the URL, the latest.
+  useEffect(() => {
+    get<{ items: Session[] }>(`/sessions?projectId=${projectId}&limit=100`)
+      .then((r) => {
+        setSessions(r.items);
+        if (!sessionId && r.items[0]) navigate(href({ page: 'project', projectId, tab: 'chat', sub: r.items[0].id }), true);
+      })
+      .catch((e: unknown) => setError(errText(e)));
+  }, [projectId, sessionId]);
+  const newSession = async () => {
+    try {
+      const s = await post<Session>('/sessions', { projectId });
+      setSessions((list) => [s, ...list]);
+      navigate(href({ page: 'project', projectId, tab: 'chat', sub: s.id }));
+    } catch (e) {
+      setError(errText(e));
+    }
+  };
+  return (
+    <div className="row session-bar">
+      <label>
+        <span className="sr-only">{t.session}</span>
+        <select aria-label={t.session} value={sessionId ?? ''} onChange={(e) => navigate(href({ page: 'project', projectId, tab: 'chat', sub: e.target.value }))}>
+          {!sessionId && <option value="">{t.newSession}</option>}
+          {sessions.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.title || when(s.createdAt, lang)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="button" className="secondary small" onClick={() => void newSession()}>
+        {t.newSession}
+      </button>
+      {error && (
+        <span role="alert" className="error small">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The message box; while a turn runs, steering and the stop button instead. */
+function Composer({ running, onSend, onError }: { running?: TurnView; onSend: (message: string) => Promise<boolean>; onError: (e: string) => void }) {
+  const { t } = useI18n();
+  const [text, setText] = useState('');
+  const [steer, setSteer] = useState('');
+  const send = () => void onSend(text).then((sent) => sent && setText(''));
+  if (running)
+    return (
+      <form
+        className="composer"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const m = steer.trim();
+          if (!m) return;
+          post(`/turns/${running.turnId}/steer`, { message: m })
+            .then(() => setSteer(''))
+            .catch((err: unknown) => onError(errText(err)));
+        }}
+      >
+        <p role="status" className="muted small">
+          {t.running}
+        </p>
+        <label className="grow">
+          <span className="sr-only">{t.steerLabel}</span>
+          <input value={steer} onChange={(e) => setSteer(e.target.value)} placeholder={t.steerLabel} aria-label={t.steerLabel} />
+        </label>
+        <button type="submit">{t.steer}</button>
+        <button type="button" className="danger" onClick={() => void post(`/turns/${running.turnId}/interrupt`, {}).catch((err: unknown) => onError(errText(err)))}>
+          {t.interrupt}
+        </button>
+      </form>
+    );
+  return (
+    <form
+      className="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        send();
+      }}
+    >
+      <label className="grow">
+        <span className="sr-only">{t.message}</span>
+        <textarea
+          value={text}
+          rows={2}
+          aria-label={t.message}
+          placeholder={t.sendHint}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              send();
+            }
+          }}
+        />
+      </label>
+      <button type="submit">{t.send}</button>
+    </form>
+  );
+}
+
+export function ChatPage({ projectId, sessionId }: { projectId: string; sessionId?: string }) {
+  const { t } = useI18n();
+  const { reloadFiles, reloadProject } = useProject();
+  const { past, views, conn, error, setError, follow } = useConversation(sessionId);
+  const logRef = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+
+  // Files and the task board follow what the turns do; the board is fresh on opening too.
+  const filesChanged = views.reduce((n, v) => n + v.filesChanged, 0);
+  const boardChanged = views.reduce((n, v) => n + v.boardChanged, 0);
+  const doneCount = views.filter((v) => v.status === 'done').length;
+  useEffect(() => {
+    if (filesChanged || doneCount) reloadFiles();
+  }, [filesChanged, doneCount, reloadFiles]);
+  useEffect(() => reloadProject(), [boardChanged, doneCount, reloadProject]);
+
+  // Keeps the newest text in view while the author has not scrolled up.
+  useEffect(() => {
+    const el = logRef.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  });
+
+  /** Sends a message as the session's next turn (a new session first when there is none); true once the API took it. */
+  const send = async (message: string): Promise<boolean> => {
+    const msg = message.trim();
+    if (!msg) return false;
+    setError('');
+    try {
+      let sid = sessionId;
+      if (!sid) {
+        sid = (await post<Session>('/sessions', { projectId })).id;
+        navigate(href({ page: 'project', projectId, tab: 'chat', sub: sid }), true);
+      }
+      const started = await post<StartedTurn & { approval?: unknown }>(`/sessions/${sid}/turns`, { message: msg });
+      // A plain yes / no to a waiting approval answers it: the running turn goes on.
+      if (!started.approval) follow(started.turnId, msg, started.streamToken);
+      return true;
+    } catch (e) {
+      setError(errText(e));
+      return false;
+    }
+  };
+
+  const decide = useCallback(
+    (turnId: string, approvalId: string, decision: 'approve' | 'deny') => {
+      post(`/turns/${turnId}/approvals/${approvalId}`, { decision }).catch((e: unknown) => setError(errText(e)));
+    },
+    [setError],
+  );
+
+  const running = views.find((v) => v.status === 'running');
+  const latest = views[views.length - 1];
+  return (
+    <div className="chat-layout">
+      <section className="chat" aria-label={t.chat}>
+        <SessionBar projectId={projectId} sessionId={sessionId} />
+        <div
+          className="log"
+          ref={logRef}
+          tabIndex={0}
+          role="log"
+          aria-label={t.chat}
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+          }}
+        >
+          {past.map((turn) => (
+            <PastTurnView key={turn.turnId} turn={turn} />
+          ))}
+          {views.map((v) => (
+            <TurnCard key={v.turnId} view={v} projectId={projectId} onDecide={(a, d) => decide(v.turnId, a, d)} />
+          ))}
+          {latest && latest.status === 'done' && latest.suggestions.length > 0 && (
+            <div className="suggestions" role="group" aria-label={t.suggestions}>
+              <span className="muted small">{t.suggestions}:</span>
+              {latest.suggestions.map((s) => (
+                <button key={s} type="button" className="secondary small" onClick={() => void send(s)}>
+                  {s}
+                </button>
+              ))}
+            </div>
+          )}
+        </div>
+        {conn === 'reconnecting' && (
+          <p role="status" className="muted small">
+            {t.reconnecting}
+          </p>
+        )}
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <Composer running={running} onSend={send} onError={setError} />
+      </section>
+      <TaskBoard />
+    </div>
+  );
+}
