@@ -11,7 +11,7 @@ export type Item =
   | { kind: 'text'; agent?: string; step?: number; text: string }
   | { kind: 'thinking'; agent?: string; step?: number; text: string }
   | { kind: 'tool'; id: string; name: string; summary: string; ok?: boolean; refusal?: string; message?: string }
-  | { kind: 'file'; fileId: string; title: string; fileType: string; words: number; op: 'created' | 'updated' | 'streaming'; live: number; body: string }
+  | { kind: 'file'; fileId: string; title: string; fileType: string; words: number; op: 'created' | 'updated' | 'streaming'; live: number; body: string; step?: number }
   | { kind: 'handoff'; text: string }
   | { kind: 'stopped'; reason: string; message: string }
   | { kind: 'steer'; message: string }
@@ -86,8 +86,11 @@ export function apply(view: TurnView, events: StreamEvent[]): TurnView {
         break;
       }
       case 'step_retry':
-        // The step starts over: its partial text so far is dropped (the contract's promise).
-        v.items = v.items.filter((i) => !((i.kind === 'text' || i.kind === 'thinking') && i.step === e.step));
+        // The step starts over: its partial text so far is dropped (the contract's promise),
+        // the file body it was streaming too. (`step_resumed` keeps both: the step goes on.)
+        v.items = v.items
+          .filter((i) => !((i.kind === 'text' || i.kind === 'thinking') && i.step === e.step))
+          .map((i) => (i.kind === 'file' && i.op === 'streaming' && i.step === e.step ? { ...i, body: '', live: 0 } : i));
         v.items.push({ kind: 'retry', step: e.step });
         break;
       case 'tool_call':
@@ -104,7 +107,7 @@ export function apply(view: TurnView, events: StreamEvent[]): TurnView {
         if (i >= 0) {
           const f = v.items[i] as Extract<Item, { kind: 'file' }>;
           v.items[i] = { ...f, live: f.live + e.data.delta.length, body: f.body + e.data.delta };
-        } else v.items.push({ kind: 'file', fileId: e.data.fileId, title: '', fileType: '', words: 0, op: 'streaming', live: e.data.delta.length, body: e.data.delta });
+        } else v.items.push({ kind: 'file', fileId: e.data.fileId, title: '', fileType: '', words: 0, op: 'streaming', live: e.data.delta.length, body: e.data.delta, step: e.step });
         break;
       }
       case 'file_created':

@@ -48,3 +48,18 @@ test('the turn view: text per agent step, a retried step loses its partial text,
   expect(v).toMatchObject({ verdict: 'revise', tokens: 15, costUsd: 0.001, status: 'done', doneStatus: 'completed', filesChanged: 2 });
   expect(verdictOf('结论：通过')).toBe('pass');
 });
+
+test('a step that starts over drops the file body it was streaming; a resumed step keeps its text and goes on', () => {
+  let v = newTurn('t1', 'Write chapter 1');
+  v = apply(v, [
+    ev('file_content', { fileId: 'f1', delta: 'Once upon a ti' }, { agent: 'writer', step: 2 }),
+    ev('content', { delta: 'Writing ' }, { agent: 'writer', step: 2 }),
+    ev('step_resumed', { step: 2, attempt: 2, keptChars: 22, message: '' }, { agent: 'writer', step: 2 }),
+    ev('file_content', { fileId: 'f1', delta: 'me' }, { agent: 'writer', step: 2 }),
+  ]);
+  expect(v.items.filter((i) => i.kind === 'file').map((i) => (i as { body: string }).body)).toEqual(['Once upon a time']);
+  expect(v.items.filter((i) => i.kind === 'text').map((i) => (i as { text: string }).text)).toEqual(['Writing ']);
+  v = apply(v, [ev('step_retry', { attempt: 3, message: '' }, { agent: 'writer', step: 2 }), ev('file_content', { fileId: 'f1', delta: 'Once' }, { agent: 'writer', step: 2 })]);
+  expect(v.items.filter((i) => i.kind === 'file').map((i) => (i as { body: string }).body)).toEqual(['Once']);
+  expect(v.items.filter((i) => i.kind === 'text')).toEqual([]);
+});
