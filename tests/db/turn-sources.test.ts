@@ -101,7 +101,7 @@ test('the first step in the worker that opened the turn builds the context while
     // The build had taken the early reads before the stored context's read answered.
     expect(startedBuilding).toEqual([true]);
     expect(context.message).toBe('Write chapter 2');
-    expect(context.context).toContain('Chapter 1');
+    expect(`${context.context}\n${context.contextMoving}`).toContain('Chapter 1');
     await store();
     expect(await db.models.TurnContext.countDocuments({ _id: turnId })).toBe(1);
   } finally {
