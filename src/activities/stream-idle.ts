@@ -28,11 +28,14 @@ export class IdleWatch {
   /** A chunk arrived: the countdown starts again. Only chunks arm it (see LLM_STREAM_IDLE_SECONDS). */
   touch(): void {
     if (this.seconds <= 0) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.fired = true;
-      this.controller.abort(new StreamStalled(this.seconds));
-    }, this.seconds * 1000);
+    // One timer, pushed back per chunk (refresh): a chunk arrives per token, and a new timer
+    // per token is a timer-list insert and removal each time.
+    if (this.timer) this.timer.refresh();
+    else
+      this.timer = setTimeout(() => {
+        this.fired = true;
+        this.controller.abort(new StreamStalled(this.seconds));
+      }, this.seconds * 1000);
   }
 
   /** Never a cut-off answer: a stream the watchdog ended (quietly) fails the step, which is retried. */

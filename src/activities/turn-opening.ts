@@ -10,7 +10,6 @@ import { sessionLanguage } from '../core/language';
 import type { ActivityDeps } from './deps';
 import { publisherFor } from './publish';
 import { feedItems, toSessionFeed } from './session-feed';
-import { quiet } from '../core/quiet';
 
 /** Deliberately not an offer of a next step: the author's answer goes to the router. */
 export const NOISE_REPLY = {
@@ -30,9 +29,12 @@ export function createTurnOpeningActivities(deps: ActivityDeps) {
     /** Publishes `turn_started` in the workflow's first slot, and on the session's feed (with the job it writes for, if any). */
     async announceTurn(input: { turnId: string; sessionId: string; slot: number }): Promise<void> {
       await deps.faults?.pause?.('turn.announce', { turnId: input.turnId });
-      const turn = quiet(models.Turn.findById(input.turnId).select({ jobId: 1 }).lean().exec());
-      await publisherFor(deps, 'turn', input.turnId, input.slot).publish([draft('turn_started', { sessionId: input.sessionId }, { turnId: input.turnId })]);
-      await toSessionFeed(deps, input.sessionId, [feedItems.turnStarted({ ...input, jobId: (await turn)?.jobId })]);
+      // The turn's stream and the session's feed are independent writes: together.
+      const turn = models.Turn.findById(input.turnId).select({ jobId: 1 }).lean().exec();
+      await Promise.all([
+        publisherFor(deps, 'turn', input.turnId, input.slot).publish([draft('turn_started', { sessionId: input.sessionId }, { turnId: input.turnId })]),
+        turn.then((t) => toSessionFeed(deps, input.sessionId, [feedItems.turnStarted({ ...input, jobId: t?.jobId })])),
+      ]);
     },
 
     /**
