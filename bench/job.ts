@@ -115,6 +115,9 @@ async function main(): Promise<void> {
     TEMPORAL_TASK_QUEUE: `bench-${name}`,
     REDIS_KEY_PREFIX: `bench:${name}:`,
     JOB_CHAPTERS_PER_RUN: String(perRun),
+    // One user starting 20 jobs at once: the spend limits are not what is measured.
+    RATE_LIMIT_JOBS: '0',
+    RATE_LIMIT_TURNS: '0',
   };
   const config = loadConfig({ env });
   const logger = createLogger('warn', 'bench');

@@ -121,6 +121,16 @@ export const configSchema = z.object({
   STORE_HEARTBEAT_TIMEOUT_SECONDS: intFrom(5, 1),
   /** A worker asked to stop (SIGTERM) cancels its running activities after this long (0: at once). */
   WORKER_SHUTDOWN_GRACE_MS: intFrom(0, 0),
+  /**
+   * Worker capacity (0: the Temporal SDK's default). Activities a worker runs at once (default
+   * 100: each running LLM step holds one for the whole answer, so this caps the turns and job
+   * chapters a worker streams at once); workflow tasks at once (default 40); workflows kept in
+   * its sticky cache (default: by the worker's memory), which saves replaying a turn's history
+   * on each of its tasks. README, operator's guide: "Capacity".
+   */
+  WORKER_MAX_CONCURRENT_ACTIVITIES: intFrom(0, 0),
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: intFrom(0, 0),
+  WORKER_MAX_CACHED_WORKFLOWS: intFrom(0, 0),
 
   AGENT_CONTEXT_TOKEN_BUDGET: intFrom(32000, 1000),
   AGENT_CHAT_HISTORY_TOKEN_BUDGET: intFrom(32000, 1000),

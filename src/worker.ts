@@ -68,6 +68,15 @@ export type WorkerTuning = Pick<
   | 'nonStickyToStickyPollRatio'
 >;
 
+/** The operator's capacity settings; an unset one (0) leaves the SDK's default. */
+export function workerCapacity(config: Config): WorkerTuning {
+  return {
+    ...(config.WORKER_MAX_CONCURRENT_ACTIVITIES ? { maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES } : {}),
+    ...(config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS ? { maxConcurrentWorkflowTaskExecutions: config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS } : {}),
+    ...(config.WORKER_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS } : {}),
+  };
+}
+
 export async function createWorker(opts: WorkerOptions): Promise<Worker> {
   const connection = opts.connection ?? (await NativeConnection.connect({ address: opts.config.TEMPORAL_ADDRESS }));
   const activities = createActivities({
@@ -107,6 +116,7 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     shutdownGraceTime: opts.config.WORKER_SHUTDOWN_GRACE_MS,
     // Short activities ignore the cancellation and finish; past this the worker gives up on them.
     shutdownForceTime: opts.config.WORKER_SHUTDOWN_GRACE_MS + 15_000,
+    ...workerCapacity(opts.config),
     ...(opts.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
     ...opts.tuning,
   });
