@@ -27,7 +27,7 @@ const textKey = (k: StepKey, attempt: number) => `${k.prefix}partial:${k.turnId}
 const callsKey = (k: StepKey, attempt: number) => `${textKey(k, attempt)}:calls`;
 
 /** What earlier attempts left: the text to go on from, or why the step starts over. */
-export type EarlierAttempt = { resume: true; text: string } | { resume: false; reason: 'nothing_streamed' | 'tool_call' };
+export type EarlierAttempt = { resume: true; text: string } | { resume: false; reason: 'nothing_streamed' | 'tool_call' | 'damaged' };
 
 /** The newest earlier attempt's checkpoint (attempts that never got to write one are skipped). */
 export async function earlierAttempt(redis: Redis, key: StepKey, attempt: number): Promise<EarlierAttempt> {
@@ -43,6 +43,9 @@ export async function earlierAttempt(redis: Redis, key: StepKey, attempt: number
     const text = replies[2 * i] as string | null;
     if (text === null) continue;
     if (replies[2 * i + 1]) return { resume: false, reason: 'tool_call' };
+    // A Redis crash can lose a checkpoint's tail while the attempt writes on past it: the gap
+    // reads back as NUL bytes. That text is not what the author saw; start over.
+    if (text.includes('\u0000')) return { resume: false, reason: 'damaged' };
     return text ? { resume: true, text } : { resume: false, reason: 'nothing_streamed' };
   }
   return { resume: false, reason: 'nothing_streamed' };
