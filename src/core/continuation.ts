@@ -74,9 +74,9 @@ export const OVERLAP_WINDOW_CHARS = 400;
 /**
  * Removes the text a continuation repeats from the end of the partial. The continuation's
  * first characters are held only while they could still be such a repetition (they occur in
- * the partial's last {@link OVERLAP_WINDOW_CHARS}); once they cannot, the longest start of
- * them that the partial ends with is dropped — if long enough ({@link MIN_OVERLAP_CHARS}) that
- * a word merely recurring at the seam is kept — and the rest flows through.
+ * the partial's last {@link OVERLAP_WINDOW_CHARS}); once they cannot, the repeated start is
+ * dropped — if long enough ({@link MIN_OVERLAP_CHARS}) that a word merely recurring at the
+ * seam is kept — and the rest flows through.
  */
 export class OverlapTrimmer {
   private pending = '';
@@ -94,28 +94,26 @@ export class OverlapTrimmer {
   push(text: string): string {
     if (this.decided) return text;
     this.pending += text;
-    if (!this.tail.includes(this.pending)) return this.decide('longest');
-    return this.pending.length < OVERLAP_WINDOW_CHARS ? '' : this.decide('shortest');
+    if (this.pending.length < OVERLAP_WINDOW_CHARS && this.tail.includes(this.pending)) return '';
+    return this.decide();
   }
 
   /** What is still held at the end of the continuation. */
   end(): string {
-    return this.decided ? '' : this.decide('longest');
+    return this.decided ? '' : this.decide();
   }
 
   /**
-   * Once new text has come, the longest repeat is the one (what follows it is new). Text
-   * that repeats itself (a refrain, a list) can stay inside the window with several lengths
-   * matching; then the shortest is removed: a few words shown twice, never the author's
-   * text lost.
+   * The shortest start of the continuation that the partial ends with (and long enough to be
+   * a repeat, not chance) is removed. In prose only one length fits; in text that repeats
+   * itself (a refrain, a sentence written ten times) several do, and every longer one would
+   * cut the author's text: the shortest can at worst show a few words twice, never lose any.
    */
-  private decide(pick: 'longest' | 'shortest'): string {
+  private decide(): string {
     this.decided = true;
     const max = Math.min(this.pending.length, this.tail.length);
-    const repeats = (k: number) => longEnough(this.pending.slice(0, k)) && this.tail.endsWith(this.pending.slice(0, k));
-    let k = 0;
-    if (pick === 'longest') for (k = max; k > 0 && !repeats(k); ) k -= 1;
-    else for (k = 1; k <= max && !repeats(k); ) k += 1;
+    let k = 1;
+    while (k <= max && !(longEnough(this.pending.slice(0, k)) && this.tail.endsWith(this.pending.slice(0, k)))) k += 1;
     this.trimmed = k > max ? 0 : k;
     const kept = this.pending.slice(this.trimmed);
     this.pending = '';

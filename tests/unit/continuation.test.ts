@@ -142,3 +142,14 @@ describe('OverlapTrimmer on text that repeats itself', () => {
     expect(kept.length + trimmed).toBe(refrain.length * 20);
   });
 });
+
+test('a chapter that repeats one sentence: the seam keeps every sentence (a longer repeat would cut one)', () => {
+  const sentence = 'The tide came in over the flats in chapter 3, and Mara counted what it took. ';
+  const full = `<file>\n# Chapter 3\n\n${sentence.repeat(10).trim()}\n</file>`;
+  for (const cut of [150, 300, 455, 600]) {
+    const partial = full.slice(0, cut);
+    // Asked by instruction, the model repeats the last 30 characters first.
+    const { kept } = trim(partial, full.slice(cut - 30), 7);
+    expect(partial + kept).toBe(full);
+  }
+});
