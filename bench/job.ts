@@ -172,6 +172,19 @@ async function main(): Promise<void> {
   model.setTiming({ ttftMs: ttft, tokensPerSecond: tps });
   proxy.spans.length = 0;
 
+  const jobBody = { chapters: { from: 1, to: chapters }, ...(words ? { wordsPerChapter: words } : {}), ...(review ? { review: true } : {}) };
+  // Everything the bench started, stopped; its database and bundle removed.
+  const cleanup = async (): Promise<void> => {
+    worker.kill('SIGTERM');
+    await new Promise((r) => worker.once('exit', r));
+    server.close();
+    proxy.close();
+    await model.close();
+    await runtime.mongo.dropDatabase().catch(() => undefined);
+    await runtime.close();
+    fs.rmSync(bundleFile, { force: true });
+  };
+
   if (concurrent > 1) {
     await scaleBench(
       {
@@ -184,17 +197,10 @@ async function main(): Promise<void> {
         peakRss: () => rssOf(worker.pid!)?.peak ?? 0,
       },
       concurrent,
-      { chapters: { from: 1, to: chapters }, ...(words ? { wordsPerChapter: words } : {}), ...(review ? { review: true } : {}) },
+      jobBody,
     );
     clearInterval(sampler);
-    worker.kill('SIGTERM');
-    await new Promise((r) => worker.once('exit', r));
-    server.close();
-    proxy.close();
-    await model.close();
-    await runtime.mongo.dropDatabase().catch(() => undefined);
-    await runtime.close();
-    fs.rmSync(bundleFile, { force: true });
+    await cleanup();
     return;
   }
 
@@ -203,9 +209,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const { jobId, workflowId } = await post<{ jobId: string; workflowId: string }>('/jobs', {
     projectId: project.id,
-    chapters: { from: 1, to: chapters },
-    ...(words ? { wordsPerChapter: words } : {}),
-    ...(review ? { review: true } : {}),
+    ...jobBody,
   });
   const handle = runtime.temporal.workflow.getHandle(workflowId);
   const progress = setInterval(() => {
@@ -265,14 +269,7 @@ async function main(): Promise<void> {
   const width = Math.max(...rows.map(([k]) => k.length));
   console.log(rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n'));
 
-  worker.kill('SIGTERM');
-  await new Promise((r) => worker.once('exit', r));
-  server.close();
-  proxy.close();
-  await model.close();
-  await runtime.mongo.dropDatabase().catch(() => undefined);
-  await runtime.close();
-  fs.rmSync(bundleFile, { force: true });
+  await cleanup();
 }
 
 main().catch((err) => {

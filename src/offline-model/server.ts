@@ -244,15 +244,8 @@ class OfflineModelServer implements OfflineModel {
 
   /** The reply to send, or null when an error answer was already written. */
   private chooseReply(agent: RecordedRequest['agent'], body: ChatCompletionRequest, hash: string, res: ServerResponse): ModelReply | null {
-    if (this.responder) {
-      // A responder's answer is checked like a script entry: a typo fails loudly, not oddly.
-      const entry = scriptEntrySchema.parse(this.responder(agent, body));
-      if (entry.error) {
-        sendJson(res, entry.error.status, errorBody(entry.error.message, entry.error.type ?? errorTypeFor(entry.error.status)), entry.error.headers);
-        return null;
-      }
-      return replyFromEntry(entry, hash, this.timing);
-    }
+    // A responder's answer is checked like a script entry: a typo fails loudly, not oddly.
+    if (this.responder) return this.entryReply(scriptEntrySchema.parse(this.responder(agent, body)), hash, res);
     if (!this.script_.scripted) return replyFromPersona(personaReply(agent, body, this.persona), hash, this.timing);
     const found = this.script_.take(agent, body);
     if (found.kind === 'exhausted') {
@@ -261,7 +254,11 @@ class OfflineModelServer implements OfflineModel {
       sendJson(res, 500, errorBody(found.message, 'server_error', 'offline_script_exhausted'));
       return null;
     }
-    const { entry } = found;
+    return this.entryReply(found.entry, hash, res);
+  }
+
+  /** A script entry's reply, or null when it asks for an error answer (written here). */
+  private entryReply(entry: ScriptEntry, hash: string, res: ServerResponse): ModelReply | null {
     if (entry.error) {
       sendJson(res, entry.error.status, errorBody(entry.error.message, entry.error.type ?? errorTypeFor(entry.error.status)), entry.error.headers);
       return null;
