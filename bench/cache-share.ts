@@ -57,8 +57,10 @@ export function cacheShares(requests: RecordedRequest[], turns: TurnSpan[]): Cac
         if (process.env.CACHE_SHARE_DEBUG) console.log(`[${r.agent}] diverges at ${shared}/${r.text.length}: …${JSON.stringify(r.text.slice(Math.max(0, shared - 80), shared + 80))}`);
       }
     });
-    if (process.env.CACHE_SHARE_DEBUG === 'messages') {
-      const first = requests.find((r) => r.at >= turn.start && r.at <= turn.end && detectAgent(r.body) === 'writer');
+    // CACHE_SHARE_DEBUG=messages (the writer's) or messages:<agent>: the first request's messages, each cut short.
+    if (process.env.CACHE_SHARE_DEBUG?.startsWith('messages')) {
+      const agent = process.env.CACHE_SHARE_DEBUG.split(':')[1] ?? 'writer';
+      const first = requests.find((r) => r.at >= turn.start && r.at <= turn.end && detectAgent(r.body) === agent);
       for (const m of first?.body.messages ?? []) console.log(`  ${m.role} ${String(m.content ?? '').length}: ${JSON.stringify(String(m.content ?? '').slice(0, 160))}`);
     }
     previous = inTurn;

@@ -9,7 +9,7 @@
  * together with the project brief, its turn's steps and the versions of the files shown whole.
  */
 import type OpenAI from 'openai';
-import { buildSystemPrompt, turnDirectives } from '../agents/prompts';
+import { buildSystemPrompt, rolePrompt, turnDirectives } from '../agents/prompts';
 import { STEERING_MARKER } from '../core/markers';
 import type { Models, TurnContextDoc } from '../db/models';
 import type { ProjectType } from '../core/domain';
@@ -118,8 +118,11 @@ export async function buildAgentMessages(models: Models, caches: WorkerCaches, i
   ]);
   if (!project) throw notFound('Project', ctx.projectId);
   const language = input.language ?? detectLanguage(ctx.message);
-  const system = buildSystemPrompt(input.agent, { projectType: project.type as ProjectType });
-  const directives = turnDirectives(input.agent, { language, scope: input.scope });
+  const system = buildSystemPrompt({ projectType: project.type as ProjectType });
+  // The agent's role and this turn's directives: what differs between agents goes after
+  // everything they share (their tools are one list too), so the next agent of a turn finds
+  // the project, the history and the turn's context in the provider's prefix cache.
+  const directives = `${rolePrompt(input.agent)}\n\n${turnDirectives(input.agent, { language, scope: input.scope })}`;
   const projectBrief = [
     `Project: ${project.title} (${project.type})`,
     project.summary && `Summary: ${project.summary}`,
@@ -128,10 +131,11 @@ export async function buildAgentMessages(models: Models, caches: WorkerCaches, i
   ]
     .filter(Boolean)
     .join('\n');
-  // What stays the same comes first, for providers' prefix caches (issue 32): the standing
+  // What stays the same comes first, for providers' prefix caches (issue 32): the shared
   // instructions, then the project and its standing material, then the session history (it
   // only grows at its end); what moves from turn to turn — the file list, chapters, the task
-  // board, this turn's scope and language — follows the history, before the author's message.
+  // board — follows the history, then the agent's role, this turn's scope and language, then
+  // the author's message.
   const taskBoard = project.tasks.length ? `\n\nTask board:\n${project.tasks.map((t) => `- [${t.status}] ${t.title}${t.progress ? ` (${t.progress})` : ''}`).join('\n')}` : '';
   const moving = `${markChanged(ctx.contextMoving ?? '', changed)}${taskBoard}\n\n${directives}`;
 

@@ -7,7 +7,7 @@
 import type OpenAI from 'openai';
 import { AuthorTextShaper } from '../agents/author-facing-text';
 import { FileStreamProcessor, type StreamPiece } from '../core/file-stream';
-import { toolsForAgent } from '../core/tool-schemas';
+import { toolsForTurn } from '../core/tool-schemas';
 import { type AnyEventDraft, draft } from '../core/events';
 import type { LlmStepInput } from '../core/turn-types';
 import type { ActivityDeps } from './deps';
@@ -117,7 +117,7 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
         ...request.body,
         model: deps.config.OPENAI_MODEL,
         messages: request.messages as OpenAI.Chat.Completions.ChatCompletionMessageParam[],
-        tools: toolsForAgent(input.agent, { readOnly: input.scope.readOnly, clarifyFirst: input.scope.clarifyFirst }),
+        tools: toolsForTurn({ readOnly: input.scope.readOnly, clarifyFirst: input.scope.clarifyFirst }),
         stream: true,
         stream_options: { include_usage: true },
       },

@@ -9,9 +9,11 @@ export function agentHeader(agent: AgentName): string {
   return agent === 'router' ? '# Scriptorium router' : `# Scriptorium agent: ${agent}`;
 }
 
-/** Reads the role back out of a system prompt; null when it is not one of ours. */
+/** Reads the role back out of a system message; null when it names none. */
 export function parseAgentHeader(systemPrompt: string): AgentName | null {
-  const m = /^# Scriptorium (?:router|agent: (planner|hook_designer|writer|quality_reviewer))\s*$/m.exec(systemPrompt);
+  // The last header: the role follows the project material, which could quote one.
+  const all = [...systemPrompt.matchAll(/^# Scriptorium (?:router|agent: (planner|hook_designer|writer|quality_reviewer))\s*$/gm)];
+  const m = all[all.length - 1];
   if (!m) return null;
   return (m[1] as AgentName | undefined) ?? 'router';
 }

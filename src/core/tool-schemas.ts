@@ -159,6 +159,21 @@ export const AGENT_TOOLS: Record<Exclude<AgentName, 'router'>, readonly ToolName
   quality_reviewer: ['query_files', 'handoff_to_agent', 'request_clarification', 'load_skill', 'read_skill_resource'],
 };
 
+/**
+ * Why `agent` may not call `name`, or null when it may. Every agent is sent every tool
+ * (toolsForTurn), so a listed tool outside the agent's role is refused here, by name.
+ */
+export function toolRefusal(agent: Exclude<AgentName, 'router'>, name: string): { errorType: 'tool_not_found' | 'tool_not_permitted'; message: string } | null {
+  const own = AGENT_TOOLS[agent] as readonly string[];
+  if (own.includes(name)) return null;
+  if (!(TOOL_NAMES as readonly string[]).includes(name))
+    return { errorType: 'tool_not_found', message: `There is no tool "${name}". ${agent} can call: ${own.join(', ')}.` };
+  return {
+    errorType: 'tool_not_permitted',
+    message: `${agent} may not call "${name}": ${agent === 'quality_reviewer' ? 'the quality reviewer reads and reports and never changes files; say in your review what should change' : 'it is not one of this role’s tools'}. ${agent} can call: ${own.join(', ')}.`,
+  };
+}
+
 export function agentHasWriteTools(agent: AgentName): boolean {
   return agent !== 'router' && AGENT_TOOLS[agent].some((t) => FILE_WRITE_TOOLS.includes(t));
 }
@@ -168,13 +183,22 @@ export interface ChatTool {
   function: { name: string; description: string; parameters: Record<string, unknown> };
 }
 
+/** Tools some agent may not call: their description says so, in the list every agent is sent. */
+const NOT_FOR: Partial<Record<ToolName, string>> = Object.fromEntries(
+  TOOL_NAMES.filter((name) => !AGENT_TOOLS.quality_reviewer.includes(name)).map((name) => [name, ' (Not for the quality reviewer, which reads and reports.)']),
+);
+
 /**
- * The tool list sent to the model. On a read-only turn the write tools stay listed (so the
- * model's plan does not change shape) but their description says they are unavailable.
+ * The tool list sent to the model: one list for every agent of a turn, in one order, with one
+ * wording. Providers cache a prompt's start with its tools first, so a list that differed per
+ * agent made the reviewer re-read the whole project uncached (issue 32); what an agent may call
+ * is enforced when the call runs (AGENT_TOOLS), and the list says who a tool is not for. On a
+ * read-only turn the write tools stay listed (so the model's plan does not change shape) but
+ * their description says they are unavailable.
  */
-export function toolsForAgent(agent: Exclude<AgentName, 'router'>, opts: { readOnly: boolean; clarifyFirst: boolean }): ChatTool[] {
-  return AGENT_TOOLS[agent].map((name) => {
-    let description = TOOL_DESCRIPTIONS[name];
+export function toolsForTurn(opts: { readOnly: boolean; clarifyFirst: boolean }): ChatTool[] {
+  return TOOL_NAMES.map((name) => {
+    let description = `${TOOL_DESCRIPTIONS[name]}${NOT_FOR[name] ?? ''}`;
     if (READ_ONLY_REFUSED_TOOLS.includes(name) && opts.readOnly) description = `[Unavailable this turn: the author asked not to change files] ${description}`;
     else if (FILE_WRITE_TOOLS.includes(name) && opts.clarifyFirst)
       description = `[Unavailable until the author says what to change] ${description}`;

@@ -9,10 +9,15 @@ import { detectLanguage } from '../core/text';
 import { messageText } from './tokens';
 import type { AgentName, ChatCompletionRequest, ChatMessage } from './types';
 
-/** The role from the first system (or developer) message's header. */
+/**
+ * The role from the last agent header in the system (or developer) messages: an agent's role
+ * follows the project material (agent-messages.ts), so a project file quoting a header cannot
+ * pose as it.
+ */
 export function detectAgent(body: ChatCompletionRequest): AgentName | null {
-  const system = body.messages.find((m) => m.role === 'system' || m.role === 'developer');
-  return system ? parseAgentHeader(messageText(system)) : null;
+  let agent: AgentName | null = null;
+  for (const m of body.messages) if (m.role === 'system' || m.role === 'developer') agent = parseAgentHeader(messageText(m)) ?? agent;
+  return agent;
 }
 
 /** The last message with role `user`, or null. */

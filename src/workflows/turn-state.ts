@@ -40,7 +40,7 @@ export class FailureBreaker {
     this.count = sig === this.signature ? this.count + 1 : 1;
     this.signature = sig;
     if (this.count < 3) return null;
-    const reason = o.errorType === 'tool_not_found' ? 'repeated_unavailable_tool_call' : 'tool_failure_circuit_open';
+    const reason = o.errorType === 'tool_not_found' || o.errorType === 'tool_not_permitted' ? 'repeated_unavailable_tool_call' : 'tool_failure_circuit_open';
     return { reason, message: `${o.name} failed 3 times in a row (${o.errorType}): ${o.message ?? ''}`.trim() };
   }
 }

@@ -91,5 +91,5 @@ test('three identical tool failures count one breaker trip', async () => {
   expect(outcome.stopReason).toBe('tool_failure_circuit_open');
   const after = await api();
   expect(sumOf(after, 'scriptorium_tool_breaker_trips_total', { reason: 'repeated_unavailable_tool_call' }) - sumOf(before, 'scriptorium_tool_breaker_trips_total', { reason: 'repeated_unavailable_tool_call' })).toBe(1);
-  expect(sumOf(after, 'scriptorium_tool_failures_total', { tool: 'edit_file', error_type: 'tool_not_found' }) - sumOf(before, 'scriptorium_tool_failures_total', { tool: 'edit_file', error_type: 'tool_not_found' })).toBe(3);
+  expect(sumOf(after, 'scriptorium_tool_failures_total', { tool: 'edit_file', error_type: 'tool_not_permitted' }) - sumOf(before, 'scriptorium_tool_failures_total', { tool: 'edit_file', error_type: 'tool_not_permitted' })).toBe(3);
 });

@@ -78,6 +78,12 @@ describe('failure breaker', () => {
     expect(b.record(nf)).toBeNull();
     expect(b.record(nf)).toBeNull();
     expect(b.record(nf)?.reason).toBe('repeated_unavailable_tool_call');
+    // A listed tool outside the agent's role is as unavailable as an unknown one.
+    const permitted = new FailureBreaker();
+    const np = { name: 'edit_file', ok: false, errorType: 'tool_not_permitted' };
+    permitted.record(np);
+    permitted.record(np);
+    expect(permitted.record(np)?.reason).toBe('repeated_unavailable_tool_call');
     const other = new FailureBreaker();
     ['anchor_not_found', 'anchor_not_found', 'anchor_not_found'].forEach((e, i) => {
       const r = other.record({ name: 'edit_file', ok: false, errorType: e });

@@ -62,6 +62,11 @@ test('prompts are composed per agent: role header, project type, scope directive
   // 32: a provider's prefix cache serves the shared start to every agent).
   const shared = (a: string, b: string) => [...a].findIndex((c, i) => c !== b[i]);
   expect(shared(planner.system, writer.system)).toBe(planner.system.indexOf('# Scriptorium agent: planner') + '# Scriptorium agent: '.length);
+  // The role follows the project and this turn's context, and both are sent one tool list, so
+  // the writer's whole prompt up to its role repeats the planner's.
+  expect(planner.system.indexOf('# Scriptorium agent: planner')).toBeGreaterThan(planner.system.indexOf('## Project files'));
+  expect(writer.tools).toEqual(planner.tools);
+  expect(JSON.stringify(requestsOf(h.model, 'writer')[0]!.toolDescriptions)).toBe(JSON.stringify(planner.toolDescriptions));
   expect(planner.system.indexOf("Author's scope for this turn")).toBeGreaterThan(planner.system.indexOf('Project type: screenplay'));
   for (const r of [planner, writer]) {
     expect(r.system).toContain('Project type: screenplay');

@@ -77,7 +77,16 @@ test('review gate: enough body words go to the reviewer with evidence; the write
   expect(reviewer.all).toContain('Body words written in this turn: 400');
   expect(reviewer.all).toMatch(/Author's length requirements: .*about 400 words/);
   expect(reviewer.all).toContain('[writer question for the author] Shall I write chapter 3?');
-  expect(reviewer.tools).toEqual(['query_files', 'handoff_to_agent', 'request_clarification', 'load_skill', 'read_skill_resource']);
+  // The reviewer is sent the writer's tool list (one cached prompt start for the turn); the
+  // ones it may not call say so, and are refused when called (tool-inputs.test.ts).
+  const writer = requestsOf(h.model, 'writer')[0]!;
+  expect(reviewer.tools).toEqual(writer.tools);
+  expect(reviewer.toolDescriptions.create_file).toContain('Not for the quality reviewer');
+  expect(reviewer.toolDescriptions.query_files).not.toContain('Not for the quality reviewer');
+  // Its prompt repeats the writer's up to its role: the project, history and turn context.
+  const rolePos = reviewer.all.indexOf('# Scriptorium agent: quality_reviewer');
+  expect(rolePos).toBeGreaterThan(0);
+  expect(writer.all.slice(0, rolePos - 1)).toBe(reviewer.all.slice(0, rolePos - 1));
   // The author sees one summary: the held writer text is not in the saved messages.
   const msgs = await h.runtime.models.Message.find({ turnId, role: 'assistant' }).lean();
   expect(msgs.map((m) => m.content).join('\n')).not.toContain('WRITER-SUMMARY');

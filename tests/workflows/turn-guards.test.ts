@@ -76,19 +76,20 @@ test('clarify_first: a vague request makes the writer ask; write tools refuse wi
   expect(requestsOf(h.model, 'writer')[0]!.system).toMatch(/Chinese/);
 });
 
-test('tool errors come back as data; tool_not_found; three identical failures open the circuit with an error event', async () => {
+test('tool errors come back as data; a tool outside the role is refused; three identical failures open the circuit with an error event', async () => {
   const { sessionId } = await createProjectAndSession(h);
   const badEdit = call('quality_reviewer', 'edit_file', { id: 'a'.repeat(24), operation: 'append', text: 'x' });
   h.model.script([router({ current_agent: 'quality_reviewer', workflow_plan: 'review_only', write_content: false }), badEdit, badEdit, badEdit]);
   const r = await runTurn(h, sessionId, 'Review and fix chapter 1');
   const results = ofType(r.events, 'tool_result');
-  expect(results.map((e) => e.data.errorType)).toEqual(['tool_not_found', 'tool_not_found', 'tool_not_found']);
+  expect(results.map((e) => e.data.errorType)).toEqual(['tool_not_permitted', 'tool_not_permitted', 'tool_not_permitted']);
   expect(results.every((e) => e.toolCallId)).toBe(true);
   const error = ofType(r.events, 'error')[0]!;
   expect(error.data.code).toBe('repeated_unavailable_tool_call');
   expect(r.outcome).toMatchObject({ status: 'failed', stopReason: 'tool_failure_circuit_open' });
   // The model saw the structured error, not an exception.
-  expect(requestsOf(h.model, 'quality_reviewer')[1]!.all).toContain('"error_type":"tool_not_found"');
+  expect(requestsOf(h.model, 'quality_reviewer')[1]!.all).toContain('"error_type":"tool_not_permitted"');
+  expect(requestsOf(h.model, 'quality_reviewer')[1]!.all).toContain('the quality reviewer reads and reports and never changes files');
 });
 
 test('invalid arguments and unknown ids are readable errors', async () => {

@@ -5,7 +5,7 @@
  * under the same stream ids, which Redis deduplicates.
  */
 import { Context } from '@temporalio/activity';
-import { AGENT_TOOLS, FILE_WRITE_TOOLS, READ_ONLY_REFUSED_TOOLS, type ToolArgs, type ToolName, toolArgSchemas } from '../../core/tool-schemas';
+import { FILE_WRITE_TOOLS, READ_ONLY_REFUSED_TOOLS, type ToolArgs, type ToolName, toolArgSchemas, toolRefusal } from '../../core/tool-schemas';
 import { type AnyEventDraft, draft, refusalOf } from '../../core/events';
 import { idFromKey, isDuplicateKey } from '../../db/models';
 import type { ToolInput, ToolOutcome } from '../../core/turn-types';
@@ -63,8 +63,8 @@ async function dispatch(ctx: ToolContext, name: ToolName, args: unknown): Promis
 /** Checks the call against the agent's tools, its arguments and the turn's flags, then runs it. */
 async function run(input: ToolInput, ctx: ToolContext, call: { name: string; arguments: string }): Promise<ToolExecution> {
   const name = call.name as ToolName;
-  if (!(AGENT_TOOLS[input.agent] as readonly string[]).includes(call.name))
-    return failure(call.name, 'tool_not_found', `${input.agent} has no tool "${call.name}". Available: ${AGENT_TOOLS[input.agent].join(', ')}.`);
+  const refused = toolRefusal(input.agent, call.name);
+  if (refused) return failure(call.name, refused.errorType, refused.message);
   let raw: unknown;
   try {
     raw = call.arguments.trim() ? JSON.parse(call.arguments) : {};

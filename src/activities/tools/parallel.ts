@@ -12,7 +12,7 @@
  * whole on a read-only turn (`read_only_request`), even when it only reads (seed 001).
  */
 import { Context } from '@temporalio/activity';
-import { AGENT_TOOLS, type PARALLEL_TOOLS, type ToolArgs, toolArgSchemas } from '../../core/tool-schemas';
+import { type PARALLEL_TOOLS, type ToolArgs, toolArgSchemas, toolRefusal } from '../../core/tool-schemas';
 import { draft } from '../../core/events';
 import { isDuplicateKey } from '../../db/models';
 import type { ToolInput, ToolOutcome } from '../../core/turn-types';
@@ -43,8 +43,8 @@ export const subTaskKey = (key: string, index: number): string => `${key}#${inde
 export function checkBatch(agent: WorkAgent, args: ToolArgs<'parallel_execute'>): { ok: true; tasks: SubTask[] } | { ok: false; execution: ToolExecution } {
   const tasks: SubTask[] = [];
   for (const [i, t] of args.tasks.entries()) {
-    if (!(AGENT_TOOLS[agent] as readonly string[]).includes(t.tool))
-      return { ok: false, execution: failure('parallel_execute', 'tool_not_found', `tasks.${i}: ${agent} has no tool "${t.tool}".`) };
+    const refused = toolRefusal(agent, t.tool);
+    if (refused) return { ok: false, execution: failure('parallel_execute', refused.errorType, `tasks.${i}: ${refused.message}`) };
     const parsed = toolArgSchemas[t.tool].safeParse(t.arguments);
     if (!parsed.success)
       return {
@@ -116,8 +116,8 @@ export function createParallelActivities(deps: ActivityDeps) {
     const turn = await models.Turn.findById(input.turnId).lean();
     if (!turn) throw new Error(`turn ${input.turnId} not found`);
     const checked = ((): { ok: true; tasks: SubTask[] } | { ok: false; execution: ToolExecution } => {
-      if (!(AGENT_TOOLS[input.agent] as readonly string[]).includes('parallel_execute'))
-        return { ok: false, execution: failure('parallel_execute', 'tool_not_found', `${input.agent} has no tool "parallel_execute".`) };
+      const refused = toolRefusal(input.agent, 'parallel_execute');
+      if (refused) return { ok: false, execution: failure('parallel_execute', refused.errorType, refused.message) };
       let raw: unknown;
       try {
         raw = call.arguments?.trim() ? JSON.parse(call.arguments) : {};

@@ -1,6 +1,6 @@
 /**
- * Assembles an agent's instructions from data: the standing system prompt (base protocol +
- * project type + header + role) and this turn's directives (the scope directive, regenerated
+ * Assembles an agent's instructions from data: the shared system prompt (base protocol +
+ * project type), the agent's role (header + role text) and this turn's directives (the scope directive, regenerated
  * per agent, and the reply language). Pure module.
  */
 import type { AgentName } from '../../core/events';
@@ -46,13 +46,22 @@ export function languageDirective(language: 'zh' | 'en'): string {
 }
 
 /**
- * An agent's standing instructions, the same in every turn: what every agent shares first
- * (the protocol, the project type), then the role. A provider's prefix cache serves the
- * shared start to every agent of a turn, and all of it to the same agent in the next chapter
- * (issue 32); what changes per turn is {@link turnDirectives}, sent after the project material.
+ * What every writing agent is told first, the same for every agent and turn of a project: the
+ * protocol and the project type. With the shared tool list and the project material after it,
+ * this start is what a provider's prefix cache serves to every agent of a turn and every
+ * chapter of a job (issue 32). The role comes later ({@link rolePrompt}), after the material.
  */
-export function buildSystemPrompt(agent: Exclude<AgentName, 'router'>, opts: { projectType: ProjectType }): string {
-  return [BASE_PROTOCOL, PROJECT_TYPE_PROMPTS[opts.projectType], agentHeader(agent), ROLE_PROMPTS[agent]].join('\n\n');
+export function buildSystemPrompt(opts: { projectType: ProjectType }): string {
+  return [BASE_PROTOCOL, PROJECT_TYPE_PROMPTS[opts.projectType]].join('\n\n');
+}
+
+/**
+ * Who this agent is: its header and role, sent after the project material and the session
+ * history, beside the turn's directives. Placed first, it made every agent's prompt differ
+ * from its first characters, so the next agent of a turn re-read the whole project uncached.
+ */
+export function rolePrompt(agent: Exclude<AgentName, 'router'>): string {
+  return `${agentHeader(agent)}\n\n${ROLE_PROMPTS[agent]}`;
 }
 
 /** This turn's instructions for an agent: the author's scope and the reply language. */
