@@ -232,6 +232,8 @@ async function main(): Promise<void> {
             const mid = byTtft[Math.floor(byTtft.length / 2)]!;
             await Promise.all(result.map((t) => runtime.temporal.workflow.getHandle(turnWorkflowId(t.turnId!)).result()));
             await historyBreakdown(runtime, turnWorkflowId(mid.turnId!), before, await ours.stats(), `${data}, ${tn}, ${concurrency} concurrent: activities summed over all turns, history of the median-ttft turn`);
+            // The model calls of the batch interleave, so the median turn's timeline shows its history alone.
+            if (opt.timeline) timelines.push(() => printTimeline(runtime, turnWorkflowId(mid.turnId!), mid, []));
           }
           concs.push({ contender: who, data, timing: tn, total: Math.max(...result.map((t) => t.end)) - start, ttfts: result.map((t) => t.firstToken - t.start) });
           console.log(`  ${data} ${tn} ${concurrency} concurrent, round ${r + 1} ${who}: total ${(concs[concs.length - 1]!.total / 1000).toFixed(2)} s`);
