@@ -300,3 +300,30 @@ test('importance: the author sets it over REST, the planner through create_file 
   // The manifest every agent sees says so.
   expect(contextOf('planner')[0]).toContain(`Old Ferryman (id=${String(ferryman._id)}, character, 4 words, importance low)`);
 });
+
+test('chapters shown whole come before the history in book order, so the next chapter repeats the last prompt\'s start; the chapter a turn works on stays with what moves', async () => {
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  // Created out of order: the standing part follows the book, not creation or id order.
+  const ch3 = await authorFile(projectId, 'Chapter 3', prose('Third', 200));
+  const ch1 = await authorFile(projectId, 'Chapter 1', prose('First', 200));
+  const ch2 = await authorFile(projectId, 'Chapter 2', prose('Second', 200));
+  const outline = await authorFile(projectId, 'Outline', prose('Outline', 200), 'outline');
+  const turnOn = async (message: string, focusFileId?: string) => {
+    const turn = await h.runtime.models.Turn.create({ sessionId, projectId, ownerId: 'local', message, workflowId: 'direct', ...(focusFileId ? { focusFileId } : {}) });
+    return assembleTurnContext(h.runtime.models, caches, { ...STEP_SETTINGS, contextTokens: 20000 }, String(turn._id), message);
+  };
+  const next = await turnOn('Write the next chapter.');
+  const at = (id: string) => next.context.indexOf(`(id=${id}) [full]`);
+  expect(at(outline)).toBeGreaterThan(0);
+  expect([at(outline) < at(ch1), at(ch1) < at(ch2), at(ch2) < at(ch3)]).toEqual([true, true, true]);
+  expect(next.contextMoving).not.toContain('[full]');
+  // The file list changes with every new chapter: it moves.
+  expect(next.contextMoving).toContain('## Project files');
+  expect(next.context).not.toContain('## Project files');
+  // Revising chapter 2 (the focus): an edit will mark it changed mid-turn, which must not cut
+  // the cached start, so it is sent with what moves; the other chapters stay where they were.
+  const revise = await turnOn('Tighten this chapter.', ch2);
+  expect(revise.contextMoving).toContain(`Chapter 2 (id=${ch2}) [full]`);
+  expect(revise.context).not.toContain(`(id=${ch2}) [full]`);
+  expect(revise.context.indexOf(`(id=${ch1}) [full]`)).toBeLessThan(revise.context.indexOf(`(id=${ch3}) [full]`));
+});

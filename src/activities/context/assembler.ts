@@ -11,12 +11,13 @@ import { isDuplicateKey } from '../../db/models';
 import { authorLines } from '../../db/file-store';
 import { type ContextItem, MeasureCache, type Packed, pack } from './budget';
 import { renderManifest } from './manifest';
-import { type Candidate, Priority, prioritize } from './priorities';
+import { type Candidate, chapterNo, Priority, prioritize } from './priorities';
 import { type Chunk, pickSnippets, rankChunks, retrievableFiles, type ScoredChunk } from './retrieval';
 import { countStable, countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
 import { holdsTurnSources, type LoadedFile, loadedFiles, turnSources } from './prefetch';
 import { quiet } from '../../core/quiet';
+import { BODY_FILE_TYPES, type FileType } from '../../core/domain';
 import type { WorkerCaches } from '../worker-caches';
 
 export interface ContextSettings {
@@ -52,21 +53,36 @@ export function markChanged(text: string, changedIds: string[]): string {
 
 /** The project's standing material: it changes seldom, and every agent and chapter is shown it. */
 const STANDING_TYPES: readonly string[] = ['outline', 'setting', 'character'];
+/** Why a chapter is in the context that marks it as this turn's work: it stays with what moves. */
+const TURN_WORK_REASONS: readonly string[] = ['focus', 'attached', 'asked_chapter'];
 
 /**
- * The context in two parts, in the order a provider's prefix cache rewards (issue 32): the
- * project's standing material shown whole, by type and then by age (a file's id grows with
- * its creation), which the next step, agent and chapter repeat from the start; and what
- * moves from turn to turn — the file list (a new chapter joins it), the author's quotes,
- * chapters and snippets in priority order — sent after the session history, which only grows
- * at its end. Only the order changes: what is shown was packed already.
+ * The context in two parts, in the order a provider's prefix cache rewards (issue 32):
+ * - what stays: the project's standing material shown whole, by type and then by id, then
+ *   the chapters shown whole, in book order — a book grows at its end, so the next
+ *   chapter's prompt repeats all but the newest chapter;
+ * - what moves from turn to turn: the file list (a new chapter joins it), the author's quotes,
+ *   the chapters this turn works on (the focus, attached and asked-for ones: an edit marks
+ *   them changed mid-turn, which must not cut the cached start), cut files and snippets, in
+ *   priority order, sent after the session history, which only grows at its end.
+ * Only the order changes: what is shown was packed already.
  */
-function cacheFriendly(placed: Packed['placed'], header: string, byId: Map<string, LoadedFile>): { standing: string; moving: string } {
-  const standingRank = (p: Packed['placed'][number]): number =>
-    p.mode === 'full' ? STANDING_TYPES.indexOf(byId.get(p.item.fileId)?.type ?? '') : -1;
+function cacheFriendly(placed: Packed['placed'], header: string, byId: Map<string, LoadedFile>, turnWork: ReadonlySet<string>): { standing: string; moving: string } {
+  const standingRank = (p: Packed['placed'][number]): number => {
+    if (p.mode !== 'full') return -1;
+    const type = byId.get(p.item.fileId)?.type ?? '';
+    if (BODY_FILE_TYPES.includes(type as FileType)) return turnWork.has(p.item.fileId) ? -1 : STANDING_TYPES.length;
+    return STANDING_TYPES.indexOf(type);
+  };
+  // Chapters by their number (else their place in the book): ids derived from keys (a job's
+  // chapters) do not grow with creation, and the newest chapter must come last.
+  const place = (p: Packed['placed'][number]): number => {
+    const f = byId.get(p.item.fileId)!;
+    return standingRank(p) === STANDING_TYPES.length ? (chapterNo(f) ?? f.order) : 0;
+  };
   const standing = placed
     .filter((p) => standingRank(p) >= 0)
-    .sort((a, b) => standingRank(a) - standingRank(b) || (a.item.fileId < b.item.fileId ? -1 : 1));
+    .sort((a, b) => standingRank(a) - standingRank(b) || place(a) - place(b) || (a.item.fileId < b.item.fileId ? -1 : 1));
   const moving = placed.filter((p) => standingRank(p) < 0);
   const [headerLine, ...rest] = header.split('\n');
   return { standing: [headerLine, ...standing.map((p) => p.rendered)].join('\n\n'), moving: [rest.join('\n'), ...moving.map((p) => p.rendered)].join('\n\n') };
@@ -132,7 +148,8 @@ export async function assembleTurnContext(models: Models, caches: WorkerCaches, 
   // A file that came in whole only in the second pass makes its snippets redundant.
   const whole = new Set(packed.placed.filter((p) => p.mode === 'full').map((p) => p.item.fileId));
   const placed = packed.placed.filter((p) => !(p.mode === 'snippet' && whole.has(p.item.fileId)));
-  const { standing: context, moving: contextMoving } = cacheFriendly(placed, header, byId);
+  const turnWork = new Set(candidates.filter((c) => TURN_WORK_REASONS.includes(c.reason)).map((c) => c.fileId));
+  const { standing: context, moving: contextMoving } = cacheFriendly(placed, header, byId, turnWork);
 
   // The working set: current text of the files the last two replies touched.
   const wsFiles: WorkingSetFile[] = await Promise.all(

@@ -81,7 +81,7 @@ export function namedInQuery(files: ManifestFile[], query: string): Map<string, 
   return out;
 }
 
-const chapterNo = (f: ManifestFile): number | null => unitOfTitle(f.title)?.n ?? null;
+export const chapterNo = (f: ManifestFile): number | null => unitOfTitle(f.title)?.n ?? null;
 
 /** Orders the project's files into priority tiers. Folders are never items. */
 export function prioritize(input: PriorityInput): { candidates: Candidate[]; names: string[] } {
