@@ -15,6 +15,8 @@ const ROOT = path.resolve(__dirname, '../..');
 /** Times of one turn as its client saw them (performance.now()). */
 export interface TurnTiming {
   start: number;
+  /** When the API answered the POST (the turn recorded and its workflow started). */
+  accepted?: number;
   firstToken: number;
   end: number;
   status: string;
@@ -143,6 +145,7 @@ export class ScriptoriumContender {
   async turn(sessionId: string, message: string): Promise<TurnTiming> {
     const start = performance.now();
     const { streamUrl, turnId } = await this.post<{ streamUrl: string; turnId: string }>(`/sessions/${sessionId}/turns`, { message });
+    const accepted = performance.now();
     let firstToken = 0;
     let status = 'unknown';
     let events = 0;
@@ -156,7 +159,7 @@ export class ScriptoriumContender {
       },
     });
     if (r.status !== 200) throw new Error(`SSE answered ${r.status}`);
-    return { start, firstToken, end: performance.now(), status, turnId, events };
+    return { start, accepted, firstToken, end: performance.now(), status, turnId, events };
   }
 
   /** CPU and MongoDB counters of both processes, summed, plus the worker's activity figures. */
