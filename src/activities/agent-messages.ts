@@ -122,7 +122,9 @@ export async function buildAgentMessages(models: Models, caches: WorkerCaches, i
   // The agent's role and this turn's directives: what differs between agents goes after
   // everything they share (their tools are one list too), so the next agent of a turn finds
   // the project, the history and the turn's context in the provider's prefix cache.
-  const directives = `${rolePrompt(input.agent)}\n\n${turnDirectives(input.agent, { language, scope: input.scope })}`;
+  const role = rolePrompt(input.agent);
+  const scopeAndLanguage = turnDirectives(input.agent, { language, scope: input.scope });
+  const directives = `${role}\n\n${scopeAndLanguage}`;
   const projectBrief = [
     `Project: ${project.title} (${project.type})`,
     project.summary && `Summary: ${project.summary}`,
@@ -188,9 +190,10 @@ export async function buildAgentMessages(models: Models, caches: WorkerCaches, i
   const markTokens = changed.length ? countTokens(markChanged('(id=000000000000000000000000) [full]', ['000000000000000000000000'])) : 0;
   let fixed =
     3 +
-    messageTokens(caches.stableTokenCounts, head[0]!) +
+    // The shared instructions and the role are the same text on every step of a turn: counted once.
+    messageTokens(caches.stableTokenCounts, head[0]!, `system:${input.turnId}`) +
     MESSAGE_OVERHEAD_TOKENS + countTokens(projectBrief) + 1 + ctx.contextTokens +
-    MESSAGE_OVERHEAD_TOKENS + countTokens(taskBoard) + countTokens(directives) +
+    MESSAGE_OVERHEAD_TOKENS + countTokens(taskBoard) + countStable(caches.stableTokenCounts, `role:${input.agent}`, role) + 1 + countTokens(scopeAndLanguage) +
     MESSAGE_OVERHEAD_TOKENS + ctx.userTokens +
     changed.length * markTokens +
     tail.reduce((n, m, i) => n + messageTokens(caches.stableTokenCounts, m, keys[i]), 0);
