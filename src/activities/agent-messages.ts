@@ -102,6 +102,25 @@ async function changedSinceShown(models: Models, ctx: TurnContextDoc): Promise<s
   return ctx.shown.filter((s) => changed.has(s.fileId!)).map((s) => s.fileId!);
 }
 
+type BriefProject = { title: string; type: string; summary?: string | null; style?: string | null; notes?: Parameters<typeof renderNotesForContext>[0] | null };
+
+/** The project's title, summary, style and notes: it opens the standing material. */
+function renderProjectBrief(project: BriefProject): string {
+  return [
+    `Project: ${project.title} (${project.type})`,
+    project.summary && `Summary: ${project.summary}`,
+    project.style && `Style: ${project.style}`,
+    project.notes && renderNotesForContext(project.notes),
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** The task board, read on every step: it may change mid-turn, so it goes with what moves. */
+function renderTaskBoard(tasks: { status?: string | null; title?: string | null; progress?: string | null }[]): string {
+  return tasks.length ? `\n\nTask board:\n${tasks.map((t) => `- [${t.status}] ${t.title}${t.progress ? ` (${t.progress})` : ''}`).join('\n')}` : '';
+}
+
 /** The step's prompt; `caches` are the worker's (the turn's context and the counts of texts seen before). */
 export async function buildAgentMessages(models: Models, caches: WorkerCaches, input: LlmStepInput, settings: ContextSettings): Promise<StepPrompt> {
   // On the path of every model call: the turn's context and steps, the project brief (its task
@@ -125,20 +144,13 @@ export async function buildAgentMessages(models: Models, caches: WorkerCaches, i
   const role = rolePrompt(input.agent);
   const scopeAndLanguage = turnDirectives(input.agent, { language, scope: input.scope });
   const directives = `${role}\n\n${scopeAndLanguage}`;
-  const projectBrief = [
-    `Project: ${project.title} (${project.type})`,
-    project.summary && `Summary: ${project.summary}`,
-    project.style && `Style: ${project.style}`,
-    project.notes && renderNotesForContext(project.notes),
-  ]
-    .filter(Boolean)
-    .join('\n');
+  const projectBrief = renderProjectBrief(project);
   // What stays the same comes first, for providers' prefix caches (issue 32): the shared
   // instructions, then the project and its standing material, then the session history (it
   // only grows at its end); what moves from turn to turn — the file list, chapters, the task
   // board — follows the history, then the agent's role, this turn's scope and language, then
   // the author's message.
-  const taskBoard = project.tasks.length ? `\n\nTask board:\n${project.tasks.map((t) => `- [${t.status}] ${t.title}${t.progress ? ` (${t.progress})` : ''}`).join('\n')}` : '';
+  const taskBoard = renderTaskBoard(project.tasks);
   const moving = `${markChanged(ctx.contextMoving ?? '', changed)}${taskBoard}\n\n${directives}`;
 
   const head: ChatMessage[] = [
