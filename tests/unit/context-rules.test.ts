@@ -76,6 +76,11 @@ describe('priorities', () => {
     const asked = prioritize({ files, focusFileId: null, attachedFileIds: [], query: 'Write 第15章 now' });
     expect(asked.candidates.find((c) => c.reason === 'previous_chapter')?.fileId).toBe(chapters[13]!.id);
     expect(asked.candidates.find((c) => c.reason === 'asked_chapter')?.fileId).toBe(chapters[14]!.id);
+    // A job's chapter message names the chapter to write first and the one before it later:
+    // the anchor is the first, so the real previous chapter ranks as one.
+    const job = prioritize({ files, focusFileId: null, attachedFileIds: [], query: 'Write Chapter 16 of the story now.\nPrevious chapter: "第15章" — pick up where it ends.' });
+    expect(job.candidates.find((c) => c.reason === 'previous_chapter')?.fileId).toBe(chapters[14]!.id);
+    expect(job.candidates.find((c) => c.reason === 'asked_chapter')?.fileId).toBe(chapters[15]!.id);
     const none = prioritize({ files, focusFileId: null, attachedFileIds: [], query: 'keep going' });
     expect(none.candidates.find((c) => c.reason === 'previous_chapter')?.fileId).toBe(chapters[19]!.id);
   });

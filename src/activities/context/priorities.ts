@@ -7,7 +7,7 @@
  * rest: low-importance cards and settings, then chapters newest first). A character or setting named in the query goes to the front
  * of CONSTRAINT, so a tight budget still carries it. Pure module.
  */
-import { unitNumbers, unitOfTitle } from '../../core/numerals';
+import { findUnitRefs, unitNumbers, unitOfTitle } from '../../core/numerals';
 import type { Importance } from '../../core/domain';
 
 export enum Priority {
@@ -113,7 +113,9 @@ export function prioritize(input: PriorityInput): { candidates: Candidate[]; nam
   const focus = input.focusFileId ? byId.get(input.focusFileId) : undefined;
   const anchorFile = focus && CHAPTER_TYPES.includes(focus.type) ? focus : undefined;
   const asked = chapterNumbers(input.query);
-  const anchorNo = (anchorFile && chapterNo(anchorFile)) ?? asked[0] ?? null;
+  // The chapter the message names first, not the lowest it names: "Write chapter 5 … Previous
+  // chapter: Chapter 4" (every job chapter's message) works on 5, and 4 is the one before it.
+  const anchorNo = (anchorFile && chapterNo(anchorFile)) ?? findUnitRefs(input.query)[0]?.from ?? null;
   const askedFiles = chapters.filter((c) => {
     const n = chapterNo(c);
     return n !== null && asked.includes(n);
