@@ -54,7 +54,7 @@ export function markChanged(text: string, changedIds: string[]): string {
 /** The project's standing material: it changes seldom, and every agent and chapter is shown it. */
 const STANDING_TYPES: readonly string[] = ['outline', 'setting', 'character'];
 /** Why a chapter is in the context that marks it as this turn's work: it stays with what moves. */
-const TURN_WORK_REASONS: readonly string[] = ['focus', 'attached', 'asked_chapter'];
+const TURN_WORK_REASONS: readonly Candidate['reason'][] = ['focus', 'attached', 'asked_chapter'];
 
 /**
  * The context in two parts, in the order a provider's prefix cache rewards (issue 32):
@@ -68,24 +68,23 @@ const TURN_WORK_REASONS: readonly string[] = ['focus', 'attached', 'asked_chapte
  * Only the order changes: what is shown was packed already.
  */
 function cacheFriendly(placed: Packed['placed'], header: string, byId: Map<string, LoadedFile>, turnWork: ReadonlySet<string>): { standing: string; moving: string } {
-  const standingRank = (p: Packed['placed'][number]): number => {
-    if (p.mode !== 'full') return -1;
-    const type = byId.get(p.item.fileId)?.type ?? '';
-    if (BODY_FILE_TYPES.includes(type as FileType)) return turnWork.has(p.item.fileId) ? -1 : STANDING_TYPES.length;
-    return STANDING_TYPES.indexOf(type);
-  };
-  // Chapters by their number (else their place in the book): ids derived from keys (a job's
-  // chapters) do not grow with creation, and the newest chapter must come last.
-  const place = (p: Packed['placed'][number]): number => {
-    const f = byId.get(p.item.fileId)!;
-    return standingRank(p) === STANDING_TYPES.length ? (chapterNo(f) ?? f.order) : 0;
-  };
-  const standing = placed
-    .filter((p) => standingRank(p) >= 0)
-    .sort((a, b) => standingRank(a) - standingRank(b) || place(a) - place(b) || (a.item.fileId < b.item.fileId ? -1 : 1));
-  const moving = placed.filter((p) => standingRank(p) < 0);
+  const CHAPTERS = STANDING_TYPES.length;
+  // Each item's place once: its rank (a standing type, the chapters after them, or -1: it
+  // moves) and, for a chapter, its number (else its place in the book): ids derived from keys
+  // (a job's chapters) do not grow with creation, and the newest chapter must come last.
+  const ranked = placed.map((p) => {
+    const f = byId.get(p.item.fileId);
+    const type = f?.type ?? '';
+    const chapter = BODY_FILE_TYPES.includes(type as FileType);
+    const rank = p.mode !== 'full' ? -1 : chapter ? (turnWork.has(p.item.fileId) ? -1 : CHAPTERS) : STANDING_TYPES.indexOf(type);
+    return { p, rank, place: rank === CHAPTERS ? (chapterNo(f!) ?? f!.order) : 0 };
+  });
+  const standing = ranked
+    .filter((r) => r.rank >= 0)
+    .sort((a, b) => a.rank - b.rank || a.place - b.place || (a.p.item.fileId < b.p.item.fileId ? -1 : 1));
+  const moving = ranked.filter((r) => r.rank < 0);
   const [headerLine, ...rest] = header.split('\n');
-  return { standing: [headerLine, ...standing.map((p) => p.rendered)].join('\n\n'), moving: [rest.join('\n'), ...moving.map((p) => p.rendered)].join('\n\n') };
+  return { standing: [headerLine, ...standing.map((r) => r.p.rendered)].join('\n\n'), moving: [rest.join('\n'), ...moving.map((r) => r.p.rendered)].join('\n\n') };
 }
 
 function snippetItem(c: ScoredChunk, file: LoadedFile): ContextItem {
