@@ -239,7 +239,10 @@ async function main(): Promise<void> {
           // Where the batch's time to first token starts: the API answering 50 POSTs at once.
           const accepted = result.filter((t) => t.accepted).map((t) => t.accepted! - t.start).sort((x, y) => x - y);
           const acceptedP50 = accepted.length ? `, POST answered p50 ${accepted[accepted.length >> 1]!.toFixed(0)} ms` : '';
-          console.log(`  ${data} ${tn} ${concurrency} concurrent, round ${r + 1} ${who}: total ${(concs[concs.length - 1]!.total / 1000).toFixed(2)} s${acceptedP50}`);
+          // The spread shows whether turns move in lockstep (every turn waits for all) or in turn.
+          const ttfts = concs[concs.length - 1]!.ttfts.slice().sort((x, y) => x - y);
+          const at = (q: number) => (ttfts[Math.min(ttfts.length - 1, Math.floor(q * ttfts.length))]! / 1000).toFixed(2);
+          console.log(`  ${data} ${tn} ${concurrency} concurrent, round ${r + 1} ${who}: total ${(concs[concs.length - 1]!.total / 1000).toFixed(2)} s${acceptedP50}, first token min/p25/p50/p75/max ${at(0)}/${at(0.25)}/${at(0.5)}/${at(0.75)}/${at(1)} s`);
         }
       }
     }

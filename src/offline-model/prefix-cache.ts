@@ -40,15 +40,22 @@ export class PrefixCache {
 
   /** Cached prompt tokens for this request (at most `promptTokens`), then remembers it. */
   cachedTokens(body: ChatCompletionRequest, promptTokens: number): number {
+    return this.observe(body)(promptTokens);
+  }
+
+  /**
+   * Compares the request with the recent ones and remembers it, as it arrives (requests are
+   * cached in the order they come); the returned function turns the shared start into cached
+   * tokens once the prompt's tokens are counted, which can wait until the usage goes out.
+   */
+  observe(body: ChatCompletionRequest): (promptTokens: number) => number {
     const text = promptText(body);
     let best = 0;
     for (const earlier of this.recent) best = Math.max(best, sharedPrefixLength(text, earlier));
     this.recent.push(text);
     if (this.recent.length > this.size) this.recent.shift();
-    if (best === 0) return 0;
     // The shared share of the prompt's tokens, by characters: no second tokenisation of a
     // long prompt on the model's hot path (the offline model shares the CPU in benchmarks).
-    const tokens = Math.floor((promptTokens * best) / text.length / BLOCK) * BLOCK;
-    return Math.min(tokens, promptTokens);
+    return (promptTokens) => (best === 0 ? 0 : Math.min(Math.floor((promptTokens * best) / text.length / BLOCK) * BLOCK, promptTokens));
   }
 }

@@ -217,13 +217,15 @@ class OfflineModelServer implements OfflineModel {
     const reply = ask ? continueReply(chosen, ask) : chosen;
     const includeUsage = received.stream_options?.include_usage === true;
     const meta = { id: `chatcmpl-${hash.slice(0, 24)}`, model: received.model ?? OFFLINE_MODEL_ID, dialect, includeUsage };
-    // Counted once, when the usage goes out; the prefix cache sees every request in order.
-    const promptTokens = countPromptTokens(received);
-    const cached = this.prefixCache.cachedTokens(received, promptTokens);
-    const usage = (): UsageCounts | null =>
-      reply.usage === null
-        ? null
-        : (reply.usage ?? { prompt_tokens: promptTokens, completion_tokens: countCompletionTokens(reply), cached_tokens: cached, reasoning_tokens: reasoningTokens(reply.reasoning) });
+    // The prefix cache sees every request as it arrives; the prompt is counted only when the
+    // usage goes out, after the answer: under 50 requests at once, counting each on arrival
+    // delayed every first token behind the others' counts (bench:turn --concurrency 50).
+    const cachedOf = this.prefixCache.observe(received);
+    const usage = (): UsageCounts | null => {
+      if (reply.usage !== undefined) return reply.usage;
+      const promptTokens = countPromptTokens(received);
+      return { prompt_tokens: promptTokens, completion_tokens: countCompletionTokens(reply), cached_tokens: cachedOf(promptTokens), reasoning_tokens: reasoningTokens(reply.reasoning) };
+    };
     if (received.stream) {
       recorded.sentChars = 0;
       await streamCompletion(res, signal, meta, reply, { includeUsage, usage, sent: (n) => (recorded.sentChars = n) });

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { countTokens } from 'gpt-tokenizer';
+import { LRUCache } from 'lru-cache';
 import { countInBoundedRuns } from '../shared/token-runs';
 import type { ChatCompletionRequest, ChatMessage } from './types';
 
@@ -20,10 +21,21 @@ export function splitPieces(text: string): string[] {
   return text.match(PIECE) ?? [];
 }
 
+/**
+ * Counts already made, by text. A request repeats most of the one before (the same
+ * instructions, tool list and project material, one message more), and the offline model
+ * counts every prompt on the cores the engine it serves runs on.
+ */
+const counted = new LRUCache<string, number>({ max: 4096, maxSize: 16_000_000, sizeCalculation: (_n, text) => text.length || 1 });
+
 /** Counts tokens with the o200k tokenizer; special-token strings in text are counted as text. */
 export function tokenCount(text: string): number {
   if (!text) return 0;
-  return countInBoundedRuns(text, (t) => countTokens(t, { disallowedSpecial: new Set() }));
+  const known = counted.get(text);
+  if (known !== undefined) return known;
+  const n = countInBoundedRuns(text, (t) => countTokens(t, { disallowedSpecial: new Set() }));
+  if (text.length > 64) counted.set(text, n);
+  return n;
 }
 
 /** Plain text of a message's content (string, or the text parts of an array). */
