@@ -21,6 +21,8 @@ RUN npm run build \
 FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
+# The API's and the worker's young generation (src/service-flags.ts: less CPU per turn in GC).
+ENV NODE_OPTIONS=--max-semi-space-size=64
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

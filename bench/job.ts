@@ -29,6 +29,7 @@ import { connectRuntime } from '../src/runtime';
 import type { JobResult } from '../src/core/job-messages';
 import { cacheShares, formatShare } from './cache-share';
 import { scaleBench } from './job-scale';
+import { SERVICE_NODE_FLAGS } from '../src/service-flags';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -132,7 +133,7 @@ async function main(): Promise<void> {
   fs.writeFileSync(bundleFile, code);
 
   // tsx as a require hook keeps the worker one process, so its RSS is the worker's own.
-  const worker = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'tests/helpers/worker-main.ts')], {
+  const worker = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--require', 'tsx/cjs', path.join(ROOT, 'tests/helpers/worker-main.ts')], {
     cwd: ROOT,
     env: { ...env, TEST_DB_NAME: name, TEST_LLM_BASE_URL: proxy.url, SCRIPTORIUM_TEST_BUNDLE: bundleFile },
     stdio: ['ignore', 'pipe', 'inherit'],

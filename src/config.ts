@@ -149,6 +149,12 @@ export const configSchema = z.object({
    * the workflow: it is cleared instead of answering 409 forever.
    */
   START_GRACE_SECONDS: intFrom(30, 1),
+  /**
+   * Turn starts (session lock, records, workflow start) an API process runs at once; more
+   * wait their turn in arrival order. In a burst the earliest turns then start first instead
+   * of all of them sharing the process and starting last (README, operator's guide: "Capacity").
+   */
+  TURN_START_CONCURRENCY: intFrom(2, 1),
 
   /** host:port where the worker's Temporal runtime serves Prometheus metrics (task slots, schedule-to-start, activity latency). Empty: off. */
   TEMPORAL_METRICS_BIND_ADDRESS: z.string().default(''),

@@ -9,6 +9,7 @@ import type { Config } from '../../src/config';
 import type { Models } from '../../src/db/models';
 import { readSse } from '../../tests/helpers/sse-client';
 import type { ChildStats } from './child';
+import { SERVICE_NODE_FLAGS } from '../../src/service-flags';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -35,7 +36,7 @@ interface Child {
 }
 
 async function spawnChild(role: 'api' | 'worker', env: NodeJS.ProcessEnv): Promise<Child> {
-  const proc = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'bench/turn-kit/child.ts'), role], {
+  const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--require', 'tsx/cjs', path.join(ROOT, 'bench/turn-kit/child.ts'), role], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -59,6 +59,7 @@ export interface StartTurnRequest {
 
 export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{ turnId: string; workflowId: string; eagerlyStarted: boolean }> {
   const { models, config } = deps;
+  await deps.faults?.pause?.('api.turn.start', { sessionId: req.sessionId });
   const turnId = newId();
   const workflowId = turnWorkflowId(turnId);
   const { busyWith } = await takeSessionLock(models, req.sessionId, turnId, staleLockCheck(deps)).catch((err: unknown) => {

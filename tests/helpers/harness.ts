@@ -108,7 +108,7 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
         connection: shared,
       });
   let running: Promise<void> | null = null;
-  const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date(), eagerStart: !!shared });
+  const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date(), eagerStart: !!shared, faults: opts.faults });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -9,6 +9,7 @@ import { approvalBody, approvalIdSchema, eventsQuery, interruptBody, startTurnBo
 import { decideApproval, decisionInMessage } from '../approvals';
 import { resumeIdOf, serveSse } from '../sse';
 import { startTurn } from '../turn-starter';
+import pLimit from 'p-limit';
 import { namedSkillIds } from './skills';
 import { parseBody, parseId, parseQuery } from '../validation';
 import type { Models } from '../../db/models';
@@ -73,6 +74,9 @@ export function turnsRouter(deps: AppDeps): Router {
   const r = Router();
   const { models, config } = deps;
   const bodySchema = startTurnBody(config.MAX_MESSAGE_CHARS);
+  // First come, first started: 50 starts sharing the process all finished after about a
+  // second; in arrival order the first is answered at once (bench:turn --concurrency 50).
+  const startGate = pLimit(config.TURN_START_CONCURRENCY);
 
   const streamToken = (userId: string, turnId: string) =>
     issueStreamToken(userId, `turn:${turnId}`, streamTokenSettings(config), deps.clock().getTime());
@@ -85,7 +89,7 @@ export function turnsRouter(deps: AppDeps): Router {
     for (const id of [body.focusFileId, ...(body.attachedFileIds ?? [])].filter(Boolean) as string[])
       if (!(await models.File.exists({ _id: id, projectId: session.projectId, deletedAt: null }))) throw new NotFoundError(`file ${id}`);
     const skills = body.skills?.length ? await namedSkillIds(models, userId, body.skills, config.SKILLS_PER_REQUEST) : undefined;
-    const start = () => startTurn(deps, { ownerId: userId, sessionId, projectId: session.projectId, ...body, skills, requestId: requestIdOfRequest(req) });
+    const start = () => startGate(() => startTurn(deps, { ownerId: userId, sessionId, projectId: session.projectId, ...body, skills, requestId: requestIdOfRequest(req) }));
     const started = await startOrAnswer(deps, start, body.message);
     // An answered approval reports the turn it answered, and what the message decided there.
     const { turnId, workflowId } = 'answered' in started ? { turnId: String(started.answered._id), workflowId: started.answered.workflowId } : started;
