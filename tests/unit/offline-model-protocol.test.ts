@@ -292,8 +292,9 @@ describe('offline model timing and cancellation', () => {
     const ended = performance.now();
     expect(text).toBe(content);
     expect(firstToken - started).toBeGreaterThanOrEqual(140);
-    // 20 gaps of 10 ms after the first token.
-    expect(ended - firstToken).toBeGreaterThanOrEqual(180);
+    // 20 gaps of 10 ms after the first token. Measured from the request, not from the first
+    // token this client read: a client the machine runs late reads the paced tokens in a burst.
+    expect(ended - started).toBeGreaterThanOrEqual(150 + 180);
     expect(ended - started).toBeLessThan(2000);
   });
 

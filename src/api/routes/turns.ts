@@ -75,7 +75,8 @@ export function turnsRouter(deps: AppDeps): Router {
   const { models, config } = deps;
   const bodySchema = startTurnBody(config.MAX_MESSAGE_CHARS);
   // First come, first started: 50 starts sharing the process all finished after about a
-  // second; in arrival order the first is answered at once (bench:turn --concurrency 50).
+  // second, so the turns then moved through the worker in lockstep; in arrival order the
+  // first turns get ahead (bench:turn --concurrency 50 prints the spread of first tokens).
   const startGate = pLimit(config.TURN_START_CONCURRENCY);
 
   const streamToken = (userId: string, turnId: string) =>
