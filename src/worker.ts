@@ -10,6 +10,7 @@ import { NativeConnection, Worker, type WorkerInterceptors, type WorkerOptions a
 import type OpenAI from 'openai';
 import type { Logger } from 'pino';
 import { createActivities } from './activities';
+import { createWorkerCaches, type WorkerCaches } from './activities/worker-caches';
 import type { FaultInjector } from './shared/faults';
 import { type Config, loadConfig } from './config';
 import { createLogger, processLogFormat } from './logger';
@@ -79,15 +80,19 @@ export function workerCapacity(config: Config): WorkerTuning {
 
 export async function createWorker(opts: WorkerOptions): Promise<Worker> {
   const connection = opts.connection ?? (await NativeConnection.connect({ address: opts.config.TEMPORAL_ADDRESS }));
-  const activities = createActivities({
-    models: opts.runtime.models,
-    redis: opts.runtime.redis,
-    llm: opts.llm,
-    config: opts.config,
-    logger: opts.logger,
-    clock: () => new Date(),
-    faults: opts.faults,
-  });
+  const caches = createWorkerCaches();
+  const activities = createActivities(
+    {
+      models: opts.runtime.models,
+      redis: opts.runtime.redis,
+      llm: opts.llm,
+      config: opts.config,
+      logger: opts.logger,
+      clock: () => new Date(),
+      faults: opts.faults,
+    },
+    caches,
+  );
   // Tracing (client, workflow and activity spans; observability/tracing.ts) only when it is on:
   // the plugin and its workflow interceptors cost 3–5 ms per activity call even with nowhere
   // to send spans (bench:temporal-floor). A bundle handed in must match (tests/helpers/bundle.ts).
@@ -121,7 +126,20 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     ...opts.tuning,
   });
   if (!opts.connection) closeWithWorker(worker, connection);
+  flushLedgerWithWorker(worker, caches);
   return worker;
+}
+
+/** A stopping worker writes the stream counts still pending in its batch (stream-ledger-batch.ts). */
+function flushLedgerWithWorker(worker: Worker, caches: WorkerCaches): void {
+  const run = worker.run.bind(worker);
+  worker.run = async () => {
+    try {
+      await run();
+    } finally {
+      await caches.streamLedger.flush();
+    }
+  };
 }
 
 /**

@@ -17,7 +17,7 @@ import { createToolActivities } from './tools';
 import { createParallelActivities } from './tools/parallel';
 import { createTurnLifecycleActivities } from './turn-lifecycle';
 import { createTurnOpeningActivities } from './turn-opening';
-import { createWorkerCaches } from './worker-caches';
+import { createWorkerCaches, type WorkerCaches } from './worker-caches';
 
 /**
  * Heartbeats every second while a short activity runs (heartbeat.ts): a killed worker is
@@ -35,8 +35,8 @@ function heartbeating<T extends Record<string, (...args: never[]) => Promise<unk
  * The worker's activities, with one set of caches made here for all of them: created with
  * the activities and dropped with them (worker-caches.ts).
  */
-export function createActivities(services: Omit<ActivityDeps, 'caches'>) {
-  const deps: ActivityDeps = { ...services, caches: createWorkerCaches() };
+export function createActivities(services: Omit<ActivityDeps, 'caches'>, caches: WorkerCaches = createWorkerCaches()) {
+  const deps: ActivityDeps = { ...services, caches };
   return {
     ...heartbeating(createTurnLifecycleActivities(deps)),
     ...heartbeating(createTurnOpeningActivities(deps)),

@@ -311,8 +311,9 @@ function createJobRecordActivities(deps: ActivityDeps) {
       if (input.done) events.push(draft('done', { status: input.status ?? job.status }, { jobId: input.jobId }));
       if (input.summary) await postJobSummary(models, job, input.status ?? job.status, input.summary, input.failure?.message ?? null);
       const attempt = Context.current().info.attempt;
-      await publisherFor(deps, 'job', input.jobId, input.slot).publish(events.map((e) => ({ ...e, attempt })));
-      if (input.done) await expireStream(deps.redis, streamKeyFor(deps, 'job', input.jobId), deps.config.STREAM_TTL_SECONDS);
+      const publisher = publisherFor(deps, 'job', input.jobId, input.slot);
+      await publisher.publish(events.map((e) => ({ ...e, attempt })));
+      if (input.done) await Promise.all([expireStream(deps.redis, streamKeyFor(deps, 'job', input.jobId), deps.config.STREAM_TTL_SECONDS), publisher.settle()]);
       await toSessionFeed(deps, job.sessionId, sessionFeedOf(job, input, events));
     },
   };

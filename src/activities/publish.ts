@@ -17,21 +17,12 @@ export function streamKeyFor(deps: ActivityDeps, kind: 'turn' | 'job', id: strin
  * The record is written after Redis acknowledged the events and off the publishing path, so
  * token streaming does not wait on MongoDB. It only ever undercounts (a worker that dies
  * before the write lands), which can hide a loss but never invent one — so it need not keep
- * up with every batch: the first count is written at once, later ones at most once per
- * {@link LEDGER_INTERVAL_MS} (a streamed step would otherwise write once per token batch,
- * hundreds of commands per turn), and {@link CountingPublisher.settle} writes the last one now.
+ * up with every batch: counts go to the worker's batch (stream-ledger-batch.ts), written for
+ * all its streams at most once per interval, and {@link CountingPublisher.settle} (a step's
+ * or a turn's end) writes them now.
  */
-// 3 s, not 1 s: at 50 turns at once on one FerretDB, the per-second writes were the largest
-// MongoDB cost (30.8 s of MongoDB time over the 50 turns; 19.3 s at 3 s) and pushed time to
-// first token from 2.80× to 3.25× a lone turn's (bench:turn --concurrency 50, issue 32).
-export const LEDGER_INTERVAL_MS = 3000;
-
 export class CountingPublisher extends StreamPublisher {
-  private recorded = 0;
-  private target = 0;
-  private writing: Promise<boolean> | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private lastWriteAt = -Infinity;
+  private noted = 0;
 
   constructor(
     private readonly deps: ActivityDeps,
@@ -45,53 +36,16 @@ export class CountingPublisher extends StreamPublisher {
     const written = await super.publish(drafts, alongside);
     // Duplicates of an earlier attempt are always a prefix: the new events are the tail (metrics count them once).
     observeEvents(drafts.slice(drafts.length - written.length));
-    if (this.count > this.target) {
-      this.target = this.count;
-      this.schedule();
+    if (this.count > this.noted) {
+      this.noted = this.count;
+      this.deps.caches.streamLedger.note(this.deps, this.key, this.slot, this.count);
     }
     return written;
   }
 
-  /** Writes the count on record now (the end of a streamed step), and waits for it. */
+  /** Writes the counts not yet on record now (the end of a streamed step or of a turn), and waits for it. */
   async settle(): Promise<void> {
-    for (;;) {
-      if (this.timer) {
-        clearTimeout(this.timer);
-        this.timer = null;
-      }
-      if (this.writing) await this.writing;
-      else if (this.recorded >= this.target || !(await (this.writing = this.record()))) return;
-    }
-  }
-
-  private schedule(): void {
-    if (this.writing || this.timer) return;
-    const wait = this.lastWriteAt + LEDGER_INTERVAL_MS - performance.now();
-    if (wait <= 0) this.writing = this.record();
-    else
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.writing ??= this.record();
-      }, wait);
-  }
-
-  /** One write of the latest count; counts that came in meanwhile wait for the next window. */
-  private async record(): Promise<boolean> {
-    const n = this.target;
-    this.lastWriteAt = performance.now();
-    let ok = false;
-    try {
-      await this.deps.models.StreamLedger.updateOne({ _id: this.key }, { $max: { [`slots.${this.slot}`]: n } }, { upsert: true });
-      this.recorded = Math.max(this.recorded, n);
-      ok = true;
-    } catch (err) {
-      // Left to the next publish (or settle): a MongoDB outage must not become a retry loop here.
-      this.deps.logger.warn({ err, key: this.key, slot: this.slot }, 'could not record the stream slot count');
-    } finally {
-      this.writing = null;
-    }
-    if (ok && this.recorded < this.target) this.schedule();
-    return ok;
+    await this.deps.caches.streamLedger.flush();
   }
 }
 

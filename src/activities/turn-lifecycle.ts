@@ -157,8 +157,10 @@ function createTurnEndActivities(deps: ActivityDeps) {
  * client that reloads the session on it finds the turn's record and messages in place.
  */
 async function publishTurnEnd(deps: ActivityDeps, input: FinalizeInput, turn: { sessionId: string; jobId?: string | null }, events: AnyEventDraft[]): Promise<void> {
-  await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
-  await expireStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId), deps.config.STREAM_TTL_SECONDS);
+  const publisher = publisherFor(deps, 'turn', input.turnId, input.slot);
+  await publisher.publish(events);
+  // The turn's counts go on record with its end (the worker's batch, one write).
+  await Promise.all([expireStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId), deps.config.STREAM_TTL_SECONDS), publisher.settle()]);
   await toSessionFeed(deps, turn.sessionId, [feedItems.turnFinished({ turnId: input.turnId, jobId: turn.jobId, status: input.status, stopReason: input.stopReason })]);
 }
 

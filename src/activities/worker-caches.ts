@@ -5,6 +5,7 @@
  * an evicted entry, a step that runs on another worker) reads or computes anew, with the same
  * result.
  */
+import { StreamLedgerBatch } from './stream-ledger-batch';
 import { LRUCache } from 'lru-cache';
 import type { TurnContextDoc } from '../db/models';
 import type { TurnSources } from './context/prefetch';
@@ -14,6 +15,8 @@ import { EarlyReads } from './early-reads';
 import type { RouterInput } from './router-input';
 
 export interface WorkerCaches {
+  /** Stream counts not yet on record, written for all of the worker's streams at once. */
+  streamLedger: StreamLedgerBatch;
   /** The router's reads that prepareTurn started, by turn id, taken once (router-input.ts). */
   routerInputs: EarlyReads<RouterInput>;
   /** The context's reads that prepareTurn started, by turn id, taken once (context/prefetch.ts). */
@@ -31,6 +34,7 @@ export interface WorkerCaches {
 /** A worker's caches, empty: createActivities makes one set for all the activities it builds. */
 export function createWorkerCaches(): WorkerCaches {
   return {
+    streamLedger: new StreamLedgerBatch(),
     // Short-lived: the router follows prepareTurn within a workflow task.
     routerInputs: new EarlyReads<RouterInput>({ max: 64, ttlMs: 30_000 }),
     // Whole projects' text: few entries, and short-lived (a turn's first step follows its router).
