@@ -15,6 +15,7 @@ import { readSse, type SseFrame, type SseResult } from '../helpers/sse-client';
 import { call, router, say } from '../helpers/script';
 import { wire } from '../helpers/streams';
 import { jobEvents, progressOf, waitFor } from '../workflows/job-helpers';
+import { createWorkerCaches } from '../../src/activities/worker-caches';
 
 let h: Harness;
 beforeAll(async () => {
@@ -152,7 +153,7 @@ test('an approval activity retried after a crash publishes nothing twice, on the
   const turnId = decided.turnId!;
   const turnStream = await readRange(h.runtime.redis, turnStreamKey(h.config.REDIS_KEY_PREFIX, turnId), null, 10_000);
   const slot = Number(turnStream.find((e) => e.event.type === 'approval_decided')!.id.split('-')[0]);
-  const deps = { models: h.runtime.models, redis: h.runtime.redis, config: h.config, clock: () => new Date() } as unknown as ActivityDeps;
+  const deps = { models: h.runtime.models, redis: h.runtime.redis, config: h.config, clock: () => new Date(), caches: createWorkerCaches() } as unknown as ActivityDeps;
   // The same call Temporal would retry: same turn, approval, decision and slot.
   await createApprovalActivities(deps).approvalDecided({ turnId, approvalId: decided.data.approvalId, decision: 'deny', slot });
   expect(await readRange(h.runtime.redis, key, null, 10_000)).toEqual(before);
