@@ -43,7 +43,8 @@ export class StreamLedgerBatch {
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.flush();
+      // Nothing may escape a timer: a failed write is logged and kept (write below).
+      this.flush().catch(() => undefined);
     }, this.intervalMs);
     // A worker that stops writes what is pending itself; the timer must not keep a process up.
     this.timer.unref();

@@ -16,6 +16,7 @@ import { call, router, say } from '../helpers/script';
 import { wire } from '../helpers/streams';
 import { jobEvents, progressOf, waitFor } from '../workflows/job-helpers';
 import { createWorkerCaches } from '../../src/activities/worker-caches';
+import pino from 'pino';
 
 let h: Harness;
 beforeAll(async () => {
@@ -153,9 +154,11 @@ test('an approval activity retried after a crash publishes nothing twice, on the
   const turnId = decided.turnId!;
   const turnStream = await readRange(h.runtime.redis, turnStreamKey(h.config.REDIS_KEY_PREFIX, turnId), null, 10_000);
   const slot = Number(turnStream.find((e) => e.event.type === 'approval_decided')!.id.split('-')[0]);
-  const deps = { models: h.runtime.models, redis: h.runtime.redis, config: h.config, clock: () => new Date(), caches: createWorkerCaches() } as unknown as ActivityDeps;
+  const caches = createWorkerCaches();
+  const deps = { models: h.runtime.models, redis: h.runtime.redis, config: h.config, logger: pino({ level: 'silent' }), clock: () => new Date(), caches } as unknown as ActivityDeps;
   // The same call Temporal would retry: same turn, approval, decision and slot.
   await createApprovalActivities(deps).approvalDecided({ turnId, approvalId: decided.data.approvalId, decision: 'deny', slot });
+  await caches.streamLedger.flush(); // as the worker does when it stops: nothing left for after the harness closes
   expect(await readRange(h.runtime.redis, key, null, 10_000)).toEqual(before);
   expect((await turnEvents(h, turnId)).length).toBe(turnStream.length);
 });
