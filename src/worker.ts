@@ -10,7 +10,7 @@ import { NativeConnection, Worker, type WorkerInterceptors, type WorkerOptions a
 import type OpenAI from 'openai';
 import type { Logger } from 'pino';
 import { createActivities } from './activities';
-import { createWorkerCaches, type WorkerCaches } from './activities/worker-caches';
+import { createWorkerCaches } from './activities/worker-caches';
 import type { FaultInjector } from './shared/faults';
 import { type Config, loadConfig } from './config';
 import { createLogger, processLogFormat } from './logger';
@@ -125,35 +125,24 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     ...(opts.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: opts.maxCachedWorkflows } : {}),
     ...opts.tuning,
   });
-  if (!opts.connection) closeWithWorker(worker, connection);
-  flushLedgerWithWorker(worker, caches);
+  afterRun(worker, async () => {
+    // The stream counts still pending in this worker's batch go on record (stream-ledger-batch.ts).
+    await caches.streamLedger.flush();
+    // A connection the worker opened itself is closed: the Temporal runtime shuts down with its
+    // last native connection, and until then it keeps the process (or a test runner) alive.
+    if (!opts.connection) await connection.close().catch(() => undefined);
+  });
   return worker;
 }
 
-/** A stopping worker writes the stream counts still pending in its batch (stream-ledger-batch.ts). */
-function flushLedgerWithWorker(worker: Worker, caches: WorkerCaches): void {
+/** Runs `cleanup` when the worker's run() ends, however it ends. */
+function afterRun(worker: Worker, cleanup: () => Promise<void>): void {
   const run = worker.run.bind(worker);
   worker.run = async () => {
     try {
       await run();
     } finally {
-      await caches.streamLedger.flush();
-    }
-  };
-}
-
-/**
- * A connection the worker opened itself is closed when the worker stops: the Temporal
- * runtime shuts down with its last native connection, and until then it keeps the process
- * (or a test runner) alive.
- */
-function closeWithWorker(worker: Worker, connection: NativeConnection): void {
-  const run = worker.run.bind(worker);
-  worker.run = async () => {
-    try {
-      await run();
-    } finally {
-      await connection.close().catch(() => undefined);
+      await cleanup();
     }
   };
 }

@@ -71,7 +71,7 @@ export class StreamLedgerBatch {
     try {
       await models.StreamLedger.bulkWrite(ops, { ordered: false });
     } catch (err) {
-      // Kept for the next batch: a MongoDB outage must not become a retry loop here.
+      // Kept for the next batch, an interval later: a MongoDB outage must not become a retry loop.
       logger.warn({ err, streams: batch.size }, 'could not record stream slot counts');
       for (const [key, slots] of batch) for (const [slot, n] of slots) this.note({ models, logger }, key, slot, n);
     }
