@@ -155,6 +155,12 @@ export const configSchema = z.object({
    * of all of them sharing the process and starting last (README, operator's guide: "Capacity").
    */
   TURN_START_CONCURRENCY: intFrom(2, 1),
+  /**
+   * Token-event batches a worker's streams send a second, all together: past it each stream's
+   * 50 ms window widens evenly, up to 250 ms (src/activities/batching-publisher.ts `StreamLoad`).
+   * 400: 20 streams keep the 50 ms window, 50 batch every 125 ms.
+   */
+  STREAM_BATCHES_PER_SECOND: intFrom(400, 1),
 
   /** host:port where the worker's Temporal runtime serves Prometheus metrics (task slots, schedule-to-start, activity latency). Empty: off. */
   TEMPORAL_METRICS_BIND_ADDRESS: z.string().default(''),

@@ -14,9 +14,45 @@ const DELTA_TYPES = new Set(['content', 'thinking', 'file_content']);
  * ~1.9 to ~1.7 s of CPU (bench/turn.ts measures the CPU per turn).
  */
 export const DEFAULT_LINGER_MS = 50;
+/** The widest window under load: still four updates a second on the author's screen. */
+export const MAX_LINGER_MS = 250;
+
+/**
+ * The token streams one worker has open, and the window they batch with. A batch costs the
+ * same whatever it carries: a socket write here, Redis's work, an XREAD wake-up and an SSE
+ * write in the API, a read in every client. So the worker's streams together send at most
+ * `batchesPerSecond` batches (`STREAM_BATCHES_PER_SECOND`): up to that many streams / 20 each
+ * keeps the 50 ms window, and past it every stream's window widens evenly (at 400 a second,
+ * 50 streams batch every 125 ms), up to {@link MAX_LINGER_MS}. Under 50 turns at once the
+ * stream path's CPU per turn fell by about a sixth (bench:turn, issue 32). The first event
+ * after a quiet spell still goes out at once.
+ */
+export class StreamLoad {
+  private open = 0;
+
+  /** Counts one stream as open until the returned function is called (again: no effect). */
+  enter(): () => void {
+    this.open += 1;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.open -= 1;
+    };
+  }
+
+  get streams(): number {
+    return this.open;
+  }
+
+  lingerMs(batchesPerSecond: number): number {
+    return Math.min(MAX_LINGER_MS, Math.max(DEFAULT_LINGER_MS, (this.open * 1000) / batchesPerSecond));
+  }
+}
 
 export interface BatchingOptions {
-  lingerMs?: number;
+  /** The window, fixed or read at each batch (a {@link StreamLoad}'s). */
+  lingerMs?: number | (() => number);
   /**
    * Called as each batch is cut: writes to make in the same transaction as the batch (an
    * LLM step's text checkpoint, which must match the events on the stream exactly).
@@ -38,7 +74,7 @@ export class BatchingPublisher {
   private lastSentAt = -Infinity;
   private wake: (() => void) | null = null;
   private flushing = false;
-  private readonly lingerMs: number;
+  private readonly lingerMs: () => number;
   private readonly now: () => number;
   private readonly alongside: BatchingOptions['alongside'];
 
@@ -46,7 +82,8 @@ export class BatchingPublisher {
     private readonly publisher: StreamPublisher,
     opts: BatchingOptions = {},
   ) {
-    this.lingerMs = opts.lingerMs ?? DEFAULT_LINGER_MS;
+    const linger = opts.lingerMs ?? DEFAULT_LINGER_MS;
+    this.lingerMs = typeof linger === 'number' ? () => linger : linger;
     this.now = opts.now ?? (() => performance.now());
     this.alongside = opts.alongside;
   }
@@ -75,7 +112,7 @@ export class BatchingPublisher {
 
   /** Waits until the window since the last batch has passed, or a flush asks for everything now. */
   private async windowClosed(): Promise<void> {
-    const wait = this.lastSentAt + this.lingerMs - this.now();
+    const wait = this.lastSentAt + this.lingerMs() - this.now();
     if (wait <= 0 || this.flushing) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, wait);

@@ -73,7 +73,11 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
   const answer: StreamedAnswer = { rawContent: '', chatText: '', calls: [], usage: undefined, finishReason: 'stop', processor };
   const { checkpoint, resume } = req;
   // Each batch of events goes out with the model text behind it (step-partial.ts).
-  const out = new BatchingPublisher(req.publisher, { alongside: checkpoint ? () => checkpoint.alongside(answer.rawContent) : undefined });
+  const load = deps.caches.streamLoad;
+  const out = new BatchingPublisher(req.publisher, {
+    lingerMs: () => load.lingerMs(deps.config.STREAM_BATCHES_PER_SECOND),
+    alongside: checkpoint ? () => checkpoint.alongside(answer.rawContent) : undefined,
+  });
   let position = 0;
   let midStream = false;
   // While the kept text is fed again, nothing is published: its events are on the stream.
@@ -110,6 +114,7 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
   };
 
   const idle = new IdleWatch(deps.config.LLM_STREAM_IDLE_SECONDS);
+  const leave = load.enter();
   try {
     const request = resume ? continuationRequest(resume.strategy, req.messages, resume.text) : { messages: req.messages, body: {} };
     const stream = await deps.llm.chat.completions.create(
@@ -176,6 +181,7 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
     await out.flush().catch(() => undefined);
     throw classifyLlmError(idle.failure(err, req.signal));
   } finally {
+    leave();
     idle.stop();
     beat.chars = position;
   }

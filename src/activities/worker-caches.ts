@@ -6,6 +6,7 @@
  * result.
  */
 import { StreamLedgerBatch } from './stream-ledger-batch';
+import { StreamLoad } from './batching-publisher';
 import { LRUCache } from 'lru-cache';
 import type { TurnContextDoc } from '../db/models';
 import type { TurnSources } from './context/prefetch';
@@ -17,6 +18,8 @@ import type { RouterInput } from './router-input';
 export interface WorkerCaches {
   /** Stream counts not yet on record, written for all of the worker's streams at once. */
   streamLedger: StreamLedgerBatch;
+  /** The token streams the worker has open, which widen every stream's batch window (batching-publisher.ts). */
+  streamLoad: StreamLoad;
   /** The router's reads that prepareTurn started, by turn id, taken once (router-input.ts). */
   routerInputs: EarlyReads<RouterInput>;
   /** The context's reads that prepareTurn started, by turn id, taken once (context/prefetch.ts). */
@@ -35,6 +38,7 @@ export interface WorkerCaches {
 export function createWorkerCaches(): WorkerCaches {
   return {
     streamLedger: new StreamLedgerBatch(),
+    streamLoad: new StreamLoad(),
     // Short-lived: the router follows prepareTurn within a workflow task.
     routerInputs: new EarlyReads<RouterInput>({ max: 64, ttlMs: 30_000 }),
     // Whole projects' text: few entries, and short-lived (a turn's first step follows its router).

@@ -16,6 +16,13 @@
  *   local activity needs: a worker that dies mid-way has its workflow task retried
  *   elsewhere, and the activity runs again. Local activities do not heartbeat; the workflow
  *   task's own timeout notices a dead worker instead.
+ * - The router's one model call runs as a local activity too, in the workflow task that
+ *   opened the turn: its answer comes back inside that task, so the first agent's step is
+ *   scheduled without a dispatch through the server and a workflow task of its own. Under 50
+ *   turns at once that was a sixth of the Temporal server's CPU in the opening burst. It is
+ *   short (a routing JSON, not streamed, nothing shown) and idempotent (its usage record has a
+ *   fixed id), and a call cut by a dead worker is asked again by the worker that retries the
+ *   task, as an interrupted router call always was.
  */
 import { type ActivityInterfaceFor, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
@@ -32,7 +39,7 @@ export type ShortActivity =
   | 'finalizeTurn';
 
 export function turnActivities(settings: TurnSettings, opts: { local?: boolean } = {}) {
-  const llm = proxyActivities<Pick<Activities, 'llmStep' | 'routeTurn'>>({
+  const llm = proxyActivities<Pick<Activities, 'llmStep'>>({
     startToCloseTimeout: `${settings.llmStartToCloseSeconds}s`,
     heartbeatTimeout: `${settings.llmHeartbeatTimeoutSeconds}s`,
     // The first retry comes soon: after a worker crash the heartbeat timeout has already cost
@@ -40,9 +47,8 @@ export function turnActivities(settings: TurnSettings, opts: { local?: boolean }
     // outage is ridden out; a provider's own Retry-After overrides the schedule (nextRetryDelay).
     retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 7, nonRetryableErrorTypes: [FailureType.LlmBadRequest] },
   });
-  const router = proxyActivities<Pick<Activities, 'routeTurn'>>({
+  const router = proxyLocalActivities<Pick<Activities, 'routeTurn'>>({
     startToCloseTimeout: '60s',
-    heartbeatTimeout: `${settings.storeHeartbeatTimeoutSeconds}s`,
     retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: 3 },
   });
   const store = proxyActivities<Omit<Activities, 'llmStep' | 'routeTurn'>>({

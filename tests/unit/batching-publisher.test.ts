@@ -1,5 +1,5 @@
 import { draft, type AnyEventDraft } from '../../src/core/events';
-import { BatchingPublisher } from '../../src/activities/batching-publisher';
+import { BatchingPublisher, DEFAULT_LINGER_MS, MAX_LINGER_MS, StreamLoad } from '../../src/activities/batching-publisher';
 import type { StreamPublisher } from '../../src/streams/redis-streams';
 
 /** Records each XADD batch instead of writing to Redis. */
@@ -80,5 +80,51 @@ describe('BatchingPublisher', () => {
     const out = new BatchingPublisher(publisher, { lingerMs: 0 });
     out.add(content('x'));
     await expect(out.flush()).rejects.toThrow('redis down');
+  });
+
+  it('widens its window while the worker has more streams open than its batch budget covers', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const load = new StreamLoad();
+      const leaves = Array.from({ length: 50 }, () => load.enter());
+      const { publisher, batches } = recorder();
+      // 50 streams sharing 400 batches a second: one batch per stream every 125 ms.
+      const out = new BatchingPublisher(publisher, { lingerMs: () => load.lingerMs(400), now: () => Date.now() });
+      out.add(content('A'));
+      await new Promise((r) => setImmediate(r));
+      out.add(content(' B'));
+      await jest.advanceTimersByTimeAsync(124);
+      expect(batches).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(batches).toHaveLength(2);
+      // The streams end: the next window is the default one again.
+      for (const leave of leaves.slice(1)) leave();
+      out.add(content(' C'));
+      await jest.advanceTimersByTimeAsync(DEFAULT_LINGER_MS);
+      expect(batches.flatMap(deltas).join('')).toBe('A B C');
+      await out.flush();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+});
+
+describe('StreamLoad', () => {
+  it('keeps the default window up to the budget, then shares the budget evenly, up to the widest window', () => {
+    const load = new StreamLoad();
+    const leaves = Array.from({ length: 20 }, () => load.enter());
+    expect(load.lingerMs(400)).toBe(DEFAULT_LINGER_MS);
+    leaves.push(...Array.from({ length: 30 }, () => load.enter()));
+    expect(load.lingerMs(400)).toBe(125);
+    expect(load.lingerMs(50)).toBe(MAX_LINGER_MS);
+  });
+
+  it('counts a stream once however often it leaves', () => {
+    const load = new StreamLoad();
+    const leave = load.enter();
+    load.enter();
+    leave();
+    leave();
+    expect(load.streams).toBe(1);
   });
 });
