@@ -92,9 +92,13 @@ start_temporal() {
   # 678–846 ms (5 runs) against 822–1,051 ms with synchronous=full (3 runs); workflow tasks
   # wait 30–35 ms in all for a worker instead of 52–101 ms.
   keep_previous_log "$LOGS/temporal.log"
+  # Eager activity execution (as deploy/temporal/dynamicconfig.yaml sets it in production): an
+  # LLM step scheduled by a workflow task comes back with that task's completion instead of a
+  # dispatch through matching. Under 50 turns at once, time to first token p50 3.3 → 3.2 s.
   # GOGC: see GO_GC_PERCENT above.
   GOGC="$GO_GC_PERCENT" nohup "$cli" server start-dev --ip 127.0.0.1 --port "$TEMPORAL_PORT" --ui-port "$TEMPORAL_UI_PORT" \
     --db-filename "$DATA/temporal.db" --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal \
+    --dynamic-config-value system.enableActivityEagerExecution=true \
     --log-level warn "${sa[@]}" >"$LOGS/temporal.log" 2>&1 &
   echo $! >"$RUN/temporal.pid"
   wait_port Temporal 127.0.0.1 "$TEMPORAL_PORT" 60 "$LOGS/temporal.log"

@@ -53,7 +53,7 @@ describe('config', () => {
 
 describe('docker-compose.yml', () => {
   const compose = parse(fs.readFileSync(path.join(__dirname, '../../docker-compose.yml'), 'utf8'), { merge: true }) as {
-    services: Record<string, { environment?: Record<string, string>; command?: string[] }>;
+    services: Record<string, { environment?: Record<string, string>; command?: string[]; volumes?: string[] }>;
   };
 
   test('describes production: Temporal with PostgreSQL, Temporal UI, MongoDB, Redis, API and worker', () => {
@@ -70,5 +70,16 @@ describe('docker-compose.yml', () => {
       expect(names.filter((n) => !known.has(n))).toEqual([]);
       expect(names).toEqual(expect.arrayContaining(['TEMPORAL_ADDRESS', 'MONGODB_URI', 'REDIS_URL', 'TEMPORAL_TASK_QUEUE']));
     }
+  });
+
+  test('Temporal runs with eager activity execution, as the local dev server does', () => {
+    const temporal = compose.services.temporal!;
+    const target = temporal.environment!.DYNAMIC_CONFIG_FILE_PATH!;
+    const mount = (temporal.volumes ?? []).find((v) => v.split(':')[1] === target);
+    expect(mount).toBeDefined();
+    const dynamic = parse(fs.readFileSync(path.join(__dirname, '../..', mount!.split(':')[0]!), 'utf8')) as Record<string, { value: unknown }[]>;
+    expect(dynamic['system.enableActivityEagerExecution']).toEqual([{ value: true }]);
+    const services = fs.readFileSync(path.join(__dirname, '../../scripts/services.sh'), 'utf8');
+    expect(services).toContain('--dynamic-config-value system.enableActivityEagerExecution=true');
   });
 });
