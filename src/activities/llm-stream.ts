@@ -61,6 +61,21 @@ export interface StreamedAnswer {
   processor: FileStreamProcessor;
 }
 
+/**
+ * The step's batched output: its window follows the worker's open streams (`StreamLoad`; `enter`
+ * counts this one until the function it returns is called, once the answer has ended however it
+ * ended), and each batch carries the model text behind it as the step's checkpoint (step-partial.ts).
+ */
+function streamOutput(deps: ActivityDeps, req: AnswerRequest, answer: StreamedAnswer): { out: BatchingPublisher; enter: () => () => void } {
+  const { streamLoad } = deps.caches;
+  const { checkpoint } = req;
+  const out = new BatchingPublisher(req.publisher, {
+    lingerMs: () => streamLoad.lingerMs(deps.config.STREAM_BATCHES_PER_SECOND),
+    alongside: checkpoint ? () => checkpoint.alongside(answer.rawContent) : undefined,
+  });
+  return { out, enter: () => streamLoad.enter() };
+}
+
 /** Streams one answer; a cancelled step fails as cancelled, never with a cut-off answer. */
 export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Promise<StreamedAnswer> {
   const { input, stamp, beat } = req;
@@ -72,12 +87,7 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
   });
   const answer: StreamedAnswer = { rawContent: '', chatText: '', calls: [], usage: undefined, finishReason: 'stop', processor };
   const { checkpoint, resume } = req;
-  // Each batch of events goes out with the model text behind it (step-partial.ts).
-  const load = deps.caches.streamLoad;
-  const out = new BatchingPublisher(req.publisher, {
-    lingerMs: () => load.lingerMs(deps.config.STREAM_BATCHES_PER_SECOND),
-    alongside: checkpoint ? () => checkpoint.alongside(answer.rawContent) : undefined,
-  });
+  const { out, enter } = streamOutput(deps, req, answer);
   let position = 0;
   let midStream = false;
   // While the kept text is fed again, nothing is published: its events are on the stream.
@@ -114,7 +124,7 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
   };
 
   const idle = new IdleWatch(deps.config.LLM_STREAM_IDLE_SECONDS);
-  const leave = load.enter();
+  const leave = enter();
   try {
     const request = resume ? continuationRequest(resume.strategy, req.messages, resume.text) : { messages: req.messages, body: {} };
     const stream = await deps.llm.chat.completions.create(
