@@ -47,6 +47,8 @@ export function createRouterActivities(deps: ActivityDeps) {
           { signal: Context.current().cancellationSignal },
         );
         content = res.choices[0]?.message.content ?? '';
+        // Crash tests: the model answered and nothing of it is on record yet.
+        deps.faults?.hit('router.answered', { turnId: input.turnId });
         if (res.usage) {
           await recordUsage(models, usageId(input.turnId, 'router'), input.turnId, turn, 'router', 0, providerUsage(config.meta.prices, res.usage, res.model || config.OPENAI_MODEL));
         }

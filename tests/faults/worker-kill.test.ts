@@ -145,6 +145,9 @@ const scenarios: [string, FaultRule, Comeback][] = [
   // when Temporal does not take a completion during an outage): the retry goes on from the
   // whole text and reports nothing twice (issue 34) — the sequence below would show it.
   ['g. after the writer’s step reported its save and usage, before the step completed', { point: 'llm.after_end_events', match: { agent: 'writer', kind: 'planned' } }, 'step_resumed'],
+  // The router runs as a local activity in the turn's first workflow task: the task times out on
+  // the dead worker and the next worker runs the opening again, the router's call included.
+  ['h. during routing: the router’s model answered, nothing of it on record', { point: 'router.answered' }, null],
 ];
 
 test.each(scenarios)('%s: the turn completes with the clean run’s files and text; no duplicates', async (name, fault, comeback) => {
