@@ -105,7 +105,6 @@ export class ScriptoriumContender {
 
   static async start(o: ScriptoriumOptions): Promise<ScriptoriumContender> {
     const c = o.config;
-    const sep = c.MONGODB_URI.includes('?') ? '&' : '?';
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       SCRIPTORIUM_ENV_PRIORITY: 'none',
@@ -118,8 +117,8 @@ export class ScriptoriumContender {
       TEMPORAL_TASK_QUEUE: c.TEMPORAL_TASK_QUEUE,
       REDIS_KEY_PREFIX: c.REDIS_KEY_PREFIX,
       REDIS_URL: c.REDIS_URL,
-      // Command monitoring is how the children count their MongoDB commands.
-      MONGODB_URI: `${c.MONGODB_URI}${sep}monitorCommands=true`,
+      // No command monitoring: the children count their commands on the driver's connection (child.ts).
+      MONGODB_URI: c.MONGODB_URI,
       BENCH_DB: o.dbName,
       BENCH_LLM_BASE_URL: o.modelUrl,
       BENCH_BUNDLE: o.bundleFile,
