@@ -41,8 +41,11 @@ export function createWorkerCaches(): WorkerCaches {
     streamLoad: new StreamLoad(),
     // Short-lived: the router follows prepareTurn within a workflow task.
     routerInputs: new EarlyReads<RouterInput>({ max: 64, ttlMs: 30_000 }),
-    // Whole projects' text: few entries, and short-lived (a turn's first step follows its router).
-    turnSources: new EarlyReads<TurnSources>({ max: 8, ttlMs: 30_000 }),
+    // Whole projects' text, short-lived (a turn's first step follows its router within seconds,
+    // then takes it). One entry per turn opening at once: with 8, 42 of 50 turns started together
+    // lost theirs before their first step and read their files, skills and messages again, on the
+    // path to the first token (bench:turn --concurrency 50). The TTL bounds what it holds.
+    turnSources: new EarlyReads<TurnSources>({ max: 64, ttlMs: 30_000 }),
     // Kept per project so a turn re-indexes only the files written since the last one. Never
     // load-bearing: an evicted project just indexes again.
     retrievalIndexes: new LRUCache<string, ChunkIndex>({ max: 16 }),

@@ -133,3 +133,13 @@ test('a step in another worker reads the stored context and builds nothing', asy
     fileReads.mockRestore();
   }
 });
+
+test('a worker opening 50 turns at once keeps every turn’s early reads for its first step', async () => {
+  // A burst of turns: each is prepared before any of them reaches its first step. The early
+  // reads of the first turns must still be there when their steps come (with 8 kept, 42 of 50
+  // were dropped and read again on the way to the first token).
+  const turns = [];
+  for (let i = 0; i < 50; i++) turns.push(await newTurn());
+  for (const { turn } of turns) prefetchTurnSources(db.models, caches, turn, readSessionMessages(db.models, turn.sessionId));
+  expect(turns.filter(({ turnId }) => holdsTurnSources(caches.turnSources, turnId)).length).toBe(50);
+});
