@@ -62,18 +62,15 @@ export interface StreamedAnswer {
 }
 
 /**
- * The step's batched output: its window follows the worker's open streams (`StreamLoad`; `enter`
- * counts this one until the function it returns is called, once the answer has ended however it
- * ended), and each batch carries the model text behind it as the step's checkpoint (step-partial.ts).
+ * The step's batched output: its window follows the worker's open streams (`StreamLoad`), and
+ * each batch carries the model text behind it as the step's checkpoint (step-partial.ts).
  */
-function streamOutput(deps: ActivityDeps, req: AnswerRequest, answer: StreamedAnswer): { out: BatchingPublisher; enter: () => () => void } {
-  const { streamLoad } = deps.caches;
+function streamOutput(deps: ActivityDeps, req: AnswerRequest, answer: StreamedAnswer): BatchingPublisher {
   const { checkpoint } = req;
-  const out = new BatchingPublisher(req.publisher, {
-    lingerMs: () => streamLoad.lingerMs(deps.config.STREAM_BATCHES_PER_SECOND),
+  return new BatchingPublisher(req.publisher, {
+    lingerMs: () => deps.caches.streamLoad.lingerMs(deps.config.STREAM_BATCHES_PER_SECOND),
     alongside: checkpoint ? () => checkpoint.alongside(answer.rawContent) : undefined,
   });
-  return { out, enter: () => streamLoad.enter() };
 }
 
 /** Streams one answer; a cancelled step fails as cancelled, never with a cut-off answer. */
@@ -87,7 +84,7 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
   });
   const answer: StreamedAnswer = { rawContent: '', chatText: '', calls: [], usage: undefined, finishReason: 'stop', processor };
   const { checkpoint, resume } = req;
-  const { out, enter } = streamOutput(deps, req, answer);
+  const out = streamOutput(deps, req, answer);
   let position = 0;
   let midStream = false;
   // While the kept text is fed again, nothing is published: its events are on the stream.
@@ -124,7 +121,7 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
   };
 
   const idle = new IdleWatch(deps.config.LLM_STREAM_IDLE_SECONDS);
-  const leave = enter();
+  const leave = deps.caches.streamLoad.enter();
   try {
     const request = resume ? continuationRequest(resume.strategy, req.messages, resume.text) : { messages: req.messages, body: {} };
     const stream = await deps.llm.chat.completions.create(
