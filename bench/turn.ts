@@ -14,6 +14,7 @@
  *                         [--ttft 300] [--tps 80] [--chapter-words 1000]
  *                         [--worker-tuning '{"workflowTaskPollerBehavior":{"type":"autoscaling"}}']
  *   quick look (a few minutes): npm run bench:turn -- --rounds 1 --conc-rounds 1 --data fresh
+ *   BENCH_EXTRA_NODE_FLAGS='…' adds Node flags to the API and worker processes (V8 and GC experiments).
  *
  * The figures are medians; this machine is shared, so read them as ratios.
  */
@@ -32,6 +33,7 @@ import { historyBreakdown, printActivities, printTimeline } from './turn-kit/his
 import { recordCalls, scriptFor, startModelRig, union, type ModelRig, type RecordedCall } from './turn-kit/model';
 import { PeerContender } from './turn-kit/peer';
 import { printSummary, summarize } from './turn-kit/profile';
+import { MachineCpu } from './turn-kit/machine-cpu';
 import { type ConcurrentSample, type ContenderName, type LoneSample, printTables } from './turn-kit/report';
 import { ScriptoriumContender, type TurnTiming } from './turn-kit/scriptorium';
 import { removeTurnFiles, seedAccumulated } from './turn-kit/seed';
@@ -224,7 +226,9 @@ async function main(): Promise<void> {
           await fresh();
           const turns = await concurrentTurns(b, who, concurrency, acc?.projectId ?? null);
           const before = who === 'scriptorium' ? await ours.stats() : null;
+          const machine = new MachineCpu();
           const { result } = await scripted(b, concurrency, turns);
+          machine.stop();
           const start = Math.min(...result.map((t) => t.start));
           if (before && r === concRounds - 1) {
             // Activities of all turns (figures are sums over the batch); history of the median-ttft turn.
@@ -243,6 +247,7 @@ async function main(): Promise<void> {
           const ttfts = concs[concs.length - 1]!.ttfts.slice().sort((x, y) => x - y);
           const at = (q: number) => (ttfts[Math.min(ttfts.length - 1, Math.floor(q * ttfts.length))]! / 1000).toFixed(2);
           console.log(`  ${data} ${tn} ${concurrency} concurrent, round ${r + 1} ${who}: total ${(concs[concs.length - 1]!.total / 1000).toFixed(2)} s${acceptedP50}, first token min/p25/p50/p75/max ${at(0)}/${at(0.25)}/${at(0.5)}/${at(0.75)}/${at(1)} s`);
+          console.log(`    ${machineCpuLine(machine, start, result)}`);
         }
       }
     }
@@ -274,6 +279,29 @@ async function main(): Promise<void> {
     await runtime.mongo.useDb(`${name}_peer`).dropDatabase().catch(() => undefined);
     await runtime.close();
   }
+}
+
+/**
+ * The machine's CPU through the batch (every process on the cores). Until the median first
+ * token it is what half the turns' openings cost, with the starts of the rest and the streams
+ * of those already open; its busy share says whether the cores were the limit. Less noisy
+ * than the batch's timings (a run's TTFT p50 varies by ±0.25 s), so a change to the opening
+ * shows in it first.
+ */
+function machineCpuLine(machine: MachineCpu, start: number, result: TurnTiming[]): string {
+  const byToken = result.map((t) => t.firstToken).sort((x, y) => x - y);
+  const p50At = byToken[byToken.length >> 1]!;
+  const end = Math.max(...result.map((t) => t.end));
+  const toP50 = machine.busyBetween(start, p50At);
+  const whole = machine.busyBetween(start, end);
+  if (toP50 === null || whole === null) return 'machine CPU: not available (no /proc/stat)';
+  const opened = (byToken.length >> 1) + 1;
+  const share = (ms: number, span: number) => ((100 * ms) / (span * machine.cores)).toFixed(0);
+  return (
+    `machine CPU (${machine.cores} cores): until the p50 first token ${(toP50 / 1000).toFixed(2)} core-s ` +
+    `(${share(toP50, p50At - start)} % busy; ${(toP50 / opened).toFixed(0)} ms per turn opened), ` +
+    `whole batch ${(whole / 1000).toFixed(1)} core-s (${share(whole, end - start)} % busy; ${(whole / result.length).toFixed(0)} ms per turn)`
+  );
 }
 
 /** Prepares `n` sessions (or threads) and returns the function that starts all turns at once. */

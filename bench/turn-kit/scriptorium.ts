@@ -36,7 +36,7 @@ interface Child {
 }
 
 async function spawnChild(role: 'api' | 'worker', env: NodeJS.ProcessEnv): Promise<Child> {
-  const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--require', 'tsx/cjs', path.join(ROOT, 'bench/turn-kit/child.ts'), role], {
+  const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...(process.env.BENCH_EXTRA_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--require', 'tsx/cjs', path.join(ROOT, 'bench/turn-kit/child.ts'), role], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
