@@ -6,6 +6,8 @@
  * each activity type.
  *
  *   node --require tsx/cjs bench/turn-kit/child.ts api|worker   (spawned by bench/turn.ts)
+ *   BENCH_MONGO_TRACE=1 writes each command to stderr (process, time, activity, command,
+ *   collection, filter): the sequence of a turn's commands, to see which its opening waits on.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Session } from 'node:inspector/promises';
@@ -68,6 +70,8 @@ const DRIVER_COMMANDS = new Set(['hello', 'ismaster', 'isMaster', 'endSessions',
  * under 50 concurrent turns the worker's CPU per turn was 244–256 ms with it, 235–245 ms with
  * this count, 226–235 ms with no count at all. bench:job counts on the server instead.
  */
+const TRACE = Boolean(process.env.BENCH_MONGO_TRACE);
+
 function countMongoCommands(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Connection } = require('mongodb/lib/cmap/connection') as { Connection: DriverConnection };
@@ -82,6 +86,7 @@ function countMongoCommands(): void {
     const activity = current.getStore();
     if (activity) activityStats(activity).mongo += 1;
     const started = performance.now();
+    if (TRACE) process.stderr.write(`mongo ${process.argv[2]} ${Date.now()} ${activity ?? '-'} ${key} ${JSON.stringify(cmd.filter ?? cmd.updates ?? '').slice(0, 100)}\n`);
     try {
       return await command.call(this, ns, cmd, ...rest);
     } finally {
