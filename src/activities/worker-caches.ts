@@ -10,7 +10,7 @@ import { StreamLoad } from './batching-publisher';
 import { LRUCache } from 'lru-cache';
 import type { TurnContextDoc } from '../db/models';
 import type { TurnSources } from './context/prefetch';
-import type { ChunkIndex } from './context/retrieval';
+import { type ChunkIndex, indexFootprint } from './context/retrieval';
 import type { Measured } from './context/tokens';
 import { EarlyReads } from './early-reads';
 import type { RouterInput } from './router-input';
@@ -34,6 +34,9 @@ export interface WorkerCaches {
   turnContexts: LRUCache<string, TurnContextDoc>;
 }
 
+/** What a worker's retrieval indexes may hold in all (estimated by indexFootprint). */
+export const RETRIEVAL_INDEX_BYTES = 96 * 1024 * 1024;
+
 /** A worker's caches, empty: createActivities makes one set for all the activities it builds. */
 export function createWorkerCaches(): WorkerCaches {
   return {
@@ -47,8 +50,10 @@ export function createWorkerCaches(): WorkerCaches {
     // path to the first token (bench:turn --concurrency 50). The TTL bounds what it holds.
     turnSources: new EarlyReads<TurnSources>({ max: 64, ttlMs: 30_000 }),
     // Kept per project so a turn re-indexes only the files written since the last one. Never
-    // load-bearing: an evicted project just indexes again.
-    retrievalIndexes: new LRUCache<string, ChunkIndex>({ max: 16 }),
+    // load-bearing: an evicted project just indexes again. Bounded by what the indexes hold,
+    // not by a count of projects: with 16, a worker serving 20 jobs or 50 turns in as many
+    // projects evicted one project's index to index another, every step.
+    retrievalIndexes: new LRUCache<string, ChunkIndex>({ max: 1024, maxSize: RETRIEVAL_INDEX_BYTES, sizeCalculation: indexFootprint }),
     // Remembered so a run's growing tool loop is not re-tokenised at every step. A plain Map:
     // countStable bounds it (STABLE_COUNTS_MAX entries, the oldest dropped first).
     stableTokenCounts: new Map<string, number>(),

@@ -130,6 +130,18 @@ describe('retrieval', () => {
     expect(rankChunks(v2, { text: 'gulls salt', names: [] }, kept)).toEqual([]);
   });
 
+  test('a worker keeps the indexes of 50 projects at once, sized by what each holds once it is up to date', () => {
+    const indexes = createWorkerCaches().retrievalIndexes;
+    const chapter = (p: number, words: number) => [{ id: `c${p}`, title: 'Chapter 1', content: `Mara rings the ferry bell ${p}. `.repeat(words), version: words }];
+    // 50 turns (or 20 jobs) in as many projects: no project's index pushes out another's.
+    for (let p = 0; p < 50; p++) rankChunks(chapter(p, 10), { text: 'ferry bell', names: [] }, { indexes, key: `project-${p}` });
+    expect([...indexes.keys()].sort()).toEqual(Array.from({ length: 50 }, (_, p) => `project-${p}`).sort());
+    // The size is taken after the index follows the files: a longer chapter weighs more.
+    const before = indexes.calculatedSize;
+    rankChunks(chapter(0, 400), { text: 'ferry bell', names: [] }, { indexes, key: 'project-0' });
+    expect(indexes.calculatedSize).toBeGreaterThan(before + 4 * 390 * 'Mara rings the ferry bell 0. '.length);
+  });
+
   test('chunks break at paragraphs; snippets skip what is already shown and cap per file', () => {
     const text = Array.from({ length: 8 }, (_, i) => `Paragraph ${i} `.repeat(30)).join('\n\n');
     const chunks = chunkText('f', text);
