@@ -33,7 +33,7 @@ import { historyBreakdown, printActivities, printTimeline } from './turn-kit/his
 import { recordCalls, scriptFor, startModelRig, union, type ModelRig, type RecordedCall } from './turn-kit/model';
 import { PeerContender } from './turn-kit/peer';
 import { printSummary, summarize } from './turn-kit/profile';
-import { MachineCpu } from './turn-kit/machine-cpu';
+import { localServicePids, MachineCpu } from './turn-kit/machine-cpu';
 import { type ConcurrentSample, type ContenderName, type LoneSample, printTables } from './turn-kit/report';
 import { ScriptoriumContender, type TurnTiming } from './turn-kit/scriptorium';
 import { removeTurnFiles, seedAccumulated } from './turn-kit/seed';
@@ -226,7 +226,8 @@ async function main(): Promise<void> {
           await fresh();
           const turns = await concurrentTurns(b, who, concurrency, acc?.projectId ?? null);
           const before = who === 'scriptorium' ? await ours.stats() : null;
-          const machine = new MachineCpu();
+          // The bench process is the offline model and the turns' clients.
+          const machine = new MachineCpu(who === 'scriptorium' ? { ...ours.pids(), ...localServicePids(ROOT), 'model and clients': process.pid } : {});
           const { result } = await scripted(b, concurrency, turns);
           machine.stop();
           const start = Math.min(...result.map((t) => t.start));
@@ -297,10 +298,14 @@ function machineCpuLine(machine: MachineCpu, start: number, result: TurnTiming[]
   if (toP50 === null || whole === null) return 'machine CPU: not available (no /proc/stat)';
   const opened = (byToken.length >> 1) + 1;
   const share = (ms: number, span: number) => ((100 * ms) / (span * machine.cores)).toFixed(0);
+  const split = Object.entries(machine.byProcessBetween(start, p50At)).sort((a, b) => b[1] - a[1]);
+  const rest = toP50 - split.reduce((n, [, ms]) => n + ms, 0);
+  const parts = [...split, ['other processes and the kernel', rest] as const].map(([name, ms]) => `${name} ${((100 * ms) / toP50).toFixed(0)} %`);
   return (
     `machine CPU (${machine.cores} cores): until the p50 first token ${(toP50 / 1000).toFixed(2)} core-s ` +
     `(${share(toP50, p50At - start)} % busy; ${(toP50 / opened).toFixed(0)} ms per turn opened), ` +
-    `whole batch ${(whole / 1000).toFixed(1)} core-s (${share(whole, end - start)} % busy; ${(whole / result.length).toFixed(0)} ms per turn)`
+    `whole batch ${(whole / 1000).toFixed(1)} core-s (${share(whole, end - start)} % busy; ${(whole / result.length).toFixed(0)} ms per turn)` +
+    (split.length ? `\n    until the p50 first token, by process: ${parts.join(', ')}` : '')
   );
 }
 

@@ -2,22 +2,54 @@
  * The whole machine's CPU through a concurrent batch, from /proc/stat: every process on the
  * cores counts (API, worker, Temporal, the MongoDB-wire server, Redis, the offline model and
  * the clients), since under 50 turns at once the cores, not one process, are the limit.
- * Sampled every 50 ms so the CPU spent until a given moment (the p50 first token) can be read.
+ * Sampled every 50 ms so the CPU spent until a given moment (the p50 first token) can be read,
+ * with the named processes' share of it (/proc/<pid>/stat); the rest is other processes and
+ * the kernel's own work (loopback networking, mostly).
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+
+/** Linux's USER_HZ: /proc reports CPU time in hundredths of a second. */
+const TICK_MS = 10;
 
 interface Sample {
   at: number;
   busyMs: number;
+  byProcess: Record<string, number>;
 }
 
-function busyMsNow(): number {
+function machineBusyMs(): number {
   const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
   // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
   const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = cpu;
-  const ticks = user + nice + system + irq + softirq + steal;
-  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+  return (user + nice + system + irq + softirq + steal) * TICK_MS;
+}
+
+/** A process's user and system time so far, or null once it is gone. */
+function processCpuMs(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return null;
+  }
+}
+
+/** The local services' process ids that scripts/services.sh recorded, by name. */
+export function localServicePids(root: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, file] of [['Temporal', 'temporal'], ['MongoDB server', 'mongo'], ['Redis', 'redis']] as const) {
+    try {
+      const pid = Number(fs.readFileSync(path.join(root, '.local/run', `${file}.pid`), 'utf8').trim());
+      if (pid > 0) out[name] = pid;
+    } catch {
+      // Not started by services.sh (an external server): left out of the split.
+    }
+  }
+  return out;
 }
 
 export class MachineCpu {
@@ -25,14 +57,20 @@ export class MachineCpu {
   private readonly timer: NodeJS.Timeout | null;
   readonly cores = os.cpus().length;
 
-  constructor() {
+  /** `processes`: name → pid of the processes to split the machine's CPU by. */
+  constructor(private readonly processes: Record<string, number> = {}) {
     const ok = fs.existsSync('/proc/stat');
     this.timer = ok ? setInterval(() => this.sample(), 50) : null;
     if (ok) this.sample();
   }
 
   private sample(): void {
-    this.samples.push({ at: performance.now(), busyMs: busyMsNow() });
+    const byProcess: Record<string, number> = {};
+    for (const [name, pid] of Object.entries(this.processes)) {
+      const ms = processCpuMs(pid);
+      if (ms !== null) byProcess[name] = ms;
+    }
+    this.samples.push({ at: performance.now(), busyMs: machineBusyMs(), byProcess });
   }
 
   stop(): void {
@@ -41,14 +79,28 @@ export class MachineCpu {
     this.sample();
   }
 
+  private around(from: number, to: number): [Sample, Sample] | null {
+    const last = (t: number) => this.samples.filter((x) => x.at <= t).pop();
+    const a = last(from) ?? this.samples[0];
+    const b = last(to);
+    return a && b ? [a, b] : null;
+  }
+
   /** Busy CPU milliseconds (all cores) between two moments on performance.now()'s clock. */
   busyBetween(from: number, to: number): number | null {
-    const at = (t: number): number | null => {
-      const s = this.samples.filter((x) => x.at <= t).pop() ?? null;
-      return s ? s.busyMs : null;
-    };
-    const a = at(from) ?? this.samples[0]?.busyMs ?? null;
-    const b = at(to);
-    return a === null || b === null ? null : b - a;
+    const s = this.around(from, to);
+    return s ? s[1].busyMs - s[0].busyMs : null;
+  }
+
+  /** Each named process's CPU milliseconds between two moments (a process that ended is left out). */
+  byProcessBetween(from: number, to: number): Record<string, number> {
+    const s = this.around(from, to);
+    const out: Record<string, number> = {};
+    if (!s) return out;
+    for (const [name, end] of Object.entries(s[1].byProcess)) {
+      const start = s[0].byProcess[name];
+      if (start !== undefined) out[name] = end - start;
+    }
+    return out;
   }
 }

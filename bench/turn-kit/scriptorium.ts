@@ -103,6 +103,14 @@ export class ScriptoriumContender {
     readonly base: string,
   ) {}
 
+  /** The API's and the worker's process ids, for the machine's CPU by process (machine-cpu.ts). */
+  pids(): Record<string, number> {
+    const out: Record<string, number> = {};
+    if (this.api.proc.pid) out.API = this.api.proc.pid;
+    if (this.worker.proc.pid) out.worker = this.worker.proc.pid;
+    return out;
+  }
+
   static async start(o: ScriptoriumOptions): Promise<ScriptoriumContender> {
     const c = o.config;
     const env: NodeJS.ProcessEnv = {
