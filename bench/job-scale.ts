@@ -4,10 +4,10 @@
  * job's, time to first token (p50/p95, at the model proxy), the worker's CPU and peak RSS,
  * and MongoDB and Redis commands per chapter (server-side counters: every process's).
  */
-import fs from 'node:fs';
 import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import type { JobResult } from '../src/core/job-messages';
+import { processCpuMs } from './turn-kit/machine-cpu';
 
 export interface ScaleDeps {
   post: <T>(path: string, body: unknown) => Promise<T>;
@@ -26,12 +26,6 @@ interface Counters {
   redis: number;
 }
 
-/** The worker's CPU time (user + system) from /proc, in ms. */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
 const BOOKKEEPING = new Set(['hello', 'ping', 'serverStatus', 'endSessions', 'isMaster', 'ismaster', 'buildInfo']);
 
 async function counters(d: ScaleDeps): Promise<Counters> {
@@ -39,7 +33,7 @@ async function counters(d: ScaleDeps): Promise<Counters> {
   const mongo = Object.entries(status.metrics?.commands ?? {}).reduce((n, [name, c]) => n + (BOOKKEEPING.has(name) ? 0 : Number(c.total ?? 0)), 0);
   const info = await d.redis.info('stats');
   const redis = Number(/total_commands_processed:(\d+)/.exec(info)?.[1] ?? 0);
-  return { cpuMs: cpuMs(d.workerPid), mongo, redis };
+  return { cpuMs: processCpuMs(d.workerPid) ?? NaN, mongo, redis };
 }
 
 const pct = (xs: number[], p: number): number => {

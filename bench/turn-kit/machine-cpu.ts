@@ -26,8 +26,8 @@ function machineBusyMs(): number {
   return (user + nice + system + irq + softirq + steal) * TICK_MS;
 }
 
-/** A process's user and system time so far, or null once it is gone. */
-function processCpuMs(pid: number): number | null {
+/** A process's user and system time so far (/proc/<pid>/stat), in ms, or null once it is gone. */
+export function processCpuMs(pid: number): number | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.

@@ -35,7 +35,7 @@ export interface WorkerCaches {
 }
 
 /** What a worker's retrieval indexes may hold in all (estimated by indexFootprint). */
-export const RETRIEVAL_INDEX_BYTES = 96 * 1024 * 1024;
+const RETRIEVAL_INDEX_BYTES = 96 * 1024 * 1024;
 
 /** A worker's caches, empty: createActivities makes one set for all the activities it builds. */
 export function createWorkerCaches(): WorkerCaches {
