@@ -298,14 +298,17 @@ function machineCpuLine(machine: MachineCpu, start: number, result: TurnTiming[]
   if (toP50 === null || whole === null) return 'machine CPU: not available (no /proc/stat)';
   const opened = (byToken.length >> 1) + 1;
   const share = (ms: number, span: number) => ((100 * ms) / (span * machine.cores)).toFixed(0);
-  const split = Object.entries(machine.byProcessBetween(start, p50At)).sort((a, b) => b[1] - a[1]);
-  const rest = toP50 - split.reduce((n, [, ms]) => n + ms, 0);
-  const parts = [...split, ['other processes and the kernel', rest] as const].map(([name, ms]) => `${name} ${((100 * ms) / toP50).toFixed(0)} %`);
+  const shares = (to: number, total: number) => {
+    const split = Object.entries(machine.byProcessBetween(start, to)).sort((a, b) => b[1] - a[1]);
+    const rest = total - split.reduce((n, [, ms]) => n + ms, 0);
+    return split.length ? [...split, ['other processes and the kernel', rest] as const].map(([name, ms]) => `${name} ${((100 * ms) / total).toFixed(0)} %`).join(', ') : '';
+  };
+  const [untilP50, wholeBatch] = [shares(p50At, toP50), shares(end, whole)];
   return (
     `machine CPU (${machine.cores} cores): until the p50 first token ${(toP50 / 1000).toFixed(2)} core-s ` +
     `(${share(toP50, p50At - start)} % busy; ${(toP50 / opened).toFixed(0)} ms per turn opened), ` +
     `whole batch ${(whole / 1000).toFixed(1)} core-s (${share(whole, end - start)} % busy; ${(whole / result.length).toFixed(0)} ms per turn)` +
-    (split.length ? `\n    until the p50 first token, by process: ${parts.join(', ')}` : '')
+    (untilP50 ? `\n    by process until the p50 first token: ${untilP50}\n    by process over the whole batch: ${wholeBatch}` : '')
   );
 }
 

@@ -161,6 +161,13 @@ export const configSchema = z.object({
    * 400: 20 streams keep the 50 ms window, 50 batch every 125 ms.
    */
   STREAM_BATCHES_PER_SECOND: intFrom(400, 1),
+  /**
+   * Heartbeats a worker's running activities send a second, all together: past it each
+   * activity's 1 s beat widens evenly, up to 2 s and never past two thirds of its heartbeat
+   * timeout (src/activities/heartbeat.ts `HeartbeatLoad`). 25: 25 streaming steps keep 1 s,
+   * 50 beat every 2 s.
+   */
+  HEARTBEATS_PER_SECOND: intFrom(25, 1),
 
   /** host:port where the worker's Temporal runtime serves Prometheus metrics (task slots, schedule-to-start, activity latency). Empty: off. */
   TEMPORAL_METRICS_BIND_ADDRESS: z.string().default(''),

@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { createApprovalActivities } from './approvals';
-import { heartbeatWhile } from './heartbeat';
+import { heartbeatPace, heartbeatWhile, type HeartbeatPace } from './heartbeat';
 import { createJobCommandActivities } from './job-commands';
 import type { ActivityDeps } from './deps';
 import { createJobActivities } from './jobs';
@@ -20,15 +20,11 @@ import { createTurnOpeningActivities } from './turn-opening';
 import { createWorkerCaches, type WorkerCaches } from './worker-caches';
 
 /**
- * Heartbeats every second while a short activity runs (heartbeat.ts): a killed worker is
- * noticed in seconds while a slow MongoDB write may still take as long as it needs.
+ * Heartbeats every second (wider under load) while a short activity runs (heartbeat.ts): a
+ * killed worker is noticed in seconds while a slow MongoDB write may still take as long as it needs.
  */
-function withHeartbeat<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-  return (...args: A) => heartbeatWhile(Context.current(), () => undefined, () => fn(...args));
-}
-
-function heartbeating<T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T {
-  return Object.fromEntries(Object.entries(activities).map(([name, fn]) => [name, withHeartbeat(fn)])) as T;
+function withHeartbeat<A extends unknown[], R>(pace: HeartbeatPace, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return (...args: A) => heartbeatWhile(Context.current(), pace, () => undefined, () => fn(...args));
 }
 
 /**
@@ -37,6 +33,9 @@ function heartbeating<T extends Record<string, (...args: never[]) => Promise<unk
  */
 export function createActivities(services: Omit<ActivityDeps, 'caches'>, caches: WorkerCaches = createWorkerCaches()) {
   const deps: ActivityDeps = { ...services, caches };
+  const pace = heartbeatPace(deps);
+  const heartbeating = <T extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: T): T =>
+    Object.fromEntries(Object.entries(activities).map(([name, fn]) => [name, withHeartbeat(pace, fn)])) as T;
   return {
     ...heartbeating(createTurnLifecycleActivities(deps)),
     ...heartbeating(createTurnOpeningActivities(deps)),

@@ -9,7 +9,7 @@
  *   starts over (`step_retry`: clients drop that step's partial text); step-partial.ts.
  * - Saves the step's transcript in MongoDB and returns only compact facts to the workflow.
  */
-import { heartbeatWhile } from './heartbeat';
+import { heartbeatPace, heartbeatWhile } from './heartbeat';
 import { Context } from '@temporalio/activity';
 import type OpenAI from 'openai';
 import { REVIEW_CONTENT_MARKER } from '../core/markers';
@@ -57,11 +57,12 @@ export function toolSummary(name: string, raw: string): string {
 }
 
 export function createLlmActivities(deps: ActivityDeps) {
+  const pace = heartbeatPace(deps);
   return {
     /** One model call, heartbeating from its start with where it is (the stream position, or its tool calls). */
     llmStep(input: LlmStepInput): Promise<LlmStepResult> {
       const beat: StepBeat = { chars: 0, tools: false };
-      return heartbeatWhile(Context.current(), () => ({ step: input.step, ...beat }), () => runStep(deps, input, beat));
+      return heartbeatWhile(Context.current(), pace, () => ({ step: input.step, ...beat }), () => runStep(deps, input, beat));
     },
   };
 }

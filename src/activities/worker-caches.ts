@@ -7,6 +7,7 @@
  */
 import { StreamLedgerBatch } from './stream-ledger-batch';
 import { StreamLoad } from './batching-publisher';
+import { HeartbeatLoad } from './heartbeat';
 import { LRUCache } from 'lru-cache';
 import type { TurnContextDoc } from '../db/models';
 import type { TurnSources } from './context/prefetch';
@@ -20,6 +21,8 @@ export interface WorkerCaches {
   streamLedger: StreamLedgerBatch;
   /** The token streams the worker has open, which widen every stream's batch window (batching-publisher.ts). */
   streamLoad: StreamLoad;
+  /** The worker's heartbeating activities, which widen every activity's beat (heartbeat.ts). */
+  heartbeatLoad: HeartbeatLoad;
   /** The router's reads that prepareTurn started, by turn id, taken once (router-input.ts). */
   routerInputs: EarlyReads<RouterInput>;
   /** The context's reads that prepareTurn started, by turn id, taken once (context/prefetch.ts). */
@@ -42,6 +45,7 @@ export function createWorkerCaches(): WorkerCaches {
   return {
     streamLedger: new StreamLedgerBatch(),
     streamLoad: new StreamLoad(),
+    heartbeatLoad: new HeartbeatLoad(),
     // Short-lived: the router follows prepareTurn within a workflow task.
     routerInputs: new EarlyReads<RouterInput>({ max: 64, ttlMs: 30_000 }),
     // Whole projects' text, short-lived (a turn's first step follows its router within seconds,
