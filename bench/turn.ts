@@ -38,6 +38,7 @@ import { type ConcurrentSample, type ContenderName, type LoneSample, printTables
 import { ScriptoriumContender, type TurnTiming } from './turn-kit/scriptorium';
 import { removeTurnFiles, seedAccumulated } from './turn-kit/seed';
 import { printStepCosts, stepCosts, type StepCost } from './turn-kit/step-cost';
+import { temporalMetricsUrl, temporalRequests, temporalRequestsLine } from './turn-kit/temporal-requests';
 
 const ROOT = path.resolve(__dirname, '..');
 const MESSAGE = 'Plan a ten-chapter mystery and write chapter 1';
@@ -228,8 +229,12 @@ async function main(): Promise<void> {
           const before = who === 'scriptorium' ? await ours.stats() : null;
           // The bench process is the offline model and the turns' clients.
           const machine = new MachineCpu(who === 'scriptorium' ? { ...ours.pids(), ...localServicePids(ROOT), 'model and clients': process.pid } : {});
+          const requestsBefore = who === 'scriptorium' ? await temporalRequests(temporalMetricsUrl(), config.TEMPORAL_NAMESPACE) : null;
           const { result } = await scripted(b, concurrency, turns);
           machine.stop();
+          // Each turn's last workflow task (finalize) follows its `done`.
+          if (who === 'scriptorium') await Promise.all(result.map((t) => runtime.temporal.workflow.getHandle(turnWorkflowId(t.turnId!)).result()));
+          const requestsAfter = who === 'scriptorium' ? await temporalRequests(temporalMetricsUrl(), config.TEMPORAL_NAMESPACE) : null;
           const start = Math.min(...result.map((t) => t.start));
           if (before && r === concRounds - 1) {
             // Activities of all turns (figures are sums over the batch); history of the median-ttft turn.
@@ -249,6 +254,7 @@ async function main(): Promise<void> {
           const at = (q: number) => (ttfts[Math.min(ttfts.length - 1, Math.floor(q * ttfts.length))]! / 1000).toFixed(2);
           console.log(`  ${data} ${tn} ${concurrency} concurrent, round ${r + 1} ${who}: total ${(concs[concs.length - 1]!.total / 1000).toFixed(2)} s${acceptedP50}, first token min/p25/p50/p75/max ${at(0)}/${at(0.25)}/${at(0.5)}/${at(0.75)}/${at(1)} s`);
           console.log(`    ${machineCpuLine(machine, start, result)}`);
+          if (who === 'scriptorium') console.log(`    ${temporalRequestsLine(requestsBefore, requestsAfter, result.length)}`);
         }
       }
     }

