@@ -108,7 +108,9 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     // Extra activity interceptors (bench/turn-kit times each activity type) run after ours.
     interceptors: { activity: [activityInterceptors({ models: opts.runtime.models }), ...(opts.interceptors?.activity ?? [])] },
     // Heartbeats carry cancellation back to activities; the default throttle (80% of the
-    // heartbeat timeout) would delay an author's interrupt by many seconds.
+    // heartbeat timeout) would delay an author's interrupt by many seconds. How often an
+    // activity beats is the heartbeat budget's (src/activities/heartbeat.ts): 1 s, up to 2 s
+    // when the worker runs more activities than HEARTBEATS_PER_SECOND.
     maxHeartbeatThrottleInterval: '1s',
     // A killed worker's sticky queue holds the workflow's next task until this passes (default
     // 10 s) before any other worker may take it: after a SIGKILL the retried step finished in
