@@ -29,6 +29,7 @@ import { connectRuntime } from '../src/runtime';
 import type { JobResult } from '../src/core/job-messages';
 import { cacheShares, formatShare } from './cache-share';
 import { scaleBench } from './job-scale';
+import { processMemory } from './turn-kit/machine-cpu';
 import { SERVICE_NODE_FLAGS } from '../src/service-flags';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -83,16 +84,6 @@ function union(spans: [number, number][]): number {
     }
   }
   return total;
-}
-
-function rssOf(pid: number): { rss: number; peak: number } | null {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-    return { rss: kb('VmRSS') * 1024, peak: kb('VmHWM') * 1024 };
-  } catch {
-    return null;
-  }
 }
 
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
@@ -156,7 +147,7 @@ async function main(): Promise<void> {
 
   const rss: number[] = [];
   const sampler = setInterval(() => {
-    const r = rssOf(worker.pid!);
+    const r = processMemory(worker.pid!);
     if (r) rss.push(r.rss);
   }, 500);
 
@@ -195,7 +186,7 @@ async function main(): Promise<void> {
         adminDb: runtime.mongo.db!.admin() as never,
         workerPid: worker.pid!,
         ttfts: proxy.ttfts,
-        peakRss: () => rssOf(worker.pid!)?.peak ?? 0,
+        peakRss: () => processMemory(worker.pid!)?.peak ?? 0,
       },
       concurrent,
       jobBody,
@@ -223,7 +214,7 @@ async function main(): Promise<void> {
   const wall = performance.now() - t0;
   clearInterval(progress);
   clearInterval(sampler);
-  const peak = rssOf(worker.pid!)?.peak ?? Math.max(...rss);
+  const peak = processMemory(worker.pid!)?.peak ?? Math.max(...rss);
   process.stdout.write('\n');
 
   // Every run of the job, walking back along continue-as-new.

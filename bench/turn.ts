@@ -33,7 +33,7 @@ import { historyBreakdown, printActivities, printTimeline } from './turn-kit/his
 import { recordCalls, scriptFor, startModelRig, union, type ModelRig, type RecordedCall } from './turn-kit/model';
 import { PeerContender } from './turn-kit/peer';
 import { printSummary, summarize } from './turn-kit/profile';
-import { localServicePids, MachineCpu } from './turn-kit/machine-cpu';
+import { localServicePids, MachineCpu, processMemory } from './turn-kit/machine-cpu';
 import { type ConcurrentSample, type ContenderName, type LoneSample, printTables } from './turn-kit/report';
 import { ScriptoriumContender, type TurnTiming } from './turn-kit/scriptorium';
 import { removeTurnFiles, seedAccumulated } from './turn-kit/seed';
@@ -230,11 +230,13 @@ async function main(): Promise<void> {
           // The bench process is the offline model and the turns' clients.
           const machine = new MachineCpu(who === 'scriptorium' ? { ...ours.pids(), ...localServicePids(ROOT), 'model and clients': process.pid } : {});
           const requestsBefore = who === 'scriptorium' ? await temporalRequests(temporalMetricsUrl(), config.TEMPORAL_NAMESPACE) : null;
+          const redisBefore = who === 'scriptorium' ? await redisCommands(runtime.redis) : 0;
           const { result } = await scripted(b, concurrency, turns);
           machine.stop();
           // Each turn's last workflow task (finalize) follows its `done`.
           if (who === 'scriptorium') await Promise.all(result.map((t) => runtime.temporal.workflow.getHandle(turnWorkflowId(t.turnId!)).result()));
           const requestsAfter = who === 'scriptorium' ? await temporalRequests(temporalMetricsUrl(), config.TEMPORAL_NAMESPACE) : null;
+          const batchLine = who === 'scriptorium' && before ? batchFigures(result, before, await ours.stats(), (await redisCommands(runtime.redis)) - redisBefore, ours.pids().worker) : '';
           const start = Math.min(...result.map((t) => t.start));
           if (before && r === concRounds - 1) {
             // Activities of all turns (figures are sums over the batch); history of the median-ttft turn.
@@ -254,7 +256,7 @@ async function main(): Promise<void> {
           const at = (q: number) => (ttfts[Math.min(ttfts.length - 1, Math.floor(q * ttfts.length))]! / 1000).toFixed(2);
           console.log(`  ${data} ${tn} ${concurrency} concurrent, round ${r + 1} ${who}: total ${(concs[concs.length - 1]!.total / 1000).toFixed(2)} s${acceptedP50}, first token min/p25/p50/p75/max ${at(0)}/${at(0.25)}/${at(0.5)}/${at(0.75)}/${at(1)} s`);
           console.log(`    ${machineCpuLine(machine, start, result)}`);
-          if (who === 'scriptorium') console.log(`    ${temporalRequestsLine(requestsBefore, requestsAfter, result.length)}`);
+          if (who === 'scriptorium') console.log(`    ${batchLine}\n    ${temporalRequestsLine(requestsBefore, requestsAfter, result.length)}`);
         }
       }
     }
@@ -315,6 +317,28 @@ function machineCpuLine(machine: MachineCpu, start: number, result: TurnTiming[]
     `(${share(toP50, p50At - start)} % busy; ${(toP50 / opened).toFixed(0)} ms per turn opened), ` +
     `whole batch ${(whole / 1000).toFixed(1)} core-s (${share(whole, end - start)} % busy; ${(whole / result.length).toFixed(0)} ms per turn)` +
     (untilP50 ? `\n    by process until the p50 first token: ${untilP50}\n    by process over the whole batch: ${wholeBatch}` : '')
+  );
+}
+
+/** Commands the Redis server has processed so far (INFO stats), the bench's own few included. */
+async function redisCommands(redis: Bench['runtime']['redis']): Promise<number> {
+  const info = await redis.info('stats');
+  return Number(/^total_commands_processed:(\d+)/m.exec(info)?.[1] ?? 0);
+}
+
+type OursStats = Awaited<ReturnType<ScriptoriumContender['stats']>>;
+
+/** The batch's completions, p95 first token, the worker's CPU and peak memory, and the commands per turn. */
+function batchFigures(result: TurnTiming[], before: OursStats, after: OursStats, redis: number, workerPid: number | undefined): string {
+  const n = result.length;
+  const completed = result.filter((t) => t.status === 'completed').length;
+  const ttfts = result.map((t) => t.firstToken - t.start).sort((x, y) => x - y);
+  const p95 = ttfts[Math.min(n - 1, Math.floor(0.95 * n))]!;
+  const peak = workerPid ? processMemory(workerPid)?.peak : undefined;
+  const workerCpu = after.workerCpuMs - before.workerCpuMs;
+  return (
+    `completed ${completed}/${n}; first token p95 ${(p95 / 1000).toFixed(2)} s; worker CPU ${(workerCpu / 1000).toFixed(1)} s (${(workerCpu / n).toFixed(0)} ms per turn), ` +
+    `peak RSS ${peak ? `${(peak / 1024 / 1024).toFixed(0)} MB` : '—'} (its whole life); per turn ${((after.mongo - before.mongo) / n).toFixed(0)} MongoDB and ${(redis / n).toFixed(0)} Redis commands`
   );
 }
 

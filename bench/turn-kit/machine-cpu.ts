@@ -38,6 +38,17 @@ export function processCpuMs(pid: number): number | null {
   }
 }
 
+/** A process's resident memory now and at its peak (/proc/<pid>/status VmRSS, VmHWM), in bytes; null once it is gone. */
+export function processMemory(pid: number): { rss: number; peak: number } | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+    return { rss: kb('VmRSS') * 1024, peak: kb('VmHWM') * 1024 };
+  } catch {
+    return null;
+  }
+}
+
 /** The local services' process ids that scripts/services.sh recorded, by name. */
 export function localServicePids(root: string): Record<string, number> {
   const out: Record<string, number> = {};
