@@ -242,7 +242,6 @@ async function main(): Promise<void> {
             // Activities of all turns (figures are sums over the batch); history of the median-ttft turn.
             const byTtft = [...result].sort((x, y) => x.firstToken - x.start - (y.firstToken - y.start));
             const mid = byTtft[Math.floor(byTtft.length / 2)]!;
-            await Promise.all(result.map((t) => runtime.temporal.workflow.getHandle(turnWorkflowId(t.turnId!)).result()));
             await historyBreakdown(runtime, turnWorkflowId(mid.turnId!), before, await ours.stats(), `${data}, ${tn}, ${concurrency} concurrent: activities summed over all turns, history of the median-ttft turn`);
             // The model calls of the batch interleave, so the median turn's timeline shows its history alone.
             if (opt.timeline) timelines.push(() => printTimeline(runtime, turnWorkflowId(mid.turnId!), mid, []));

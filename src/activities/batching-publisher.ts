@@ -1,4 +1,5 @@
 import type { AnyEventDraft } from '../core/events';
+import { OpenCount } from './open-count';
 import type { Alongside, StreamPublisher } from '../streams/redis-streams';
 
 const DELTA_TYPES = new Set(['content', 'thinking', 'file_content']);
@@ -27,20 +28,7 @@ export const MAX_LINGER_MS = 250;
  * stream path's CPU per turn fell by about a sixth (bench:turn, issue 32). The first event
  * after a quiet spell still goes out at once.
  */
-export class StreamLoad {
-  private open = 0;
-
-  /** Counts one stream as open until the returned function is called (again: no effect). */
-  enter(): () => void {
-    this.open += 1;
-    let left = false;
-    return () => {
-      if (left) return;
-      left = true;
-      this.open -= 1;
-    };
-  }
-
+export class StreamLoad extends OpenCount {
   get streams(): number {
     return this.open;
   }

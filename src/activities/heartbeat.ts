@@ -8,6 +8,7 @@
  */
 import type { Context } from '@temporalio/activity';
 import type { ActivityDeps } from './deps';
+import { OpenCount } from './open-count';
 
 /** The beat of an activity while its worker's beats fit the budget. */
 export const BASE_BEAT_MS = 1000;
@@ -26,20 +27,7 @@ export const MAX_BEAT_MS = 2000;
  * back to a running step (it comes with a heartbeat's answer): the turn itself stops at once
  * (the workflow does not wait for the step), the step's model request up to a second later.
  */
-export class HeartbeatLoad {
-  private open = 0;
-
-  /** Counts one heartbeating activity until the returned function is called (again: no effect). */
-  enter(): () => void {
-    this.open += 1;
-    let left = false;
-    return () => {
-      if (left) return;
-      left = true;
-      this.open -= 1;
-    };
-  }
-
+export class HeartbeatLoad extends OpenCount {
   get activities(): number {
     return this.open;
   }
