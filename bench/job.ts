@@ -5,9 +5,9 @@
  *   npx tsx bench/job.ts --concurrent 20 --chapters 5     (N jobs at once: bench/job-scale.ts)
  *
  * The worker runs in its own process (so its RSS is its own); the API and the offline
- * model run here, with a timing proxy in front of the model. Figures:
+ * model run here, the model timed at its own server (turn-kit/model.ts). Figures:
  * - wall time of the job (POST to result) against the time the worker spent waiting on the
- *   model (the union of all model requests, measured at the proxy): the difference is
+ *   model (the union of all model requests, measured at the model's server): the difference is
  *   orchestration overhead — Temporal round trips, MongoDB, Redis, context assembly;
  * - worker RSS (sampled, and its peak);
  * - history events and bytes per workflow run of the job;
@@ -16,7 +16,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -30,6 +30,7 @@ import type { JobResult } from '../src/core/job-messages';
 import { cacheShares, formatShare } from './cache-share';
 import { scaleBench } from './job-scale';
 import { processMemory } from './turn-kit/machine-cpu';
+import { timeRequests, union } from './turn-kit/model';
 import { SERVICE_NODE_FLAGS } from '../src/service-flags';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -39,51 +40,6 @@ function flag(name: string, def: number): number {
   const v = i >= 0 ? Number(process.argv[i + 1]) : def;
   if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number (use --ttft 1 for an instant model)`);
   return v;
-}
-
-/** Forwards to the model and records when each request started and its response ended. */
-async function timingProxy(target: string): Promise<{ url: string; spans: [number, number][]; ttfts: number[]; close(): void }> {
-  const up = new URL(target);
-  const spans: [number, number][] = [];
-  const ttfts: number[] = [];
-  const server = http.createServer((req, res) => {
-    const t0 = performance.now();
-    const fwd = http.request({ host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers }, (ur) => {
-      res.writeHead(ur.statusCode ?? 502, ur.headers);
-      // Time to first token: the first chunk that carries text or a tool call.
-      let first = true;
-      ur.on('data', (d: Buffer) => {
-        if (first && /"(?:content|reasoning_content)":"[^"]|"tool_calls"/.test(d.toString())) {
-          first = false;
-          ttfts.push(performance.now() - t0);
-        }
-      });
-      ur.pipe(res);
-      ur.on('end', () => spans.push([t0, performance.now()]));
-    });
-    fwd.on('error', () => res.destroy());
-    res.on('close', () => fwd.destroy());
-    req.pipe(fwd);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, spans, ttfts, close: () => server.close() };
-}
-
-/** Total time covered by the spans (requests are sequential in a job, but do not assume it). */
-function union(spans: [number, number][]): number {
-  const s = [...spans].sort((a, b) => a[0] - b[0]);
-  let total = 0;
-  let end = -Infinity;
-  for (const [a, b] of s) {
-    if (a > end) {
-      total += b - a;
-      end = b;
-    } else if (b > end) {
-      total += b - end;
-      end = b;
-    }
-  }
-  return total;
 }
 
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
@@ -115,7 +71,7 @@ async function main(): Promise<void> {
   const logger = createLogger('warn', 'bench');
   const runtime = await connectRuntime(config, logger, { dbName: name });
   const model = await startOfflineModel({ ttftMs: ttft, tokensPerSecond: tps });
-  const proxy = await timingProxy(model.baseURL);
+  const times = timeRequests(model);
 
   console.log('bundling workflows…');
   const bundleFile = path.join(ROOT, '.local', `${name}-bundle.js`);
@@ -126,7 +82,7 @@ async function main(): Promise<void> {
   // tsx as a require hook keeps the worker one process, so its RSS is the worker's own.
   const worker = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--require', 'tsx/cjs', path.join(ROOT, 'tests/helpers/worker-main.ts')], {
     cwd: ROOT,
-    env: { ...env, TEST_DB_NAME: name, TEST_LLM_BASE_URL: proxy.url, SCRIPTORIUM_TEST_BUNDLE: bundleFile },
+    env: { ...env, TEST_DB_NAME: name, TEST_LLM_BASE_URL: model.baseURL, SCRIPTORIUM_TEST_BUNDLE: bundleFile },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -162,7 +118,7 @@ async function main(): Promise<void> {
   await runtime.temporal.workflow.getHandle(warm.workflowId).result();
   console.log(`warm-up (untimed): a one-chapter job at instant model timing on the fresh worker, ${s(performance.now() - tw)}`);
   model.setTiming({ ttftMs: ttft, tokensPerSecond: tps });
-  proxy.spans.length = 0;
+  times.spans.length = 0;
 
   const jobBody = { chapters: { from: 1, to: chapters }, ...(words ? { wordsPerChapter: words } : {}), ...(review ? { review: true } : {}) };
   // Everything the bench started, stopped; its database and bundle removed.
@@ -170,7 +126,6 @@ async function main(): Promise<void> {
     worker.kill('SIGTERM');
     await new Promise((r) => worker.once('exit', r));
     server.close();
-    proxy.close();
     await model.close();
     await runtime.mongo.dropDatabase().catch(() => undefined);
     await runtime.close();
@@ -185,7 +140,7 @@ async function main(): Promise<void> {
         redis: runtime.redis,
         adminDb: runtime.mongo.db!.admin() as never,
         workerPid: worker.pid!,
-        ttfts: proxy.ttfts,
+        ttfts: times.ttfts,
         peakRss: () => processMemory(worker.pid!)?.peak ?? 0,
       },
       concurrent,
@@ -227,7 +182,7 @@ async function main(): Promise<void> {
     runs.unshift({ events: hist.events?.length ?? 0, bytes: d.historySize ?? 0 });
     runId = hist.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || null;
   }
-  const modelMs = union(proxy.spans);
+  const modelMs = union(times.spans);
   const overhead = wall - modelMs;
   const files = await runtime.models.File.find({ projectId: project.id, type: 'draft', deletedAt: null }).select({ words: 1 }).lean();
   // Where the overhead is: inside the chapter turns (from the turn record to its finalize)
@@ -242,7 +197,7 @@ async function main(): Promise<void> {
 
   const rows: [string, string][] = [
     ['job', `${jobId} (${result.status}, ${result.chaptersDone}/${chapters} chapters, ${files.length} draft files, ${result.words} words)`],
-    ['model requests', String(proxy.spans.length)],
+    ['model requests', String(times.spans.length)],
     ['wall time', s(wall)],
     ['model time (union of requests)', s(modelMs)],
     ['orchestration overhead', `${s(overhead)} = ${((overhead / modelMs) * 100).toFixed(2)} % of model time (${(overhead / Math.max(1, result.chaptersDone)).toFixed(0)} ms per chapter)`],

@@ -5,7 +5,7 @@
  *   scriptorium  our API + worker processes on the real services, followed over SSE,
  *   peer         a durable LangGraph graph (SQLite checkpoint after every node) in Python,
  *                same model calls, files on the same MongoDB-wire server, tokens to Redis,
- * against one scripted offline model behind one timing proxy, interleaved round by round,
+ * against one scripted offline model timed at its own server, interleaved round by round,
  * at realistic and fast model timing, alone and 10 at once, on fresh and accumulated data.
  *
  *   npm run bench:turn -- [--rounds 3] [--conc-rounds 2] [--concurrency 10]

@@ -76,7 +76,7 @@ export function printActivities(): void {
 
 /**
  * One turn's timeline (`--timeline`): the client's POST and first token, each model request
- * as the proxy saw it, and the turn's Temporal history events, in one clock (epoch ms,
+ * as the model's server saw it, and the turn's Temporal history events, in one clock (epoch ms,
  * relative to the POST), so every gap between two model calls can be read event by event.
  */
 export async function printTimeline(

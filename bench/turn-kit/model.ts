@@ -1,6 +1,6 @@
 /**
- * The model side of `bench:turn`: one offline model (src/offline-model) behind one timing
- * proxy, shared by every contender.
+ * The model side of `bench:turn`: one offline model (src/offline-model), timed at its own
+ * HTTP server and shared by every contender.
  *
  * Byte-identical model behaviour: the turn's eight replies are taken once from the
  * default persona (a recording turn), then played back from the offline model's script.
@@ -9,8 +9,7 @@
  * each get exactly the same eight answers with the same usage, whatever ids their prompts
  * carry. A request outside that shape exhausts the script and fails loudly.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FILE_STREAM_CONTINUATION_MARKER } from '../../src/core/markers';
 import { countPromptTokens, countCompletionTokens } from '../../src/offline-model/tokens';
 import { personaReply, startOfflineModel, type AgentName, type OfflineModel, type RecordedRequest, type ScriptEntry } from '../../src/offline-model';
@@ -74,55 +73,64 @@ export function scriptFor(calls: RecordedCall[], turns: number): ScriptEntry[] {
   return entries;
 }
 
-/** One request as the proxy saw it: start, first byte of the answer, end (performance.now()). */
+/** One model request as its server saw it: start, first byte of the answer, end (performance.now()). */
 export interface Span {
   start: number;
   firstByte: number;
   end: number;
 }
 
+/** Spans of the answered requests, and each streamed answer's time to its first text or tool call. */
+export interface RequestTimes {
+  spans: Span[];
+  ttfts: number[];
+}
+
+/** The first SSE chunk that carries text or a tool call (not the role chunk before it). */
+const FIRST_TOKEN = /"(?:content|reasoning_content)":"[^"]|"tool_calls"/;
+
+/**
+ * Times every request at the offline model's own server. A proxy in front of the model
+ * used to do this, but it read and wrote every streamed chunk a second time on the
+ * benchmarked machine: CPU a deployment's remote model never costs the engine's cores.
+ */
+export function timeRequests(model: OfflineModel): RequestTimes {
+  const times: RequestTimes = { spans: [], ttfts: [] };
+  model.server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    const span: Span = { start: performance.now(), firstByte: 0, end: 0 };
+    let sawToken = false;
+    const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      const now = performance.now();
+      if (!span.firstByte) span.firstByte = now;
+      if (!sawToken && FIRST_TOKEN.test(String(chunk))) {
+        sawToken = true;
+        times.ttfts.push(now - span.start);
+      }
+      return write(chunk, ...rest);
+    }) as ServerResponse['write'];
+    res.once('finish', () => {
+      span.end = performance.now();
+      // An answer sent whole (not streamed) arrives with its end.
+      if (!span.firstByte) span.firstByte = span.end;
+      times.spans.push(span);
+    });
+  });
+  return times;
+}
+
 export interface ModelRig {
   model: OfflineModel;
-  /** Base URL of the proxy: what every contender talks to. */
+  /** Base URL of the model: what every contender talks to. */
   url: string;
   spans: Span[];
   close(): Promise<void>;
 }
 
-/** The offline model plus a proxy that records when each request started and ended. */
+/** The offline model, timed at its server (every request's span). */
 export async function startModelRig(chapterWords: number): Promise<ModelRig> {
   const model = await startOfflineModel({ ttftMs: 0, tokensPerSecond: 1e6, persona: { chapterWords } });
-  const up = new URL(model.baseURL);
-  const spans: Span[] = [];
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const server = http.createServer((req, res) => {
-    const span: Span = { start: performance.now(), firstByte: 0, end: 0 };
-    const fwd = http.request({ host: up.hostname, port: up.port, path: req.url, method: req.method, headers: req.headers, agent }, (ur) => {
-      res.writeHead(ur.statusCode ?? 502, ur.headers);
-      ur.once('data', () => (span.firstByte = performance.now()));
-      ur.pipe(res);
-      ur.on('end', () => {
-        span.end = performance.now();
-        spans.push(span);
-      });
-    });
-    fwd.on('error', () => res.destroy());
-    res.on('close', () => fwd.destroy());
-    req.pipe(fwd);
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    model,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    spans,
-    async close() {
-      server.closeAllConnections();
-      server.close();
-      agent.destroy();
-      await model.close();
-    },
-  };
+  return { model, url: model.baseURL, spans: timeRequests(model).spans, close: () => model.close() };
 }
 
 /** Total time covered by spans (requests of one turn are sequential, but do not assume it). */

@@ -2,6 +2,7 @@
  * Public types of the offline model and the zod schemas that guard its two inputs: the
  * Chat Completions request body (from any client) and the script entries (from tests).
  */
+import type { Server } from 'node:http';
 import { z } from 'zod';
 import type { AgentName } from '../core/events';
 
@@ -212,6 +213,8 @@ export interface OfflineModel {
   /** e.g. `http://127.0.0.1:4321/v1` — pass to `new OpenAI({ baseURL, apiKey: 'offline' })`. */
   readonly baseURL: string;
   readonly port: number;
+  /** Its HTTP server: a harness may listen for `request` to time each answer without a proxy in between. */
+  readonly server: Server;
   /** Stops listening and drops open connections (stalled streams included). */
   close(): Promise<void>;
   /** Appends to the script and switches to scripted mode until {@link reset}. Throws on a malformed entry. */
