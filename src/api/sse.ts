@@ -31,6 +31,12 @@ export interface StreamSource {
   stateUrl: string;
   /** True once the turn/job has ended (its terminal event was published). */
   hasEnded: () => Promise<boolean>;
+  /**
+   * Whether it had ended when the route read it a moment ago (to check who may read it). The
+   * opening check uses that read: a client that connects before the turn's first event would
+   * otherwise read the turn again at once. Later checks (at each keep-alive) call `hasEnded`.
+   */
+  endedWhenOpened?: boolean;
   envelope: { turnId?: string; jobId?: string; sessionId?: string };
   /** Events each publishing slot wrote, on record (slot → count): lets the route find events Redis lost. */
   publishedCounts?: () => Promise<ReadonlyMap<number, number>>;
@@ -172,7 +178,8 @@ class SseConnection {
 
 export async function serveSse(req: Request, res: Response, redis: Redis, source: StreamSource, opts: SseOptions): Promise<void> {
   const cursor = resumeIdOf(req);
-  const verdict = await resumeVerdict(redis, source.key, cursor, source.hasEnded);
+  const { endedWhenOpened } = source;
+  const verdict = await resumeVerdict(redis, source.key, cursor, endedWhenOpened === undefined ? source.hasEnded : async () => endedWhenOpened);
   if (verdict.kind === 'finished') {
     res.status(204).end();
     return;

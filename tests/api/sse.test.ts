@@ -271,3 +271,49 @@ test('a client that leaves a dedicated reader mid-wait releases it at once', asy
     await s.close();
   }
 });
+
+test("the opening check takes the route's own read of the turn; the keep-alive checks read it again", async () => {
+  const t = await syntheticTurn(h);
+  const looks = { n: 0, ended: false };
+  const serve = (endedWhenOpened: boolean) => {
+    const app = express();
+    app.get('/events', (req, res) =>
+      serveSse(
+        req,
+        res,
+        h.runtime.redis,
+        {
+          key: t.key,
+          stateUrl: '/s',
+          envelope: { turnId: t.turnId },
+          hasEnded: async () => (looks.n++, looks.ended),
+          endedWhenOpened,
+        },
+        { keepAliveMs: 100, retryMs: 1000, clock: () => new Date() },
+      ),
+    );
+    return createStartedServer(app);
+  };
+  // No stream and the turn read as ended: it expired, answered without a second look.
+  const ended = await serve(true);
+  try {
+    const r = await readSse(`${ended.baseUrl}/events`);
+    expect(r.frames.map((f) => [f.event, JSON.parse(f.data).data.reason])).toEqual([['reset', 'expired']]);
+    expect(looks.n).toBe(0);
+  } finally {
+    await ended.close();
+  }
+  // No stream yet and the turn read as running: served; when it ends without a stream, the
+  // keep-alive checks (fresh looks) end the response.
+  const running = await serve(false);
+  try {
+    const reading = readSse(`${running.baseUrl}/events`);
+    await new Promise((r) => setTimeout(r, 150));
+    looks.ended = true;
+    const r = await reading;
+    expect(r.frames.map((f) => [f.event, JSON.parse(f.data).data.reason])).toEqual([['reset', 'expired']]);
+    expect(looks.n).toBeGreaterThanOrEqual(2);
+  } finally {
+    await running.close();
+  }
+});

@@ -204,7 +204,7 @@ export function jobsRouter(deps: AppDeps): Router {
     const jobId = parseId(req.params.jobId, 'jobId');
     const q = parseQuery(eventsQuery, req.query);
     resumeIdOf(req); // a malformed Last-Event-ID is refused before any lookup, as on turn streams
-    await ownedJob(models, streamReader(req, `job:${jobId}`, q.token, streamTokenSettings(config), deps.clock().getTime()), jobId);
+    const job = await ownedJob(models, streamReader(req, `job:${jobId}`, q.token, streamTokenSettings(config), deps.clock().getTime()), jobId);
     await serveSse(
       req,
       res,
@@ -218,6 +218,7 @@ export function jobsRouter(deps: AppDeps): Router {
           const j = await models.Job.findById(jobId).select({ status: 1 }).lean();
           return !j || ENDED.includes(j.status as JobStatus);
         },
+        endedWhenOpened: ENDED.includes(job.status as JobStatus),
       },
       { keepAliveMs: config.SSE_KEEPALIVE_MS, retryMs: config.SSE_RETRY_MS, clock: deps.clock },
     );

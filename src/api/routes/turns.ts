@@ -143,7 +143,7 @@ export function turnsRouter(deps: AppDeps): Router {
     const turnId = parseId(req.params.turnId, 'turnId');
     const q = parseQuery(eventsQuery, req.query);
     resumeIdOf(req); // a malformed Last-Event-ID is refused before any lookup
-    await ownedTurn(models, streamReader(req, `turn:${turnId}`, q.token, streamTokenSettings(config), deps.clock().getTime()), turnId);
+    const turn = await ownedTurn(models, streamReader(req, `turn:${turnId}`, q.token, streamTokenSettings(config), deps.clock().getTime()), turnId);
     await serveSse(
       req,
       res,
@@ -157,6 +157,7 @@ export function turnsRouter(deps: AppDeps): Router {
           const t = await models.Turn.findById(turnId).select({ status: 1 }).lean();
           return !t || !ACTIVE_TURN_STATUSES.includes(t.status as TurnStatus);
         },
+        endedWhenOpened: !ACTIVE_TURN_STATUSES.includes(turn.status as TurnStatus),
       },
       { keepAliveMs: config.SSE_KEEPALIVE_MS, retryMs: config.SSE_RETRY_MS, clock: deps.clock },
     );
