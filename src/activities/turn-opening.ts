@@ -27,13 +27,18 @@ export function createTurnOpeningActivities(deps: ActivityDeps) {
   const { models } = deps;
   return {
     /** Publishes `turn_started` in the workflow's first slot, and on the session's feed (with the job it writes for, if any). */
-    async announceTurn(input: { turnId: string; sessionId: string; slot: number }): Promise<void> {
+    /**
+     * `jobId` comes from the workflow's input (null: not a job's turn); a workflow started
+     * before it was passed leaves it out, and the Turn is read for it.
+     */
+    async announceTurn(input: { turnId: string; sessionId: string; slot: number; jobId?: string | null }): Promise<void> {
       await deps.faults?.pause?.('turn.announce', { turnId: input.turnId });
       // The turn's stream and the session's feed are independent writes: together.
-      const turn = models.Turn.findById(input.turnId).select({ jobId: 1 }).lean().exec();
+      const jobId =
+        input.jobId !== undefined ? Promise.resolve(input.jobId) : models.Turn.findById(input.turnId).select({ jobId: 1 }).lean().exec().then((t) => t?.jobId);
       await Promise.all([
         publisherFor(deps, 'turn', input.turnId, input.slot).publish([draft('turn_started', { sessionId: input.sessionId }, { turnId: input.turnId })]),
-        turn.then((t) => toSessionFeed(deps, input.sessionId, [feedItems.turnStarted({ ...input, jobId: t?.jobId })])),
+        jobId.then((id) => toSessionFeed(deps, input.sessionId, [feedItems.turnStarted({ turnId: input.turnId, sessionId: input.sessionId, jobId: id })])),
       ]);
     },
 

@@ -33,7 +33,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     // Awaited after prepareTurn; a turn cancelled meanwhile leaves through the catch below without
     // awaiting it, and its rejection must not count as unhandled (that failed the workflow task
     // over and over, so the turn never finalized).
-    const announced = quiet(acts.short.announceTurn({ turnId: input.turnId, sessionId: input.sessionId, slot: st.nextSlot() }));
+    const announced = quiet(acts.short.announceTurn({ turnId: input.turnId, sessionId: input.sessionId, slot: st.nextSlot(), jobId: input.jobId ?? null }));
     // The announcement and the turn's reads run side by side (turn_started has the first slot).
     const prepared = await acts.short.prepareTurn({
       turnId: input.turnId,

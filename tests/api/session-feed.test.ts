@@ -5,6 +5,7 @@
  * activity retried after a crash adds nothing; another owner's session is a 404.
  */
 import { createApprovalActivities } from '../../src/activities/approvals';
+import { createTurnOpeningActivities } from '../../src/activities/turn-opening';
 import type { ActivityDeps } from '../../src/activities/deps';
 import type { StreamEvent } from '../../src/core/events';
 import { newId } from '../../src/db/models';
@@ -119,6 +120,10 @@ test('a second client sees a turn start and finish, an approval asked and decide
   expect(jobTurns.length).toBeGreaterThan(0);
   // (A job_progress that announces a chapter's turn names it too: only the turn's own events here.)
   for (const t of jobTurns) expect(ofTurn(String(t._id)).filter((s) => s.startsWith('turn_'))).toEqual(['turn_started', 'turn_finished:completed']);
+  // Each turn's start names its job (the workflow passes it), and only a job's turns name one.
+  const startedJobIds = (id: string) => events.filter((e) => e.type === 'turn_started' && e.turnId === id).map((e) => e.jobId ?? null);
+  for (const t of jobTurns) expect(startedJobIds(String(t._id))).toEqual([jobId]);
+  expect([...startedJobIds(t1), ...startedJobIds(t2)]).toEqual([null, null]);
   shared = { sessionId, frames };
 }, 180_000);
 
@@ -161,6 +166,18 @@ test('an approval activity retried after a crash publishes nothing twice, on the
   await caches.streamLedger.flush(); // as the worker does when it stops: nothing left for after the harness closes
   expect(await readRange(h.runtime.redis, key, null, 10_000)).toEqual(before);
   expect((await turnEvents(h, turnId)).length).toBe(turnStream.length);
+});
+
+test("a turn announced by a workflow that passes no job id (started before it did) reads the job from the Turn", async () => {
+  const { projectId, sessionId } = await createProjectAndSession(h);
+  const jobId = newId();
+  const turnId = newId();
+  await h.runtime.models.Turn.create({ _id: turnId, sessionId, projectId, ownerId: 'local', message: 'Write chapter 1', status: 'running', workflowId: `turn-${turnId}`, jobId });
+  const deps = { models: h.runtime.models, redis: h.runtime.redis, config: h.config, logger: pino({ level: 'silent' }), clock: () => new Date(), caches: createWorkerCaches() } as unknown as ActivityDeps;
+  await createTurnOpeningActivities(deps).announceTurn({ turnId, sessionId, slot: 1 });
+  await deps.caches.streamLedger.flush();
+  const feed = await readRange(h.runtime.redis, sessionFeedKey(h.config.REDIS_KEY_PREFIX, sessionId), null, 100);
+  expect(feed.map((e) => [e.event.type, e.event.turnId, e.event.jobId])).toEqual([['turn_started', turnId, jobId]]);
 });
 
 test("another owner's session is a 404 like a missing one; bad resume ids and unknown query keys are 400", async () => {
