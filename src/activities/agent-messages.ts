@@ -20,6 +20,7 @@ import { type ContextSettings, countStable, countTokens, ensureTurnContext, mark
 import { notFound } from './failures';
 import { stepsUpTo } from './turn-reads';
 import type { WorkerCaches } from './worker-caches';
+import type { ToolTurn } from './tools/tool-context';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -51,6 +52,12 @@ const ELIDED_RESULT =
 export interface StepPrompt {
   messages: ChatMessage[];
   owner: TurnOwner;
+  /**
+   * What the step's tool calls need of the Turn (tool-context.ts), from the context: none of it
+   * changes once the Turn exists. Null for a context stored before it kept the focus file: the
+   * Turn is read then.
+   */
+  toolTurn: (ToolTurn & TurnOwner) | null;
   /** The reply language: the author's latest message decides (seed 001). */
   language: 'zh' | 'en';
   ledger: LedgerUse;
@@ -233,6 +240,10 @@ export async function buildAgentMessages(models: Models, caches: WorkerCaches, i
   return {
     messages: [...head, ...history, turnContext, user, ...tail],
     owner: { sessionId: ctx.sessionId, projectId: ctx.projectId, ownerId: ctx.ownerId, jobId: ctx.jobId ?? null },
+    toolTurn:
+      ctx.focusFileId === undefined
+        ? null
+        : { sessionId: ctx.sessionId, projectId: ctx.projectId, ownerId: ctx.ownerId, jobId: ctx.jobId ?? null, message: ctx.message, focusFileId: ctx.focusFileId },
     language,
     storeContext,
     ledger: { ceiling: settings.ledgerCeiling, fixed, history: historyTokens, historyMessages: history.length, total: fixed + historyTokens, changed, elided },

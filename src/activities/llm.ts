@@ -131,8 +131,8 @@ async function openStep(deps: ActivityDeps, { input, attempt, publisher, stamp, 
       workingSetMaxChars: config.AGENT_WORKING_SET_MAX_CHARS,
     }),
   );
-  const [, packet, { messages, owner: turn, language, storeContext }] = await Promise.all([opened, expanded, prompt]);
-  return { packet, messages, turn, language, storeContext };
+  const [, packet, { messages, owner: turn, toolTurn, language, storeContext }] = await Promise.all([opened, expanded, prompt]);
+  return { packet, messages, turn, toolTurn, language, storeContext };
 }
 
 type OpenedStep = Awaited<ReturnType<typeof openStep>>;
@@ -206,9 +206,10 @@ async function recordStep(deps: ActivityDeps, step: StepAttempt, opened: OpenedS
   });
 
   if (runsToolsInStep(input, toolCalls)) {
-    // The calls' turn read overlaps the recording below.
-    // Quiet: not unhandled if recording fails first; runStepTools awaits it.
-    const toolTurn = quiet(readToolTurn(deps, input.turnId));
+    // The calls' turn comes with the step's context; a context without it is read from the
+    // Turn, overlapping the recording below. Quiet: not unhandled if recording fails first;
+    // runStepTools awaits it.
+    const toolTurn = quiet(opened.toolTurn ? Promise.resolve(opened.toolTurn) : readToolTurn(deps, input.turnId));
     // The answer goes on record, after its events, before any call runs (step-tools.ts).
     // The usage record lands beside them, not before: a retry that finds the answer on
     // record writes it again (resumeStep; one record per call however often it runs).

@@ -198,6 +198,21 @@ test('a retried step reuses the stored context: an author edit between attempts 
   expect(retry.owner).toEqual({ sessionId, projectId, ownerId: 'local', jobId: null });
 });
 
+test("a step's tool calls take the Turn's fields from its context; a context stored without the focus file leaves them to a read of the Turn", async () => {
+  const { sessionId, projectId, ch, turnId } = await chapterTurn(prose('Focus', 300));
+  await h.runtime.models.Turn.updateOne({ _id: turnId }, { $set: { focusFileId: ch } });
+  const input = writerFirstStep(turnId, 'chapter 1');
+  const built = await buildAgentMessages(h.runtime.models, createWorkerCaches(), input, STEP_SETTINGS);
+  expect(built.toolTurn).toEqual({ sessionId, projectId, ownerId: 'local', jobId: null, message: 'Tighten chapter 1.', focusFileId: ch });
+  await built.storeContext();
+  // Read back by another worker: the same fields.
+  const later = { ...input, step: 2 };
+  expect((await buildAgentMessages(h.runtime.models, createWorkerCaches(), later, STEP_SETTINGS)).toolTurn).toEqual(built.toolTurn);
+  // Stored before contexts kept the focus file: none, and the step reads the Turn for its calls.
+  await h.runtime.models.TurnContext.collection.updateOne({ _id: turnId } as never, { $unset: { focusFileId: '' } });
+  expect((await buildAgentMessages(h.runtime.models, createWorkerCaches(), later, STEP_SETTINGS)).toolTurn).toBeNull();
+});
+
 test('each file shown whole is checked against the version it was shown at: the one that moved on and the one trashed are marked, the rest not', async () => {
   const { projectId, ch, turnId } = await chapterTurn(prose('First', 500));
   const second = await authorFile(projectId, 'Chapter 2', prose('Second', 500));

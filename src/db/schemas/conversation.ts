@@ -192,6 +192,8 @@ export const turnContextSchema = new Schema(
     ownerId: { type: String, required: true },
     jobId: { type: String, default: null },
     message: { type: String, required: true },
+    /** The Turn's focus file (its tool calls need it with the fields above); absent in contexts stored before it was kept. */
+    focusFileId: { type: String, default: null },
     /** The enabled skills' catalog (skills L1), appended to every agent's system prompt. */
     skillCatalog: { type: String, default: '' },
     /**
