@@ -29,7 +29,7 @@ import { connectRuntime } from '../src/runtime';
 import type { JobResult } from '../src/core/job-messages';
 import { cacheShares, formatShare } from './cache-share';
 import { scaleBench } from './job-scale';
-import { processMemory } from './turn-kit/machine-cpu';
+import { machineSpeedLine, processMemory } from './turn-kit/machine-cpu';
 import { timeRequests, union } from './turn-kit/model';
 import { SERVICE_NODE_FLAGS } from '../src/service-flags';
 
@@ -73,6 +73,7 @@ async function main(): Promise<void> {
   const model = await startOfflineModel({ ttftMs: ttft, tokensPerSecond: tps });
   const times = timeRequests(model);
 
+  console.log(machineSpeedLine('at the start'));
   console.log('bundling workflows…');
   const bundleFile = path.join(ROOT, '.local', `${name}-bundle.js`);
   const { code } = await bundleWorkflowCode({ ...workflowBundleOptions(false), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never });
@@ -147,6 +148,7 @@ async function main(): Promise<void> {
       jobBody,
     );
     clearInterval(sampler);
+    console.log(machineSpeedLine('at the end'));
     await cleanup();
     return;
   }
@@ -215,6 +217,7 @@ async function main(): Promise<void> {
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   console.log(rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n'));
+  console.log(machineSpeedLine('at the end'));
 
   await cleanup();
 }

@@ -33,7 +33,7 @@ import { historyBreakdown, printActivities, printTimeline } from './turn-kit/his
 import { recordCalls, scriptFor, startModelRig, union, type ModelRig, type RecordedCall } from './turn-kit/model';
 import { PeerContender } from './turn-kit/peer';
 import { printSummary, summarize } from './turn-kit/profile';
-import { localServicePids, MachineCpu, processMemory } from './turn-kit/machine-cpu';
+import { localServicePids, MachineCpu, machineSpeedLine, processMemory } from './turn-kit/machine-cpu';
 import { type ConcurrentSample, type ContenderName, type LoneSample, printTables } from './turn-kit/report';
 import { ScriptoriumContender, type TurnTiming } from './turn-kit/scriptorium';
 import { removeTurnFiles, seedAccumulated } from './turn-kit/seed';
@@ -116,6 +116,7 @@ async function main(): Promise<void> {
   const rig = await startModelRig(chapterWords);
   const work = path.join(ROOT, '.local', name);
   fs.mkdirSync(work, { recursive: true });
+  console.log(machineSpeedLine('at the start'));
   console.log(`bench:turn ${name}: bundling workflows…`);
   const bundleFile = path.join(work, 'bundle.js');
   const silent = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
@@ -263,6 +264,7 @@ async function main(): Promise<void> {
     printActivities();
     for (const [label, c] of costs) printStepCosts(label, c);
     for (const t of timelines) await t();
+    console.log(machineSpeedLine('at the end'));
 
     if (opt.profile) {
       // The worker's and the API's main threads through concurrent turns only (start-up excluded).
