@@ -137,7 +137,7 @@ export function machineSpeedMs(): number {
   return best;
 }
 
-/** The calibration line: `machine speed: 123 ms` (the fixed work of machineSpeedMs). */
+/** The calibration line, e.g. `machine speed at the start: 54 ms for the fixed calibration work (…)`. */
 export function machineSpeedLine(when: string): string {
   return `machine speed ${when}: ${machineSpeedMs().toFixed(0)} ms for the fixed calibration work (lower is faster; compare runs only at similar speeds)`;
 }

@@ -237,13 +237,11 @@ export async function buildAgentMessages(models: Models, caches: WorkerCaches, i
   }
   history.reverse();
 
+  const owner: TurnOwner = { sessionId: ctx.sessionId, projectId: ctx.projectId, ownerId: ctx.ownerId, jobId: ctx.jobId ?? null };
   return {
     messages: [...head, ...history, turnContext, user, ...tail],
-    owner: { sessionId: ctx.sessionId, projectId: ctx.projectId, ownerId: ctx.ownerId, jobId: ctx.jobId ?? null },
-    toolTurn:
-      ctx.focusFileId === undefined
-        ? null
-        : { sessionId: ctx.sessionId, projectId: ctx.projectId, ownerId: ctx.ownerId, jobId: ctx.jobId ?? null, message: ctx.message, focusFileId: ctx.focusFileId },
+    owner,
+    toolTurn: ctx.focusFileId === undefined ? null : { ...owner, message: ctx.message, focusFileId: ctx.focusFileId },
     language,
     storeContext,
     ledger: { ceiling: settings.ledgerCeiling, fixed, history: historyTokens, historyMessages: history.length, total: fixed + historyTokens, changed, elided },
