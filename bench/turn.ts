@@ -137,7 +137,12 @@ async function main(): Promise<void> {
     if (calls.length !== 8) throw new Error('expected 8 model calls in the recorded turn');
     const prompts: Record<string, unknown> = { tools: {} };
     for (const c of calls) {
-      prompts[c.agent] = c.body.messages[0]!.content;
+      // The role header no longer opens the prompt (it follows the project material, for
+      // prefix caches), so the peer's one system prompt is all of ours, in order.
+      prompts[c.agent] = c.body.messages
+        .filter((m) => m.role === 'system')
+        .map((m) => m.content)
+        .join('\n\n');
       (prompts.tools as Record<string, unknown>)[c.agent] = c.body.tools ?? null;
     }
     const promptsFile = path.join(work, 'prompts.json');
