@@ -150,7 +150,11 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
   for (const c of corpus.route) {
     const previous = c.prev ? previousFacts(c.prev) : null;
     const decision = preRoute(c.msg, previous);
-    record(`route:${c.expect}`, routeMeets(c.expect, decision), () => `${JSON.stringify(c.msg)} after ${JSON.stringify(c.prev?.question ?? null)}: got ${describeDecision(decision)}`);
+    // The rules sending a "no" (or a hedge) to a write is the routing's own false authorisation:
+    // the edit the previous turn proposed would be made.
+    const writes = c.expect === 'no_write' && !!decision && (decision.write_content || !decision.read_only);
+    if (writes) falseAuthorisations++;
+    record(`route:${c.expect}`, routeMeets(c.expect, decision), () => `${JSON.stringify(c.msg)} after ${JSON.stringify(c.prev?.question ?? null)}: got ${describeDecision(decision)}${writes ? ' — FALSE AUTHORISATION write' : ''}`);
   }
 
   for (const c of corpus.plan_request) {

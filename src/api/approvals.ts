@@ -7,7 +7,7 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/cl
 import type { TurnDoc } from '../db/models';
 import { isRefusal } from '../core/answers';
 import { decideApprovalUpdate } from '../core/messages';
-import { isConfirmation } from '../core/proposals';
+import { isConfirmation, isUnclearAnswer } from '../core/proposals';
 import type { AppDeps } from './context';
 import { ConflictError } from './errors';
 
@@ -24,9 +24,12 @@ export async function decideApproval(deps: Pick<AppDeps, 'temporal'>, turn: Pick
   }
 }
 
-/** How the session's next message answers a pending approval: yes, no, or not at all (a new request: a no, then the request). */
+/**
+ * How the session's next message answers a pending approval: yes, no, or not at all (a new
+ * request: a no, then the request). Only a plain yes approves: "ok?", "嗯……" or "maybe" is a no.
+ */
 export function decisionInMessage(message: string): Decision | 'new_request' {
   if (isConfirmation(message)) return 'approve';
-  if (isRefusal(message)) return 'deny';
+  if (isRefusal(message) || isUnclearAnswer(message)) return 'deny';
   return 'new_request';
 }

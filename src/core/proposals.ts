@@ -98,10 +98,10 @@ const CONFIRM_TOKENS = [
   // English, longest first (matched with spaces removed).
   'yesplease', 'pleasedo', 'goahead', 'goforit', 'doit', 'soundsgood', "let'sdoit", 'letsdoit', "let'sgo", 'letsgo', 'ofcourse', 'absolutely',
   'surething', 'forsure', 'soundsgreat', 'lovethat', 'loveit', 'goodidea', 'greatidea', 'letsdothat', "let'sdothat", 'doit',
-  'definitely', 'whynot', 'alright', 'allright', 'okay', 'carryon', 'continue', 'proceed', 'perfect', 'great', 'please', 'pls', 'plz',
+  'definitely', 'agreed', 'whynot', 'alright', 'allright', 'okay', 'carryon', 'continue', 'proceed', 'perfect', 'great', 'please', 'pls', 'plz',
   'sure', 'yeah', 'yes', 'yep', 'yup', 'fine', 'right', 'ok', 'go', 'k',
   // Chinese.
-  '麻烦你了', '拜托了', '没问题', '就这样', '开始吧', '继续吧', '可以的', '麻烦了', '好的', '好啊', '好呀', '好吧', '好滴', '好嘞', '嗯嗯', '可以',
+  '麻烦你了', '拜托了', '没问题', '就这么改', '就这么办', '就这样', '好主意', '同意', '开始吧', '继续吧', '可以的', '麻烦了', '好的', '好啊', '好呀', '好吧', '好滴', '好嘞', '嗯嗯', '可以',
   '行吧', '行啊', '是的', '对的', '来吧', '写吧', '改吧', '去吧', '继续', '要的', '需要', '当然', '那就', '好', '嗯', '行', '是', '对', '要', '请', '成',
 ];
 /** Thanks only after an agreement: "好的谢谢" confirms, a bare "谢谢" may be a polite no. */
@@ -112,11 +112,43 @@ const THUMBS = /👍|👌|✅|🆗|🙆/gu;
 /** Other emoji are tone, not words ("yes pls 🙏"); a 👎 or ❌ is not agreement. */
 const NEGATIVE_EMOJI = /👎|❌|🚫|🙅|✋|⛔/u;
 
+/**
+ * A question back ("ok?", "嗯？" — "huh?" —, "好……吧？") or a trailing off ("嗯……", "yes...") is
+ * not a plain yes: this reading approves an author's pending delete and routes a proposed edit,
+ * and when the wording is unclear the answer is no and the author is asked. "Why not?" agrees.
+ */
+const HESITANT = /[?？¿]|\.{2,}|…|。{2,}|⋯/u;
+const WHY_NOT_QUESTION = /\bwhy\s*not\s*[?？!！]+\s*$/iu;
+/** A hedge on its own ("maybe", "I guess", "也许吧", "呃"): neither a yes nor a no. */
+const HEDGE = /^(?:maybe|perhaps|iguess|isuppose|probably|kinda|sortof|we'?llsee|h+m+|u+m+|u+h+|也许|或许|可能|大概|应该|看情况|呃|额|唔|嗯哼)+(?:吧|把)?$/u;
+/** Agreement cut off by its own "but" ("yes but", "好是好，但是"): the rest is still to come. */
+const BUT_TAIL = new RegExp(`^(?:${alt(CONFIRM_TOKENS)})+(?:but|however|though|不过|但是|可是|只是|就是)$`, 'u');
+
+/** The words of a short reply, for matching: straight quotes, 👍 as "ok", no spaces, punctuation or other emoji, lower case. */
+function replyWords(message: string): string {
+  return straightQuotes(message).replace(THUMBS, 'ok').replace(/\p{Extended_Pictographic}/gu, '').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
+}
+
+const short = (t: string): boolean => t.length > 0 && Array.from(t).length <= 20;
+
 /** Plain agreement, nothing else: "好的", "行，写吧", "yes", "ok, go", "👍". */
 export function isConfirmation(message: string): boolean {
   if (NEGATIVE_EMOJI.test(message)) return false;
-  const t = straightQuotes(message).replace(THUMBS, 'ok').replace(/\p{Extended_Pictographic}/gu, '').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
-  return t.length > 0 && Array.from(t).length <= 20 && CONFIRM_RE.test(t);
+  if (HESITANT.test(straightQuotes(message).replace(WHY_NOT_QUESTION, 'why not'))) return false;
+  const t = replyWords(message);
+  return short(t) && CONFIRM_RE.test(t);
+}
+
+/**
+ * A reply that is neither a yes nor a no: an agreement asked back or trailing off ("ok?",
+ * "嗯……", "好……吧？"), a bare hedge ("maybe", "也许吧") or an agreement cut off by its own "but".
+ * Read as a no: nothing is written or deleted on it, and the author is asked again.
+ */
+export function isUnclearAnswer(message: string): boolean {
+  if (isConfirmation(message)) return false;
+  const t = replyWords(message);
+  if (!short(t)) return false;
+  return HEDGE.test(t) || BUT_TAIL.test(t) || (HESITANT.test(message) && CONFIRM_RE.test(t));
 }
 
 /** Scope text for a confirmed step: the unit when known, else the offer itself. */
@@ -129,7 +161,11 @@ function stepScope(step: ProposedStep, language: 'zh' | 'en'): string {
  * The route of a declined offer ("不用了", "no thanks"): nothing is written. The workflow
  * answers it without a model call (seed 004: 零 token 的直接回复).
  */
-export function declinedOfferRouting(language: 'zh' | 'en'): RoutingDecision {
+export function declinedOfferRouting(language: 'zh' | 'en', unclear = false): RoutingDecision {
+  if (unclear) {
+    const scope = cutScope(language === 'zh' ? '作者的回答不明确（不是肯定）：先不动，等作者说清楚' : "the author's reply was not a clear yes: nothing is written until they say so");
+    return { ...declinedOfferRouting(language), scope, notes: ['an unclear reply to the offered step is read as a no: nothing is written'] };
+  }
   return {
     current_agent: 'writer',
     workflow_plan: 'quick',

@@ -9,7 +9,7 @@ import { findLengthMentions, findUnitRefs, formatUnitRange } from './numerals';
 import { detectLanguage, straightQuotes } from './text';
 import { type RoutingDecision, type WorkAgent } from './plans';
 import { isNewInstruction, isRefusal } from './answers';
-import { confirmedStepRouting, declinedOfferRouting, isConfirmation, isOfferQuestion, proposedStep } from './proposals';
+import { confirmedStepRouting, declinedOfferRouting, isConfirmation, isOfferQuestion, isUnclearAnswer, proposedStep } from './proposals';
 
 /** What the workflow knows about the session's previous turn (loaded by an activity). */
 export interface PreviousTurnFacts {
@@ -168,8 +168,9 @@ export function preRoute(raw: string, previous: PreviousTurnFacts | null): Routi
     // anything else goes to the router (never the whole previous route, seed 001 Router).
     const step = proposedStep(previous.question, previous.deliveredUnits ?? []);
     if (step && isConfirmation(message)) return confirmedStepRouting(step, detectLanguage(step.question));
-    // "不用了" / "no thanks": nothing is written (issue 29).
+    // "不用了" / "no thanks": nothing is written (issue 29). Nor on "ok?", "嗯……" or "maybe".
     if (isRefusal(message)) return declinedOfferRouting(detectLanguage(previous.question ?? message));
+    if (isUnclearAnswer(message)) return declinedOfferRouting(detectLanguage(previous.question ?? message), true);
     return null;
   }
 

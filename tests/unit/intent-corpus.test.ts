@@ -36,3 +36,13 @@ test.each([
   expect(result.failures).toEqual([]);
   expect(formatReport(result).split('\n').at(-1)).toBe(`intent: ${result.passed} passed, 0 failed`);
 });
+
+test('a case that should write nothing but that the rules send to a write counts as a false authorisation', () => {
+  const offer = { agent: 'writer' as const, read_only: false, question: 'Chapter 1 is done and saved. Ready for chapter 2?' };
+  const result = evaluateCorpus({ ...only('route'), route: [{ prev: offer, msg: 'yes', expect: 'no_write' }, { prev: offer, msg: 'hmm, who is asking', expect: 'no_write' }] });
+  expect(result.falseAuthorisations).toBe(1);
+  expect(result.failures.map((f) => f.detail)).toEqual([
+    '"yes" after "Chapter 1 is done and saved. Ready for chapter 2?": got confirm_proposal writer — FALSE AUTHORISATION write',
+    '"hmm, who is asking" after "Chapter 1 is done and saved. Ready for chapter 2?": got router decides',
+  ]);
+});

@@ -3,7 +3,8 @@
  * question plus a plain confirmation routes to the offered step; a short answer to a
  * follow-up question still inherits the whole route.
  */
-import { confirmedStepRouting, isConfirmation, isOfferQuestion, proposedStep } from '../../src/core/proposals';
+import { confirmedStepRouting, isConfirmation, isOfferQuestion, isUnclearAnswer, proposedStep } from '../../src/core/proposals';
+import { decisionInMessage } from '../../src/api/approvals';
 import { applyConfirmationGuard, preRoute, type PreviousTurnFacts } from '../../src/core/routing';
 import type { RoutingDecision } from '../../src/core/plans';
 
@@ -40,6 +41,38 @@ describe('confirmations', () => {
     '"%s" is not a plain confirmation',
     (m) => expect(isConfirmation(m)).toBe(false),
   );
+});
+
+describe('a yes asked back, trailed off or hedged is not a yes', () => {
+  test.each(['ok?', 'OK??', 'yes?', 'sure?!', 'right?', 'continue?', '嗯？', '是？', '好……吧？', '嗯……', '好。。。', 'yes...', 'k…', 'ok?? 👍'])(
+    '"%s" is not a confirmation, and is unclear',
+    (m) => {
+      expect(isConfirmation(m)).toBe(false);
+      expect(isUnclearAnswer(m)).toBe(true);
+    },
+  );
+  test.each(['maybe', 'Maybe?', 'perhaps', 'I guess', 'hmm', 'hmmm...', '也许吧', '可能吧', '呃', 'yes but', '好是好，但是', 'ok, though'])('"%s" is unclear', (m) =>
+    expect(isUnclearAnswer(m)).toBe(true),
+  );
+  test.each(['why not?', 'Sure, why not?', 'why not?!', '同意', '好主意', '就这么办', 'agreed', 'ok.', 'yes!'])('"%s" is still a confirmation', (m) => {
+    expect(isConfirmation(m)).toBe(true);
+    expect(isUnclearAnswer(m)).toBe(false);
+  });
+  test.each(['no', '不用了', 'ok but make it darker', 'what flashback?', '压缩哪两段？', 'write chapter 6', '', 'maybe rewrite chapter 3 from scratch'])('"%s" is not an unclear yes', (m) =>
+    expect(isUnclearAnswer(m)).toBe(false),
+  );
+  test('after an offer, an unclear reply writes nothing and is answered without a model', () => {
+    for (const m of ['ok?', '嗯……', 'maybe', 'I guess... let me think about it']) {
+      expect(preRoute(m, prev('第3章节奏偏慢，建议压缩开头两段。要这样改吗？'))).toMatchObject({ source: 'decline_offer', read_only: true, write_content: false });
+    }
+    expect(preRoute('ok?', prev('Shall I write chapter 2?'))!.scope).toMatch(/not a clear yes/);
+  });
+  test('a pending approval (an author file to delete) is approved by a plain yes only', () => {
+    expect(decisionInMessage('yes')).toBe('approve');
+    expect(decisionInMessage('好的')).toBe('approve');
+    for (const m of ['ok?', '嗯？', '好……吧？', 'maybe', 'yes but', '我再想想', 'hold on']) expect(decisionInMessage(m)).toBe('deny');
+    expect(decisionInMessage('delete chapter 4 instead')).toBe('new_request');
+  });
 });
 
 describe('offers vs follow-up questions', () => {
