@@ -2,11 +2,13 @@
  * Measures the deterministic rules that read an author's words on a corpus (issue 29):
  * author scope (which whole-file deletes / rewrites a message authorises), routing
  * (answer, new instruction, confirmation, refusal, vague edit), plan requests, the reply
- * language and question detection. The corpus format is fixed so any corpus in it can be
- * run; `npm run eval:intent -- <file.json>` prints the result (scripts/eval-intent.ts).
+ * language, question detection and run control from chat (job commands). The corpus format
+ * is fixed so any corpus in it can be run; `npm run eval:intent -- <file.json>` prints the
+ * result (scripts/eval-intent.ts).
  */
 import { z } from 'zod';
 import { endsWithQuestion } from '../src/core/file-stream';
+import { jobCommandOf } from '../src/core/job-commands';
 import { type AuthorAction, authorisedFiles } from '../src/activities/tools/author-scope';
 import { replyLanguage } from '../src/core/language';
 import type { RoutingDecision, WorkAgent } from '../src/core/plans';
@@ -41,6 +43,8 @@ export const corpusSchema = z.object({
   plan_request: z.array(z.object({ msg: z.string(), asks: z.boolean() })).default([]),
   lang: z.array(z.object({ session: z.enum(['zh', 'en']), msg: z.string(), expect: z.enum(['zh', 'en']) })).default([]),
   question: z.array(z.object({ text: z.string(), is_question: z.boolean() })).default([]),
+  /** Run control from chat: the command a message gives a running job, or null for none. */
+  job_command: z.array(z.object({ msg: z.string(), action: z.enum(['pause', 'resume', 'cancel', 'status']).nullable() })).default([]),
 });
 export type Corpus = z.infer<typeof corpusSchema>;
 
@@ -170,6 +174,14 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
   for (const c of corpus.question) {
     const got = endsWithQuestion(c.text);
     record('question', got === c.is_question, () => `${JSON.stringify(c.text)}: expected is_question=${c.is_question}`);
+  }
+
+  for (const c of corpus.job_command) {
+    const got = jobCommandOf(c.msg)?.action ?? null;
+    // Pausing, resuming or cancelling a job the author did not ask to is acting on their behalf.
+    const acts = got !== null && got !== 'status' && got !== c.action;
+    if (acts) falseAuthorisations++;
+    record(`job_command:${c.action ?? 'none'}`, got === c.action, () => `${JSON.stringify(c.msg)}: got ${got ?? 'none'}${acts ? ` — FALSE AUTHORISATION ${got}` : ''}`);
   }
 
   let passed = 0;

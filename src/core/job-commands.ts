@@ -32,6 +32,29 @@ const ACTIONS: [JobCommandAction, RegExp][] = [
 /** Status questions that name no job word but can only mean it ("进度怎么样", "job progress?"). */
 const BARE_STATUS = /^(?:现在|目前)?(?:任务)?(?:进度|状态)(?:怎么样|如何)?了?[吗呢]?[?？。.!！]*$|^(?:what'?s the )?(?:job )?(?:status|progress)\??$/iu;
 
+/**
+ * Pause, resume and cancel act on the author's biggest spend, so only a request does: a
+ * question ("should I cancel the job?", "任务为什么停止了"), a condition ("if it fails, cancel
+ * it", "如果取消任务会怎样"), a later ("I might cancel it tomorrow"), a take-back ("cancel the job
+ * lol jk") or a report of what happened ("任务停止了") goes to the agents, who act on nothing
+ * (seed 004: when the wording is unclear the answer is no and the author is asked). A polite
+ * request asked as a question ("can you pause the job?", "能帮我暂停任务吗？") is a request.
+ */
+const NOT_A_REQUEST =
+  /[?？]|^(?:do|does|did|is|are|was|were|has|have|had)\b|\b(?:should|shall|can|could|would|will|may|might|must|how|why|what|when|whether|if|unless|once|after|before|maybe|perhaps|tomorrow|later|jk|kidding|actually no|never ?mind|nvm|wait|scratch that)\b|\.{2,}|…|不对|等等|吗|么|呢|要不要|是否|能不能|可不可以|会不会|该不该|为什么|为啥|怎么|如何|怎样|如果|要是|的话|假如|万一|等到|之后|以后|也许|可能|明天|开玩笑|算了/iu;
+const POLITE_REQUEST = /^(?:please\s+)?(?:can|could|would|will) you (?:please )?\S|(?:能|可以|能不能|可不可以|麻烦)(?:你)?帮(?:我|忙)|^(?:请|麻烦你?)/iu;
+/** Still a condition, a later or a take-back when asked politely. */
+const NOT_NOW = /\b(?:if|unless|once|after|before|when|maybe|perhaps|tomorrow|later|jk|kidding|actually no|never ?mind|nvm|wait|scratch that)\b|\.{2,}|…|不对|等等|如果|要是|的话|假如|万一|等到|之后|以后|也许|可能|明天|开玩笑|算了/iu;
+/** "任务停止了" tells what happened; "把任务停了" asks for it. */
+const REPORT_ZH = /(?:停止|取消|暂停|终止|中止|停掉|结束|恢复|继续)了[。.!！~～]*$/u;
+const ASKS_ZH = /把|帮|请|给我|麻烦/u;
+
+function isRequest(t: string): boolean {
+  if (POLITE_REQUEST.test(t)) return !NOT_NOW.test(t);
+  if (NOT_A_REQUEST.test(t)) return false;
+  return !REPORT_ZH.test(t) || ASKS_ZH.test(t);
+}
+
 /** Reads a run-control command, or null when the message is about something else. */
 export function jobCommandOf(message: string): JobCommand | null {
   const t = straightQuotes(message).trim();
@@ -42,7 +65,8 @@ export function jobCommandOf(message: string): JobCommand | null {
   const jobId = /\b[0-9a-f]{24}\b/i.exec(t)?.[0]?.toLowerCase() ?? null;
   if (!JOB_WORD.test(t) && !jobId && !BARE_STATUS.test(t)) return null;
   const action = ACTIONS.find(([, re]) => re.test(t))?.[0] ?? null;
-  return action ? { action, jobId } : null;
+  if (!action || (action !== 'status' && !isRequest(t))) return null;
+  return { action, jobId };
 }
 
 /** The job statuses each action applies to. */

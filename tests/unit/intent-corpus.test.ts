@@ -10,13 +10,13 @@ import path from 'node:path';
 import { type Corpus, corpusSchema, evaluateCorpus, formatReport, rate } from '../../scripts/intent-eval';
 
 const corpus = corpusSchema.parse(JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/intent/corpus.json'), 'utf8')));
-const only = (part: keyof Omit<Corpus, 'files_zh' | 'files_en'>): Corpus => ({ ...corpus, scope: [], route: [], plan_request: [], lang: [], question: [], [part]: corpus[part] });
+const only = (part: keyof Omit<Corpus, 'files_zh' | 'files_en'>): Corpus => ({ ...corpus, scope: [], route: [], plan_request: [], lang: [], question: [], job_command: [], [part]: corpus[part] });
 
 test('the corpus is large and in both languages', () => {
   const total = corpus.scope.length + corpus.route.length + corpus.plan_request.length + corpus.lang.length + corpus.question.length;
   expect(total).toBeGreaterThanOrEqual(400);
   const zh = (s: string) => /[\u4e00-\u9fff]/u.test(s);
-  for (const kind of [corpus.scope.map((c) => c.msg), corpus.route.map((c) => c.msg), corpus.plan_request.map((c) => c.msg)]) {
+  for (const kind of [corpus.scope.map((c) => c.msg), corpus.route.map((c) => c.msg), corpus.plan_request.map((c) => c.msg), corpus.job_command.map((c) => c.msg)]) {
     expect(kind.filter(zh).length).toBeGreaterThan(kind.length / 4);
     expect(kind.filter((m) => !zh(m)).length).toBeGreaterThan(kind.length / 4);
   }
@@ -28,6 +28,7 @@ test.each([
   ['plan_request', [['plan_request', 0.95]]],
   ['lang', [['lang', 1]]],
   ['question', [['question', 1]]],
+  ['job_command', [['job_command:none', 1], ['job_command', 0.95]]],
 ] as const)('%s: no false authorisation, every target met, every case of the team corpus passes', (part, targets) => {
   const result = evaluateCorpus(only(part));
   if (result.failed > 0) console.log(formatReport(result));
@@ -45,4 +46,10 @@ test('a case that should write nothing but that the rules send to a write counts
     '"yes" after "Chapter 1 is done and saved. Ready for chapter 2?": got confirm_proposal writer — FALSE AUTHORISATION write',
     '"hmm, who is asking" after "Chapter 1 is done and saved. Ready for chapter 2?": got router decides',
   ]);
+});
+
+test('a job paused, resumed or cancelled on a message that did not ask for it counts as a false authorisation', () => {
+  const result = evaluateCorpus({ ...only('job_command'), job_command: [{ msg: 'cancel the job', action: null }, { msg: 'job status', action: null }] });
+  expect(result.falseAuthorisations).toBe(1);
+  expect(result.failures.map((f) => f.detail)).toEqual(['"cancel the job": got cancel — FALSE AUTHORISATION cancel', '"job status": got status']);
 });

@@ -23,6 +23,38 @@ test.each(['continue chapter 3', 'stop writing chapter 4 here', 'pause before th
   (m) => expect(jobCommandOf(m)).toBeNull(),
 );
 
+test.each([
+  'should I cancel the job?',
+  'can I cancel the job later?',
+  'what happens if I cancel the job',
+  'how do I cancel a job',
+  'why did the job stop?',
+  'if the job fails, cancel it',
+  'I might cancel the job tomorrow',
+  'cancel the job lol jk',
+  'cancel the job... actually no',
+  'pause the job?',
+  'did you pause the job',
+  'can you cancel the job if it fails',
+  '要取消任务吗？',
+  '任务为什么停止了',
+  '如果取消任务会怎样',
+  '任务停止了',
+  '暂停任务？',
+  '明天再暂停任务',
+  '取消任务，开玩笑的',
+])('"%s" asks, supposes or takes back: no job is touched', (m) => expect(jobCommandOf(m)).toBeNull());
+
+test.each([
+  ['can you cancel the job?', 'cancel'],
+  ['could you pause the job please', 'pause'],
+  ['能帮我暂停任务吗？', 'pause'],
+  ['请取消任务', 'cancel'],
+  ['把任务取消了', 'cancel'],
+  ['the job is taking forever, cancel it', 'cancel'],
+  ['ok cancel the job', 'cancel'],
+])('"%s" is a request: %s', (m, action) => expect(jobCommandOf(m)?.action).toBe(action));
+
 test('the id a message names is the job meant', () => expect(jobCommandOf('cancel job 0123456789ABCDEF01234567')?.jobId).toBe('0123456789abcdef01234567'));
 
 test('replies: singular and plural, both languages, and what cannot be done now', () => {
