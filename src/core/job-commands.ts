@@ -6,6 +6,7 @@
  */
 import { findUnitRefs } from './numerals';
 import { straightQuotes } from './text';
+import { isConditionalSentence, isHedgedClause, isQuestionSentence, lastRetractionEnd, splitSentences } from './utterance';
 
 export type JobCommandAction = 'pause' | 'resume' | 'cancel' | 'status';
 
@@ -33,25 +34,26 @@ const ACTIONS: [JobCommandAction, RegExp][] = [
 const BARE_STATUS = /^(?:现在|目前)?(?:任务)?(?:进度|状态)(?:怎么样|如何)?了?[吗呢]?[?？。.!！]*$|^(?:what'?s the )?(?:job )?(?:status|progress)\??$/iu;
 
 /**
- * Pause, resume and cancel act on the author's biggest spend, so only a request does: a
- * question ("should I cancel the job?", "任务为什么停止了"), a condition ("if it fails, cancel
- * it", "如果取消任务会怎样"), a later ("I might cancel it tomorrow"), a take-back ("cancel the job
- * lol jk") or a report of what happened ("任务停止了") goes to the agents, who act on nothing
- * (seed 004: when the wording is unclear the answer is no and the author is asked). A polite
- * request asked as a question ("can you pause the job?", "能帮我暂停任务吗？") is a request.
+ * Pause, resume and cancel act on the author's biggest spend, so only a request does. The
+ * message is read as every rule reads an author (core/utterance): a question ("should I
+ * cancel the job?", "任务为什么停止了"), a condition ("if it fails, cancel it"), a hedge or a later
+ * ("I might cancel it tomorrow") or a take-back ("cancel the job lol jk") goes to the agents,
+ * who act on nothing (seed 004: when the wording is unclear the answer is no and the author
+ * is asked); so does a report of what happened ("任务停止了"). A polite request in question form
+ * ("can you pause the job?", "能帮我暂停任务吗？") is a request.
  */
-const NOT_A_REQUEST =
-  /[?？]|^(?:do|does|did|is|are|was|were|has|have|had)\b|\b(?:should|shall|can|could|would|will|may|might|must|how|why|what|when|whether|if|unless|once|after|before|maybe|perhaps|tomorrow|later|jk|kidding|actually no|never ?mind|nvm|wait|scratch that)\b|\.{2,}|…|不对|等等|吗|么|呢|要不要|是否|能不能|可不可以|会不会|该不该|为什么|为啥|怎么|如何|怎样|如果|要是|的话|假如|万一|等到|之后|以后|也许|可能|明天|开玩笑|算了/iu;
 const POLITE_REQUEST = /^(?:please\s+)?(?:can|could|would|will) you (?:please )?\S|(?:能|可以|能不能|可不可以|麻烦)(?:你)?帮(?:我|忙)|^(?:请|麻烦你?)/iu;
-/** Still a condition, a later or a take-back when asked politely. */
-const NOT_NOW = /\b(?:if|unless|once|after|before|when|maybe|perhaps|tomorrow|later|jk|kidding|actually no|never ?mind|nvm|wait|scratch that)\b|\.{2,}|…|不对|等等|如果|要是|的话|假如|万一|等到|之后|以后|也许|可能|明天|开玩笑|算了/iu;
+/** The take-back reading would see the command itself in "cancel that job". */
+const THAT_JOB = /\b(cancel|stop|abort|pause|hold) (?:that|this)\b/giu;
 /** "任务停止了" tells what happened; "把任务停了" asks for it. */
 const REPORT_ZH = /(?:停止|取消|暂停|终止|中止|停掉|结束|恢复|继续)了[。.!！~～]*$/u;
 const ASKS_ZH = /把|帮|请|给我|麻烦/u;
 
-function isRequest(t: string): boolean {
-  if (POLITE_REQUEST.test(t)) return !NOT_NOW.test(t);
-  if (NOT_A_REQUEST.test(t)) return false;
+function isRequest(message: string): boolean {
+  const t = message.replace(THAT_JOB, '$1 the');
+  if (lastRetractionEnd(t) >= 0 || isConditionalSentence(t)) return false;
+  if (POLITE_REQUEST.test(t)) return true;
+  if (isHedgedClause(t) || splitSentences(t).some(isQuestionSentence)) return false;
   return !REPORT_ZH.test(t) || ASKS_ZH.test(t);
 }
 

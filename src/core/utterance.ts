@@ -114,10 +114,11 @@ export function isConditionalSentence(text: string): boolean {
 
 /**
  * A clause that supposes, plans, wonders or reports rather than instructs ("I might delete
- * chapter 3 later", "也许以后会删", "my editor said to delete it", "我想删掉第三章").
+ * chapter 3 later", "也许以后会删", "my editor said to delete it", "我想删掉第三章"), or puts it off
+ * ("cancel the job tomorrow", "明天再删").
  */
 const HEDGE =
-  /\b(?:might|may|maybe|perhaps|probably|possibly|could|would|should|later|eventually|someday|some day|at some point|thinking|think|considering|consider|wondering|planning|plan to|going to|gonna|about to|tempted|not sure|unsure|idea|said|says|told|tell me|asked|suggests?|suggested|recommend(?:ed|s)?|wants?|wanted|hope|hoping|wish)\b|也许|可能|或许|大概|说不定|以后|回头|改天|考虑|打算|想想|想着|想要|我想|准备|看情况|再说|建议|说过|说要|说让|让我|叫我|觉得|认为|感觉|希望|似乎|好像|估计|迟早|早晚|有空|有时间/iu;
+  /\b(?:might|may|maybe|perhaps|probably|possibly|could|would|should|later|eventually|someday|some day|at some point|thinking|think|considering|consider|wondering|planning|plan to|going to|gonna|about to|tempted|not sure|unsure|idea|said|says|told|tell me|asked|suggests?|suggested|recommend(?:ed|s)?|wants?|wanted|hope|hoping|wish|tomorrow|tonight|next week)\b|也许|可能|或许|大概|说不定|以后|回头|改天|明天|今晚|下周|考虑|打算|想想|想着|想要|我想|准备|看情况|再说|建议|说过|说要|说让|让我|叫我|觉得|认为|感觉|希望|似乎|好像|估计|迟早|早晚|有空|有时间/iu;
 
 export function isHedgedClause(text: string): boolean {
   return HEDGE.test(text);

@@ -56,6 +56,8 @@ describe('sentences and clauses', () => {
     ['I might delete it later', true],
     ['我想删掉第三章', true],
     ['my editor said to delete it', true],
+    ['cancel the job tomorrow', true],
+    ['明天再删第三章', true],
     ['delete chapter 3', false],
   ])('"%s" hedges: %s', (t, yes) => expect(isHedgedClause(t)).toBe(yes));
   test('a retraction voids what came before it, and only that', () => {

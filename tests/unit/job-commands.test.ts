@@ -53,6 +53,8 @@ test.each([
   ['把任务取消了', 'cancel'],
   ['the job is taking forever, cancel it', 'cancel'],
   ['ok cancel the job', 'cancel'],
+  ['cancel that job', 'cancel'],
+  ['pause this batch', 'pause'],
 ])('"%s" is a request: %s', (m, action) => expect(jobCommandOf(m)?.action).toBe(action));
 
 test('the id a message names is the job meant', () => expect(jobCommandOf('cancel job 0123456789ABCDEF01234567')?.jobId).toBe('0123456789abcdef01234567'));
