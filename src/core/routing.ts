@@ -44,12 +44,12 @@ export function isContinueMessage(message: string): boolean {
 }
 
 const VAGUE_VERB =
-  /\b(?:polish|improve|edit|fix|refine|tweak|rework|revise|enhance|optimi[sz]e|touch(?:\s+(?:it|this))?\s+up|clean(?:\s+(?:it|this))?\s+up|spruce(?:\s+(?:it|this))?\s+up|make)\b|优化|润色|修改|完善|调整|打磨|提升|改进|美化|精修|修一修|修修|改一改|改改|改|修|弄|搞/giu;
+  /\b(?:polish|improve|edit|fix|refine|tweak|rework|revise|enhance|optimi[sz]e|touch(?:\s+(?:it|this))?\s+up|clean(?:\s+(?:it|this))?\s+up|spruce(?:\s+(?:it|this))?\s+up|spice(?:\s+(?:it|this))?\s+up|jazz(?:\s+(?:it|this))?\s+up|give(?=\s+(?:it|this|that)\b)|make)\b|让它|优化|润色|修改|完善|调整|打磨|提升|改进|美化|精修|修一修|修修|改一改|改改|改|修|弄|搞/giu;
 /** What a vague request may also say: which text (deixis, a unit) and how much, never what to change. */
 const VAGUE_TARGET =
   /\b(?:it|this|that|the text|the chapter|this chapter|that chapter|the draft|the story|the writing|the prose|things|everything|the whole thing|the whole chapter|the book|this part|this bit|the piece|the scene|this scene|prologue|epilogue|the prologue|the epilogue)\b|序章|尾声|楔子|番外|开篇|这一?章|本章|这一?段|这部分|全文|整体|整篇|全篇|稿子|文章|文字|内容|它|这个|这篇|这一?版/giu;
 const VAGUE_FILLER =
-  /\b(?:needs? (?:some |a little |a bit of )?(?:work|love|attention|help)|give|u|can u|could u|would u|better|nicer|good|great|stronger|more polished|polished|a bit|a little bit|a little|somewhat|some|slightly|more|again|up|overall|please|pls|plz|for me|can you|could you|would you|help me|just|maybe|kinda|sort of|thanks|thank you|overall|quality|the quality|of|a|an|the|chapter|one more time|once more)\b|更好|好一点|好一些|好些|好点|好看|精彩|漂亮|完美|一点|一些|一下|一遍|一番|再|更|好好|整体|请|帮我|帮忙|麻烦|你|吧|呢|哈|啊|呀|好吗|可以吗|嗯|下|得|的|把|给|让|质量|水平|地|些|点/giu;
+  /\b(?:needs? (?:some |a little |a bit of )?(?:work|love|attention|help)|give|u|can u|could u|would u|better|nicer|good|great|stronger|more polished|polished|a bit|a little bit|a little|somewhat|some|slightly|more|again|up|overall|please|pls|plz|for me|can you|could you|would you|help me|just|maybe|kinda|sort of|thanks|thank you|overall|quality|the quality|of|a|an|the|chapter|one more time|once more|flow|flows|punch|punchier|pop|engaging|compelling|interesting|readable)\b|吸引人|高级|流畅|出彩|有意思|好读|更好看|更好|好一点|好一些|好些|好点|好看|精彩|漂亮|完美|一点|一些|一下|一遍|一番|再|更|好好|整体|请|帮我|帮忙|麻烦|你|吧|呢|哈|啊|呀|好吗|可以吗|嗯|下|得|的|把|给|让|质量|水平|地|些|点/giu;
 
 /**
  * A whole-message edit request that does not say what to change ("polish it", "改得更好一点",
