@@ -105,6 +105,11 @@ export function isQuestionSentence(s: Pick<Sentence, 'text' | 'end'>): boolean {
   return EN_QUESTION_START.test(t) || ZH_QUESTION.test(t) || EN_QUESTION_ANYWHERE.test(t);
 }
 
+/** The sentence trails off ("删第三章……你确定吗", "delete chapter 3..."): not said through, so not an order. */
+export function trailsOff(s: Pick<Sentence, 'end'>): boolean {
+  return /…|\.{2,}|。{2,}|⋯/u.test(s.end);
+}
+
 /** A condition makes what follows a supposition ("if chapter 3 doesn't work, delete it"). */
 const CONDITIONAL = /\b(?:if|unless|in case|whether|once|when(?:ever)?|as soon as|provided)\b|如果|要是|假如|假设|假使|倘若|万一|的话|只要|等到|一旦/iu;
 
@@ -129,7 +134,7 @@ export function isHedgedClause(text: string): boolean {
  * it", "删除第三章？算了不用了"). What follows the last of them stands.
  */
 const RETRACTION =
-  /\b(?:no wait|wait no|wait|hold on|hang on|hold off|actually no|actually,? (?:keep|don'?t|leave|never ?mind)|never ?mind|nvm|scratch that|forget (?:it|that|i said that)|cancel that|on second thought|changed my mind|just kidding|jk|ignore that|disregard that)\b|算了|不用了|不对|哦不|还是别|还是不要|还是留着|还是保留|先别|等等|等一下|等下|稍等|再想想|不删了|别删了|不要删了|不改了|撤回|开玩笑|当我没说|收回/iu;
+  /\b(?:no wait|wait no|no,?\s+actually|actually,?\s+(?:just|only)|wait|hold on|hang on|hold off|actually no|actually,? (?:keep|don'?t|leave|never ?mind)|never ?mind|nvm|scratch that|forget (?:it|that|i said that)|cancel that|on second thought|changed my mind|just kidding|jk|ignore that|disregard that)\b|算了|不用了|不对|哦不|还是别|还是不要|还是留着|还是保留|先别|等等|等一下|等下|稍等|再想想|不删了|别删了|不要删了|不改了|撤回|开玩笑|当我没说|收回/iu;
 
 /** Offset just past the last retraction in the message, or -1 when there is none. */
 export function lastRetractionEnd(message: string): number {

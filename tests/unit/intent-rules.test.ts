@@ -4,7 +4,7 @@
  * answers against new instructions, refusals.
  */
 import { carriesLanguage, replyLanguage, sessionLanguage } from '../../src/core/language';
-import { isConditionalSentence, isHedgedClause, isQuestionSentence, lastRetractionEnd, splitClauses, splitSentences } from '../../src/core/utterance';
+import { isConditionalSentence, isHedgedClause, isQuestionSentence, lastRetractionEnd, splitClauses, splitSentences, trailsOff } from '../../src/core/utterance';
 import { actionsOf, isNewInstruction, isRefusal, routeActions } from '../../src/core/answers';
 
 describe('sentences and clauses', () => {
@@ -60,6 +60,17 @@ describe('sentences and clauses', () => {
     ['明天再删第三章', true],
     ['delete chapter 3', false],
   ])('"%s" hedges: %s', (t, yes) => expect(isHedgedClause(t)).toBe(yes));
+  test.each([
+    ['删第三章……', '……', true],
+    ['delete chapter 3', '...', true],
+    ['delete chapter 3', '.', false],
+    ['delete chapter 3', '', false],
+  ])('"%s%s" trails off: %s', (text, end, yes) => expect(trailsOff({ end })).toBe(yes));
+  test('"no, actually" and "actually just" take back what came before', () => {
+    const m = 'Rewrite chapter 4 from scratch — no, actually just the ending.';
+    expect(lastRetractionEnd(m)).toBe(m.indexOf('no, actually') + 'no, actually'.length);
+    expect(lastRetractionEnd('rewrite it, actually only the ending')).toBeGreaterThan(0);
+  });
   test('a retraction voids what came before it, and only that', () => {
     expect(lastRetractionEnd('Delete chapter 3 - no wait, keep it')).toBe('Delete chapter 3 - no wait'.length);
     expect(lastRetractionEnd('算了，删掉第六章')).toBe(2);

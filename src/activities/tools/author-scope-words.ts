@@ -55,7 +55,7 @@ export const POINTING = /\b(?:this|it|that|them|those|these|current)\b|这|它|�
 export const EN_LEAD =
   /^(?:\s|[,.!:;"'“”‘’*~-])*(?:(?:please|pls|plz|kindly|just|ok|okay|so|now|also|then|and|yes|yeah|yep|yup|sure|alright|all right|right|fine|go ahead and|go ahead|go and|let'?s|let us|i want you to|i need you to|i'?d like you to|i would like you to|you can|feel free to|actually|honestly|ugh|hey|hi|well|oh|finally|first|next|lastly|simply|quickly|definitely|really|good|great|thanks|hmm|ah|btw|by the way|perfect|cool)\b(?:\s|[,.!:;"'“”‘’*~-])*)+/iu;
 export const ZH_LEAD =
-  /^(?:\s|[,.!:;"'“”‘’*~，。！：；])*(?:(?:请你|请|麻烦你|麻烦|你帮我|帮我|帮忙|你来|你给我|给我|我要你|我需要你|直接|就把|就|那就|那|好的|好吧|好|行吧|行|嗯嗯|嗯|对了|对|先|也|都|全部|统统|干脆|索性|然后|还有|另外|顺便|顺手|赶紧|快|一起|一并|全都|还是|再|哦|噢|啊|呃|嘿|ok|OK|把|将|整个|整章|全部|完整地|完整|彻底|统统)(?:\s|[,.!:;"'“”‘’*~，。！：；])*)+/u;
+  /^(?:\s|[,.!:;"'“”‘’*~，。！：；])*(?:(?:确认|请你|请|麻烦你|麻烦|你帮我|帮我|帮忙|你来|你给我|给我|我要你|我需要你|直接|就把|就|那就|那|好的|好吧|好|行吧|行|嗯嗯|嗯|对了|对|先|也|都|全部|统统|干脆|索性|然后|还有|另外|顺便|顺手|赶紧|快|一起|一并|全都|还是|再|哦|噢|啊|呃|嘿|ok|OK|把|将|整个|整章|全部|完整地|完整|彻底|统统)(?:\s|[,.!:;"'“”‘’*~，。！：；])*)+/u;
 export const EN_FILLER =
   /\b(?:the|my|our|your|this|that|these|those|whole|entire|old|current|existing|original|full|complete|file|files|called|named|titled|both|all of|also|too|please|pls|plz|now|entirely|completely|altogether|fully|as well|for me|for good|permanently|thanks|thank you|thx|asap|right now|right away|immediately|outright|totally|okay|ok|already|chapters?|episodes?|and|or|&|yes|just|two|three|over|again)\b|\p{Extended_Pictographic}/giu;
 export const ZH_FILLER =

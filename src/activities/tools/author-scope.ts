@@ -14,7 +14,7 @@
  */
 import { findUnitRefs, halfWidthDigits, unitOfTitle, type UnitRef } from '../../core/numerals';
 import { isMostlyChinese, straightQuotes } from '../../core/text';
-import { type Clause, isConditionalSentence, isQuestionSentence, lastRetractionEnd, type Sentence, type Span, splitSentences } from '../../core/utterance';
+import { type Clause, isConditionalSentence, isQuestionSentence, lastRetractionEnd, type Sentence, type Span, splitSentences, trailsOff } from '../../core/utterance';
 
 import { VERB_RE, NEGATION_BEFORE, NEGATED_REF, REFERENCE_BEFORE, REFERENCE_AFTER, AGREE_BEFORE, AGREE_AFTER, LOCATION_BEFORE, MANNER_AFTER, PART_AFTER, DONE, NAME_CONTINUES, POINTING, EN_LEAD, ZH_LEAD, EN_FILLER, ZH_FILLER, JOIN, EITHER, LIST_SEPS, PERFECTIVE } from './author-scope-words';
 
@@ -200,7 +200,7 @@ function withoutCourtesy(before: string): string {
  * and 把 before it in its clause, and nothing that supposes or reports around it.
  */
 function isOrder(v: ClauseView, verb: Verb): boolean {
-  if (isQuestionSentence(v.sentence) || isConditionalSentence(v.sentence.text)) return false;
+  if (isQuestionSentence(v.sentence) || isConditionalSentence(v.sentence.text) || trailsOff(v.sentence)) return false;
   let before = v.clause.text.slice(0, verb.start);
   for (const r of [...v.refs].reverse()) if (r.end <= verb.start) before = before.slice(0, r.start) + ' ' + before.slice(r.end);
   // A second verb joined to an order is an order too ("delete chapter 3 and rewrite chapter 4").
