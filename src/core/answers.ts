@@ -44,7 +44,7 @@ export function routeActions(agent: WorkAgent, readOnly: boolean): WorkAction[] 
 
 /** Words that turn away from the question asked: what follows is a new request. */
 const CHANGE_OF_COURSE =
-  /\b(?:instead|forget (?:it|that|about)|never ?mind|nvm|scratch that|before that|change of plan|new topic|let'?s (?:talk|move|switch|do)|skip (?:it|that)|drop (?:it|that))\b|\bfirst\s*[.!]*$|^\s*first\b|算了|别写了|不写了|先别|先不(?!用)|换个|不聊|再说|另外|先(?:帮我|给我|把|写|看|改|审|列|做|出)|还是先/iu;
+  /\b(?:instead|forget (?:it|that|this|these|those|the|about)|never ?mind|nvm|scratch that|before that|change of plan|new topic|let'?s (?:talk|move|switch|do)|skip (?:it|that)|drop (?:it|that))\b|\bfirst\s*[.!]*$|^\s*first\b|算了|别写了|不写了|先别|先不(?!用)|换个|不聊|再说|另外|先(?:帮我|给我|把|写|看|改|审|列|做|出)|还是先/iu;
 /** An object of its own: a unit, a file-ish noun, a thing to make. */
 const OWN_OBJECT =
   /\b(?:chapter|chapters|ch|episode|prologue|epilogue|outline|character|characters|cast|villain|hero|setting|settings|world|blurb|title|titles|synopsis|scene|sheet|summary|draft|book|novel|story|typos?|notes?|ideas?)\b|第.{1,4}[章集回幕]|章|大纲|人物|角色|反派|设定|世界观|简介|文案|标题|书名|序章|尾声|场景|错别字|笔记|故事|小说|情节|开头|结尾/iu;
