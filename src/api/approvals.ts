@@ -5,13 +5,12 @@
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { TurnDoc } from '../db/models';
-import { isRefusal } from '../core/answers';
 import { decideApprovalUpdate } from '../core/messages';
-import { isConfirmation, isUnclearAnswer } from '../core/proposals';
 import type { AppDeps } from './context';
 import { ConflictError } from './errors';
+import type { Decision } from '../core/answers';
 
-export type Decision = 'approve' | 'deny';
+export type { Decision };
 
 /** Sends the decision to the turn; 409 when nothing with that id is pending there any more. */
 export async function decideApproval(deps: Pick<AppDeps, 'temporal'>, turn: Pick<TurnDoc, 'workflowId' | 'status'>, approvalId: string, decision: Decision) {
@@ -24,12 +23,4 @@ export async function decideApproval(deps: Pick<AppDeps, 'temporal'>, turn: Pick
   }
 }
 
-/**
- * How the session's next message answers a pending approval: yes, no, or not at all (a new
- * request: a no, then the request). Only a plain yes approves: "ok?", "嗯……" or "maybe" is a no.
- */
-export function decisionInMessage(message: string): Decision | 'new_request' {
-  if (isConfirmation(message)) return 'approve';
-  if (isRefusal(message) || isUnclearAnswer(message)) return 'deny';
-  return 'new_request';
-}
+export { decisionInMessage } from '../core/answers';

@@ -9,6 +9,7 @@
  */
 import { findUnitRefs } from './numerals';
 import { straightQuotes } from './text';
+import { isConfirmation, isUnclearAnswer } from './proposals';
 import type { WorkAgent } from './plans';
 
 /** What a message (or a previous route) is about. */
@@ -79,4 +80,17 @@ export function isRefusal(message: string): boolean {
     .replace(REFUSAL_EN, '')
     .replace(/(?:别|不要|不用|不必|不|don'?t|do not|no need to|never)\s*\S{1,12}/giu, ' ');
   return actionsOf(rest).length === 0 || /\b(?:leave|keep)\b|别动|不用动|保持/iu.test(rest);
+}
+
+export type Decision = 'approve' | 'deny';
+
+/**
+ * How the session's next message answers a pending approval (an author file to delete or
+ * rewrite): yes, no, or not at all (a new request: a no, then the request). Only a plain yes
+ * approves: "ok?", "嗯……", "maybe" or "hold on" is a no.
+ */
+export function decisionInMessage(message: string): Decision | 'new_request' {
+  if (isConfirmation(message)) return 'approve';
+  if (isRefusal(message) || isUnclearAnswer(message)) return 'deny';
+  return 'new_request';
 }

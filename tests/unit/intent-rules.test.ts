@@ -63,6 +63,9 @@ describe('sentences and clauses', () => {
   test.each([
     ['删第三章……', '……', true],
     ['delete chapter 3', '...', true],
+    ['删第三章', '。。。', true],
+    ['删第三章', '⋯', true],
+    ['删第三章', '。', false],
     ['delete chapter 3', '.', false],
     ['delete chapter 3', '', false],
   ])('"%s%s" trails off: %s', (text, end, yes) => expect(trailsOff({ end })).toBe(yes));

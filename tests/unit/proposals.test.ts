@@ -3,8 +3,8 @@
  * question plus a plain confirmation routes to the offered step; a short answer to a
  * follow-up question still inherits the whole route.
  */
-import { confirmedStepRouting, isConfirmation, isOfferQuestion, isUnclearAnswer, proposedStep } from '../../src/core/proposals';
-import { decisionInMessage } from '../../src/api/approvals';
+import { confirmedStepRouting, declinedOfferRouting, isConfirmation, isOfferQuestion, isUnclearAnswer, proposedStep } from '../../src/core/proposals';
+import { decisionInMessage } from '../../src/core/answers';
 import { applyConfirmationGuard, preRoute, type PreviousTurnFacts } from '../../src/core/routing';
 import type { RoutingDecision } from '../../src/core/plans';
 
@@ -65,7 +65,20 @@ describe('a yes asked back, trailed off or hedged is not a yes', () => {
     for (const m of ['ok?', '嗯……', 'maybe', 'I guess... let me think about it']) {
       expect(preRoute(m, prev('第3章节奏偏慢，建议压缩开头两段。要这样改吗？'))).toMatchObject({ source: 'decline_offer', read_only: true, write_content: false });
     }
-    expect(preRoute('ok?', prev('Shall I write chapter 2?'))!.scope).toMatch(/not a clear yes/);
+    expect(preRoute('ok?', prev('Shall I write chapter 2?'))).toEqual({
+      ...declinedOfferRouting('en'),
+      scope: "the author's reply was not a clear yes: nothing is written until they say so",
+      notes: ['an unclear reply to the offered step is read as a no: nothing is written'],
+    });
+    expect(preRoute('好……吧？', prev('要我继续写第二章吗？'))!.scope).toBe('作者的回答不明确（不是肯定）：先不动，等作者说清楚');
+    expect(preRoute('不用了', prev('要我继续写第二章吗？'))!.scope).toBe('作者谢绝了提议的下一步');
+  });
+  test('only a short reply is read as an unclear yes', () => {
+    expect(isUnclearAnswer(`${'ok '.repeat(10)}?`)).toBe(true);
+    expect(isUnclearAnswer(`${'ok '.repeat(11)}?`)).toBe(false);
+    expect(isUnclearAnswer('?')).toBe(false);
+    expect(isUnclearAnswer('OK...')).toBe(true);
+    expect(isUnclearAnswer('MAYBE')).toBe(true);
   });
   test('a pending approval (an author file to delete) is approved by a plain yes only', () => {
     expect(decisionInMessage('yes')).toBe('approve');
