@@ -12,7 +12,7 @@ const nodeOnlyPackages = ['mongoose', 'mongodb', 'ioredis', 'openai', 'express',
   '@temporalio/client', '@temporalio/worker', '@temporalio/activity', '@temporalio/testing'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.local/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['node_modules/**', 'dist/**', '.local/**', 'coverage/**', '.stryker-tmp/**', 'reports/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
