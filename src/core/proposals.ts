@@ -8,6 +8,7 @@
  */
 import { findUnitRefs, formatUnitRange, type UnitKind } from './numerals';
 import { straightQuotes } from './text';
+import { TRAILING_OFF } from './utterance';
 import { endsWithQuestion } from './file-stream';
 import { type RoutingDecision, cutScope } from './plans';
 
@@ -117,7 +118,7 @@ const NEGATIVE_EMOJI = /👎|❌|🚫|🙅|✋|⛔/u;
  * not a plain yes: this reading approves an author's pending delete and routes a proposed edit,
  * and when the wording is unclear the answer is no and the author is asked. "Why not?" agrees.
  */
-const HESITANT = /[?？¿]|\.{2,}|…|。{2,}|⋯/u;
+const hesitant = (text: string): boolean => /[?？¿]/u.test(text) || TRAILING_OFF.test(text);
 const WHY_NOT_QUESTION = /\bwhy\s*not\s*[?？!！]+\s*$/iu;
 /** A hedge on its own ("maybe", "I guess", "也许吧", "呃"): neither a yes nor a no. */
 const HEDGE = /^(?:maybe|perhaps|iguess|isuppose|probably|kinda|sortof|we'?llsee|h+m+|u+m+|u+h+|也许|或许|可能|大概|应该|看情况|呃|额|唔|嗯哼)+(?:吧|把)?$/u;
@@ -134,7 +135,7 @@ const short = (t: string): boolean => t.length > 0 && Array.from(t).length <= 20
 /** Plain agreement, nothing else: "好的", "行，写吧", "yes", "ok, go", "👍". */
 export function isConfirmation(message: string): boolean {
   if (NEGATIVE_EMOJI.test(message)) return false;
-  if (HESITANT.test(straightQuotes(message).replace(WHY_NOT_QUESTION, 'why not'))) return false;
+  if (hesitant(straightQuotes(message).replace(WHY_NOT_QUESTION, 'why not'))) return false;
   const t = replyWords(message);
   return short(t) && CONFIRM_RE.test(t);
 }
@@ -148,7 +149,7 @@ export function isUnclearAnswer(message: string): boolean {
   if (isConfirmation(message)) return false;
   const t = replyWords(message);
   if (!short(t)) return false;
-  return HEDGE.test(t) || BUT_TAIL.test(t) || (HESITANT.test(message) && CONFIRM_RE.test(t));
+  return HEDGE.test(t) || BUT_TAIL.test(t) || (hesitant(message) && CONFIRM_RE.test(t));
 }
 
 /** Scope text for a confirmed step: the unit when known, else the offer itself. */

@@ -107,8 +107,11 @@ export function isQuestionSentence(s: Pick<Sentence, 'text' | 'end'>): boolean {
 
 /** The sentence trails off ("删第三章……你确定吗", "delete chapter 3..."): not said through, so not an order. */
 export function trailsOff(s: Pick<Sentence, 'end'>): boolean {
-  return /…|\.{2,}|。{2,}|⋯/u.test(s.end);
+  return TRAILING_OFF.test(s.end);
 }
+
+/** An ellipsis in any of its forms: the words before it are not said through. */
+export const TRAILING_OFF = /…|\.{2,}|。{2,}|⋯/u;
 
 /** A condition makes what follows a supposition ("if chapter 3 doesn't work, delete it"). */
 const CONDITIONAL = /\b(?:if|unless|in case|whether|once|when(?:ever)?|as soon as|provided)\b|如果|要是|假如|假设|假使|倘若|万一|的话|只要|等到|一旦/iu;
