@@ -63,3 +63,20 @@ test('a step that starts over drops the file body it was streaming; a resumed st
   expect(v.items.filter((i) => i.kind === 'file').map((i) => (i as { body: string }).body)).toEqual(['Once']);
   expect(v.items.filter((i) => i.kind === 'text')).toEqual([]);
 });
+
+test('the dictionary: every part gives each of its keys in both languages, and no two parts define the same key', async () => {
+  // i18n/index.ts reads localStorage only when asked for the first language.
+  const { PARTS, DICTS } = await import('../../studio/src/i18n');
+  const owner = new Map<string, number>();
+  PARTS.forEach((p, i) => {
+    expect(Object.keys(p.zh).sort()).toEqual(Object.keys(p.en).sort());
+    for (const key of Object.keys(p.en)) {
+      expect(owner.has(key) ? `${key} in parts ${owner.get(key)} and ${i}` : '').toBe('');
+      owner.set(key, i);
+      expect(p.en[key as never]).toBeTruthy();
+      expect(p.zh[key as never]).toBeTruthy();
+    }
+  });
+  expect(Object.keys(DICTS.zh).length).toBe(owner.size);
+  expect(DICTS.zh.chat).toBe('对话');
+});

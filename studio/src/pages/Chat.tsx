@@ -11,6 +11,7 @@ import { href, navigate } from '../router';
 import type { TurnView } from '../turn';
 import { type PastTurn, useConversation } from './conversation';
 import { useProject } from './Project';
+import { TaskBoard } from './TaskBoard';
 import { TurnCard } from './TurnCard';
 
 function PastTurnView({ turn }: { turn: PastTurn }) {
@@ -32,28 +33,6 @@ function PastTurnView({ turn }: { turn: PastTurn }) {
         ))}
       </div>
     </article>
-  );
-}
-
-function TaskBoard() {
-  const { t } = useI18n();
-  const { project } = useProject();
-  const tasks = project.tasks ?? [];
-  return (
-    <section className="board card" aria-labelledby="board-h" data-testid="task-board">
-      <h2 id="board-h">{t.taskBoard}</h2>
-      {tasks.length === 0 ? (
-        <p className="muted small">{t.noTasks}</p>
-      ) : (
-        <ul>
-          {tasks.map((task) => (
-            <li key={task.id} data-status={task.status}>
-              <span aria-hidden="true">{task.status === 'done' ? '☑' : task.status === 'in_progress' ? '◐' : '☐'}</span> {task.title}
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
   );
 }
 

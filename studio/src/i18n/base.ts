@@ -1,18 +1,5 @@
-/**
- * Studio's two languages. The author's choice is kept in localStorage; the first visit
- * follows the browser. Every string a person reads comes from here.
- */
-import { createContext, useContext } from 'react';
-
-export type Lang = 'en' | 'zh';
-const LANG_KEY = 'scriptorium.lang';
-
-export function initialLang(): Lang {
-  const saved = localStorage.getItem(LANG_KEY);
-  if (saved === 'en' || saved === 'zh') return saved;
-  return navigator.language.toLowerCase().startsWith('zh') ? 'zh' : 'en';
-}
-export const saveLang = (l: Lang) => localStorage.setItem(LANG_KEY, l);
+/** The strings of Studio's shell and first screens, in both languages (see ./index.ts). */
+import { part } from './part';
 
 const en = {
   appName: 'Scriptorium Studio',
@@ -158,9 +145,8 @@ const en = {
   error: 'Something went wrong',
   close: 'Close',
 };
-export type Dict = typeof en;
 
-const zh: Dict = {
+const zh: Record<keyof typeof en, string> = {
   appName: 'Scriptorium 创作室',
   language: '语言',
   signIn: '登录',
@@ -305,26 +291,5 @@ const zh: Dict = {
   close: '关闭',
 };
 
-export const DICTS: Record<Lang, Dict> = { en, zh };
 
-export interface I18n {
-  lang: Lang;
-  t: Dict;
-  setLang: (l: Lang) => void;
-}
-export const I18nContext = createContext<I18n>({ lang: 'en', t: en, setLang: () => undefined });
-export const useI18n = (): I18n => useContext(I18nContext);
-
-/** A dictionary entry by a computed key (agent names, statuses), falling back to the key. */
-export function tk(t: Dict, key: string): string {
-  return (t as Record<string, string>)[key] ?? key;
-}
-
-/** A date and time in the author's language. */
-export const when = (iso: string, lang: Lang, dateOnly = false): string => {
-  const d = new Date(iso);
-  const locale = lang === 'zh' ? 'zh-CN' : 'en-GB';
-  return dateOnly ? d.toLocaleDateString(locale) : d.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
-};
-
-export const fmt = (s: string, vars: Record<string, string | number>) => s.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
+export const base = part(en, zh);

@@ -1,0 +1,55 @@
+/**
+ * Jest's node environment, plus a check that a test file leaves nothing running: the live
+ * handles (sockets, servers, timers, child processes) of the worker process when the file
+ * ends are compared with those before it started. Extra handles still there after a short
+ * grace fail the file, naming them: a leaked handle keeps Jest's worker alive ("a worker
+ * process has failed to exit gracefully") and slows every later file in that worker.
+ * SCRIPTORIUM_OPEN_HANDLES=warn only prints them (to hunt several leaks in one run).
+ */
+const { TestEnvironment } = require('jest-environment-node');
+
+/** Handles that come and go with the runtime itself, not with a test's resources. */
+const IGNORED = new Set(['TTYWrap', 'PipeWrap', 'FSReqCallback', 'FSReqPromise', 'FileHandleCloseReq', 'Immediate', 'GetAddrInfoReqWrap', 'SignalWrap', 'StatWatcher', 'FSEventWrap']);
+const GRACE_MS = Number(process.env.SCRIPTORIUM_OPEN_HANDLES_GRACE_MS ?? 3000);
+
+function counts() {
+  const out = new Map();
+  for (const r of process.getActiveResourcesInfo()) if (!IGNORED.has(r)) out.set(r, (out.get(r) ?? 0) + 1);
+  return out;
+}
+
+function extra(before, after) {
+  const leaked = [];
+  for (const [kind, n] of after) {
+    const more = n - (before.get(kind) ?? 0);
+    if (more > 0) leaked.push(`${more} × ${kind}`);
+  }
+  return leaked;
+}
+
+class OpenHandlesEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.testPath = context.testPath;
+  }
+
+  async setup() {
+    await super.setup();
+    this.before = counts();
+  }
+
+  async teardown() {
+    await super.teardown();
+    let leaked = extra(this.before, counts());
+    for (let waited = 0; leaked.length && waited < GRACE_MS; waited += 100) {
+      await new Promise((r) => setTimeout(r, 100).unref());
+      leaked = extra(this.before, counts());
+    }
+    if (!leaked.length) return;
+    const message = `${this.testPath.replace(`${process.cwd()}/`, '')} left handles open after its last test: ${leaked.join(', ')} (close clients, servers, workers and timers in afterAll)`;
+    if (process.env.SCRIPTORIUM_OPEN_HANDLES === 'warn') process.stderr.write(`[open-handles] ${message}\n`);
+    else throw new Error(message);
+  }
+}
+
+module.exports = OpenHandlesEnvironment;
