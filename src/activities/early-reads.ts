@@ -24,6 +24,15 @@ export class EarlyReads<T extends object> {
     return this.pending.has(key);
   }
 
+  /**
+   * Resolves once every read held now has finished (failed ones included): what a worker, or a
+   * test, awaits before closing the connections those reads use, so none is left waiting on a
+   * closed client.
+   */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.pending.values()]);
+  }
+
   /** The read started under `key`, taken once; otherwise (or if it failed) `readNow`. */
   async take<R>(key: string, readNow: () => Promise<R>): Promise<T | R> {
     const early = this.pending.get(key);

@@ -19,6 +19,9 @@ let caches: WorkerCaches;
 beforeEach(() => {
   caches = createWorkerCaches();
 });
+// Early reads nobody took are still running when a test ends: let them finish before the
+// scratch database closes, or they wait out the driver's server selection on a closed client.
+afterEach(() => Promise.all([caches.turnSources.settled(), caches.routerInputs.settled()]));
 
 async function newTurn() {
   const projectId = await db.newProject();

@@ -4,11 +4,29 @@
  * ends are compared with those before it started. Extra handles still there after a short
  * grace fail the file, naming them: a leaked handle keeps Jest's worker alive ("a worker
  * process has failed to exit gracefully") and slows every later file in that worker.
- * SCRIPTORIUM_OPEN_HANDLES=warn only prints them (to hunt several leaks in one run).
+ * SCRIPTORIUM_OPEN_HANDLES=warn only prints them (to hunt several leaks in one run); =trace
+ * also prints where each leaked timer, socket or server was created.
  */
+const asyncHooks = require('node:async_hooks');
 const { TestEnvironment } = require('jest-environment-node');
 
+/** With SCRIPTORIUM_OPEN_HANDLES=trace: the creation stack of every live async resource, by id. */
+const traced = new Map();
+if (process.env.SCRIPTORIUM_OPEN_HANDLES === 'trace') {
+  asyncHooks
+    .createHook({
+      init(id, type) {
+        if (!IGNORED_TYPES.has(type)) traced.set(id, { type, stack: new Error().stack.split('\n').slice(2, 14).join('\n') });
+      },
+      destroy(id) {
+        traced.delete(id);
+      },
+    })
+    .enable();
+}
+
 /** Handles that come and go with the runtime itself, not with a test's resources. */
+const IGNORED_TYPES = new Set(['PROMISE', 'TickObject', 'Microtask', 'Immediate']);
 const IGNORED = new Set(['TTYWrap', 'PipeWrap', 'FSReqCallback', 'FSReqPromise', 'FileHandleCloseReq', 'Immediate', 'GetAddrInfoReqWrap', 'SignalWrap', 'StatWatcher', 'FSEventWrap']);
 const GRACE_MS = Number(process.env.SCRIPTORIUM_OPEN_HANDLES_GRACE_MS ?? 3000);
 
@@ -47,7 +65,9 @@ class OpenHandlesEnvironment extends TestEnvironment {
     }
     if (!leaked.length) return;
     const message = `${this.testPath.replace(`${process.cwd()}/`, '')} left handles open after its last test: ${leaked.join(', ')} (close clients, servers, workers and timers in afterAll)`;
-    if (process.env.SCRIPTORIUM_OPEN_HANDLES === 'warn') process.stderr.write(`[open-handles] ${message}\n`);
+    if (process.env.SCRIPTORIUM_OPEN_HANDLES === 'trace')
+      for (const { type, stack } of traced.values()) if (/Timeout|TCP|Pipe|Process/.test(type)) process.stderr.write(`[open-handles] live ${type}\n${stack}\n`);
+    if (process.env.SCRIPTORIUM_OPEN_HANDLES) process.stderr.write(`[open-handles] ${message}\n`);
     else throw new Error(message);
   }
 }

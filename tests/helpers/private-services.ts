@@ -26,7 +26,9 @@ async function waitPort(port: number, timeoutMs: number): Promise<void> {
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
       const s = net.connect(port, '127.0.0.1', () => {
-        s.end();
+        // destroy, not end: a half-closed probe stays open until the service hangs up, which
+        // Temporal and Redis never do on an idle connection.
+        s.destroy();
         resolve(true);
       });
       s.on('error', () => resolve(false));
@@ -63,7 +65,8 @@ function service(name: string, port: number, url: string, dir: string, cmd: () =
       if (!p || p.exitCode !== null || p.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => p.once('exit', () => resolve()));
       p.kill(signal);
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10000))]);
+      // The wait's timer is unref'd: it must not keep the test worker alive once the service has gone.
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10000).unref())]);
       if (p.exitCode === null && p.signalCode === null) {
         p.kill('SIGKILL');
         await exited;

@@ -5,14 +5,9 @@
  * in one language, or defined by two parts, fails the typecheck or the unit test.
  */
 import { createContext, useContext } from 'react';
-import { base } from './base';
-import { board } from './board';
-import { editor } from './editor';
-import { jobs } from './jobs';
-import { record } from './record';
-import { shell } from './shell';
+import { DICTS, type Dict, type Lang } from './parts';
 
-export type Lang = 'en' | 'zh';
+export { DICTS, type Dict, type Lang };
 const LANG_KEY = 'scriptorium.lang';
 
 export function initialLang(): Lang {
@@ -21,15 +16,6 @@ export function initialLang(): Lang {
   return navigator.language.toLowerCase().startsWith('zh') ? 'zh' : 'en';
 }
 export const saveLang = (l: Lang) => localStorage.setItem(LANG_KEY, l);
-
-/** Every part of the dictionary, in the order they merge. */
-export const PARTS = [base, editor, board, record, jobs, shell] as const;
-
-type Merged = (typeof base)['en'] & (typeof editor)['en'] & (typeof board)['en'] & (typeof record)['en'] & (typeof jobs)['en'] & (typeof shell)['en'];
-export type Dict = { [K in keyof Merged]: string };
-
-const merge = (lang: Lang): Dict => Object.assign({}, ...PARTS.map((p) => p[lang])) as Dict;
-export const DICTS: Record<Lang, Dict> = { en: merge('en'), zh: merge('zh') };
 
 export interface I18n {
   lang: Lang;
