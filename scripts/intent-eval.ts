@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { endsWithQuestion } from '../src/core/file-stream';
 import { jobCommandOf } from '../src/core/job-commands';
 import { type AuthorAction, authorisedFiles } from '../src/activities/tools/author-scope';
-import { replyLanguage } from '../src/core/language';
+import { replyLanguage, sessionLanguage } from '../src/core/language';
 import type { RoutingDecision, WorkAgent } from '../src/core/plans';
 import { countProposedChanges } from '../src/core/proposals';
 import { preRoute, type PreviousTurnFacts, requestAsksForPlan } from '../src/core/routing';
@@ -41,7 +41,14 @@ export const corpusSchema = z.object({
     )
     .default([]),
   plan_request: z.array(z.object({ msg: z.string(), asks: z.boolean() })).default([]),
-  lang: z.array(z.object({ session: z.enum(['zh', 'en']), msg: z.string(), expect: z.enum(['zh', 'en']) })).default([]),
+  /**
+   * The reply language: `session` is the session's language so far, or `new` for the first
+   * message of a session, answered in `ui` (the author's interface language) when it carries
+   * no language of its own.
+   */
+  lang: z
+    .array(z.object({ session: z.enum(['zh', 'en', 'new']), ui: z.enum(['zh', 'en']).optional(), msg: z.string(), expect: z.enum(['zh', 'en']) }))
+    .default([]),
   question: z.array(z.object({ text: z.string(), is_question: z.boolean() })).default([]),
   /** Run control from chat: the command a message gives a running job, or null for none. */
   job_command: z.array(z.object({ msg: z.string(), action: z.enum(['pause', 'resume', 'cancel', 'status']).nullable() })).default([]),
@@ -167,8 +174,9 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
   }
 
   for (const c of corpus.lang) {
-    const got = replyLanguage(c.session, c.msg);
-    record('lang', got === c.expect, () => `${JSON.stringify(c.msg)} in a ${c.session} session: got ${got}, expected ${c.expect}`);
+    const got = c.session === 'new' ? sessionLanguage([c.msg], c.ui ?? 'zh') : replyLanguage(c.session, c.msg);
+    const where = c.session === 'new' ? `a new session (interface ${c.ui ?? 'zh'})` : `a ${c.session} session`;
+    record('lang', got === c.expect, () => `${JSON.stringify(c.msg)} in ${where}: got ${got}, expected ${c.expect}`);
   }
 
   for (const c of corpus.question) {
