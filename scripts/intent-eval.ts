@@ -9,7 +9,8 @@
 import { z } from 'zod';
 import { endsWithQuestion } from '../src/core/file-stream';
 import { jobCommandOf } from '../src/core/job-commands';
-import { type AuthorAction, authorisedFiles } from '../src/activities/tools/author-scope';
+import { type AuthorAction, authorisedFiles } from '../src/core/author-scope';
+import { readAuthorMessage } from '../src/activities/reading/segmenter';
 import { replyLanguage, sessionLanguage } from '../src/core/language';
 import type { RoutingDecision, WorkAgent } from '../src/core/plans';
 import { countProposedChanges } from '../src/core/proposals';
@@ -70,6 +71,12 @@ export interface EvalResult {
   categories: Map<string, CategoryResult>;
   failures: Failure[];
   falseAuthorisations: number;
+  /**
+   * The cost of asking: plain orders (scope cases that authorise something, job commands that
+   * pause, resume or cancel) and how many of them the rules did not act on, so the author gets an
+   * approval card or a one-line question instead.
+   */
+  asking: { orders: number; asked: number };
   passed: number;
   failed: number;
 }
@@ -104,6 +111,19 @@ export function previousFacts(prev: NonNullable<Corpus['route'][number]['prev']>
 
 type RouteExpect = Corpus['route'][number]['expect'];
 
+/** How the turn treats a message that is a job command: answered without agents, nothing written. */
+const JOB_COMMAND_ROUTE: RoutingDecision = {
+  current_agent: 'writer',
+  workflow_plan: 'quick',
+  workflow_agents: [],
+  write_content: false,
+  read_only: true,
+  scope: 'job command',
+  clarify_first: false,
+  source: 'llm',
+  notes: ['a job command, answered without a model'],
+};
+
 /** Whether a routing decision (null: the router model decides) does what the case expects. */
 export function routeMeets(expect: RouteExpect, decision: RoutingDecision | null): boolean {
   switch (expect) {
@@ -130,6 +150,7 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
   const categories = new Map<string, CategoryResult>();
   const failures: Failure[] = [];
   let falseAuthorisations = 0;
+  const asking = { orders: 0, asked: 0 };
   const record = (category: string, ok: boolean, detail: () => string): void => {
     const c = categories.get(category) ?? { passed: 0, failed: 0 };
     if (ok) c.passed++;
@@ -142,11 +163,12 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
 
   for (const c of corpus.scope) {
     const titles = c.en ? corpus.files_en : corpus.files_zh;
+    const reading = readAuthorMessage(c.msg);
     const problems: string[] = [];
     let falseAuth = false;
     for (const action of ['delete', 'rewrite'] as AuthorAction[]) {
       const listed = new Set(c[action]);
-      const got = authorisedFiles({ message: c.msg, titles }, titles.map((t, i) => ({ id: String(i), title: t })), action).map((f) => f.title);
+      const got = authorisedFiles({ reading, titles }, titles.map((t, i) => ({ id: String(i), title: t })), action).map((f) => f.title);
       for (const t of got)
         if (!listed.has(t) && !c.recall_only) {
           falseAuth = true;
@@ -155,12 +177,18 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
       for (const t of listed) if (!got.includes(t)) problems.push(`missed ${action} "${t}"`);
     }
     if (falseAuth) falseAuthorisations++;
+    if (c.delete.length || c.rewrite.length) {
+      asking.orders++;
+      if (problems.some((p) => p.startsWith('missed'))) asking.asked++;
+    }
     record(c.delete.length || c.rewrite.length ? 'scope:authorises' : 'scope:authorises nothing', problems.length === 0, () => `${JSON.stringify(c.msg)}: ${problems.join('; ')}`);
   }
 
   for (const c of corpus.route) {
     const previous = c.prev ? previousFacts(c.prev) : null;
-    const decision = preRoute(c.msg, previous);
+    const reading = readAuthorMessage(c.msg);
+    // Run control comes first in the turn: a job command is answered without routing (read-only).
+    const decision = jobCommandOf(reading) ? JOB_COMMAND_ROUTE : preRoute(reading, previous);
     // The rules sending a "no" (or a hedge) to a write is the routing's own false authorisation:
     // the edit the previous turn proposed would be made.
     const writes = c.expect === 'no_write' && !!decision && (decision.write_content || !decision.read_only);
@@ -185,10 +213,14 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
   }
 
   for (const c of corpus.job_command) {
-    const got = jobCommandOf(c.msg)?.action ?? null;
+    const got = jobCommandOf(readAuthorMessage(c.msg))?.action ?? null;
     // Pausing, resuming or cancelling a job the author did not ask to is acting on their behalf.
     const acts = got !== null && got !== 'status' && got !== c.action;
     if (acts) falseAuthorisations++;
+    if (c.action && c.action !== 'status') {
+      asking.orders++;
+      if (got !== c.action) asking.asked++;
+    }
     record(`job_command:${c.action ?? 'none'}`, got === c.action, () => `${JSON.stringify(c.msg)}: got ${got ?? 'none'}${acts ? ` — FALSE AUTHORISATION ${got}` : ''}`);
   }
 
@@ -198,7 +230,7 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
     passed += c.passed;
     failed += c.failed;
   }
-  return { categories, failures, falseAuthorisations, passed, failed };
+  return { categories, failures, falseAuthorisations, asking, passed, failed };
 }
 
 /** Pass rate of the categories whose name starts with `prefix` (1 when there are none). */
@@ -220,6 +252,8 @@ export function formatReport(result: EvalResult): string {
   for (const [name, c] of [...result.categories].sort(([a], [b]) => a.localeCompare(b)))
     lines.push(`${name}: ${c.passed}/${c.passed + c.failed} passed${c.failed ? `, ${c.failed} failed` : ''}`);
   lines.push(`false authorisations: ${result.falseAuthorisations}`);
+  const { orders, asked } = result.asking;
+  lines.push(`cost of asking: ${asked} of ${orders} plain orders asked about instead of acted on (${orders ? ((100 * asked) / orders).toFixed(1) : '0.0'} %)`);
   lines.push(`intent: ${result.passed} passed, ${result.failed} failed`);
   return lines.join('\n');
 }

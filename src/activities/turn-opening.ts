@@ -3,6 +3,7 @@
  * client never watches silence while the router thinks, and the friendly question a noise
  * message ("???", "…") gets instead of agent work. Both are idempotent by turn.
  */
+import type { JobOffer } from '../core/routing';
 import { draft } from '../core/events';
 import { isDuplicateKey } from '../db/models';
 import { reserveMessageSeqs } from '../db/turn-records';
@@ -47,13 +48,14 @@ export function createTurnOpeningActivities(deps: ActivityDeps) {
      * friendly question (in the session's language: the noise itself has none), a declined
      * offer with an acknowledgement, a run-control command with what it did (`direct`).
      */
-    async answerNoise(input: { turnId: string; slot: number; kind?: 'noise' | 'declined' | 'direct'; text?: string }): Promise<string> {
+    async answerNoise(input: { turnId: string; slot: number; kind?: 'noise' | 'declined' | 'direct'; text?: string; offer?: JobOffer }): Promise<string> {
       const turn = await models.Turn.findById(input.turnId).lean();
       if (!turn) throw new Error(`turn ${input.turnId} not found`);
       const kind = input.kind ?? 'noise';
       const earlier = await models.Message.find({ sessionId: turn.sessionId, role: 'user', turnId: { $ne: input.turnId } }).sort({ seq: -1 }).limit(10).lean();
       // The session's language: its substantive messages, then this one ("no thanks" keeps a Chinese session Chinese).
-      const language = sessionLanguage([...earlier.reverse().map((m) => m.content), ...(kind === 'noise' ? [] : [turn.message])]);
+      const ui = turn.uiLanguage === 'zh' || turn.uiLanguage === 'en' ? turn.uiLanguage : null;
+      const language = sessionLanguage([...earlier.reverse().map((m) => m.content), ...(kind === 'noise' ? [] : [turn.message])], ui);
       const text = kind === 'direct' ? (input.text ?? '') : (kind === 'declined' ? DECLINED_REPLY : NOISE_REPLY)[language];
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish([draft('content', { delta: text }, { turnId: input.turnId, agent: 'router' })]);
       const key = `${input.turnId}:${kind}`;
@@ -65,6 +67,8 @@ export function createTurnOpeningActivities(deps: ActivityDeps) {
           if (!isDuplicateKey(err)) throw err;
         }
       }
+      // A job command asked about: the next turn's plain yes runs it (the turn's own record; a retry sets the same).
+      if (input.offer) await models.Turn.updateOne({ _id: input.turnId }, { $set: { offer: input.offer } });
       return text;
     },
   };

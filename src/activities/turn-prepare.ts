@@ -18,6 +18,10 @@ import { prefetchTurnSources } from './context/prefetch';
 import { prefetchRouterInput } from './router-input';
 import { latestReply, openingReads, previousTurnId, readSessionMessages, type SessionMessages } from './session-messages';
 import { quiet } from '../core/quiet';
+import { authorWordEnds } from './reading/segmenter';
+
+/** The interface language the turn's request gave, if any. */
+const uiLanguageOf = (turn: { uiLanguage?: string | null }): 'zh' | 'en' | null => (turn.uiLanguage === 'zh' || turn.uiLanguage === 'en' ? turn.uiLanguage : null);
 
 /** The activity that opens a turn's work: prepareTurn, with the reads of the previous turn it needs. */
 export function createTurnPrepareActivities(deps: ActivityDeps) {
@@ -59,6 +63,7 @@ export function createTurnPrepareActivities(deps: ActivityDeps) {
       proposedChanges: countProposedChanges(text),
       question: lastQuestion(text),
       deliveredUnits: units,
+      offer: (prev.offer as PreviousTurnFacts['offer']) ?? null,
     };
   }
 
@@ -102,8 +107,9 @@ export function createTurnPrepareActivities(deps: ActivityDeps) {
         ...earlier.filter((m) => m.turnId !== input.turnId).flatMap((m) => findLengthRequirements(m.content)),
       ];
       return {
+        wordEnds: authorWordEnds(turn.message),
         // The session's language: set by the author's substantive messages, kept by "OK" / "👍" (issue 29).
-        language: sessionLanguage([...earlier.filter((m) => m.turnId !== input.turnId).sort((a, b) => a.seq - b.seq).map((m) => m.content), turn.message]),
+        language: sessionLanguage([...earlier.filter((m) => m.turnId !== input.turnId).sort((a, b) => a.seq - b.seq).map((m) => m.content), turn.message], uiLanguageOf(turn)),
         projectType: project.type as PreparedTurn['projectType'],
         previous,
         lengthRequirements: [...new Set(lengthRequirements)].slice(0, 10),

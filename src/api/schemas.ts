@@ -21,7 +21,9 @@ export const createProjectBody = z
   })
   .strict();
 
-export const createSessionBody = z.object({ projectId: objectIdSchema, title: text(200).optional() }).strict();
+/** The author's interface language: a session with no substantive message yet answers in it. */
+export const uiLanguageSchema = z.enum(['zh', 'en']);
+export const createSessionBody = z.object({ projectId: objectIdSchema, title: text(200).optional(), uiLanguage: uiLanguageSchema.optional() }).strict();
 
 export const listQuery = z
   .object({
@@ -41,6 +43,8 @@ export const startTurnBody = (maxMessageChars: number) =>
       quotes: z.array(text(4000)).max(10).optional(),
       /** Skills (names or ids of the author's enabled skills) to use in this turn; at most SKILLS_PER_REQUEST. */
       skills: z.array(z.string().trim().min(1).max(100)).max(10).optional(),
+      /** The author's interface language (Studio sends it): the reply language until a message says otherwise. */
+      uiLanguage: uiLanguageSchema.optional(),
     })
     .strict();
 

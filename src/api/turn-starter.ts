@@ -55,6 +55,8 @@ export interface StartTurnRequest {
   forcedRouting?: RoutingDecision;
   /** The starting request's id, kept on the Turn and in the workflow's memo. */
   requestId?: string;
+  /** The author's interface language (the reply language until a message sets one). */
+  uiLanguage?: 'zh' | 'en';
 }
 
 export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{ turnId: string; workflowId: string; eagerlyStarted: boolean }> {

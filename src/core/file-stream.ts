@@ -167,26 +167,72 @@ function merge(pieces: StreamPiece[]): StreamPiece[] {
 
 /** What may trail a question: spaces, emoji, tildes, closing quotes and brackets, emphasis marks. */
 const TRAILING = /(?:[\s"'”’」』)）\]】*_~～…。.!！]|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f)+$/u;
+/** A sign-off after the last sentence: "Thanks!", "Cheers", "— Writer", "Best wishes,\nThe Writer", "辛苦了". */
+const SIGN_OFF =
+  /(?:\n\s*(?:[-–—]+\s*\S[^\n]{0,40}|(?:best(?: wishes| regards)?|regards|cheers|thanks|thank you|yours)[,.!]?\s*(?:\n[^\n]{1,40})?)|(?<=[?？])\s*(?:thanks|thank you|thx|cheers|谢谢|辛苦了|感谢)[!！.。~～]*)\s*$/iu;
+/** Emoji, spaces and emphasis after the last words. */
+const TRAILING_SOFT = /(?:[\s~～*_]|\p{Extended_Pictographic}|\p{Emoji_Modifier}|\u200d|\ufe0f)+$/u;
+/** A bracketed aside at the end ("（比如节奏、对白）", "(e.g. the pacing)", "[optional]"). */
+const TRAILING_ASIDE = /\s*(?:（[^（）]*）|\([^()]*\)|【[^【】]*】|\[[^[\]]*\])\s*$/u;
+/** Quoted words: a character's line, a title, a passage of the story — not the agent asking the author. */
+const QUOTATION = /"[^"\n]*"|“[^”\n]*”|「[^」\n]*」|『[^』\n]*』/gu;
+
+/**
+ * The agent's own closing words: quotations stood in for by one neutral word (a question inside
+ * one is the story's, not the agent's), and bracketed asides, emoji and closing marks after the
+ * last sentence taken off ("还需要我调整吗？（比如节奏、对白）", "Want chapter 3 next? 😊").
+ */
+export function closingWords(text: string): string {
+  let t = text.trim().replace(QUOTATION, ' QUOTED ');
+  for (;;) {
+    // Emoji and spaces first, so an aside before them is still whole; closing marks only when no
+    // aside is left. An aside that itself asks ("(Shall I go on?)") is the agent asking, and a
+    // reply that is all aside is the reply.
+    let next = t.replace(SIGN_OFF, '').replace(TRAILING_SOFT, '');
+    const aside = TRAILING_ASIDE.exec(next);
+    if (aside && !/[?？]\s*[)）\]】]\s*$/u.test(aside[0]) && /[\p{L}\p{N}]/u.test(next.slice(0, aside.index))) next = next.slice(0, aside.index);
+    if (next === t) next = t.replace(TRAILING, '');
+    if (next === t) return t;
+    t = next;
+  }
+}
 
 /**
  * Ends with a question to the author: a question mark (ASCII or full-width), or a Chinese
- * question particle, before whatever trails it ("Want chapter 3 next? 😊", "要继续吗～",
- * "Shall I go on?)").
+ * question particle, in the agent's own closing words ({@link closingWords}).
  */
 export function endsWithQuestion(text: string): boolean {
-  const t = text.trim().replace(TRAILING, '');
+  const t = closingWords(text);
   if (/[?？]$/.test(t)) return true;
   // A trailing ！/。 after 吗 still asks ("要继续吗～"), but "写好了～" or "Done! 😊" does not.
   const last = t.split(/[。！？.!?\n]/u).pop() ?? '';
   return /[吗么]$/u.test(t) || (/呢$/u.test(t) && /觉得|怎么|什么|哪|谁|如何|为什么|要不要|是不是|还是/u.test(last));
 }
 
-/** The last question sentence of a text (passed verbatim to the reviewer). */
+/** Marks a masked quotation (a private-use character no reply contains). */
+const MASK = '\uE000';
+
+/** The last question sentence of a text, without the asides after it (passed verbatim to the reviewer). */
 export function lastQuestion(text: string): string | null {
   if (!endsWithQuestion(text)) return null;
-  const t = text.trim();
-  const parts = t.split(/(?<=[.!?。！？\n])\s*/u).filter(Boolean);
-  return parts[parts.length - 1]?.trim() ?? null;
+  // Quotations are masked so a "?" inside one does not end a sentence, then put back.
+  const quotes: string[] = [];
+  const masked = trimAsides(text.trim())
+    .replace(QUOTATION, (m) => `${MASK}${quotes.push(m) - 1}${MASK}`)
+    .replace(/[\s)）\]】]+$/u, '');
+  const parts = masked.split(/(?<=[.!?。！？\n])\s*/u).filter(Boolean);
+  const last = parts[parts.length - 1]?.trim();
+  return last ? last.replace(new RegExp(`${MASK}(\\d+)${MASK}`, 'gu'), (_, i: string) => quotes[Number(i)]!) : null;
+}
+
+/** The text without the asides, emoji and marks after its last question mark. */
+function trimAsides(text: string): string {
+  let t = text;
+  for (;;) {
+    const next = t.replace(TRAILING_SOFT, '').replace(TRAILING_ASIDE, '');
+    if (next === t) return t;
+    t = next;
+  }
 }
 
 /**

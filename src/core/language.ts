@@ -42,9 +42,13 @@ export function replyLanguage(session: Language, message: string): Language {
   return carriesLanguage(message) ? detectLanguage(message) : session;
 }
 
-/** A session's language from its author messages in order (the first substantive one starts it). */
-export function sessionLanguage(messages: string[], fallback: Language = 'zh'): Language {
+/**
+ * A session's language from its author messages in order (the first substantive one starts it).
+ * While no message carries a language of its own ("OK", "1", "👍"), the author's interface
+ * language answers when it is known, else the last message's script.
+ */
+export function sessionLanguage(messages: string[], fallback?: Language | null): Language {
   let lang: Language | null = null;
   for (const m of messages) lang = lang === null ? (carriesLanguage(m) ? detectLanguage(m) : null) : replyLanguage(lang, m);
-  return lang ?? (messages.length ? detectLanguage(messages[messages.length - 1]!) : fallback);
+  return lang ?? fallback ?? (messages.length ? detectLanguage(messages[messages.length - 1]!) : 'zh');
 }

@@ -109,10 +109,21 @@ const ZH_SINGLE = new RegExp(String.raw`第\s*(${NUM_SRC})\s*([章集回幕])`, 
 const ZH_LIST = new RegExp(String.raw`第\s*${NUM_SRC}(?:\s*[、,，和与及]\s*第?\s*${NUM_SRC})+\s*([章集回幕])`, 'gu');
 const ZH_LIST_NUM = new RegExp(NUM_SRC, 'gu');
 const ZH_FIRST_N = new RegExp(String.raw`前\s*(${NUM_SRC})\s*([章集回幕])`, 'gu');
+/** "一到三章", "3-5章": a range without 第, its unit word after the second number. */
+const ZH_BARE_RANGE = new RegExp(String.raw`(?<![第\d零〇一二两三四五六七八九十百千万])(${NUM_SRC})${RANGE_SEP}(${NUM_SRC})\s*([章集回幕])`, 'gu');
+const EN_ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth', 'nineteenth', 'twentieth'];
+/** "the third chapter", "3rd chapter", "the 12th episode": an ordinal before the unit word. */
+const EN_ORDINAL_REF = new RegExp(String.raw`\b(${EN_ORDINALS.join('|')}|\d+(?:st|nd|rd|th))\s+(chapter|episode|act)\b`, 'giu');
+const ordinal = (w: string): number | null => {
+  const i = EN_ORDINALS.indexOf(w.toLowerCase());
+  if (i >= 0) return i + 1;
+  const m = /^(\d+)(?:st|nd|rd|th)$/i.exec(w);
+  return m ? Number(m[1]) : null;
+};
 const EN_NUM = `(?:${ARABIC_SRC}|${EN_SRC})`;
 /** A number followed by a length unit is a length, not another unit ("chapter 3 to 5000 words"). */
 const NOT_LENGTH = String.raw`(?!\s*(?:[kK]\b|words?\b|characters?\b|chars?\b|字|%))`;
-const EN_TAIL_SRC = String.raw`\s*(,|and|&|-|–|—|~|to|through|thru)\s*(${ARABIC_SRC})\b${NOT_LENGTH}`;
+const EN_TAIL_SRC = String.raw`\s*(,\s*and|,|and|&|-|–|—|~|to|through|thru)\s*(${ARABIC_SRC}|${EN_SRC})\b${NOT_LENGTH}`;
 /** Unit words, with the typos authors make ("chpater 5", "chaper 2"). */
 const EN_UNIT_SRC = String.raw`chapters?|chapt(?:er)?s?|chaps?|chpaters?|chatpers?|chaters?|chapetrs?|cahpters?|chaptres?|chaper?s?|chs?\.?|episodes?|eps?\.?|acts?`;
 const EN_REF = new RegExp(String.raw`\b(${EN_UNIT_SRC})\s*(${EN_NUM})\b${NOT_LENGTH}((?:${EN_TAIL_SRC})*)`, 'giu');
@@ -151,6 +162,15 @@ export function findUnitRefs(text: string): UnitRef[] {
     pushRange(out, ZH_UNIT[m[2]!]!, n, n, m.index, m.index + m[0].length);
   }
   for (const m of text.matchAll(ZH_FIRST_N)) pushRange(out, ZH_UNIT[m[2]!]!, 1, parseNumber(m[1]!), m.index, m.index + m[0].length);
+  for (const m of text.matchAll(ZH_BARE_RANGE)) {
+    if (!free(m.index, m.index + m[0].length)) continue;
+    pushRange(out, ZH_UNIT[m[3]!]!, parseNumber(m[1]!), parseNumber(m[2]!), m.index, m.index + m[0].length);
+    claim(m.index, m.index + m[0].length);
+  }
+  for (const m of text.matchAll(EN_ORDINAL_REF)) {
+    const n = ordinal(m[1]!);
+    pushRange(out, enKind(m[2]!), n, n, m.index, m.index + m[0].length);
+  }
   for (const m of text.matchAll(EN_REF)) {
     const kind = enKind(m[1]!);
     const end = m.index + m[0].length;
@@ -158,7 +178,7 @@ export function findUnitRefs(text: string): UnitRef[] {
     const singles: (number | null)[] = [prev];
     for (const t of (m[3] ?? '').matchAll(EN_TAIL)) {
       const n = parseNumber(t[2]!);
-      if (/^(,|and|&)$/i.test(t[1]!)) singles.push(n);
+      if (/^(,\s*and|,|and|&)$/i.test(t[1]!)) singles.push(n);
       else {
         // "2-5": the last single becomes a range.
         singles.pop();

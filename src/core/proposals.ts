@@ -9,7 +9,7 @@
 import { findUnitRefs, formatUnitRange, type UnitKind } from './numerals';
 import { straightQuotes } from './text';
 import { TRAILING_OFF } from './utterance';
-import { endsWithQuestion } from './file-stream';
+import { closingWords, endsWithQuestion } from './file-stream';
 import { type RoutingDecision, cutScope } from './plans';
 
 const OFFER_ZH = /要不要我|需不需要我|需要我|要我|我可以|我来|是否需要|是否要|可以让我|让我|我帮你|我再|接下来|继续.*吗|开始.*吗/u;
@@ -27,11 +27,23 @@ const CHOICE = /还是|或者|或是|哪|什么|怎么(?!样)|如何(?=.)|为什
 /** A change put forward in the reply ("建议…", "I'd…", "I suggest…"): agreeing to it is agreeing to an edit. */
 const PROPOSAL = /建议|我想|我打算|我觉得可以|我可以|可以把|不如|改成|换成|\b(?:i'?d|i would|i suggest|i propose|i recommend|i could|i can|how about|let me|we could|maybe we)\b/iu;
 
-/** The last sentence of a text (the question itself, without the proposal before it). */
+/** The last sentence of the agent's own closing words (the question itself, without the proposal before it, quotations or asides). */
 function lastSentence(text: string): string {
-  const parts = text.trim().split(/(?<=[.!?。！？\n])\s*/u).filter((p) => /[\p{L}\p{N}]/u.test(p));
+  const parts = closingWords(text)
+    .split(/(?<=[.!?。！？\n])\s*/u)
+    .filter((p) => /[\p{L}\p{N}]/u.test(p));
   return parts[parts.length - 1] ?? '';
 }
+
+/** The clause a question ends on ("第一章写完了，接着写第二章？" → "接着写第二章？"). */
+const lastClause = (sentence: string): string => sentence.split(/[,，;；:：]/u).pop()?.trim() ?? sentence;
+
+/**
+ * A yes/no question that opens on the step itself, with at most a linking word before the verb:
+ * "接着写第二章？", "Continue with chapter 3?", "Write the next one?", "现在开始润色？".
+ */
+const STEP_FIRST =
+  /^(?:(?:那|那就|就|然后|接下来|接着|再|先|现在|要不|so|then|now|and)\s*)?(?:续写|接着写|继续|写|改|修改|润色|调整|精修|扩写|压缩|审|检查|看看|规划|列|开始|动手|处理|\b(?:write|continue|draft|revise|edit|polish|tighten|review|check|outline|plan|start|proceed|go on|carry on|move on|apply|expand|cut|shorten)\b)/iu;
 
 const PLAN = /大纲|规划|分章|分集|章纲|提纲|\b(?:outline|plan|synopsis|beat sheet)\b/iu;
 /** "按大纲继续写" follows the plan: that is writing, not planning. */
@@ -59,10 +71,13 @@ export interface ProposedStep {
 export function isOfferQuestion(raw: string | null | undefined): boolean {
   if (!raw) return false;
   const question = straightQuotes(raw);
+  if (!endsWithQuestion(question)) return false;
   const last = lastSentence(question);
   const tail = OFFER_TAIL.test(last) || (AGREE_TAIL.test(last) && PROPOSAL.test(question));
   if (tail) return !/还是|或者|\bor\b/iu.test(last) || OFFER_EN.test(last);
-  return (OFFER_ZH.test(last) || OFFER_EN.test(last)) && !CHOICE.test(last);
+  if (CHOICE.test(last)) return false;
+  // By its form: the agent offering to act ("要我…吗", "Shall I…"), or a yes/no question that opens on the step.
+  return OFFER_ZH.test(last) || OFFER_EN.test(last) || STEP_FIRST.test(lastClause(last));
 }
 
 function actionOf(question: string): ProposedAction | null {
@@ -100,7 +115,7 @@ const CONFIRM_TOKENS = [
   'yesplease', 'pleasedo', 'goahead', 'goforit', 'doit', 'soundsgood', "let'sdoit", 'letsdoit', "let'sgo", 'letsgo', 'ofcourse', 'absolutely',
   'surething', 'forsure', 'soundsgreat', 'lovethat', 'loveit', 'goodidea', 'greatidea', 'letsdothat', "let'sdothat", 'doit',
   'definitely', 'agreed', 'whynot', 'alright', 'allright', 'okay', 'carryon', 'continue', 'proceed', 'perfect', 'great', 'please', 'pls', 'plz',
-  'sure', 'yeah', 'yes', 'yep', 'yup', 'fine', 'right', 'ok', 'go', 'k',
+  'sure', 'yeah', 'yes', 'yep', 'yup', 'fine', 'right', 'ok', 'go', 'k', 'y',
   // Chinese.
   '麻烦你了', '拜托了', '没问题', '就这么改', '就这么办', '就这样', '好主意', '同意', '开始吧', '继续吧', '可以的', '麻烦了', '好的', '好啊', '好呀', '好吧', '好滴', '好嘞', '嗯嗯', '可以',
   '行吧', '行啊', '是的', '对的', '来吧', '写吧', '改吧', '去吧', '继续', '要的', '需要', '当然', '那就', '好', '嗯', '行', '是', '对', '要', '请', '成',

@@ -71,6 +71,11 @@ export interface PrepareTurnInput {
 
 export interface PreparedTurn {
   language: 'zh' | 'en';
+  /**
+   * Where the segmenter ended each Chinese word of the author's message (core/reading.ts
+   * wordEnds): recorded here, so the workflow's rules read the same words on every replay.
+   */
+  wordEnds: number[];
   projectType: ProjectType;
   previous: PreviousTurnFacts | null;
   lengthRequirements: string[];

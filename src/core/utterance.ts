@@ -27,11 +27,13 @@ export interface Sentence {
 const SENTENCE_END = /([!?！？。；;\n]+|…+|\.{2,}|(?<!\b(?:ch|chs|ep|eps|vol|no|mr|mrs|ms|dr|st))\.(?!\d))/giu;
 /**
  * Clause boundaries inside a sentence: commas, brackets, dashes and the conjunctions that
- * start a new predicate. "and" / "和" are not among them: they join a list of files as often
- * as clauses, and the rules read lists themselves.
+ * start a new predicate, and an emoji with more words after it ("Delete chapter 5 please 🙏 I
+ * cannot look at it"). "and" / "和" are not among them: they join a list of files as often as
+ * clauses, and the rules read lists themselves. Corner brackets 「」『』 quote a title: they do not
+ * end a clause.
  */
 const CLAUSE_SEP =
-  /([,，、:：()（）[\]【】「」『』]|\s[-–—]+\s|—+|--+|\b(?:but|since|because|so|while|whereas|although|though|however|after that|and then|then|otherwise)\b|但是|但|因为|所以|然后|不过|可是|而且|并且|之后|以后|同时|否则|不然)/iu;
+  /([,，、:：()（）[\]【】]|\p{Extended_Pictographic}+\uFE0F?(?=\s*[\p{L}\p{N}])|\s[-–—]+\s|—+|--+|\b(?:but|since|because|so|while|whereas|although|though|however|after that|and then|then|otherwise)\b|但是|但|因为|所以|然后|不过|可是|而且|并且|之后|以后|同时|否则|不然)/iu;
 
 /** Offsets of a reference in the message (a unit number, a file's title). */
 export interface Span {
@@ -137,7 +139,7 @@ export function isHedgedClause(text: string): boolean {
  * it", "删除第三章？算了不用了"). What follows the last of them stands.
  */
 const RETRACTION =
-  /\b(?:no wait|wait no|no,?\s+actually|actually,?\s+(?:just|only)|wait|hold on|hang on|hold off|actually no|actually,? (?:keep|don'?t|leave|never ?mind)|never ?mind|nvm|scratch that|forget (?:it|that|i said that)|cancel that|on second thought|changed my mind|just kidding|jk|ignore that|disregard that)\b|算了|不用了|不对|哦不|还是别|还是不要|还是留着|还是保留|先别|等等|等一下|等下|稍等|再想想|不删了|别删了|不要删了|不改了|撤回|开玩笑|当我没说|收回/iu;
+  /\b(?:no wait|wait no|no,?\s+actually|actually,?\s+no\b|actually,?\s+(?:just|only)|wait|hold on|hang on|hold off|actually no|actually,? (?:keep|don'?t|leave|never ?mind)|never ?mind|nvm|scratch that|forget (?:it|that|i said that)|cancel that|on second thought|changed my mind|just kidding|jk|ignore that|disregard that)\b|算了|不用了|不对|哦不|还是别|还是不要|还是留着|还是保留|先别|等等|等一下|等下|稍等|再想想|不删了|别删了|不要删了|不改了|撤回|开玩笑|当我没说|收回/iu;
 
 /** Offset just past the last retraction in the message, or -1 when there is none. */
 export function lastRetractionEnd(message: string): number {

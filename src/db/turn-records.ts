@@ -76,6 +76,7 @@ export interface TurnRecordInput {
   skills?: string[];
   jobId?: string | null;
   requestId?: string;
+  uiLanguage?: 'zh' | 'en';
 }
 
 /**
@@ -125,6 +126,7 @@ export async function createTurnRecords(models: Models, t: TurnRecordInput, opts
       workflowId: turnWorkflowId(t.turnId),
       jobId: t.jobId ?? null,
       requestId: t.requestId ?? null,
+      uiLanguage: t.uiLanguage ?? null,
     });
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;

@@ -7,7 +7,8 @@
  */
 import { getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
 import type { PreparedTurn, TurnInput } from '../core/turn-types';
-import { commandApplies, type JobCommandAction, jobCommandOf, jobCommandReply } from '../core/job-commands';
+import { answerToJobOffer, commandApplies, type JobCommandAction, jobCommandOf, jobCommandReply, jobQuestionOf, jobQuestionReply } from '../core/job-commands';
+import { type MessageReading, readMessage, recordedSegmenter } from '../core/reading';
 import { pauseJobSignal, resumeJobSignal } from '../core/job-messages';
 import { cutScope, fallbackRouting, type RoutingDecision, writerAloneRouting } from '../core/plans';
 import { applyConfirmationGuard, isNoiseMessage, preRoute } from '../core/routing';
@@ -33,15 +34,11 @@ export async function routeOrAnswer(st: TurnRunState, acts: TurnActivities, prep
     const question = await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot() });
     return { status: 'awaiting_author', stopReason: 'clarification_requested', stopMessage: question, resume: null, error: null };
   }
-  const command = !input.forcedRouting && !input.jobId ? jobCommandOf(message) : null;
-  if (command) {
-    const lookup = await acts.store.findJobForCommand({ turnId: input.turnId, jobId: command.jobId });
-    const signalled = lookup.job && command.action !== 'status' && commandApplies(command.action, lookup.job.status) ? await signalJob(lookup.job.workflowId, command.action) : false;
-    const text = jobCommandReply(command, lookup, st.language ?? 'en', signalled);
-    await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot(), kind: 'direct', text });
-    return COMPLETED;
-  }
-  const routing = input.forcedRouting ?? routerOff(input, message) ?? preRoute(message, prepared.previous) ?? (await routeWithFallback(acts, input.turnId));
+  // The message as every rule reads it: its words as the preparation segmented them.
+  const reading = readMessage(message, recordedSegmenter(prepared.wordEnds ?? []));
+  const control = !input.forcedRouting && !input.jobId ? await controlJob(st, acts, prepared, reading) : null;
+  if (control) return control;
+  const routing = input.forcedRouting ?? routerOff(input, message) ?? preRoute(reading, prepared.previous) ?? (await routeWithFallback(acts, input.turnId));
   st.routing = applyConfirmationGuard(routing, message, prepared.previous);
   // "不用了" / "no thanks" to an offered step: acknowledged without a model, nothing written.
   if (st.routing.source === 'decline_offer') {
@@ -49,6 +46,33 @@ export async function routeOrAnswer(st: TurnRunState, acts: TurnActivities, prep
     return COMPLETED;
   }
   return null;
+}
+
+/**
+ * Run control from chat, answered without a model: an order ("pause the job") is carried out; a
+ * yes to the job command the previous turn asked about runs it; a message that would control the
+ * job but gives no order ("can you pause the job?", "stop the job") is asked about in one line,
+ * and the next plain yes runs it. Null when the message is about something else.
+ */
+async function controlJob(st: TurnRunState, acts: TurnActivities, prepared: PreparedTurn, reading: MessageReading): Promise<TurnEnd | null> {
+  const { input } = st;
+  const language = st.language ?? 'en';
+  const offer = prepared.previous?.offer;
+  const command = jobCommandOf(reading) ?? (offer ? answerToJobOffer(offer, reading) : null);
+  if (command) {
+    const lookup = await acts.store.findJobForCommand({ turnId: input.turnId, jobId: command.jobId });
+    const signalled = lookup.job && command.action !== 'status' && commandApplies(command.action, lookup.job.status) ? await signalJob(lookup.job.workflowId, command.action) : false;
+    const text = jobCommandReply(command, lookup, language, signalled);
+    await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot(), kind: 'direct', text });
+    return COMPLETED;
+  }
+  const question = jobQuestionOf(reading);
+  if (!question) return null;
+  const lookup = await acts.store.findJobForCommand({ turnId: input.turnId, jobId: question.jobId });
+  if (!lookup.job || (question.action !== 'stop' && !commandApplies(question.action, lookup.job.status))) return null;
+  const text = jobQuestionReply(question, lookup.job, language);
+  await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot(), kind: 'direct', text, offer: { kind: 'job', action: question.action, jobId: lookup.job.id } });
+  return { status: 'awaiting_author', stopReason: 'clarification_requested', stopMessage: text, resume: null, error: null };
 }
 
 /** ROUTER_STRATEGY=off (seed 001 router "off"): every turn starts with the writer, no router call and no pre-routing. */

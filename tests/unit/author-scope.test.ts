@@ -3,11 +3,15 @@
  * seed 001 "删除和整份覆盖仍拦"): whole references, the verb of the clause that names the file,
  * references and finished work are not targets, the open file counts as named.
  */
-import { type AuthorAction, authorAskedFor, splitClauses } from '../../src/activities/tools/author-scope';
+import { type AuthorAction, authorAskedFor } from '../../src/core/author-scope';
+import { splitClauses } from '../../src/core/utterance';
+import { read } from './read';
 
 const file = (title: string, id = 'f1') => ({ id, title });
+/** The project's other files, as a tool knows them: a file kept by name must be one ("keep the Prologue"). */
+const PROJECT = ['Prologue', '序章', 'Outline', '大纲'];
 const asks = (message: string, title: string, action: AuthorAction = 'delete', focusFileId: string | null = null, id = 'f1') =>
-  authorAskedFor({ message, focusFileId }, file(title, id), action);
+  authorAskedFor({ reading: read(message), focusFileId, titles: [title, ...PROJECT] }, file(title, id), action);
 
 describe('titles match as whole references, numerals equal', () => {
   test.each([

@@ -109,9 +109,19 @@ describe('closing questions and plan units', () => {
   test.each([
     ['Shall I continue?', true],
     ['要我继续写第二章吗？', true],
-    ['Is it “right?”', true],
     ['Ready? **', true],
+    // Judged outside quotations and before asides: a "?" inside a quotation is the story's; an aside that asks is the agent asking.
+    ['Is it “right?”', false],
     ['Is it (fine?)', true],
+    ['I’ve sketched the next scene (Shall I go on?)', true],
+    ['（以上只是建议，原稿还没动。要改吗？）', true],
+    ['Shall I continue with chapter 5?\n\n— Writer', true],
+    ['The draft is ready. Do you want first or third person for chapter 5? Thanks!', true],
+    ['Chapter 3 ends with Mara asking, "Who sent you?"', false],
+    ['第三章以林夏的一句「是谁派你来的？」收尾。', false],
+    ['还需要我调整吗？（比如节奏、对白）', true],
+    ['Want me to go on? (e.g. chapter 4) 😊', true],
+    ['Do you like the line "Who sent you?"?', true],
     ['Done.', false],
     ['“Why?” she asked. Then she left.', false],
     ['', false],
@@ -123,6 +133,9 @@ describe('closing questions and plan units', () => {
     expect(lastQuestion('Line one\nWhich ending?')).toBe('Which ending?');
     expect(lastQuestion('  Why?  ')).toBe('Why?');
     expect(lastQuestion('No question here.')).toBeNull();
+    expect(lastQuestion('第二章写好了。还需要我调整吗？（比如节奏、对白）')).toBe('还需要我调整吗？');
+    expect(lastQuestion('Do you like the line "Who sent you?"?')).toBe('Do you like the line "Who sent you?"?');
+    expect(lastQuestion('Shall I go on?)')).toBe('Shall I go on?');
   });
   test('plan units use the shared numeral parser', () => {
     expect(planUnits('第一章：风起\n第二章：夜航\nChapter 3\n第4-5集')).toEqual([1, 2, 3, 4, 5]);

@@ -2,12 +2,13 @@
  * Edges of the intent rules that the corpus does not pin one by one (mutation testing found
  * them): exact routes, counts, limits, and reply wording.
  */
-import { authorAskedFor, authorisedFiles } from '../../src/activities/tools/author-scope';
+import { authorAskedFor, authorisedFiles } from '../../src/core/author-scope';
 import { carriesLanguage, sessionLanguage } from '../../src/core/language';
 import { splitClauses } from '../../src/core/utterance';
 import { isNewInstruction, isRefusal } from '../../src/core/answers';
 import { commandApplies, jobCommandOf, jobCommandReply, type JobLookup } from '../../src/core/job-commands';
 import { countProposedChanges, declinedOfferRouting, isConfirmation, isOfferQuestion, proposedStep } from '../../src/core/proposals';
+import { read } from './read';
 
 describe('offers and confirmations', () => {
   test('a declined offer writes nothing: the exact route', () => {
@@ -107,7 +108,7 @@ describe('clauses and lists', () => {
 describe('author scope edges', () => {
   const titles = ['Notes', 'Notes File', 'Chapter 3: The Lighthouse', '大纲', '人物大纲'];
   const asks = (message: string, title: string, action: 'delete' | 'rewrite' = 'delete', focusFileId: string | null = null) =>
-    authorAskedFor({ message, titles, focusFileId }, { id: title, title }, action);
+    authorAskedFor({ reading: read(message), titles, focusFileId }, { id: title, title }, action);
   test('a longer title named at the place wins even when its tail reads as filler', () => {
     expect(asks('delete Notes File', 'Notes')).toBe(false);
     expect(asks('delete Notes File', 'Notes File')).toBe(true);
@@ -131,14 +132,15 @@ describe('author scope edges', () => {
     const files = titles.map((t) => ({ id: t, title: t }));
     for (const m of ['delete Notes File and 大纲', '删除人物大纲', 'rewrite chapter 3'])
       for (const action of ['delete', 'rewrite'] as const)
-        expect(authorisedFiles({ message: m, titles }, files, action).map((f) => f.title)).toEqual(titles.filter((t) => asks(m, t, action)));
+        expect(authorisedFiles({ reading: read(m), titles }, files, action).map((f) => f.title)).toEqual(titles.filter((t) => asks(m, t, action)));
   });
   test.each([
     ['delete Notes later', 'Notes', 'delete', false],
     ['delete Notes now', 'Notes', 'delete', true],
     ['delete Notes entirely please 🙏', 'Notes', 'delete', true],
     ['rewrite Notes entirely from scratch', 'Notes', 'rewrite', true],
-    ['rewrite Notes with more tension', 'Notes', 'rewrite', true],
+    // A word the grammar of orders does not account for ("with more tension") makes it no order: asked, not acted on.
+    ['rewrite Notes with more tension', 'Notes', 'rewrite', false],
     ['delete Notes and rewrite Notes File', 'Notes', 'delete', true],
     ['delete Notes and rewrite Notes File', 'Notes File', 'rewrite', true],
     ['delete Notes then rewrite Notes File', 'Notes File', 'rewrite', true],
@@ -155,7 +157,7 @@ describe('author scope edges', () => {
     ['delete chapter 3 Notes', 'Notes', 'delete', false],
     ['delete chapter 3, Notes', 'Notes', 'delete', true],
   ] as const)('"%s" → %s %s: %s', (m, title, action, expected) =>
-    expect(authorAskedFor({ message: m, titles: [...titles, '笔记'] }, { id: title, title }, action)).toBe(expected),
+    expect(authorAskedFor({ reading: read(m), titles: [...titles, '笔记'] }, { id: title, title }, action)).toBe(expected),
   );
   test('a choice between files asks for none; a question or an older sentence is not what "it" points at', () => {
     expect(asks('delete Notes or Notes File', 'Notes')).toBe(false);
@@ -199,10 +201,12 @@ describe('run control replies', () => {
     expect(jobCommandReply({ action: 'status', jobId: null }, { job: null, reason: 'none_running' }, 'zh', false)).toBe('这个项目现在没有进行中的任务。');
   });
   test('commands at their limits: length, lines, no action word', () => {
-    expect(jobCommandOf(`pause the job ${'x'.repeat(70)}`)).toBeNull();
-    expect(jobCommandOf('pause the job\nplease')).toBeNull();
-    expect(jobCommandOf('  pause the job  ')).toEqual({ action: 'pause', jobId: null });
-    expect(jobCommandOf('the job')).toBeNull();
-    expect(jobCommandOf('')).toBeNull();
+    // Every word of the order accounted for: an unknown word makes it none; a longer message is not a command at all.
+    expect(jobCommandOf(read(`pause the job ${'x'.repeat(70)}`))).toBeNull();
+    expect(jobCommandOf(read(`pause the job. ${'It runs long. '.repeat(20)}`))).toBeNull();
+    expect(jobCommandOf(read('pause the job\nplease'))).toEqual({ action: 'pause', jobId: null });
+    expect(jobCommandOf(read('  pause the job  '))).toEqual({ action: 'pause', jobId: null });
+    expect(jobCommandOf(read('the job'))).toBeNull();
+    expect(jobCommandOf(read(''))).toBeNull();
   });
 });

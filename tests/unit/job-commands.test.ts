@@ -1,6 +1,7 @@
 /** Run control from chat (seed 004): which messages are commands, and how the reply reads. */
 import { jobSummaryText } from '../../src/activities/job-summary';
-import { jobCommandOf, jobCommandReply } from '../../src/core/job-commands';
+import { jobCommandOf, jobCommandReply, jobQuestionOf } from '../../src/core/job-commands';
+import { read } from './read';
 
 test.each([
   ['pause the job', 'pause'],
@@ -11,16 +12,15 @@ test.each([
   ['继续任务', 'resume'],
   ['cancel job 0123456789abcdef01234567', 'cancel'],
   ['取消这个任务', 'cancel'],
-  ['stop the batch', 'cancel'],
   ['进度怎么样', 'status'],
   ['任务进度？', 'status'],
   ['job status', 'status'],
   ["how's the job going?", 'status'],
-])('"%s" is %s', (m, action) => expect(jobCommandOf(m)?.action).toBe(action));
+])('"%s" is %s', (m, action) => expect(jobCommandOf(read(m))?.action).toBe(action));
 
 test.each(['continue chapter 3', 'stop writing chapter 4 here', 'pause before the reveal in the story', "don't cancel the job", '别暂停任务', 'what is the status of Anna in chapter 2?', '继续写', 'write the next chapter'])(
   '"%s" is not a command',
-  (m) => expect(jobCommandOf(m)).toBeNull(),
+  (m) => expect(jobCommandOf(read(m))).toBeNull(),
 );
 
 test.each([
@@ -43,21 +43,38 @@ test.each([
   '暂停任务？',
   '明天再暂停任务',
   '取消任务，开玩笑的',
-])('"%s" asks, supposes or takes back: no job is touched', (m) => expect(jobCommandOf(m)).toBeNull());
+])('"%s" asks, supposes or takes back: no job is touched', (m) => expect(jobCommandOf(read(m))).toBeNull());
 
 test.each([
-  ['can you cancel the job?', 'cancel'],
-  ['could you pause the job please', 'pause'],
-  ['能帮我暂停任务吗？', 'pause'],
   ['请取消任务', 'cancel'],
   ['把任务取消了', 'cancel'],
   ['the job is taking forever, cancel it', 'cancel'],
   ['ok cancel the job', 'cancel'],
   ['cancel that job', 'cancel'],
   ['pause this batch', 'pause'],
-])('"%s" is a request: %s', (m, action) => expect(jobCommandOf(m)?.action).toBe(action));
+])('"%s" is a request: %s', (m, action) => expect(jobCommandOf(read(m))?.action).toBe(action));
 
-test('the id a message names is the job meant', () => expect(jobCommandOf('cancel job 0123456789ABCDEF01234567')?.jobId).toBe('0123456789abcdef01234567'));
+// One policy for every rule that reads an author: a question, a polite one included, gives no order;
+// the turn asks back in one line ("Pause the job now?") and the next plain yes runs it. "Stop" could
+// be a pause or a cancel: the author is asked which.
+test.each([
+  ['can you cancel the job?', 'cancel'],
+  ['could you pause the job please', 'pause'],
+  ['能帮我暂停任务吗？', 'pause'],
+  ['能不能帮我把任务取消了？', 'cancel'],
+  ['stop the batch', 'stop'],
+  ['停止任务', 'stop'],
+])('"%s" gives no order: the author is asked (%s)', (m, action) => {
+  expect(jobCommandOf(read(m))).toBeNull();
+  expect(jobQuestionOf(read(m))?.action).toBe(action);
+});
+
+test.each(['我刚才已经把任务暂停了', 'I already paused the job', 'cancel the job lol', 'why did the job stop?', '任务停止了'])('"%s" is neither an order nor asked about', (m) => {
+  expect(jobCommandOf(read(m))).toBeNull();
+  expect(jobQuestionOf(read(m))).toBeNull();
+});
+
+test('the id a message names is the job meant', () => expect(jobCommandOf(read('cancel job 0123456789ABCDEF01234567'))?.jobId).toBe('0123456789abcdef01234567'));
 
 test('replies: singular and plural, both languages, and what cannot be done now', () => {
   const job = { id: 'j', workflowId: 'job-j', status: 'running', from: 1, to: 1, chaptersDone: [], words: 0, failure: null };

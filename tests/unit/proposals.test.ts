@@ -7,6 +7,7 @@ import { confirmedStepRouting, declinedOfferRouting, isConfirmation, isOfferQues
 import { decisionInMessage } from '../../src/core/answers';
 import { applyConfirmationGuard, preRoute, type PreviousTurnFacts } from '../../src/core/routing';
 import type { RoutingDecision } from '../../src/core/plans';
+import { read } from './read';
 
 const routing = (over: Partial<RoutingDecision> = {}): RoutingDecision => ({
   current_agent: 'quality_reviewer',
@@ -63,15 +64,15 @@ describe('a yes asked back, trailed off or hedged is not a yes', () => {
   );
   test('after an offer, an unclear reply writes nothing and is answered without a model', () => {
     for (const m of ['ok?', '嗯……', 'maybe', 'I guess... let me think about it']) {
-      expect(preRoute(m, prev('第3章节奏偏慢，建议压缩开头两段。要这样改吗？'))).toMatchObject({ source: 'decline_offer', read_only: true, write_content: false });
+      expect(preRoute(read(m), prev('第3章节奏偏慢，建议压缩开头两段。要这样改吗？'))).toMatchObject({ source: 'decline_offer', read_only: true, write_content: false });
     }
-    expect(preRoute('ok?', prev('Shall I write chapter 2?'))).toEqual({
+    expect(preRoute(read('ok?'), prev('Shall I write chapter 2?'))).toEqual({
       ...declinedOfferRouting('en'),
       scope: "the author's reply was not a clear yes: nothing is written until they say so",
       notes: ['an unclear reply to the offered step is read as a no: nothing is written'],
     });
-    expect(preRoute('好……吧？', prev('要我继续写第二章吗？'))!.scope).toBe('作者的回答不明确（不是肯定）：先不动，等作者说清楚');
-    expect(preRoute('不用了', prev('要我继续写第二章吗？'))!.scope).toBe('作者谢绝了提议的下一步');
+    expect(preRoute(read('好……吧？'), prev('要我继续写第二章吗？'))!.scope).toBe('作者的回答不明确（不是肯定）：先不动，等作者说清楚');
+    expect(preRoute(read('不用了'), prev('要我继续写第二章吗？'))!.scope).toBe('作者谢绝了提议的下一步');
   });
   test('only a short reply is read as an unclear yes', () => {
     expect(isUnclearAnswer(`${'ok '.repeat(10)}?`)).toBe(true);
@@ -140,30 +141,30 @@ describe('the proposed step', () => {
 
 describe('preRoute with confirmations', () => {
   test('"好的" after a read-only reviewer’s "要我帮你改吗？" runs the writer with read_only=false, write_content=true', () => {
-    const d = preRoute('好的', prev('第一章节奏偏慢。要我帮你改吗？'.split('。')[1]!))!;
+    const d = preRoute(read('好的'), prev('第一章节奏偏慢。要我帮你改吗？'.split('。')[1]!))!;
     expect(d).toMatchObject({ current_agent: 'writer', read_only: false, write_content: true, source: 'confirm_proposal' });
   });
   test('"好的" after "要我继续写第二章吗？" gets the scope of chapter 2, not the delivered chapter 1', () => {
     const p = prev('要我继续写第二章吗？', { routing: routing({ current_agent: 'writer', workflow_plan: 'quick', read_only: false, write_content: true, scope: '第1章' }) });
-    expect(preRoute('好的', p)).toMatchObject({ current_agent: 'writer', scope: '第2章' });
+    expect(preRoute(read('好的'), p)).toMatchObject({ current_agent: 'writer', scope: '第2章' });
   });
   test('a refusal of an offer writes nothing; anything else after an offer goes to the router, not the inherited route', () => {
-    expect(preRoute('不用了，谢谢', prev('要我帮你改吗？'))).toMatchObject({ source: 'decline_offer', read_only: true, write_content: false, workflow_agents: [] });
-    expect(preRoute('no thanks', prev('Shall I write chapter 2?'))).toMatchObject({ source: 'decline_offer', read_only: true });
-    expect(preRoute('no, write chapter 6 instead', prev('Shall I write chapter 2?'))).toBeNull();
-    expect(preRoute('好的', prev('要我说说理由吗？'))).toBeNull();
+    expect(preRoute(read('不用了，谢谢'), prev('要我帮你改吗？'))).toMatchObject({ source: 'decline_offer', read_only: true, write_content: false, workflow_agents: [] });
+    expect(preRoute(read('no thanks'), prev('Shall I write chapter 2?'))).toMatchObject({ source: 'decline_offer', read_only: true });
+    expect(preRoute(read('no, write chapter 6 instead'), prev('Shall I write chapter 2?'))).toBeNull();
+    expect(preRoute(read('好的'), prev('要我说说理由吗？'))).toBeNull();
   });
   test('a short answer to a follow-up question still inherits the whole route', () => {
     const p = prev('走悬疑路线还是温情路线？', { routing: routing({ current_agent: 'planner', workflow_plan: 'standard', read_only: false, scope: '大纲' }) });
-    expect(preRoute('温情', p)).toMatchObject({ current_agent: 'planner', scope: '大纲', source: 'inherit_after_question' });
-    expect(preRoute('好的', { ...p, question: 'Which ending?' })).toMatchObject({ source: 'inherit_after_question' });
+    expect(preRoute(read('温情'), p)).toMatchObject({ current_agent: 'planner', scope: '大纲', source: 'inherit_after_question' });
+    expect(preRoute(read('好的'), { ...p, question: 'Which ending?' })).toMatchObject({ source: 'inherit_after_question' });
   });
   test('the exhausted-turn "continue" rule still comes first', () => {
     const p = prev('要我继续写第二章吗？', { status: 'exhausted', resume: { agent: 'writer', remaining: [] } });
-    expect(preRoute('继续', p)).toMatchObject({ source: 'resume_after_exhaustion' });
+    expect(preRoute(read('继续'), p)).toMatchObject({ source: 'resume_after_exhaustion' });
   });
   test('no previous question, no confirmation rule', () => {
-    expect(preRoute('好的', prev('要我帮你改吗？', { askedQuestion: false, status: 'completed' }))).toBeNull();
+    expect(preRoute(read('好的'), prev('要我帮你改吗？', { askedQuestion: false, status: 'completed' }))).toBeNull();
   });
 });
 

@@ -14,6 +14,7 @@ import {
 } from '../../src/core/routing';
 import { previousTurn, routing as baseRouting } from '../helpers/rule-fixtures';
 import type { RoutingDecision } from '../../src/core/plans';
+import { read } from './read';
 
 const routing = (over: Partial<RoutingDecision> = {}): RoutingDecision => baseRouting({ scope: 'scope', ...over });
 const prev = (over: Partial<PreviousTurnFacts> = {}): PreviousTurnFacts => previousTurn(routing(), over);
@@ -25,11 +26,11 @@ describe('phrase detectors at their limits', () => {
     expect(isContinueMessage('go-on')).toBe(true);
   });
   test('vague edits: empty and over-long messages are not vague; Chinese with spaces still is', () => {
-    expect(isVagueEditRequest('')).toBe(false);
-    expect(isVagueEditRequest('!!!')).toBe(false);
-    expect(isVagueEditRequest('帮 我 优化 一下')).toBe(true);
-    expect(isVagueEditRequest('polish it,   please')).toBe(true);
-    expect(isVagueEditRequest(`polish it ${'please '.repeat(10)}`)).toBe(false);
+    expect(isVagueEditRequest(read(''))).toBe(false);
+    expect(isVagueEditRequest(read('!!!'))).toBe(false);
+    expect(isVagueEditRequest(read('帮 我 优化 一下'))).toBe(true);
+    expect(isVagueEditRequest(read('polish it,   please'))).toBe(true);
+    expect(isVagueEditRequest(read(`polish it ${'please '.repeat(10)}`))).toBe(false);
   });
   test('short answers: no empty or multi-line answers; 20 CJK characters; 8 words and 60 characters', () => {
     expect(isShortAnswer('')).toBe(false);
@@ -54,7 +55,7 @@ describe('phrase detectors at their limits', () => {
 
 describe('preRoute decisions, exactly', () => {
   test('clarify-first', () => {
-    expect(preRoute('polish it', null)).toEqual({
+    expect(preRoute(read('polish it'), null)).toEqual({
       current_agent: 'writer',
       workflow_plan: 'quick',
       workflow_agents: [],
@@ -66,11 +67,11 @@ describe('preRoute decisions, exactly', () => {
       notes: ['whole-sentence vague edit request: ask what to change first'],
     });
     // Agreeing to exactly one proposal is not vague; two proposals still are.
-    expect(preRoute('polish it', prev({ proposedChanges: 2 }))?.source).toBe('clarify_first');
+    expect(preRoute(read('polish it'), prev({ proposedChanges: 2 }))?.source).toBe('clarify_first');
   });
   test('resume after exhaustion keeps the route, clears clarify_first, says why', () => {
     const p = prev({ status: 'exhausted', routing: routing({ clarify_first: true, scope: 'ch 2' }), resume: { agent: 'writer', remaining: ['quality_reviewer'] } });
-    expect(preRoute('continue', p)).toEqual({
+    expect(preRoute(read('continue'), p)).toEqual({
       ...routing({ scope: 'ch 2' }),
       current_agent: 'writer',
       workflow_agents: ['quality_reviewer'],
@@ -78,13 +79,13 @@ describe('preRoute decisions, exactly', () => {
       source: 'resume_after_exhaustion',
       notes: ['"continue" after an exhausted turn resumes its route'],
     });
-    expect(preRoute('continue', prev({ status: 'exhausted', resume: null }))).toBeNull();
-    expect(preRoute('continue', prev({ status: 'exhausted', routing: null, resume: { agent: 'writer', remaining: [] } }))).toBeNull();
-    expect(preRoute('continue', null)).toBeNull();
+    expect(preRoute(read('continue'), prev({ status: 'exhausted', resume: null }))).toBeNull();
+    expect(preRoute(read('continue'), prev({ status: 'exhausted', routing: null, resume: { agent: 'writer', remaining: [] } }))).toBeNull();
+    expect(preRoute(read('continue'), null)).toBeNull();
   });
   test('inherit after a question needs a waiting turn that asked and had a route', () => {
     const asked = prev({ status: 'awaiting_author', askedQuestion: true, routing: routing({ clarify_first: true }) });
-    expect(preRoute('B', asked)).toEqual({
+    expect(preRoute(read('B'), asked)).toEqual({
       ...routing(),
       current_agent: 'planner',
       workflow_agents: ['writer'],
@@ -92,17 +93,17 @@ describe('preRoute decisions, exactly', () => {
       source: 'inherit_after_question',
       notes: ['short answer to the previous question inherits its routing'],
     });
-    expect(preRoute('B', { ...asked, status: 'completed' })).toBeNull();
-    expect(preRoute('B', { ...asked, askedQuestion: false })).toBeNull();
-    expect(preRoute('B', { ...asked, routing: null })).toBeNull();
-    expect(preRoute('B', null)).toBeNull();
-    expect(preRoute('B', { ...asked, resume: { agent: 'writer', remaining: [] } })).toMatchObject({ current_agent: 'writer', workflow_agents: [] });
+    expect(preRoute(read('B'), { ...asked, status: 'completed' })).toBeNull();
+    expect(preRoute(read('B'), { ...asked, askedQuestion: false })).toBeNull();
+    expect(preRoute(read('B'), { ...asked, routing: null })).toBeNull();
+    expect(preRoute(read('B'), null)).toBeNull();
+    expect(preRoute(read('B'), { ...asked, resume: { agent: 'writer', remaining: [] } })).toMatchObject({ current_agent: 'writer', workflow_agents: [] });
   });
   test('the confirmation rule needs a question and an offer; units of an older turn are optional', () => {
     const offer = prev({ status: 'awaiting_author', askedQuestion: true, question: '要我继续写下一章吗？', deliveredUnits: undefined });
-    expect(preRoute('好的', offer)).toMatchObject({ source: 'confirm_proposal', scope: '作者确认：要我继续写下一章吗？' });
-    expect(preRoute('好的', { ...offer, deliveredUnits: [4] })).toMatchObject({ scope: '第5章' });
-    expect(preRoute('好的', { ...offer, askedQuestion: false })).toBeNull();
+    expect(preRoute(read('好的'), offer)).toMatchObject({ source: 'confirm_proposal', scope: '作者确认：要我继续写下一章吗？' });
+    expect(preRoute(read('好的'), { ...offer, deliveredUnits: [4] })).toMatchObject({ scope: '第5章' });
+    expect(preRoute(read('好的'), { ...offer, askedQuestion: false })).toBeNull();
   });
 });
 

@@ -11,6 +11,7 @@ import {
 } from '../../src/core/routing';
 import { previousTurn, routing as baseRouting } from '../helpers/rule-fixtures';
 import { fallbackRouting, normaliseRouterAnswer, planWorkflowAgents, type RoutingDecision } from '../../src/core/plans';
+import { read } from './read';
 
 const routing = (over: Partial<RoutingDecision> = {}): RoutingDecision => baseRouting({ scope: 'plan and write chapter 1', ...over });
 
@@ -25,11 +26,11 @@ describe('phrase detectors (Chinese and English)', () => {
   });
   test.each(['polish it', 'Please improve this.', 'make it better', 'can you refine it a bit', '帮我优化一下', '润色一下', '改一改', '请帮我修改一下吧'])(
     '"%s" is a whole-sentence vague edit request',
-    (m) => expect(isVagueEditRequest(m)).toBe(true),
+    (m) => expect(isVagueEditRequest(read(m))).toBe(true),
   );
   test.each(['tighten the dialogue in chapter 2', 'polish the opening paragraph of chapter 3', '把第二章的对话改得更紧凑', '优化一下第一章的结尾'])(
     '"%s" names a target, so it is not vague',
-    (m) => expect(isVagueEditRequest(m)).toBe(false),
+    (m) => expect(isVagueEditRequest(read(m))).toBe(false),
   );
   test('short answers', () => {
     expect(isShortAnswer('the second one')).toBe(true);
@@ -47,32 +48,32 @@ describe('phrase detectors (Chinese and English)', () => {
 
 describe('preRoute', () => {
   test('a vague edit request goes to the writer alone with clarify_first', () => {
-    const d = preRoute('polish it', prev())!;
+    const d = preRoute(read('polish it'), prev())!;
     expect(d).toMatchObject({ current_agent: 'writer', workflow_agents: [], clarify_first: true, source: 'clarify_first' });
   });
   test('no clarify_first when the previous turn already asked, or proposed exactly one change', () => {
-    expect(preRoute('polish it', prev({ routing: routing({ clarify_first: true }) }))?.clarify_first ?? false).toBe(false);
-    expect(preRoute('帮我优化一下', prev({ proposedChanges: 1, askedQuestion: true }))?.clarify_first ?? false).toBe(false);
+    expect(preRoute(read('polish it'), prev({ routing: routing({ clarify_first: true }) }))?.clarify_first ?? false).toBe(false);
+    expect(preRoute(read('帮我优化一下'), prev({ proposedChanges: 1, askedQuestion: true }))?.clarify_first ?? false).toBe(false);
   });
   test('the vague-edit check comes before inheriting the previous route', () => {
-    const d = preRoute('polish it', prev({ status: 'awaiting_author', askedQuestion: true }))!;
+    const d = preRoute(read('polish it'), prev({ status: 'awaiting_author', askedQuestion: true }))!;
     expect(d.source).toBe('clarify_first');
   });
   test('"continue" after an exhausted turn resumes its route where it stopped', () => {
-    const d = preRoute('继续', prev({ status: 'exhausted', resume: { agent: 'writer', remaining: ['quality_reviewer'] } }))!;
+    const d = preRoute(read('继续'), prev({ status: 'exhausted', resume: { agent: 'writer', remaining: ['quality_reviewer'] } }))!;
     expect(d).toMatchObject({ current_agent: 'writer', workflow_agents: ['quality_reviewer'], source: 'resume_after_exhaustion', workflow_plan: 'standard' });
   });
   test('"continue" after a completed turn goes to the router', () => {
-    expect(preRoute('continue', prev({ status: 'completed' }))).toBeNull();
+    expect(preRoute(read('continue'), prev({ status: 'completed' }))).toBeNull();
   });
   test('a short answer to the previous question inherits all routing fields', () => {
     const p = prev({ status: 'awaiting_author', askedQuestion: true, routing: routing({ read_only: false, scope: 'two options' }), resume: { agent: 'planner', remaining: ['writer'] } });
-    const d = preRoute('the second one', p)!;
+    const d = preRoute(read('the second one'), p)!;
     expect(d).toMatchObject({ current_agent: 'planner', workflow_agents: ['writer'], scope: 'two options', source: 'inherit_after_question' });
   });
   test('a long new request after a question goes to the router', () => {
     const p = prev({ status: 'awaiting_author', askedQuestion: true });
-    expect(preRoute('Forget that. Write a new chapter where the storm finally breaks and everyone goes home changed.', p)).toBeNull();
+    expect(preRoute(read('Forget that. Write a new chapter where the storm finally breaks and everyone goes home changed.'), p)).toBeNull();
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Author protection (SPEC §5, §8; issue 29): a file the author wrote any of the current text
  * of is never deleted or wholly rewritten unless this turn's message authorised exactly that
- * (src/shared/author-scope.ts) or the author approved the call. Otherwise the call asks:
+ * (core/author-scope.ts: the grammar of orders, every word accounted for) or the author approved the call. Otherwise the call asks:
  * it answers `approval_required` (nothing written, nothing stored), the workflow publishes
  * `approval_requested` and waits for the author's decision, then runs the call again with
  * it: approved, it goes ahead; denied or timed out, the agent gets `author_declined` /
@@ -9,7 +9,8 @@
  */
 import { diffLines } from 'diff';
 import type { ApprovalRequest } from '../../core/turn-types';
-import { type AuthorAction, authorisedFiles } from './author-scope';
+import { type AuthorAction, authorisedFiles } from '../../core/author-scope';
+import { readAuthorMessage } from '../reading/segmenter';
 import { truncate } from '../../core/text';
 import { authorWrittenRanges, type FileRecord } from '../../db/file-store';
 import { failure, type ToolContext, type ToolExecution } from './types';
@@ -54,7 +55,7 @@ export async function protectAuthorFiles(
   for (const f of files) if (await isAuthorsFile(ctx, f)) authors.push(f);
   if (!authors.length) return null;
   // A job's instructions and chapter messages are the system's words: they authorise nothing.
-  const scope = ctx.authorMessage ? { message: ctx.authorMessage, focusFileId: ctx.focusFileId, titles: await projectTitles(ctx) } : null;
+  const scope = ctx.authorMessage ? { reading: readAuthorMessage(ctx.authorMessage), focusFileId: ctx.focusFileId, titles: await projectTitles(ctx) } : null;
   const asked = new Set(scope ? authorisedFiles(scope, authors.map((f) => ({ id: String(f._id), title: f.title })), action).map((f) => f.id) : []);
   const unasked = authors.filter((f) => !asked.has(String(f._id)));
   if (!unasked.length) return null;

@@ -1,5 +1,6 @@
 import type { AnyEventDraft } from '../../core/events';
-import type { AuthorScope } from './author-scope';
+import type { AuthorScope } from '../../core/author-scope';
+import { readAuthorMessage } from '../reading/segmenter';
 import type { Models } from '../../db/models';
 import type { ApprovalDecision, ToolOutcome } from '../../core/turn-types';
 import type { WorkAgent } from '../../core/plans';
@@ -39,7 +40,7 @@ export interface ToolContext {
 }
 
 /** What the author said this turn, as the author-protection matcher reads it. */
-export const authorScope = (ctx: Pick<ToolContext, 'authorMessage' | 'focusFileId'>): AuthorScope => ({ message: ctx.authorMessage, focusFileId: ctx.focusFileId });
+export const authorScope = (ctx: Pick<ToolContext, 'authorMessage' | 'focusFileId'>): AuthorScope => ({ reading: readAuthorMessage(ctx.authorMessage), focusFileId: ctx.focusFileId });
 
 /** The JSON the model gets back. Failures are data it can act on, never exceptions. */
 export type ToolResultBody = ({ ok: true } & Record<string, unknown>) | { ok: false; error_type: string; message: string; [k: string]: unknown };

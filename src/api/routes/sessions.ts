@@ -14,7 +14,7 @@ export function sessionsRouter(deps: AppDeps): Router {
     const body = parseBody(createSessionBody, req.body);
     const userId = userOf(req);
     await ownedProject(models, userId, body.projectId);
-    const s = await models.Session.create({ projectId: body.projectId, title: body.title ?? '', ownerId: userId });
+    const s = await models.Session.create({ projectId: body.projectId, title: body.title ?? '', ownerId: userId, uiLanguage: body.uiLanguage ?? null });
     res.status(201).json(presentSession(s.toObject()));
   });
 

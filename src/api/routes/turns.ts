@@ -90,7 +90,8 @@ export function turnsRouter(deps: AppDeps): Router {
     for (const id of [body.focusFileId, ...(body.attachedFileIds ?? [])].filter(Boolean) as string[])
       if (!(await models.File.exists({ _id: id, projectId: session.projectId, deletedAt: null }))) throw new NotFoundError(`file ${id}`);
     const skills = body.skills?.length ? await namedSkillIds(models, userId, body.skills, config.SKILLS_PER_REQUEST) : undefined;
-    const start = () => startGate(() => startTurn(deps, { ownerId: userId, sessionId, projectId: session.projectId, ...body, skills, requestId: requestIdOfRequest(req) }));
+    const uiLanguage = body.uiLanguage ?? (session.uiLanguage as 'zh' | 'en' | null) ?? undefined;
+    const start = () => startGate(() => startTurn(deps, { ownerId: userId, sessionId, projectId: session.projectId, ...body, uiLanguage, skills, requestId: requestIdOfRequest(req) }));
     const started = await startOrAnswer(deps, start, body.message);
     // An answered approval reports the turn it answered, and what the message decided there.
     const { turnId, workflowId } = 'answered' in started ? { turnId: String(started.answered._id), workflowId: started.answered.workflowId } : started;

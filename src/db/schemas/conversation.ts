@@ -9,6 +9,8 @@ export const sessionSchema = new Schema(
     title: { type: String, default: '' },
     /** Next message sequence number: strict order within the session. */
     messageSeq: { type: Number, default: 0 },
+    /** The author's interface language when the session was opened (the reply language until a message sets one). */
+    uiLanguage: { type: String, default: null },
   },
   { timestamps: true },
 );
@@ -57,6 +59,10 @@ export const turnSchema = new Schema(
     agentRuns: { type: [{ agent: String, outcome: String, _id: false }], default: [] },
     /** Where "continue" picks up when the turn stopped before its plan was done. */
     resume: { type: Schema.Types.Mixed, default: null },
+    /** The author's interface language as the request said it, or the session's. */
+    uiLanguage: { type: String, default: null },
+    /** A step the turn offered the author without a model (a job command it asked about): a plain yes runs it. */
+    offer: { type: Schema.Types.Mixed, default: null },
     filesTouched: { type: [String], default: [] },
     usage: usageRollup,
     workflowId: { type: String, required: true },
