@@ -94,8 +94,17 @@ export const eventDataSchemas = {
     /** Set when `ok` is false on purpose (see {@link INTENTIONAL_REFUSALS}): show it as such, not as "failed". */
     refusal: z.enum(REFUSAL_KINDS).optional(),
   }),
-  file_created: z.object({ fileId: z.string(), title: z.string(), fileType: z.string(), versionId: z.string().optional(), words: z.number().int() }),
-  file_updated: z.object({ fileId: z.string(), title: z.string(), fileType: z.string(), versionId: z.string(), words: z.number().int(), operation: z.string() }),
+  /** `version`: the file's version number this write made (absent for an empty file and in events from before it was sent). */
+  file_created: z.object({ fileId: z.string(), title: z.string(), fileType: z.string(), versionId: z.string().optional(), words: z.number().int(), version: z.number().int().optional() }),
+  file_updated: z.object({
+    fileId: z.string(),
+    title: z.string(),
+    fileType: z.string(),
+    versionId: z.string(),
+    words: z.number().int(),
+    operation: z.string(),
+    version: z.number().int().optional(),
+  }),
   file_content: z.object({ fileId: z.string(), delta: z.string() }),
   handoff: z.object({
     from: agentSchema,
