@@ -27,6 +27,8 @@ export interface ToolStep {
   target?: string;
   /** Sub-tasks of a batch (parallel_execute). */
   count?: number;
+  /** A search of the files (query_files by words): `target` is what was searched for. */
+  search?: boolean;
   ok?: boolean;
   refusal?: RefusalKind;
   /** Why it failed (a key for the client's wording; never shown as it is). */
@@ -185,7 +187,8 @@ export function foldTurn(view: TurnView, events: readonly StreamEvent[]): TurnVi
       case 'tool_call': {
         const args = e.data.arguments;
         const tasks = Array.isArray(args.tasks) ? args.tasks.length : undefined;
-        list.push({ kind: 'tool', id: e.toolCallId, tool: e.data.name, ...opt('target', targetOfCall(list, args)), ...opt('count', tasks) });
+        const search = e.data.name === 'query_files' && !args.id && typeof args.query === 'string' ? true : undefined;
+        list.push({ kind: 'tool', id: e.toolCallId, tool: e.data.name, ...opt('target', targetOfCall(list, args)), ...opt('count', tasks), ...opt('search', search) });
         break;
       }
       case 'tool_result': {
