@@ -133,6 +133,9 @@ export const eventDataSchemas = {
     files: z.array(z.object({ id: z.string(), title: z.string() })),
     preview: z.string(),
     expiresAt: z.string(),
+    /** A rewrite: lines that would go and come, and the start of the text that would go (for clients to word; `preview` says it in English). */
+    change: z.object({ removed: z.number().int(), added: z.number().int() }).optional(),
+    excerpt: z.string().optional(),
   }),
   /** The author's decision (`timeout` when none came in time, `deny` too when the turn was interrupted). */
   approval_decided: z.object({ approvalId: z.string(), decision: z.enum(['approve', 'deny', 'timeout']) }),

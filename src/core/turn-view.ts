@@ -74,6 +74,9 @@ export type TurnItem =
       title: string;
       files: { id: string; title: string }[];
       preview: string;
+      /** A rewrite: lines gone and come, and the start of the text that would go. */
+      change?: { removed: number; added: number };
+      excerpt?: string;
       decision?: ApprovalDecision;
     }
   | { kind: 'error'; code: string; message: string };
@@ -236,7 +239,17 @@ export function foldTurn(view: TurnView, events: readonly StreamEvent[]): TurnVi
         break;
       case 'approval_requested': {
         const d = e.data;
-        list.push({ kind: 'approval', approvalId: d.approvalId, ...opt('toolCallId', e.toolCallId), action: d.action, title: d.title, files: d.files, preview: d.preview });
+        list.push({
+          kind: 'approval',
+          approvalId: d.approvalId,
+          ...opt('toolCallId', e.toolCallId),
+          action: d.action,
+          title: d.title,
+          files: d.files,
+          preview: d.preview,
+          ...opt('change', d.change),
+          ...opt('excerpt', d.excerpt),
+        });
         const t = e.toolCallId ? lastIndex(list, isTool(e.toolCallId)) : -1;
         if (t >= 0) list[t] = { ...(list[t] as ToolStep), approval: 'asked', target: d.files.map((f) => f.title).join(', ') || d.title };
         break;

@@ -76,6 +76,7 @@ const en = {
   answer_deny: 'you said no, so it was kept',
   answer_timeout: 'no answer in time, so it was kept',
   answer_waiting: 'waiting for your answer',
+  approvalChange: '{removed} lines would be replaced by {added}. The text that would go begins:',
   // File cards.
   file_created: 'Created',
   file_updated: 'Saved',
@@ -175,6 +176,7 @@ const zh: Record<keyof typeof en, string> = {
   answer_deny: '你没有同意，文件保持原样',
   answer_timeout: '没有及时答复，文件保持原样',
   answer_waiting: '等你答复',
+  approvalChange: '将有 {removed} 行被替换为 {added} 行。会被替换掉的文字开头是：',
   file_created: '已创建',
   file_updated: '已保存',
   file_deleted: '已移到回收站',

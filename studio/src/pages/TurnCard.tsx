@@ -146,7 +146,14 @@ function ItemView({ item, projectId, running, onDecide }: { item: Item; projectI
             {t.recColon}
             <strong>{item.files.map((f) => f.title).join(t.recColon === '：' ? '、' : ', ') || item.title}</strong>
           </p>
-          {item.preview && <pre className="preview">{item.preview}</pre>}
+          {item.change ? (
+            <>
+              <p className="small">{fmt(t.approvalChange, item.change)}</p>
+              {item.excerpt && <pre className="preview">{item.excerpt}</pre>}
+            </>
+          ) : (
+            item.preview && <pre className="preview">{item.preview}</pre>
+          )}
           {item.decision ? (
             <p className="decision" data-decision={item.decision}>
               {item.decision === 'approve' ? t.approved : item.decision === 'deny' ? t.denied : t.timedOut}
