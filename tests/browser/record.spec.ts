@@ -9,7 +9,7 @@
  *   saved, and steering says what happens next.
  */
 import type { Page } from '@playwright/test';
-import { call, router, say, words } from '../helpers/script';
+import { router, words } from '../helpers/script';
 import {
   api,
   authorFile,
@@ -93,7 +93,7 @@ test('a finished turn looks the same live, after a reload and after its stream e
   await expect(page.locator('.suggestions button').first()).toBeVisible();
   const live = await rendered(page, turnId);
   // The turn as it streamed: the writer's card with its words and version, the reviewer's verdict, usage.
-  expect(live.items.join('\n')).toMatch(/file-card \| created \| 1 \|  \| .*Created\s+Chapter 1.*words · version 1/);
+  expect(live.items.join('\n')).toMatch(/file-card \| created \| 1 \| {2}\| .*Created\s+Chapter 1.*words · version 1/);
   expect(live.items.some((i) => i.startsWith('verdict '))).toBe(true);
   expect(live.items.some((i) => /usage .*Usage: [\d,]+ tokens · \$[\d.]+ · completed/.test(i))).toBe(true);
   expect(live.suggestions.length).toBeGreaterThan(0);
@@ -215,14 +215,16 @@ test('conversations are named by their first message; job runs are listed apart,
   // The job's session is not among the conversations: it is a job run.
   await expect(picker.locator('option')).toHaveText(['Plan a ten-chapter mystery set in a lighthouse']);
   const runs = page.getByRole('combobox', { name: 'Job runs' });
-  await expect(runs.locator('option')).toHaveText(['Job runs (1)', /^Chapters 1–1 · /]);
+  await expect(runs.locator('option')).toHaveText(['Job runs (1)', /^Chapter 1 · /]);
   await page.getByRole('button', { name: 'New conversation' }).click();
   await expect(picker.locator('option:checked')).toHaveText(/^New conversation · /);
   await shots(page, 'record-conversations');
   await runs.selectOption({ index: 1 });
   await expect(page).toHaveURL(new RegExp(`/chat/${job.body.sessionId}$`));
-  await expect(runs.locator('option:checked')).toHaveText(/^Chapters 1–1 · /);
+  await expect(runs.locator('option:checked')).toHaveText(/^Chapter 1 · /);
   const chapterTurn = page.locator('article.turn').first();
+  // The chapter's request is the job's, not the author's words.
+  await expect(chapterTurn.locator('.user-msg .who')).toHaveText('The job asked');
   await expect(chapterTurn.locator('.file-card[data-op]').first()).toContainText('Chapter 1');
   await shots(page, 'record-job-run');
   await expectAccessible(page, 'a job run');

@@ -12,6 +12,8 @@ const en = {
   jobRun: 'Job run',
   pickJobRun: 'Open a job run…',
   jobRunName: 'Chapters {from}–{to}',
+  jobRunOne: 'Chapter {from}',
+  jobAsked: 'The job asked',
   untitledConversation: 'New conversation',
   conversationStarted: 'started {when}',
 
@@ -116,6 +118,8 @@ const zh: Record<keyof typeof en, string> = {
   jobRun: '任务记录',
   pickJobRun: '打开一条任务记录……',
   jobRunName: '第{from}–{to}章',
+  jobRunOne: '第{from}章',
+  jobAsked: '任务要求',
   untitledConversation: '新对话',
   conversationStarted: '开始于 {when}',
 

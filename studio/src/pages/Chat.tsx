@@ -76,7 +76,8 @@ function SessionBar({ projectId, sessionId, firstMessage }: { projectId: string;
   const jobs = sessions.filter((s) => s.kind === 'job');
   const current = sessions.find((s) => s.id === sessionId);
   const chatName = (s: ListedSession) => s.title || (s.id === sessionId && firstMessage) || `${t.untitledConversation} · ${when(s.createdAt, lang)}`;
-  const jobName = (s: ListedSession) => `${s.jobChapters ? fmt(t.jobRunName, s.jobChapters) : t.jobRun} · ${when(s.createdAt, lang)}`;
+  const chapters = (c: { from: number; to: number }) => (c.from === c.to ? fmt(t.jobRunOne, c) : fmt(t.jobRunName, c));
+  const jobName = (s: ListedSession) => `${s.jobChapters ? chapters(s.jobChapters) : t.jobRun} · ${when(s.createdAt, lang)}`;
   return (
     <div className="row session-bar">
       <label>
@@ -198,7 +199,7 @@ function Composer({
 export function ChatPage({ projectId, sessionId }: { projectId: string; sessionId?: string }) {
   const { t } = useI18n();
   const { reloadFiles, reloadProject } = useProject();
-  const { past, views, conn, error, setError, follow, steering, steered } = useConversation(sessionId);
+  const { past, views, conn, error, setError, follow, steering, steered, jobTurns } = useConversation(sessionId);
   const logRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
@@ -264,9 +265,15 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
             stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
           }}
         >
-          {past.map((entry) => (entry.view ? <TurnCard key={entry.turnId} view={entry.view} projectId={projectId} /> : <PastTurnView key={entry.turnId} turn={entry.messages} />))}
+          {past.map((entry) =>
+            entry.view ? (
+              <TurnCard key={entry.turnId} view={entry.view} projectId={projectId} byJob={jobTurns.has(entry.turnId)} />
+            ) : (
+              <PastTurnView key={entry.turnId} turn={entry.messages} />
+            ),
+          )}
           {views.map((v) => (
-            <TurnCard key={v.turnId} view={v} projectId={projectId} onDecide={(a, d) => decide(v.turnId, a, d)} steering={steering[v.turnId]} />
+            <TurnCard key={v.turnId} view={v} projectId={projectId} onDecide={(a, d) => decide(v.turnId, a, d)} steering={steering[v.turnId]} byJob={jobTurns.has(v.turnId)} />
           ))}
           {latest && latest.status === 'done' && latest.suggestions.length > 0 && (
             <div className="suggestions" role="group" aria-label={t.suggestions}>

@@ -55,14 +55,14 @@ function FileCard({ item, projectId }: { item: FileCardItem; projectId: string }
   if (item.op === 'discarded')
     return (
       <div className="file-card discarded" data-file-id={item.fileId} data-op="discarded">
-        <span aria-hidden="true">✕</span> <span className="muted">{t.file_discarded}</span> <strong>{title}</strong>{' '}
+        <span aria-hidden="true">○</span> <span className="muted">{t.file_discarded}</span> <strong>{title}</strong>{' '}
         <span className="muted small">· {t.file_discarded_why}</span>
       </div>
     );
   if (item.op === 'deleted')
     return (
       <div className="file-card deleted" data-file-id={item.fileId} data-op="deleted">
-        <span aria-hidden="true">🗑</span> <span className="muted">{t.file_deleted}</span>
+        <span aria-hidden="true">✗</span> <span className="muted">{t.file_deleted}</span>
         {t.recColon}
         <strong>{title}</strong> <InAppLink to={href({ page: 'project', projectId, tab: 'trash' })}>{t.recOpenTrash}</InAppLink>
       </div>
@@ -89,6 +89,8 @@ interface Props {
   onDecide?: (approvalId: string, decision: 'approve' | 'deny') => void;
   /** Steering the author sent that the turn has not taken up yet (it shows on the stream at the next step). */
   steering?: string[];
+  /** A job's turn: its message is the job's request to the team, not the author's words. */
+  byJob?: boolean;
 }
 
 const stopText = (t: Dict, reason: string): string => word(t, `stop_${reason}`) ?? t.stop_other;
@@ -188,7 +190,7 @@ function PendingSteering({ messages, running }: { messages: string[]; running: b
   ));
 }
 
-export const TurnCard = memo(function TurnCard({ view, projectId, onDecide, steering = [] }: Props) {
+export const TurnCard = memo(function TurnCard({ view, projectId, onDecide, steering = [], byJob = false }: Props) {
   const { t } = useI18n();
   const running = view.status === 'running';
   // Steering the stream has shown is applied; only the rest is still pending.
@@ -196,8 +198,8 @@ export const TurnCard = memo(function TurnCard({ view, projectId, onDecide, stee
   const pending = steering.filter((m, i) => steering.indexOf(m) === i && !shown.includes(m));
   return (
     <article className="turn" data-turn-id={view.turnId} data-status={view.status} aria-busy={running}>
-      <div className="user-msg">
-        <span className="who">{t.you}</span>
+      <div className={byJob ? 'user-msg job-request' : 'user-msg'}>
+        <span className="who">{byJob ? t.jobAsked : t.you}</span>
         <div>{view.userText}</div>
       </div>
       <div className="assistant">

@@ -38,7 +38,7 @@ export function groupMessages(messages: Message[]): PastTurn[] {
   return turns;
 }
 
-type TurnWithMessage = Turn & { message?: string; record?: TurnView | null; createdAt?: string };
+type TurnWithMessage = Turn & { message?: string; record?: TurnView | null; createdAt?: string; jobId?: string | null };
 
 /** Turns a session page asks for with their records; older ones show from their messages. */
 const RECORDED_TURNS = 100;
@@ -65,6 +65,8 @@ export interface Conversation {
   /** Steering the author sent, by turn, until the turn's stream shows it. */
   steering: Record<string, string[]>;
   steered: (turnId: string, message: string) => void;
+  /** Turns a job started (their message is the job's request, not the author's). */
+  jobTurns: Set<string>;
 }
 
 export function useConversation(sessionId: string | undefined): Conversation {
@@ -73,6 +75,11 @@ export function useConversation(sessionId: string | undefined): Conversation {
   const [conn, setConn] = useState<'live' | 'reconnecting'>('live');
   const [error, setError] = useState('');
   const [steering, setSteering] = useState<Record<string, string[]>>({});
+  const [jobTurns, setJobTurns] = useState<Set<string>>(new Set());
+  const noteJobTurns = useCallback((turns: TurnWithMessage[]) => {
+    const ids = turns.filter((x) => x.jobId).map((x) => x.id);
+    if (ids.length) setJobTurns((s) => (ids.every((id) => s.has(id)) ? s : new Set([...s, ...ids])));
+  }, []);
   /** The stored conversation is on the page (the feed starts only then, knowing the old turns). */
   const [loaded, setLoaded] = useState(false);
   const streams = useRef(new Map<string, LiveStream>());
@@ -83,8 +90,9 @@ export function useConversation(sessionId: string | undefined): Conversation {
       get<{ items: Message[] }>(`/sessions/${sid}/messages`),
       get<{ items: TurnWithMessage[] }>(`/sessions/${sid}/turns?record=true&limit=${RECORDED_TURNS}`),
     ]);
+    noteJobTurns(turns.items);
     return { messages: messages.items, turns: turns.items };
-  }, []);
+  }, [noteJobTurns]);
 
   const reloadPast = useCallback(() => {
     if (!sessionId) return;
@@ -177,6 +185,7 @@ export function useConversation(sessionId: string | undefined): Conversation {
           if (e.type === 'turn_started') {
             known.current.add(turnId);
             void get<TurnWithMessage>(`/turns/${turnId}`).then((turn) => {
+              noteJobTurns([turn]);
               if (ACTIVE_TURN.includes(turn.status)) follow(turnId, turn.message ?? '');
               else reloadPast();
             });
@@ -186,7 +195,7 @@ export function useConversation(sessionId: string | undefined): Conversation {
       },
     });
     return () => feed.close();
-  }, [sessionId, loaded, follow, reloadPast]);
+  }, [sessionId, loaded, follow, reloadPast, noteJobTurns]);
 
-  return { past, views, conn, error, setError, follow, steering, steered };
+  return { past, views, conn, error, setError, follow, steering, steered, jobTurns };
 }
