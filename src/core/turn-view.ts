@@ -153,6 +153,58 @@ function fileSaved(items: TurnItem[], e: Extract<StreamEvent, { type: 'file_crea
   else items.push(card);
 }
 
+/** A tool call: a step named by what it is about. */
+function toolCalled(list: TurnItem[], e: Extract<StreamEvent, { type: 'tool_call' }>): void {
+  const args = e.data.arguments;
+  const tasks = Array.isArray(args.tasks) ? args.tasks.length : undefined;
+  const search = e.data.name === 'query_files' && !args.id && typeof args.query === 'string' ? true : undefined;
+  list.push({ kind: 'tool', id: e.toolCallId, tool: e.data.name, ...opt('target', targetOfCall(list, args)), ...opt('count', tasks), ...opt('search', search) });
+}
+
+/** A tool's answer, on the step that called it. */
+function toolAnswered(list: TurnItem[], e: Extract<StreamEvent, { type: 'tool_result' }>): void {
+  const d = e.data;
+  const i = lastIndex(list, isTool(e.toolCallId));
+  const keptIn = str((d.result?.kept_in as { title?: unknown } | undefined)?.title);
+  const fields = { ok: d.ok, ...opt('refusal', d.refusal), ...opt('errorType', d.ok ? undefined : d.errorType), ...opt('keptIn', keptIn) };
+  if (i >= 0) {
+    const step = list[i] as ToolStep;
+    list[i] = { ...step, ...fields, ...opt('target', step.target ?? targetOfResult(d.result)) };
+    return;
+  }
+  // A save refused after the call (the author edited the file meanwhile): its own step.
+  const fileId = e.toolCallId.startsWith('save:') ? e.toolCallId.slice(5) : undefined;
+  list.push({ kind: 'tool', id: e.toolCallId, tool: d.name, ...fields, ...opt('target', knownTitle(list, fileId) ?? targetOfResult(d.result)) });
+}
+
+/** The author is asked: a card with the question, and the step that asked marked as asking. */
+function approvalAsked(list: TurnItem[], e: Extract<StreamEvent, { type: 'approval_requested' }>): void {
+  const d = e.data;
+  list.push({
+    kind: 'approval',
+    approvalId: d.approvalId,
+    ...opt('toolCallId', e.toolCallId),
+    action: d.action,
+    title: d.title,
+    files: d.files,
+    preview: d.preview,
+    ...opt('change', d.change),
+    ...opt('excerpt', d.excerpt),
+  });
+  const t = e.toolCallId ? lastIndex(list, isTool(e.toolCallId)) : -1;
+  if (t >= 0) list[t] = { ...(list[t] as ToolStep), approval: 'asked', target: d.files.map((f) => f.title).join(', ') || d.title };
+}
+
+/** The author's decision, on the card and on the step that asked. */
+function approvalDecided(list: TurnItem[], e: Extract<StreamEvent, { type: 'approval_decided' }>): void {
+  const i = lastIndex(list, (x) => x.kind === 'approval' && x.approvalId === e.data.approvalId);
+  if (i < 0) return;
+  const card = list[i] as Extract<TurnItem, { kind: 'approval' }>;
+  list[i] = { ...card, decision: e.data.decision };
+  const t = card.toolCallId ? lastIndex(list, isTool(card.toolCallId)) : -1;
+  if (t >= 0) list[t] = { ...(list[t] as ToolStep), approval: e.data.decision };
+}
+
 /**
  * Applies a batch of events in order; returns the same view when the batch is empty.
  * Events the view does not show (turn_started, job_progress, reset, the feed's) pass by.
@@ -187,29 +239,13 @@ export function foldTurn(view: TurnView, events: readonly StreamEvent[]): TurnVi
           .map((i) => (i.kind === 'file' && i.live > 0 && i.step === e.step ? { ...i, body: '', live: 0 } : i));
         v.items.push({ kind: 'retry', step: e.step });
         break;
-      case 'tool_call': {
-        const args = e.data.arguments;
-        const tasks = Array.isArray(args.tasks) ? args.tasks.length : undefined;
-        const search = e.data.name === 'query_files' && !args.id && typeof args.query === 'string' ? true : undefined;
-        list.push({ kind: 'tool', id: e.toolCallId, tool: e.data.name, ...opt('target', targetOfCall(list, args)), ...opt('count', tasks), ...opt('search', search) });
+      case 'tool_call':
+        toolCalled(list, e);
         break;
-      }
-      case 'tool_result': {
-        const d = e.data;
-        const i = lastIndex(list, isTool(e.toolCallId));
-        const keptIn = str((d.result?.kept_in as { title?: unknown } | undefined)?.title);
-        const fields = { ok: d.ok, ...opt('refusal', d.refusal), ...opt('errorType', d.ok ? undefined : d.errorType), ...opt('keptIn', keptIn) };
-        if (i >= 0) {
-          const step = list[i] as ToolStep;
-          list[i] = { ...step, ...fields, ...opt('target', step.target ?? targetOfResult(d.result)) };
-        } else {
-          // A save refused after the call (the author edited the file meanwhile): its own step.
-          const fileId = e.toolCallId.startsWith('save:') ? e.toolCallId.slice(5) : undefined;
-          list.push({ kind: 'tool', id: e.toolCallId, tool: d.name, ...fields, ...opt('target', knownTitle(list, fileId) ?? targetOfResult(d.result)) });
-        }
-        if (d.name === 'update_project' && d.ok) v.boardChanged += 1;
+      case 'tool_result':
+        toolAnswered(list, e);
+        if (e.data.name === 'update_project' && e.data.ok) v.boardChanged += 1;
         break;
-      }
       case 'file_content': {
         const i = lastIndex(list, isFile(e.data.fileId));
         if (i >= 0) {
@@ -237,32 +273,12 @@ export function foldTurn(view: TurnView, events: readonly StreamEvent[]): TurnVi
         v.tokens += e.data.totalTokens;
         if (typeof e.data.costUsd === 'number') v.costUsd = (v.costUsd ?? 0) + e.data.costUsd;
         break;
-      case 'approval_requested': {
-        const d = e.data;
-        list.push({
-          kind: 'approval',
-          approvalId: d.approvalId,
-          ...opt('toolCallId', e.toolCallId),
-          action: d.action,
-          title: d.title,
-          files: d.files,
-          preview: d.preview,
-          ...opt('change', d.change),
-          ...opt('excerpt', d.excerpt),
-        });
-        const t = e.toolCallId ? lastIndex(list, isTool(e.toolCallId)) : -1;
-        if (t >= 0) list[t] = { ...(list[t] as ToolStep), approval: 'asked', target: d.files.map((f) => f.title).join(', ') || d.title };
+      case 'approval_requested':
+        approvalAsked(list, e);
         break;
-      }
-      case 'approval_decided': {
-        const i = lastIndex(list, (x) => x.kind === 'approval' && x.approvalId === e.data.approvalId);
-        if (i < 0) break;
-        const card = list[i] as Extract<TurnItem, { kind: 'approval' }>;
-        list[i] = { ...card, decision: e.data.decision };
-        const t = card.toolCallId ? lastIndex(list, isTool(card.toolCallId)) : -1;
-        if (t >= 0) list[t] = { ...(list[t] as ToolStep), approval: e.data.decision };
+      case 'approval_decided':
+        approvalDecided(list, e);
         break;
-      }
       case 'error':
         list.push({ kind: 'error', code: e.data.code, message: e.data.message });
         break;
