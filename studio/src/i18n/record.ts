@@ -109,6 +109,14 @@ const en = {
   steerApplied: 'Steering applied from this step on',
   steerUnused: 'Not used: the turn ended before its next step. Send it as a new message',
   steerFailed: 'Your steering could not be sent',
+  err_busy: 'The team is still working in this conversation: wait for it to finish, or stop it.',
+  err_ended: 'That turn has already ended: send your instruction as a new message.',
+  err_decided: 'This question was already answered, or it expired: nothing was changed by this click.',
+  err_rate: 'Too many requests at once: try again in a moment.',
+  err_too_long: 'That message is too long or empty: shorten it and send it again.',
+  err_gone: 'This conversation or project is no longer there.',
+  err_offline: 'The server could not be reached: check the connection and try again.',
+  err_other: 'Something went wrong: try again.',
 };
 
 const zh: Record<keyof typeof en, string> = {
@@ -209,6 +217,14 @@ const zh: Record<keyof typeof en, string> = {
   steerApplied: '补充指示已从这一步起生效',
   steerUnused: '未使用：本回合在下一步之前就结束了，请作为新消息发送',
   steerFailed: '补充指示没能发送',
+  err_busy: '团队还在这个对话里工作：请等它完成，或先停止。',
+  err_ended: '这个回合已经结束：请把指示作为新消息发送。',
+  err_decided: '这个问题已经答复过或已过期：这次点击没有改动任何内容。',
+  err_rate: '请求太多了：请稍后再试。',
+  err_too_long: '消息太长或为空：请修改后再发送。',
+  err_gone: '这个对话或作品已经不存在。',
+  err_offline: '连不上服务器：请检查网络后再试。',
+  err_other: '出了点问题：请再试一次。',
 };
 
 export const record = part(en, zh);

@@ -7,11 +7,12 @@
  * the sessions jobs write in are listed apart.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { errText, get, post, type Session, type StartedTurn } from '../api';
+import { get, post, type Session, type StartedTurn } from '../api';
 import { fmt, tk, useI18n, when } from '../i18n';
 import { href, navigate } from '../router';
 import type { TurnView } from '../turn';
 import { conversationName } from '../../../src/core/session-names';
+import { chatError } from './chat-errors';
 import { type PastTurn, useConversation } from './conversation';
 import { useProject } from './Project';
 import { TaskBoard } from './TaskBoard';
@@ -60,15 +61,15 @@ function SessionBar({ projectId, sessionId, firstMessage }: { projectId: string;
         const latest = r.items.find((x) => x.kind !== 'job');
         if (!sessionId && latest) navigate(href({ page: 'project', projectId, tab: 'chat', sub: latest.id }), true);
       })
-      .catch((e: unknown) => setError(errText(e)));
-  }, [projectId, sessionId, named]);
+      .catch((e: unknown) => setError(chatError(t, 'sessions', e)));
+  }, [projectId, sessionId, named, t]);
   const newSession = async () => {
     try {
       const s = await post<ListedSession>('/sessions', { projectId });
       setSessions((list) => [s, ...list]);
       navigate(href({ page: 'project', projectId, tab: 'chat', sub: s.id }));
     } catch (e) {
-      setError(errText(e));
+      setError(chatError(t, 'sessions', e));
     }
   };
   const open = (id: string) => navigate(href({ page: 'project', projectId, tab: 'chat', sub: id }));
@@ -151,7 +152,7 @@ function Composer({
               setSteer('');
               onSteered(running.turnId, m);
             })
-            .catch((err: unknown) => onError(errText(err)));
+            .catch((err: unknown) => onError(chatError(t, 'steer', err)));
         }}
       >
         <p role="status" className="muted small">
@@ -162,7 +163,7 @@ function Composer({
           <input value={steer} onChange={(e) => setSteer(e.target.value)} placeholder={t.steerLabel} aria-label={t.steerLabel} />
         </label>
         <button type="submit">{t.steer}</button>
-        <button type="button" className="danger" onClick={() => void post(`/turns/${running.turnId}/interrupt`, {}).catch((err: unknown) => onError(errText(err)))}>
+        <button type="button" className="danger" onClick={() => void post(`/turns/${running.turnId}/interrupt`, {}).catch((err: unknown) => onError(chatError(t, 'stop', err)))}>
           {t.interrupt}
         </button>
       </form>
@@ -199,7 +200,8 @@ function Composer({
 export function ChatPage({ projectId, sessionId }: { projectId: string; sessionId?: string }) {
   const { t } = useI18n();
   const { reloadFiles, reloadProject } = useProject();
-  const { past, views, conn, error, setError, follow, steering, steered, jobTurns } = useConversation(sessionId);
+  const describe = useCallback((e: unknown) => chatError(t, 'sessions', e), [t]);
+  const { past, views, conn, error, setError, follow, steering, steered, jobTurns } = useConversation(sessionId, describe);
   const logRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
@@ -234,16 +236,16 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
       if (!started.approval) follow(started.turnId, msg, started.streamToken);
       return true;
     } catch (e) {
-      setError(errText(e));
+      setError(chatError(t, 'send', e));
       return false;
     }
   };
 
   const decide = useCallback(
     (turnId: string, approvalId: string, decision: 'approve' | 'deny') => {
-      post(`/turns/${turnId}/approvals/${approvalId}`, { decision }).catch((e: unknown) => setError(errText(e)));
+      post(`/turns/${turnId}/approvals/${approvalId}`, { decision }).catch((e: unknown) => setError(chatError(t, 'decide', e)));
     },
-    [setError],
+    [setError, t],
   );
 
   const running = views.find((v) => v.status === 'running');

@@ -7,7 +7,7 @@
  * from its stored messages.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { errText, get, type Message, type Turn } from '../api';
+import { get, type Message, type Turn } from '../api';
 import { ACTIVE_TURN, LiveStream } from '../stream';
 import { apply, newTurn, type TurnView } from '../turn';
 
@@ -69,7 +69,12 @@ export interface Conversation {
   jobTurns: Set<string>;
 }
 
-export function useConversation(sessionId: string | undefined): Conversation {
+/** `describe` words a failed read for the author (the chat's errors, in their language). */
+export function useConversation(sessionId: string | undefined, describe: (e: unknown) => string): Conversation {
+  const describeRef = useRef(describe);
+  useEffect(() => {
+    describeRef.current = describe;
+  }, [describe]);
   const [past, setPast] = useState<PastEntry[]>([]);
   const [views, setViews] = useState<TurnView[]>([]);
   const [conn, setConn] = useState<'live' | 'reconnecting'>('live');
@@ -153,7 +158,7 @@ export function useConversation(sessionId: string | undefined): Conversation {
         if (running) follow(running.id, running.message ?? groupMessages(messages).find((x) => x.turnId === running.id)?.user ?? '');
         setLoaded(true);
       } catch (e) {
-        if (!cancelled) setError(errText(e));
+        if (!cancelled) setError(describeRef.current(e));
       }
     })();
     return () => {
