@@ -125,6 +125,7 @@ for (const decision of ['approve', 'deny'] as const)
     await expect(card).toContainText('The author wrote chapter two');
     const turn = page.locator(`article[data-turn-id="${turnId}"]`);
     await expect(turn.locator('.tool')).toContainText('Asked you before deleting “Chapter 2”: waiting for your answer');
+    await expect(page.getByRole('status').filter({ hasText: 'Waiting for your answer above' })).toBeVisible();
     if (decision === 'approve') await shots(page, 'record-approval');
     await card.getByRole('button', { name: decision === 'approve' ? 'Approve' : 'Deny' }).click();
     await expect(turn).toHaveAttribute('data-status', 'done');

@@ -156,7 +156,8 @@ function Composer({
         }}
       >
         <p role="status" className="muted small">
-          {t.running}
+          {/* A turn waiting on an approval is not working: it waits for the author. */}
+          {running.items.some((i) => i.kind === 'approval' && !i.decision) ? t.awaitingYou : t.running}
         </p>
         <label className="grow">
           <span className="sr-only">{t.steerLabel}</span>
