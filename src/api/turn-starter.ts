@@ -92,8 +92,9 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
         ...(req.requestId ? { memo: { requestId: req.requestId } } : {}),
         ...(deps.eagerStart ? { requestEagerStart: true } : {}),
       }),
-      // The session's first message names it (when nobody titled it), beside the start.
-      seq === 1 ? nameSession(models, req.sessionId, req.message) : null,
+      // The session's first message names it (when nobody titled it), beside the start. A name
+      // that could not be written is not the turn's failure: the session list names it later.
+      seq === 1 ? nameSession(models, req.sessionId, req.message).catch(() => undefined) : null,
     ]);
     eagerlyStarted = handle.eagerlyStarted;
   } catch (err) {
