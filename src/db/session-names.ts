@@ -16,10 +16,14 @@ export async function nameSession(models: Models, sessionId: string, message: st
 export async function nameUntitled<S extends Pick<SessionDoc, '_id' | 'title' | 'messageSeq' | 'kind'>>(models: Models, sessions: S[]): Promise<S[]> {
   const untitled = sessions.filter((s) => !s.title && (s.messageSeq ?? 0) > 0 && s.kind !== 'job');
   if (!untitled.length) return sessions;
-  const firsts = await models.Message.find({ sessionId: { $in: untitled.map((s) => String(s._id)) }, seq: 1, role: 'user' })
-    .select({ sessionId: 1, content: 1 })
-    .lean();
   const names = new Map<string, string>();
-  await Promise.all(firsts.map(async (m) => names.set(m.sessionId, await nameSession(models, m.sessionId, m.content))));
+  try {
+    const firsts = await models.Message.find({ sessionId: { $in: untitled.map((s) => String(s._id)) }, seq: 1, role: 'user' })
+      .select({ sessionId: 1, content: 1 })
+      .lean();
+    await Promise.all(firsts.map(async (m) => names.set(m.sessionId, await nameSession(models, m.sessionId, m.content))));
+  } catch {
+    // A name is a convenience: the list is served without it, and the next listing tries again.
+  }
   return sessions.map((s) => (names.has(String(s._id)) ? { ...s, title: names.get(String(s._id))! } : s));
 }
