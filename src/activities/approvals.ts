@@ -29,7 +29,17 @@ export function createApprovalActivities(deps: ActivityDeps) {
       await models.Turn.updateOne({ _id: input.turnId }, { $set: { status: 'awaiting_approval', pendingApproval: { ...a, expiresAt } } });
       const event = draft(
         'approval_requested',
-        { approvalId: a.approvalId, fileId: a.fileId, title: a.title, action: a.action, files: a.files, preview: a.preview, expiresAt },
+        {
+          approvalId: a.approvalId,
+          fileId: a.fileId,
+          title: a.title,
+          action: a.action,
+          files: a.files,
+          preview: a.preview,
+          expiresAt,
+          ...(a.change ? { change: a.change } : {}),
+          ...(a.excerpt !== undefined ? { excerpt: a.excerpt } : {}),
+        },
         { turnId: input.turnId, step: a.step, toolCallId: a.toolCallId },
       );
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish([event]);

@@ -65,7 +65,7 @@ export async function saveCapture(models: Models, c: CaptureToSave): Promise<{ o
     });
     const saved = v.file!;
     return {
-      event: draft('file_updated', { fileId: c.fileId, title: saved.title, fileType: saved.type, versionId: v.versionId, words: v.words, operation: 'stream' }),
+      event: draft('file_updated', { fileId: c.fileId, title: saved.title, fileType: saved.type, versionId: v.versionId, words: v.words, operation: 'stream', version: v.version }),
       outcome: { name: 'file_stream', ok: true, fileId: c.fileId, fileType: saved.type, title: saved.title, op: 'edited', bodyWords: isBodyType(saved.type) ? v.words : 0 },
     };
   } catch (err) {

@@ -19,6 +19,7 @@ import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
 import { createTurnPrepareActivities } from './turn-prepare';
 import { quiet } from '../core/quiet';
+import { readTurnStream, storeTurnView, type TurnStream, viewAtEnd } from './turn-view-record';
 
 /** A (bulk) write error made only of duplicate-key errors. */
 function onlyDuplicateKeys(err: unknown): boolean {
@@ -51,6 +52,8 @@ function createTurnEndActivities(deps: ActivityDeps) {
       // Independent reads run together (this is on every turn's path).
       // The turn's steps, executions and usage are read by `_id` (turn-reads.ts), up to the last step it gave out.
       const lockRead = quiet(models.SessionLock.findById(input.sessionId).lean().exec());
+      // The turn's stream so far, for its record (turn-view-record.ts): read beside the rest.
+      const streamRead = quiet(readTurnStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId)));
       const [turn, steps, records, unwritten, saved, keptAside] = await Promise.all([
         models.Turn.findById(input.turnId).lean(),
         stepsUpTo(models, input.turnId, input.lastStep),
@@ -88,9 +91,11 @@ function createTurnEndActivities(deps: ActivityDeps) {
         (u, r) => ({ p: u.p + r.promptTokens, c: u.c + r.completionTokens, t: u.t + r.totalTokens, est: u.est || r.source === 'estimate' }),
         { p: 0, c: 0, t: 0, est: false },
       );
-      // The session's messages, the task board and the turn's record are independent writes:
-      // together. All are in place before the lock is released and `done` goes out.
+      const events = closingEvents(input, turn, steps, notSavedNote);
+      // The session's messages, the task board, the turn's record and what the author saw are
+      // independent writes: together. All are in place before the lock is released and `done` goes out.
       await Promise.all([
+        recordWhatWasSeen(deps, input, turn, streamRead, events),
         appendAssistantMessages(models, { turnId: input.turnId, sessionId: turn.sessionId, projectId: turn.projectId }, pending, firstSeq),
         finalizeTaskBoard(models, { turnId: input.turnId, projectId: turn.projectId, jobId: turn.jobId }),
         models.Turn.updateOne(
@@ -121,31 +126,6 @@ function createTurnEndActivities(deps: ActivityDeps) {
       }
       if (!ACTIVE_TURN_STATUSES.includes(input.status)) await releaseSessionLock(models, turn.sessionId, input.turnId, turn.sessionId === input.sessionId ? lockRead : undefined);
 
-      const held = steps.filter((s) => input.releaseHeldRuns?.includes(s.run) && s.held && s.text);
-      const events: AnyEventDraft[] = held.map((s) =>
-        draft('content', { delta: s.text }, { turnId: input.turnId, agent: s.agent as WorkAgent, step: s.step, attempt: s.attempt }),
-      );
-      // The stored reply ends with what was not saved; the live stream says the same, so a
-      // client that saw "Chapter 3 is saved" (held text released at the run cap, a breaker, an
-      // interrupt) also sees that it was not.
-      const lastStep = steps[steps.length - 1];
-      if (notSavedNote && lastStep)
-        events.push(draft('content', { delta: `\n\n${notSavedNote}` }, { turnId: input.turnId, agent: lastStep.agent as WorkAgent, step: lastStep.step, attempt: lastStep.attempt }));
-      events.push(...input.deferredStops.map((s) =>
-        draft('workflow_stopped', { reason: s.reason, message: s.message, terminal: false }, { turnId: input.turnId }),
-      ));
-      if (input.stopReason && !NON_TERMINAL_STOP_REASONS.includes(input.stopReason))
-        events.push(
-          draft(
-            'workflow_stopped',
-            { reason: input.stopReason as never, message: input.stopMessage ?? input.stopReason, terminal: true },
-            { turnId: input.turnId },
-          ),
-        );
-      if (input.error) events.push(draft('error', { code: input.error.code, message: input.error.message, retryable: false }, { turnId: input.turnId }));
-      // Next steps (src/activities/suggestions.ts saved them on the turn) are the last thing before done.
-      if (turn.suggestions?.length) events.push(draft('suggestions', { items: turn.suggestions, language: detectLanguage(turn.message) }, { turnId: input.turnId }));
-      events.push(draft('done', { status: input.status }, { turnId: input.turnId }));
       await publishTurnEnd(deps, input, turn, events);
       return { rolledBack: [...new Set([...rolledBack, ...gone])] };
     },
@@ -162,6 +142,56 @@ async function publishTurnEnd(deps: ActivityDeps, input: FinalizeInput, turn: { 
   // The turn's counts go on record with its end (the worker's batch, one write).
   await Promise.all([expireStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId), deps.config.STREAM_TTL_SECONDS), publisher.settle()]);
   await toSessionFeed(deps, turn.sessionId, [feedItems.turnFinished({ turnId: input.turnId, jobId: turn.jobId, status: input.status, stopReason: input.stopReason })]);
+}
+
+/**
+ * The events that end the turn, in order: held text released, what was not saved, stops,
+ * an error, the next steps, `done`.
+ */
+function closingEvents(
+  input: FinalizeInput,
+  turn: { message: string; suggestions?: string[] | null },
+  steps: Awaited<ReturnType<typeof stepsUpTo>>,
+  notSavedNote: string,
+): AnyEventDraft[] {
+  const held = steps.filter((s) => input.releaseHeldRuns?.includes(s.run) && s.held && s.text);
+  const events: AnyEventDraft[] = held.map((s) =>
+    draft('content', { delta: s.text }, { turnId: input.turnId, agent: s.agent as WorkAgent, step: s.step, attempt: s.attempt }),
+  );
+  // The stored reply ends with what was not saved; the live stream says the same, so a
+  // client that saw "Chapter 3 is saved" (held text released at the run cap, a breaker, an
+  // interrupt) also sees that it was not.
+  const lastStep = steps[steps.length - 1];
+  if (notSavedNote && lastStep)
+    events.push(draft('content', { delta: `\n\n${notSavedNote}` }, { turnId: input.turnId, agent: lastStep.agent as WorkAgent, step: lastStep.step, attempt: lastStep.attempt }));
+  events.push(...input.deferredStops.map((s) => draft('workflow_stopped', { reason: s.reason, message: s.message, terminal: false }, { turnId: input.turnId })));
+  if (input.stopReason && !NON_TERMINAL_STOP_REASONS.includes(input.stopReason))
+    events.push(
+      draft('workflow_stopped', { reason: input.stopReason as never, message: input.stopMessage ?? input.stopReason, terminal: true }, { turnId: input.turnId }),
+    );
+  if (input.error) events.push(draft('error', { code: input.error.code, message: input.error.message, retryable: false }, { turnId: input.turnId }));
+  // Next steps (src/activities/suggestions.ts saved them on the turn) are the last thing before done.
+  if (turn.suggestions?.length) events.push(draft('suggestions', { items: turn.suggestions, language: detectLanguage(turn.message) }, { turnId: input.turnId }));
+  events.push(draft('done', { status: input.status }, { turnId: input.turnId }));
+  return events;
+}
+
+/** The turn's record of what the author saw: its stream so far and its closing events, folded and stored (turn-view-record.ts). */
+async function recordWhatWasSeen(
+  deps: ActivityDeps,
+  input: FinalizeInput,
+  turn: { sessionId: string; projectId: string; ownerId: string; jobId?: string | null; message: string },
+  streamRead: Promise<TurnStream>,
+  events: AnyEventDraft[],
+): Promise<void> {
+  const stream = await streamRead;
+  const view = viewAtEnd(input.turnId, turn.message, stream, input.slot, events);
+  await storeTurnView(
+    deps.models,
+    { turnId: input.turnId, sessionId: turn.sessionId, projectId: turn.projectId, ownerId: turn.ownerId, jobId: turn.jobId ?? null },
+    view,
+    { events: stream.events.length + events.length, partial: stream.partial },
+  );
 }
 
 /**

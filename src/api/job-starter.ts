@@ -94,7 +94,8 @@ async function recordJob(models: Models, userId: string, jobId: string, body: z.
   const { from, to } = body.chapters;
   // Without a session the job gets its own, so its chapter turns never queue behind the author's.
   const sessionId =
-    body.sessionId ?? String((await models.Session.create({ projectId: body.projectId, ownerId: userId, title: `Job · chapters ${from}–${to}` }))._id);
+    body.sessionId ??
+    String((await models.Session.create({ projectId: body.projectId, ownerId: userId, title: `Job · chapters ${from}–${to}`, kind: 'job', jobId, jobChapters: { from, to } }))._id);
   return (
     await models.Job.create({
       _id: jobId,

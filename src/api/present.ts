@@ -1,4 +1,5 @@
 /** JSON shapes the API returns: ids as strings, no internal fields. */
+import { sessionKindOf } from '../core/session-names';
 import type { FileDoc, FileVersionDoc, MessageDoc, ProjectDoc, SessionDoc, TurnDoc } from '../db/models';
 
 export const presentProject = (p: ProjectDoc) => ({
@@ -14,7 +15,15 @@ export const presentProject = (p: ProjectDoc) => ({
   updatedAt: p.updatedAt,
 });
 
-export const presentSession = (s: SessionDoc) => ({ id: String(s._id), projectId: s.projectId, title: s.title, createdAt: s.createdAt });
+/** A session: `kind` keeps a job's own session apart from the author's conversations. */
+export const presentSession = (s: SessionDoc) => ({
+  id: String(s._id),
+  projectId: s.projectId,
+  title: s.title,
+  ...sessionKindOf(s),
+  jobId: s.jobId ?? null,
+  createdAt: s.createdAt,
+});
 
 export const presentMessage = (m: MessageDoc) => ({
   id: String(m._id),

@@ -9,6 +9,7 @@ import type { Config } from '../config';
 import { CompareAndSetExhausted } from '../db/compare-and-set';
 import { newId } from '../db/models';
 import { createTurnRecords, releaseSessionLock, type StaleLockCheck, takeSessionLock } from '../db/turn-records';
+import { nameSession } from '../db/session-names';
 import { type TurnStatus, turnWorkflowId } from '../core/domain';
 import type { TurnInput, TurnSettings } from '../core/turn-types';
 import type { turnWorkflow } from '../workflows/turn';
@@ -86,12 +87,17 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
       ...(req.jobId ? { jobId: req.jobId } : {}),
       ...(seq ? { openingSeq: seq } : {}),
     };
-    const handle = await deps.temporal.workflow.start<typeof turnWorkflow>('turnWorkflow', {
-      ...turnStartOptions(input, `turn · ${req.message.slice(0, 80)}`),
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      ...(req.requestId ? { memo: { requestId: req.requestId } } : {}),
-      ...(deps.eagerStart ? { requestEagerStart: true } : {}),
-    });
+    const [handle] = await Promise.all([
+      deps.temporal.workflow.start<typeof turnWorkflow>('turnWorkflow', {
+        ...turnStartOptions(input, `turn · ${req.message.slice(0, 80)}`),
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        ...(req.requestId ? { memo: { requestId: req.requestId } } : {}),
+        ...(deps.eagerStart ? { requestEagerStart: true } : {}),
+      }),
+      // The session's first message names it (when nobody titled it), beside the start. A name
+      // that could not be written is not the turn's failure: the session list names it later.
+      seq === 1 ? nameSession(models, req.sessionId, req.message).catch(() => undefined) : null,
+    ]);
     eagerlyStarted = handle.eagerlyStarted;
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) throw err;

@@ -94,8 +94,17 @@ export const eventDataSchemas = {
     /** Set when `ok` is false on purpose (see {@link INTENTIONAL_REFUSALS}): show it as such, not as "failed". */
     refusal: z.enum(REFUSAL_KINDS).optional(),
   }),
-  file_created: z.object({ fileId: z.string(), title: z.string(), fileType: z.string(), versionId: z.string().optional(), words: z.number().int() }),
-  file_updated: z.object({ fileId: z.string(), title: z.string(), fileType: z.string(), versionId: z.string(), words: z.number().int(), operation: z.string() }),
+  /** `version`: the file's version number this write made (absent for an empty file and in events from before it was sent). */
+  file_created: z.object({ fileId: z.string(), title: z.string(), fileType: z.string(), versionId: z.string().optional(), words: z.number().int(), version: z.number().int().optional() }),
+  file_updated: z.object({
+    fileId: z.string(),
+    title: z.string(),
+    fileType: z.string(),
+    versionId: z.string(),
+    words: z.number().int(),
+    operation: z.string(),
+    version: z.number().int().optional(),
+  }),
   file_content: z.object({ fileId: z.string(), delta: z.string() }),
   handoff: z.object({
     from: agentSchema,
@@ -124,6 +133,9 @@ export const eventDataSchemas = {
     files: z.array(z.object({ id: z.string(), title: z.string() })),
     preview: z.string(),
     expiresAt: z.string(),
+    /** A rewrite: lines that would go and come, and the start of the text that would go (for clients to word; `preview` says it in English). */
+    change: z.object({ removed: z.number().int(), added: z.number().int() }).optional(),
+    excerpt: z.string().optional(),
   }),
   /** The author's decision (`timeout` when none came in time, `deny` too when the turn was interrupted). */
   approval_decided: z.object({ approvalId: z.string(), decision: z.enum(['approve', 'deny', 'timeout']) }),

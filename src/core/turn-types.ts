@@ -192,8 +192,11 @@ export interface ApprovalRequest {
   title: string;
   /** Every author file the call would delete (a folder with its contents) or rewrite. */
   files: { id: string; title: string }[];
-  /** The words that would go (a delete), or a diff summary (a rewrite). */
+  /** The words that would go (a delete), or a diff summary (a rewrite), in English for API clients. */
   preview: string;
+  /** A rewrite: how many lines would go and come, and the start of the text that would go (clients word them). */
+  change?: { removed: number; added: number };
+  excerpt?: string;
 }
 
 /** A pending approval, as the turn's state query and Temporal UI show it. */

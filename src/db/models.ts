@@ -10,6 +10,7 @@ import { agentStepSchema, messageSchema, readSnapshotSchema, sessionLockSchema, 
 import { fileSchema, fileVersionSchema, projectSchema } from './schemas/content';
 import { jobClaimSchema, jobSchema } from './schemas/jobs';
 import { revisionClaimSchema } from './schemas/revision-claims';
+import { turnViewSchema } from './schemas/turn-views';
 import { skillBudgetSchema, skillLockSchema, skillSchema, skillUseSchema } from './schemas/skills';
 
 /** Plain document shapes, as `.lean()` returns them. */
@@ -27,6 +28,7 @@ export type JobClaimDoc = InferSchemaType<typeof jobClaimSchema>;
 export type ReadSnapshotDoc = InferSchemaType<typeof readSnapshotSchema>;
 export type JobDoc = FlattenMaps<InferSchemaType<typeof jobSchema>> & { _id: unknown };
 export type TurnContextDoc = FlattenMaps<InferSchemaType<typeof turnContextSchema>>;
+export type TurnViewDoc = FlattenMaps<InferSchemaType<typeof turnViewSchema>>;
 export type SkillDoc = FlattenMaps<InferSchemaType<typeof skillSchema>> & { _id: unknown };
 
 /** Binds every model to one connection. */
@@ -52,6 +54,7 @@ export function createModels(conn: Connection) {
     SkillLock: conn.model('SkillLock', skillLockSchema),
     StreamLedger: conn.model('StreamLedger', streamLedgerSchema),
     RevisionClaim: conn.model('RevisionClaim', revisionClaimSchema),
+    TurnView: conn.model('TurnView', turnViewSchema),
   };
 }
 

@@ -161,3 +161,29 @@ export async function newestTurnId(page: Page): Promise<string> {
   await expect(el).toHaveAttribute('data-turn-id', /^[0-9a-f]{24}$/);
   return (await el.getAttribute('data-turn-id'))!;
 }
+
+/**
+ * Makes a finished turn's stream expire now (as STREAM_TTL_SECONDS would later): its Redis key
+ * is deleted, whatever the stack's key prefix. What the page shows must then come from MongoDB.
+ */
+export async function expireTurnStream(turnId: string): Promise<number> {
+  const { default: Redis } = await import('ioredis');
+  const redis = new Redis(process.env.REDIS_URL || 'redis://127.0.0.1:6379/15');
+  try {
+    let deleted = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `*stream:turn:${turnId}`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) deleted += await redis.del(...keys);
+    } while (cursor !== '0');
+    return deleted;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Studio in Chinese from the first paint (the language the author picked is kept in localStorage). */
+export async function inChinese(page: Page): Promise<void> {
+  await page.addInitScript(() => localStorage.setItem('scriptorium.lang', 'zh'));
+}

@@ -44,7 +44,7 @@ test('the turn view: text per agent step, a retried step loses its partial text,
     ev('usage', { promptTokens: 10, completionTokens: 5, totalTokens: 15, source: 'provider', model: 'm', costUsd: 0.001 }),
     ev('done', { status: 'completed' }),
   ]);
-  expect(v.items.filter((i) => i.kind === 'file')).toEqual([expect.objectContaining({ fileId: 'f1', op: 'updated', words: 1, live: 0 })]);
+  expect(v.items.filter((i) => i.kind === 'file')).toEqual([expect.objectContaining({ fileId: 'f1', op: 'created', words: 1, live: 0 })]);
   expect(v).toMatchObject({ verdict: 'revise', tokens: 15, costUsd: 0.001, status: 'done', doneStatus: 'completed', filesChanged: 2 });
   expect(verdictOf('结论：通过')).toBe('pass');
 });

@@ -180,14 +180,16 @@ describe('offline model persona', () => {
     expect(res.choices[0].message.content).toBe('Chapter 7 is saved (5 words). I can revise it, or continue with Chapter 8.');
   });
 
-  it('a failed create_file is reported, not retried', async () => {
-    const res = await client.chat.completions.create({
-      model: 'm',
-      messages: afterCreate('writer', 'write chapter 1', '{"ok":false,"error_type":"read_only_request","message":"read-only turn"}', '{}'),
-      tools: TOOLS,
-    });
-    expect(res.choices[0].message.tool_calls).toBeUndefined();
-    expect(res.choices[0].message.content).toContain('read_only_request');
+  it('a failed create_file is reported in the author’s words (never its error code or message), not retried', async () => {
+    const answer = async (user: string, result: string) =>
+      (await client.chat.completions.create({ model: 'm', messages: afterCreate('writer', user, result, '{}'), tools: TOOLS })).choices[0].message;
+    const readOnly = await answer('write chapter 1', '{"ok":false,"error_type":"read_only_request","message":"read-only turn"}');
+    expect(readOnly.tool_calls).toBeUndefined();
+    expect(readOnly.content).toBe('You asked for no changes this time, so I did not create "Chapter 1".');
+    const exists = await answer('写第二章', '{"ok":false,"error_type":"file_exists","message":"\\"第2章\\" already exists here (id=65a1b2c3d4e5f60718293a4b, draft)","id":"65a1b2c3d4e5f60718293a4b"}');
+    expect(exists.content).toBe('《第2章》已经存在，所以没有重复创建。可以让我修改它，或者推倒重写。');
+    const other = await answer('write chapter 3', '{"ok":false,"error_type":"invalid_parent","message":"65a1b2c3d4e5f60718293a4b is not a folder"}');
+    expect(other.content).toBe('I could not create "Chapter 3", so nothing was written this time.');
   });
 
   it('without create_file among the tools the writer answers in chat', async () => {

@@ -28,15 +28,19 @@ export function previewOf(action: AuthorAction, files: Pick<FileRecord, 'title' 
       .map((f) => `${f.title}: ${truncate(f.content.replace(/\s+/g, ' ').trim(), 240) || '(empty)'}`)
       .join('\n')
       .slice(0, 1200);
-  const before = files[0]?.content ?? '';
+  const { change, excerpt } = rewriteChange(files[0]?.content ?? '', next);
+  return `${change.removed} line(s) replaced by ${change.added}; the text that would go begins: ${excerpt || '(empty)'}`;
+}
+
+/** What a whole rewrite would change: lines gone and come, and the start of the text that would go. */
+export function rewriteChange(before: string, next?: string): { change: { removed: number; added: number }; excerpt: string } {
   let removed = 0;
   let added = 0;
   for (const part of diffLines(before, next ?? '')) {
     if (part.removed) removed += part.count ?? 0;
     if (part.added) added += part.count ?? 0;
   }
-  const gone = truncate(before.replace(/\s+/g, ' ').trim(), 240);
-  return `${removed} line(s) replaced by ${added}; the text that would go begins: ${gone || '(empty)'}`;
+  return { change: { removed, added }, excerpt: truncate(before.replace(/\s+/g, ' ').trim(), 240) };
 }
 
 /**
@@ -80,6 +84,7 @@ export async function protectAuthorFiles(
     title: first.title,
     files: unasked.map((f) => ({ id: String(f._id), title: f.title })),
     preview: previewOf(action, unasked, next),
+    ...(action === 'rewrite' ? rewriteChange(first.content, next) : {}),
   };
   const message = `The author wrote ${titles}; their message did not ask for ${action === 'delete' ? 'deleting' : 'rewriting'} it, so they are asked to approve first.`;
   return {

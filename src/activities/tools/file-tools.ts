@@ -87,7 +87,7 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
     importance: args.importance ?? null,
     importanceSetBy: args.importance ? 'ai' : null,
   });
-  let version: { versionId: string; words: number } | null = null;
+  let version: { versionId: string; version: number; words: number } | null = null;
   if (args.content) {
     // Its version is this request's own write: seenVersion counts it.
     version = await writeVersion(models, fileId, args.content, { author: 'ai', agent: ctx.agent, turnId: ctx.turnId, operation: 'create', writeKey: ctx.key });
@@ -112,7 +112,7 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
       bodyWords: isBodyType(args.type) ? words : 0,
       pendingBody: !args.content && args.type !== 'folder',
     },
-    events: [ctx.event(draft('file_created', { fileId, title: args.title, fileType: args.type, versionId: version?.versionId, words }))],
+    events: [ctx.event(draft('file_created', { fileId, title: args.title, fileType: args.type, versionId: version?.versionId, words, ...(version ? { version: version.version } : {}) }))],
   };
 }
 
@@ -237,7 +237,7 @@ function editResult(
       ...(touched ? { author_edits_touched: true, previous_version: previous ?? v.version - 1 } : {}),
     },
     outcome: { name: 'edit_file', ok: true, fileId: args.id, fileType: file.type, title: file.title, op: 'edited', bodyWords },
-    events: [ctx.event(draft('file_updated', { fileId: args.id, title: file.title, fileType: file.type, versionId: v.versionId, words: v.words, operation: args.operation }))],
+    events: [ctx.event(draft('file_updated', { fileId: args.id, title: file.title, fileType: file.type, versionId: v.versionId, words: v.words, operation: args.operation, version: v.version }))],
   };
 }
 

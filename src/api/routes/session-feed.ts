@@ -17,12 +17,17 @@ import { parseId, parseQuery } from '../validation';
 import { ACTIVE_TURN_STATUSES, objectIdSchema } from '../../core/domain';
 import { streamEventSchema } from '../../core/events';
 import { sessionFeedKey } from '../../streams/session-feed';
+import { turnViewsOf } from '../../db/turn-views';
 
-/** `GET /sessions/:id/turns`: newest first; `active=true` keeps the running one (at most one per session). */
+/**
+ * `GET /sessions/:id/turns`: newest first; `active=true` keeps the running one (at most one per
+ * session); `record=true` adds each finished turn's record of what the author saw.
+ */
 export const sessionTurnsQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(100).default(20),
     active: z.enum(['true', 'false']).optional(),
+    record: z.enum(['true', 'false']).optional(),
   })
   .strict();
 
@@ -44,7 +49,8 @@ export const sessionTurnsQuery = z
     {
       method: 'get',
       path: v1('/sessions/:sessionId/turns'),
-      summary: 'The session’s turns, newest first (active=true: the one running now, to join its stream from the start), each with its streamUrl',
+      summary:
+        'The session’s turns, newest first (active=true: the one running now, to join its stream from the start), each with its streamUrl; record=true adds `record`, what the author saw in each finished turn (agents, text, steps, file cards with versions, approvals, handoffs, stops, verdict, usage and cost, suggestions: the fold of its stream, kept after the stream expired), null before it ended',
       tag: 'sessions',
       params,
       query: sessionTurnsQuery,
@@ -70,7 +76,15 @@ export function sessionFeedRouter(deps: AppDeps): Router {
     const filter: Record<string, unknown> = { sessionId: String(s._id) };
     if (q.active) filter.status = q.active === 'true' ? { $in: ACTIVE_TURN_STATUSES } : { $nin: ACTIVE_TURN_STATUSES };
     const list = await models.Turn.find(filter).sort({ createdAt: -1 }).limit(q.limit).lean();
-    res.json({ items: list.map((t) => ({ ...presentTurn(t), streamUrl: `/api/v1/turns/${String(t._id)}/events` })) });
+    // Records by `_id` (the index FerretDB v1 answers), one read for the page.
+    const records = q.record === 'true' ? await turnViewsOf(models, list.map((t) => String(t._id))) : null;
+    res.json({
+      items: list.map((t) => ({
+        ...presentTurn(t),
+        streamUrl: `/api/v1/turns/${String(t._id)}/events`,
+        ...(records ? { record: records.get(String(t._id)) ?? null } : {}),
+      })),
+    });
   });
 
   r.get('/sessions/:sessionId/events', async (req, res) => {

@@ -5,6 +5,7 @@ import { ownedProject, ownedSession } from '../ownership';
 import { presentMessage, presentSession } from '../present';
 import { createSessionBody, listQuery } from '../schemas';
 import { parseBody, parseId, parseQuery } from '../validation';
+import { nameUntitled } from '../../db/session-names';
 
 export function sessionsRouter(deps: AppDeps): Router {
   const r = Router();
@@ -25,12 +26,13 @@ export function sessionsRouter(deps: AppDeps): Router {
     // Another owner's project answers 404 here too, not an empty list that confirms nothing.
     if (q.projectId) filter.projectId = String((await ownedProject(models, userId, q.projectId))._id);
     const list = await models.Session.find(filter).sort({ createdAt: -1 }).limit(q.limit).lean();
-    res.json({ items: list.map(presentSession) });
+    res.json({ items: (await nameUntitled(models, list)).map(presentSession) });
   });
 
   r.get('/sessions/:sessionId', async (req, res) => {
     const s = await ownedSession(models, userOf(req), parseId(req.params.sessionId, 'sessionId'));
-    res.json(presentSession(s));
+    const [named] = await nameUntitled(models, [s]);
+    res.json(presentSession(named!));
   });
 
   /** Messages in their stable order (seq), with tool breadcrumbs. */

@@ -6,7 +6,13 @@ export const sessionSchema = new Schema(
   {
     projectId: { type: String, required: true, index: true },
     ownerId: { type: String, required: true, index: true },
+    /** Given at creation, or the author's first message (core/session-names.ts). */
     title: { type: String, default: '' },
+    /** `chat`: the author's conversation; `job`: the session a job writes in (clients list it apart). */
+    kind: { type: String, enum: ['chat', 'job'], default: 'chat' },
+    /** A job's session: the job, and the chapters it writes. */
+    jobId: { type: String, default: null },
+    jobChapters: { type: Schema.Types.Mixed, default: null },
     /** Next message sequence number: strict order within the session. */
     messageSeq: { type: Number, default: 0 },
     /** The author's interface language when the session was opened (the reply language until a message sets one). */

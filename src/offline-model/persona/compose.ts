@@ -167,5 +167,7 @@ export function reviewDoc(bank: Bank, seed: number, evidence: ReviewEvidence): s
       : short
         ? `正文${evidence.words}字，要求${evidence.required}字，需要再改一轮。`
         : '这一稿完成了场景该做的事；以下意见是打磨建议，不影响通过。';
-  return [`Verdict: ${short ? 'revise' : 'pass'}`, '', summary, '', ...notes.map((n) => `- ${n}`)].join('\n');
+  // The verdict line in the author's language: both read the same to the job and the verdict badge (core/verdict.ts).
+  const verdict = bank.lang === 'en' ? `Verdict: ${short ? 'revise' : 'pass'}` : `结论：${short ? '修改' : '通过'}`;
+  return [verdict, '', summary, '', ...notes.map((n) => `- ${n}`)].join('\n');
 }

@@ -144,14 +144,32 @@ export function summaryStep(agent: FileAgent, ctx: FileAgentContext): PersonaRep
   return { content: SPECS[agent].summary(ctx, agent === 'writer' ? savedWords(ctx.contextTexts) : null), toolCalls: [] };
 }
 
+/**
+ * Why a file could not be created, as the author reads it: never the tool's error code or
+ * its message to the model (which names tools and ids).
+ */
+const CREATE_FAILED: Record<string, [en: (title: string) => string, zh: (title: string) => string]> = {
+  file_exists: [
+    (t) => `"${t}" already exists, so I did not create it again. Ask me to revise it, or to rewrite it from scratch.`,
+    (t) => `《${t}》已经存在，所以没有重复创建。可以让我修改它，或者推倒重写。`,
+  ],
+  read_only_request: [(t) => `You asked for no changes this time, so I did not create "${t}".`, (t) => `你这次要求不改动文件，所以没有创建《${t}》。`],
+  clarify_first: [(t) => `Tell me what you want in "${t}" first, and I will write it.`, (t) => `先告诉我《${t}》要写什么，我再动笔。`],
+};
+
 /** A failed tool: say what failed and stop, rather than retrying into the circuit breaker. */
-export function toolFailedStep(ctx: FileAgentContext, errorType: string | undefined, message: string | undefined): PersonaReply {
-  const why = [errorType, message].filter(Boolean).join(': ') || 'unknown error';
-  return {
-    content: en(ctx) ? `I could not create the file (${why}), so nothing was written this time.` : `文件没能创建（${why}），这次没有写入任何内容。`,
-    toolCalls: [],
-  };
+export function toolFailedStep(ctx: FileAgentContext, errorType: string | undefined, title: string): PersonaReply {
+  const words = errorType ? CREATE_FAILED[errorType] : undefined;
+  const content = words
+    ? words[en(ctx) ? 0 : 1](title)
+    : en(ctx)
+      ? `I could not create "${title}", so nothing was written this time.`
+      : `《${title}》没能创建，这次没有写入任何内容。`;
+  return { content, toolCalls: [] };
 }
+
+/** The title a fresh run of the agent gives its file (what a failed create was about). */
+export const fileTitleOf = (agent: FileAgent, ctx: FileAgentContext): string => SPECS[agent].title(ctx);
 
 /** The run has no `create_file` tool (a read-only turn): answer in chat without touching files. */
 export function noFileToolStep(agent: FileAgent, ctx: FileAgentContext): PersonaReply {

@@ -4,6 +4,7 @@
  */
 import { truncate } from '../../core/text';
 import type { AgentName } from '../types';
+import { fileOrderOf } from './file-orders';
 
 export type WorkflowPlan = 'quick' | 'standard' | 'full' | 'hook_focus' | 'review_only';
 
@@ -47,6 +48,10 @@ function decision(plan: WorkflowPlan, agents: AgentName[], writeContent: boolean
 /** Routes the author's message; deterministic and total (every text gets a route). */
 export function routeMessage(text: string): RoutingDecision {
   const t = text.trim();
+  // An order about whole files (delete or rewrite a chapter, add character sheets), even asked
+  // as a question, goes to the writer with its write tools: the engine asks the author first
+  // when their words did not clearly order it.
+  if (fileOrderOf(t)) return decision('quick', ['writer'], true, false, t);
   const wantsWrite = WRITE_VERB.test(t);
   const wantsProse = wantsWrite && CHAPTER_TEXT.test(t);
   // "Review chapter 2" is read-only; "critique the dialogue and rewrite the scene" is a write.

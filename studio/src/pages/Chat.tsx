@@ -1,14 +1,18 @@
 /**
- * A session's conversation. Finished turns are read from the stored messages; a turn sent
- * here, or one already running when the page opens, is followed live through its stream
- * (from its first event: a reload rebuilds exactly what was shown). Steer and stop while it
- * runs; approval cards answer the turn's questions; suggestions send themselves.
+ * A session's conversation. Finished turns are read back from their records and shown by the
+ * same card as a live turn; a turn sent here, or one already running when the page opens, is
+ * followed live through its stream (from its first event: a reload rebuilds exactly what was
+ * shown). Steer and stop while it runs; approval cards answer the turn's questions;
+ * suggestions send themselves. The author's conversations are named by their first message;
+ * the sessions jobs write in are listed apart.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { errText, get, post, type Session, type StartedTurn } from '../api';
-import { tk, useI18n, when } from '../i18n';
+import { get, post, type Session, type StartedTurn } from '../api';
+import { fmt, tk, useI18n, when } from '../i18n';
 import { href, navigate } from '../router';
 import type { TurnView } from '../turn';
+import { conversationName } from '../../../src/core/session-names';
+import { chatError } from './chat-errors';
 import { type PastTurn, useConversation } from './conversation';
 import { useProject } from './Project';
 import { TaskBoard } from './TaskBoard';
@@ -36,38 +40,57 @@ function PastTurnView({ turn }: { turn: PastTurn }) {
   );
 }
 
-/** The project's sessions, the current one picked; a new one on demand. */
-function SessionBar({ projectId, sessionId }: { projectId: string; sessionId?: string }) {
+/** A session as the list gives it: a conversation (named by its first message) or a job's own. */
+type ListedSession = Session & { kind?: 'chat' | 'job'; jobChapters?: { from: number; to: number } | null };
+
+/**
+ * The project's conversations, the current one picked, a new one on demand; the sessions jobs
+ * wrote in are a list of their own ("Job runs"), never mixed into the conversations.
+ * `firstMessage` names the current conversation before the list has its name.
+ */
+function SessionBar({ projectId, sessionId, firstMessage }: { projectId: string; sessionId?: string; firstMessage: string }) {
   const { t, lang } = useI18n();
-  const [sessions, setSessions] = useState<Session[]>([]);
+  const [sessions, setSessions] = useState<ListedSession[]>([]);
   const [error, setError] = useState('');
-  // Without a session in the URL, the latest.
+  const named = firstMessage !== '';
+  // Without a session in the URL, the latest conversation. Read again once the current one has a name.
   useEffect(() => {
-    get<{ items: Session[] }>(`/sessions?projectId=${projectId}&limit=100`)
+    get<{ items: ListedSession[] }>(`/sessions?projectId=${projectId}&limit=100`)
       .then((r) => {
         setSessions(r.items);
-        if (!sessionId && r.items[0]) navigate(href({ page: 'project', projectId, tab: 'chat', sub: r.items[0].id }), true);
+        const latest = r.items.find((x) => x.kind !== 'job');
+        if (!sessionId && latest) navigate(href({ page: 'project', projectId, tab: 'chat', sub: latest.id }), true);
       })
-      .catch((e: unknown) => setError(errText(e)));
-  }, [projectId, sessionId]);
+      .catch((e: unknown) => setError(chatError(t, 'sessions', e)));
+  }, [projectId, sessionId, named, t]);
   const newSession = async () => {
     try {
-      const s = await post<Session>('/sessions', { projectId });
+      const s = await post<ListedSession>('/sessions', { projectId });
       setSessions((list) => [s, ...list]);
       navigate(href({ page: 'project', projectId, tab: 'chat', sub: s.id }));
     } catch (e) {
-      setError(errText(e));
+      setError(chatError(t, 'sessions', e));
     }
   };
+  const open = (id: string) => navigate(href({ page: 'project', projectId, tab: 'chat', sub: id }));
+  const chats = sessions.filter((s) => s.kind !== 'job');
+  const jobs = sessions.filter((s) => s.kind === 'job');
+  const current = sessions.find((s) => s.id === sessionId);
+  const chatName = (s: ListedSession) => s.title || (s.id === sessionId && firstMessage) || `${t.untitledConversation} · ${when(s.createdAt, lang)}`;
+  const chapters = (c: { from: number; to: number }) => (c.from === c.to ? fmt(t.jobRunOne, c) : fmt(t.jobRunName, c));
+  const jobName = (s: ListedSession) => `${s.jobChapters ? chapters(s.jobChapters) : t.jobRun} · ${when(s.createdAt, lang)}`;
   return (
     <div className="row session-bar">
       <label>
         <span className="sr-only">{t.session}</span>
-        <select aria-label={t.session} value={sessionId ?? ''} onChange={(e) => navigate(href({ page: 'project', projectId, tab: 'chat', sub: e.target.value }))}>
+        <select aria-label={t.session} value={current?.kind === 'job' ? '' : (sessionId ?? '')} onChange={(e) => e.target.value && open(e.target.value)}>
           {!sessionId && <option value="">{t.newSession}</option>}
-          {sessions.map((s) => (
+          {current?.kind === 'job' && <option value="">{t.conversations}</option>}
+          {/* A session the list does not have yet (just made): still the one shown. */}
+          {sessionId && !current && <option value={sessionId}>{firstMessage || t.untitledConversation}</option>}
+          {chats.map((s) => (
             <option key={s.id} value={s.id}>
-              {s.title || when(s.createdAt, lang)}
+              {chatName(s)}
             </option>
           ))}
         </select>
@@ -75,6 +98,21 @@ function SessionBar({ projectId, sessionId }: { projectId: string; sessionId?: s
       <button type="button" className="secondary small" onClick={() => void newSession()}>
         {t.newSession}
       </button>
+      {jobs.length > 0 && (
+        <label className="job-runs">
+          <span className="sr-only">{t.jobRuns}</span>
+          <select aria-label={t.jobRuns} value={current?.kind === 'job' ? current.id : ''} onChange={(e) => e.target.value && open(e.target.value)} data-testid="job-runs">
+            <option value="">
+              {t.jobRuns} ({jobs.length})
+            </option>
+            {jobs.map((s) => (
+              <option key={s.id} value={s.id}>
+                {jobName(s)}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       {error && (
         <span role="alert" className="error small">
           {error}
@@ -85,7 +123,17 @@ function SessionBar({ projectId, sessionId }: { projectId: string; sessionId?: s
 }
 
 /** The message box; while a turn runs, steering and the stop button instead. */
-function Composer({ running, onSend, onError }: { running?: TurnView; onSend: (message: string) => Promise<boolean>; onError: (e: string) => void }) {
+function Composer({
+  running,
+  onSend,
+  onSteered,
+  onError,
+}: {
+  running?: TurnView;
+  onSend: (message: string) => Promise<boolean>;
+  onSteered: (turnId: string, message: string) => void;
+  onError: (e: string) => void;
+}) {
   const { t } = useI18n();
   const [text, setText] = useState('');
   const [steer, setSteer] = useState('');
@@ -98,20 +146,25 @@ function Composer({ running, onSend, onError }: { running?: TurnView; onSend: (m
           e.preventDefault();
           const m = steer.trim();
           if (!m) return;
+          // Taken: it shows on the turn as received, to be applied at the next step.
           post(`/turns/${running.turnId}/steer`, { message: m })
-            .then(() => setSteer(''))
-            .catch((err: unknown) => onError(errText(err)));
+            .then(() => {
+              setSteer('');
+              onSteered(running.turnId, m);
+            })
+            .catch((err: unknown) => onError(chatError(t, 'steer', err)));
         }}
       >
         <p role="status" className="muted small">
-          {t.running}
+          {/* A turn waiting on an approval is not working: it waits for the author. */}
+          {running.items.some((i) => i.kind === 'approval' && !i.decision) ? t.awaitingYou : t.running}
         </p>
         <label className="grow">
           <span className="sr-only">{t.steerLabel}</span>
           <input value={steer} onChange={(e) => setSteer(e.target.value)} placeholder={t.steerLabel} aria-label={t.steerLabel} />
         </label>
         <button type="submit">{t.steer}</button>
-        <button type="button" className="danger" onClick={() => void post(`/turns/${running.turnId}/interrupt`, {}).catch((err: unknown) => onError(errText(err)))}>
+        <button type="button" className="danger" onClick={() => void post(`/turns/${running.turnId}/interrupt`, {}).catch((err: unknown) => onError(chatError(t, 'stop', err)))}>
           {t.interrupt}
         </button>
       </form>
@@ -148,7 +201,8 @@ function Composer({ running, onSend, onError }: { running?: TurnView; onSend: (m
 export function ChatPage({ projectId, sessionId }: { projectId: string; sessionId?: string }) {
   const { t } = useI18n();
   const { reloadFiles, reloadProject } = useProject();
-  const { past, views, conn, error, setError, follow } = useConversation(sessionId);
+  const describe = useCallback((e: unknown) => chatError(t, 'sessions', e), [t]);
+  const { past, views, conn, error, setError, follow, steering, steered, jobTurns } = useConversation(sessionId, describe);
   const logRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
@@ -183,24 +237,26 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
       if (!started.approval) follow(started.turnId, msg, started.streamToken);
       return true;
     } catch (e) {
-      setError(errText(e));
+      setError(chatError(t, 'send', e));
       return false;
     }
   };
 
   const decide = useCallback(
     (turnId: string, approvalId: string, decision: 'approve' | 'deny') => {
-      post(`/turns/${turnId}/approvals/${approvalId}`, { decision }).catch((e: unknown) => setError(errText(e)));
+      post(`/turns/${turnId}/approvals/${approvalId}`, { decision }).catch((e: unknown) => setError(chatError(t, 'decide', e)));
     },
-    [setError],
+    [setError, t],
   );
 
   const running = views.find((v) => v.status === 'running');
-  const latest = views[views.length - 1];
+  // The newest turn, live or from its record: its next steps are offered once it is done.
+  const latest = views[views.length - 1] ?? past[past.length - 1]?.view;
+  const first = past[0] ? (past[0].view?.userText ?? past[0].messages?.user ?? '') : (views[0]?.userText ?? '');
   return (
     <div className="chat-layout">
       <section className="chat" aria-label={t.chat}>
-        <SessionBar projectId={projectId} sessionId={sessionId} />
+        <SessionBar projectId={projectId} sessionId={sessionId} firstMessage={first ? conversationName(first) : ''} />
         <div
           className="log"
           ref={logRef}
@@ -212,15 +268,22 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
             stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
           }}
         >
-          {past.map((turn) => (
-            <PastTurnView key={turn.turnId} turn={turn} />
-          ))}
+          {past.map((entry) =>
+            entry.view ? (
+              <TurnCard key={entry.turnId} view={entry.view} projectId={projectId} byJob={jobTurns.has(entry.turnId)} />
+            ) : (
+              <PastTurnView key={entry.turnId} turn={entry.messages} />
+            ),
+          )}
           {views.map((v) => (
-            <TurnCard key={v.turnId} view={v} projectId={projectId} onDecide={(a, d) => decide(v.turnId, a, d)} />
+            <TurnCard key={v.turnId} view={v} projectId={projectId} onDecide={(a, d) => decide(v.turnId, a, d)} steering={steering[v.turnId]} byJob={jobTurns.has(v.turnId)} />
           ))}
           {latest && latest.status === 'done' && latest.suggestions.length > 0 && (
             <div className="suggestions" role="group" aria-label={t.suggestions}>
-              <span className="muted small">{t.suggestions}:</span>
+              <span className="muted small">
+                {t.suggestions}
+                {t.recColon}
+              </span>
               {latest.suggestions.map((s) => (
                 <button key={s} type="button" className="secondary small" onClick={() => void send(s)}>
                   {s}
@@ -239,7 +302,7 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
             {error}
           </p>
         )}
-        <Composer running={running} onSend={send} onError={setError} />
+        <Composer running={running} onSend={send} onSteered={steered} onError={setError} />
       </section>
       <TaskBoard />
     </div>

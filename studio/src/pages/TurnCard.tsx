@@ -1,8 +1,13 @@
-/** One turn as the author sees it: streamed live from its events, or read back from the stored messages. */
+/**
+ * One turn as the author sees it — streamed live, or read back from its record after a reload
+ * or once its stream expired: the same view (src/core/turn-view.ts) and the same component, so
+ * it looks the same either way. Every line is in the author's words (./steps.ts).
+ */
 import { memo, useLayoutEffect, useRef } from 'react';
-import { tk, useI18n } from '../i18n';
+import { type Dict, fmt, tk, useI18n } from '../i18n';
 import { href, navigate } from '../router';
-import type { Item, TurnView } from '../turn';
+import type { FileCard as FileCardItem, Item, TurnView } from '../turn';
+import { stepLine, word } from './steps';
 
 /** The body of a file as it streams in, kept scrolled to its end. */
 function LiveBody({ text }: { text: string }) {
@@ -18,33 +23,62 @@ function LiveBody({ text }: { text: string }) {
   );
 }
 
-function FileCard({ item, projectId }: { item: Extract<Item, { kind: 'file' }>; projectId: string }) {
+function InAppLink({ to, children }: { to: string; children: React.ReactNode }) {
+  return (
+    <a
+      href={to}
+      className="button small"
+      onClick={(e) => {
+        e.preventDefault();
+        navigate(to);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
+/** A file's card: written as it streams, then saved (with its words and version), in the trash, or not saved. */
+function FileCard({ item, projectId }: { item: FileCardItem; projectId: string }) {
   const { t } = useI18n();
-  const to = href({ page: 'project', projectId, tab: 'file', sub: item.fileId });
+  const title = item.title || t.recAFile;
   if (item.op === 'streaming' || item.live > 0)
     return (
-      <div className="file-card streaming" data-file-id={item.fileId}>
-        <span aria-hidden="true">✎</span> {item.title || '…'} <span className="muted small">{item.live.toLocaleString()} {t.chars}…</span>
+      <div className="file-card streaming" data-file-id={item.fileId} data-op="streaming">
+        <span aria-hidden="true">✎</span> <span className="muted">{t.file_writing}</span> <strong>{title}</strong>{' '}
+        <span className="muted small">
+          · {item.live.toLocaleString()} {t.chars}…
+        </span>
         <LiveBody text={item.body} />
       </div>
     );
+  if (item.op === 'discarded')
+    return (
+      <div className="file-card discarded" data-file-id={item.fileId} data-op="discarded">
+        <span aria-hidden="true">○</span> <span className="muted">{t.file_discarded}</span> <strong>{title}</strong>{' '}
+        <span className="muted small">· {t.file_discarded_why}</span>
+      </div>
+    );
+  if (item.op === 'deleted')
+    return (
+      <div className="file-card deleted" data-file-id={item.fileId} data-op="deleted">
+        <span aria-hidden="true">✗</span> <span className="muted">{t.file_deleted}</span>
+        {t.recColon}
+        <strong>{title}</strong> <InAppLink to={href({ page: 'project', projectId, tab: 'trash' })}>{t.recOpenTrash}</InAppLink>
+      </div>
+    );
+  const to = href({ page: 'project', projectId, tab: 'file', sub: item.fileId });
   return (
-    <div className="file-card" data-file-id={item.fileId} data-op={item.op}>
-      <span aria-hidden="true">▤</span> <span className="muted">{item.op === 'created' ? t.created : t.saved}</span> <strong>{item.title}</strong>{' '}
-      <span className="muted small">
-        · {item.words} {t.words}
+    <div className="file-card" data-file-id={item.fileId} data-op={item.op} data-version={item.version}>
+      <span aria-hidden="true">▤</span> <span className="muted">{item.op === 'created' ? t.file_created : t.file_updated}</span> <strong>{title}</strong>{' '}
+      <span className="muted small" data-testid="file-facts">
+        · {fmt(t.fileWords, { n: item.words.toLocaleString() })}
+        {item.version ? ` · ${fmt(t.fileVersion, { n: item.version })}` : ''}
       </span>{' '}
-      <a
-        href={to}
-        className="button small"
-        onClick={(e) => {
-          e.preventDefault();
-          navigate(to);
-        }}
-      >
+      <InAppLink to={to}>
         {t.openFile}
-        <span className="sr-only"> {item.title}</span>
-      </a>
+        <span className="sr-only"> {title}</span>
+      </InAppLink>
     </div>
   );
 }
@@ -53,7 +87,13 @@ interface Props {
   view: TurnView;
   projectId: string;
   onDecide?: (approvalId: string, decision: 'approve' | 'deny') => void;
+  /** Steering the author sent that the turn has not taken up yet (it shows on the stream at the next step). */
+  steering?: string[];
+  /** A job's turn: its message is the job's request to the team, not the author's words. */
+  byJob?: boolean;
 }
+
+const stopText = (t: Dict, reason: string): string => word(t, `stop_${reason}`) ?? t.stop_other;
 
 function ItemView({ item, projectId, running, onDecide }: { item: Item; projectId: string; running: boolean; onDecide?: Props['onDecide'] }) {
   const { t } = useI18n();
@@ -69,79 +109,104 @@ function ItemView({ item, projectId, running, onDecide }: { item: Item; projectI
           <div className="thinking-text">{item.text}</div>
         </details>
       );
-    case 'tool':
+    case 'tool': {
+      const line = stepLine(t, item, running);
+      if (!line) return null;
       return (
-        <div className={`tool ${item.ok === false ? (item.refusal ? 'refused' : 'failed') : ''}`}>
-          <span aria-hidden="true">⚙</span> {item.summary} {item.ok === true && <span aria-label="ok">✓</span>}
-          {item.ok === false && <span className="small"> — {item.message}</span>}
+        <div className={`tool ${line.tone}`} data-tone={line.tone}>
+          <span aria-hidden="true">{line.tone === 'ok' ? '✓' : line.tone === 'running' ? '…' : line.tone === 'refused' ? '◇' : '!'}</span> {line.text}
         </div>
       );
+    }
     case 'file':
       return <FileCard item={item} projectId={projectId} />;
     case 'handoff':
-      return <div className="handoff">→ {item.text}</div>;
+      return <div className="handoff">→ {item.text || `${word(t, `who_${item.from ?? ''}`) ?? ''} → ${word(t, `who_${item.to ?? ''}`) ?? ''}`}</div>;
     case 'stopped':
       return (
         <div className="stopped" data-reason={item.reason}>
-          ■ {t.stopped}: {item.message}
+          ■ {stopText(t, item.reason)}
         </div>
       );
     case 'steer':
       return (
-        <div className="steer">
-          ✎ {t.steered}: {item.message}
+        <div className="steer" data-state="applied">
+          ✎ {t.steerApplied}
+          {t.recColon}“{item.message}”
         </div>
       );
     case 'retry':
       return <div className="muted small">↻ {t.retried}</div>;
     case 'error':
-      return (
-        <div className="error">
-          {t.turnError}: {item.message}
-        </div>
-      );
+      return <div className="error turn-error">{t.turnFailed}</div>;
     case 'approval':
       return (
         <div className="approval card" role="group" aria-label={t.approvalTitle} data-approval-id={item.approvalId}>
           <h3>{t.approvalTitle}</h3>
           <p>
-            {item.action === 'delete' ? t.approvalDelete : t.approvalRewrite}: <strong>{item.files.map((f) => f.title).join(', ') || item.title}</strong>
+            {item.action === 'delete' ? t.approvalDelete : t.approvalRewrite}
+            {t.recColon}
+            <strong>{item.files.map((f) => f.title).join(t.recColon === '：' ? '、' : ', ') || item.title}</strong>
           </p>
-          {item.preview && <pre className="preview">{item.preview}</pre>}
+          {item.change ? (
+            <>
+              <p className="small">{fmt(t.approvalChange, item.change)}</p>
+              {item.excerpt && <pre className="preview">{item.excerpt}</pre>}
+            </>
+          ) : (
+            item.preview && <pre className="preview">{item.preview}</pre>
+          )}
           {item.decision ? (
             <p className="decision" data-decision={item.decision}>
               {item.decision === 'approve' ? t.approved : item.decision === 'deny' ? t.denied : t.timedOut}
             </p>
+          ) : running ? (
+            <div className="row">
+              <button type="button" onClick={() => onDecide?.(item.approvalId, 'approve')}>
+                {t.approve}
+              </button>
+              <button type="button" className="secondary" onClick={() => onDecide?.(item.approvalId, 'deny')}>
+                {t.deny}
+              </button>
+            </div>
           ) : (
-            running && (
-              <div className="row">
-                <button type="button" onClick={() => onDecide?.(item.approvalId, 'approve')}>
-                  {t.approve}
-                </button>
-                <button type="button" className="secondary" onClick={() => onDecide?.(item.approvalId, 'deny')}>
-                  {t.deny}
-                </button>
-              </div>
-            )
+            <p className="decision" data-decision="none">
+              {t.timedOut}
+            </p>
           )}
         </div>
       );
   }
 }
 
-export const TurnCard = memo(function TurnCard({ view, projectId, onDecide }: Props) {
+/** Steering sent and not yet on the stream: applied at the next step, or unused when the turn ended first. */
+function PendingSteering({ messages, running }: { messages: string[]; running: boolean }) {
+  const { t } = useI18n();
+  return messages.map((m, i) => (
+    <div key={i} className="steer" data-state={running ? 'pending' : 'unused'} role="status">
+      ✎ {running ? t.steerPending : t.steerUnused}
+      {t.recColon}“{m}”
+    </div>
+  ));
+}
+
+export const TurnCard = memo(function TurnCard({ view, projectId, onDecide, steering = [], byJob = false }: Props) {
   const { t } = useI18n();
   const running = view.status === 'running';
+  // Steering the stream has shown is applied; only the rest is still pending.
+  const shown = view.items.filter((i) => i.kind === 'steer').map((i) => (i as { message: string }).message);
+  const pending = steering.filter((m, i) => steering.indexOf(m) === i && !shown.includes(m));
   return (
     <article className="turn" data-turn-id={view.turnId} data-status={view.status} aria-busy={running}>
-      <div className="user-msg">
-        <span className="who">{t.you}</span>
+      <div className={byJob ? 'user-msg job-request' : 'user-msg'}>
+        <span className="who">{byJob ? t.jobAsked : t.you}</span>
         <div>{view.userText}</div>
       </div>
       <div className="assistant">
         {view.items.map((item, i) => (
           <ItemView key={i} item={item} projectId={projectId} running={running} onDecide={onDecide} />
         ))}
+        <PendingSteering messages={pending} running={running} />
         {view.verdict && (
           <div className={`verdict ${view.verdict}`} data-verdict={view.verdict}>
             {view.verdict === 'pass' ? t.verdictPass : t.verdictRevise}
@@ -149,9 +214,11 @@ export const TurnCard = memo(function TurnCard({ view, projectId, onDecide }: Pr
         )}
         {(view.tokens > 0 || !running) && (
           <div className="usage muted small" data-testid="usage">
-            {t.usage}: {view.tokens.toLocaleString()} {t.tokens}
+            {t.usage}
+            {t.recColon}
+            {view.tokens.toLocaleString()} {t.tokens}
             {view.costUsd !== null && ` · $${view.costUsd.toFixed(4)}`}
-            {!running && view.doneStatus && ` · ${tk(t, `turn_${view.doneStatus}`)}`}
+            {!running && view.doneStatus && ` · ${word(t, `turn_${view.doneStatus}`) ?? ''}`}
           </div>
         )}
       </div>
