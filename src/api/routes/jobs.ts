@@ -22,6 +22,9 @@ import { type JobStatus, objectIdSchema } from '../../core/domain';
 import { streamEventSchema } from '../../core/events';
 import { jobStreamKey } from '../../streams/redis-streams';
 import { pauseJobSignal, progressQuery, type ResumeJobArgs, resumeJobSignal } from '../../core/job-messages';
+import { jobTask, jobTaskId } from '../../core/job-task';
+import { type JobCost, jobCost, jobCosts } from '../../db/job-cost';
+import { writeJobTask } from '../../db/job-task';
 
 const ACTIVE = ACTIVE_JOB_STATUSES;
 const ENDED = ENDED_JOB_STATUSES;
@@ -69,7 +72,8 @@ const ENDED = ENDED_JOB_STATUSES;
 }
 
 
-export const presentJob = (j: JobDoc) => ({
+/** A job as the API shows it; `cost` from its usage records (./db/job-cost.ts). */
+export const presentJob = (j: JobDoc, cost: JobCost = { costUsd: 0, unpricedCalls: 0 }) => ({
   id: String(j._id),
   projectId: j.projectId,
   sessionId: j.sessionId,
@@ -84,6 +88,11 @@ export const presentJob = (j: JobDoc) => ({
   failure: j.failure,
   words: j.words,
   usage: j.usage,
+  /** USD so far by the price table; `unpricedCalls` went to a model with no price and are not in it. */
+  costUsd: cost.costUsd,
+  unpricedCalls: cost.unpricedCalls,
+  /** The language of the job's messages. */
+  language: j.language ?? 'en',
   review: j.review,
   wordsPerChapter: j.wordsPerChapter,
   maxTokens: j.maxTokens ?? null,
@@ -148,16 +157,18 @@ export function jobsRouter(deps: AppDeps): Router {
     const filter: Record<string, unknown> = { ownerId: userId };
     if (q.projectId) filter.projectId = String((await ownedProject(models, userId, q.projectId))._id);
     const list = await models.Job.find(filter).sort({ createdAt: -1 }).limit(q.limit).lean();
-    res.json({ items: list.map(presentJob) });
+    const costs = await jobCosts(models, list.map((j) => String(j._id)));
+    res.json({ items: list.map((j) => presentJob(j, costs.get(String(j._id)))) });
   });
 
   r.get('/jobs/:jobId', async (req, res) => {
     const job = await loadOwned(req);
     // The workflow's own view (chapter in flight, its turn id) while the job is not over.
-    const live = ENDED.includes(job.status as JobStatus)
-      ? null
-      : await deps.temporal.workflow.getHandle(job.workflowId).query(progressQuery).catch(() => null);
-    res.json({ ...presentJob(job), live });
+    const [live, cost] = await Promise.all([
+      ENDED.includes(job.status as JobStatus) ? null : deps.temporal.workflow.getHandle(job.workflowId).query(progressQuery).catch(() => null),
+      jobCost(models, String(job._id)),
+    ]);
+    res.json({ ...presentJob(job, cost), live });
   });
 
   r.post('/jobs/:jobId/pause', async (req, res) => {
@@ -189,8 +200,12 @@ export function jobsRouter(deps: AppDeps): Router {
     if (ENDED.includes(job.status as JobStatus)) throw new ConflictError(`job is ${job.status}`, { status: job.status });
     // A job whose workflow is gone has nothing in flight: its record is all there is to cancel.
     // A Temporal cancellation (not only our signal): the workflow ends as Canceled in Temporal UI.
-    if (!(await signal(job, async (h) => void (await h.cancel()))))
+    if (!(await signal(job, async (h) => void (await h.cancel())))) {
       await models.Job.updateOne({ _id: job._id }, { $set: { status: 'cancelled' satisfies JobStatus } });
+      // No workflow is left to say so on the task board: its item (if it has one) says cancelled now.
+      const facts = { jobId: String(job._id), from: job.from, to: job.to, language: job.language, status: 'cancelled' as const };
+      await writeJobTask(models, job.projectId, jobTaskId(facts.jobId), (current) => (current ? jobTask({ ...facts, doneUnits: current.doneUnits ?? [] }) : null));
+    }
     res.status(202).json({ jobId: String(job._id), requested: 'cancel' });
   });
 

@@ -1,0 +1,34 @@
+/**
+ * What jobs have cost so far, from their usage records (the source of truth however often a
+ * job continued or restarted): USD by the price table of every priced call, and how many calls
+ * went to a model with no price (their cost is unknown, so it is not in the sum — a client
+ * says so rather than show a bill that looks complete). One accumulator per aggregation
+ * (FerretDB v1 computes only the first), the two aggregations at once.
+ */
+import type { Models } from './models';
+
+export interface JobCost {
+  costUsd: number;
+  unpricedCalls: number;
+}
+
+const rounded = (usd: number): number => Math.round(usd * 1e9) / 1e9;
+
+/** Each job's cost, by job id (a job with no usage yet costs 0). */
+export async function jobCosts(models: Models, jobIds: readonly string[]): Promise<Map<string, JobCost>> {
+  const out = new Map<string, JobCost>(jobIds.map((id) => [id, { costUsd: 0, unpricedCalls: 0 }]));
+  if (!jobIds.length) return out;
+  const match = { jobId: { $in: [...jobIds] } };
+  const [spent, unpriced] = await Promise.all([
+    models.UsageRecord.aggregate<{ _id: string; v: number }>([{ $match: match }, { $group: { _id: '$jobId', v: { $sum: '$costUsd' } } }]),
+    models.UsageRecord.aggregate<{ _id: string; n: number }>([{ $match: { ...match, priced: { $ne: true } } }, { $group: { _id: '$jobId', n: { $sum: 1 } } }]),
+  ]);
+  for (const r of spent) out.get(r._id)!.costUsd = rounded(r.v ?? 0);
+  for (const r of unpriced) out.get(r._id)!.unpricedCalls = r.n ?? 0;
+  return out;
+}
+
+/** One job's cost. */
+export async function jobCost(models: Models, jobId: string): Promise<JobCost> {
+  return (await jobCosts(models, [jobId])).get(jobId)!;
+}
