@@ -22,7 +22,7 @@ export interface JobTaskFacts {
   language?: Language | string | null;
   status: JobStatus;
   failedChapter?: number | null;
-  /** Chapters of the range that exist as draft files with body text, whoever wrote them. */
+  /** Chapters of the range that exist as draft files with body text, whoever wrote them (the failed chapter excepted). */
   doneUnits: number[];
 }
 
@@ -43,7 +43,8 @@ export function jobTaskStatus(status: JobStatus, allWritten: boolean): JobTask['
 export function jobTask(f: JobTaskFacts): JobTask {
   const words = jobWords(f.language === 'zh' ? 'zh' : 'en');
   const total = f.to - f.from + 1;
-  const doneUnits = [...new Set(f.doneUnits.filter((n) => n >= f.from && n <= f.to))].sort((a, b) => a - b);
+  // The chapter the job stopped on may keep a part (a cut-off answer): it is not written.
+  const doneUnits = [...new Set(f.doneUnits.filter((n) => n >= f.from && n <= f.to && n !== f.failedChapter))].sort((a, b) => a - b);
   return {
     id: jobTaskId(f.jobId),
     title: words.taskTitle(f.from, f.to),

@@ -13,6 +13,7 @@ import { documentRoute, type RouteSpec, toOpenApiPath } from '../openapi';
 import { issueStreamToken, streamReader, streamTokenSettings, userOf } from '../auth';
 import { BadRequestError, ConflictError } from '../errors';
 import { ownedJob, ownedProject, ownedSession } from '../ownership';
+import { workflowRunning } from '../../workflow-liveness';
 import { createJobBody, eventsQuery, interruptBody, listQuery, resumeJobBody } from '../schemas';
 import { resumeIdOf, serveSse } from '../sse';
 import { slotCounts } from '../../db/stream-ledger';
@@ -200,7 +201,10 @@ export function jobsRouter(deps: AppDeps): Router {
     if (ENDED.includes(job.status as JobStatus)) throw new ConflictError(`job is ${job.status}`, { status: job.status });
     // A job whose workflow is gone has nothing in flight: its record is all there is to cancel.
     // A Temporal cancellation (not only our signal): the workflow ends as Canceled in Temporal UI.
-    if (!(await signal(job, async (h) => void (await h.cancel())))) {
+    // A closed workflow (terminated by an operator) takes a cancellation request without a
+    // word and would never record it: ask Temporal first.
+    const live = await workflowRunning(deps.temporal, job.workflowId);
+    if (!live || !(await signal(job, async (h) => void (await h.cancel())))) {
       await models.Job.updateOne({ _id: job._id }, { $set: { status: 'cancelled' satisfies JobStatus } });
       // No workflow is left to say so on the task board: its item (if it has one) says cancelled now.
       const facts = { jobId: String(job._id), from: job.from, to: job.to, language: job.language, status: 'cancelled' as const };
