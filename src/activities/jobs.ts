@@ -105,6 +105,7 @@ function jobProgress(job: JobDoc, p: ProgressFacts, kind: JobProgressKind, cost:
       ...(p.turnId ? { turnId: p.turnId } : {}),
       ...(p.message ? { message: p.message } : {}),
       kind,
+      ...(p.turn ? { turnKind: p.turn.kind, round: p.turn.round } : {}),
       costUsd: cost.costUsd,
       ...(cost.unpricedCalls ? { unpricedCalls: cost.unpricedCalls } : {}),
     },
@@ -134,8 +135,12 @@ async function buildMessage(models: Models, jobRead: Promise<JobDoc>, projectId:
   const project = quiet(models.Project.findById(projectId).select({ summary: 1 }).lean().exec());
   const files = input.kind === 'outline' ? null : quiet(chapterFiles(models, projectId));
   const [coverage, job] = await Promise.all([outlineCoverage(models, projectId), jobRead]);
-  const languageOf = async (sample: string): Promise<Lang> =>
-    detectLanguage([job.instructions, sample, (await project)?.summary ?? ''].join('\n')) as Lang;
+  // The book's own words decide the language of the team's briefs; with none yet (an empty
+  // project, no instructions), the language the author started the job in.
+  const languageOf = async (sample: string): Promise<Lang> => {
+    const text = [job.instructions, sample, (await project)?.summary ?? ''].join('\n');
+    return /\p{L}/u.test(text) ? (detectLanguage(text) as Lang) : job.language === 'zh' ? 'zh' : 'en';
+  };
   if (input.kind === 'outline') {
     const missing = missingChapters(coverage, job.from, job.to);
     const existing = coverage.outlineIds[0] ? await models.File.findById(coverage.outlineIds[0]).select({ title: 1 }).lean() : null;

@@ -149,6 +149,9 @@ export const eventDataSchemas = {
      * text), `note` (anything else worth telling). Absent on streams older than this field.
      */
     kind: z.enum(JOB_PROGRESS_KINDS).optional(),
+    /** On `turn` events: what the turn is for (the outline, a chapter's first draft, a revision) and its revision round (0: the first). */
+    turnKind: z.enum(['outline', 'chapter', 'revision']).optional(),
+    round: z.number().int().nonnegative().optional(),
     /** The job's cost so far in USD by the price table (every priced call of its turns). */
     costUsd: z.number().nonnegative().optional(),
     /** Calls of the job to a model with no price: their cost is not in `costUsd`. */

@@ -226,7 +226,7 @@ export class JobSteps {
       ...req,
       // Not awaited: the chapter's turn runs while its announcement is written.
       onTurn: (turnId) => {
-        const facts = st.progress(announce, req.open.chapter, turnId);
+        const facts = { ...st.progress(announce, req.open.chapter, turnId), turn: { kind: req.open.kind, round: req.open.round } };
         st.background((slot) => acts.recordJob({ jobId: this.input.jobId, slot, progress: facts }));
       },
     });
