@@ -168,6 +168,28 @@ test('a cancelled job says cancelled in the view, the list and the task board, a
   await board.close();
 });
 
+test('a job paused at its budget says why, and the author lifts the budget from the job view to go on', async ({ page }) => {
+  await persona({ tokensPerSecond: 2000, ttftMs: 5 });
+  const projectId = await createProject(`Budget ${Date.now()}`);
+  const jobId = (await api<{ jobId: string }>('POST', '/jobs', { projectId, chapters: { from: 1, to: 2 }, review: false, maxTokens: 1 })).body.jobId;
+  await page.goto(studio(`projects/${projectId}/jobs/${jobId}`));
+  const view = page.locator(`section[data-job-id="${jobId}"]`);
+  await expect(view).toHaveAttribute('data-status', 'paused', { timeout: 60_000 });
+  await expect(view.getByTestId('job-now')).toHaveText('Paused before chapter 1. Resume to go on; finished chapters are kept.');
+  // Why, in words (never the API's field names), and where to change it.
+  await expect(view.locator('.job-latest')).toContainText('token budget 1 would be exceeded');
+  await expect(view.locator('.job-latest')).not.toContainText('maxTokens');
+  const budget = view.getByLabel('Token budget');
+  await expect(budget).toHaveValue('1');
+  await shot(page, 'jobs-budget-paused-desktop-en');
+  await expectAccessible(page, 'job paused at its budget');
+  await budget.fill('');
+  await view.getByRole('button', { name: 'Resume' }).click();
+  await jobWhen(jobId, (j) => j.status === 'completed', 'completed after the budget was lifted', 90_000);
+  await expect(view).toHaveAttribute('data-status', 'completed');
+  expect((await api<{ maxTokens: number | null }>('GET', `/jobs/${jobId}`)).body.maxTokens).toBeNull();
+});
+
 async function chinesePage(browser: Browser, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport, locale: 'zh-CN' });
   await context.addInitScript((t) => {

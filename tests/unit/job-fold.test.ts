@@ -16,6 +16,7 @@ import {
   jobStatus,
   type JobRecord,
   phaseOf,
+  writtenCount,
 } from '../../studio/src/pages/job-fold';
 
 let seq = 0;
@@ -58,6 +59,13 @@ test('the chapter in flight, its phase, and what a cancel or a failure leaves', 
   const cancelled = foldJob(live, [progress('status', { status: 'cancelled' }), ev('done', { status: 'cancelled' })]);
   expect(cancelled.inFlight).toBeNull();
   expect(chapterState(2, record, cancelled, 'cancelled', 'between')).toBe('notWritten');
+  // A chapter whose text was saved before the cancel is in the manuscript: written, as the board counts it.
+  const withText = new Set([1]);
+  expect(chapterState(1, record, cancelled, 'cancelled', 'between', withText)).toBe('done');
+  expect(writtenCount(record, cancelled, 'cancelled', withText)).toBe(1);
+  // While the job runs, the chapter in flight is being written whatever the manuscript holds; the failed one is not written.
+  expect(chapterState(1, record, live, 'running', 'revising', withText)).toBe('revising');
+  expect(chapterState(1, record, failed, 'failed', 'between', withText)).toBe('failed');
 });
 
 test('words of the chapter being written rise as its body streams; a retried step starts its body over', () => {

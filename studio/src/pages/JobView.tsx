@@ -62,7 +62,9 @@ function nowText(t: Dict, status: string, phase: Phase, live: JobLive, record: J
 
 /** The controls a status offers, each with what it will do. */
 function controlsOf(status: string): { action: Action; label: keyof Dict; hint?: keyof Dict; danger?: boolean }[] {
-  const cancel = { action: 'cancel' as const, label: 'jobCancel' as const, hint: 'jobCancelHint' as const, danger: true };
+  // Cancelling a job that waits stops nothing in flight: its hint says only what stays.
+  const waiting = status === 'paused' || status === 'failed';
+  const cancel = { action: 'cancel' as const, label: 'jobCancel' as const, hint: waiting ? ('jobCancelHintIdle' as const) : ('jobCancelHint' as const), danger: true };
   if (status === 'running' || status === 'queued') return [{ action: 'pause', label: 'jobPause', hint: 'jobPauseHint' }, cancel];
   if (status === 'pausing') return [{ action: 'resume', label: 'jobKeepGoing' }, cancel];
   if (status === 'paused') return [{ action: 'resume', label: 'jobResume' }, cancel];
@@ -88,16 +90,30 @@ function ChapterRow({ n, state, words, percent, reviewed }: { n: number; state: 
   );
 }
 
-function Controls({ jobId, status, onDone }: { jobId: string; status: string; onDone: () => void }) {
+/** A job's budgets as the resume form edits them: empty means no limit. */
+interface Budgets {
+  maxTokens: string;
+  maxCostUsd: string;
+}
+
+const budgetBody = (b: Budgets, record: JobRecord) => ({
+  ...(record.maxTokens !== null || b.maxTokens ? { maxTokens: b.maxTokens ? Number(b.maxTokens) : null } : {}),
+  ...((record.maxCostUsd ?? null) !== null || b.maxCostUsd ? { maxCostUsd: b.maxCostUsd ? Number(b.maxCostUsd) : null } : {}),
+});
+
+function Controls({ record, status, onDone }: { record: JobRecord; status: string; onDone: () => void }) {
   const { t } = useI18n();
   const [asked, setAsked] = useState<{ action: Action; at: string } | null>(null);
   const [error, setError] = useState('');
+  // A job with a budget pauses when the next chapter would cross it: resuming may raise or lift it.
+  const hasBudget = record.maxTokens !== null || (record.maxCostUsd ?? null) !== null;
+  const [budgets, setBudgets] = useState<Budgets>({ maxTokens: record.maxTokens ? String(record.maxTokens) : '', maxCostUsd: record.maxCostUsd ? String(record.maxCostUsd) : '' });
   // What was asked is settled once the job's status moves on (its stream says so).
   const pending = asked && asked.at === status ? asked.action : null;
   const act = (action: Action) => () => {
     setError('');
     setAsked({ action, at: status });
-    post(`/jobs/${jobId}/${action}`, {})
+    post(`/jobs/${record.id}/${action}`, action === 'resume' && hasBudget ? budgetBody(budgets, record) : {})
       .catch((e: unknown) => {
         setAsked(null);
         setError(e instanceof ApiError && e.status === 409 ? fmt(t.jobMovedOn, { status: tk(t, `jobStatus_${String(e.details?.status ?? status)}`) }) : t.jobControlFailed);
@@ -106,8 +122,22 @@ function Controls({ jobId, status, onDone }: { jobId: string; status: string; on
   };
   const controls = controlsOf(status);
   if (!controls.length && !error) return null;
+  const resumable = status === 'paused' || status === 'failed';
   return (
     <div className="job-controls">
+      {resumable && hasBudget && (
+        <fieldset className="job-budgets">
+          <legend className="small">{t.jobBudgetLegend}</legend>
+          <label>
+            {t.jobTokenBudget}
+            <input type="number" min={1} value={budgets.maxTokens} onChange={(e) => setBudgets({ ...budgets, maxTokens: e.target.value })} placeholder={t.jobNoLimit} />
+          </label>
+          <label>
+            {t.jobCostBudget}
+            <input type="number" min={0} step="0.01" value={budgets.maxCostUsd} onChange={(e) => setBudgets({ ...budgets, maxCostUsd: e.target.value })} placeholder={t.jobNoLimit} />
+          </label>
+        </fieldset>
+      )}
       {controls.map((c) => (
         <div key={c.action} className="job-control">
           <button type="button" className={c.danger ? 'danger' : undefined} disabled={!!pending} onClick={act(c.action)} aria-describedby={c.hint ? `job-hint-${c.action}` : undefined}>
@@ -184,7 +214,7 @@ export function JobView({ jobId }: { jobId: string }) {
       <p className="job-now" data-testid="job-now" role="status">
         {now}
       </p>
-      {sameLanguage && live.message && !ENDED_JOB_STATUSES.includes(status) && live.message !== now && (
+      {sameLanguage && live.message && !ENDED_JOB_STATUSES.includes(status) && !now.startsWith(live.message.replace(/[.。]$/u, '')) && (
         <p className="muted small job-latest">
           {t.jobLatest} {live.message}
         </p>
@@ -205,7 +235,7 @@ export function JobView({ jobId }: { jobId: string }) {
         {' · '}
         {fmt(unpriced ? t.jobCostUnpriced : t.jobCost, { cost: usd(cost) })}
       </p>
-      <Controls jobId={record.id} status={status} onDone={refresh} />
+      <Controls record={record} status={status} onDone={refresh} />
     </section>
   );
 }

@@ -128,6 +128,7 @@ export interface JobRecord {
   review: boolean;
   wordsPerChapter?: number | null;
   maxTokens: number | null;
+  maxCostUsd?: number | null;
   language?: string;
   createdAt: string;
   live?: { chapter?: number; turnId?: string | null } | null;
