@@ -320,42 +320,46 @@ function createJobRecordActivities(deps: ActivityDeps) {
       return { done: true, fileId: file.id, title: file.title, words: file.words, totalWords, chaptersDone: done.length };
     },
 
-    /**
-     * Keeps the Job document, its item on the task board and the job stream in step with the
-     * workflow. The board follows every status change (a cancelled or failed job never stays
-     * "in progress" there), written before the events so a client reloading on them finds it.
-     */
-    async recordJob(input: RecordJobInput): Promise<void> {
-      const job = await loadJob(models, input.jobId);
-      const set: Record<string, unknown> = {};
-      if (input.status) set.status = input.status;
-      if (input.usage) set.usage = input.usage;
-      if (input.failure !== undefined) {
-        set.failedChapter = input.failure?.chapter ?? null;
-        set.failure = input.failure?.message ?? null;
-      }
-      // One write for the record: its fields, and a skipped chapter added to the list.
-      const update = { ...(Object.keys(set).length ? { $set: set } : {}), ...(input.skippedChapter !== undefined ? { $addToSet: { chaptersSkipped: input.skippedChapter } } : {}) };
-      const board = async (): Promise<void> => {
-        if (!input.status) return;
-        const failedChapter = input.failure === undefined ? job.failedChapter : (input.failure?.chapter ?? null);
-        await updateJobTask(models, onBoard(job), writtenUnits(job, await chapterFiles(models, job.projectId)), input.status, failedChapter);
-      };
-      const [, , cost] = await Promise.all([
-        Object.keys(update).length ? models.Job.updateOne({ _id: input.jobId }, update).exec() : null,
-        board(),
-        input.progress ? jobCost(models, input.jobId) : null,
-      ]);
-      const events: AnyEventDraft[] = [];
-      if (input.progress) events.push(jobProgress(job, input.progress, progressKind(input), cost!));
-      if (input.failure) events.push(draft('error', { code: 'job_chapter_failed', message: input.failure.message, retryable: true }, { jobId: input.jobId }));
-      if (input.done) events.push(draft('done', { status: input.status ?? job.status }, { jobId: input.jobId }));
-      if (input.summary) await postJobSummary(models, job, input.status ?? job.status, input.summary, input.failure ?? null);
-      const attempt = Context.current().info.attempt;
-      const publisher = publisherFor(deps, 'job', input.jobId, input.slot);
-      await publisher.publish(events.map((e) => ({ ...e, attempt })));
-      if (input.done) await Promise.all([expireStream(deps.redis, streamKeyFor(deps, 'job', input.jobId), deps.config.STREAM_TTL_SECONDS), publisher.settle()]);
-      await toSessionFeed(deps, job.sessionId, sessionFeedOf(job, input, events));
-    },
+    /** Keeps the Job document, its item on the task board and the job stream in step with the workflow. */
+    recordJob: (input: RecordJobInput): Promise<void> => recordJob(deps, input),
   };
+}
+
+/**
+ * Keeps the Job document, its item on the task board and the job stream in step with the
+ * workflow. The board follows every status change (a cancelled or failed job never stays
+ * "in progress" there), written before the events so a client reloading on them finds it.
+ */
+async function recordJob(deps: ActivityDeps, input: RecordJobInput): Promise<void> {
+  const { models } = deps;
+  const job = await loadJob(models, input.jobId);
+  const set: Record<string, unknown> = {};
+  if (input.status) set.status = input.status;
+  if (input.usage) set.usage = input.usage;
+  if (input.failure !== undefined) {
+    set.failedChapter = input.failure?.chapter ?? null;
+    set.failure = input.failure?.message ?? null;
+  }
+  // One write for the record: its fields, and a skipped chapter added to the list.
+  const update = { ...(Object.keys(set).length ? { $set: set } : {}), ...(input.skippedChapter !== undefined ? { $addToSet: { chaptersSkipped: input.skippedChapter } } : {}) };
+  const board = async (): Promise<void> => {
+    if (!input.status) return;
+    const failedChapter = input.failure === undefined ? job.failedChapter : (input.failure?.chapter ?? null);
+    await updateJobTask(models, onBoard(job), writtenUnits(job, await chapterFiles(models, job.projectId)), input.status, failedChapter);
+  };
+  const [, , cost] = await Promise.all([
+    Object.keys(update).length ? models.Job.updateOne({ _id: input.jobId }, update).exec() : null,
+    board(),
+    input.progress ? jobCost(models, input.jobId) : null,
+  ]);
+  const events: AnyEventDraft[] = [];
+  if (input.progress) events.push(jobProgress(job, input.progress, progressKind(input), cost!));
+  if (input.failure) events.push(draft('error', { code: 'job_chapter_failed', message: input.failure.message, retryable: true }, { jobId: input.jobId }));
+  if (input.done) events.push(draft('done', { status: input.status ?? job.status }, { jobId: input.jobId }));
+  if (input.summary) await postJobSummary(models, job, input.status ?? job.status, input.summary, input.failure ?? null);
+  const attempt = Context.current().info.attempt;
+  const publisher = publisherFor(deps, 'job', input.jobId, input.slot);
+  await publisher.publish(events.map((e) => ({ ...e, attempt })));
+  if (input.done) await Promise.all([expireStream(deps.redis, streamKeyFor(deps, 'job', input.jobId), deps.config.STREAM_TTL_SECONDS), publisher.settle()]);
+  await toSessionFeed(deps, job.sessionId, sessionFeedOf(job, input, events));
 }

@@ -117,6 +117,13 @@ async function recordBudgets(models: Models, job: JobDoc, given: ResumeJobArgs):
   return budgets;
 }
 
+/** A job with no workflow left to record its end: its record and its item on the task board (if it has one) say cancelled. */
+async function recordCancelled(models: Models, job: JobDoc): Promise<void> {
+  await models.Job.updateOne({ _id: job._id }, { $set: { status: 'cancelled' satisfies JobStatus } });
+  const facts = { jobId: String(job._id), from: job.from, to: job.to, language: job.language, status: 'cancelled' as const };
+  await writeJobTask(models, job.projectId, jobTaskId(facts.jobId), (current) => (current ? jobTask({ ...facts, doneUnits: current.doneUnits ?? [] }) : null));
+}
+
 export function jobsRouter(deps: AppDeps): Router {
   const r = Router();
   const { models, config } = deps;
@@ -165,11 +172,8 @@ export function jobsRouter(deps: AppDeps): Router {
   r.get('/jobs/:jobId', async (req, res) => {
     const job = await loadOwned(req);
     // The workflow's own view (chapter in flight, its turn id) while the job is not over.
-    const [live, cost] = await Promise.all([
-      ENDED.includes(job.status as JobStatus) ? null : deps.temporal.workflow.getHandle(job.workflowId).query(progressQuery).catch(() => null),
-      jobCost(models, String(job._id)),
-    ]);
-    res.json({ ...presentJob(job, cost), live });
+    const live = ENDED.includes(job.status as JobStatus) ? null : deps.temporal.workflow.getHandle(job.workflowId).query(progressQuery).catch(() => null);
+    res.json({ ...presentJob(job, await jobCost(models, String(job._id))), live: await live });
   });
 
   r.post('/jobs/:jobId/pause', async (req, res) => {
@@ -204,12 +208,7 @@ export function jobsRouter(deps: AppDeps): Router {
     // A closed workflow (terminated by an operator) takes a cancellation request without a
     // word and would never record it: ask Temporal first.
     const live = await workflowRunning(deps.temporal, job.workflowId);
-    if (!live || !(await signal(job, async (h) => void (await h.cancel())))) {
-      await models.Job.updateOne({ _id: job._id }, { $set: { status: 'cancelled' satisfies JobStatus } });
-      // No workflow is left to say so on the task board: its item (if it has one) says cancelled now.
-      const facts = { jobId: String(job._id), from: job.from, to: job.to, language: job.language, status: 'cancelled' as const };
-      await writeJobTask(models, job.projectId, jobTaskId(facts.jobId), (current) => (current ? jobTask({ ...facts, doneUnits: current.doneUnits ?? [] }) : null));
-    }
+    if (!live || !(await signal(job, async (h) => void (await h.cancel())))) await recordCancelled(models, job);
     res.status(202).json({ jobId: String(job._id), requested: 'cancel' });
   });
 
