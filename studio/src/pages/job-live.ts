@@ -31,8 +31,10 @@ function entryOf(jobId: string): Entry {
       kind: 'job',
       id: jobId,
       onEvents: (events) => update(created, foldJob(created.state, events)),
-      // Over: `done` folded already; `finished` (nothing more will come) or `reset` (the stream is gone): the record says the rest.
-      onEnd: () => update(created, created.state.ended ? created.state : { ...created.state, ended: true }),
+      // Over: `done` folded already; `finished` (nothing more will come). After a `reset` the
+      // stream cannot say more (trimmed or expired): its last word may be stale, so the record decides.
+      onEnd: (why) =>
+        update(created, why === 'reset' ? { ...created.state, status: null, inFlight: null, ended: true } : created.state.ended ? created.state : { ...created.state, ended: true }),
     }),
   };
   entries.set(jobId, created);
@@ -94,6 +96,13 @@ export function useJobRecord(jobId: string, live: JobLive): { record: JobRecord 
   }, [jobId]);
   const key = recordKey(live);
   useEffect(() => refresh(), [refresh, key]);
+  // A stream that stopped talking before the job ended (reset): the record is read every few seconds instead.
+  const orphaned = live.ended && !!record && jobIsActive(record.status);
+  useEffect(() => {
+    if (!orphaned) return;
+    const timer = window.setInterval(refresh, 5000);
+    return () => window.clearInterval(timer);
+  }, [orphaned, refresh]);
   return { record, error, refresh };
 }
 
