@@ -259,6 +259,12 @@ test('phone: a job runs and ends readably at 390×844, in both languages', async
     const box = (await pause.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
     await shot(page, `jobs-writing-phone-${lang}`);
+    // The job card alone at the width a phone gives the main column once the file tree is a
+    // drawer (the shell's phone layout): the card fits its own width, whatever the page around it.
+    const restore = await page.addStyleTag({ content: '.project { grid-template-columns: 1fr !important; } .project > .side { display: none !important; }' });
+    await shot(page, `jobs-writing-phone-card-${lang}`);
+    expect(await view.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await restore.evaluate((el) => el.remove());
     await view.getByRole('button', { name: lang === 'en' ? 'Cancel job' : '取消任务' }).click();
     await expect(view).toHaveAttribute('data-status', 'cancelled');
     await shot(page, `jobs-cancelled-phone-${lang}`);
