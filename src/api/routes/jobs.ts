@@ -54,7 +54,7 @@ const ENDED = ENDED_JOB_STATUSES;
       errors: [400, 401, 404, 409, 413, 429],
     },
     { method: 'get', path: v1('/jobs'), summary: 'List your jobs (optionally of one project)', tag: 'jobs', query: listQuery },
-    { method: 'get', path: v1('/jobs/:jobId'), summary: 'Job status, chapters done, words, usage (and live progress while not over)', tag: 'jobs', params },
+    { method: 'get', path: v1('/jobs/:jobId'), summary: 'Job status, chapters done, words, usage, cost so far (and live progress while not over)', tag: 'jobs', params },
     control('pause', 'Pause after the chapter in flight'),
     { ...control('resume', 'Resume a paused job, or retry the failed chapter of a failed one; maxTokens / maxCostUsd raise (null lifts) a budget'), body: resumeJobBody },
     { ...control('cancel', 'Cancel: stop the chapter in flight, keep finished chapters'), body: interruptBody },
@@ -62,7 +62,8 @@ const ENDED = ENDED_JOB_STATUSES;
     {
       method: 'get',
       path: v1('/jobs/:jobId/events'),
-      summary: 'The job’s event stream (SSE): job_progress per chapter (with the chapter turn’s id), then done. Resume with Last-Event-ID or ?after=',
+      summary:
+        'The job’s event stream (SSE): job_progress at each status change, each chapter turn that begins (kind turn: its turnId’s own stream carries the chapter’s words as they are written) and each chapter written, with the cost so far; then done. Resume with Last-Event-ID or ?after=',
       tag: 'jobs',
       params,
       query: eventsQuery,
