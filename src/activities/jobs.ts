@@ -260,7 +260,8 @@ function createJobRecordActivities(deps: ActivityDeps) {
      * aggregation (FerretDB v1 computes only the first).
      */
     async jobCost(input: { jobId: string }): Promise<{ costUsd: number }> {
-      return { costUsd: (await jobCost(models, input.jobId)).costUsd };
+      const job = await loadJob(models, input.jobId);
+      return { costUsd: (await jobCost(models, { jobId: input.jobId, projectId: job.projectId })).costUsd };
     },
 
     /** Whether the project's outline files have an entry for every chapter of the job. */
@@ -299,7 +300,7 @@ function createJobRecordActivities(deps: ActivityDeps) {
           { $addToSet: { chaptersDone: input.chapter }, $set: { words: totalWords, usage: input.usage, failedChapter: null, failure: null } },
         ).exec(),
         updateJobTask(models, onBoard(job), writtenUnits(job, files), input.status),
-        jobCost(models, input.jobId),
+        jobCost(models, { jobId: input.jobId, projectId: job.projectId }),
       ]);
       const progress = jobProgress(
         job,
@@ -350,7 +351,7 @@ async function recordJob(deps: ActivityDeps, input: RecordJobInput): Promise<voi
   const [, , cost] = await Promise.all([
     Object.keys(update).length ? models.Job.updateOne({ _id: input.jobId }, update).exec() : null,
     board(),
-    input.progress ? jobCost(models, input.jobId) : null,
+    input.progress ? jobCost(models, { jobId: input.jobId, projectId: job.projectId }) : null,
   ]);
   const events: AnyEventDraft[] = [];
   if (input.progress) events.push(jobProgress(job, input.progress, progressKind(input), cost!));

@@ -14,11 +14,17 @@ export interface JobCost {
 
 const rounded = (usd: number): number => Math.round(usd * 1e9) / 1e9;
 
+/** A job as its cost is looked up: its usage records are among its project's (an indexed field), so the read stays within the project. */
+export interface JobRef {
+  jobId: string;
+  projectId: string;
+}
+
 /** Each job's cost, by job id (a job with no usage yet costs 0). */
-export async function jobCosts(models: Models, jobIds: readonly string[]): Promise<Map<string, JobCost>> {
-  const out = new Map<string, JobCost>(jobIds.map((id) => [id, { costUsd: 0, unpricedCalls: 0 }]));
-  if (!jobIds.length) return out;
-  const match = { jobId: { $in: [...jobIds] } };
+export async function jobCosts(models: Models, jobs: readonly JobRef[]): Promise<Map<string, JobCost>> {
+  const out = new Map<string, JobCost>(jobs.map((j) => [j.jobId, { costUsd: 0, unpricedCalls: 0 }]));
+  if (!jobs.length) return out;
+  const match = { projectId: { $in: [...new Set(jobs.map((j) => j.projectId))] }, jobId: { $in: jobs.map((j) => j.jobId) } };
   const [spent, unpriced] = await Promise.all([
     models.UsageRecord.aggregate<{ _id: string; v: number }>([{ $match: match }, { $group: { _id: '$jobId', v: { $sum: '$costUsd' } } }]),
     models.UsageRecord.aggregate<{ _id: string; n: number }>([{ $match: { ...match, priced: { $ne: true } } }, { $group: { _id: '$jobId', n: { $sum: 1 } } }]),
@@ -29,6 +35,6 @@ export async function jobCosts(models: Models, jobIds: readonly string[]): Promi
 }
 
 /** One job's cost. */
-export async function jobCost(models: Models, jobId: string): Promise<JobCost> {
-  return (await jobCosts(models, [jobId])).get(jobId)!;
+export async function jobCost(models: Models, job: JobRef): Promise<JobCost> {
+  return (await jobCosts(models, [job])).get(job.jobId)!;
 }

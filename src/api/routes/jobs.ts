@@ -166,7 +166,7 @@ export function jobsRouter(deps: AppDeps): Router {
     const filter: Record<string, unknown> = { ownerId: userId };
     if (q.projectId) filter.projectId = String((await ownedProject(models, userId, q.projectId))._id);
     const list = await models.Job.find(filter).sort({ createdAt: -1 }).limit(q.limit).lean();
-    const costs = await jobCosts(models, list.map((j) => String(j._id)));
+    const costs = await jobCosts(models, list.map((j) => ({ jobId: String(j._id), projectId: j.projectId })));
     res.json({ items: list.map((j) => presentJob(j, costs.get(String(j._id)))) });
   });
 
@@ -174,7 +174,7 @@ export function jobsRouter(deps: AppDeps): Router {
     const job = await loadOwned(req);
     // The workflow's own view (chapter in flight, its turn id) while the job is not over.
     const live = ENDED.includes(job.status as JobStatus) ? null : deps.temporal.workflow.getHandle(job.workflowId).query(progressQuery).catch(() => null);
-    res.json({ ...presentJob(job, await jobCost(models, String(job._id))), live: await live });
+    res.json({ ...presentJob(job, await jobCost(models, { jobId: String(job._id), projectId: job.projectId })), live: await live });
   });
 
   r.post('/jobs/:jobId/pause', async (req, res) => {
