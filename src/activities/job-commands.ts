@@ -34,6 +34,7 @@ export function createJobCommandActivities(deps: ActivityDeps) {
           chaptersDone: [...job.chaptersDone].sort((a, b) => a - b),
           words: job.words ?? 0,
           failure: job.failure ?? null,
+          failedChapter: job.failedChapter ?? null,
         },
       };
     },

@@ -5,10 +5,10 @@
  * board marks done only what exists as files with body text).
  */
 import { numberRuns } from '../core/author-words';
-import { casLost, casWritten, compareAndSet } from '../db/compare-and-set';
-import { readProjectState, writeProjectState } from '../db/project-state';
+import { jobTask, jobTaskId } from '../core/job-task';
+import { writeJobTask } from '../db/job-task';
 import type { Models } from '../db/models';
-import { BODY_FILE_TYPES } from '../core/domain';
+import { BODY_FILE_TYPES, type JobStatus } from '../core/domain';
 import { findUnitRefs } from '../core/numerals';
 
 /** The chapter a title or outline line names first ("Chapter 7: …", "第7章", "第七章"), or null (the shared numeral parser). */
@@ -85,43 +85,37 @@ export function missingChapters(coverage: OutlineCoverage, from: number, to: num
   return missing;
 }
 
-/** "1–3, 7, 9–12": compact ranges for messages. */
-export function describeRanges(ns: number[], max = 12): string {
+/** "1–3, 7, 9–12" ("1–3、7、9–12" in Chinese): compact ranges for messages. */
+export function describeRanges(ns: number[], max = 12, lang: 'en' | 'zh' = 'en'): string {
   const parts = numberRuns(ns);
-  return parts.length > max ? `${parts.slice(0, max).join(', ')}, …` : parts.join(', ');
+  const sep = lang === 'zh' ? '、' : ', ';
+  return parts.length > max ? `${parts.slice(0, max).join(sep)}${sep}…` : parts.join(sep);
 }
 
-export const jobTaskId = (jobId: string): string => `job-${jobId}`;
+export { jobTaskId };
+
+/** The job as its board item needs it. */
+export interface JobOnBoard {
+  jobId: string;
+  projectId: string;
+  from: number;
+  to: number;
+  language?: string | null;
+}
 
 /**
- * Records the job's range on the project task board: `doneUnits` are the chapters in the
- * range that exist as draft files with body text — whoever wrote them — and the task is
- * `done` only when all of them do. FerretDB v1 has neither transactions nor the positional
- * `$` update, so the array is replaced with a compare-and-set on the project's revision
- * (src/db/project-state.ts): a concurrent update_project from a turn is retried over, never
- * silently overwritten.
+ * Records the job on the project task board (core/job-task.ts): its range, the chapters that
+ * exist as draft files with body text (`doneUnits`, whoever wrote them), and a status that
+ * follows the job's — so a cancelled or failed job never stays "in progress".
  */
 export async function updateJobTask(
   models: Models,
-  job: { jobId: string; projectId: string; from: number; to: number },
+  job: JobOnBoard,
   doneUnits: number[],
-  note = '',
+  status: JobStatus = 'running',
+  failedChapter: number | null = null,
 ): Promise<void> {
-  const total = job.to - job.from + 1;
-  const task = {
-    id: jobTaskId(job.jobId),
-    title: `Chapters ${job.from}–${job.to} (job ${job.jobId.slice(-6)}, one chapter per turn)`,
-    status: (doneUnits.length >= total ? 'done' : 'in_progress') as 'done' | 'in_progress',
-    doneUnits,
-    progress: `${doneUnits.length}/${total} chapters written${note ? `; ${note}` : ''}`,
-  };
+  const task = jobTask({ ...job, status, failedChapter, doneUnits });
   // Exhaustion throws CompareAndSetExhausted: the activity fails and Temporal retries it.
-  await compareAndSet(`task board of project ${job.projectId}`, async () => {
-    const read = await readProjectState(models, job.projectId);
-    if (!read) return casWritten(undefined);
-    const tasks = read.value.tasks.filter((t) => t.id !== task.id);
-    const at = read.value.tasks.findIndex((t) => t.id === task.id);
-    tasks.splice(at >= 0 ? at : tasks.length, 0, task);
-    return (await writeProjectState(models, job.projectId, read, { tasks })) ? casWritten(undefined) : casLost;
-  }, { attempts: 8 });
+  await writeJobTask(models, job.projectId, task.id, () => task);
 }

@@ -38,7 +38,7 @@ function common(b: ChapterBrief): string[] {
   // The entry keeps a line of its own, as in the outline, so "Chapter N: Title" reads as a title line.
   lines.push(
     b.outlineEntry
-      ? `${en ? 'Outline entry' : '大纲条目'}:\n${truncate(b.outlineEntry, 400)}`
+      ? `${en ? 'Outline entry:' : '大纲条目：'}\n${truncate(b.outlineEntry, 400)}`
       : en
         ? 'Outline entry: (the outline has none for this chapter: continue the story naturally)'
         : '大纲条目：（大纲里没有这一章：顺着故事自然往下写）',
@@ -50,7 +50,7 @@ function common(b: ChapterBrief): string[] {
         : `上一章：《${b.previous.title}》(id=${b.previous.id})——从它结尾处接着写，人物和事实保持一致。`,
     );
   if (b.wordsPerChapter) lines.push(en ? `Target length: about ${b.wordsPerChapter} words.` : `目标篇幅：约${b.wordsPerChapter}字。`);
-  if (b.instructions.trim()) lines.push(`${en ? 'Instructions from the author' : '作者的要求'}: ${truncate(b.instructions.trim(), 4000)}`);
+  if (b.instructions.trim()) lines.push(`${en ? 'Instructions from the author: ' : '作者的要求：'}${truncate(b.instructions.trim(), 4000)}`);
   return lines;
 }
 
@@ -64,7 +64,7 @@ export function chapterMessage(b: ChapterBrief): string {
       : `《${b.existing.title}》已经存在：原地重写它 (id=${b.existing.id})，用 edit_file 的 "rewrite" 操作，不要新建文件。`
     : en
       ? `Create one draft file titled "Chapter ${b.chapter}" and write the whole chapter into it.`
-      : `新建一个标题为"第${b.chapter}章"的草稿文件，把整章写进去。`;
+      : `新建一个标题为“第${b.chapter}章”的草稿文件，把整章写进去。`;
   return [head, ...common(b), target, limitNote(b.lang)].join('\n');
 }
 
@@ -89,7 +89,7 @@ export function revisionMessage(b: ChapterBrief & { target: FileRef; reviewerNot
   const target = en
     ? `Work on "${b.target.title}": rewrite it in place (id=${b.target.id}) with edit_file, operation "rewrite" (or precise edits), never a new file.`
     : `修改《${b.target.title}》：原地重写它 (id=${b.target.id})，用 edit_file 的 "rewrite" 操作（或精确修改），不要新建文件。`;
-  const notes = `${en ? 'Reviewer notes' : '审稿意见'}:\n${truncate(b.reviewerNotes.trim(), 3000)}`;
+  const notes = `${en ? 'Reviewer notes:' : '审稿意见：'}\n${truncate(b.reviewerNotes.trim(), 3000)}`;
   return [head, ...common(b), target, notes, limitNote(b.lang)].join('\n');
 }
 
@@ -99,7 +99,7 @@ export function outlineMessage(o: { from: number; to: number; lang: Lang; instru
   const lines = [
     en
       ? `Plan chapters ${o.from}–${o.to}: an outline with one entry per chapter, each on its own line as "Chapter N: Title — what happens", covering every chapter from ${o.from} to ${o.to}.`
-      : `规划第${o.from}-${o.to}章：大纲里每章一行，格式为"第N章：标题——梗概"，覆盖第${o.from}章到第${o.to}章的每一章。`,
+      : `规划第${o.from}–${o.to}章：大纲里每章一行，格式为“第N章：标题——梗概”，覆盖第${o.from}章到第${o.to}章的每一章。`,
   ];
   if (o.existing)
     lines.push(
@@ -108,7 +108,7 @@ export function outlineMessage(o: { from: number; to: number; lang: Lang; instru
         : `大纲《${o.existing.title}》(id=${o.existing.id}) 缺少第${o.missing}章的条目：补上（edit_file 的 "append" 操作），或者保存一份完整的大纲文件。`,
     );
   else lines.push(en ? 'Save it as an outline file.' : '保存为大纲文件。');
-  if (o.instructions.trim()) lines.push(`${en ? 'Instructions from the author' : '作者的要求'}: ${truncate(o.instructions.trim(), 4000)}`);
+  if (o.instructions.trim()) lines.push(`${en ? 'Instructions from the author: ' : '作者的要求：'}${truncate(o.instructions.trim(), 4000)}`);
   lines.push(en ? 'Do not write chapter text and do not ask questions.' : '不要写正文，也不要提问。');
   return lines.join('\n');
 }

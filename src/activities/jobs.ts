@@ -14,10 +14,12 @@ import { detectLanguage } from '../core/text';
 import { postJobSummary } from './job-summary';
 import { type OpenedJobTurn, type OpenJobTurnInput, type ProgressFacts, type TokenUsage } from '../core/job-messages';
 import { FailureType } from '../core/failure-types';
-import { jobWords } from '../core/author-words';
+import { type JobFailureReason, jobWords } from '../core/author-words';
+import { type JobProgressKind } from '../core/events';
+import { type JobCost, jobCost } from '../db/job-cost';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
-import { anyChapterFile, chapterFiles, describeRanges, missingChapters, outlineCoverage, pickChapterFile, updateJobTask } from './job-files';
+import { anyChapterFile, type ChapterFile, chapterFiles, describeRanges, missingChapters, outlineCoverage, pickChapterFile, updateJobTask } from './job-files';
 import { chapterMessage, existingRevisionMessage, type Lang, outlineMessage, parseVerdict, revisionMessage } from './job-text';
 import { publisherFor, streamKeyFor } from './publish';
 import { feedItems, toSessionFeed } from './session-feed';
@@ -29,8 +31,11 @@ export interface RecordJobInput {
   jobId: string;
   slot: number;
   status?: JobStatus;
-  /** Set (or clear, with null) the failure the job stopped on. */
-  failure?: { chapter: number | null; message: string } | null;
+  /**
+   * Set (or clear, with null) the failure the job stopped on: `message` for operators (the Job's
+   * `failure`, the stream's `error`), `reason` for the author's words (absent: a plain "went wrong").
+   */
+  failure?: { chapter: number | null; message: string; reason?: JobFailureReason } | null;
   usage?: TokenUsage;
   progress?: ProgressFacts;
   /** A chapter left as it was (it had text before the job). */
@@ -67,8 +72,25 @@ async function loadJob(models: Models, jobId: string): Promise<JobDoc> {
   return job;
 }
 
-/** A `job_progress` event from the workflow's facts; the range comes from the Job document. */
-function jobProgress(job: JobDoc, p: ProgressFacts): AnyEventDraft {
+/** The job as its item on the task board needs it. */
+const onBoard = (job: JobDoc) => ({ jobId: String(job._id), projectId: job.projectId, from: job.from, to: job.to, language: job.language });
+
+/** Chapters of the job's range that exist as draft files with body text, whoever wrote them. */
+function writtenUnits(job: JobDoc, files: Map<number, ChapterFile[]>): number[] {
+  const units: number[] = [];
+  for (let n = job.from; n <= job.to; n++) if (pickChapterFile(files.get(n))) units.push(n);
+  return units;
+}
+
+/** What a recorded moment of the job reports (the `kind` of its job_progress event). */
+function progressKind(input: RecordJobInput): JobProgressKind {
+  if (input.status) return 'status';
+  if (input.skippedChapter !== undefined) return 'skipped';
+  return input.progress?.turnId ? 'turn' : 'note';
+}
+
+/** A `job_progress` event from the workflow's facts; the range comes from the Job document, the cost from its usage records. */
+function jobProgress(job: JobDoc, p: ProgressFacts, kind: JobProgressKind, cost: JobCost): AnyEventDraft {
   return draft(
     'job_progress',
     {
@@ -82,6 +104,10 @@ function jobProgress(job: JobDoc, p: ProgressFacts): AnyEventDraft {
       usage: p.usage,
       ...(p.turnId ? { turnId: p.turnId } : {}),
       ...(p.message ? { message: p.message } : {}),
+      kind,
+      ...(p.turn ? { turnKind: p.turn.kind, round: p.turn.round } : {}),
+      costUsd: cost.costUsd,
+      ...(cost.unpricedCalls ? { unpricedCalls: cost.unpricedCalls } : {}),
     },
     { jobId: String(job._id), ...(p.turnId ? { turnId: p.turnId } : {}) },
   );
@@ -109,8 +135,12 @@ async function buildMessage(models: Models, jobRead: Promise<JobDoc>, projectId:
   const project = quiet(models.Project.findById(projectId).select({ summary: 1 }).lean().exec());
   const files = input.kind === 'outline' ? null : quiet(chapterFiles(models, projectId));
   const [coverage, job] = await Promise.all([outlineCoverage(models, projectId), jobRead]);
-  const languageOf = async (sample: string): Promise<Lang> =>
-    detectLanguage([job.instructions, sample, (await project)?.summary ?? ''].join('\n')) as Lang;
+  // The book's own words decide the language of the team's briefs; with none yet (an empty
+  // project, no instructions), the language the author started the job in.
+  const languageOf = async (sample: string): Promise<Lang> => {
+    const text = [job.instructions, sample, (await project)?.summary ?? ''].join('\n');
+    return /\p{L}/u.test(text) ? (detectLanguage(text) as Lang) : job.language === 'zh' ? 'zh' : 'en';
+  };
   if (input.kind === 'outline') {
     const missing = missingChapters(coverage, job.from, job.to);
     const existing = coverage.outlineIds[0] ? await models.File.findById(coverage.outlineIds[0]).select({ title: 1 }).lean() : null;
@@ -120,7 +150,7 @@ async function buildMessage(models: Models, jobRead: Promise<JobDoc>, projectId:
       lang: await languageOf(''),
       instructions: job.instructions,
       existing: existing ? { id: String(existing._id), title: existing.title } : null,
-      missing: describeRanges(missing),
+      missing: describeRanges(missing, 12, await languageOf('')),
     });
   }
   const n = input.chapter;
@@ -230,15 +260,16 @@ function createJobRecordActivities(deps: ActivityDeps) {
      * aggregation (FerretDB v1 computes only the first).
      */
     async jobCost(input: { jobId: string }): Promise<{ costUsd: number }> {
-      const [row] = await models.UsageRecord.aggregate<{ v: number }>([{ $match: { jobId: input.jobId } }, { $group: { _id: null, v: { $sum: '$costUsd' } } }]);
-      return { costUsd: Math.round((row?.v ?? 0) * 1e9) / 1e9 };
+      const job = await loadJob(models, input.jobId);
+      return { costUsd: (await jobCost(models, { jobId: input.jobId, projectId: job.projectId })).costUsd };
     },
 
     /** Whether the project's outline files have an entry for every chapter of the job. */
     async jobOutlineStatus(input: { jobId: string }): Promise<{ covered: boolean; missing: number; missingText: string }> {
       const job = await loadJob(models, input.jobId);
       const missing = missingChapters(await outlineCoverage(models, job.projectId), job.from, job.to);
-      return { covered: missing.length === 0, missing: missing.length, missingText: describeRanges(missing, 6) };
+      // The text goes into the job's messages to the author: in the job's language.
+      return { covered: missing.length === 0, missing: missing.length, missingText: describeRanges(missing, 6, job.language === 'zh' ? 'zh' : 'en') };
     },
 
     /** The reviewer's verdict in a chapter turn, read from its saved message. */
@@ -261,17 +292,19 @@ function createJobRecordActivities(deps: ActivityDeps) {
       if (!file) return { done: false, reason: `chapter ${input.chapter} has no draft file with body text` };
       const done = [...new Set([...job.chaptersDone, input.chapter])];
       const totalWords = done.reduce((sum, n) => sum + (n === input.chapter ? file.words : (pickChapterFile(files.get(n))?.words ?? 0)), 0);
-      const doneUnits: number[] = [];
-      for (let n = job.from; n <= job.to; n++) if (pickChapterFile(files.get(n))) doneUnits.push(n);
-      // The Job's counters and the project's task board are independent writes: together, both before the event.
-      await Promise.all([
+      // The Job's counters and the project's task board are independent writes (and the cost a
+      // read): together, all before the event, so a client that reloads on it finds them.
+      const [, , cost] = await Promise.all([
         models.Job.updateOne(
           { _id: input.jobId },
           { $addToSet: { chaptersDone: input.chapter }, $set: { words: totalWords, usage: input.usage, failedChapter: null, failure: null } },
         ).exec(),
-        updateJobTask(models, { jobId: input.jobId, projectId: job.projectId, from: job.from, to: job.to }, doneUnits),
+        updateJobTask(models, onBoard(job), writtenUnits(job, files), input.status),
+        jobCost(models, { jobId: input.jobId, projectId: job.projectId }),
       ]);
-      const progress = jobProgress(job, {
+      const progress = jobProgress(
+        job,
+        {
           chapter: input.chapter,
           chaptersDone: done.length,
           words: totalWords,
@@ -279,42 +312,55 @@ function createJobRecordActivities(deps: ActivityDeps) {
           status: input.status,
           turnId: input.turnIds[input.turnIds.length - 1],
           message: jobWords(job.language === 'zh' ? 'zh' : 'en').chapterWritten(input.chapter, file.title, file.words),
-        });
+        },
+        'chapter',
+        cost,
+      );
       await publisherFor(deps, 'job', input.jobId, input.slot).publish([progress]);
       await toSessionFeed(deps, job.sessionId, [feedItems.job(input.jobId, input.slot, 0, progress)]);
       return { done: true, fileId: file.id, title: file.title, words: file.words, totalWords, chaptersDone: done.length };
     },
 
-    /** Keeps the Job document and the job stream in step with the workflow. */
-    async recordJob(input: RecordJobInput): Promise<void> {
-      const job = await loadJob(models, input.jobId);
-      const set: Record<string, unknown> = {};
-      if (input.status) set.status = input.status;
-      if (input.usage) set.usage = input.usage;
-      if (input.failure !== undefined) {
-        set.failedChapter = input.failure?.chapter ?? null;
-        set.failure = input.failure?.message ?? null;
-      }
-      // One write for the record: its fields, and a skipped chapter added to the list.
-      const update = { ...(Object.keys(set).length ? { $set: set } : {}), ...(input.skippedChapter !== undefined ? { $addToSet: { chaptersSkipped: input.skippedChapter } } : {}) };
-      if (Object.keys(update).length) await models.Job.updateOne({ _id: input.jobId }, update);
-      if (input.status === 'cancelled' || input.status === 'completed' || input.status === 'failed') {
-        const doneUnits: number[] = [];
-        const files = await chapterFiles(models, job.projectId);
-        for (let n = job.from; n <= job.to; n++) if (pickChapterFile(files.get(n))) doneUnits.push(n);
-        const note = input.status === 'completed' ? '' : input.status === 'cancelled' ? 'job cancelled' : `job failed at chapter ${input.failure?.chapter ?? '?'}`;
-        await updateJobTask(models, { jobId: input.jobId, projectId: job.projectId, from: job.from, to: job.to }, doneUnits, note);
-      }
-      const events: AnyEventDraft[] = [];
-      if (input.progress) events.push(jobProgress(job, input.progress));
-      if (input.failure) events.push(draft('error', { code: 'job_chapter_failed', message: input.failure.message, retryable: true }, { jobId: input.jobId }));
-      if (input.done) events.push(draft('done', { status: input.status ?? job.status }, { jobId: input.jobId }));
-      if (input.summary) await postJobSummary(models, job, input.status ?? job.status, input.summary, input.failure?.message ?? null);
-      const attempt = Context.current().info.attempt;
-      const publisher = publisherFor(deps, 'job', input.jobId, input.slot);
-      await publisher.publish(events.map((e) => ({ ...e, attempt })));
-      if (input.done) await Promise.all([expireStream(deps.redis, streamKeyFor(deps, 'job', input.jobId), deps.config.STREAM_TTL_SECONDS), publisher.settle()]);
-      await toSessionFeed(deps, job.sessionId, sessionFeedOf(job, input, events));
-    },
+    /** Keeps the Job document, its item on the task board and the job stream in step with the workflow. */
+    recordJob: (input: RecordJobInput): Promise<void> => recordJob(deps, input),
   };
+}
+
+/**
+ * Keeps the Job document, its item on the task board and the job stream in step with the
+ * workflow. The board follows every status change (a cancelled or failed job never stays
+ * "in progress" there), written before the events so a client reloading on them finds it.
+ */
+async function recordJob(deps: ActivityDeps, input: RecordJobInput): Promise<void> {
+  const { models } = deps;
+  const job = await loadJob(models, input.jobId);
+  const set: Record<string, unknown> = {};
+  if (input.status) set.status = input.status;
+  if (input.usage) set.usage = input.usage;
+  if (input.failure !== undefined) {
+    set.failedChapter = input.failure?.chapter ?? null;
+    set.failure = input.failure?.message ?? null;
+  }
+  // One write for the record: its fields, and a skipped chapter added to the list.
+  const update = { ...(Object.keys(set).length ? { $set: set } : {}), ...(input.skippedChapter !== undefined ? { $addToSet: { chaptersSkipped: input.skippedChapter } } : {}) };
+  const board = async (): Promise<void> => {
+    if (!input.status) return;
+    const failedChapter = input.failure === undefined ? job.failedChapter : (input.failure?.chapter ?? null);
+    await updateJobTask(models, onBoard(job), writtenUnits(job, await chapterFiles(models, job.projectId)), input.status, failedChapter);
+  };
+  const [, , cost] = await Promise.all([
+    Object.keys(update).length ? models.Job.updateOne({ _id: input.jobId }, update).exec() : null,
+    board(),
+    input.progress ? jobCost(models, { jobId: input.jobId, projectId: job.projectId }) : null,
+  ]);
+  const events: AnyEventDraft[] = [];
+  if (input.progress) events.push(jobProgress(job, input.progress, progressKind(input), cost!));
+  if (input.failure) events.push(draft('error', { code: 'job_chapter_failed', message: input.failure.message, retryable: true }, { jobId: input.jobId }));
+  if (input.done) events.push(draft('done', { status: input.status ?? job.status }, { jobId: input.jobId }));
+  if (input.summary) await postJobSummary(models, job, input.status ?? job.status, input.summary, input.failure ?? null);
+  const attempt = Context.current().info.attempt;
+  const publisher = publisherFor(deps, 'job', input.jobId, input.slot);
+  await publisher.publish(events.map((e) => ({ ...e, attempt })));
+  if (input.done) await Promise.all([expireStream(deps.redis, streamKeyFor(deps, 'job', input.jobId), deps.config.STREAM_TTL_SECONDS), publisher.settle()]);
+  await toSessionFeed(deps, job.sessionId, sessionFeedOf(job, input, events));
 }

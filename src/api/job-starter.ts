@@ -12,6 +12,7 @@ import { type JobStatus, jobWorkflowId } from '../core/domain';
 import { type ExistingChapters, initialCarry, type JobCarry, type JobInput, type JobSettings } from '../core/job-messages';
 import { SA } from '../core/messages';
 import { type Language, sessionLanguage } from '../core/language';
+import { chapterRange } from '../core/author-words';
 import { jobStreamKey, parseStreamId, streamInfo } from '../streams/redis-streams';
 import { workflowRunning } from '../workflow-liveness';
 import type { jobWorkflow } from '../workflows/job';
@@ -80,6 +81,8 @@ function restartCarry(job: JobDoc, lastId: string | null, now: Date): JobCarry {
  * job's instructions.
  */
 async function authorLanguage(models: Models, body: z.infer<typeof createJobBody>): Promise<Language> {
+  // The author's own choice (Studio sends the language it speaks to them) comes first.
+  if (body.language) return body.language;
   // Independent reads: together.
   const [project, recent] = await Promise.all([
     models.Project.findById(body.projectId).select({ title: 1, summary: 1, style: 1 }).lean(),
@@ -92,10 +95,11 @@ async function authorLanguage(models: Models, body: z.infer<typeof createJobBody
 
 async function recordJob(models: Models, userId: string, jobId: string, body: z.infer<typeof createJobBody>): Promise<JobDoc> {
   const { from, to } = body.chapters;
+  const language = await authorLanguage(models, body);
   // Without a session the job gets its own, so its chapter turns never queue behind the author's.
+  const title = language === 'zh' ? `任务 · ${chapterRange(from, to, language)}` : `Job · ${chapterRange(from, to, language)}`;
   const sessionId =
-    body.sessionId ??
-    String((await models.Session.create({ projectId: body.projectId, ownerId: userId, title: `Job · chapters ${from}–${to}`, kind: 'job', jobId, jobChapters: { from, to } }))._id);
+    body.sessionId ?? String((await models.Session.create({ projectId: body.projectId, ownerId: userId, title, kind: 'job', jobId, jobChapters: { from, to } }))._id);
   return (
     await models.Job.create({
       _id: jobId,
@@ -109,7 +113,7 @@ async function recordJob(models: Models, userId: string, jobId: string, body: z.
       wordsPerChapter: body.wordsPerChapter ?? null,
       maxTokens: body.maxTokens ?? null,
       maxCostUsd: body.maxCostUsd ?? null,
-      language: await authorLanguage(models, body),
+      language,
       existing: body.existing ?? 'skip',
       status: 'queued',
       workflowId: jobWorkflowId(jobId),

@@ -117,6 +117,8 @@ export const createJobBody = z
     maxCostUsd: z.number().positive().max(1_000_000).optional(),
     /** Chapters of the range that already have text: skip (default), revise, or rewrite. */
     existing: z.enum(EXISTING_CHAPTER_MODES).optional(),
+    /** The language of the job's messages to the author (absent: the project's and the session's). */
+    language: z.enum(['en', 'zh']).optional(),
   })
   .strict();
 

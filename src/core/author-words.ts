@@ -67,12 +67,12 @@ export function usd(amount: number): string {
   return amount >= 1 ? `$${amount.toFixed(2)}` : `$${amount.toFixed(4)}`;
 }
 
-/** "1 chapter", "3 chapters"; Chinese counts without a plural: "3 章". */
+/** "1 chapter", "3 chapters"; Chinese counts without a plural or a space: "3章". */
 export function chapters(n: number, lang: Language): string {
-  return lang === 'zh' ? `${n} 章` : `${n} ${n === 1 ? 'chapter' : 'chapters'}`;
+  return lang === 'zh' ? `${n}章` : `${n} ${n === 1 ? 'chapter' : 'chapters'}`;
 }
 
-/** A chapter range: "chapters 1–3" / "chapter 2"; "第 1–3 章" / "第 2 章". */
+/** A chapter range: "chapters 1–3" / "chapter 2"; "第1–3章" / "第2章". */
 export function chapterRange(from: number, to: number, lang: Language): string {
   return chapterList(Array.from({ length: to - from + 1 }, (_, i) => from + i), lang);
 }
@@ -90,16 +90,39 @@ export function numberRuns(ns: readonly number[]): string[] {
   return runs;
 }
 
-/** Chapters as a person lists them: "chapter 4", "chapters 1–2, 5"; "第 4 章", "第 1–2、5 章". */
+/** Chapters as a person lists them: "chapter 4", "chapters 1–2, 5"; "第4章", "第1–2、5章". */
 export function chapterList(ns: readonly number[], lang: Language): string {
   const runs = numberRuns(ns);
-  if (lang === 'zh') return `第 ${runs.join('、')} 章`;
+  if (lang === 'zh') return `第${runs.join('、')}章`;
   return `${new Set(ns).size === 1 ? 'chapter' : 'chapters'} ${runs.join(', ')}`;
 }
 
-/** The messages a job posts as it goes (job_progress `message`, its closing session message). */
+const JOB_STATUS_WORDS: Record<string, Record<Language, string>> = {
+  queued: { en: 'queued', zh: '排队中' },
+  running: { en: 'running', zh: '进行中' },
+  pausing: { en: 'pausing', zh: '正在暂停' },
+  paused: { en: 'paused', zh: '已暂停' },
+  failed: { en: 'stopped on a problem', zh: '出错停下' },
+  cancelled: { en: 'cancelled', zh: '已取消' },
+  completed: { en: 'completed', zh: '已完成' },
+};
+
+/** A job's status as the author reads it ("进行中", "paused"). */
+export const jobStatusWord = (status: string, lang: Language): string => JOB_STATUS_WORDS[status]?.[lang] ?? (lang === 'zh' ? '未知' : 'unknown');
+
+/** A sentence's first letter in capitals (English; Chinese has none). */
+const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * Why a chapter (or the outline) could not be finished, as the job tells the author: never a
+ * turn id, a stop code or a tool name (those stay in the Job's `failure` for operators).
+ */
+export type JobFailureReason = 'turn_failed' | 'interrupted' | 'cut_off' | 'no_draft' | 'error';
+
+/** The messages a job posts as it goes (job_progress `message`, its closing session message, its task on the board). */
 export function jobWords(lang: Language) {
   const zh = lang === 'zh';
+  const ch = (n: number) => chapterList([n], lang);
   return {
     /** The first message: the range, and what happens to chapters that already have text. */
     started: (from: number, to: number, existing: readonly number[] = [], mode: 'skip' | 'revise' | 'rewrite' = 'skip') => {
@@ -114,48 +137,71 @@ export function jobWords(lang: Language) {
           ? `${list}已经有正文，会重写（你自己写的章节要先经你同意）。`
           : `${list} already ${one ? 'has' : 'have'} text and will be rewritten (a chapter you wrote yourself only with your approval).`,
       }[mode];
-      return `${head} ${what[0]!.toUpperCase()}${what.slice(1)}`;
+      return zh ? `${head}${what}` : `${head} ${capital(what)}`;
     },
-    skipped: (n: number) => (zh ? `第 ${n} 章已经有正文，保持原样。` : `Chapter ${n} already has text: left as it is.`),
-    revisingExisting: (n: number) => (zh ? `正在修改已有的第 ${n} 章。` : `Revising the existing chapter ${n}.`),
-    restarted: (at: number) => (zh ? `任务从第 ${at} 章重新开始。` : `Job restarted at chapter ${at}.`),
-    pausing: () => (zh ? '写完当前这一章后暂停。' : 'Pausing after the chapter in flight.'),
-    pauseWithdrawn: () => (zh ? '已取消暂停。' : 'Pause withdrawn.'),
-    paused: (before: number) => (zh ? `已在第 ${before} 章之前暂停。` : `Paused before chapter ${before}.`),
-    resumed: (at: number) => (zh ? `从第 ${at} 章继续。` : `Resumed at chapter ${at}.`),
+    skipped: (n: number) => (zh ? `${ch(n)}已经有正文，保持原样。` : `Chapter ${n} already has text: left as it is.`),
+    revisingExisting: (n: number) => (zh ? `正在修改已有的${ch(n)}。` : `Revising the existing chapter ${n}.`),
+    restarted: (at: number) => (zh ? `任务从${ch(at)}重新开始。` : `Job restarted at chapter ${at}.`),
+    pausing: () => (zh ? '正在暂停：先写完当前这一章。' : 'Pausing: the chapter being written is finished first.'),
+    pauseWithdrawn: () => (zh ? '已取消暂停，继续写。' : 'Pause withdrawn: the job goes on.'),
+    paused: (before: number) => (zh ? `已在${ch(before)}之前暂停。` : `Paused before chapter ${before}.`),
+    resumed: (at: number) => (zh ? `从${ch(at)}继续。` : `Resumed at chapter ${at}.`),
     budgetPaused: (before: number, budget: number, used: number, perChapter: number) =>
       zh
-        ? `已在第 ${before} 章之前暂停：再写会超出 ${budget} 个 token 的预算（已用 ${used}，每章约 ${perChapter}）。提高 maxTokens 后继续。`
-        : `Paused before chapter ${before}: token budget ${budget} would be exceeded (${used} used, about ${perChapter} per chapter). Resume with a higher maxTokens to go on.`,
+        ? `已在${ch(before)}之前暂停：再写会超出 ${budget} 令牌的预算（已用 ${used}，每章约 ${perChapter}）。提高令牌预算后继续。`
+        : `Paused before chapter ${before}: token budget ${budget} would be exceeded (${used} used, about ${perChapter} per chapter). Raise the token budget and resume to go on.`,
     budgetResumed: (at: number, budget: number | null) =>
-      zh
-        ? `从第 ${at} 章继续（token 预算：${budget ?? '不限'}）。`
-        : `Resumed at chapter ${at} (token budget ${budget ?? 'lifted'}).`,
+      zh ? `从${ch(at)}继续（令牌预算：${budget ?? '不限'}）。` : `Resumed at chapter ${at} (token budget ${budget ?? 'lifted'}).`,
     costBudgetPaused: (before: number, budget: number, used: number, perChapter: number) =>
       zh
-        ? `已在第 ${before} 章之前暂停：再写会超出 ${usd(budget)} 的费用预算（已用 ${usd(used)}，每章约 ${usd(perChapter)}）。提高 maxCostUsd 后继续。`
-        : `Paused before chapter ${before}: cost budget ${usd(budget)} would be exceeded (${usd(used)} spent, about ${usd(perChapter)} per chapter). Resume with a higher maxCostUsd to go on.`,
+        ? `已在${ch(before)}之前暂停：再写会超出 ${usd(budget)} 的费用预算（已用 ${usd(used)}，每章约 ${usd(perChapter)}）。提高费用预算后继续。`
+        : `Paused before chapter ${before}: cost budget ${usd(budget)} would be exceeded (${usd(used)} spent, about ${usd(perChapter)} per chapter). Raise the cost budget and resume to go on.`,
     costBudgetResumed: (at: number, budget: number | null) =>
-      zh ? `从第 ${at} 章继续（费用预算：${budget === null ? '不限' : usd(budget)}）。` : `Resumed at chapter ${at} (cost budget ${budget === null ? 'lifted' : usd(budget)}).`,
-    retrying: (chapter: number | null) => (chapter === null ? (zh ? '重新规划大纲。' : 'Retrying the outline.') : zh ? `重写第 ${chapter} 章。` : `Retrying chapter ${chapter}.`),
+      zh ? `从${ch(at)}继续（费用预算：${budget === null ? '不限' : usd(budget)}）。` : `Resumed at chapter ${at} (cost budget ${budget === null ? 'lifted' : usd(budget)}).`,
+    retrying: (chapter: number | null) => (chapter === null ? (zh ? '重新规划大纲。' : 'Retrying the outline.') : zh ? `重写${ch(chapter)}。` : `Retrying chapter ${chapter}.`),
     planning: (count: number, missing: string) =>
-      zh ? `先规划大纲：第 ${missing} 章还没有条目。` : `Planning the outline: ${count === 1 ? `chapter ${missing} has` : `chapters ${missing} have`} no entry.`,
+      zh ? `先规划大纲：第${missing}章还没有条目。` : `Planning the outline: ${count === 1 ? `chapter ${missing} has` : `chapters ${missing} have`} no entry.`,
     outlineStillMissing: (count: number, missing: string) =>
       zh
-        ? `大纲里第 ${missing} 章仍没有条目，将按故事发展来写。`
+        ? `大纲里第${missing}章仍没有条目，将按故事发展来写。`
         : `The outline still has no entry for ${count === 1 ? `chapter ${missing}; it follows` : `chapters ${missing}; they follow`} the story.`,
     chapterWritten: (n: number, title: string, words: number) =>
-      zh ? `第 ${n} 章写好了：《${title}》（${words} 字）。` : `Chapter ${n} written: "${title}" (${words} ${words === 1 ? 'word' : 'words'}).`,
-    writing: (n: number) => (zh ? `正在写第 ${n} 章。` : `Writing chapter ${n}.`),
-    revising: (n: number, round: number) => (zh ? `正在修改第 ${n} 章（第 ${round} 轮）。` : `Revising chapter ${n} (round ${round}).`),
-    completed: (done: number) => (zh ? `任务完成：写好了 ${chapters(done, lang)}。` : `Job completed: ${chapters(done, lang)} written.`),
+      zh ? `${ch(n)}写好了：《${title}》（${words}字）。` : `Chapter ${n} written: "${title}" (${words} ${words === 1 ? 'word' : 'words'}).`,
+    writing: (n: number) => (zh ? `正在写${ch(n)}。` : `Writing chapter ${n}.`),
+    revising: (n: number, round: number) => (zh ? `正在修改${ch(n)}（第${round}轮）。` : `Revising chapter ${n} (round ${round}).`),
+    completed: (done: number) => (zh ? `任务完成：写好了${chapters(done, lang)}。` : `Job completed: ${chapters(done, lang)} written.`),
     cancelled: (done: number) =>
       done === 0
         ? zh
           ? '任务已取消，还没有写完的章节。'
           : 'Job cancelled before any chapter was finished.'
         : zh
-          ? `任务已取消，已写好的 ${chapters(done, lang)}都保留。`
+          ? `任务已取消，已写好的${chapters(done, lang)}都保留。`
           : `Job cancelled; the ${done === 1 ? 'finished chapter is' : `${done} finished chapters are`} kept.`,
+    /** The job stopped on a chapter (null: the outline) and waits: why, in words, and what resuming does. */
+    failed: (chapter: number | null, reason: JobFailureReason) => {
+      const what = chapter === null ? (zh ? '大纲' : 'The outline') : zh ? ch(chapter) : `Chapter ${chapter}`;
+      const why = {
+        turn_failed: zh ? '写作中途出错' : 'the writing stopped on an error',
+        interrupted: zh ? '写作被中断了' : 'the writing was interrupted',
+        cut_off: zh ? '模型的回答到了长度上限，被截断了' : "the model's answer was cut off at its length limit",
+        no_draft: zh ? '没有留下有正文的草稿' : 'no draft with text was saved',
+        error: zh ? '出了错' : 'something went wrong',
+      }[reason];
+      return zh ? `${what}没能完成：${why}。恢复任务即可重试。` : `${what} could not be finished: ${why}. Resume the job to try again.`;
+    },
+    /** The job's item on the project's task board: its range. */
+    taskTitle: (from: number, to: number) => (zh ? chapterRange(from, to, lang) : capital(chapterRange(from, to, lang))),
+    /** The job's item's progress: chapters written, and how the job stands when it is not simply running. */
+    taskProgress: (done: number, total: number, status: string, failedChapter: number | null = null) => {
+      const count = zh ? `已写 ${done}/${total} 章` : `${done}/${total} chapters written`;
+      const note = {
+        pausing: zh ? '正在暂停' : 'pausing',
+        paused: zh ? '任务已暂停' : 'job paused',
+        failed: failedChapter === null ? (zh ? '任务停下了，等待恢复' : 'job stopped; resume it to go on') : zh ? `任务停在${ch(failedChapter)}，等待恢复` : `job stopped at chapter ${failedChapter}; resume it to go on`,
+        cancelled: zh ? '任务已取消' : 'job cancelled',
+      }[status];
+      return note ? `${count}${zh ? '；' : '; '}${note}` : count;
+    },
   };
 }

@@ -77,6 +77,10 @@ export type RefusalKind = (typeof REFUSAL_KINDS)[number];
 export const refusalOf = (errorType: string | undefined): RefusalKind | undefined =>
   errorType && Object.hasOwn(INTENTIONAL_REFUSALS, errorType) ? INTENTIONAL_REFUSALS[errorType as keyof typeof INTENTIONAL_REFUSALS] : undefined;
 
+/** What a `job_progress` event reports (its `kind`). */
+export const JOB_PROGRESS_KINDS = ['status', 'turn', 'chapter', 'skipped', 'note'] as const;
+export type JobProgressKind = (typeof JOB_PROGRESS_KINDS)[number];
+
 /** Payload of each event type, keyed by `type`. */
 export const eventDataSchemas = {
   /** First event of a turn, sent before any model call, so a client never waits in silence (seed 004). */
@@ -150,6 +154,20 @@ export const eventDataSchemas = {
     usage: z.object({ promptTokens: z.number().int(), completionTokens: z.number().int(), totalTokens: z.number().int() }),
     turnId: z.string().optional(),
     message: z.string().optional(),
+    /**
+     * What happened: `status` (the job's status changed), `turn` (a child turn began: `turnId`
+     * is the chapter's turn in flight, whose own stream carries the chapter's words as they are
+     * written), `chapter` (chapter `chapter` was written and checked), `skipped` (it already had
+     * text), `note` (anything else worth telling). Absent on streams older than this field.
+     */
+    kind: z.enum(JOB_PROGRESS_KINDS).optional(),
+    /** On `turn` events: what the turn is for (the outline, a chapter's first draft, a revision) and its revision round (0: the first). */
+    turnKind: z.enum(['outline', 'chapter', 'revision']).optional(),
+    round: z.number().int().nonnegative().optional(),
+    /** The job's cost so far in USD by the price table (every priced call of its turns). */
+    costUsd: z.number().nonnegative().optional(),
+    /** Calls of the job to a model with no price: their cost is not in `costUsd`. */
+    unpricedCalls: z.number().int().nonnegative().optional(),
   }),
   reset: z.object({ reason: z.string(), stateUrl: z.string(), lastAvailableId: z.string().nullable() }),
   error: z.object({ code: z.string(), message: z.string(), retryable: z.boolean() }),

@@ -4,6 +4,7 @@
  * message names by id, else the project's running one; the reply says what happened in
  * the author's language. Pure module: runs inside the workflow.
  */
+import { chapterRange, jobStatusWord, jobWords } from './author-words';
 import { findUnitRefs } from './numerals';
 import { orderStands } from './order-checks';
 import { VOIDS } from './order-words';
@@ -22,7 +23,19 @@ export interface JobCommand {
 
 /** What the command found: the job as its record says, or why there is none. */
 export interface JobLookup {
-  job: { id: string; workflowId: string; status: string; from: number; to: number; chaptersDone: number[]; words: number; failure: string | null } | null;
+  job: {
+    id: string;
+    workflowId: string;
+    status: string;
+    from: number;
+    to: number;
+    chaptersDone: number[];
+    words: number;
+    /** For operators only: the reply never quotes it. */
+    failure: string | null;
+    /** The chapter a failed job stopped on (null: the outline; absent in lookups older than this field). */
+    failedChapter?: number | null;
+  } | null;
   /** `not_found`: no such job of this author's; `none_running`: the project has no active job. */
   reason?: 'not_found' | 'none_running';
 }
@@ -99,41 +112,42 @@ const REPORT = /已经|刚才|刚刚|\b(?:already|just (?:paused|cancelled|cance
 /** The job statuses each action applies to. */
 const APPLIES: Record<Exclude<JobCommandAction, 'status'>, string[]> = {
   pause: ['queued', 'running'],
-  resume: ['paused', 'pausing'],
+  // A failed job waits for a resume, which retries the chapter it stopped on.
+  resume: ['paused', 'pausing', 'failed'],
   cancel: ['queued', 'running', 'pausing', 'paused', 'failed'],
 };
 
 /** Whether the action does anything to a job in this status. */
 export const commandApplies = (action: JobCommandAction, status: string): boolean => action === 'status' || APPLIES[action].includes(status);
 
-const range = (from: number, to: number, zh: boolean): string => (from === to ? (zh ? `第${from}章` : `chapter ${from}`) : zh ? `第${from}-${to}章` : `chapters ${from}–${to}`);
-
-/** The turn's reply: what was done to which job, and where it stands. */
+/** The turn's reply: what was done to which job, and where it stands, in the author's words (no status codes, ids or routes). */
 export function jobCommandReply(cmd: JobCommand, lookup: JobLookup, language: 'zh' | 'en', signalled: boolean): string {
   const zh = language === 'zh';
   const job = lookup.job;
   if (!job)
     return lookup.reason === 'not_found'
       ? zh
-        ? `没有找到任务 ${cmd.jobId}。`
-        : `No job ${cmd.jobId} was found.`
+        ? '没有找到你说的这个任务。'
+        : 'That job was not found.'
       : zh
         ? '这个项目现在没有进行中的任务。'
         : 'There is no running job in this project.';
   const done = job.chaptersDone.length;
   const total = job.to - job.from + 1;
+  const status = jobStatusWord(job.status, language);
   const where = zh
-    ? `任务（${range(job.from, job.to, true)}）：已完成 ${done}/${total} 章，共 ${job.words} 字，状态：${job.status}。`
-    : `Job (${range(job.from, job.to, false)}): ${done} of ${total} ${total === 1 ? 'chapter' : 'chapters'} done, ${job.words} words, status: ${job.status}.`;
-  if (cmd.action === 'status') return job.failure ? `${where}${zh ? `\n出错：${job.failure}` : `\nProblem: ${job.failure}`}` : where;
+    ? `任务（${chapterRange(job.from, job.to, language)}）：已完成 ${done}/${total} 章，共 ${job.words} 字，状态：${status}。`
+    : `Job (${chapterRange(job.from, job.to, language)}): ${done} of ${total} ${total === 1 ? 'chapter' : 'chapters'} done, ${job.words} words, status: ${status}.`;
+  if (cmd.action === 'status')
+    return job.status === 'failed' ? `${where}\n${jobWords(language).failed(job.failedChapter ?? null, 'error')}` : where;
   if (!commandApplies(cmd.action, job.status)) return zh ? `${where}\n这个状态下无法${{ pause: '暂停', resume: '继续', cancel: '取消' }[cmd.action]}。` : `${where}\nIt cannot be ${cmd.action === 'pause' ? 'paused' : cmd.action === 'resume' ? 'resumed' : 'cancelled'} now.`;
   if (!signalled)
     return zh
-      ? `${where}\n任务的工作流已不在运行，请通过 POST /api/v1/jobs/${job.id}/${cmd.action} 处理。`
-      : `${where}\nIts workflow is no longer running; use POST /api/v1/jobs/${job.id}/${cmd.action}.`;
+      ? `${where}\n这个任务已不在运行，请在“任务”页里${{ pause: '暂停', resume: '继续', cancel: '取消' }[cmd.action]}它。`
+      : `${where}\nIt is no longer running: ${cmd.action === 'pause' ? 'pause' : cmd.action === 'resume' ? 'resume' : 'cancel'} it from the Jobs page.`;
   const did = zh
-    ? { pause: '已请求暂停：当前这一章写完后停下。', resume: '已继续。', cancel: '已取消：正在写的那一章停止，已完成的章节都保留。' }[cmd.action]
-    : { pause: 'Pause requested: it stops after the chapter in flight.', resume: 'Resumed.', cancel: 'Cancelled: the chapter in flight stops; finished chapters are kept.' }[cmd.action];
+    ? { pause: '正在暂停：当前这一章写完后停下。', resume: '已继续。', cancel: '已取消：正在写的那一章停止，已完成的章节都保留。' }[cmd.action]
+    : { pause: 'Pausing: the chapter being written is finished first, then the job waits.', resume: 'Resumed.', cancel: 'Cancelled: the chapter being written stops; finished chapters are kept.' }[cmd.action];
   return `${did}\n${where}`;
 }
 
@@ -151,7 +165,7 @@ export function answerToJobOffer(offer: JobOffer, reading: MessageReading): JobC
 /** The one line that asks before a job command the message did not clearly give. */
 export function jobQuestionReply(question: JobQuestion, job: NonNullable<JobLookup['job']>, language: 'zh' | 'en'): string {
   const zh = language === 'zh';
-  const which = range(job.from, job.to, zh);
+  const which = chapterRange(job.from, job.to, language);
   if (question.action === 'stop')
     return zh
       ? `要暂停任务（${which}）还是取消它？暂停之后可以继续；取消会停下正在写的那一章，已完成的章节都保留。请回复“暂停”或“取消”。`

@@ -124,7 +124,12 @@ export interface JobProgress {
  * One moment of that progress as a `job_progress` event reports it (`chapter`: the one the
  * message is about); the event adds the range from the Job document.
  */
-export type ProgressFacts = Pick<JobProgress, 'chapter' | 'chaptersDone' | 'words' | 'usage' | 'status'> & { turnId?: string; message?: string };
+export type ProgressFacts = Pick<JobProgress, 'chapter' | 'chaptersDone' | 'words' | 'usage' | 'status'> & {
+  turnId?: string;
+  message?: string;
+  /** A child turn that begins: what it is for, and its revision round. */
+  turn?: { kind: JobTurnKind; round: number };
+};
 
 export { zeroUsage };
 

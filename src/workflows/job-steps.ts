@@ -5,6 +5,7 @@
  * the job goes on (`ok`) or was cancelled meanwhile.
  */
 import { condition, upsertSearchAttributes } from '@temporalio/workflow';
+import type { JobFailureReason } from '../core/author-words';
 import type { JobStatus } from '../core/domain';
 import type { JobResult } from '../core/job-messages';
 import { SA } from '../core/messages';
@@ -17,7 +18,7 @@ const NO_REVIEW = 1_000_000_000;
 export type Step = 'ok' | 'cancelled';
 
 /** `summary`: the job stopped here (ended, failed, paused at its budget): its session gets a closing message. */
-type StatusExtra = { failure?: { chapter: number | null; message: string } | null; done?: boolean; summary?: boolean };
+type StatusExtra = { failure?: { chapter: number | null; message: string; reason?: JobFailureReason } | null; done?: boolean; summary?: boolean };
 
 export class JobSteps {
   constructor(
@@ -100,13 +101,18 @@ export class JobSteps {
     return null;
   }
 
-  /** Stops in the resumable failed state until `resume` (retry) or `cancel`. */
-  async failAndWait(chapter: number | null, message: string): Promise<Step> {
+  /**
+   * Stops in the resumable failed state until `resume` (retry) or `cancel`. The author reads
+   * why in words (the job_progress message, the closing summary); `problem.message`, with its
+   * turn id and stop code, is for operators (the Job's `failure`, the query, the `error` event).
+   */
+  async failAndWait(chapter: number | null, problem: Problem): Promise<Step> {
     const { st } = this;
+    const { message, reason } = problem;
     st.failure = message;
     // Cleared before the status goes out: a client may resume as soon as it sees `failed`.
     st.resumeRequested = false;
-    await this.setStatus('failed', message, { failure: { chapter, message }, summary: true });
+    await this.setStatus('failed', st.wording.failed(chapter, reason), { failure: { chapter, message, reason }, summary: true });
     await condition(() => st.resumeRequested || st.cancelRequested);
     if (st.cancelRequested) return 'cancelled';
     st.failure = null;
@@ -200,7 +206,7 @@ export class JobSteps {
     const fin = await st.serial((slot) =>
       acts.finishChapter.executeWithOptions({ summary: `finish chapter ${n}` }, [{ jobId, chapter: n, turnIds, slot, status: st.status, usage: { ...st.usage }, projectId: input.projectId }]),
     );
-    if (!fin.done) return (await this.failAndWait(n, `chapter ${n}: ${fin.reason}`)) === 'cancelled' ? 'cancelled' : 'failed';
+    if (!fin.done) return (await this.failAndWait(n, { message: `chapter ${n}: ${fin.reason}`, reason: 'no_draft' })) === 'cancelled' ? 'cancelled' : 'failed';
     st.words = fin.totalWords;
     st.chaptersDone = fin.chaptersDone;
     return 'ok';
@@ -220,7 +226,7 @@ export class JobSteps {
       ...req,
       // Not awaited: the chapter's turn runs while its announcement is written.
       onTurn: (turnId) => {
-        const facts = st.progress(announce, req.open.chapter, turnId);
+        const facts = { ...st.progress(announce, req.open.chapter, turnId), turn: { kind: req.open.kind, round: req.open.round } };
         st.background((slot) => acts.recordJob({ jobId: this.input.jobId, slot, progress: facts }));
       },
     });
@@ -229,13 +235,20 @@ export class JobSteps {
   }
 }
 
+/** Why a chapter (or the outline) does not count: for operators (`message`) and for the author (`reason`). */
+export interface Problem {
+  message: string;
+  reason: JobFailureReason;
+}
+
 /** Why a finished child turn does not count, or null when it does. */
-function problem(r: ChildResult, what: string): string | null {
-  if (r.kind === 'failed') return `${what} failed: ${r.message}`;
+function problem(r: ChildResult, what: string): Problem | null {
+  if (r.kind === 'failed') return { message: `${what} failed: ${r.message}`, reason: 'error' };
   if (r.kind === 'cancelled') return null;
-  if (r.outcome.status === 'failed') return `${what}: turn ${r.turnId} failed${r.outcome.stopReason ? ` (${r.outcome.stopReason})` : ''}`;
-  if (r.outcome.status === 'interrupted') return `${what}: turn ${r.turnId} was interrupted`;
+  if (r.outcome.status === 'failed') return { message: `${what}: turn ${r.turnId} failed${r.outcome.stopReason ? ` (${r.outcome.stopReason})` : ''}`, reason: 'turn_failed' };
+  if (r.outcome.status === 'interrupted') return { message: `${what}: turn ${r.turnId} was interrupted`, reason: 'interrupted' };
   // Cut off at the model's output limit: part of the chapter is saved, and it is not written.
-  if (r.outcome.stopReason === 'output_truncated') return `${what}: turn ${r.turnId} was cut off at the model's output limit (output_truncated)`;
+  if (r.outcome.stopReason === 'output_truncated')
+    return { message: `${what}: turn ${r.turnId} was cut off at the model's output limit (output_truncated)`, reason: 'cut_off' };
   return null;
 }

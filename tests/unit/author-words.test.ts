@@ -50,14 +50,23 @@ describe('job messages', () => {
     expect(en.planning(2, '3–4')).toBe('Planning the outline: chapters 3–4 have no entry.');
     expect(en.started(2, 2)).toBe('Job started: chapter 2.');
     expect(en.chapterWritten(1, 'Dawn', 1)).toBe('Chapter 1 written: "Dawn" (1 word).');
+    expect(en.taskTitle(1, 3)).toBe('Chapters 1–3');
+    expect(en.taskProgress(3, 3, 'completed')).toBe('3/3 chapters written');
+    expect(en.taskProgress(1, 4, 'failed', 2)).toBe('1/4 chapters written; job stopped at chapter 2; resume it to go on');
+    expect(en.costBudgetPaused(3, 1, 0.9, 0.4)).not.toMatch(/maxCostUsd/);
   });
 
   it('speak Chinese to a Chinese author', () => {
     const zh = jobWords('zh');
-    expect(zh.started(1, 3)).toBe('任务开始：写第 1–3 章。');
-    expect(zh.completed(3)).toBe('任务完成：写好了 3 章。');
-    expect(zh.paused(2)).toBe('已在第 2 章之前暂停。');
-    expect(zh.chapterWritten(2, '黎明', 3012)).toBe('第 2 章写好了：《黎明》（3012 字）。');
+    // Chinese chapter forms as people write them: 第6–8章, no spaces, full-width punctuation.
+    expect(zh.started(1, 3)).toBe('任务开始：写第1–3章。');
+    expect(zh.started(6, 8, [7], 'skip')).toBe('任务开始：写第6–8章。第7章已经有正文，保持原样、跳过。');
+    expect(zh.completed(3)).toBe('任务完成：写好了3章。');
+    expect(zh.paused(2)).toBe('已在第2章之前暂停。');
+    expect(zh.chapterWritten(2, '黎明', 3012)).toBe('第2章写好了：《黎明》（3012字）。');
+    expect(zh.taskTitle(6, 8)).toBe('第6–8章');
+    expect(zh.taskProgress(1, 3, 'cancelled')).toBe('已写 1/3 章；任务已取消');
+    expect(zh.budgetPaused(3, 1000, 900, 400)).not.toMatch(/maxTokens|token/);
     for (const text of [zh.pausing(), zh.resumed(2), zh.retrying(null), zh.writing(1), zh.cancelled(2)]) expect(text).toMatch(/[\u4e00-\u9fff]/);
   });
 });

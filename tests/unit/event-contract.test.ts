@@ -36,7 +36,7 @@ const PINNED: Record<string, string[]> = {
   usage: ['promptTokens', 'completionTokens', 'totalTokens', 'source', 'model'],
   step_retry: ['attempt', 'message'],
   step_resumed: ['step', 'attempt', 'keptChars', 'message'],
-  job_progress: ['chapter', 'of', 'from', 'to', 'chaptersDone', 'status', 'words', 'usage', 'turnId', 'message'],
+  job_progress: ['chapter', 'of', 'from', 'to', 'chaptersDone', 'status', 'words', 'usage', 'turnId', 'message', 'kind', 'turnKind', 'round', 'costUsd', 'unpricedCalls'],
   reset: ['reason', 'stateUrl', 'lastAvailableId'],
   error: ['code', 'message', 'retryable'],
   suggestions: ['items', 'language'],

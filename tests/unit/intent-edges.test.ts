@@ -186,8 +186,11 @@ describe('run control replies', () => {
   });
   test('replies in both languages', () => {
     expect(jobCommandReply({ action: 'status', jobId: null }, found, 'en', false)).toBe('Job (chapters 2–4): 1 of 3 chapters done, 1200 words, status: paused.');
-    expect(jobCommandReply({ action: 'status', jobId: null }, { job: { ...job, failure: 'model down' } }, 'zh', false)).toBe('任务（第2-4章）：已完成 1/3 章，共 1200 字，状态：paused。\n出错：model down');
-    expect(jobCommandReply({ action: 'status', jobId: null }, { job: { ...job, failure: 'model down' } }, 'en', false)).toContain('\nProblem: model down');
+    // The status in the author's words; an operator's failure message is never quoted.
+    expect(jobCommandReply({ action: 'status', jobId: null }, { job: { ...job, failure: 'model down' } }, 'zh', false)).toBe('任务（第2–4章）：已完成 1/3 章，共 1200 字，状态：已暂停。');
+    expect(jobCommandReply({ action: 'status', jobId: null }, { job: { ...job, status: 'failed', failure: 'model down', failedChapter: 3 } }, 'en', false)).toContain(
+      '\nChapter 3 could not be finished: something went wrong. Resume the job to try again.',
+    );
     expect(jobCommandReply({ action: 'pause', jobId: null }, found, 'zh', true)).toContain('这个状态下无法暂停。');
     expect(jobCommandReply({ action: 'pause', jobId: null }, found, 'en', true)).toContain('It cannot be paused now.');
     expect(jobCommandReply({ action: 'cancel', jobId: null }, { job: { ...job, status: 'completed' } }, 'en', true)).toContain('It cannot be cancelled now.');
@@ -195,9 +198,9 @@ describe('run control replies', () => {
     expect(jobCommandReply({ action: 'resume', jobId: null }, found, 'zh', true)).toMatch(/^已继续。\n/);
     expect(jobCommandReply({ action: 'cancel', jobId: null }, found, 'zh', true)).toMatch(/^已取消：/);
     expect(jobCommandReply({ action: 'cancel', jobId: null }, found, 'en', true)).toMatch(/^Cancelled: /);
-    expect(jobCommandReply({ action: 'resume', jobId: null }, found, 'en', false)).toContain('Its workflow is no longer running; use POST /api/v1/jobs/j1/resume.');
-    expect(jobCommandReply({ action: 'resume', jobId: null }, found, 'zh', false)).toContain('POST /api/v1/jobs/j1/resume');
-    expect(jobCommandReply({ action: 'status', jobId: 'x' }, { job: null, reason: 'not_found' }, 'zh', false)).toBe('没有找到任务 x。');
+    expect(jobCommandReply({ action: 'resume', jobId: null }, found, 'en', false)).toContain('It is no longer running: resume it from the Jobs page.');
+    expect(jobCommandReply({ action: 'resume', jobId: null }, found, 'zh', false)).toContain('请在“任务”页里继续它。');
+    expect(jobCommandReply({ action: 'status', jobId: 'x' }, { job: null, reason: 'not_found' }, 'zh', false)).toBe('没有找到你说的这个任务。');
     expect(jobCommandReply({ action: 'status', jobId: null }, { job: null, reason: 'none_running' }, 'zh', false)).toBe('这个项目现在没有进行中的任务。');
   });
   test('commands at their limits: length, lines, no action word', () => {

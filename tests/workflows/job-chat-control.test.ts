@@ -24,12 +24,12 @@ test('pause, status and cancel from the author’s chat, with no model call; the
 
   const before = h.model.requests.length;
   const paused = await runTurn(h, sessionId, 'pause the job');
-  expect(chatText(paused.events)).toContain('Pause requested');
+  expect(chatText(paused.events)).toContain('Pausing: the chapter being written is finished first');
   await waitFor('paused', async () => ((await jobStatus(jobId)).status === 'paused' ? true : null));
 
   const status = await runTurn(h, sessionId, '进度怎么样');
-  expect(chatText(status.events)).toMatch(/^任务（第1-3章）：已完成 \d\/3 章/);
-  expect(chatText(status.events)).toContain('状态：paused');
+  expect(chatText(status.events)).toMatch(/^任务（第1–3章）：已完成 \d\/3 章/);
+  expect(chatText(status.events)).toContain('状态：已暂停');
 
   const cancelled = await runTurn(h, sessionId, `cancel job ${jobId}`);
   expect(chatText(cancelled.events)).toContain('Cancelled');
@@ -51,7 +51,7 @@ test('no running job, or another author’s id, is a clear answer, not an action
   const none = await runTurn(h, sessionId, 'job status');
   expect(chatText(none.events)).toBe('There is no running job in this project.');
   const unknown = await runTurn(h, sessionId, 'cancel job 0123456789abcdef01234567');
-  expect(chatText(unknown.events)).toBe('No job 0123456789abcdef01234567 was found.');
+  expect(chatText(unknown.events)).toBe('That job was not found.');
 });
 
 test('a completed job says what it wrote, in its session', async () => {

@@ -100,7 +100,8 @@ test('cancel stops the chapter in flight at once and keeps every finished chapte
   const events = await jobEvents(h, jobId);
   expect(events[events.length - 1]).toMatchObject({ type: 'done', data: { status: 'cancelled' } });
   const project = await h.runtime.models.Project.findById(projectId).lean();
-  expect(project!.tasks.find((t) => t.id === `job-${jobId}`)).toMatchObject({ status: 'in_progress', doneUnits: [1], progress: '1/4 chapters written; job cancelled' });
+  // The board says the job was cancelled, with what it wrote: no longer in progress.
+  expect(project!.tasks.find((t) => t.id === `job-${jobId}`)).toMatchObject({ title: 'Chapters 1–4', status: 'todo', doneUnits: [1], progress: '1/4 chapters written; job cancelled' });
   // The session is free for the author again.
   h.model.setTiming({ tokensPerSecond: 1e6 });
   expect((await waitTurn(h, await postTurn(h, sessionId, 'How is it going?'))).status).toBe('completed');

@@ -92,7 +92,7 @@ test('a 50-chapter job writes 50 drafts in order, one version each, with a bound
   // Task board: the job's range, done, with every chapter as a done unit.
   const project = await h.runtime.models.Project.findById(projectId).lean();
   const task = project!.tasks.find((t) => t.id === `job-${jobId}`);
-  expect(task).toMatchObject({ status: 'done', progress: '50/50 chapters written' });
+  expect(task).toMatchObject({ title: 'Chapters 1–50', status: 'done', progress: '50/50 chapters written' });
   expect(task!.doneUnits).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
 
   // The stream: progress for every chapter (with the chapter turn's id to open), strictly ordered, then done.
@@ -185,8 +185,8 @@ test('a job speaks the author’s language: a Chinese project’s job reports in
   const { jobId } = await startJob(h, { projectId: p.body.id, chapters: { from: 1, to: 2 }, wordsPerChapter: 300 });
   expect(await waitJob(h, jobId)).toMatchObject({ status: 'completed', chaptersDone: 2 });
   const messages = progressOf(await jobEvents(h, jobId)).map((e) => e.data.message ?? '');
-  expect(messages[0]).toBe('任务开始：写第 1–2 章。');
-  expect(messages).toContain('正在写第 1 章。');
-  expect(messages.some((m) => /^第 1 章写好了：《.+》（\d+ 字）。$/.test(m))).toBe(true);
-  expect(messages.at(-1)).toBe('任务完成：写好了 2 章。');
+  expect(messages[0]).toBe('任务开始：写第1–2章。');
+  expect(messages).toContain('正在写第1章。');
+  expect(messages.some((m) => /^第1章写好了：《.+》（\d+字）。$/.test(m))).toBe(true);
+  expect(messages.at(-1)).toBe('任务完成：写好了2章。');
 }, 120_000);

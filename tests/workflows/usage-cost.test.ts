@@ -81,7 +81,7 @@ test('a job with a cost budget pauses before the chapter that would cross it, an
   const spent = (await h.runtime.models.UsageRecord.find({ jobId }).lean()).reduce((s, x) => s + (x.costUsd ?? 0), 0);
   expect(spent).toBeGreaterThan(0.000001);
   const message = progressOf(await jobEvents(h, jobId)).map((e) => e.data.message ?? '').find((m) => m.includes('cost budget'));
-  expect(message).toBe(`Paused before chapter 1: cost budget $0.0000 would be exceeded ($${spent.toFixed(4)} spent, about $0.0000 per chapter). Resume with a higher maxCostUsd to go on.`);
+  expect(message).toBe(`Paused before chapter 1: cost budget $0.0000 would be exceeded ($${spent.toFixed(4)} spent, about $0.0000 per chapter). Raise the cost budget and resume to go on.`);
   // No chapter turn ran while paused.
   expect(await h.runtime.models.Turn.countDocuments({ jobId, message: /^Write Chapter/ })).toBe(0);
 

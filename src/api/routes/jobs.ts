@@ -13,6 +13,7 @@ import { documentRoute, type RouteSpec, toOpenApiPath } from '../openapi';
 import { issueStreamToken, streamReader, streamTokenSettings, userOf } from '../auth';
 import { BadRequestError, ConflictError } from '../errors';
 import { ownedJob, ownedProject, ownedSession } from '../ownership';
+import { workflowRunning } from '../../workflow-liveness';
 import { createJobBody, eventsQuery, interruptBody, listQuery, resumeJobBody } from '../schemas';
 import { resumeIdOf, serveSse } from '../sse';
 import { slotCounts } from '../../db/stream-ledger';
@@ -22,6 +23,9 @@ import { type JobStatus, objectIdSchema } from '../../core/domain';
 import { streamEventSchema } from '../../core/events';
 import { jobStreamKey } from '../../streams/redis-streams';
 import { pauseJobSignal, progressQuery, type ResumeJobArgs, resumeJobSignal } from '../../core/job-messages';
+import { jobTask, jobTaskId } from '../../core/job-task';
+import { type JobCost, jobCost, jobCosts } from '../../db/job-cost';
+import { writeJobTask } from '../../db/job-task';
 
 const ACTIVE = ACTIVE_JOB_STATUSES;
 const ENDED = ENDED_JOB_STATUSES;
@@ -50,7 +54,7 @@ const ENDED = ENDED_JOB_STATUSES;
       errors: [400, 401, 404, 409, 413, 429],
     },
     { method: 'get', path: v1('/jobs'), summary: 'List your jobs (optionally of one project)', tag: 'jobs', query: listQuery },
-    { method: 'get', path: v1('/jobs/:jobId'), summary: 'Job status, chapters done, words, usage (and live progress while not over)', tag: 'jobs', params },
+    { method: 'get', path: v1('/jobs/:jobId'), summary: 'Job status, chapters done, words, usage, cost so far (and live progress while not over)', tag: 'jobs', params },
     control('pause', 'Pause after the chapter in flight'),
     { ...control('resume', 'Resume a paused job, or retry the failed chapter of a failed one; maxTokens / maxCostUsd raise (null lifts) a budget'), body: resumeJobBody },
     { ...control('cancel', 'Cancel: stop the chapter in flight, keep finished chapters'), body: interruptBody },
@@ -58,7 +62,8 @@ const ENDED = ENDED_JOB_STATUSES;
     {
       method: 'get',
       path: v1('/jobs/:jobId/events'),
-      summary: 'The job’s event stream (SSE): job_progress per chapter (with the chapter turn’s id), then done. Resume with Last-Event-ID or ?after=',
+      summary:
+        'The job’s event stream (SSE): job_progress at each status change, each chapter turn that begins (kind turn: its turnId’s own stream carries the chapter’s words as they are written) and each chapter written, with the cost so far; then done. Resume with Last-Event-ID or ?after=',
       tag: 'jobs',
       params,
       query: eventsQuery,
@@ -69,7 +74,8 @@ const ENDED = ENDED_JOB_STATUSES;
 }
 
 
-export const presentJob = (j: JobDoc) => ({
+/** A job as the API shows it; `cost` from its usage records (./db/job-cost.ts). */
+export const presentJob = (j: JobDoc, cost: JobCost = { costUsd: 0, unpricedCalls: 0 }) => ({
   id: String(j._id),
   projectId: j.projectId,
   sessionId: j.sessionId,
@@ -84,6 +90,11 @@ export const presentJob = (j: JobDoc) => ({
   failure: j.failure,
   words: j.words,
   usage: j.usage,
+  /** USD so far by the price table; `unpricedCalls` went to a model with no price and are not in it. */
+  costUsd: cost.costUsd,
+  unpricedCalls: cost.unpricedCalls,
+  /** The language of the job's messages. */
+  language: j.language ?? 'en',
   review: j.review,
   wordsPerChapter: j.wordsPerChapter,
   maxTokens: j.maxTokens ?? null,
@@ -105,6 +116,13 @@ async function recordBudgets(models: Models, job: JobDoc, given: ResumeJobArgs):
   if (Object.keys(budgets).length) await models.Job.updateOne({ _id: job._id }, { $set: budgets });
   Object.assign(job, budgets);
   return budgets;
+}
+
+/** A job with no workflow left to record its end: its record and its item on the task board (if it has one) say cancelled. */
+async function recordCancelled(models: Models, job: JobDoc): Promise<void> {
+  await models.Job.updateOne({ _id: job._id }, { $set: { status: 'cancelled' satisfies JobStatus } });
+  const facts = { jobId: String(job._id), from: job.from, to: job.to, language: job.language, status: 'cancelled' as const };
+  await writeJobTask(models, job.projectId, jobTaskId(facts.jobId), (current) => (current ? jobTask({ ...facts, doneUnits: current.doneUnits ?? [] }) : null));
 }
 
 export function jobsRouter(deps: AppDeps): Router {
@@ -148,16 +166,15 @@ export function jobsRouter(deps: AppDeps): Router {
     const filter: Record<string, unknown> = { ownerId: userId };
     if (q.projectId) filter.projectId = String((await ownedProject(models, userId, q.projectId))._id);
     const list = await models.Job.find(filter).sort({ createdAt: -1 }).limit(q.limit).lean();
-    res.json({ items: list.map(presentJob) });
+    const costs = await jobCosts(models, list.map((j) => ({ jobId: String(j._id), projectId: j.projectId })));
+    res.json({ items: list.map((j) => presentJob(j, costs.get(String(j._id)))) });
   });
 
   r.get('/jobs/:jobId', async (req, res) => {
     const job = await loadOwned(req);
     // The workflow's own view (chapter in flight, its turn id) while the job is not over.
-    const live = ENDED.includes(job.status as JobStatus)
-      ? null
-      : await deps.temporal.workflow.getHandle(job.workflowId).query(progressQuery).catch(() => null);
-    res.json({ ...presentJob(job), live });
+    const live = ENDED.includes(job.status as JobStatus) ? null : deps.temporal.workflow.getHandle(job.workflowId).query(progressQuery).catch(() => null);
+    res.json({ ...presentJob(job, await jobCost(models, { jobId: String(job._id), projectId: job.projectId })), live: await live });
   });
 
   r.post('/jobs/:jobId/pause', async (req, res) => {
@@ -189,8 +206,10 @@ export function jobsRouter(deps: AppDeps): Router {
     if (ENDED.includes(job.status as JobStatus)) throw new ConflictError(`job is ${job.status}`, { status: job.status });
     // A job whose workflow is gone has nothing in flight: its record is all there is to cancel.
     // A Temporal cancellation (not only our signal): the workflow ends as Canceled in Temporal UI.
-    if (!(await signal(job, async (h) => void (await h.cancel()))))
-      await models.Job.updateOne({ _id: job._id }, { $set: { status: 'cancelled' satisfies JobStatus } });
+    // A closed workflow (terminated by an operator) takes a cancellation request without a
+    // word and would never record it: ask Temporal first.
+    const live = await workflowRunning(deps.temporal, job.workflowId);
+    if (!live || !(await signal(job, async (h) => void (await h.cancel())))) await recordCancelled(models, job);
     res.status(202).json({ jobId: String(job._id), requested: 'cancel' });
   });
 
