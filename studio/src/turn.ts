@@ -4,6 +4,7 @@
  * approvals, the reviewer's verdict, suggestions and usage. `apply` is pure apart from
  * copying the item it changes, so React sees a new array per batch.
  */
+import { parseVerdict } from '../../src/core/verdict';
 import type { StreamEvent } from './events';
 
 export type Item =
@@ -47,15 +48,6 @@ export const newTurn = (turnId: string, userText: string): TurnView => ({
   filesChanged: 0,
 });
 
-const VERDICT = /verdict\s*[:：]\s*\**\s*(revise|pass)|(?:结论|判定)\s*[:：]\s*\**\s*(修改|返修|通过)/i;
-
-export function verdictOf(text: string): 'pass' | 'revise' | undefined {
-  const m = VERDICT.exec(text);
-  if (!m) return undefined;
-  const w = (m[1] ?? m[2] ?? '').toLowerCase();
-  return w === 'revise' || w === '修改' || w === '返修' ? 'revise' : 'pass';
-}
-
 /** The index of the last item that matches (-1 when none). */
 function lastIndex(items: Item[], pred: (item: Item) => boolean): number {
   for (let i = items.length - 1; i >= 0; i--) if (pred(items[i]!)) return i;
@@ -81,7 +73,8 @@ export function apply(view: TurnView, events: StreamEvent[]): TurnView {
         else v.items.push({ kind, agent: e.agent, step: e.step, text: e.data.delta });
         if (kind === 'text' && e.agent === 'quality_reviewer') {
           const t = (last() as { text: string }).text;
-          v.verdict = verdictOf(t) ?? v.verdict;
+          const verdict = parseVerdict(t);
+          if (verdict !== 'none') v.verdict = verdict;
         }
         break;
       }

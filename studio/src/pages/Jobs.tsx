@@ -9,7 +9,7 @@ import { get, type Job, post, errText } from '../api';
 import { tk, useI18n, when } from '../i18n';
 import { href, navigate } from '../router';
 import { LiveStream, type Ev } from '../stream';
-import { chapterNumber } from '../words';
+import { unitOfTitle } from '../../../src/core/numerals';
 import { useProject } from './Project';
 
 function StartJob({ projectId }: { projectId: string }) {
@@ -133,7 +133,7 @@ function JobView({ jobId }: { jobId: string }) {
       {last?.message && <p className="muted">{last.message}</p>}
       <ol className="chapters">
         {chapters.map((n) => {
-          const file = files.find((f) => (f.type === 'draft' || f.type === 'script') && chapterNumber(f.title) === n);
+          const file = files.find((f) => (f.type === 'draft' || f.type === 'script') && unitOfTitle(f.title)?.n === n);
           const done = job.chaptersDone.includes(n);
           const state = done ? 'done' : job.chaptersSkipped.includes(n) ? 'skipped' : job.failedChapter === n ? 'failed' : current === n && !['paused', 'cancelled', 'completed'].includes(status) ? 'writing' : 'pending';
           const words = file?.words ?? 0;

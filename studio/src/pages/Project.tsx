@@ -6,7 +6,7 @@ import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useM
 import { authHeaders, API, type FileSummary, get, type Project, errText } from '../api';
 import { tk, useI18n } from '../i18n';
 import { href, navigate, type Route } from '../router';
-import { chapterNumber } from '../words';
+import { unitOfTitle } from '../../../src/core/numerals';
 import { ChatPage } from './Chat';
 import { FilePage } from './FileView';
 import { TrashPage } from './Trash';
@@ -24,12 +24,18 @@ export const useProject = (): ProjectCtx => useContext(Ctx)!;
 
 const TYPE_ORDER = ['outline', 'character', 'setting', 'draft', 'script', 'folder'] as const;
 
+/** A chapter's place in the book: its number as the core reads titles (the export orders by it too); unnumbered last. */
+const chapterPlace = (f: FileSummary): number => unitOfTitle(f.title)?.n ?? Number.MAX_SAFE_INTEGER;
+
 /** Files in the tree's order: by type, chapters by their number, the rest as the API orders them. */
 export function treeGroups(files: FileSummary[]) {
   return TYPE_ORDER.map((type) => {
-    const list = files.filter((f) => f.type === type);
-    if (type === 'draft' || type === 'script')
-      list.sort((a, b) => (chapterNumber(a.title) ?? 1e9) - (chapterNumber(b.title) ?? 1e9) || a.order - b.order);
+    let list = files.filter((f) => f.type === type);
+    if (type === 'draft' || type === 'script') {
+      // Each title is parsed once, not once per comparison (books run to a thousand chapters).
+      const place = new Map(list.map((f) => [f, chapterPlace(f)]));
+      list = list.sort((a, b) => place.get(a)! - place.get(b)! || a.order - b.order);
+    }
     return { type, list };
   }).filter((g) => g.list.length);
 }
