@@ -1,0 +1,104 @@
+/**
+ * Layout checks and transfer figures the shell's scenarios share: nothing wider than the
+ * screen, the header pinned at the top, a control on screen, and the bytes a screen cost.
+ */
+import type { CDPSession, Locator, Page } from '@playwright/test';
+import { expect } from './helpers';
+
+/** The document is never wider nor taller than the window, and the header sits at its top. */
+export async function expectFits(page: Page, name: string): Promise<void> {
+  const m = await page.evaluate(() => {
+    const head = document.querySelector('header.top')!.getBoundingClientRect();
+    const root = document.documentElement;
+    return { scrollW: root.scrollWidth, scrollH: root.scrollHeight, w: innerWidth, h: innerHeight, headTop: head.top, headH: head.height, scrollY };
+  });
+  expect(m.scrollW, `${name}: the page is wider than the screen`).toBeLessThanOrEqual(m.w);
+  expect(m.scrollH, `${name}: the page is taller than the screen (the header would scroll away)`).toBeLessThanOrEqual(m.h);
+  expect({ top: m.headTop, scrollY: m.scrollY }, `${name}: the header is at the top`).toEqual({ top: 0, scrollY: 0 });
+  expect(m.headH).toBeGreaterThan(20);
+}
+
+/**
+ * Every control the author can see lies wholly across the screen's width (a control cut by
+ * the right edge, as Send was, fails): buttons, links, fields, in view or scrolled to.
+ */
+export async function expectControlsOnScreen(page: Page, name: string): Promise<void> {
+  const off = await page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('button, a[href], input, select, textarea, [contenteditable="true"], [role="button"]')) {
+      if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      // Inside a scrolled box, a control is reachable when the box is; the box's own edges count.
+      let left = r.left;
+      let right = r.right;
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const s = getComputedStyle(p);
+        if (/(auto|scroll)/.test(s.overflowX) && p.scrollWidth > p.clientWidth) {
+          const pr = p.getBoundingClientRect();
+          left = Math.max(left, pr.left);
+          right = Math.min(right, pr.right);
+        }
+      }
+      if (left < -0.5 || right > innerWidth + 0.5) out.push(`${el.tagName.toLowerCase()} “${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}” at ${Math.round(r.left)}–${Math.round(r.right)}`);
+    }
+    return out;
+  });
+  expect(off, `${name}: controls cut by the screen's edge`).toEqual([]);
+}
+
+/** The control is wholly inside the window (after scrolling it into view, as a tap would). */
+export async function expectOnScreen(locator: Locator): Promise<void> {
+  await locator.scrollIntoViewIfNeeded();
+  const box = await locator.boundingBox();
+  const size = locator.page().viewportSize()!;
+  expect(box, 'no box: not rendered').not.toBeNull();
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.y).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(size.width + 0.5);
+  expect(box!.y + box!.height).toBeLessThanOrEqual(size.height + 0.5);
+}
+
+/** Bytes over the wire (headers and encoded bodies, as DevTools' “transferred”), per request. */
+export class TransferMeter {
+  private readonly urls = new Map<string, string>();
+  private readonly bytes = new Map<string, number>();
+  private constructor(private readonly cdp: CDPSession) {}
+
+  static async attach(page: Page): Promise<TransferMeter> {
+    const cdp = await page.context().newCDPSession(page);
+    const meter = new TransferMeter(cdp);
+    cdp.on('Network.requestWillBeSent', (e) => meter.urls.set(e.requestId, e.request.url));
+    // dataReceived counts streams that never finish (the session feed); loadingFinished has the
+    // exact total of the others.
+    cdp.on('Network.dataReceived', (e) => meter.bytes.set(e.requestId, (meter.bytes.get(e.requestId) ?? 0) + e.encodedDataLength));
+    cdp.on('Network.loadingFinished', (e) => meter.bytes.set(e.requestId, e.encodedDataLength));
+    cdp.on('Network.responseReceived', (e) => {
+      // Headers arrive before the body; loadingFinished's total includes them.
+      if (!meter.bytes.has(e.requestId)) meter.bytes.set(e.requestId, e.response.encodedDataLength ?? 0);
+    });
+    await cdp.send('Network.enable');
+    // A cold visit: nothing from the memory or disk cache.
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    return meter;
+  }
+
+  /** Starts a new count (a new screen). */
+  reset(): void {
+    this.urls.clear();
+    this.bytes.clear();
+  }
+
+  /** Every URL requested since the last reset. */
+  requested(): string[] {
+    return [...this.urls.values()];
+  }
+
+  /** Total bytes since the last reset, and the largest requests. */
+  total(): { bytes: number; top: { url: string; bytes: number }[] } {
+    const rows = [...this.bytes.entries()].map(([id, bytes]) => ({ url: this.urls.get(id) ?? id, bytes }));
+    return { bytes: rows.reduce((n, r) => n + r.bytes, 0), top: rows.sort((a, b) => b.bytes - a.bytes).slice(0, 4) };
+  }
+}
+
+export const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
