@@ -7,11 +7,12 @@ import { expect } from './helpers';
 
 /** The document is never wider nor taller than the window, and the header sits at its top. */
 export async function expectFits(page: Page, name: string): Promise<void> {
-  const m = await page.evaluate(() => {
-    const head = document.querySelector('header.top')!.getBoundingClientRect();
+  // Strings, not functions: these files are type-checked for Node, without the DOM's types.
+  const m = (await page.evaluate(`(() => {
+    const head = document.querySelector('header.top').getBoundingClientRect();
     const root = document.documentElement;
     return { scrollW: root.scrollWidth, scrollH: root.scrollHeight, w: innerWidth, h: innerHeight, headTop: head.top, headH: head.height, scrollY };
-  });
+  })()`)) as { scrollW: number; scrollH: number; w: number; h: number; headTop: number; headH: number; scrollY: number };
   expect(m.scrollW, `${name}: the page is wider than the screen`).toBeLessThanOrEqual(m.w);
   expect(m.scrollH, `${name}: the page is taller than the screen (the header would scroll away)`).toBeLessThanOrEqual(m.h);
   expect({ top: m.headTop, scrollY: m.scrollY }, `${name}: the header is at the top`).toEqual({ top: 0, scrollY: 0 });
@@ -23,13 +24,13 @@ export async function expectFits(page: Page, name: string): Promise<void> {
  * the right edge, as Send was, fails): buttons, links, fields, in view or scrolled to.
  */
 export async function expectControlsOnScreen(page: Page, name: string): Promise<void> {
-  const off = await page.evaluate(() => {
-    const out: string[] = [];
-    for (const el of document.querySelectorAll<HTMLElement>('button, a[href], input, select, textarea, [contenteditable="true"], [role="button"]')) {
+  const off = (await page.evaluate(`(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('button, a[href], input, select, textarea, [contenteditable="true"], [role="button"]')) {
       if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
       const r = el.getBoundingClientRect();
       if (r.width === 0 || r.height === 0) continue;
-      // Inside a scrolled box, a control is reachable when the box is; the box's own edges count.
+      // Inside a box that scrolls sideways, a control is reachable when the box is: its edges count.
       let left = r.left;
       let right = r.right;
       for (let p = el.parentElement; p; p = p.parentElement) {
@@ -40,10 +41,11 @@ export async function expectControlsOnScreen(page: Page, name: string): Promise<
           right = Math.min(right, pr.right);
         }
       }
-      if (left < -0.5 || right > innerWidth + 0.5) out.push(`${el.tagName.toLowerCase()} “${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}” at ${Math.round(r.left)}–${Math.round(r.right)}`);
+      const name = (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 40);
+      if (left < -0.5 || right > innerWidth + 0.5) out.push(el.tagName.toLowerCase() + ' “' + name + '” at ' + Math.round(r.left) + '–' + Math.round(r.right));
     }
     return out;
-  });
+  })()`)) as string[];
   expect(off, `${name}: controls cut by the screen's edge`).toEqual([]);
 }
 

@@ -12,7 +12,7 @@ import { expectFits } from './layout';
 
 /** The page's background, as a relative luminance from 0 (black) to 1 (white). */
 async function backgroundLuminance(page: Page): Promise<number> {
-  const rgb = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  const rgb = (await page.evaluate('getComputedStyle(document.documentElement).backgroundColor')) as string;
   const [r, g, b] = (rgb.match(/[\d.]+/g) ?? []).slice(0, 3).map((c) => Number(c) / 255);
   const lin = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
   return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);

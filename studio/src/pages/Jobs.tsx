@@ -155,7 +155,6 @@ function JobView({ jobId }: { jobId: string }) {
       <p className="muted small">
         {job.words} {t.words} · {(job.usage?.totalTokens ?? 0).toLocaleString()} {t.tokens}
         {job.maxTokens ? ` / ${job.maxTokens.toLocaleString()}` : ''}
-        {typeof job.usage?.costUsd === 'number' ? ` · $${job.usage.costUsd.toFixed(4)}` : ''}
       </p>
       <div className="row">
         {['running', 'queued'].includes(status) && (

@@ -21,7 +21,7 @@ export function groupMessages(messages: Message[]): PastTurn[] {
     let turn = turns.find((x) => x.turnId === key);
     if (!turn) turns.push((turn = { turnId: key, user: '', replies: [] }));
     if (m.role === 'user') turn.user = m.content;
-    else if (m.role === 'assistant' && m.content.trim()) turn.replies.push({ agent: m.agent, content: m.content });
+    else if (m.role === 'assistant' && m.content.trim()) turn.replies.push({ agent: m.agent ?? undefined, content: m.content });
   }
   return turns;
 }
