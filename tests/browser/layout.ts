@@ -91,6 +91,21 @@ export class TransferMeter {
     this.bytes.clear();
   }
 
+  /** Waits until nothing new has arrived for `quietMs` (open streams aside: they only trickle). */
+  async settle(quietMs = 800, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let last = -1;
+    let since = Date.now();
+    while (Date.now() < deadline) {
+      const now = this.urls.size * 1e9 + this.total().bytes;
+      if (now !== last) {
+        last = now;
+        since = Date.now();
+      } else if (Date.now() - since >= quietMs) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   /** Every URL requested since the last reset. */
   requested(): string[] {
     return [...this.urls.values()];
