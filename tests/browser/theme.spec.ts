@@ -80,7 +80,7 @@ test.describe('the system says light', () => {
       await page.addInitScript((l) => localStorage.setItem('scriptorium.lang', l), lang);
       const { projectId, sessionId, chapterId } = await seededProject(lang);
       const screens: [string, string, () => Promise<void>][] = [
-        ['chat', `projects/${projectId}/chat/${sessionId}`, () => expect(page.locator('article.turn').last()).toContainText(lang === 'zh' ? '第1章写好了' : 'Chapter 1 is written')],
+        ['chat', `projects/${projectId}/chat/${sessionId}`, () => expect(page.locator('article.turn').last()).toContainText(lang === 'zh' ? '写第1章' : 'Write chapter 1')],
         ['file', `projects/${projectId}/files/${chapterId}`, () => expect(page.getByRole('button', { name: t.save, exact: true })).toBeVisible()],
         ['jobs', `projects/${projectId}/jobs`, () => expect(page.getByRole('heading', { name: t.startJob })).toBeVisible()],
         ['trash', `projects/${projectId}/trash`, () => expect(page.getByRole('heading', { level: 2, name: t.trash })).toBeVisible()],
