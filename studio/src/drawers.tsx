@@ -22,7 +22,11 @@ export interface Drawers {
 /** The open drawer of a project page; `routeKey` changes when the author goes elsewhere. */
 export function useDrawers(routeKey: string): Drawers {
   const [open, setOpen] = useState<DrawerName | null>(null);
+  const current = useRef<DrawerName | null>(null);
   const opener = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    current.current = open;
+  }, [open]);
 
   const close = useCallback(() => {
     setOpen(null);
@@ -30,15 +34,19 @@ export function useDrawers(routeKey: string): Drawers {
     opener.current?.focus();
     opener.current = null;
   }, []);
-  const toggle = useCallback((name: DrawerName) => {
-    setOpen((cur) => {
-      if (cur === name) return null;
-      opener.current = document.activeElement as HTMLElement | null;
-      return name;
-    });
-  }, []);
+  const toggle = useCallback(
+    (name: DrawerName) => {
+      if (current.current === name) return close();
+      opener.current ??= document.activeElement as HTMLElement | null;
+      setOpen(name);
+    },
+    [close],
+  );
 
-  useEffect(() => setOpen(null), [routeKey]);
+  useEffect(() => {
+    setOpen(null);
+    opener.current = null;
+  }, [routeKey]);
   useEffect(() => {
     if (!open) return;
     // Focus moves into the drawer; the panel takes it itself when nothing in it can.

@@ -49,16 +49,18 @@ export async function expectControlsOnScreen(page: Page, name: string): Promise<
   expect(off, `${name}: controls cut by the screen's edge`).toEqual([]);
 }
 
-/** The control is wholly inside the window (after scrolling it into view, as a tap would). */
+/** The control is wholly inside the window (after scrolling it into view, as a tap would; a sliding drawer has come to rest). */
 export async function expectOnScreen(locator: Locator): Promise<void> {
   await locator.scrollIntoViewIfNeeded();
-  const box = await locator.boundingBox();
   const size = locator.page().viewportSize()!;
-  expect(box, 'no box: not rendered').not.toBeNull();
-  expect(box!.x).toBeGreaterThanOrEqual(0);
-  expect(box!.y).toBeGreaterThanOrEqual(0);
-  expect(box!.x + box!.width).toBeLessThanOrEqual(size.width + 0.5);
-  expect(box!.y + box!.height).toBeLessThanOrEqual(size.height + 0.5);
+  await expect
+    .poll(async () => {
+      const box = await locator.boundingBox();
+      if (!box) return 'not rendered';
+      const inside = box.x >= -0.5 && box.y >= -0.5 && box.x + box.width <= size.width + 0.5 && box.y + box.height <= size.height + 0.5;
+      return inside ? 'on screen' : `at ${Math.round(box.x)},${Math.round(box.y)} ${Math.round(box.width)}×${Math.round(box.height)}`;
+    })
+    .toBe('on screen');
 }
 
 /** Bytes over the wire (headers and encoded bodies, as DevTools' “transferred”), per request. */
