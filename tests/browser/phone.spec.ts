@@ -108,3 +108,25 @@ for (const lang of ['en', 'zh'] as Lang[]) {
     await check('trash');
   });
 }
+
+test.describe('a tablet', () => {
+  test.use({ viewport: { width: 1000, height: 760 }, isMobile: false, hasTouch: true });
+
+  test('keeps the file tree in place and slides the task board in, so the chat keeps its width', async ({ page }) => {
+    const t = DICTS.en;
+    const projectId = await createProject(`Tablet ${Date.now()}`);
+    await authorFile(projectId, 'Chapter 1', 'It rained all night.');
+    await page.goto(studio(`projects/${projectId}/chat`));
+    await expect(page.getByTestId('file-tree')).toBeVisible();
+    await expect(page.getByRole('button', { name: t.fileTree })).toBeHidden();
+    await expect(page.getByTestId('task-board')).toBeHidden();
+    const log = await page.getByRole('log').boundingBox();
+    expect(log!.width).toBeGreaterThan(500);
+    await page.getByRole('button', { name: t.taskBoard }).click();
+    await expectOnScreen(page.getByTestId('task-board').getByRole('heading', { name: t.taskBoard }));
+    await expectFits(page, 'tablet tasks drawer');
+    await expectControlsOnScreen(page, 'tablet tasks drawer');
+    await expectAccessible(page, 'tablet tasks drawer');
+    await shot(page, 'tablet-tasks-drawer-en');
+  });
+});
