@@ -7,7 +7,7 @@
  */
 import { router, say } from '../helpers/script';
 import { DICTS, type Lang } from '../../studio/src/i18n/parts';
-import { api, authorFile, createProject, expectAccessible, newestTurnId, persona, script, shot, studio, expect, test } from './helpers';
+import { api, authorFile, createProject, expectAccessible, newestTurnId, persona, script, shot, studio, suggestionsEntry, expect, test } from './helpers';
 import { expectControlsOnScreen, expectFits, expectOnScreen } from './layout';
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -90,6 +90,7 @@ for (const lang of ['en', 'zh'] as Lang[]) {
     await script([
       router({ current_agent: 'writer', workflow_plan: 'quick' }),
       say('writer', zh ? '第2章可以从灯塔看见那艘船开始。' : 'Chapter 2 could open with the ship seen from the lamp room.'),
+      suggestionsEntry([zh ? '写第2章' : 'Write chapter 2']),
     ]);
     const message = page.getByLabel(t.message);
     await expectOnScreen(message);
