@@ -31,11 +31,11 @@ const chapterPlace = (f: FileSummary): number => unitOfTitle(f.title)?.n ?? Numb
 /** Files in the tree's order: by type, chapters by their number, the rest as the API orders them. */
 export function treeGroups(files: FileSummary[]) {
   return TYPE_ORDER.map((type) => {
-    let list = files.filter((f) => f.type === type);
+    const list = files.filter((f) => f.type === type);
     if (type === 'draft' || type === 'script') {
       // Each title is parsed once, not once per comparison (books run to a thousand chapters).
       const place = new Map(list.map((f) => [f, chapterPlace(f)]));
-      list = list.sort((a, b) => place.get(a)! - place.get(b)! || a.order - b.order);
+      list.sort((a, b) => place.get(a)! - place.get(b)! || a.order - b.order);
     }
     return { type, list };
   }).filter((g) => g.list.length);
