@@ -76,6 +76,8 @@ test.describe('the system says light', () => {
 
   for (const lang of ['en', 'zh'] as Lang[]) {
     test(`Dark, picked by the author, reaches every screen, axe-clean (${lang})`, async ({ page }) => {
+      // Sixteen screens, each checked by axe: longer than one scenario's usual minute and a half.
+      test.setTimeout(240_000);
       const t = DICTS[lang];
       await page.addInitScript((l) => localStorage.setItem('scriptorium.lang', l), lang);
       const { projectId, sessionId, chapterId } = await seededProject(lang);
