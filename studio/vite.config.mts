@@ -31,6 +31,8 @@ export default defineConfig({
     target: 'es2022',
     // The diff view is a separate chunk: first load carries only what the first screen needs.
     chunkSizeWarningLimit: 600,
+    // Brotli at its best quality takes a second or two by design; Rolldown would warn about it on every build.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
 });
