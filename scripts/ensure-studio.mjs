@@ -14,7 +14,8 @@ function newest(p) {
   return Math.max(st.mtimeMs, ...fs.readdirSync(p).map((f) => newest(path.join(p, f))));
 }
 
-const sources = ['src', 'index.html', 'vite.config.mts', 'tsconfig.json'].map((f) => path.join(studio, f));
+// Studio bundles the core's rules too (chapter numbers, word counts, verdicts): src/core is a source.
+const sources = [...['src', 'index.html', 'vite.config.mts', 'tsconfig.json'].map((f) => path.join(studio, f)), path.join(root, 'src/core')];
 const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
 const changed = Math.max(...sources.filter((f) => fs.existsSync(f)).map(newest), fs.statSync(path.join(root, 'package-lock.json')).mtimeMs);
 if (built < changed) {

@@ -113,13 +113,5 @@ export function outlineMessage(o: { from: number; to: number; lang: Lang; instru
   return lines.join('\n');
 }
 
-const VERDICT = /verdict\s*[:：]\s*\**\s*(revise|pass|修改|返修|通过)/i;
-const ZH_VERDICT = /(结论|判定)\s*[:：]\s*\**\s*(修改|返修|通过)/;
-
-/** The reviewer's verdict line: "Verdict: revise" asks for another round; anything else passes. */
-export function parseVerdict(text: string): 'pass' | 'revise' | 'none' {
-  const m = VERDICT.exec(text) ?? ZH_VERDICT.exec(text);
-  if (!m) return 'none';
-  const word = (m[2] ?? m[1])!.toLowerCase();
-  return word === 'revise' || word === '修改' || word === '返修' ? 'revise' : 'pass';
-}
+/** The reviewer's verdict line lives in the core (Studio reads it too); re-exported for the job's callers. */
+export { parseVerdict } from '../core/verdict';

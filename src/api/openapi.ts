@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Config } from '../config';
 import { streamEventSchema } from '../core/events';
 import { objectIdSchema } from '../core/domain';
+import { RESPONSE_COMPONENTS, RESPONSES } from './responses';
 import {
   approvalBody,
   approvalIdSchema,
@@ -67,6 +68,8 @@ interface RouteSpec {
   public?: boolean;
   /** Response media type other than JSON (the SSE route). */
   produces?: { type: string; schema: z.ZodType };
+  /** The JSON answer's schema (else RESPONSES in responses.ts by method and path, else any object). */
+  response?: z.ZodType;
 }
 
 function register(registry: OpenAPIRegistry, spec: RouteSpec): void {
@@ -75,7 +78,9 @@ function register(registry: OpenAPIRegistry, spec: RouteSpec): void {
   const responses: RouteConfig['responses'] = {
     [success]: {
       description: spec.description ?? spec.summary,
-      ...(success === 204 ? {} : { content: { [spec.produces?.type ?? 'application/json']: { schema: spec.produces?.schema ?? anyObject } } }),
+      ...(success === 204
+        ? {}
+        : { content: { [spec.produces?.type ?? 'application/json']: { schema: spec.produces?.schema ?? spec.response ?? RESPONSES[`${spec.method} ${spec.path}`] ?? anyObject } } }),
     },
   };
   for (const code of errors) responses[code] = { description: ERROR_TEXT[code] ?? String(code), content: { 'application/json': { schema: errorSchema } } };
@@ -223,7 +228,8 @@ export function buildOpenApiDocument(config: Pick<Config, 'MAX_MESSAGE_CHARS'>) 
   registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer' });
   for (const spec of routeSpecs(config)) register(registry, spec);
 
-  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
+  const components = RESPONSE_COMPONENTS.map((schema) => ({ type: 'schema' as const, schema }));
+  return new OpenApiGeneratorV3([...registry.definitions, ...components]).generateDocument({
     openapi: '3.0.3',
     info: {
       title: 'Scriptorium API',

@@ -6,7 +6,7 @@
 import { CancelledFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { Models } from '../db/models';
-import { parseVerdict } from '../activities/job-text';
+import { parseVerdict } from '../core/verdict';
 import type { LlmStepInput, LlmStepResult } from '../core/turn-types';
 import { activityScope, type ActivityScope } from './activity-scope';
 import { metrics } from './metrics';

@@ -1,8 +1,12 @@
-/** The shell: language, sign-in, and the page for the current route. */
+/**
+ * The shell: language, light or dark, sign-in, and the page for the current route. The header
+ * never scrolls away: the page below it scrolls on its own (styles/shell.css), at any width.
+ */
 import { useEffect, useMemo, useState } from 'react';
 import { ApiError, auth, get, onUnauthorized, errText } from './api';
-import { DICTS, I18nContext, initialLang, type Lang, saveLang, useI18n } from './i18n';
+import { DICTS, I18nContext, initialLang, tk, type Lang, saveLang, useI18n } from './i18n';
 import { href, navigate, useRoute } from './router';
+import { THEME_CHOICES, type ThemeChoice, useTheme } from './theme';
 import { ProjectsPage } from './pages/Projects';
 import { ProjectPage } from './pages/Project';
 
@@ -41,6 +45,7 @@ export function App() {
   const [lang, setLangState] = useState<Lang>(initialLang);
   const [needToken, setNeedToken] = useState(false);
   const [signedIn, setSignedIn] = useState(!!auth.token);
+  const [theme, setTheme] = useTheme();
   const route = useRoute();
   const i18n = useMemo(() => ({ lang, t: DICTS[lang], setLang: (l: Lang) => (saveLang(l), setLangState(l)) }), [lang]);
 
@@ -56,15 +61,30 @@ export function App() {
       <header className="top">
         <a
           className="brand"
+          aria-label={t.appName}
           href={href({ page: 'projects' })}
           onClick={(e) => {
             e.preventDefault();
             navigate(href({ page: 'projects' }));
           }}
         >
-          {t.appName}
+          {/* The full name, or its first word where the header is narrow (styles/shell.css). */}
+          <span className="brand-long">{t.appName}</span>
+          <span className="brand-short" aria-hidden="true">
+            {t.appShort}
+          </span>
         </a>
         <div className="top-right">
+          <label className="theme">
+            <span className="sr-only">{t.theme}</span>
+            <select value={theme} onChange={(e) => setTheme(e.target.value as ThemeChoice)} aria-label={t.theme}>
+              {THEME_CHOICES.map((c) => (
+                <option key={c} value={c}>
+                  {tk(t, `theme_${c}`)}
+                </option>
+              ))}
+            </select>
+          </label>
           <label className="lang">
             <span className="sr-only">{t.language}</span>
             <select value={lang} onChange={(e) => i18n.setLang(e.target.value as Lang)} aria-label={t.language}>
@@ -87,18 +107,20 @@ export function App() {
           )}
         </div>
       </header>
-      {needToken ? (
-        <SignIn
-          onDone={() => {
-            setNeedToken(false);
-            setSignedIn(true);
-          }}
-        />
-      ) : route.page === 'projects' ? (
-        <ProjectsPage />
-      ) : (
-        <ProjectPage key={route.projectId} route={route} />
-      )}
+      <div className="page">
+        {needToken ? (
+          <SignIn
+            onDone={() => {
+              setNeedToken(false);
+              setSignedIn(true);
+            }}
+          />
+        ) : route.page === 'projects' ? (
+          <ProjectsPage />
+        ) : (
+          <ProjectPage key={route.projectId} route={route} />
+        )}
+      </div>
     </I18nContext.Provider>
   );
 }

@@ -3,6 +3,8 @@
  * token (none on the loopback-only default), errors as {@link ApiError} with the API's stable
  * `code`. Nothing here reaches a private route.
  */
+import type { components } from './generated/api';
+
 export const API = '/api/v1';
 const TOKEN_KEY = 'scriptorium.token';
 
@@ -65,93 +67,24 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 export const get = <T>(path: string) => api<T>('GET', path);
 export const post = <T>(path: string, body: unknown = {}) => api<T>('POST', path, body);
 
-export interface Project {
-  id: string;
-  title: string;
-  type: 'novel' | 'short_story' | 'screenplay';
-  author?: string;
-  summary?: string;
-  style?: string;
-  tasks?: { id: string; title: string; status: 'todo' | 'in_progress' | 'done'; artifact?: string }[];
-  createdAt: string;
-}
-export interface Session {
-  id: string;
-  projectId: string;
-  title: string;
-  createdAt: string;
-}
-export interface Message {
-  id: string;
-  turnId?: string;
-  role: 'user' | 'assistant' | 'system';
-  agent?: string;
-  content: string;
-  seq: number;
-  createdAt: string;
-}
-export interface FileSummary {
-  id: string;
-  projectId: string;
-  type: 'outline' | 'character' | 'setting' | 'draft' | 'script' | 'folder';
-  title: string;
-  parentId: string | null;
-  order: number;
-  words: number;
-  version: number;
-  latestAuthor: 'ai' | 'author';
-  updatedAt: string;
-}
-export interface VersionInfo {
-  version: number;
-  author: 'ai' | 'author';
-  agent?: string;
-  words: number;
-  operation?: string;
-  createdAt: string;
-  content?: string;
-}
-export interface FileDoc extends FileSummary {
-  content: string;
-  versions: VersionInfo[];
-}
-export interface TrashedFile extends FileSummary {
-  deletedAt: string;
-  purgeAt: string | null;
-}
-export interface Turn {
-  id: string;
-  sessionId: string;
-  status: string;
-  stopReason?: string;
-  suggestions: string[];
-  usage?: { totalTokens?: number; costUsd?: number | null };
-  pendingApproval: unknown;
-}
-export interface Job {
-  id: string;
-  projectId: string;
-  sessionId: string;
-  status: string;
-  chapters: { from: number; to: number };
-  chaptersDone: number[];
-  chaptersSkipped: number[];
-  failedChapter?: number | null;
-  failure?: string | null;
-  words: number;
-  usage?: { totalTokens?: number; costUsd?: number };
-  review: boolean;
-  wordsPerChapter?: number | null;
-  maxTokens: number | null;
-  maxCostUsd: number | null;
-  instructions?: string;
-  createdAt: string;
-  live?: { chapter?: number; turnId?: string | null } | null;
-}
-export interface StartedTurn {
-  turnId: string;
-  streamToken: string;
-}
+/**
+ * The API's answers, as the OpenAPI document describes them: generated into
+ * ./generated/api.d.ts (`npm run gen:api-types`, run by `npm run typecheck`) from the same zod
+ * schemas the API's answers are checked against (src/api/responses.ts). Change a route's
+ * answer and Studio's typecheck shows every place that relied on the old shape.
+ */
+type Schemas = components['schemas'];
+export type Project = Schemas['Project'];
+export type Session = Schemas['Session'];
+export type Message = Schemas['Message'];
+export type FileSummary = Schemas['FileSummary'];
+export type VersionInfo = Schemas['VersionInfo'];
+export type FileDoc = Schemas['FileDoc'];
+export type TrashedFile = Schemas['TrashedFile'];
+export type Turn = Schemas['Turn'];
+/** A job as listed, or as `GET /jobs/{jobId}` answers it (with `live` progress). */
+export type Job = Schemas['Job'] & Partial<Pick<Schemas['JobState'], 'live'>>;
+export type StartedTurn = Schemas['StartedTurn'];
 
 /** What to tell the author about a failed call: the API's own message. */
 export const errText = (e: unknown): string => (e instanceof Error ? e.message : String(e));

@@ -1,11 +1,14 @@
 /**
- * Studio's figures, printed by the run: the JavaScript of the first load of /studio
- * (gzipped; target ≤ 250 KB) and the longest main-thread task while a ~5,000-token chapter
- * streams into the page (PerformanceObserver 'longtask'; target ≤ 200 ms).
+ * Studio's figures, printed by the run: the bytes each screen transfers on a cold visit
+ * (opening a project: target ≤ 150 KB; and no request for the API's 106 KB openapi.json), the
+ * JavaScript of the first load of /studio (gzipped; target ≤ 250 KB) and the longest
+ * main-thread task while a ~5,000-token chapter streams into the page (PerformanceObserver
+ * 'longtask'; target ≤ 200 ms).
  */
 import zlib from 'node:zlib';
-import { call, router, say } from '../helpers/script';
-import { createProject, modelState, newestTurnId, script, studio, suggestionsEntry, turnEvents, expect, test } from './helpers';
+import { call, prose as numberedProse, router, say, streamFile } from '../helpers/script';
+import { authorFile, createProject, createSession, modelState, newestTurnId, postTurn, script, studio, suggestionsEntry, turnEvents, waitTurnDone, expect, test } from './helpers';
+import { kb, TransferMeter } from './layout';
 
 const VOCAB = 'the keeper climbed stairs toward lamp while rain hammered glass and distant ships blinked once twice before vanishing into fog that smelled of salt iron and old rope'.split(' ');
 
@@ -18,6 +21,63 @@ function prose(n: number): string {
   }
   return out.join(' ');
 }
+
+test('bytes per screen on a cold visit: opening a project ≤ 150 KB, assets compressed, no openapi.json', async ({ page }) => {
+  // A book under way: an outline, twelve chapters of 2,000 words, a conversation with a chapter turn.
+  const projectId = await createProject(`Weights ${Date.now()}`);
+  await authorFile(projectId, 'Outline', Array.from({ length: 12 }, (_, i) => `Chapter ${i + 1}: the keeper's ${i + 1}th night.`).join('\n'), 'outline');
+  const chapters: string[] = [];
+  for (let i = 1; i <= 12; i++) chapters.push(await authorFile(projectId, `Chapter ${i}`, numberedProse(2000)));
+  await script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    ...streamFile('writer', 'Chapter 13', numberedProse(400)),
+    say('writer', 'Chapter 13 is written.'),
+    say('quality_reviewer', 'Verdict: pass\nThe chapter holds together.'),
+    suggestionsEntry(['Write chapter 14']),
+  ]);
+  const sessionId = await createSession(projectId);
+  expect((await waitTurnDone(await postTurn(sessionId, 'Write chapter 13'))).status).toBe('completed');
+
+  const meter = await TransferMeter.attach(page);
+  const screens: [string, string, () => Promise<unknown>][] = [
+    ['projects', '', () => expect(page.getByRole('heading', { name: 'Projects' })).toBeVisible()],
+    ['project (chat)', `projects/${projectId}/chat/${sessionId}`, () => expect(page.locator('article.turn').first()).toBeVisible()],
+    ['board', `projects/${projectId}/board`, () => expect(page.getByRole('heading', { level: 1 })).toBeVisible()],
+    ['editor (2,000 words)', `projects/${projectId}/files/${chapters[0]}`, () => expect(page.getByRole('button', { name: 'Save', exact: true })).toBeVisible()],
+    ['jobs', `projects/${projectId}/jobs`, () => expect(page.getByRole('heading', { name: 'Start a job' })).toBeVisible()],
+    ['trash', `projects/${projectId}/trash`, () => expect(page.getByRole('heading', { level: 2, name: 'Trash' })).toBeVisible()],
+  ];
+  const figures: Record<string, number> = {};
+  const requested: string[] = [];
+  for (const [name, path, ready] of screens) {
+    meter.reset();
+    await page.goto(studio(path));
+    await ready();
+    await meter.settle();
+    const { bytes, top } = meter.total();
+    figures[name] = bytes;
+    requested.push(...meter.requested());
+    console.log(`[studio] ${name}: ${kb(bytes)} transferred (cold) — largest: ${top.map((r) => `${new URL(r.url).pathname.split('/').filter(Boolean).pop() ?? '/'} ${kb(r.bytes)}`).join(', ')}`);
+  }
+  // From the list into a project, as an author goes (the app's code is already loaded).
+  await page.goto(studio());
+  await expect(page.getByRole('heading', { name: 'Projects' })).toBeVisible();
+  await meter.settle();
+  meter.reset();
+  await page.getByRole('link', { name: /^Weights/ }).first().click();
+  await expect(page.locator('article.turn').first()).toBeVisible();
+  await meter.settle();
+  requested.push(...meter.requested());
+  console.log(`[studio] projects → project in the app: ${kb(meter.total().bytes)} transferred`);
+
+  expect(figures['project (chat)']).toBeLessThanOrEqual(150 * 1024);
+  expect(requested.filter((u) => u.includes('openapi.json'))).toEqual([]);
+  // The scripts and styles came compressed (the meter counts bytes on the wire).
+  const js = requested.filter((u) => /\/assets\/index-[^/]+\.js$/.test(u));
+  expect(js.length).toBeGreaterThan(0);
+  const wire = await page.evaluate(`performance.getEntriesByType('resource').filter((e) => /\\/assets\\/index-[^/]+\\.js$/.test(e.name)).map((e) => [e.encodedBodySize, e.decodedBodySize])`);
+  for (const [encoded, decoded] of wire as [number, number][]) expect(encoded).toBeLessThan(decoded / 3);
+});
 
 test('first-load JavaScript and the longest task while a 5,000-token chapter streams', async ({ page }) => {
   // First load: every script the page fetched to show its first screen.

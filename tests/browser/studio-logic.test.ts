@@ -4,8 +4,10 @@
  * (text per step, a step_retry dropping its step's text, file cards), and the side-by-side
  * diff rows.
  */
-import { chapterNumber, countWords } from '../../studio/src/words';
-import { apply, newTurn, verdictOf } from '../../studio/src/turn';
+import { countWords } from '../../src/core/text';
+import { unitOfTitle } from '../../src/core/numerals';
+import { parseVerdict } from '../../src/core/verdict';
+import { apply, newTurn } from '../../studio/src/turn';
 import type { StreamEvent } from '../../src/core/events';
 
 const ev = (type: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type, data, seq: 0, ts: '', ...extra }) as unknown as StreamEvent;
@@ -17,12 +19,17 @@ test('word counts: each CJK character is a word, other runs of letters and digit
   expect(countWords('')).toBe(0);
 });
 
-test('chapter numbers from titles, in Arabic or Chinese numerals', () => {
+test('chapter numbers from titles, in Arabic, Chinese or English numerals (the core parser Studio and the export share)', () => {
+  const chapterNumber = (title: string) => unitOfTitle(title)?.n ?? null;
   expect(chapterNumber('Chapter 12: The Bell')).toBe(12);
   expect(chapterNumber('第十二章 归航')).toBe(12);
   expect(chapterNumber('第一百零三章')).toBe(103);
   expect(chapterNumber('第二十章')).toBe(20);
   expect(chapterNumber('第3章')).toBe(3);
+  expect(chapterNumber('Chapter Ten')).toBe(10);
+  // Scenes and sections are not chapters to the core: such titles are unnumbered.
+  expect(chapterNumber('Scene 3')).toBeNull();
+  expect(chapterNumber('第12节')).toBeNull();
   expect(chapterNumber('Outline')).toBeNull();
 });
 
@@ -46,7 +53,9 @@ test('the turn view: text per agent step, a retried step loses its partial text,
   ]);
   expect(v.items.filter((i) => i.kind === 'file')).toEqual([expect.objectContaining({ fileId: 'f1', op: 'created', words: 1, live: 0 })]);
   expect(v).toMatchObject({ verdict: 'revise', tokens: 15, costUsd: 0.001, status: 'done', doneStatus: 'completed', filesChanged: 2 });
-  expect(verdictOf('结论：通过')).toBe('pass');
+  expect(parseVerdict('结论：通过')).toBe('pass');
+  expect(parseVerdict('Verdict: 返修')).toBe('revise');
+  expect(parseVerdict('Verdict: re')).toBe('none');
 });
 
 test('a step that starts over drops the file body it was streaming; a resumed step keeps its text and goes on', () => {

@@ -8,7 +8,7 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { api, ApiError, type FileDoc, get, errText } from '../api';
 import { fmt, useI18n } from '../i18n';
 import { href, navigate } from '../router';
-import { countWords } from '../words';
+import { countWords } from '../../../src/core/text';
 import { useProject } from './Project';
 
 const History = lazy(() => import('./History').then((m) => ({ default: m.History })));

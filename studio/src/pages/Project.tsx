@@ -4,9 +4,10 @@
  */
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { authHeaders, API, type FileSummary, get, type Project, errText } from '../api';
+import { DrawerToggles, useDrawers } from '../drawers';
 import { tk, useI18n } from '../i18n';
 import { href, navigate, type Route } from '../router';
-import { chapterNumber } from '../words';
+import { unitOfTitle } from '../../../src/core/numerals';
 import { ChatPage } from './Chat';
 import { FilePage } from './FileView';
 import { TrashPage } from './Trash';
@@ -24,12 +25,18 @@ export const useProject = (): ProjectCtx => useContext(Ctx)!;
 
 const TYPE_ORDER = ['outline', 'character', 'setting', 'draft', 'script', 'folder'] as const;
 
+/** A chapter's place in the book: its number as the core reads titles (the export orders by it too); unnumbered last. */
+const chapterPlace = (f: FileSummary): number => unitOfTitle(f.title)?.n ?? Number.MAX_SAFE_INTEGER;
+
 /** Files in the tree's order: by type, chapters by their number, the rest as the API orders them. */
 export function treeGroups(files: FileSummary[]) {
   return TYPE_ORDER.map((type) => {
     const list = files.filter((f) => f.type === type);
-    if (type === 'draft' || type === 'script')
-      list.sort((a, b) => (chapterNumber(a.title) ?? 1e9) - (chapterNumber(b.title) ?? 1e9) || a.order - b.order);
+    if (type === 'draft' || type === 'script') {
+      // Each title is parsed once, not once per comparison (books run to a thousand chapters).
+      const place = new Map(list.map((f) => [f, chapterPlace(f)]));
+      list.sort((a, b) => place.get(a)! - place.get(b)! || a.order - b.order);
+    }
     return { type, list };
   }).filter((g) => g.list.length);
 }
@@ -72,21 +79,14 @@ function FileTree({ projectId, current }: { projectId: string; current?: string 
 
 function ExportButtons({ projectId }: { projectId: string }) {
   const { t } = useI18n();
-  const [available, setAvailable] = useState(false);
   const [error, setError] = useState('');
-  useEffect(() => {
-    fetch(`${API}/openapi.json`)
-      .then((r) => r.json())
-      .then((doc: { paths?: Record<string, unknown> }) => setAvailable(!!doc.paths?.['/api/v1/projects/{projectId}/export']))
-      .catch(() => setAvailable(false));
-  }, []);
-  if (!available) return null;
+  // Always offered: a project with nothing to export answers 409 with words that say so.
   const download = async (format: string) => {
     setError('');
     const res = await fetch(`${API}/projects/${projectId}/export?format=${format}`, { headers: authHeaders() });
     if (!res.ok) {
-      const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-      setError(body?.error?.message ?? `${res.status}`);
+      const body = (await res.json().catch(() => null)) as { error?: { code?: string } } | null;
+      setError(body?.error?.code === 'nothing_to_export' ? t.nothingToExport : t.exportFailed);
       return;
     }
     const cd = res.headers.get('content-disposition') ?? '';
@@ -122,6 +122,7 @@ export function ProjectPage({ route }: { route: Extract<Route, { page: 'project'
   const [project, setProject] = useState<Project | null>(null);
   const [files, setFiles] = useState<FileSummary[]>([]);
   const [error, setError] = useState('');
+  const drawers = useDrawers(`${route.tab}/${route.sub ?? ''}`);
 
   const reloadFiles = useCallback(() => {
     get<{ items: FileSummary[] }>(`/projects/${projectId}/files`)
@@ -157,7 +158,7 @@ export function ProjectPage({ route }: { route: Extract<Route, { page: 'project'
   ] as const;
   return (
     <Ctx.Provider value={ctx}>
-      <div className="project">
+      <div className="project" data-drawer={drawers.open ?? undefined}>
         <aside className="side">
           <a href={href({ page: 'projects' })} onClick={(e) => go(e, href({ page: 'projects' }))} className="small">
             ← {t.allProjects}
@@ -167,6 +168,7 @@ export function ProjectPage({ route }: { route: Extract<Route, { page: 'project'
         </aside>
         <main className="main">
           <div className="project-head">
+            <DrawerToggles drawers={drawers} tasks={route.tab === 'chat'} />
             <h1>{ctx.project.title}</h1>
             <nav aria-label={ctx.project.title} className="tabs">
               {tabs.map((x) => {

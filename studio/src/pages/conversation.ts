@@ -33,7 +33,7 @@ export function groupMessages(messages: Message[]): PastTurn[] {
       turns.push(turn);
     }
     if (m.role === 'user') turn.user = m.content;
-    else if (m.role === 'assistant' && m.content.trim()) turn.replies.push({ agent: m.agent, content: m.content });
+    else if (m.role === 'assistant' && m.content.trim()) turn.replies.push({ agent: m.agent ?? undefined, content: m.content });
   }
   return turns;
 }
