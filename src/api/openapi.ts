@@ -168,7 +168,7 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
     {
       method: 'get',
       path: v1('/projects/:projectId/files'),
-      summary: 'List a project’s files (no content); with deleted=true its trash, each with deletedAt and purgeAt',
+      summary: 'List a project’s files (no content) in the manuscript’s order, a page at a time (offset, limit; the answer has total, counts per type and nextOffset); with deleted=true its trash, each with deletedAt and purgeAt',
       tag: 'files',
       params: idParams('projectId'),
       query: listFilesQuery,
