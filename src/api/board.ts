@@ -155,6 +155,8 @@ export async function reorderChapters(models: Models, projectId: string, plan: (
       else skipped.push(id);
     }
   }
+  const place = new Map(ids.map((id, i) => [id, i]));
+  renamed.sort((a, b) => place.get(a.fileId)! - place.get(b.fileId)!);
   return { order: ids, renamed, skipped };
 }
 
