@@ -9,6 +9,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errText } from '../api';
 import { fmt, useI18n } from '../i18n';
+import { formatNumber } from './numbers';
 import { BoardGoals, NewChapter } from './BoardTools';
 import { BoardRow, type RowActions } from './BoardRow';
 import { type BoardData, type BoardItem, chapterGoal, createChapter, loadBoard, moveChapter, patchFile, type ReorderResult, renumberChapters, trashFile, undeleteFile, updateProject } from './manuscript-api';
@@ -117,7 +118,7 @@ export function BoardPage({ projectId }: { projectId: string }) {
   const { data, error, reload } = useBoard(projectId);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
-  const n = (x: number) => x.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en');
+  const n = (x: number) => formatNumber(x, lang);
 
   /** Runs a change, then reloads the board and the tree; says what happened or what went wrong. */
   const act = useCallback(

@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import { fmt, tk, useI18n } from '../i18n';
+import { formatNumber } from './numbers';
 import { href, navigate } from '../router';
 import type { BoardItem } from './manuscript-api';
 
@@ -30,7 +31,7 @@ interface RowProps {
 
 export function GoalMeter({ words, goal, label }: { words: number; goal: number | null; label: string }) {
   const { t, lang } = useI18n();
-  const n = (x: number) => x.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en');
+  const n = (x: number) => formatNumber(x, lang);
   if (!goal) return <span className="board-words">{fmt(t.boardWords, { n: n(words) })}</span>;
   const met = words >= goal;
   return (

@@ -8,6 +8,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
 import { TREE_TYPE_ORDER } from '../../../src/core/chapter-order';
 import { fmt, tk, useI18n } from '../i18n';
+import { formatNumber } from './numbers';
 import { href, navigate } from '../router';
 import type { TreeFile } from './manuscript-api';
 import type { ProjectFiles } from './project-files';
@@ -45,12 +46,12 @@ export function FileTree({ projectId, list, current }: { projectId: string; list
   const { t, lang } = useI18n();
   const scroller = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => treeRows(list.counts), [list.counts]);
-  const number = (n: number) => n.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en');
+  const number = (n: number) => formatNumber(n, lang);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
     estimateSize: (i) => (rows[i]!.kind === 'group' ? GROUP_HEIGHT : FILE_HEIGHT),
-    overscan: 24,
+    overscan: 10,
   });
 
   // The open file is in view, even when it is chapter 900 of a long book (a search hit opened it).

@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { errText } from '../api';
 import { fmt, tk, useI18n } from '../i18n';
+import { formatNumber } from './numbers';
 import { href, navigate } from '../router';
 import { searchManuscript, type SearchResults } from './manuscript-api';
 
@@ -17,7 +18,7 @@ function go(e: React.MouseEvent, to: string) {
 
 function Results({ projectId, found }: { projectId: string; found: SearchResults }) {
   const { t, lang } = useI18n();
-  const n = (x: number) => x.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en');
+  const n = (x: number) => formatNumber(x, lang);
   if (!found.results.length) return <p className="muted">{fmt(t.searchNothing, { q: found.query })}</p>;
   return (
     <>
