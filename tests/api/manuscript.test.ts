@@ -6,6 +6,7 @@
  * deleting and restoring a project. Another owner's ids answer exactly like missing ones.
  */
 import { gunzipSync } from 'node:zlib';
+import { chapterFiles } from '../../src/activities/job-files';
 import { newId } from '../../src/db/models';
 import { api, createHarness, type Harness } from '../helpers/harness';
 
@@ -131,6 +132,10 @@ test('moving “Chapter 3: The Bell” to second place renumbers titles only; th
   const headings = md.split('\n').filter((l) => /^#+ Chapter/.test(l));
   expect(headings).toEqual(['# Chapter 1: Storm', '# Chapter 2: The Bell', '# Chapter 3: Visitor', '# Chapter 4: Tide']);
   expect(md.indexOf('The bell rang.')).toBeLessThan(md.indexOf('A stranger came.'));
+  // A job or an agent asking for chapter 2 now gets The Bell (chapters are found by the numbers in their titles).
+  const byNumber = await chapterFiles(h.runtime.models, p);
+  expect(byNumber.get(2)!.map((f) => f.id)).toEqual([ids[2]]);
+  expect(byNumber.get(3)!.map((f) => f.id)).toEqual([ids[1]]);
 
   // A gap left by a delete closes with renumber.
   expect((await as('DELETE', `/files/${ids[0]}`)).status).toBe(204);

@@ -93,6 +93,17 @@ const en = {
   projectSaved: 'Saved “{title}”.',
   projectDeleted: '“{title}” moved to Deleted projects.',
   projectRestored: '“{title}” is back.',
+  errJobWriting: 'A job is writing chapters by their numbers right now: pause it or let it finish, then try again.',
+  errProjectBusy: 'The team is working in this project right now: stop the turn or the job, or wait for it to end, then try again.',
+  errNotFound: 'That is no longer here (deleted, perhaps in another tab). The page has been refreshed.',
+  errNotDeleted: 'This project is not deleted.',
+  errInvalid: 'That was not accepted: check what you entered.',
+  errBusy: 'Too many requests just now: wait a moment and try again.',
+  errSignedOut: 'You are signed out: sign in again.',
+  errServer: 'The server could not do that just now: try again in a moment.',
+  errGeneric: 'That did not work: try again.',
+  errOffline: 'No connection to the server: check your network and try again.',
+  projectGone: 'This project is not here. If it was deleted, you can restore it from the projects page.',
 };
 
 const zh: Record<keyof typeof en, string> = {
@@ -187,6 +198,17 @@ const zh: Record<keyof typeof en, string> = {
   projectSaved: '已保存“{title}”。',
   projectDeleted: '“{title}”已移到“已删除的项目”。',
   projectRestored: '“{title}”已恢复。',
+  errJobWriting: '有任务正在按章节编号写作：请先暂停或等它完成，再试一次。',
+  errProjectBusy: '团队正在这个项目里工作：请先停止对话或任务，或等它结束，再试一次。',
+  errNotFound: '它已经不在了（也许在另一个标签页里被删除了）。页面已刷新。',
+  errNotDeleted: '这个项目并没有被删除。',
+  errInvalid: '输入的内容未被接受：请检查后再试。',
+  errBusy: '请求过于频繁：请稍等片刻再试。',
+  errSignedOut: '你已退出登录：请重新登录。',
+  errServer: '服务器暂时无法完成：请稍后再试。',
+  errGeneric: '没有成功：请再试一次。',
+  errOffline: '连不上服务器：请检查网络后再试。',
+  projectGone: '找不到这个项目。如果它已被删除，可以在作品列表中恢复。',
 };
 
 export const board = part(en, zh);

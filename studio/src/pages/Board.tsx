@@ -7,9 +7,10 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { errText } from '../api';
+import { ApiError } from '../api';
 import { fmt, useI18n } from '../i18n';
 import { formatNumber } from './numbers';
+import { authorError } from './author-errors';
 import { BoardGoals, NewChapter } from './BoardTools';
 import { BoardRow, type RowActions } from './BoardRow';
 import { type BoardData, type BoardItem, chapterGoal, createChapter, loadBoard, moveChapter, patchFile, type ReorderResult, renumberChapters, trashFile, undeleteFile, updateProject } from './manuscript-api';
@@ -30,14 +31,15 @@ function inSequence(items: BoardItem[]): boolean {
 }
 
 function useBoard(projectId: string) {
+  const { t } = useI18n();
   const [data, setData] = useState<BoardData | null>(null);
   const [error, setError] = useState('');
   const reload = useCallback(
     () =>
       loadBoard(projectId)
         .then((b) => (setData(b), setError('')))
-        .catch((e: unknown) => setError(errText(e))),
-    [projectId],
+        .catch((e: unknown) => setError(authorError(e, t))),
+    [projectId, t],
   );
   useEffect(() => {
     void reload();
@@ -131,13 +133,15 @@ export function BoardPage({ projectId }: { projectId: string }) {
         setNotice(said);
         return true;
       } catch (e) {
-        setNotice({ text: errText(e), error: true });
+        setNotice({ text: authorError(e, t), error: true });
+        // Gone meanwhile (another tab, an agent): show the board as it is now.
+        if (e instanceof ApiError && e.status === 404) void reload();
         return false;
       } finally {
         setBusy(false);
       }
     },
-    [reload, reloadFiles],
+    [reload, reloadFiles, t],
   );
 
   const actions: RowActions = {

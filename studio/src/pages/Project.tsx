@@ -4,7 +4,7 @@
  * trash beside it.
  */
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { authHeaders, API, get, type Project, errText } from '../api';
+import { ApiError, authHeaders, API, get, type Project, errText } from '../api';
 import { useI18n } from '../i18n';
 import { href, navigate, type Route } from '../router';
 import { ChatPage } from './Chat';
@@ -96,7 +96,7 @@ export function ProjectPage({ route }: { route: Extract<Route, { page: 'project'
   const reloadProject = useCallback(() => {
     get<Project>(`/projects/${projectId}`)
       .then(setProject)
-      .catch((e: unknown) => setError(errText(e)));
+      .catch((e: unknown) => setError(e instanceof ApiError && e.status === 404 ? 'gone' : errText(e)));
   }, [projectId]);
   useEffect(() => {
     reloadProject();
@@ -107,6 +107,15 @@ export function ProjectPage({ route }: { route: Extract<Route, { page: 'project'
     () => (project ? { project, files, fileTotal: total, filesComplete: complete, reloadFiles, reloadProject } : null),
     [project, files, total, complete, reloadFiles, reloadProject],
   );
+  if (error === 'gone')
+    return (
+      <main className="projects">
+        <p role="alert">{t.projectGone}</p>
+        <a href={href({ page: 'projects' })} onClick={(e) => go(e, href({ page: 'projects' }))}>
+          ← {t.allProjects}
+        </a>
+      </main>
+    );
   if (error) return <main><p role="alert" className="error">{error}</p></main>;
   if (!ctx) return <main><p>{t.loading}</p></main>;
 

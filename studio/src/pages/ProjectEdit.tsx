@@ -5,7 +5,8 @@
  * happens only when the author confirms.
  */
 import { useEffect, useRef, useState } from 'react';
-import { errText, type Project } from '../api';
+import type { Project } from '../api';
+import { authorError } from './author-errors';
 import { fmt, tk, useI18n } from '../i18n';
 import { deleteProject, filesPage, type GoalProject, updateProject } from './manuscript-api';
 
@@ -21,7 +22,7 @@ export function ProjectEditForm({ project, onDone, onCancel }: { project: Projec
       const changes = Object.fromEntries(Object.entries({ ...form, title: form.title.trim() }).filter(([k, v]) => v !== (project[k as keyof Project] ?? '')));
       onDone(Object.keys(changes).length ? await updateProject(project.id, changes) : project);
     } catch (err) {
-      setError(errText(err));
+      setError(authorError(err, t));
       setBusy(false);
     }
   };
@@ -98,7 +99,7 @@ export function DeleteProjectDialog({ project, onDone, onCancel }: { project: Pr
       await deleteProject(project.id);
       onDone();
     } catch (err) {
-      setError(errText(err));
+      setError(authorError(err, t));
       setBusy(false);
     }
   };

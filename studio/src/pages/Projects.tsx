@@ -6,6 +6,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { get, post, type Project, errText } from '../api';
 import { fmt, tk, useI18n, when } from '../i18n';
 import { href, navigate } from '../router';
+import { authorError } from './author-errors';
 import { deletedProjects, type GoalProject, undeleteProject } from './manuscript-api';
 import { DeleteProjectDialog, ProjectEditForm } from './ProjectEdit';
 
@@ -23,7 +24,7 @@ function DeletedProjects({ items, onRestored }: { items: GoalProject[]; onRestor
           <li key={p.id} data-project-id={p.id}>
             <strong>{p.title}</strong>
             <span className="muted small"> · {fmt(t.deletedOn, { when: p.deletedAt ? when(p.deletedAt, lang) : '' })} </span>
-            <button type="button" className="small secondary" aria-label={fmt(t.restoreProject, { title: p.title })} onClick={() => void undeleteProject(p.id).then(onRestored, (e: unknown) => setError(errText(e)))}>
+            <button type="button" className="small secondary" aria-label={fmt(t.restoreProject, { title: p.title })} onClick={() => void undeleteProject(p.id).then(onRestored, (e: unknown) => setError(authorError(e, t)))}>
               {t.undelete}
             </button>
           </li>

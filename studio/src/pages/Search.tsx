@@ -4,8 +4,8 @@
  * The query lives in the address (…/search?q=…), so Back returns to the results.
  */
 import { useEffect, useRef, useState } from 'react';
-import { errText } from '../api';
 import { fmt, tk, useI18n } from '../i18n';
+import { authorError } from './author-errors';
 import { formatNumber } from './numbers';
 import { href, navigate } from '../router';
 import { searchManuscript, type SearchResults } from './manuscript-api';
@@ -83,12 +83,12 @@ export function SearchPage({ projectId, query }: { projectId: string; query: str
     setBusy(true);
     searchManuscript(projectId, query)
       .then((r) => current && setFound(r))
-      .catch((e: unknown) => current && setError(errText(e)))
+      .catch((e: unknown) => current && setError(authorError(e, t)))
       .finally(() => current && setBusy(false));
     return () => {
       current = false;
     };
-  }, [projectId, query]);
+  }, [projectId, query, t]);
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
