@@ -14,6 +14,7 @@
  */
 import { CHAPTER_TYPES, inTreeOrder, planMove, planRenumber, type ReorderPlan, titleNumber } from '../core/chapter-order';
 import { outlineEntries, type OutlineEntry } from '../core/outline';
+import { findUnitRefs } from '../core/numerals';
 import { detectLanguage } from '../core/text';
 import type { FileDoc, Models, ProjectDoc } from '../db/models';
 import { ConflictError, NotFoundError } from './errors';
@@ -70,6 +71,13 @@ function statusOf(f: ChapterFile, reviewed: Map<string, number>): ChapterStatus 
   return (reviewed.get(f.id) ?? 0) >= f.updatedAt.getTime() ? 'reviewed' : 'drafted';
 }
 
+/** A title without its unit label: "Chapter 3: The Bell" → "The Bell", "第三章 钟声" → "钟声". */
+function chapterName(title: string): string {
+  const ref = findUnitRefs(title)[0];
+  return ref ? title.slice(ref.end).replace(/^[\s:：.。、\-–—]+/, '') : title;
+}
+const nameKey = (s: string): string => s.trim().toLowerCase();
+
 const plannedTitle = (e: OutlineEntry, zh: boolean): string => (e.title ? `${e.label}${zh ? ' ' : ': '}${e.title}` : e.label);
 
 /** Files and outline-only entries merged: an entry goes before the first file with a higher number; unnumbered files stay last. */
@@ -93,12 +101,15 @@ export async function loadBoard(models: Models, project: ProjectDoc) {
     models.Job.findOne({ projectId, status: { $in: WRITING_JOB } }).select({ _id: 1, status: 1 }).lean(),
   ]);
   const entries = outlineEntries(outlines.map((o) => o.content));
+  // A chapter moved by hand keeps its name while its number changes, and the outline is not
+  // rewritten: its synopsis is found by name first, then by number.
+  const byName = new Map([...entries.values()].filter((e) => e.title).map((e) => [nameKey(e.title), e]));
   const zh = detectLanguage([project.title, ...outlines.map((o) => o.content.slice(0, 500))].join('\n')) === 'zh';
   const numbers = new Set<number>();
   const fileRows: BoardItem[] = files.map((f) => {
     const number = titleNumber(f.title);
     if (number !== null) numbers.add(number);
-    const entry = number !== null ? entries.get(number) : undefined;
+    const entry = byName.get(nameKey(chapterName(f.title))) ?? (number !== null ? entries.get(number) : undefined);
     return { fileId: f.id, number, title: f.title, status: statusOf(f, reviewed), words: f.words, wordGoal: f.wordGoal ?? null, synopsis: entry?.synopsis ?? '', version: f.versionCount, latestAuthor: f.latestAuthor };
   });
   const planned: BoardItem[] = [...entries.values()]

@@ -161,7 +161,10 @@ test('Chinese: 第三章 moved up becomes 第二章; the board in Chinese on a p
   await expect(board.locator('.board-row[data-number="2"]')).toContainText('码头上的陌生人。');
   await expect(page.getByTestId('board-totals')).toHaveText('共4章 · 已审0章 · 初稿3章 · 计划中1章 · 35字');
   await board.getByRole('button', { name: '将“第三章 钟声”上移' }).click();
-  await expect(page.getByTestId('board-notice')).toHaveText('已移动，并重新编号2章：第三章 钟声 → 第二章 钟声；第二章 来客 → 第三章 来客。');
+  await expect(page.getByTestId('board-notice')).toHaveText('已移动，并重新编号2章：第三章 钟声 → 第二章 钟声；第二章 来客 → 第三章 来客。大纲没有改动：它仍按原来的顺序描述各章。');
+  // Each chapter keeps its own synopsis: found by its name, though the outline still numbers it 3.
+  await expect(board.locator('.board-row[data-number="2"] .board-synopsis')).toHaveText('钟响了两次。');
+  await expect(board.locator('.board-row[data-number="3"] .board-synopsis')).toHaveText('码头上的陌生人。');
   expect(await titles(projectId)).toEqual(['第一章 雾起', '第二章 钟声', '第三章 来客']);
   expect((await api<{ content: string; version: number }>('GET', `/files/${bell}`)).body).toMatchObject({ content: '钟响了两次，全镇都醒了。', version: 1 });
   await shot(page, 'board-zh');

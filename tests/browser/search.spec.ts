@@ -7,15 +7,15 @@ import { prose } from '../helpers/script';
 import type { Page } from '@playwright/test';
 import { api, authorFile, createProject, expectAccessible, shot, studio, expect, test } from './helpers';
 
-/** The selection of the open file's editor, and how far it is scrolled. */
+/** The selection of the open file's editor, and how far it is scrolled (in-page code as a string: this file is type-checked without the DOM's types). */
 async function editorSelection(page: Page): Promise<{ text: string; from: number; to: number; scrollTop: number; focused: boolean }> {
-  return page.evaluate(() => {
-    const area = document.querySelector<HTMLTextAreaElement>('section.file textarea');
+  return page.evaluate(`(() => {
+    const area = document.querySelector('section.file textarea');
     if (area) return { text: area.value.slice(area.selectionStart, area.selectionEnd), from: area.selectionStart, to: area.selectionEnd, scrollTop: area.scrollTop, focused: document.activeElement === area };
-    const cm = document.querySelector<HTMLElement>('section.file .cm-editor');
-    const sel = window.getSelection();
-    return { text: sel?.toString() ?? '', from: -1, to: -1, scrollTop: cm?.querySelector('.cm-scroller')?.scrollTop ?? 0, focused: !!cm?.contains(document.activeElement) };
-  });
+    const cm = document.querySelector('section.file .cm-editor');
+    const scroller = cm && cm.querySelector('.cm-scroller');
+    return { text: String(window.getSelection() || ''), from: -1, to: -1, scrollTop: scroller ? scroller.scrollTop : 0, focused: !!cm && cm.contains(document.activeElement) };
+  })()`);
 }
 
 test('search in English: a hit deep in a long chapter opens it with the match selected and in view', async ({ page }) => {

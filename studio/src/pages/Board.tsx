@@ -109,9 +109,15 @@ function BoardList({ projectId, data, busy, actions }: { projectId: string; data
 }
 
 /** What a move or renumbering did, in words. */
-function reorderText(t: ReturnType<typeof useI18n>['t'], r: ReorderResult): string {
-  const renamed = r.renamed.length ? fmt(r.renamed.length === 1 ? t.renumberedOne : t.renumberedMany, { n: r.renamed.length, list: r.renamed.map((x) => `${x.from} → ${x.to}`).join(t.listSep) }) : t.movedNoRename;
-  return r.skipped.length ? `${renamed} ${fmt(t.renameSkipped, { n: r.skipped.length })}` : renamed;
+/** Sentences one after the other: with a space in English, none after Chinese full stops. */
+const sentences = (parts: string[], lang: string): string => parts.join(lang === 'zh' ? '' : ' ');
+
+function reorderText(t: ReturnType<typeof useI18n>['t'], lang: string, r: ReorderResult, hasOutline: boolean): string {
+  const said = [r.renamed.length ? fmt(r.renamed.length === 1 ? t.renumberedOne : t.renumberedMany, { n: r.renamed.length, list: r.renamed.map((x) => `${x.from} → ${x.to}`).join(t.listSep) }) : t.movedNoRename];
+  if (r.skipped.length) said.push(fmt(t.renameSkipped, { n: r.skipped.length }));
+  // The outline is the author's (or the planner's) text: a move does not rewrite it.
+  if (r.renamed.length && hasOutline) said.push(t.outlineNotChanged);
+  return sentences(said, lang);
 }
 
 export function BoardPage({ projectId }: { projectId: string }) {
@@ -121,6 +127,7 @@ export function BoardPage({ projectId }: { projectId: string }) {
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const n = (x: number) => formatNumber(x, lang);
+  const hasOutline = !!data?.outlines.length;
 
   /** Runs a change, then reloads the board and the tree; says what happened or what went wrong. */
   const act = useCallback(
@@ -145,7 +152,7 @@ export function BoardPage({ projectId }: { projectId: string }) {
   );
 
   const actions: RowActions = {
-    move: (fileId, to) => void act(async () => ({ text: reorderText(t, await moveChapter(projectId, fileId, to)) })),
+    move: (fileId, to) => void act(async () => ({ text: reorderText(t, lang, await moveChapter(projectId, fileId, to), hasOutline) })),
     save: (item, changes) =>
       act(async () => {
         const said: string[] = [];
@@ -153,8 +160,8 @@ export function BoardPage({ projectId }: { projectId: string }) {
           await patchFile(item.fileId!, { ...(changes.title !== undefined ? { title: changes.title } : {}), ...(changes.wordGoal !== undefined ? { wordGoal: changes.wordGoal } : {}) });
           said.push(fmt(t.chapterSaved, { title: changes.title ?? item.title }));
         }
-        if (changes.place !== undefined) said.push(reorderText(t, await moveChapter(projectId, item.fileId!, changes.place)));
-        return { text: said.join(' ') };
+        if (changes.place !== undefined) said.push(reorderText(t, lang, await moveChapter(projectId, item.fileId!, changes.place), hasOutline));
+        return { text: sentences(said, lang) };
       }),
     remove: (item) =>
       void act(async () => {
@@ -195,7 +202,7 @@ export function BoardPage({ projectId }: { projectId: string }) {
       <div className="row board-tools">
         <NewChapter items={data.items} busy={busy} onAdd={(title) => act(async () => (await createChapter(projectId, project.type === 'screenplay' ? 'script' : 'draft', title), { text: fmt(t.chapterAdded, { title }) }))} />
         {!inSequence(data.items) && (
-          <button type="button" className="secondary small" disabled={busy || !!data.writingJob} onClick={() => void act(async () => ({ text: reorderText(t, await renumberChapters(projectId)) }))}>
+          <button type="button" className="secondary small" disabled={busy || !!data.writingJob} onClick={() => void act(async () => ({ text: reorderText(t, lang, await renumberChapters(projectId), hasOutline) }))}>
             {t.renumberAll}
           </button>
         )}
