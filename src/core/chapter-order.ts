@@ -31,14 +31,18 @@ export interface Orderable {
   type: string;
   title: string;
   order: number;
-  createdAt: Date | string;
+  /** Missing or unreadable: as old as can be. */
+  createdAt?: Date | string;
 }
 
 const typeRank = (type: string): number => {
   const i = (TREE_TYPE_ORDER as readonly string[]).indexOf(type);
   return i < 0 ? TREE_TYPE_ORDER.length : i;
 };
-const time = (d: Date | string): number => (typeof d === 'string' ? Date.parse(d) : d.getTime());
+const time = (d: Date | string | undefined): number => {
+  const ms = d === undefined ? NaN : typeof d === 'string' ? Date.parse(d) : d.getTime();
+  return Number.isNaN(ms) ? 0 : ms;
+};
 
 /** Sort key of a chapter: its number, unnumbered chapters after every numbered one. */
 const chapterKey = (f: Orderable): number => titleNumber(f.title) ?? Number.MAX_SAFE_INTEGER;

@@ -24,6 +24,9 @@ test('the manuscript order: by type, chapters by the number the core reads (“C
     file('i', 'draft', 'Chapter 2 (AI draft)', 1, 7),
   ];
   expect(inTreeOrder(files).map((f) => f.id)).toEqual(['c', 'e', 'i', 'd', 'f', 'a', 'g', 'b', 'h']);
+  // Without dates (as a client may hold a list), ties go by order, then id: Epilogue (b) before Prologue (g).
+  const undated = files.map(({ createdAt: _, ...f }) => f);
+  expect(inTreeOrder(undated).map((f) => f.id)).toEqual(['c', 'e', 'i', 'd', 'f', 'a', 'b', 'g', 'h']);
 });
 
 test.each([

@@ -6,7 +6,7 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
-import { TREE_TYPE_ORDER } from '../../../src/core/chapter-order';
+import { inTreeOrder, TREE_TYPE_ORDER } from '../../../src/core/chapter-order';
 import { fmt, tk, useI18n } from '../i18n';
 import { formatNumber } from './numbers';
 import { href, navigate } from '../router';
@@ -31,9 +31,10 @@ export function treeRows(counts: ProjectFiles['counts']): Row[] {
   return rows;
 }
 
-/** Files grouped in the tree's order (the same order the API pages in). */
+/** Files grouped in the tree's order (the core's, which the API pages in too), whatever order they come in. */
 export function treeGroups(files: TreeFile[]) {
-  return TREE_TYPE_ORDER.map((type) => ({ type, list: files.filter((f) => f.type === type) })).filter((g) => g.list.length);
+  const ordered = inTreeOrder(files);
+  return TREE_TYPE_ORDER.map((type) => ({ type, list: ordered.filter((f) => f.type === type) })).filter((g) => g.list.length);
 }
 
 function go(e: React.MouseEvent, to: string) {

@@ -5,7 +5,7 @@
 import { api, type FileSummary, get, post, type Project } from '../api';
 
 /** A file as the paged list gives it (with its word goal). */
-export type TreeFile = FileSummary & { wordGoal?: number | null };
+export type TreeFile = FileSummary & { wordGoal?: number | null; createdAt?: string };
 
 /** One page of the files list: `total` and `counts` describe the whole list. */
 export interface FilesPage {
