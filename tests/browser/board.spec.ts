@@ -78,13 +78,15 @@ test('the board: status from the outline, a reviewed turn and an author draft; w
 
   // A planned chapter is started as a file with the outline's title.
   await row(3).getByRole('button', { name: 'Start this chapter' }).click();
-  await expect(page.getByTestId('board-notice')).toHaveText('Added “Chapter 3: Low Tide”.');
+  await expect(page.getByTestId('board-notice')).toHaveText('Added “Chapter 3: Low Tide”. Open it');
   await expect(row(3).getByRole('link', { name: 'Chapter 3: Low Tide' })).toBeVisible();
   expect(await titles(projectId)).toContain('Chapter 3: Low Tide');
   await expect(page.getByTestId('file-tree').getByRole('link', { name: /Chapter 3: Low Tide/ })).toBeVisible();
-
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'board-phone');
+  await page.setViewportSize({ width: 1360, height: 860 });
+  await page.getByTestId('board-notice').getByRole('link', { name: 'Open it' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Chapter 3: Low Tide' })).toBeVisible();
 });
 
 test('create, rename, move (buttons and drag) and delete chapters: titles renumber, texts stay, tree and export follow', async ({ page }) => {
@@ -118,7 +120,7 @@ test('create, rename, move (buttons and drag) and delete chapters: titles renumb
 
   // Add a chapter (the next number is offered), then rename it.
   await board.getByRole('button', { name: 'Add “Chapter 5”' }).click();
-  await expect(notice).toHaveText('Added “Chapter 5”.');
+  await expect(notice).toHaveText('Added “Chapter 5”. Open it');
   const five = board.locator('.board-row[data-number="5"]');
   await five.getByRole('button', { name: 'Edit “Chapter 5”' }).click();
   await five.getByLabel('Title').fill('Chapter 5: Homecoming');

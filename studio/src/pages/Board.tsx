@@ -9,6 +9,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../api';
 import { fmt, useI18n } from '../i18n';
+import { href, navigate } from '../router';
 import { formatNumber } from './numbers';
 import { authorError } from './author-errors';
 import { BoardGoals, NewChapter } from './BoardTools';
@@ -20,6 +21,8 @@ import { useProject } from './Project';
 interface Notice {
   text: string;
   undo?: () => void;
+  /** A chapter just made: a link to open it. */
+  open?: string;
   error?: boolean;
 }
 
@@ -30,8 +33,14 @@ function inSequence(items: BoardItem[]): boolean {
   return numbers.every((n, i) => n === start + i);
 }
 
+/**
+ * The board's data, kept current while the author looks at it: reloaded when the manuscript
+ * list changes (a turn or a job wrote, renamed or deleted a chapter) and every 20 s (a review
+ * changes a status without writing any file; 60 s for a book of hundreds of chapters).
+ */
 function useBoard(projectId: string) {
   const { t } = useI18n();
+  const { files, filesComplete } = useProject();
   const [data, setData] = useState<BoardData | null>(null);
   const [error, setError] = useState('');
   const reload = useCallback(
@@ -41,9 +50,18 @@ function useBoard(projectId: string) {
         .catch((e: unknown) => setError(authorError(e, t))),
     [projectId, t],
   );
+  const signature = useMemo(
+    () => (filesComplete ? files.map((f) => `${f.id}:${f.version}:${f.title}:${f.wordGoal ?? ''}`).join('|') : ''),
+    [files, filesComplete],
+  );
   useEffect(() => {
     void reload();
-  }, [reload]);
+  }, [reload, signature]);
+  const large = (data?.items.length ?? 0) > 300;
+  useEffect(() => {
+    const timer = window.setInterval(() => document.hidden || void reload(), large ? 60_000 : 20_000);
+    return () => window.clearInterval(timer);
+  }, [reload, large]);
   return { data, error, reload };
 }
 
@@ -151,6 +169,11 @@ export function BoardPage({ projectId }: { projectId: string }) {
     [reload, reloadFiles, t],
   );
 
+  const addChapter = async (title: string): Promise<Notice> => {
+    const made = await createChapter(projectId, project.type === 'screenplay' ? 'script' : 'draft', title);
+    return { text: fmt(t.chapterAdded, { title }), open: made.id };
+  };
+
   const actions: RowActions = {
     move: (fileId, to) => void act(async () => ({ text: reorderText(t, lang, await moveChapter(projectId, fileId, to), hasOutline) })),
     save: (item, changes) =>
@@ -168,12 +191,7 @@ export function BoardPage({ projectId }: { projectId: string }) {
         await trashFile(item.fileId!);
         return { text: fmt(t.chapterTrashed, { title: item.title }), undo: () => void act(async () => (await undeleteFile(item.fileId!), { text: fmt(t.chapterRestored, { title: item.title }) })) };
       }),
-    start: (item) =>
-      void act(async () => {
-        const title = item.suggestedTitle ?? item.title;
-        await createChapter(projectId, project.type === 'screenplay' ? 'script' : 'draft', title);
-        return { text: fmt(t.chapterAdded, { title }) };
-      }),
+    start: (item) => void act(() => addChapter(item.suggestedTitle ?? item.title)),
   };
 
   if (error && !data) return <p role="alert" className="error">{error}</p>;
@@ -200,7 +218,7 @@ export function BoardPage({ projectId }: { projectId: string }) {
       />
       {data.writingJob && <p className="notice small">{t.jobLocksOrder}</p>}
       <div className="row board-tools">
-        <NewChapter items={data.items} busy={busy} onAdd={(title) => act(async () => (await createChapter(projectId, project.type === 'screenplay' ? 'script' : 'draft', title), { text: fmt(t.chapterAdded, { title }) }))} />
+        <NewChapter items={data.items} busy={busy} onAdd={(title) => act(() => addChapter(title))} />
         {!inSequence(data.items) && (
           <button type="button" className="secondary small" disabled={busy || !!data.writingJob} onClick={() => void act(async () => ({ text: reorderText(t, lang, await renumberChapters(projectId), hasOutline) }))}>
             {t.renumberAll}
@@ -209,6 +227,14 @@ export function BoardPage({ projectId }: { projectId: string }) {
       </div>
       <p role="status" className={`small board-notice${notice?.error ? ' error' : ''}`} data-testid="board-notice">
         {notice?.text}
+        {notice?.open && (
+          <>
+            {' '}
+            <a href={href({ page: 'project', projectId, tab: 'file', sub: notice.open })} onClick={(e) => (e.preventDefault(), navigate(href({ page: 'project', projectId, tab: 'file', sub: notice.open! })))}>
+              {t.openChapter}
+            </a>
+          </>
+        )}
         {notice?.undo && (
           <>
             {' '}
