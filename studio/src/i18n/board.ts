@@ -105,7 +105,7 @@ const en = {
   errServer: 'The server could not do that just now: try again in a moment.',
   errGeneric: 'That did not work: try again.',
   errOffline: 'No connection to the server: check your network and try again.',
-  projectGone: 'This project is not here. If it was deleted, you can restore it from the projects page.',
+  projectGone: 'This project was not found. If it was deleted, you can restore it from the projects page.',
 };
 
 const zh: Record<keyof typeof en, string> = {
