@@ -3,7 +3,7 @@
  * manuscript tree, the board, the files API's pages and the search results — by type
  * (outline, characters, settings, chapters, script, folders), chapters by the number their
  * title names (the numeral parser's `unitOfTitle`, the same reading the export and the jobs
- * use), then by their `order` field and age.
+ * use), unnumbered chapters where their `order` puts them, the rest by `order` and age.
  *
  * Reordering chapters by hand renumbers their titles, because the title is what names a
  * chapter to everyone else: "Chapter 3: The Bell" moved to second place becomes "Chapter 2:
@@ -44,28 +44,49 @@ const time = (d: Date | string | undefined): number => {
   return Number.isNaN(ms) ? 0 : ms;
 };
 
-/** Sort key of a chapter: its number, unnumbered chapters after every numbered one. */
-const chapterKey = (f: Orderable): number => titleNumber(f.title) ?? Number.MAX_SAFE_INTEGER;
-
 /** Last keys of the order: the `order` field, age, and the id, so every listing agrees. */
 const tieBreak = (a: Orderable, b: Orderable): number => a.order - b.order || time(a.createdAt) - time(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** The manuscript's order (see the module comment), for two files. */
-export function compareTreeOrder(a: Orderable, b: Orderable): number {
-  const byType = typeRank(a.type) - typeRank(b.type);
-  if (byType) return byType;
-  if (CHAPTER_TYPES.includes(a.type)) {
-    const byNumber = chapterKey(a) - chapterKey(b);
-    if (byNumber) return byNumber;
+/**
+ * Chapters in reading order: numbered ones by their number; a chapter whose title names no
+ * number ("Prologue", "Interlude") stays after the numbered chapter that precedes it by
+ * `order` (before them all when none does) — so a prologue made first, or moved first on
+ * the board, stays first, and an epilogue stays last. Each title is parsed once.
+ */
+function chapterSequence<T extends Orderable>(list: T[]): T[] {
+  const keyed = list.map((f) => ({ f, n: titleNumber(f.title) }));
+  const numbered = keyed.filter((k) => k.n !== null).sort((a, b) => a.n! - b.n! || tieBreak(a.f, b.f));
+  const loose = keyed.filter((k) => k.n === null).sort((a, b) => tieBreak(a.f, b.f));
+  if (!loose.length || !numbered.length) return [...numbered, ...loose].map((k) => k.f);
+  const place = new Map(numbered.map((k, i) => [k.f, i]));
+  const byOrder = [...numbered].sort((a, b) => tieBreak(a.f, b.f));
+  // after[i + 1]: the loose chapters that follow numbered chapter i (after[0]: before them all).
+  const after: T[][] = Array.from({ length: numbered.length + 1 }, () => []);
+  for (const { f } of loose) {
+    let anchor = -1;
+    for (const k of byOrder) {
+      if (tieBreak(k.f, f) >= 0) break;
+      anchor = Math.max(anchor, place.get(k.f)!);
+    }
+    after[anchor + 1]!.push(f);
   }
-  return tieBreak(a, b);
+  return [...after[0]!, ...numbered.flatMap((k, i) => [k.f, ...after[i + 1]!])];
 }
 
-/** Files in the manuscript's order (a sorted copy); each title is parsed once, not once per comparison. */
+/** Files in the manuscript's order (a sorted copy): by type, chapters in reading order, the rest by order and age. */
 export function inTreeOrder<T extends Orderable>(files: readonly T[]): T[] {
-  const keyed = files.map((f) => ({ f, rank: typeRank(f.type), n: CHAPTER_TYPES.includes(f.type) ? chapterKey(f) : 0 }));
-  keyed.sort((x, y) => x.rank - y.rank || x.n - y.n || tieBreak(x.f, y.f));
-  return keyed.map((k) => k.f);
+  const byType = new Map<number, T[]>();
+  for (const f of files) {
+    const rank = typeRank(f.type);
+    if (!byType.has(rank)) byType.set(rank, []);
+    byType.get(rank)!.push(f);
+  }
+  return [...byType.keys()]
+    .sort((a, b) => a - b)
+    .flatMap((rank) => {
+      const list = byType.get(rank)!;
+      return CHAPTER_TYPES.includes(list[0]!.type) ? chapterSequence(list) : list.sort(tieBreak);
+    });
 }
 
 const ZH_DIGIT = ['零', '一', '二', '三', '四', '五', '六', '七', '八', '九'];

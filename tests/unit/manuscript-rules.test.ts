@@ -11,7 +11,7 @@ import { findHits, phrasePattern, searchFiles } from '../../src/core/search';
 const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i));
 const file = (id: string, type: string, title: string, order = 0, created = 0) => ({ id, type, title, order, createdAt: at(created) });
 
-test('the manuscript order: by type, chapters by the number the core reads (“Chapter Ten” is 10), unnumbered last, then order and age', () => {
+test('the manuscript order: by type, chapters by the number the core reads (“Chapter Ten” is 10), unnumbered where their order puts them', () => {
   const files = [
     file('a', 'draft', 'Chapter Ten', 0, 1),
     file('b', 'draft', 'Epilogue', 0, 2),
@@ -23,8 +23,9 @@ test('the manuscript order: by type, chapters by the number the core reads (“C
     file('h', 'folder', 'Part I', 0, 0),
     file('i', 'draft', 'Chapter 2 (AI draft)', 1, 7),
   ];
-  expect(inTreeOrder(files).map((f) => f.id)).toEqual(['c', 'e', 'i', 'd', 'f', 'a', 'g', 'b', 'h']);
-  // Without dates (as a client may hold a list), ties go by order, then id: Epilogue (b) before Prologue (g).
+  // The prologue was made first and stays first; the epilogue, made after chapter ten, follows it.
+  expect(inTreeOrder(files).map((f) => f.id)).toEqual(['c', 'e', 'g', 'i', 'd', 'f', 'a', 'b', 'h']);
+  // Without dates (as a client may hold a list), ties go by order, then id: both land after chapter ten.
   const undated = files.map(({ createdAt: _, ...f }) => f);
   expect(inTreeOrder(undated).map((f) => f.id)).toEqual(['c', 'e', 'i', 'd', 'f', 'a', 'b', 'g', 'h']);
 });
@@ -81,6 +82,24 @@ test('a move keeps the numbers the book uses (a gap stays a gap) and leaves unnu
   // Moving to where it is changes nothing; a target past the end is the end.
   expect(planMove(seq('Chapter 1', 'Chapter 2'), 'f2', 1).renames.size).toBe(0);
   expect(planMove(seq('Chapter 1', 'Chapter 2', 'Chapter 3'), 'f1', 99).ids).toEqual(['f2', 'f3', 'f1']);
+});
+
+/** The files as a reorder leaves them (`order` = place, renamed titles), read back in the manuscript's order. */
+function applied(titles: string[], plan: ReturnType<typeof planMove>): string[] {
+  const files = titles.map((title, i) => ({ id: `f${i + 1}`, type: 'draft', title, order: i }));
+  const after = files.map((f) => ({ ...f, order: plan.ids.indexOf(f.id), title: plan.renames.get(f.id) ?? f.title }));
+  return inTreeOrder(after).map((f) => f.title);
+}
+
+test('after any move the manuscript order is the order asked for: with a prologue and an epilogue, and with no numbers at all', () => {
+  const book = ['Prologue', 'Chapter 1: Storm', 'Chapter 2: Visitor', 'Chapter 3: Bell', 'Epilogue'];
+  expect(applied(book, planMove(seq(...book), 'f4', 0))).toEqual(['Chapter 1: Bell', 'Prologue', 'Chapter 2: Storm', 'Chapter 3: Visitor', 'Epilogue']);
+  expect(applied(book, planMove(seq(...book), 'f1', 2))).toEqual(['Chapter 1: Storm', 'Chapter 2: Visitor', 'Prologue', 'Chapter 3: Bell', 'Epilogue']);
+  expect(applied(book, planMove(seq(...book), 'f5', 0))).toEqual(['Epilogue', 'Prologue', 'Chapter 1: Storm', 'Chapter 2: Visitor', 'Chapter 3: Bell']);
+  const story = ['Opening', 'The Storm', 'Ending'];
+  const plan = planMove(seq(...story), 'f3', 0);
+  expect(plan.renames.size).toBe(0);
+  expect(applied(story, plan)).toEqual(['Ending', 'Opening', 'The Storm']);
 });
 
 test('renumbering closes gaps from 1 (or from 0 when the book has a chapter 0)', () => {
