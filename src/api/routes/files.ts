@@ -10,29 +10,14 @@ import { userOf } from '../auth';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { ownedFile, ownedProject } from '../ownership';
 import { presentFile, presentFileSummary, presentVersion } from '../present';
-import { createFileBody, deleteFileQuery, editFileBody, fileListQuery, listFilesQuery, patchFileBody, restoreVersionBody, versionParam } from '../schemas';
+import { createFileBody, deleteFileQuery, editFileBody, fileListQuery, listFilesQuery, restoreVersionBody, versionParam } from '../schemas';
 import { sendJson } from '../json-response';
 import { inTreeOrder } from '../../core/chapter-order';
 import { parseBody, parseId, parseQuery } from '../validation';
 import { type FileDoc, type Models, newId } from '../../db/models';
-import { z } from 'zod';
-import { documentRoute, toOpenApiPath } from '../openapi';
-import { objectIdSchema } from '../../core/domain';
+import type { z } from 'zod';
 import { VersionConflict, writeVersion } from '../../db/file-store';
 import { listTrash, moveToTrash, purgeAt, purgeExpiredTrash, trashCutoff, undeleteFile } from '../../db/trash';
-
-{
-  const v1 = (p: string): string => `/api/v1${toOpenApiPath(p)}`;
-  documentRoute({
-    method: 'patch',
-    path: v1('/files/:fileId'),
-    summary: 'Rename a file or set its word goal (null clears): no new version, the text is untouched',
-    tag: 'files',
-    params: z.object({ fileId: objectIdSchema }),
-    body: patchFileBody,
-    errors: [400, 401, 404, 413],
-  });
-}
 
 /** A file's versions, oldest first, without their text (each is one `GET …/versions/{n}` away). */
 async function versionHistory(models: Models, fileId: string) {
@@ -217,16 +202,6 @@ export function filesRouter(deps: AppDeps): Router {
     const userId = userOf(req);
     const changed = await editFile(models, userId, fileId, body);
     res.json({ ...(await fileWithVersions(models, userId, fileId)), changed });
-  });
-
-  r.patch('/files/:fileId', async (req, res) => {
-    const fileId = parseId(req.params.fileId, 'fileId');
-    const body = parseBody(patchFileBody, req.body);
-    const userId = userOf(req);
-    await ownedFile(models, userId, fileId);
-    // Not a new version: the text is untouched, and `updatedAt` stays the time the text last changed.
-    await models.File.updateOne({ _id: fileId, ownerId: userId, deletedAt: null }, { $set: body }, { timestamps: false });
-    res.json(presentFileSummary(await ownedFile(models, userId, fileId)));
   });
 
   r.post('/files/:fileId/restore', async (req, res) => {

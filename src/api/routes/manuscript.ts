@@ -1,7 +1,7 @@
 /**
  * The manuscript as a whole: its board (chapters in order with status, words, synopsis and
- * goals), moving and renumbering chapters (titles and order only, never text), and search
- * across every live file's title and text.
+ * goals), renaming a file or setting its goal, moving and renumbering chapters (titles and
+ * order only, never text), and search across every live file's title and text.
  */
 import { Router } from 'express';
 import { z } from 'zod';
@@ -10,8 +10,9 @@ import { userOf } from '../auth';
 import { loadBoard, moveChapter, renumberChapters } from '../board';
 import { sendJson } from '../json-response';
 import { documentRoute, type RouteSpec, toOpenApiPath } from '../openapi';
-import { ownedProject } from '../ownership';
-import { moveChapterBody, searchQuery } from '../schemas';
+import { ownedFile, ownedProject } from '../ownership';
+import { presentFileSummary } from '../present';
+import { moveChapterBody, patchFileBody, searchQuery } from '../schemas';
 import { parseBody, parseId, parseQuery } from '../validation';
 import { inTreeOrder, titleNumber } from '../../core/chapter-order';
 import { objectIdSchema } from '../../core/domain';
@@ -22,6 +23,15 @@ import type { Models } from '../../db/models';
   const v1 = (p: string): string => `/api/v1${toOpenApiPath(p)}`;
   const params = z.object({ projectId: objectIdSchema });
   const specs: RouteSpec[] = [
+    {
+      method: 'patch',
+      path: v1('/files/:fileId'),
+      summary: 'Rename a file or set its word goal (null clears): no new version, the text is untouched',
+      tag: 'files',
+      params: z.object({ fileId: objectIdSchema }),
+      body: patchFileBody,
+      errors: [400, 401, 404, 413],
+    },
     {
       method: 'get',
       path: v1('/projects/:projectId/board'),
@@ -70,6 +80,16 @@ async function searchableFiles(models: Models, projectId: string, ownerId: strin
 export function manuscriptRouter(deps: AppDeps): Router {
   const r = Router();
   const { models } = deps;
+
+  r.patch('/files/:fileId', async (req, res) => {
+    const fileId = parseId(req.params.fileId, 'fileId');
+    const body = parseBody(patchFileBody, req.body);
+    const userId = userOf(req);
+    await ownedFile(models, userId, fileId);
+    // Not a new version: the text is untouched, and `updatedAt` stays the time the text last changed.
+    await models.File.updateOne({ _id: fileId, ownerId: userId, deletedAt: null }, { $set: body }, { timestamps: false });
+    res.json(presentFileSummary(await ownedFile(models, userId, fileId)));
+  });
 
   r.get('/projects/:projectId/board', async (req, res) => {
     const project = await ownedProject(models, userOf(req), parseId(req.params.projectId, 'projectId'));
