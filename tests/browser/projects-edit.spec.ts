@@ -63,7 +63,7 @@ test('the projects list in Chinese, with the delete question', async ({ page }) 
   await page.goto(studio());
   const item = page.getByTestId('project-list').locator(`li[data-project-id="${projectId}"]`);
   await item.getByRole('button', { name: `删除“${title}”` }).click();
-  await expect(item.getByRole('alertdialog')).toContainText('其中的1个章节、0个其他文件和所有对话都不会被抹去：项目会移到“已删除的项目”，之后随时可以从那里完整恢复。');
+  await expect(item.getByRole('alertdialog')).toContainText('其中的1个章节、0个其他文件和所有对话都不会被抹去：作品会移到“已删除的作品”，之后随时可以从那里完整恢复。');
   await shot(page, 'project-delete-zh');
   await expectAccessible(page, 'project delete (zh)');
   await page.setViewportSize({ width: 390, height: 844 });
