@@ -9,13 +9,9 @@ import { jobTask, jobTaskId } from '../core/job-task';
 import { writeJobTask } from '../db/job-task';
 import type { Models } from '../db/models';
 import { BODY_FILE_TYPES, type JobStatus } from '../core/domain';
-import { findUnitRefs } from '../core/numerals';
+import { chapterOf, outlineLines } from '../core/outline';
 
-/** The chapter a title or outline line names first ("Chapter 7: …", "第7章", "第七章"), or null (the shared numeral parser). */
-export function chapterOf(text: string): number | null {
-  const ref = findUnitRefs(text).find((r) => r.kind === 'chapter');
-  return ref ? ref.from : null;
-}
+export { chapterOf };
 
 export interface ChapterFile {
   id: string;
@@ -64,19 +60,10 @@ export interface OutlineCoverage {
   outlineIds: string[];
 }
 
-const ENTRY_LINE = /^\s*(?:[#*>\-–•]+\s*|\d+[.)]\s*)?(?:\*\*)?(?:chapter\s*\d{1,4}\b|ch\.\s*\d{1,4}\b|第\s*[\d零〇一二两三四五六七八九十百千]{1,8}\s*章)/i;
-
-/** Outline lines that start with a chapter number, across every live outline file. */
+/** Outline entries (lines that start with a chapter number), across every live outline file, newest first. */
 export async function outlineCoverage(models: Models, projectId: string): Promise<OutlineCoverage> {
   const outlines = await models.File.find({ projectId, type: 'outline', deletedAt: null }).sort({ updatedAt: -1 }).select({ content: 1 }).lean();
-  const entries = new Map<number, string>();
-  for (const o of outlines)
-    for (const line of o.content.split('\n')) {
-      if (!ENTRY_LINE.test(line)) continue;
-      const n = chapterOf(line);
-      if (n !== null && !entries.has(n)) entries.set(n, line.trim().slice(0, 400));
-    }
-  return { entries, outlineIds: outlines.map((o) => String(o._id)) };
+  return { entries: outlineLines(outlines.map((o) => o.content)), outlineIds: outlines.map((o) => String(o._id)) };
 }
 
 export function missingChapters(coverage: OutlineCoverage, from: number, to: number): number[] {

@@ -11,6 +11,7 @@ import { enforceRouteContracts } from './route-contract';
 import { filesRouter } from './routes/files';
 import { healthRouter } from './routes/health';
 import { jobsRouter } from './routes/jobs';
+import { manuscriptRouter } from './routes/manuscript';
 import { openapiRouter } from './routes/openapi';
 import { projectsRouter } from './routes/projects';
 import { sessionsRouter } from './routes/sessions';
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(sessionsRouter(deps));
   api.use(turnsRouter(deps));
   api.use(filesRouter(deps));
+  api.use(manuscriptRouter(deps));
   api.use(usageRouter(deps));
   api.use(jobsRouter(deps));
   api.use(skillsRouter(deps));

@@ -22,6 +22,7 @@ import {
   interruptBody,
   listFilesQuery,
   listQuery,
+  projectListQuery,
   restoreVersionBody,
   startTurnBody,
   steerBody,
@@ -128,7 +129,7 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
     { method: 'get', path: v1('/openapi.json'), summary: 'This document', tag: 'operations', public: true, errors: [400] },
 
     { method: 'post', path: v1('/projects'), summary: 'Create a project', tag: 'projects', body: createProjectBody, status: 201, errors: [400, 401, 413] },
-    { method: 'get', path: v1('/projects'), summary: 'List your projects', tag: 'projects', query: listQuery, errors: [400, 401] },
+    { method: 'get', path: v1('/projects'), summary: 'List your projects, newest first (deleted=true: the ones you deleted, restorable)', tag: 'projects', query: projectListQuery, errors: [400, 401] },
     { method: 'get', path: v1('/projects/:projectId'), summary: 'Get a project', tag: 'projects', params: idParams('projectId') },
 
     { method: 'post', path: v1('/sessions'), summary: 'Create a session in a project', tag: 'sessions', body: createSessionBody, status: 201, errors: [400, 401, 404, 413] },
@@ -173,7 +174,7 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
     {
       method: 'get',
       path: v1('/projects/:projectId/files'),
-      summary: 'List a project’s files (no content); with deleted=true its trash, each with deletedAt and purgeAt',
+      summary: 'List a project’s files (no content) in the manuscript’s order, a page at a time (offset, limit; the answer has total, counts per type and nextOffset); with deleted=true its trash, each with deletedAt and purgeAt',
       tag: 'files',
       params: idParams('projectId'),
       query: listFilesQuery,

@@ -5,8 +5,9 @@
 import type { Models } from '../db/models';
 import { NotFoundError } from './errors';
 
+/** The caller's live project: a project the author deleted answers 404 here too (only undelete reaches it). */
 export async function ownedProject(models: Models, userId: string, id: string) {
-  const p = await models.Project.findOne({ _id: id, ownerId: userId }).lean();
+  const p = await models.Project.findOne({ _id: id, ownerId: userId, deletedAt: null }).lean();
   if (!p) throw new NotFoundError('project');
   return p;
 }

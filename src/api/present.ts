@@ -11,6 +11,8 @@ export const presentProject = (p: ProjectDoc) => ({
   style: p.style,
   notes: p.notes,
   tasks: p.tasks,
+  wordGoal: p.wordGoal ?? null,
+  chapterWordGoal: p.chapterWordGoal ?? null,
   createdAt: p.createdAt,
   updatedAt: p.updatedAt,
 });
@@ -68,6 +70,7 @@ export const presentFileSummary = (f: FileDoc) => ({
   version: f.versionCount,
   latestAuthor: f.latestAuthor,
   importance: f.importance ?? null,
+  wordGoal: f.wordGoal ?? null,
   createdAt: f.createdAt,
   updatedAt: f.updatedAt,
 });

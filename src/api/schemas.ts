@@ -21,6 +21,31 @@ export const createProjectBody = z
   })
   .strict();
 
+/** A word goal: a whole number of words (characters in Chinese), or null to clear it. */
+const wordGoal = z.number().int().min(1).max(10_000_000).nullable();
+
+/** An author's edit of a project: any of its fields, at least one; summary and style are kept under the project's revision. */
+export const updateProjectBody = z
+  .object({
+    title: text(200).min(1).optional(),
+    type: projectTypeSchema.optional(),
+    summary: text(4000).optional(),
+    style: text(4000).optional(),
+    author: text(200).optional(),
+    wordGoal: wordGoal.optional(),
+    chapterWordGoal: wordGoal.optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: 'nothing to change' });
+
+/** `GET /projects`: `deleted=true` lists the projects the author deleted (restorable). */
+export const projectListQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+    deleted: z.enum(['true', 'false']).optional(),
+  })
+  .strict();
+
 /** The author's interface language: a session with no substantive message yet answers in it. */
 export const uiLanguageSchema = z.enum(['zh', 'en']);
 export const createSessionBody = z.object({ projectId: objectIdSchema, title: text(200).optional(), uiLanguage: uiLanguageSchema.optional() }).strict();
@@ -82,12 +107,34 @@ const fileListFields = {
   /** `true`: the project's trash (files deleted within the retention period) instead of its live files. */
   deleted: z.enum(['true', 'false']).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(500),
+  /** Where the page starts in the manuscript's order (the previous page's `nextOffset`). */
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 };
 
 export const listFilesQuery = z.object(fileListFields).strict();
 
 /** `GET /files?projectId=…`: the same listing addressed by query. */
 export const fileListQuery = z.object({ projectId: objectIdSchema, ...fileListFields }).strict();
+
+/** An author's change to a file that is not its text: its title (a rename, not a new version), its word goal. */
+export const patchFileBody = z
+  .object({
+    title: text(200).min(1).optional(),
+    wordGoal: wordGoal.optional(),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: 'nothing to change' });
+
+/** Moves a chapter to `to` (0-based) in the manuscript's chapter order; numbered titles are renumbered to match. */
+export const moveChapterBody = z.object({ fileId: objectIdSchema, to: z.number().int().min(0).max(100_000) }).strict();
+
+export const searchQuery = z
+  .object({
+    q: z.string().trim().min(1, 'q is empty').max(200),
+    /** At most this many files in the results (each with its first hits and their count). */
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+  })
+  .strict();
 
 export const deleteFileQuery = z.object({ recursive: z.enum(['true', 'false']).optional() }).strict();
 

@@ -3,15 +3,37 @@ import { useEffect, useState } from 'react';
 
 export const BASE = '/studio';
 
+export type ProjectTab = 'chat' | 'board' | 'search' | 'file' | 'jobs' | 'trash';
+
 export type Route =
   | { page: 'projects' }
-  | { page: 'project'; projectId: string; tab: 'chat' | 'file' | 'jobs' | 'trash'; sub?: string };
+  | {
+      page: 'project';
+      projectId: string;
+      tab: ProjectTab;
+      sub?: string;
+      /** A file opened at a place in its text (a search hit): offsets, end exclusive. */
+      at?: { from: number; to: number };
+      /** The search tab's query. */
+      q?: string;
+    };
 
-export function parseRoute(pathname: string): Route {
+const TABS: Record<string, ProjectTab> = { files: 'file', board: 'board', search: 'search', jobs: 'jobs', trash: 'trash' };
+
+export function parseRoute(pathname: string, search = ''): Route {
   const parts = pathname.replace(/^\/studio\/?/, '').split('/').filter(Boolean);
   if (parts[0] === 'projects' && parts[1]) {
-    const tab = parts[2] === 'files' ? 'file' : parts[2] === 'jobs' ? 'jobs' : parts[2] === 'trash' ? 'trash' : 'chat';
-    return { page: 'project', projectId: parts[1], tab, sub: parts[3] };
+    const tab = TABS[parts[2] ?? ''] ?? 'chat';
+    const query = new URLSearchParams(search);
+    const at = /^(\d+)-(\d+)$/.exec(query.get('at') ?? '');
+    return {
+      page: 'project',
+      projectId: parts[1],
+      tab,
+      sub: parts[3],
+      ...(tab === 'file' && at && Number(at[2]) >= Number(at[1]) ? { at: { from: Number(at[1]), to: Number(at[2]) } } : {}),
+      ...(tab === 'search' && query.get('q') ? { q: query.get('q')! } : {}),
+    };
   }
   return { page: 'projects' };
 }
@@ -19,22 +41,27 @@ export function parseRoute(pathname: string): Route {
 export function href(route: Route): string {
   if (route.page === 'projects') return `${BASE}/`;
   const seg = route.tab === 'file' ? 'files' : route.tab;
-  return `${BASE}/projects/${route.projectId}/${seg}${route.sub ? `/${route.sub}` : ''}`;
+  const query = new URLSearchParams();
+  if (route.tab === 'file' && route.at) query.set('at', `${route.at.from}-${route.at.to}`);
+  if (route.tab === 'search' && route.q) query.set('q', route.q);
+  const qs = query.toString();
+  return `${BASE}/projects/${route.projectId}/${seg}${route.sub ? `/${route.sub}` : ''}${qs ? `?${qs}` : ''}`;
 }
 
 export function navigate(to: string, replace = false): void {
-  if (to === location.pathname) return;
+  if (to === location.pathname + location.search) return;
   if (replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   window.dispatchEvent(new PopStateEvent('popstate'));
 }
 
 export function useRoute(): Route {
-  const [path, setPath] = useState(location.pathname);
+  const [path, setPath] = useState(location.pathname + location.search);
   useEffect(() => {
-    const on = () => setPath(location.pathname);
+    const on = () => setPath(location.pathname + location.search);
     window.addEventListener('popstate', on);
     return () => window.removeEventListener('popstate', on);
   }, []);
-  return parseRoute(path);
+  const q = path.indexOf('?');
+  return q < 0 ? parseRoute(path) : parseRoute(path.slice(0, q), path.slice(q));
 }

@@ -12,6 +12,7 @@
 import type { Models } from '../../db/models';
 import { BODY_FILE_TYPES } from '../../core/domain';
 import { unitOfTitle } from '../../core/numerals';
+import { renumberTitle, titleNumber } from '../../core/chapter-order';
 import { detectLanguage } from '../../core/text';
 
 export type Block = { kind: 'heading'; text: string } | { kind: 'para'; text: string } | { kind: 'break' };
@@ -63,7 +64,10 @@ export function chapterOf(fileTitle: string, content: string): Chapter {
   while (i < lines.length && !lines[i]!.trim()) i++;
   const first = i < lines.length ? HEADING.exec(lines[i]!.trim()) : null;
   if (first) {
-    title = first[1]!;
+    // The file's title names the chapter (a reorder renumbers titles, never text): a heading
+    // that still carries an older number is shown with the title's.
+    const number = titleNumber(title);
+    title = number !== null && titleNumber(first[1]!) !== number ? (renumberTitle(first[1]!, number) ?? title) : first[1]!;
     i++;
   }
   const blocks: Block[] = [];

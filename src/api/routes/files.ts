@@ -11,6 +11,8 @@ import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { ownedFile, ownedProject } from '../ownership';
 import { presentFile, presentFileSummary, presentVersion } from '../present';
 import { createFileBody, deleteFileQuery, editFileBody, fileListQuery, listFilesQuery, restoreVersionBody, versionParam } from '../schemas';
+import { sendJson } from '../json-response';
+import { inTreeOrder } from '../../core/chapter-order';
 import { parseBody, parseId, parseQuery } from '../validation';
 import { type FileDoc, type Models, newId } from '../../db/models';
 import type { z } from 'zod';
@@ -50,17 +52,29 @@ interface TrashPolicy {
   cutoff: () => Date;
 }
 
-/** Live files, or with `deleted=true` the trash. Expired trash is purged here, lazily. */
-async function listFiles(models: Models, trash: TrashPolicy, userId: string, projectId: string, q: { type?: string; deleted?: 'true' | 'false'; limit: number }) {
+/**
+ * Live files in the manuscript's order (core/chapter-order), a page at a time: `total` and
+ * `counts` (per type) describe the whole list, `nextOffset` is where the next page starts
+ * (null on the last), so a client never mistakes a first page for the whole book. With
+ * `deleted=true`, the trash (expired trash is purged here, lazily: reading the live files
+ * leaves it alone, since every trash read already treats an expired file as gone).
+ */
+async function listFiles(models: Models, trash: TrashPolicy, userId: string, projectId: string, q: z.infer<typeof listFilesQuery>) {
   await ownedProject(models, userId, projectId);
-  await purgeExpiredTrash(models, { projectId, cutoff: trash.cutoff() });
   if (q.deleted === 'true') {
+    await purgeExpiredTrash(models, { projectId, cutoff: trash.cutoff() });
     const trashed = await listTrash(models, { projectId, ownerId: userId, cutoff: trash.cutoff(), type: q.type, limit: q.limit });
     return { items: trashed.map((f) => presentTrashed(f, trash.retentionDays)) };
   }
   const filter = { projectId, ownerId: userId, deletedAt: null, ...(q.type ? { type: q.type } : {}) };
-  const list = await models.File.find(filter).select({ content: 0 }).sort({ type: 1, order: 1, createdAt: 1 }).limit(q.limit).lean();
-  return { items: list.map(presentFileSummary) };
+  // The whole list is read to order it: chapter numbers live in titles, which no index sorts.
+  const all = (await models.File.find(filter).select({ content: 0 }).lean()).map((f) => ({ ...f, id: String(f._id) }));
+  const ordered = inTreeOrder(all);
+  const counts: Record<string, number> = {};
+  for (const f of ordered) counts[f.type] = (counts[f.type] ?? 0) + 1;
+  const page = ordered.slice(q.offset, q.offset + q.limit);
+  const next = q.offset + page.length;
+  return { items: page.map(presentFileSummary), total: ordered.length, counts, offset: q.offset, nextOffset: next < ordered.length ? next : null };
 }
 
 /** An author's new file (in a folder of theirs when `parentId` names one) with its first version; returns its id. */
@@ -148,12 +162,12 @@ export function filesRouter(deps: AppDeps): Router {
   r.get('/projects/:projectId/files', async (req, res) => {
     const projectId = parseId(req.params.projectId, 'projectId');
     const q = parseQuery(listFilesQuery, req.query);
-    res.json(await listFiles(models, trash, userOf(req), projectId, q));
+    sendJson(req, res, await listFiles(models, trash, userOf(req), projectId, q));
   });
 
   r.get('/files', async (req, res) => {
     const q = parseQuery(fileListQuery, req.query);
-    res.json(await listFiles(models, trash, userOf(req), q.projectId, q));
+    sendJson(req, res, await listFiles(models, trash, userOf(req), q.projectId, q));
   });
 
   r.get('/files/:fileId', async (req, res) => {

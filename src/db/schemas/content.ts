@@ -27,6 +27,11 @@ export const projectSchema = new Schema(
     tasks: { type: [taskSchema], default: [] },
     /** Revision of summary, style, notes and tasks, written only through src/db/project-state.ts (revision claims). */
     rev: { type: Number, default: 0 },
+    /** The author's word goals: for the whole book, and for each chapter (a chapter's own `wordGoal` wins). Null: none. */
+    wordGoal: { type: Number, default: null },
+    chapterWordGoal: { type: Number, default: null },
+    /** Deleted by the author: hidden everywhere, files and conversations kept, until restored. */
+    deletedAt: { type: Date, default: null },
   },
   { timestamps: true },
 );
@@ -60,6 +65,8 @@ export const fileSchema = new Schema(
     deletedBatch: { type: String, default: null },
     /** The file the delete was aimed at (the folder, for files trashed with it). */
     deletedWith: { type: String, default: null },
+    /** The author's word goal for this chapter (null: the project's `chapterWordGoal`, if any). */
+    wordGoal: { type: Number, default: null },
   },
   { timestamps: true },
 );

@@ -1,80 +1,44 @@
 /**
  * One project: the manuscript tree on the left (always there, so chapters written by a turn
- * or a job appear as they land), and the chat, a file, the jobs or the trash beside it.
+ * or a job appear as they land), and the chat, the board, search, a file, the jobs or the
+ * trash beside it.
  */
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { authHeaders, API, type FileSummary, get, type Project, errText } from '../api';
+import { ApiError, authHeaders, API, get, type Project, errText } from '../api';
 import { DrawerToggles, useDrawers } from '../drawers';
-import { tk, useI18n } from '../i18n';
+import { useI18n } from '../i18n';
 import { href, navigate, type Route } from '../router';
-import { unitOfTitle } from '../../../src/core/numerals';
 import { ChatPage } from './Chat';
 import { FilePage } from './FileView';
+import { FileTree } from './FileTree';
+import type { GoalProject, TreeFile } from './manuscript-api';
+import { useProjectFiles } from './project-files';
+import { RevealHit } from './reveal';
 import { TrashPage } from './Trash';
 
+export { treeGroups } from './FileTree';
+
 const JobsPage = lazy(() => import('./Jobs').then((m) => ({ default: m.JobsPage })));
+const BoardPage = lazy(() => import('./Board').then((m) => ({ default: m.BoardPage })));
+const SearchPage = lazy(() => import('./Search').then((m) => ({ default: m.SearchPage })));
 
 export interface ProjectCtx {
-  project: Project;
-  files: FileSummary[];
+  project: GoalProject;
+  /** The files loaded so far in the manuscript's order (all of them once `filesComplete`). */
+  files: TreeFile[];
+  /** How many files the project has (`files` may still be loading). */
+  fileTotal: number;
+  filesComplete: boolean;
   reloadFiles: () => void;
   reloadProject: () => void;
 }
 const Ctx = createContext<ProjectCtx | null>(null);
 export const useProject = (): ProjectCtx => useContext(Ctx)!;
 
-const TYPE_ORDER = ['outline', 'character', 'setting', 'draft', 'script', 'folder'] as const;
-
-/** A chapter's place in the book: its number as the core reads titles (the export orders by it too); unnumbered last. */
-const chapterPlace = (f: FileSummary): number => unitOfTitle(f.title)?.n ?? Number.MAX_SAFE_INTEGER;
-
-/** Files in the tree's order: by type, chapters by their number, the rest as the API orders them. */
-export function treeGroups(files: FileSummary[]) {
-  return TYPE_ORDER.map((type) => {
-    const list = files.filter((f) => f.type === type);
-    if (type === 'draft' || type === 'script') {
-      // Each title is parsed once, not once per comparison (books run to a thousand chapters).
-      const place = new Map(list.map((f) => [f, chapterPlace(f)]));
-      list.sort((a, b) => place.get(a)! - place.get(b)! || a.order - b.order);
-    }
-    return { type, list };
-  }).filter((g) => g.list.length);
-}
-
 function go(e: React.MouseEvent, to: string) {
   if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
   e.preventDefault();
   navigate(to);
-}
-
-function FileTree({ projectId, current }: { projectId: string; current?: string }) {
-  const { t } = useI18n();
-  const { files } = useProject();
-  const groups = treeGroups(files);
-  return (
-    <nav aria-label={t.fileTree} className="tree" data-testid="file-tree">
-      <h2>{t.fileTree}</h2>
-      {groups.length === 0 && <p className="muted small">{t.noFiles}</p>}
-      {groups.map((g) => (
-        <div key={g.type}>
-          <h3>{tk(t, `type_${g.type}`)}</h3>
-          <ul>
-            {g.list.map((f) => {
-              const to = href({ page: 'project', projectId, tab: 'file', sub: f.id });
-              return (
-                <li key={f.id}>
-                  <a href={to} onClick={(e) => go(e, to)} aria-current={current === f.id ? 'page' : undefined} data-file-id={f.id}>
-                    <span className="file-title">{f.title}</span>
-                    <span className="muted small"> {f.words}</span>
-                  </a>
-                </li>
-              );
-            })}
-          </ul>
-        </div>
-      ))}
-    </nav>
-  );
 }
 
 function ExportButtons({ projectId }: { projectId: string }) {
@@ -120,39 +84,40 @@ export function ProjectPage({ route }: { route: Extract<Route, { page: 'project'
   const { t } = useI18n();
   const { projectId } = route;
   const [project, setProject] = useState<Project | null>(null);
-  const [files, setFiles] = useState<FileSummary[]>([]);
   const [error, setError] = useState('');
   const drawers = useDrawers(`${route.tab}/${route.sub ?? ''}`);
+  const list = useProjectFiles(projectId);
 
-  const reloadFiles = useCallback(() => {
-    get<{ items: FileSummary[] }>(`/projects/${projectId}/files`)
-      .then((r) => setFiles(r.items))
-      .catch(() => undefined);
-  }, [projectId]);
   const reloadProject = useCallback(() => {
     get<Project>(`/projects/${projectId}`)
       .then(setProject)
-      .catch((e: unknown) => setError(errText(e)));
+      .catch((e: unknown) => setError(e instanceof ApiError && e.status === 404 ? 'gone' : errText(e)));
   }, [projectId]);
   useEffect(() => {
     reloadProject();
-    reloadFiles();
-  }, [reloadProject, reloadFiles]);
-  // Agents and jobs write while the author reads: the tree (and an unedited open file) catch
-  // up every few seconds while the page is in view, whatever screen is open.
-  useEffect(() => {
-    const timer = window.setInterval(() => {
-      if (!document.hidden) reloadFiles();
-    }, 8000);
-    return () => window.clearInterval(timer);
-  }, [reloadFiles]);
+  }, [reloadProject]);
 
-  const ctx = useMemo(() => (project ? { project, files, reloadFiles, reloadProject } : null), [project, files, reloadFiles, reloadProject]);
+  const { files, total, complete, reload: reloadFiles } = list;
+  const ctx = useMemo(
+    () => (project ? { project, files, fileTotal: total, filesComplete: complete, reloadFiles, reloadProject } : null),
+    [project, files, total, complete, reloadFiles, reloadProject],
+  );
+  if (error === 'gone')
+    return (
+      <main className="projects">
+        <p role="alert">{t.projectGone}</p>
+        <a href={href({ page: 'projects' })} onClick={(e) => go(e, href({ page: 'projects' }))}>
+          ← {t.allProjects}
+        </a>
+      </main>
+    );
   if (error) return <main><p role="alert" className="error">{error}</p></main>;
   if (!ctx) return <main><p>{t.loading}</p></main>;
 
   const tabs = [
     { tab: 'chat', label: t.chat },
+    { tab: 'board', label: t.boardTab },
+    { tab: 'search', label: t.searchTab },
     { tab: 'jobs', label: t.jobs },
     { tab: 'trash', label: t.trash },
   ] as const;
@@ -163,7 +128,7 @@ export function ProjectPage({ route }: { route: Extract<Route, { page: 'project'
           <a href={href({ page: 'projects' })} onClick={(e) => go(e, href({ page: 'projects' }))} className="small">
             ← {t.allProjects}
           </a>
-          <FileTree projectId={projectId} current={route.tab === 'file' ? route.sub : undefined} />
+          <FileTree projectId={projectId} list={list} current={route.tab === 'file' ? route.sub : undefined} />
           <ExportButtons projectId={projectId} />
         </aside>
         <main className="main">
@@ -182,13 +147,20 @@ export function ProjectPage({ route }: { route: Extract<Route, { page: 'project'
             </nav>
           </div>
           {route.tab === 'chat' && <ChatPage projectId={projectId} sessionId={route.sub} />}
-          {route.tab === 'file' && route.sub && <FilePage key={route.sub} fileId={route.sub} />}
-          {route.tab === 'jobs' && (
+          {route.tab === 'file' && route.sub && (
+            <>
+              <FilePage key={route.sub} fileId={route.sub} />
+              {route.at && <RevealHit key={`${route.sub}:${route.at.from}`} fileId={route.sub} at={route.at} />}
+            </>
+          )}
+          {route.tab !== 'chat' && route.tab !== 'file' && (
             <Suspense fallback={<p>{t.loading}</p>}>
-              <JobsPage projectId={projectId} jobId={route.sub} />
+              {route.tab === 'board' && <BoardPage projectId={projectId} />}
+              {route.tab === 'search' && <SearchPage projectId={projectId} query={route.q ?? ''} />}
+              {route.tab === 'jobs' && <JobsPage projectId={projectId} jobId={route.sub} />}
+              {route.tab === 'trash' && <TrashPage />}
             </Suspense>
           )}
-          {route.tab === 'trash' && <TrashPage />}
         </main>
       </div>
     </Ctx.Provider>

@@ -1,8 +1,38 @@
-/** The author's projects: the list, and a form to create one (title, type, summary, style). */
-import { useEffect, useState } from 'react';
+/**
+ * The author's projects: the list (each can be edited or deleted), the deleted ones (restorable),
+ * and a form to create one (title, type, summary, style).
+ */
+import { useCallback, useEffect, useState } from 'react';
 import { get, post, type Project, errText } from '../api';
-import { tk, useI18n } from '../i18n';
+import { fmt, tk, useI18n, when } from '../i18n';
 import { href, navigate } from '../router';
+import { authorError } from './author-errors';
+import { deletedProjects, type GoalProject, undeleteProject } from './manuscript-api';
+import { DeleteProjectDialog, ProjectEditForm } from './ProjectEdit';
+
+/** Projects the author deleted: kept whole, one click from coming back. */
+function DeletedProjects({ items, onRestored }: { items: GoalProject[]; onRestored: (p: GoalProject) => void }) {
+  const { t, lang } = useI18n();
+  const [error, setError] = useState('');
+  if (!items.length) return null;
+  return (
+    <details className="deleted-projects">
+      <summary>{fmt(t.deletedProjects, { n: items.length })}</summary>
+      {error && <p role="alert" className="error">{error}</p>}
+      <ul className="project-list">
+        {items.map((p) => (
+          <li key={p.id} data-project-id={p.id}>
+            <strong>{p.title}</strong>
+            <span className="muted small"> · {fmt(t.deletedOn, { when: p.deletedAt ? when(p.deletedAt, lang) : '' })} </span>
+            <button type="button" className="small secondary" aria-label={fmt(t.restoreProject, { title: p.title })} onClick={() => void undeleteProject(p.id).then(onRestored, (e: unknown) => setError(authorError(e, t)))}>
+              {t.undelete}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
 
 export function ProjectsPage() {
   const { t } = useI18n();
@@ -10,12 +40,19 @@ export function ProjectsPage() {
   const [error, setError] = useState('');
   const [form, setForm] = useState({ title: '', type: 'novel', author: '', summary: '', style: '' });
   const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState<{ id: string; what: 'edit' | 'delete' } | null>(null);
+  const [deleted, setDeleted] = useState<GoalProject[]>([]);
+  const [notice, setNotice] = useState('');
 
-  useEffect(() => {
+  const load = useCallback(() => {
     get<{ items: Project[] }>('/projects?limit=100')
       .then((r) => setProjects(r.items))
       .catch((e: unknown) => setError(errText(e)));
+    deletedProjects()
+      .then((r) => setDeleted(r.items))
+      .catch(() => setDeleted([]));
   }, []);
+  useEffect(load, [load]);
 
   const create = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -47,18 +84,60 @@ export function ProjectsPage() {
         ) : projects.length === 0 ? (
           <p>{t.noProjects}</p>
         ) : (
-          <ul className="project-list">
+          <ul className="project-list" data-testid="project-list">
             {projects.map((p) => (
-              <li key={p.id}>
-                <a href={href({ page: 'project', projectId: p.id, tab: 'chat' })} onClick={open(p)}>
-                  <strong>{p.title}</strong>
-                </a>
-                <span className="muted"> · {tk(t, `type_${p.type}`)}</span>
+              <li key={p.id} data-project-id={p.id}>
+                <div className="project-row">
+                  <div className="grow">
+                    <a href={href({ page: 'project', projectId: p.id, tab: 'chat' })} onClick={open(p)}>
+                      <strong>{p.title}</strong>
+                    </a>
+                    <span className="muted"> · {tk(t, `type_${p.type}`)}</span>
+                  </div>
+                  <button type="button" className="small secondary" aria-label={fmt(t.editProjectLabel, { title: p.title })} aria-expanded={editing?.id === p.id && editing.what === 'edit'} onClick={() => setEditing({ id: p.id, what: 'edit' })}>
+                    {t.manuscriptEdit}
+                  </button>
+                  <button type="button" className="small danger" aria-label={fmt(t.deleteProjectLabel, { title: p.title })} onClick={() => setEditing({ id: p.id, what: 'delete' })}>
+                    {t.delete}
+                  </button>
+                </div>
                 {p.summary && <p className="muted">{p.summary}</p>}
+                {editing?.id === p.id && editing.what === 'edit' && (
+                  <ProjectEditForm
+                    project={p}
+                    onCancel={() => setEditing(null)}
+                    onDone={(saved) => {
+                      setEditing(null);
+                      setProjects((list) => list?.map((x) => (x.id === saved.id ? saved : x)) ?? null);
+                      setNotice(fmt(t.projectSaved, { title: saved.title }));
+                    }}
+                  />
+                )}
+                {editing?.id === p.id && editing.what === 'delete' && (
+                  <DeleteProjectDialog
+                    project={p}
+                    onCancel={() => setEditing(null)}
+                    onDone={() => {
+                      setEditing(null);
+                      setNotice(fmt(t.projectDeleted, { title: p.title }));
+                      load();
+                    }}
+                  />
+                )}
               </li>
             ))}
           </ul>
         )}
+        <p role="status" className="small" data-testid="projects-notice">
+          {notice}
+        </p>
+        <DeletedProjects
+          items={deleted}
+          onRestored={(p) => {
+            setNotice(fmt(t.projectRestored, { title: p.title }));
+            load();
+          }}
+        />
       </section>
       <section aria-labelledby="new-h" className="card">
         <h2 id="new-h">{t.newProject}</h2>
