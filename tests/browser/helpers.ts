@@ -161,3 +161,29 @@ export async function newestTurnId(page: Page): Promise<string> {
   await expect(el).toHaveAttribute('data-turn-id', /^[0-9a-f]{24}$/);
   return (await el.getAttribute('data-turn-id'))!;
 }
+
+/** The few DOM shapes editorText reads (this file is type-checked for Node, without the DOM's types). */
+interface TextNode {
+  textContent: string | null;
+  classList?: { contains(c: string): boolean };
+}
+interface LineNode {
+  childNodes: ArrayLike<TextNode>;
+}
+
+/**
+ * The text in the prose editor named `name` (CodeMirror: one `.cm-line` per paragraph, all of
+ * them rendered for a short text; the empty text's placeholder is not text).
+ */
+export async function editorText(page: Page, name: string | RegExp): Promise<string> {
+  return page.getByRole('textbox', { name }).evaluate((el) =>
+    Array.from((el as unknown as { querySelectorAll(s: string): ArrayLike<LineNode> }).querySelectorAll('.cm-line'))
+      .map((line) =>
+        Array.from(line.childNodes)
+          .filter((n) => !n.classList?.contains('cm-placeholder'))
+          .map((n) => n.textContent ?? '')
+          .join(''),
+      )
+      .join('\n'),
+  );
+}
