@@ -40,7 +40,7 @@ const status = (page: Page) => page.getByTestId('save-status');
 async function offline(context: BrowserContext, page: Page, on: boolean): Promise<void> {
   await context.setOffline(on);
   // The page sees the change as the browser reports it.
-  await page.waitForFunction((want) => navigator.onLine === want, !on);
+  await page.waitForFunction(on ? '!navigator.onLine' : 'navigator.onLine');
 }
 
 test('typed text survives opening the Outline and coming back, and is saved on leaving', async ({ page }) => {
@@ -332,3 +332,4 @@ test('at 390×844 the editor is usable, in English and Chinese', async ({ page }
   await shot(page, 'history-phone-zh');
   await expectAccessible(page, 'history (phone, zh)');
 });
+

@@ -172,8 +172,9 @@ interface LineNode {
 }
 
 /**
- * The text in the prose editor named `name` (CodeMirror: one `.cm-line` per paragraph, all of
- * them rendered for a short text; the empty text's placeholder is not text).
+ * The text in the prose editor named `name`. CodeMirror draws the paragraphs in view (and a
+ * margin around them), one `.cm-line` each: this is the whole text only for a short one. The
+ * empty text's placeholder is not text.
  */
 export async function editorText(page: Page, name: string | RegExp): Promise<string> {
   return page.getByRole('textbox', { name }).evaluate((el) =>

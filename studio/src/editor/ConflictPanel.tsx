@@ -14,7 +14,7 @@ export interface Conflict {
 
 export function ConflictPanel({ conflict, onMerge, onTakeTheirs, onOverwrite }: { conflict: Conflict; onMerge: () => void; onTakeTheirs: () => void; onOverwrite: () => void }) {
   const { t } = useI18n();
-  const body = conflict.fromDraft ? fmt(t.conflictDraftBody, { base: conflict.base.version, v: conflict.theirs.version }) : fmt(t.conflictBody, { v: conflict.theirs.version });
+  const body = conflict.fromDraft ? fmt(t.edConflictDraftBody, { base: conflict.base.version, v: conflict.theirs.version }) : fmt(t.conflictBody, { v: conflict.theirs.version });
   return (
     <div className="conflict card" role="alertdialog" aria-labelledby="conflict-h" aria-describedby="conflict-b">
       <h3 id="conflict-h">{t.conflictTitle}</h3>
@@ -22,7 +22,7 @@ export function ConflictPanel({ conflict, onMerge, onTakeTheirs, onOverwrite }: 
       <div className="columns">
         <div>
           <h4>
-            {t.theirText} ({fmt(t.versionN, { v: conflict.theirs.version })})
+            {t.theirText} ({fmt(t.edVersionN, { v: conflict.theirs.version })})
           </h4>
           <pre className="doc" data-testid="their-text" tabIndex={0}>
             {conflict.theirs.content}

@@ -24,24 +24,24 @@ const History = lazy(() => import('../pages/History').then((m) => ({ default: m.
 
 /** CodeMirror's own words (its search panel), in the author's language. */
 const cmPhrases = (t: Dict): Record<string, string> => ({
-  Find: t.cmFind,
-  Replace: t.cmReplace,
-  next: t.cmNext,
-  previous: t.cmPrevious,
-  all: t.cmAll,
-  'match case': t.cmMatchCase,
-  regexp: t.cmRegexp,
-  'by word': t.cmByWord,
-  replace: t.cmReplaceOne,
-  'replace all': t.cmReplaceAll,
-  close: t.cmClose,
-  'Go to line': t.cmGoToLine,
-  go: t.cmGo,
-  'current match': t.cmCurrentMatch,
-  'on line': t.cmOnLine,
-  'replaced match on line $': t.cmReplacedOne,
-  'replaced $ matches': t.cmReplacedMany,
-  'Selection deleted': t.cmSelectionDeleted,
+  Find: t.edCmFind,
+  Replace: t.edCmReplace,
+  next: t.edCmNext,
+  previous: t.edCmPrevious,
+  all: t.edCmAll,
+  'match case': t.edCmMatchCase,
+  regexp: t.edCmRegexp,
+  'by word': t.edCmByWord,
+  replace: t.edCmReplaceOne,
+  'replace all': t.edCmReplaceAll,
+  close: t.edCmClose,
+  'Go to line': t.edCmGoToLine,
+  go: t.edCmGo,
+  'current match': t.edCmCurrentMatch,
+  'on line': t.edCmOnLine,
+  'replaced match on line $': t.edCmReplacedOne,
+  'replaced $ matches': t.edCmReplacedMany,
+  'Selection deleted': t.edCmSelectionDeleted,
 });
 
 /** A positive number, or undefined (goals are optional fields the API may not send). */
@@ -86,7 +86,7 @@ export default function FileDesk({ fileId }: { fileId: string }) {
   const sheet = useRef<HTMLDialogElement>(null);
   const section = useRef<HTMLElement>(null);
   useFocusMode(section, focus);
-  useLeaveGuard(session, t.leaveUnsaved);
+  useLeaveGuard(session, t.edLeaveUnsaved);
 
   const phrases = useMemo(() => cmPhrases(t), [t]);
   const { read } = fs;
@@ -176,20 +176,20 @@ export default function FileDesk({ fileId }: { fileId: string }) {
       <div className="file-head">
         <h2 id="file-h">{file.title}</h2>
         <span className="muted small" data-testid="file-meta">
-          {fmt(t.versionN, { v: fs.version })} · {file.latestAuthor === 'author' ? t.by_author : t.by_ai} · <span data-testid="word-count">{words}</span> {t.words}
-          {selected > 0 && <span data-testid="selection-words"> · {fmt(t.selectionWords, { n: selected })}</span>}
+          {fmt(t.edVersionN, { v: fs.version })} · {file.latestAuthor === 'author' ? t.by_author : t.by_ai} · <span data-testid="word-count">{words.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US')}</span> {t.words}
+          {selected > 0 && <span data-testid="selection-words"> · {fmt(t.edSelectionWords, { n: selected })}</span>}
         </span>
         {goal && (
           <span className="goal small" data-testid="goal">
-            <progress max={goal} value={Math.min(words, goal)} aria-label={fmt(t.goalLabel, { goal })} />
-            <span>{words >= goal ? t.goalMet : fmt(t.goalProgress, { n: words.toLocaleString(), goal: goal.toLocaleString() })}</span>
+            <progress max={goal} value={Math.min(words, goal)} aria-label={fmt(t.edGoalLabel, { goal })} />
+            <span>{words >= goal ? t.edGoalMet : fmt(t.edGoalProgress, { n: words.toLocaleString(), goal: goal.toLocaleString() })}</span>
           </span>
         )}
       </div>
-      <div className="row file-actions" role="group" aria-label={t.fileActions}>
+      <div className="row file-actions" role="group" aria-label={t.edFileActions}>
         {focus ? (
           <button type="button" className="secondary" onClick={() => setFocus(false)}>
-            {t.focusLeave}
+            {t.edFocusLeave}
           </button>
         ) : (
           <>
@@ -197,16 +197,16 @@ export default function FileDesk({ fileId }: { fileId: string }) {
               {t.save}
             </button>
             <button type="button" className="secondary" onClick={() => editor.current?.openFind()}>
-              {t.findReplace}
+              {t.edFindReplace}
             </button>
             <button type="button" className="secondary" onClick={toggleFocus} aria-pressed={false}>
-              {t.focusMode}
+              {t.edFocusMode}
             </button>
             <button type="button" className="secondary" onClick={() => setShowHistory((s) => !s)} aria-expanded={showHistory}>
               {t.history}
             </button>
             <button type="button" className="secondary" onClick={openSheet} aria-haspopup="dialog" aria-keyshortcuts="?">
-              {t.shortcutsButton}
+              {t.edShortcutsButton}
             </button>
             <button type="button" className="danger" onClick={() => void remove()}>
               {t.delete}
@@ -231,7 +231,7 @@ export default function FileDesk({ fileId }: { fileId: string }) {
             label={label}
             lang={lang === 'zh' ? 'zh-CN' : 'en'}
             phrases={phrases}
-            placeholder={t.editorPlaceholder}
+            placeholder={t.edEditorPlaceholder}
             onChange={(remote) => {
               if (!remote) fs.edited();
               recount();

@@ -8,17 +8,17 @@ const mod = mac ? '⌘' : 'Ctrl';
 export function ShortcutsSheet({ dialog }: { dialog: RefObject<HTMLDialogElement | null> }) {
   const { t } = useI18n();
   const rows: [string[], string][] = [
-    [[mod, 'S'], t.keySave],
-    [[mod, 'F'], t.keyFind],
-    [[mod, 'Shift', 'F'], t.keyFocus],
-    [[mod, 'Z'], t.keyUndo],
-    [[mod, 'Shift', 'Z'], t.keyRedo],
-    [['Esc'], t.keyEscape],
-    [['?'], t.keySheet],
+    [[mod, 'S'], t.edKeySave],
+    [[mod, 'F'], t.edKeyFind],
+    [[mod, 'Shift', 'F'], t.edKeyFocus],
+    [[mod, 'Z'], t.edKeyUndo],
+    [[mod, 'Shift', 'Z'], t.edKeyRedo],
+    [['Esc'], t.edKeyEscape],
+    [['?'], t.edKeySheet],
   ];
   return (
     <dialog ref={dialog} className="shortcuts card" aria-labelledby="shortcuts-h">
-      <h3 id="shortcuts-h">{t.shortcuts}</h3>
+      <h3 id="shortcuts-h">{t.edShortcuts}</h3>
       <table>
         <tbody>
           {rows.map(([keys, what]) => (
@@ -36,7 +36,7 @@ export function ShortcutsSheet({ dialog }: { dialog: RefObject<HTMLDialogElement
           ))}
         </tbody>
       </table>
-      <p className="muted small">{t.autosaveNote}</p>
+      <p className="muted small">{t.edAutosaveNote}</p>
       <form method="dialog">
         <button type="submit">{t.close}</button>
       </form>

@@ -68,6 +68,12 @@ function failureOf(err: unknown, online: boolean): SaveState {
 /** Failures that pass by themselves: the save is tried again. */
 const passing = (s: SaveState) => s.kind === 'offline' || (s.kind === 'failed' && s.reason === 'server');
 
+/** Runs `fn` when the page is idle (within a second), or soon where the browser cannot tell. */
+const idle = (fn: () => void): void => {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 1000 });
+  else setTimeout(fn, 0);
+};
+
 /** A save still running when its page went away: the next opening of the file waits for it. */
 const leaving = new Map<string, Promise<unknown>>();
 export const pendingSave = (fileId: string): Promise<unknown> => leaving.get(fileId) ?? Promise.resolve();
@@ -123,7 +129,9 @@ export class AutosaveSession {
   /** The author typed: keep it on the device soon, save it after a pause. */
   edited(): void {
     if (this.disposed) return;
-    this.draftTimer ??= setTimeout(() => this.keep(), 250);
+    // Writing a long chapter's draft takes a few milliseconds: it waits for a moment between
+    // keys (at most a second), so it never delays one. A page going away writes it at once.
+    this.draftTimer ??= setTimeout(() => idle(() => this.keep()), 250);
     if (this.state.kind === 'conflict') return;
     if (this.saveTimer) clearTimeout(this.saveTimer);
     // While offline the draft is what counts; saving resumes when the connection does.
@@ -177,9 +185,9 @@ export class AutosaveSession {
       this.burstOpen = !byHand;
       this.retries = 0;
       this.keep();
+      // Text typed while the save was on its way is in the draft (on the new base) and goes
+      // with the next pause, like any other.
       this.set({ kind: 'saved', version: reply.version, byHand, at: this.now() });
-      // Typed while the save was on its way: that text goes next.
-      if (this.o.read() !== text) this.queued ??= 'auto';
       this.o.onSaved?.(reply, byHand);
     } catch (err) {
       this.keep();

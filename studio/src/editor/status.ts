@@ -6,10 +6,10 @@ import type { SaveFailure, SaveState } from './autosave';
 export type Note = { kind: 'restored'; from: number; version: number } | { kind: 'draftRestored' };
 
 const reasons: Record<SaveFailure, keyof Dict> = {
-  gone: 'reasonGone',
-  tooLarge: 'reasonTooLarge',
-  signedOut: 'reasonSignedOut',
-  server: 'reasonServer',
+  gone: 'edReasonGone',
+  tooLarge: 'edReasonTooLarge',
+  signedOut: 'edReasonSignedOut',
+  server: 'edReasonServer',
 };
 
 export function stateText(t: Dict, s: SaveState, lang: Lang, now = Date.now()): string {
@@ -17,23 +17,23 @@ export function stateText(t: Dict, s: SaveState, lang: Lang, now = Date.now()): 
     case 'clean':
       return '';
     case 'pending':
-      return t.statusPending;
+      return t.edStatusPending;
     case 'saving':
       return t.saving;
     case 'saved':
-      if (s.byHand) return fmt(t.statusSavedVersion, { v: s.version });
-      if (now - s.at < 60_000) return t.statusSavedJustNow;
-      return fmt(t.statusSavedAt, { time: new Date(s.at).toLocaleTimeString(lang === 'zh' ? 'zh-CN' : 'en-GB', { hour: '2-digit', minute: '2-digit' }) });
+      if (s.byHand) return fmt(t.edStatusSavedVersion, { v: s.version });
+      if (now - s.at < 60_000) return t.edStatusSavedJustNow;
+      return fmt(t.edStatusSavedAt, { time: new Date(s.at).toLocaleTimeString(lang === 'zh' ? 'zh-CN' : 'en-GB', { hour: '2-digit', minute: '2-digit' }) });
     case 'offline':
-      return t.statusOffline;
+      return t.edStatusOffline;
     case 'failed':
-      return fmt(t.statusNotSaved, { reason: t[reasons[s.reason]] });
+      return fmt(t.edStatusNotSaved, { reason: t[reasons[s.reason]] });
     case 'conflict':
-      return t.statusConflict;
+      return t.edStatusConflict;
   }
 }
 
 export function noteText(t: Dict, n: Note | null): string {
   if (!n) return '';
-  return n.kind === 'restored' ? fmt(t.statusRestored, { from: n.from, v: n.version }) : t.statusDraftRestored;
+  return n.kind === 'restored' ? fmt(t.edStatusRestored, { from: n.from, v: n.version }) : t.edStatusDraftRestored;
 }

@@ -14,14 +14,14 @@ type Listed = VersionInfo & { saves?: number; restoredFrom?: number | null };
 
 /** Who made a version and how, in the author's words. */
 export function versionLabel(t: Dict, v: Listed): string {
-  const agent = v.agent ? tk(t, `agent_${v.agent}`) : t.opTeam;
+  const agent = v.agent ? tk(t, `agent_${v.agent}`) : t.edOpTeam;
   if (v.author === 'author') {
-    if (v.operation === 'restore') return v.restoredFrom ? fmt(t.opRestoredFrom, { v: v.restoredFrom }) : t.opRestored;
-    if (v.operation === 'author_create') return t.opCreatedByYou;
-    if (v.operation === 'author_autosave') return (v.saves ?? 1) > 1 ? fmt(t.opYourEditsSaves, { n: v.saves! }) : t.opYourEdits;
-    return t.opSavedByYou;
+    if (v.operation === 'restore') return v.restoredFrom ? fmt(t.edOpRestoredFrom, { v: v.restoredFrom }) : t.edOpRestored;
+    if (v.operation === 'author_create') return t.edOpCreatedByYou;
+    if (v.operation === 'author_autosave') return (v.saves ?? 1) > 1 ? fmt(t.edOpYourEditsSaves, { n: v.saves! }) : t.edOpYourEdits;
+    return t.edOpSavedByYou;
   }
-  return v.operation?.startsWith('edit') ? fmt(t.opEditedBy, { agent }) : fmt(t.opWrittenBy, { agent });
+  return v.operation?.startsWith('edit') ? fmt(t.edOpEditedBy, { agent }) : fmt(t.edOpWrittenBy, { agent });
 }
 
 function Words({ pieces, side }: { pieces: Piece[] | null; side?: 'old' | 'new' }) {
@@ -33,11 +33,11 @@ function Words({ pieces, side }: { pieces: Piece[] | null; side?: 'old' | 'new' 
         p.kind === 'same' ? (
           <Fragment key={i}>{p.text}</Fragment>
         ) : p.kind === 'del' && side !== 'new' ? (
-          <del key={i} title={t.removedWords}>
+          <del key={i} title={t.edRemovedWords}>
             {p.text}
           </del>
         ) : (
-          <ins key={i} title={t.addedWords}>
+          <ins key={i} title={t.edAddedWords}>
             {p.text}
           </ins>
         ),
@@ -53,19 +53,19 @@ function Comparison({ before, after, version }: { before: string; after: string;
   const comparison = useMemo(() => compareProse(before, after, lang === 'zh' ? 'zh' : 'en'), [before, after, lang]);
   const side = useMemo(() => stretches(comparison.rows, (r) => r.kind !== 'same'), [comparison]);
   const inline = useMemo(() => stretches(comparison.inline, (l) => l.changed), [comparison]);
-  if (before === after) return <p className="muted">{t.noDifferences}</p>;
+  if (before === after) return <p className="muted">{t.edNoDifferences}</p>;
   const fold = (i: number, n: number) => (
     <button type="button" className="link small" onClick={() => setOpened((o) => new Set(o).add(i))}>
-      {fmt(t.showUnchanged, { n })}
+      {fmt(t.edShowUnchanged, { n })}
     </button>
   );
   return (
     <>
-      <div className="row" role="radiogroup" aria-label={t.compareView}>
+      <div className="row" role="radiogroup" aria-label={t.edCompareView}>
         {(['side', 'inline'] as const).map((v) => (
           <label key={v} className="check small">
             <input type="radio" name="diff-view" checked={view === v} onChange={() => setView(v)} />
-            {v === 'side' ? t.viewSideBySide : t.viewInline}
+            {v === 'side' ? t.edViewSideBySide : t.edViewInline}
           </label>
         ))}
       </div>
@@ -73,7 +73,7 @@ function Comparison({ before, after, version }: { before: string; after: string;
         <table className="diff" data-testid="diff">
           <thead>
             <tr>
-              <th scope="col">{fmt(t.versionN, { v: version })}</th>
+              <th scope="col">{fmt(t.edVersionN, { v: version })}</th>
               <th scope="col">{t.current}</th>
             </tr>
           </thead>
@@ -150,7 +150,7 @@ export function History({ fileId, head, current, beforeRestore, onRestored }: Pr
     setError('');
     try {
       if (!(await beforeRestore())) {
-        setError(t.restoreBlocked);
+        setError(t.edRestoreBlocked);
         return;
       }
       const r = await post<FileDoc & { restoredFrom: number }>(`/files/${fileId}/restore`, { version: picked.version });
@@ -169,7 +169,7 @@ export function History({ fileId, head, current, beforeRestore, onRestored }: Pr
         {[...versions].reverse().map((v) => (
           <li key={v.version}>
             <button type="button" className={picked?.version === v.version ? 'small' : 'secondary small'} onClick={() => void pick(v.version)} aria-pressed={picked?.version === v.version}>
-              {fmt(t.versionN, { v: v.version })}
+              {fmt(t.edVersionN, { v: v.version })}
             </button>{' '}
             <span className="muted small">
               {versionLabel(t, v)} · {v.words} {t.words} · {when(v.createdAt, lang)}
@@ -181,7 +181,7 @@ export function History({ fileId, head, current, beforeRestore, onRestored }: Pr
       {picked && (
         <div className="diff-wrap">
           <div className="row">
-            <strong>{fmt(t.compareHeading, { v: picked.version })}</strong>
+            <strong>{fmt(t.edCompareHeading, { v: picked.version })}</strong>
             <button type="button" onClick={() => void restore()} disabled={picked.version === head}>
               {t.restore}
             </button>
