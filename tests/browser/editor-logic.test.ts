@@ -179,6 +179,19 @@ test('leaving saves unsaved text by hand; with nothing new it closes the open bu
   expect(long.drafts.read('f1')?.text.length).toBeGreaterThan(25_000);
 });
 
+test('a save does not drop the draft another tab of the same file kept while it was on its way', async () => {
+  const h = harness();
+  h.type(' Mine.');
+  const release = h.holdSaves();
+  await advance(1600);
+  // Another tab keeps its own unsaved text for the same file.
+  h.drafts.write('f1', 1, 'Once. Theirs, unsaved.');
+  release();
+  await advance(0);
+  expect(h.server.content).toBe('Once. Mine.');
+  expect(h.drafts.read('f1')?.text).toBe('Once. Theirs, unsaved.');
+});
+
 test('drafts: one per file with its base; settled only by the text the server has', () => {
   const drafts = new DraftStore(new MemoryStorage());
   drafts.write('a', 3, 'text one');

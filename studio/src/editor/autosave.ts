@@ -17,7 +17,8 @@ export type SaveState =
   | { kind: 'pending' }
   | { kind: 'saving' }
   | { kind: 'saved'; version: number; byHand: boolean; at: number }
-  | { kind: 'offline' }
+  /** `kept`: the device holds the text (false: its storage refused it). */
+  | { kind: 'offline'; kept: boolean }
   | { kind: 'failed'; reason: SaveFailure }
   | { kind: 'conflict' };
 
@@ -62,7 +63,7 @@ function failureOf(err: unknown, online: boolean): SaveState {
     return { kind: 'failed', reason: 'server' };
   }
   // fetch rejects (a TypeError) when the request never reached the server.
-  return online ? { kind: 'failed', reason: 'server' } : { kind: 'offline' };
+  return online ? { kind: 'failed', reason: 'server' } : { kind: 'offline', kept: true };
 }
 
 /** Failures that pass by themselves: the save is tried again. */
@@ -89,6 +90,8 @@ export class AutosaveSession {
   private queued: 'auto' | 'hand' | null = null;
   /** The head is an autosave of ours that the server may still fold into: leaving closes it. */
   private burstOpen = false;
+  /** The text this page last kept on the device. */
+  private lastKept: string | null = null;
   private disposed = false;
   private readonly delayMs: number;
   private readonly retryMs: number;
@@ -140,17 +143,26 @@ export class AutosaveSession {
     if (this.state.kind !== 'pending' && !this.inFlight) this.set({ kind: 'pending' });
   }
 
-  /** Writes the draft now (a page going away, a failed save). */
+  /** Writes the draft now (a page going away, a failed save); false when the device refused it. */
   keep(): boolean {
     if (this.draftTimer) clearTimeout(this.draftTimer);
     this.draftTimer = null;
     const text = this.o.read();
     // Back to the server's text (saved, or undone): nothing of it needs keeping.
     if (text === this.base.content) {
-      this.o.drafts.discard(this.o.fileId);
+      this.dropDraft();
       return true;
     }
-    return this.o.drafts.write(this.o.fileId, this.base.version, text, this.now());
+    const kept = this.o.drafts.write(this.o.fileId, this.base.version, text, this.now());
+    if (kept) this.lastKept = text;
+    return kept;
+  }
+
+  /** Drops this page's draft, not one another tab of the same file wrote since (its text is not on the server). */
+  private dropDraft(): void {
+    const d = this.o.drafts.read(this.o.fileId);
+    if (d && (d.text === this.lastKept || d.text === this.base.content)) this.o.drafts.discard(this.o.fileId);
+    this.lastKept = null;
   }
 
   /** Saves now: `byHand` (Ctrl+S, Save) also closes the server's burst, so history gets an entry of its own. */
@@ -190,8 +202,9 @@ export class AutosaveSession {
       this.set({ kind: 'saved', version: reply.version, byHand, at: this.now() });
       this.o.onSaved?.(reply, byHand);
     } catch (err) {
-      this.keep();
+      const kept = this.keep();
       const failed = failureOf(err, this.isOnline());
+      if (failed.kind === 'offline') failed.kept = kept;
       this.set(failed);
       if (failed.kind === 'conflict') this.o.onConflict(text);
       else if (passing(failed)) this.scheduleRetry();
@@ -230,7 +243,7 @@ export class AutosaveSession {
     this.burstOpen = false;
     this.set({ kind: 'clean' });
     if (this.unsaved()) this.edited();
-    else this.o.drafts.discard(this.o.fileId);
+    else this.dropDraft();
   }
 
   private set(s: SaveState): void {

@@ -25,7 +25,7 @@ export function stateText(t: Dict, s: SaveState, lang: Lang, now = Date.now()): 
       if (now - s.at < 60_000) return t.edStatusSavedJustNow;
       return fmt(t.edStatusSavedAt, { time: new Date(s.at).toLocaleTimeString(lang === 'zh' ? 'zh-CN' : 'en-GB', { hour: '2-digit', minute: '2-digit' }) });
     case 'offline':
-      return t.edStatusOffline;
+      return s.kept ? t.edStatusOffline : t.edStatusOfflineNotKept;
     case 'failed':
       return fmt(t.edStatusNotSaved, { reason: t[reasons[s.reason]] });
     case 'conflict':
