@@ -59,17 +59,26 @@ function useDebounced(fn: () => void, ms: number) {
   }, [fn, ms]);
 }
 
-/** The status line's text, refreshed every half minute so "Saved just now" ages. */
-function SaveStatus({ text }: { text: () => string }) {
+/**
+ * The status line, refreshed every half minute so "Saved just now" ages. Screen readers hear
+ * only what needs the author (offline, not saved, a conflict, a restore, a save by hand), not
+ * every pause's "Saving… Saved".
+ */
+function SaveStatus({ text, announce }: { text: () => string; announce: string }) {
   const [, tick] = useState(0);
   useEffect(() => {
     const timer = window.setInterval(() => tick((n) => n + 1), 30_000);
     return () => window.clearInterval(timer);
   }, []);
   return (
-    <span role="status" className="muted small save-status" data-testid="save-status">
-      {text()}
-    </span>
+    <>
+      <span className="muted small save-status" data-testid="save-status">
+        {text()}
+      </span>
+      <span role="status" className="sr-only">
+        {announce}
+      </span>
+    </>
   );
 }
 
@@ -170,6 +179,8 @@ export default function FileDesk({ fileId }: { fileId: string }) {
   const isChapter = file.type === 'draft' || file.type === 'script';
   const goal = goalOf((file as { wordGoal?: unknown }).wordGoal) ?? (isChapter ? goalOf((project as { chapterWordGoal?: unknown }).chapterWordGoal) : undefined);
   const status = () => [noteText(t, fs.note), stateText(t, fs.state, lang)].filter(Boolean).join(' · ');
+  const quiet = fs.state.kind === 'clean' || fs.state.kind === 'pending' || fs.state.kind === 'saving' || (fs.state.kind === 'saved' && !fs.state.byHand);
+  const announce = [noteText(t, fs.note), quiet ? '' : stateText(t, fs.state, lang)].filter(Boolean).join(' · ');
   const label = `${t.editor}: ${file.title}`;
   return (
     <section ref={section} className={focus ? 'file focus' : 'file'} aria-labelledby="file-h" data-file-id={file.id} data-version={fs.version}>
@@ -199,7 +210,7 @@ export default function FileDesk({ fileId }: { fileId: string }) {
             <button type="button" className="secondary" onClick={() => editor.current?.openFind()}>
               {t.edFindReplace}
             </button>
-            <button type="button" className="secondary" onClick={toggleFocus} aria-pressed={false}>
+            <button type="button" className="secondary" onClick={toggleFocus} aria-keyshortcuts="Control+Shift+F">
               {t.edFocusMode}
             </button>
             <button type="button" className="secondary" onClick={() => setShowHistory((s) => !s)} aria-expanded={showHistory}>
@@ -213,7 +224,7 @@ export default function FileDesk({ fileId }: { fileId: string }) {
             </button>
           </>
         )}
-        <SaveStatus text={status} />
+        <SaveStatus text={status} announce={announce} />
       </div>
       {fs.error && <p role="alert" className="error">{fs.error}</p>}
       {fs.conflict && (

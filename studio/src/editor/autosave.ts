@@ -75,6 +75,9 @@ const idle = (fn: () => void): void => {
   else setTimeout(fn, 0);
 };
 
+/** What a keepalive request may carry, leaving room for its headers. */
+const KEEPALIVE_BYTES = 60_000;
+
 /** A save still running when its page went away: the next opening of the file waits for it. */
 const leaving = new Map<string, Promise<unknown>>();
 export const pendingSave = (fileId: string): Promise<unknown> => leaving.get(fileId) ?? Promise.resolve();
@@ -275,12 +278,14 @@ export class AutosaveSession {
       leaving.set(this.o.fileId, running);
       return;
     }
-    // A keepalive body is capped at 64 KB: a longer text stays in the draft for the next visit.
-    if (keepalive && text.length * 3 > 60_000) return;
+    const body = { content: text, baseVersion: this.base.version };
+    // A closing page's requests may carry 64 KiB in all: a longer text stays in the draft, and
+    // the next opening of the file brings it back and saves it.
+    if (keepalive && new TextEncoder().encode(JSON.stringify(body)).length > KEEPALIVE_BYTES) return;
     this.burstOpen = false;
     const fileId = this.o.fileId;
     const sent = this.o
-      .put({ content: text, baseVersion: this.base.version }, { keepalive })
+      .put(body, { keepalive })
       .then((reply) => {
         this.base = { version: reply.version, content: text };
         this.o.drafts.settle(fileId, text);
