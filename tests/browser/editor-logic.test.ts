@@ -43,7 +43,7 @@ function harness(opts: { online?: () => boolean } = {}) {
     drafts,
     onState: (s) => states.push(s.kind),
     onConflict: (mine) => conflicts.push(mine),
-    isOnline: opts.online ?? (() => true),
+    host: { isOnline: opts.online ?? (() => true), onOnline: () => () => undefined, idle: (fn) => fn() },
   });
   return {
     session,
@@ -217,7 +217,7 @@ test('history compares by words: English words, Chinese words without spaces, an
     { text: 'early, ', kind: 'add' },
     { text: 'at dusk.', kind: 'same' },
   ]);
-  expect(diffByWords('潮水在黄昏时涌来。', '潮水在清晨时涌来。', 'zh').filter((p) => p.kind !== 'same')).toEqual([
+  expect(diffByWords('潮水在黄昏时涌来。', '潮水在清晨时涌来。', 'zh')!.filter((p) => p.kind !== 'same')).toEqual([
     { text: '黄昏', kind: 'del' },
     { text: '清晨', kind: 'add' },
   ]);

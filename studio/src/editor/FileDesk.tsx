@@ -182,6 +182,9 @@ export default function FileDesk({ fileId }: { fileId: string }) {
   const quiet = fs.state.kind === 'clean' || fs.state.kind === 'pending' || fs.state.kind === 'saving' || (fs.state.kind === 'saved' && !fs.state.byHand);
   const announce = [noteText(t, fs.note), quiet ? '' : stateText(t, fs.state, lang)].filter(Boolean).join(' · ');
   const label = `${t.editor}: ${file.title}`;
+  // The text's own language (spellcheck, line breaking), not the interface's: an English book
+  // may be written with the Chinese interface. An empty text follows the interface.
+  const textLang = /\p{Script=Han}/u.test(fs.initialText.slice(0, 2000)) || (!fs.initialText.trim() && lang === 'zh') ? 'zh-CN' : 'en';
   return (
     <section ref={section} className={focus ? 'file focus' : 'file'} aria-labelledby="file-h" data-file-id={file.id} data-version={fs.version}>
       <div className="file-head">
@@ -240,7 +243,7 @@ export default function FileDesk({ fileId }: { fileId: string }) {
           <ProseEditor
             initialText={fs.initialText}
             label={label}
-            lang={lang === 'zh' ? 'zh-CN' : 'en'}
+            lang={textLang}
             phrases={phrases}
             placeholder={t.edEditorPlaceholder}
             onChange={(remote) => {

@@ -15,6 +15,7 @@ export function ShortcutsSheet({ dialog }: { dialog: RefObject<HTMLDialogElement
     [[mod, 'Shift', 'Z'], t.edKeyRedo],
     [['Esc'], t.edKeyEscape],
     [['?'], t.edKeySheet],
+    [[mod, '/'], t.edKeySheetInText],
   ];
   return (
     <dialog ref={dialog} className="shortcuts card" aria-labelledby="shortcuts-h">

@@ -49,7 +49,8 @@ export interface AutosaveOptions {
   delayMs?: number;
   /** Longest wait before retrying a save that failed for a passing reason. */
   retryMs?: number;
-  isOnline?: () => boolean;
+  /** The browser's connection and idle time (tests bring their own). */
+  host: SessionHost;
   now?: () => number;
 }
 
@@ -69,11 +70,14 @@ function failureOf(err: unknown, online: boolean): SaveState {
 /** Failures that pass by themselves: the save is tried again. */
 const passing = (s: SaveState) => s.kind === 'offline' || (s.kind === 'failed' && s.reason === 'server');
 
-/** Runs `fn` when the page is idle (within a second), or soon where the browser cannot tell. */
-const idle = (fn: () => void): void => {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(fn, { timeout: 1000 });
-  else setTimeout(fn, 0);
-};
+/** What a session needs of the browser; kept apart so the session runs (and is tested) without one. */
+export interface SessionHost {
+  isOnline(): boolean;
+  /** Calls `fn` whenever the connection comes back; returns how to stop. */
+  onOnline(fn: () => void): () => void;
+  /** Runs `fn` when the page is idle (within a second). */
+  idle(fn: () => void): void;
+}
 
 /** What a keepalive request may carry, leaving room for its headers. */
 const KEEPALIVE_BYTES = 60_000;
@@ -98,17 +102,15 @@ export class AutosaveSession {
   private disposed = false;
   private readonly delayMs: number;
   private readonly retryMs: number;
-  private readonly isOnline: () => boolean;
+  private readonly stopListening: () => void;
   private readonly now: () => number;
-  private readonly online = () => this.retry();
 
   constructor(private readonly o: AutosaveOptions) {
     this.base = { ...o.base };
     this.delayMs = o.delayMs ?? 1500;
     this.retryMs = o.retryMs ?? 30_000;
-    this.isOnline = o.isOnline ?? (() => navigator.onLine);
     this.now = o.now ?? Date.now;
-    if (typeof window !== 'undefined') window.addEventListener('online', this.online);
+    this.stopListening = o.host.onOnline(() => this.retry());
   }
 
   get version(): number {
@@ -137,7 +139,7 @@ export class AutosaveSession {
     if (this.disposed) return;
     // Writing a long chapter's draft takes a few milliseconds: it waits for a moment between
     // keys (at most a second), so it never delays one. A page going away writes it at once.
-    this.draftTimer ??= setTimeout(() => idle(() => this.keep()), 250);
+    this.draftTimer ??= setTimeout(() => this.o.host.idle(() => this.keep()), 250);
     if (this.state.kind === 'conflict') return;
     if (this.saveTimer) clearTimeout(this.saveTimer);
     // While offline the draft is what counts; saving resumes when the connection does.
@@ -206,7 +208,7 @@ export class AutosaveSession {
       this.o.onSaved?.(reply, byHand);
     } catch (err) {
       const kept = this.keep();
-      const failed = failureOf(err, this.isOnline());
+      const failed = failureOf(err, this.o.host.isOnline());
       if (failed.kind === 'offline') failed.kept = kept;
       this.set(failed);
       if (failed.kind === 'conflict') this.o.onConflict(text);
@@ -302,6 +304,6 @@ export class AutosaveSession {
     this.disposed = true;
     this.clearTimers();
     if (this.draftTimer) clearTimeout(this.draftTimer);
-    if (typeof window !== 'undefined') window.removeEventListener('online', this.online);
+    this.stopListening();
   }
 }

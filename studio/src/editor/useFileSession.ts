@@ -7,7 +7,7 @@ import { type RefObject, useCallback, useEffect, useRef, useState } from 'react'
 import { api, API, ApiError, authHeaders, type FileDoc, get, errText, type VersionInfo } from '../api';
 import { useI18n } from '../i18n';
 import { useProject } from '../pages/Project';
-import { AutosaveSession, pendingSave, type SaveBody, type SaveReply, type SaveState } from './autosave';
+import { AutosaveSession, pendingSave, type SaveBody, type SaveReply, type SaveState, type SessionHost } from './autosave';
 import type { Conflict } from './ConflictPanel';
 import { DraftStore } from './drafts';
 import type { ProseEditorHandle } from './ProseEditor';
@@ -25,6 +25,16 @@ async function putKeepalive(fileId: string, body: SaveBody): Promise<SaveReply> 
   if (!res.ok) throw new ApiError(res.status, json?.error?.code ?? 'http_error', json?.error?.message ?? String(res.status));
   return json!;
 }
+
+/** The browser as the autosave session sees it. */
+const browserHost: SessionHost = {
+  isOnline: () => navigator.onLine,
+  onOnline: (fn) => {
+    window.addEventListener('online', fn);
+    return () => window.removeEventListener('online', fn);
+  },
+  idle: (fn) => (typeof requestIdleCallback === 'function' ? void requestIdleCallback(fn, { timeout: 1000 }) : void setTimeout(fn, 0)),
+};
 
 /** How often autosaves refresh the project's file list (its word counts); a save by hand always does. */
 const LIST_REFRESH_MS = 20_000;
@@ -93,6 +103,7 @@ export function useFileSession(fileId: string, editor: RefObject<ProseEditorHand
         read,
         put: (body, { keepalive }) => (keepalive ? putKeepalive(fileId, body) : api<SaveReply>('PUT', `/files/${fileId}`, body)),
         drafts,
+        host: browserHost,
         onState: setState,
         onConflict: (mine) => void callbacks.current.showConflict(mine).catch((e: unknown) => setError(errText(e))),
         onSaved: (reply, byHand) => {

@@ -41,6 +41,7 @@ const en = {
   edKeyRedo: 'Redo',
   edKeyEscape: 'Close find, leave focus mode',
   edKeySheet: 'This list (outside the text)',
+  edKeySheetInText: 'This list (in the text)',
   edAutosaveNote: 'Your text is kept on this device as you type and saved after each pause; a burst of typing is one version in the history.',
   edEditorPlaceholder: 'Start writing…',
 
@@ -122,6 +123,7 @@ const zh: typeof en = {
   edKeyRedo: '重做',
   edKeyEscape: '关闭查找，退出专注模式',
   edKeySheet: '显示本列表（光标不在正文中时）',
+  edKeySheetInText: '显示本列表（光标在正文中时）',
   edAutosaveNote: '你输入的文字会立即保存在本设备上，每次停顿后保存到服务器；连续输入的一段修改在历史中只算一个版本。',
   edEditorPlaceholder: '开始写作……',
 
