@@ -142,6 +142,11 @@ export const configSchema = z.object({
   JOB_MAX_REVISION_ROUNDS: intFrom(2, 0),
   /** Days a deleted file (with its versions) stays in the trash, restorable, before it is purged. */
   FILE_TRASH_RETENTION_DAYS: intFrom(30, 1),
+  /**
+   * Minutes an author's burst of editor autosaves keeps folding into one version, from its
+   * first save (src/db/author-saves.ts); after that, or a save by hand, the next starts a new one.
+   */
+  AUTOSAVE_BURST_MINUTES: intFrom(10, 1),
 
   /**
    * A session lock (or job claim) whose turn (job) is still `queued` this long after it was

@@ -83,6 +83,9 @@ export const presentVersion = (v: Omit<FileVersionDoc, 'content'> & { content?: 
   words: v.words,
   operation: v.operation,
   turnId: v.turnId,
+  /** How many of the author's saves this version stands for (an autosave burst folds many into one). */
+  saves: v.saves ?? 1,
+  restoredFrom: v.restoredFrom ?? null,
   createdAt: v.createdAt,
   ...(withContent ? { content: v.content ?? '' } : {}),
 });

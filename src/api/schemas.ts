@@ -97,6 +97,12 @@ export const editFileBody = z
     content: text(500_000),
     /** The version the author edited; a newer head means someone else wrote meanwhile (409). */
     baseVersion: z.number().int().min(0).optional(),
+    /**
+     * An editor's autosave (needs `baseVersion`): while the head is the author's own burst of
+     * autosaves, begun less than AUTOSAVE_BURST_MINUTES ago, the save takes its place as the next
+     * version number, so the history shows one entry per burst. A save without it closes the burst.
+     */
+    autosave: z.boolean().optional(),
     title: text(200).min(1).optional(),
     importance: importanceSchema.optional(),
   })

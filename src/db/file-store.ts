@@ -37,6 +37,15 @@ export interface WriteMeta {
    * On a concurrent write the check runs again on the file as it is then.
    */
   refuse?: (file: FileDoc) => string | null;
+  /** What the version records of an author's save besides its text (src/db/author-saves.ts). */
+  record?: VersionRecordFields;
+}
+
+/** An author's save as its version records it: the saves folded into it, its open burst, the version a restore brought back. */
+export interface VersionRecordFields {
+  saves?: number;
+  burst?: { userId: string; startedAt: Date };
+  restoredFrom?: number;
 }
 
 /** A write its `refuse` check turned down; nothing was written. */
@@ -129,6 +138,7 @@ export async function writeVersion(models: Models, fileId: string, content: stri
         agent: meta.agent ?? null,
         turnId: meta.turnId ?? null,
         operation: meta.operation,
+        ...meta.record,
       });
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;

@@ -187,3 +187,30 @@ export async function expireTurnStream(turnId: string): Promise<number> {
 export async function inChinese(page: Page): Promise<void> {
   await page.addInitScript(() => localStorage.setItem('scriptorium.lang', 'zh'));
 }
+
+/** The few DOM shapes editorText reads (this file is type-checked for Node, without the DOM's types). */
+interface TextNode {
+  textContent: string | null;
+  classList?: { contains(c: string): boolean };
+}
+interface LineNode {
+  childNodes: ArrayLike<TextNode>;
+}
+
+/**
+ * The text in the prose editor named `name`. CodeMirror draws the paragraphs in view (and a
+ * margin around them), one `.cm-line` each: this is the whole text only for a short one. The
+ * empty text's placeholder is not text.
+ */
+export async function editorText(page: Page, name: string | RegExp): Promise<string> {
+  return page.getByRole('textbox', { name }).evaluate((el) =>
+    Array.from((el as unknown as { querySelectorAll(s: string): ArrayLike<LineNode> }).querySelectorAll('.cm-line'))
+      .map((line) =>
+        Array.from(line.childNodes)
+          .filter((n) => !n.classList?.contains('cm-placeholder'))
+          .map((n) => n.textContent ?? '')
+          .join(''),
+      )
+      .join('\n'),
+  );
+}

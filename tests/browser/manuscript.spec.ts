@@ -1,26 +1,33 @@
 /**
  * The manuscript as the author works on it: an edit saved while an agent edited the same
  * file (409: the newer text is shown, the author merges knowingly), the version history with
- * its side-by-side diff and a restore, delete to the trash and undelete. Every step is checked
- * against the API: the page never shows a save, version or delete that did not happen.
+ * its side-by-side diff by words and a restore, delete to the trash and undelete. Every step is
+ * checked against the API: the page never shows a save, version or delete that did not happen.
  */
 import { router, call, say } from '../helpers/script';
-import { api, authorFile, createProject, createSession, expectAccessible, postTurn, script, shot, studio, suggestionsEntry, waitTurnDone, expect, test } from './helpers';
+import { api, authorFile, createProject, createSession, editorText, expectAccessible, postTurn, script, shot, studio, suggestionsEntry, waitTurnDone, expect, test } from './helpers';
 
-test('edit while an agent edits (409 → merge), history diff and restore, delete and undelete', async ({ page }) => {
+test('edit while an agent edits (409 → merge), history diff and restore, delete and undelete', async ({ page, context }) => {
   const projectId = await createProject(`Manuscript ${Date.now()}`);
   const original = 'The tide came in at dusk.\nMara counted the lamps.\nNone of them were lit.';
   const fileId = await authorFile(projectId, 'Chapter 1', original);
   await page.goto(studio(`projects/${projectId}/files/${fileId}`));
   const editor = page.getByRole('textbox', { name: 'Text: Chapter 1' });
-  await expect(editor).toHaveValue(original);
+  const text = () => editorText(page, 'Text: Chapter 1');
+  await expect.poll(text).toBe(original);
   await expect(page.getByTestId('word-count')).toHaveText('15');
   await shot(page, 'file');
   await expectAccessible(page, 'file');
 
-  // The author edits the first line …
+  // The author edits the first line, with the connection down (the edit cannot reach the server yet) …
   const mine = original.replace('The tide came in at dusk.', 'The tide came in early, at dusk.');
-  await editor.fill(mine);
+  await context.setOffline(true);
+  await editor.click();
+  await page.keyboard.press('Control+Home');
+  for (let i = 0; i < 'The tide came in'.length; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.type(' early,');
+  await expect.poll(text).toBe(mine);
+  await expect(page.getByTestId('save-status')).toHaveText('Offline — kept on this device');
   // … while a turn's writer appends to the same file.
   await script([
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
@@ -33,7 +40,8 @@ test('edit while an agent edits (409 → merge), history diff and restore, delet
   const agentVersion = await api<{ content: string; version: number }>('GET', `/files/${fileId}`);
   expect(agentVersion.body.content).toContain('Somewhere a bell answered.');
 
-  await page.getByRole('button', { name: 'Save' }).click();
+  // Back online, the autosave finds the newer version (409).
+  await context.setOffline(false);
   const conflict = page.getByRole('alertdialog');
   await expect(conflict).toBeVisible();
   await expect(conflict.getByTestId('their-text')).toHaveText(agentVersion.body.content);
@@ -44,14 +52,14 @@ test('edit while an agent edits (409 → merge), history diff and restore, delet
   await expectAccessible(page, 'conflict');
 
   await conflict.getByRole('button', { name: 'Merge my changes into it' }).click();
-  await expect(editor).toHaveValue(/The tide came in early, at dusk\.[\s\S]*Somewhere a bell answered\./);
+  await expect.poll(text).toMatch(/The tide came in early, at dusk\.[\s\S]*Somewhere a bell answered\./);
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('save-status')).toHaveText(`Saved as version ${agentVersion.body.version + 1}`);
   const merged = await api<{ content: string; version: number; latestAuthor: string }>('GET', `/files/${fileId}`);
   expect(merged.body).toMatchObject({ version: agentVersion.body.version + 1, latestAuthor: 'author' });
   expect(merged.body.content).toContain('The tide came in early, at dusk.');
   expect(merged.body.content).toContain('Somewhere a bell answered.');
-  await expect(editor).toHaveValue(merged.body.content);
+  await expect.poll(text).toBe(merged.body.content);
 
   // History: version 1 beside the current text, then restored.
   await page.getByRole('button', { name: 'History' }).click();
@@ -62,13 +70,16 @@ test('edit while an agent edits (409 → merge), history diff and restore, delet
   const diff = page.getByTestId('diff');
   await expect(diff.locator('td.del').first()).toHaveText('The tide came in at dusk.');
   await expect(diff.locator('td.add').first()).toHaveText('The tide came in early, at dusk.');
+  // Only the words that changed are marked.
+  await expect(diff.locator('ins').first()).toHaveText('early, ');
   await shot(page, 'history');
   await expectAccessible(page, 'history');
   await history.getByRole('button', { name: 'Restore this version' }).click();
   await expect(page.getByTestId('file-meta')).toContainText(`Version ${merged.body.version + 1}`);
+  await expect(page.getByTestId('save-status')).toHaveText(`Restored version 1 as version ${merged.body.version + 1}`);
   const restored = await api<{ content: string; version: number }>('GET', `/files/${fileId}`);
   expect(restored.body).toMatchObject({ content: original, version: merged.body.version + 1 });
-  await expect(editor).toHaveValue(original);
+  await expect.poll(text).toBe(original);
 
   // Delete to the trash, and back.
   page.once('dialog', (d) => void d.accept());

@@ -17,11 +17,15 @@ import { parseBody, parseId, parseQuery } from '../validation';
 import { type FileDoc, type Models, newId } from '../../db/models';
 import type { z } from 'zod';
 import { VersionConflict, writeVersion } from '../../db/file-store';
+import { type AuthorSaveResult, saveAuthorText } from '../../db/author-saves';
 import { listTrash, moveToTrash, purgeAt, purgeExpiredTrash, trashCutoff, undeleteFile } from '../../db/trash';
 
-/** A file's versions, oldest first, without their text (each is one `GET …/versions/{n}` away). */
+/**
+ * A file's versions, oldest first, without their text (each is one `GET …/versions/{n}` away).
+ * An autosave burst is one entry: the versions folded into its last are left out.
+ */
 async function versionHistory(models: Models, fileId: string) {
-  const versions = await models.FileVersion.find({ fileId }).select({ content: 0 }).sort({ version: 1 }).lean();
+  const versions = await models.FileVersion.find({ fileId, foldedInto: { $exists: false } }).select({ content: 0 }).sort({ version: 1 }).lean();
   return versions.map((v) => presentVersion(v));
 }
 
@@ -112,29 +116,38 @@ async function createFile(models: Models, userId: string, body: z.infer<typeof c
 /**
  * An author edit. `baseVersion` is the version the author started from: if anyone (an
  * agent, another tab) wrote since, the edit is refused with the head version instead of
- * silently replacing their work. Saving unchanged content adds no version. Returns whether
- * the content changed.
+ * silently replacing their work. Saving unchanged content adds no version. An editor's
+ * `autosave` folds into the author's open burst of autosaves (src/db/author-saves.ts).
  */
-async function editFile(models: Models, userId: string, fileId: string, body: z.infer<typeof editFileBody>): Promise<boolean> {
+async function editFile(deps: AppDeps, userId: string, fileId: string, body: z.infer<typeof editFileBody>): Promise<AuthorSaveResult> {
+  const { models } = deps;
   const file = await ownedFile(models, userId, fileId);
   const conflict = (head: number, latestAuthor: string) =>
     new ConflictError(`the file is at version ${head}, not ${body.baseVersion}: reload it and apply your edit again`, { version: head, latestAuthor }, 'version_conflict');
+  if (body.autosave && body.baseVersion === undefined)
+    throw new BadRequestError('an autosave needs the version it was made from', { fields: [{ path: 'baseVersion', message: 'required with autosave' }] }, 'invalid_body');
   if (body.baseVersion !== undefined && body.baseVersion !== file.versionCount) throw conflict(file.versionCount, file.latestAuthor);
   if (body.importance !== undefined) await models.File.updateOne({ _id: fileId }, { $set: { importance: body.importance, importanceSetBy: 'author' } });
-  const changed = body.content !== file.content || file.versionCount === 0;
-  if (changed) {
-    try {
-      // The base version is checked by the write itself: an agent's version landing after
-      // the check above still makes this a 409, never a silent overwrite of it.
-      await writeVersion(models, fileId, body.content, { author: 'author', operation: 'author_edit', expectedVersion: body.baseVersion });
-    } catch (err) {
-      if (!(err instanceof VersionConflict)) throw err;
-      const head = await models.File.findById(fileId).select({ latestAuthor: 1 }).lean();
-      throw conflict(err.head, head?.latestAuthor ?? 'ai');
-    }
+  let saved: AuthorSaveResult;
+  try {
+    // The base version is checked by the write itself: an agent's version landing after
+    // the check above still makes this a 409, never a silent overwrite of it.
+    saved = await saveAuthorText(models, file, {
+      fileId,
+      userId,
+      content: body.content,
+      baseVersion: body.baseVersion,
+      autosave: body.autosave ?? false,
+      now: deps.clock(),
+      burstMs: deps.config.AUTOSAVE_BURST_MINUTES * 60_000,
+    });
+  } catch (err) {
+    if (!(err instanceof VersionConflict)) throw err;
+    const head = await models.File.findById(fileId).select({ latestAuthor: 1 }).lean();
+    throw conflict(err.head, head?.latestAuthor ?? 'ai');
   }
   if (body.title !== undefined && body.title !== file.title) await models.File.updateOne({ _id: fileId }, { $set: { title: body.title } });
-  return changed;
+  return saved;
 }
 
 /** Soft delete into the trash: versions stay. A folder with live children needs `recursive`. */
@@ -200,8 +213,8 @@ export function filesRouter(deps: AppDeps): Router {
     const fileId = parseId(req.params.fileId, 'fileId');
     const body = parseBody(editFileBody, req.body);
     const userId = userOf(req);
-    const changed = await editFile(models, userId, fileId, body);
-    res.json({ ...(await fileWithVersions(models, userId, fileId)), changed });
+    const { changed, folded } = await editFile(deps, userId, fileId, body);
+    res.json({ ...(await fileWithVersions(models, userId, fileId)), changed, folded });
   });
 
   r.post('/files/:fileId/restore', async (req, res) => {
@@ -211,7 +224,7 @@ export function filesRouter(deps: AppDeps): Router {
     await ownedFile(models, userId, fileId);
     const source = await models.FileVersion.findOne({ fileId, version: body.version }).lean();
     if (!source) throw new NotFoundError(`version ${body.version}`);
-    await writeVersion(models, fileId, source.content, { author: 'author', operation: 'restore' });
+    await writeVersion(models, fileId, source.content, { author: 'author', operation: 'restore', record: { restoredFrom: body.version } });
     res.status(201).json({ ...(await fileWithVersions(models, userId, fileId)), restoredFrom: body.version });
   });
 

@@ -85,8 +85,16 @@ export const fileVersionSchema = new Schema(
     author: { type: String, enum: AUTHORS, required: true },
     agent: { type: String, default: null },
     turnId: { type: String, default: null },
-    /** What produced it: create, stream, edit:replace, restore, author_edit … */
+    /** What produced it: create, stream, edit:replace, restore, author_edit, author_autosave … */
     operation: { type: String, required: true },
+    /** The author's saves this version stands for: an autosave burst folds many into one (src/db/author-saves.ts). */
+    saves: { type: Number, default: undefined },
+    /** While set, the author's next autosave may fold into this version: whose burst it is and when it began. */
+    burst: { type: new Schema({ userId: String, startedAt: Date }, { _id: false }), default: undefined },
+    /** A burst's earlier version, replaced by this later one: hidden from the history, kept only while a turn may still compare with it. */
+    foldedInto: { type: Number, default: undefined },
+    /** For a restore: the version whose text it brought back. */
+    restoredFrom: { type: Number, default: undefined },
   },
   { timestamps: { createdAt: true, updatedAt: false } },
 );

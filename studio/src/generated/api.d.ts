@@ -17,6 +17,7 @@ export interface paths {
                 query: {
                     deleted?: "true" | "false";
                     limit?: number;
+                    offset?: number | null;
                     projectId: string;
                     type?: "outline" | "character" | "setting" | "draft" | "script" | "folder";
                 };
@@ -214,6 +215,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        autosave?: boolean;
                         baseVersion?: number;
                         content: string;
                         /** @enum {string} */
@@ -362,7 +364,74 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /** Rename a file or set its word goal (null clears): no new version, the text is untouched */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    fileId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        title?: string;
+                        wordGoal?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Rename a file or set its word goal (null clears): no new version, the text is untouched */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Invalid input: field errors in `error.details.fields` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found — also the answer for another owner’s ids */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/v1/files/{fileId}/restore": {
@@ -789,6 +858,8 @@ export interface paths {
                         /** @enum {string} */
                         existing?: "skip" | "revise" | "rewrite";
                         instructions?: string;
+                        /** @enum {string} */
+                        language?: "en" | "zh";
                         maxCostUsd?: number;
                         maxTokens?: number;
                         projectId: string;
@@ -877,7 +948,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Job status, chapters done, words, usage (and live progress while not over) */
+        /** Job status, chapters done, words, usage, cost so far (and live progress while not over) */
         get: {
             parameters: {
                 query?: never;
@@ -889,7 +960,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Job status, chapters done, words, usage (and live progress while not over) */
+                /** @description Job status, chapters done, words, usage, cost so far (and live progress while not over) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1024,7 +1095,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The job’s event stream (SSE): job_progress per chapter (with the chapter turn’s id), then done. Resume with Last-Event-ID or ?after= */
+        /** The job’s event stream (SSE): job_progress at each status change, each chapter turn that begins (kind turn: its turnId’s own stream carries the chapter’s words as they are written) and each chapter written, with the cost so far; then done. Resume with Last-Event-ID or ?after= */
         get: {
             parameters: {
                 query?: {
@@ -1039,7 +1110,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The job’s event stream (SSE): job_progress per chapter (with the chapter turn’s id), then done. Resume with Last-Event-ID or ?after= */
+                /** @description The job’s event stream (SSE): job_progress at each status change, each chapter turn that begins (kind turn: its turnId’s own stream carries the chapter’s words as they are written) and each chapter written, with the cost so far; then done. Resume with Last-Event-ID or ?after= */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1165,6 +1236,7 @@ export interface paths {
                                 fileId: string;
                                 fileType: string;
                                 title: string;
+                                version?: number;
                                 versionId?: string;
                                 words: number;
                             };
@@ -1186,6 +1258,7 @@ export interface paths {
                                 fileType: string;
                                 operation: string;
                                 title: string;
+                                version?: number;
                                 versionId: string;
                                 words: number;
                             };
@@ -1341,6 +1414,11 @@ export interface paths {
                                 /** @enum {string} */
                                 action: "delete" | "rewrite";
                                 approvalId: string;
+                                change?: {
+                                    added: number;
+                                    removed: number;
+                                };
+                                excerpt?: string;
                                 expiresAt: string;
                                 fileId: string;
                                 files: {
@@ -1384,12 +1462,19 @@ export interface paths {
                             data: {
                                 chapter: number;
                                 chaptersDone: number;
+                                costUsd?: number;
                                 from: number;
+                                /** @enum {string} */
+                                kind?: "status" | "turn" | "chapter" | "skipped" | "note";
                                 message?: string;
                                 of: number;
+                                round?: number;
                                 status: string;
                                 to: number;
                                 turnId?: string;
+                                /** @enum {string} */
+                                turnKind?: "outline" | "chapter" | "revision";
+                                unpricedCalls?: number;
                                 usage: {
                                     completionTokens: number;
                                     promptTokens: number;
@@ -1911,14 +1996,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your projects */
+        /** List your projects, newest first (deleted=true: the ones you deleted, restorable) */
         get: {
             parameters: {
                 query?: {
+                    deleted?: "true" | "false";
                     limit?: number;
-                    projectId?: string;
-                    token?: string;
-                    type?: "outline" | "character" | "setting" | "draft" | "script" | "folder";
                 };
                 header?: never;
                 path?: never;
@@ -1926,7 +2009,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description List your projects */
+                /** @description List your projects, newest first (deleted=true: the ones you deleted, restorable) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2083,6 +2166,370 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        /** Delete a project: it leaves your list with its files and conversations kept, restorable with undelete; 409 while a turn or job runs in it */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Delete a project: it leaves your list with its files and conversations kept, restorable with undelete; 409 while a turn or job runs in it */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input: field errors in `error.details.fields` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found — also the answer for another owner’s ids */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict (a running turn, a stale base version, a non-empty folder, undelete of a file not in the trash) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Edit a project: title, type, author, summary, style, and word goals (wordGoal for the book, chapterWordGoal per chapter; null clears) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        author?: string;
+                        chapterWordGoal?: number | null;
+                        style?: string;
+                        summary?: string;
+                        title?: string;
+                        /** @enum {string} */
+                        type?: "novel" | "short_story" | "screenplay";
+                        wordGoal?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Edit a project: title, type, author, summary, style, and word goals (wordGoal for the book, chapterWordGoal per chapter; null clears) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Invalid input: field errors in `error.details.fields` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found — also the answer for another owner’s ids */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict (a running turn, a stale base version, a non-empty folder, undelete of a file not in the trash) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Request body too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/board": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The manuscript board: chapters in order (files, and outline entries without a file) with status planned / drafted / reviewed, words, word goal, the outline’s synopsis; totals and the project’s goals */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The manuscript board: chapters in order (files, and outline entries without a file) with status planned / drafted / reviewed, words, word goal, the outline’s synopsis; totals and the project’s goals */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Invalid input: field errors in `error.details.fields` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found — also the answer for another owner’s ids */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/chapters/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a chapter to another place (0-based index in the chapter order); numbered titles are renumbered to follow (“Chapter 3: The Bell” moved second becomes “Chapter 2: The Bell”). Titles and order only: no text changes. 409 while a job writes chapters */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        fileId: string;
+                        to: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Move a chapter to another place (0-based index in the chapter order); numbered titles are renumbered to follow (“Chapter 3: The Bell” moved second becomes “Chapter 2: The Bell”). Titles and order only: no text changes. 409 while a job writes chapters */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Invalid input: field errors in `error.details.fields` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found — also the answer for another owner’s ids */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict (a running turn, a stale base version, a non-empty folder, undelete of a file not in the trash) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/chapters/renumber": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Renumber the chapters 1, 2, 3 … in their current order (closing gaps left by deleted chapters). Titles only. 409 while a job writes chapters */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Renumber the chapters 1, 2, 3 … in their current order (closing gaps left by deleted chapters). Titles only. 409 while a job writes chapters */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Invalid input: field errors in `error.details.fields` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found — also the answer for another owner’s ids */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict (a running turn, a stale base version, a non-empty folder, undelete of a file not in the trash) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2173,12 +2620,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a project’s files (no content); with deleted=true its trash, each with deletedAt and purgeAt */
+        /** List a project’s files (no content) in the manuscript’s order, a page at a time (offset, limit; the answer has total, counts per type and nextOffset); with deleted=true its trash, each with deletedAt and purgeAt */
         get: {
             parameters: {
                 query?: {
                     deleted?: "true" | "false";
                     limit?: number;
+                    offset?: number | null;
                     type?: "outline" | "character" | "setting" | "draft" | "script" | "folder";
                 };
                 header?: never;
@@ -2189,7 +2637,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description List a project’s files (no content); with deleted=true its trash, each with deletedAt and purgeAt */
+                /** @description List a project’s files (no content) in the manuscript’s order, a page at a time (offset, limit; the answer has total, counts per type and nextOffset); with deleted=true its trash, each with deletedAt and purgeAt */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2231,6 +2679,152 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search titles and text of the project’s live files (case-insensitive substrings, so Chinese matches inside words; several words that never occur as a phrase find the files holding all of them). Results in the manuscript’s order, title matches first, each with its first hits (offsets and a snippet) and their count */
+        get: {
+            parameters: {
+                query: {
+                    limit?: number;
+                    q: string;
+                };
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Search titles and text of the project’s live files (case-insensitive substrings, so Chinese matches inside words; several words that never occur as a phrase find the files holding all of them). Results in the manuscript’s order, title matches first, each with its first hits (offsets and a snippet) and their count */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Invalid input: field errors in `error.details.fields` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found — also the answer for another owner’s ids */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{projectId}/undelete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a deleted project with everything it had */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Restore a deleted project with everything it had */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Invalid input: field errors in `error.details.fields` */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found — also the answer for another owner’s ids */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict (a running turn, a stale base version, a non-empty folder, undelete of a file not in the trash) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2380,6 +2974,8 @@ export interface paths {
                     "application/json": {
                         projectId: string;
                         title?: string;
+                        /** @enum {string} */
+                        uiLanguage?: "zh" | "en";
                     };
                 };
             };
@@ -2650,6 +3246,7 @@ export interface paths {
                                 fileId: string;
                                 fileType: string;
                                 title: string;
+                                version?: number;
                                 versionId?: string;
                                 words: number;
                             };
@@ -2671,6 +3268,7 @@ export interface paths {
                                 fileType: string;
                                 operation: string;
                                 title: string;
+                                version?: number;
                                 versionId: string;
                                 words: number;
                             };
@@ -2826,6 +3424,11 @@ export interface paths {
                                 /** @enum {string} */
                                 action: "delete" | "rewrite";
                                 approvalId: string;
+                                change?: {
+                                    added: number;
+                                    removed: number;
+                                };
+                                excerpt?: string;
                                 expiresAt: string;
                                 fileId: string;
                                 files: {
@@ -2869,12 +3472,19 @@ export interface paths {
                             data: {
                                 chapter: number;
                                 chaptersDone: number;
+                                costUsd?: number;
                                 from: number;
+                                /** @enum {string} */
+                                kind?: "status" | "turn" | "chapter" | "skipped" | "note";
                                 message?: string;
                                 of: number;
+                                round?: number;
                                 status: string;
                                 to: number;
                                 turnId?: string;
+                                /** @enum {string} */
+                                turnKind?: "outline" | "chapter" | "revision";
+                                unpricedCalls?: number;
                                 usage: {
                                     completionTokens: number;
                                     promptTokens: number;
@@ -3190,12 +3800,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The session’s turns, newest first (active=true: the one running now, to join its stream from the start), each with its streamUrl */
+        /** The session’s turns, newest first (active=true: the one running now, to join its stream from the start), each with its streamUrl; record=true adds `record`, what the author saw in each finished turn (agents, text, steps, file cards with versions, approvals, handoffs, stops, verdict, usage and cost, suggestions: the fold of its stream, kept after the stream expired), null before it ended */
         get: {
             parameters: {
                 query?: {
                     active?: "true" | "false";
                     limit?: number;
+                    record?: "true" | "false";
                 };
                 header?: never;
                 path: {
@@ -3205,7 +3816,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The session’s turns, newest first (active=true: the one running now, to join its stream from the start), each with its streamUrl */
+                /** @description The session’s turns, newest first (active=true: the one running now, to join its stream from the start), each with its streamUrl; record=true adds `record`, what the author saw in each finished turn (agents, text, steps, file cards with versions, approvals, handoffs, stops, verdict, usage and cost, suggestions: the fold of its stream, kept after the stream expired), null before it ended */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -3293,6 +3904,8 @@ export interface paths {
                         message: string;
                         quotes?: string[];
                         skills?: string[];
+                        /** @enum {string} */
+                        uiLanguage?: "zh" | "en";
                     };
                 };
             };
@@ -4742,6 +5355,7 @@ export interface components {
                 fileId: string;
                 fileType: string;
                 title: string;
+                version?: number;
                 versionId?: string;
                 words: number;
             };
@@ -4763,6 +5377,7 @@ export interface components {
                 fileType: string;
                 operation: string;
                 title: string;
+                version?: number;
                 versionId: string;
                 words: number;
             };
@@ -4918,6 +5533,11 @@ export interface components {
                 /** @enum {string} */
                 action: "delete" | "rewrite";
                 approvalId: string;
+                change?: {
+                    added: number;
+                    removed: number;
+                };
+                excerpt?: string;
                 expiresAt: string;
                 fileId: string;
                 files: {
@@ -4961,12 +5581,19 @@ export interface components {
             data: {
                 chapter: number;
                 chaptersDone: number;
+                costUsd?: number;
                 from: number;
+                /** @enum {string} */
+                kind?: "status" | "turn" | "chapter" | "skipped" | "note";
                 message?: string;
                 of: number;
+                round?: number;
                 status: string;
                 to: number;
                 turnId?: string;
+                /** @enum {string} */
+                turnKind?: "outline" | "chapter" | "revision";
+                unpricedCalls?: number;
                 usage: {
                     completionTokens: number;
                     promptTokens: number;

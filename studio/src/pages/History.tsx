@@ -1,49 +1,141 @@
 /**
- * A file's versions, oldest first, and one version side by side with the current text
- * (line diff by the `diff` library; loaded only when the history is opened). Restore makes
- * the chosen version the newest one: history only grows.
+ * A file's versions, newest first, each said in words (who made it and how; an autosave burst
+ * is one entry), and one version compared with the current text by words — side by side, or
+ * as running text with the removed words struck — unchanged paragraphs folded away. Loaded
+ * only when the history is opened. Restore makes the chosen version the newest: history only grows.
  */
-import { diffLines } from 'diff';
-import { useEffect, useMemo, useState } from 'react';
-import { get, post, type VersionInfo, errText } from '../api';
-import { useI18n, when } from '../i18n';
+import { Fragment, useEffect, useMemo, useState } from 'react';
+import { type FileDoc, get, post, type VersionInfo, errText } from '../api';
+import { compareProse, type Piece, stretches } from '../editor/word-diff';
+import { type Dict, fmt, tk, useI18n, when } from '../i18n';
 
-interface Row {
-  left: string | null;
-  right: string | null;
-  kind: 'same' | 'del' | 'add' | 'change';
-}
+/** A version as the history lists it; `saves` and `restoredFrom` are newer fields, read defensively. */
+type Listed = VersionInfo & { saves?: number; restoredFrom?: number | null };
 
-/** Pairs removed and added lines into rows of a two-column view. */
-export function sideBySide(oldText: string, newText: string): Row[] {
-  const rows: Row[] = [];
-  // A last line without its newline is the same line: only the text is compared.
-  const eol = (s: string) => (s.endsWith('\n') ? s : `${s}\n`);
-  const parts = diffLines(eol(oldText), eol(newText));
-  const lines = (s: string) => s.replace(/\n$/, '').split('\n');
-  for (let i = 0; i < parts.length; i++) {
-    const p = parts[i]!;
-    if (!p.added && !p.removed) {
-      for (const l of lines(p.value)) rows.push({ left: l, right: l, kind: 'same' });
-    } else if (p.removed && parts[i + 1]?.added) {
-      const a = lines(p.value);
-      const b = lines(parts[i + 1]!.value);
-      for (let j = 0; j < Math.max(a.length, b.length); j++) rows.push({ left: a[j] ?? null, right: b[j] ?? null, kind: 'change' });
-      i++;
-    } else if (p.removed) for (const l of lines(p.value)) rows.push({ left: l, right: null, kind: 'del' });
-    else for (const l of lines(p.value)) rows.push({ left: null, right: l, kind: 'add' });
+/** Who made a version and how, in the author's words. */
+export function versionLabel(t: Dict, v: Listed): string {
+  const agent = v.agent ? tk(t, `agent_${v.agent}`) : t.edOpTeam;
+  if (v.author === 'author') {
+    if (v.operation === 'restore') return v.restoredFrom ? fmt(t.edOpRestoredFrom, { v: v.restoredFrom }) : t.edOpRestored;
+    if (v.operation === 'author_create') return t.edOpCreatedByYou;
+    if (v.operation === 'author_autosave') return (v.saves ?? 1) > 1 ? fmt(t.edOpYourEditsSaves, { n: v.saves! }) : t.edOpYourEdits;
+    return t.edOpSavedByYou;
   }
-  return rows;
+  return v.operation?.startsWith('edit') ? fmt(t.edOpEditedBy, { agent }) : fmt(t.edOpWrittenBy, { agent });
 }
 
-export function History({ fileId, head, current, onRestored }: { fileId: string; head: number; current: string; onRestored: () => void }) {
+function Words({ pieces, side }: { pieces: Piece[] | null; side?: 'old' | 'new' }) {
+  const { t } = useI18n();
+  if (!pieces) return null;
+  return (
+    <>
+      {pieces.map((p, i) =>
+        p.kind === 'same' ? (
+          <Fragment key={i}>{p.text}</Fragment>
+        ) : p.kind === 'del' && side !== 'new' ? (
+          <del key={i} title={t.edRemovedWords}>
+            {p.text}
+          </del>
+        ) : (
+          <ins key={i} title={t.edAddedWords}>
+            {p.text}
+          </ins>
+        ),
+      )}
+    </>
+  );
+}
+
+function Comparison({ before, after, version }: { before: string; after: string; version: number }) {
   const { t, lang } = useI18n();
-  const [versions, setVersions] = useState<VersionInfo[]>([]);
+  const [view, setView] = useState<'side' | 'inline'>(() => (window.matchMedia?.('(max-width: 700px)').matches ? 'inline' : 'side'));
+  const [opened, setOpened] = useState<Set<number>>(new Set());
+  const comparison = useMemo(() => compareProse(before, after, lang === 'zh' ? 'zh' : 'en'), [before, after, lang]);
+  const side = useMemo(() => stretches(comparison.rows, (r) => r.kind !== 'same'), [comparison]);
+  const inline = useMemo(() => stretches(comparison.inline, (l) => l.changed), [comparison]);
+  if (before === after) return <p className="muted">{t.edNoDifferences}</p>;
+  const fold = (i: number, n: number) => (
+    <button type="button" className="link small" onClick={() => setOpened((o) => new Set(o).add(i))}>
+      {fmt(t.edShowUnchanged, { n })}
+    </button>
+  );
+  return (
+    <>
+      <div className="row" role="radiogroup" aria-label={t.edCompareView}>
+        {(['side', 'inline'] as const).map((v) => (
+          <label key={v} className="check small">
+            <input type="radio" name="diff-view" checked={view === v} onChange={() => setView(v)} />
+            {v === 'side' ? t.edViewSideBySide : t.edViewInline}
+          </label>
+        ))}
+      </div>
+      {view === 'side' ? (
+        <table className="diff" data-testid="diff">
+          <thead>
+            <tr>
+              <th scope="col">{fmt(t.edVersionN, { v: version })}</th>
+              <th scope="col">{t.current}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {side.map((s, i) =>
+              s.folded && !opened.has(i) ? (
+                <tr key={i} className="folded">
+                  <td colSpan={2}>{fold(i, s.items.length)}</td>
+                </tr>
+              ) : (
+                s.items.map((r, j) => (
+                  <tr key={`${i}.${j}`} className={r.kind}>
+                    <td className={r.left === null ? 'empty' : r.kind === 'same' ? '' : 'del'}>
+                      <Words pieces={r.left} side="old" />
+                    </td>
+                    <td className={r.right === null ? 'empty' : r.kind === 'same' ? '' : 'add'}>
+                      <Words pieces={r.right} side="new" />
+                    </td>
+                  </tr>
+                ))
+              ),
+            )}
+          </tbody>
+        </table>
+      ) : (
+        <div className="diff-inline" data-testid="diff">
+          {inline.map((s, i) =>
+            s.folded && !opened.has(i) ? (
+              <p key={i} className="folded">
+                {fold(i, s.items.length)}
+              </p>
+            ) : (
+              s.items.map((l, j) => (
+                <p key={`${i}.${j}`} className={l.changed ? 'changed' : ''}>
+                  <Words pieces={l.pieces} />
+                </p>
+              ))
+            ),
+          )}
+        </div>
+      )}
+    </>
+  );
+}
+
+interface Props {
+  fileId: string;
+  head: number;
+  current: string;
+  /** Saves what the author typed before the restore replaces it; false: it could not, nothing is restored. */
+  beforeRestore: () => Promise<boolean>;
+  onRestored: (file: FileDoc & { restoredFrom: number }) => void;
+}
+
+export function History({ fileId, head, current, beforeRestore, onRestored }: Props) {
+  const { t, lang } = useI18n();
+  const [versions, setVersions] = useState<Listed[]>([]);
   const [picked, setPicked] = useState<VersionInfo | null>(null);
   const [error, setError] = useState('');
 
   useEffect(() => {
-    get<{ items: VersionInfo[] }>(`/files/${fileId}/versions`)
+    get<{ items: Listed[] }>(`/files/${fileId}/versions`)
       .then((r) => setVersions(r.items))
       .catch((e: unknown) => setError(errText(e)));
   }, [fileId, head]);
@@ -53,14 +145,17 @@ export function History({ fileId, head, current, onRestored }: { fileId: string;
       .then(setPicked)
       .catch((e: unknown) => setError(errText(e)));
 
-  const rows = useMemo(() => (picked ? sideBySide(picked.content ?? '', current) : []), [picked, current]);
-
   const restore = async () => {
     if (!picked) return;
+    setError('');
     try {
-      await post(`/files/${fileId}/restore`, { version: picked.version });
+      if (!(await beforeRestore())) {
+        setError(t.edRestoreBlocked);
+        return;
+      }
+      const r = await post<FileDoc & { restoredFrom: number }>(`/files/${fileId}/restore`, { version: picked.version });
       setPicked(null);
-      onRestored();
+      onRestored(r);
     } catch (e) {
       setError(errText(e));
     }
@@ -74,11 +169,10 @@ export function History({ fileId, head, current, onRestored }: { fileId: string;
         {[...versions].reverse().map((v) => (
           <li key={v.version}>
             <button type="button" className={picked?.version === v.version ? 'small' : 'secondary small'} onClick={() => void pick(v.version)} aria-pressed={picked?.version === v.version}>
-              {t.version} {v.version}
+              {fmt(t.edVersionN, { v: v.version })}
             </button>{' '}
             <span className="muted small">
-              {v.author === 'author' ? t.by_author : t.by_ai}
-              {v.operation ? ` · ${v.operation}` : ''} · {v.words} {t.words} · {when(v.createdAt, lang)}
+              {versionLabel(t, v)} · {v.words} {t.words} · {when(v.createdAt, lang)}
               {v.version === head ? ` · ${t.current}` : ''}
             </span>
           </li>
@@ -87,32 +181,12 @@ export function History({ fileId, head, current, onRestored }: { fileId: string;
       {picked && (
         <div className="diff-wrap">
           <div className="row">
-            <strong>
-              {t.version} {picked.version}
-            </strong>
-            <span className="muted small">{t.compareWith}</span>
+            <strong>{fmt(t.edCompareHeading, { v: picked.version })}</strong>
             <button type="button" onClick={() => void restore()} disabled={picked.version === head}>
               {t.restore}
             </button>
           </div>
-          <table className="diff" data-testid="diff">
-            <thead>
-              <tr>
-                <th scope="col">
-                  {t.version} {picked.version}
-                </th>
-                <th scope="col">{t.current}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r, i) => (
-                <tr key={i} className={r.kind}>
-                  <td className={r.left === null ? 'empty' : r.kind === 'same' ? '' : 'del'}>{r.left ?? ''}</td>
-                  <td className={r.right === null ? 'empty' : r.kind === 'same' ? '' : 'add'}>{r.right ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Comparison before={picked.content ?? ''} after={current} version={picked.version} />
         </div>
       )}
     </section>
