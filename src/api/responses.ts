@@ -37,12 +37,26 @@ export const projectResponse = z
     style: z.string(),
     notes: z.string(),
     tasks: z.array(projectTaskResponse),
+    /** Words the author aims for, for the whole book and for each chapter (null: none set). */
+    wordGoal: z.number().int().nullable(),
+    chapterWordGoal: z.number().int().nullable(),
     createdAt: when,
     updatedAt: when,
   })
   .meta({ id: 'Project' });
 
-export const sessionResponse = z.object({ id, projectId: id, title: z.string(), createdAt: when }).meta({ id: 'Session' });
+export const sessionResponse = z
+  .object({
+    id,
+    projectId: id,
+    title: z.string(),
+    /** `job`: the session a job runs its chapters in, kept apart from the author's conversations. */
+    kind: z.enum(['chat', 'job']),
+    jobChapters: z.object({ from: z.number().int(), to: z.number().int() }).nullable(),
+    jobId: id.nullable(),
+    createdAt: when,
+  })
+  .meta({ id: 'Session' });
 
 export const messageResponse = z
   .object({
@@ -71,6 +85,8 @@ export const fileSummaryResponse = z
     version: z.number().int(),
     latestAuthor: z.enum(AUTHORS),
     importance: z.enum(IMPORTANCE_LEVELS).nullable(),
+    /** The chapter's own word goal (null: the project's chapter goal applies). */
+    wordGoal: z.number().int().nullable(),
     createdAt: when,
     updatedAt: when,
   })
@@ -85,6 +101,10 @@ export const versionResponse = z
     /** What made it: create, stream, edit:replace, restore, author_edit … */
     operation: z.string(),
     turnId: id.nullable(),
+    /** How many of the author's saves this version stands for (an autosave burst folds many into one). */
+    saves: z.number().int(),
+    /** The version a restore brought back (null: not a restore). */
+    restoredFrom: z.number().int().nullable(),
     createdAt: when,
     /** Only when one version is asked for. */
     content: z.string().optional(),
@@ -154,6 +174,11 @@ export const jobResponse = z
     maxTokens: z.number().nullable(),
     maxCostUsd: z.number().nullable(),
     instructions: z.string(),
+    /** USD so far by the price table; `unpricedCalls` went to a model with no price and are not in it. */
+    costUsd: z.number(),
+    unpricedCalls: z.number().int(),
+    /** The language of the job's messages. */
+    language: z.enum(['en', 'zh']),
     createdAt: when,
     updatedAt: when,
   })
@@ -200,6 +225,14 @@ export const RESPONSE_COMPONENTS: z.ZodType[] = [
   streamToken,
 ];
 
+/** A page of files: live ones with the whole list's `total` and per-type `counts`, or the trash. */
+const fileListResponse = list(z.union([trashedFileResponse, fileSummaryResponse])).extend({
+  total: z.number().int().optional(),
+  counts: z.record(z.string(), z.number().int()).optional(),
+  offset: z.number().int().optional(),
+  nextOffset: z.number().int().nullable().optional(),
+});
+
 const v1 = (p: string): string => `/api/v1${p}`;
 /** Answers by `method path` (OpenAPI paths), for routes whose spec does not carry its own. */
 export const RESPONSES: Record<string, z.ZodType> = {
@@ -220,11 +253,13 @@ export const RESPONSES: Record<string, z.ZodType> = {
   [`post ${v1('/turns/{turnId}/interrupt')}`]: z.object({ turnId: id, interrupted: z.literal(true) }),
   [`post ${v1('/turns/{turnId}/steer')}`]: z.object({ turnId: id, steered: z.literal(true) }),
 
-  [`get ${v1('/projects/{projectId}/files')}`]: list(z.union([trashedFileResponse, fileSummaryResponse])),
-  [`get ${v1('/files')}`]: list(z.union([trashedFileResponse, fileSummaryResponse])),
+  /** Live files a page at a time in the manuscript's order: `total` and `counts` (per type) describe the whole list (the trash answers one page). */
+  [`get ${v1('/projects/{projectId}/files')}`]: fileListResponse,
+  [`get ${v1('/files')}`]: fileListResponse,
   [`post ${v1('/files')}`]: fileResponse,
   [`get ${v1('/files/{fileId}')}`]: fileResponse,
-  [`put ${v1('/files/{fileId}')}`]: fileResponse.extend({ changed: z.boolean() }),
+  /** `folded`: an autosave went into the burst's head version instead of adding one. */
+  [`put ${v1('/files/{fileId}')}`]: fileResponse.extend({ changed: z.boolean(), folded: z.boolean() }),
   [`post ${v1('/files/{fileId}/restore')}`]: fileResponse.extend({ restoredFrom: z.number().int() }),
   [`post ${v1('/files/{fileId}/undelete')}`]: fileResponse.extend({
     /** What came back: the file, and a folder's contents, each renamed "… (restored)" when its title was taken meanwhile. */

@@ -13,6 +13,7 @@ test.beforeEach(async () => {
 test('create a project, run a turn to done: file cards, verdict, suggestions, usage; the text is the stream’s', async ({ page }) => {
   await page.goto(studio());
   const title = `Lighthouse ${Date.now()}`;
+  await page.getByRole('button', { name: 'New project' }).click();
   await page.getByLabel('Title').fill(title);
   await page.getByLabel('Type').selectOption('novel');
   await page.getByLabel(/^Author name/).fill('M. Lantern');

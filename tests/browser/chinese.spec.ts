@@ -12,6 +12,7 @@ test('中文界面: projects, a turn, the manuscript tree in numeral order, CJK 
   await expect(page.getByRole('heading', { name: '作品', exact: true })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   await page.reload();
+  await page.getByRole('button', { name: '新建作品' }).click();
   await expect(page.getByRole('heading', { name: '新建作品' })).toBeVisible();
 
   const title = `灯塔守望者 ${Date.now()}`;

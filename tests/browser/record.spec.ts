@@ -180,7 +180,7 @@ test('中文：整章推倒重写先征得作者同意，同意后如实告知�
   const projectId = await createProject(`灯塔 ${Date.now()}`);
   const fileId = await authorFile(projectId, '第一章', '作者亲手写的第一章，一字一句。');
   await openChat(page, projectId);
-  const turnId = await send(page, '把第一章推倒重写');
+  const turnId = await send(page, '能把第一章推倒重写吗？');
   const card = page.getByRole('group', { name: '需要你的确认' });
   await expect(card).toContainText('团队请求整体改写你写的文件：第一章');
   await expect(card).toContainText(/将有 1 行被替换为 \d+ 行。会被替换掉的文字开头是：\s*作者亲手写的第一章，一字一句。/);

@@ -50,10 +50,10 @@ for (const decision of ['approve', 'deny'] as const)
   });
 
 for (const decision of ['approve', 'deny'] as const)
-  test(`"把第一章推倒重写" asks first (the rules do not read it as an order); ${decision} ends in the truth`, async () => {
+  test(`"能把第一章推倒重写吗？" asks first (a question gives no order); ${decision} ends in the truth`, async () => {
     const { sessionId, projectId } = await createProjectAndSession(h);
     const ch1 = await createAuthorFile(h, projectId, '第一章', '作者亲手写的第一章。');
-    const r = await runTurn(h, sessionId, '把第一章推倒重写', {}, { approvals: decision });
+    const r = await runTurn(h, sessionId, '能把第一章推倒重写吗？', {}, { approvals: decision });
     expect(r.outcome.status).toBe('completed');
     expect(r.approvals.map((a) => [a.title, a.decision])).toEqual([['第一章', decision]]);
     expect(ofType(r.events, 'approval_requested')[0]!.data).toMatchObject({ action: 'rewrite' });

@@ -67,7 +67,7 @@ test.each(rows)('%s: %s → %s %s, nothing written', async (_name, agent, tool, 
   ]);
   // A fresh session per row: each turn's history stays small.
   const session = await api<{ id: string }>(h, 'POST', '/api/v1/sessions', { projectId: own.projectId });
-  const r = await runTurn(h, session.body.id, agent === 'writer' ? 'Work on chapter 1' : 'Review chapter 1');
+  const r = await runTurn(h, session.body.id, agent === 'writer' ? 'Tighten the dialogue in chapter 1' : 'Review chapter 1');
   expect(r.outcome.status).toBe('completed');
   const results = ofType(r.events, 'tool_result');
   expect(results).toHaveLength(1);

@@ -34,7 +34,13 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            counts?: {
+                                [key: string]: number;
+                            };
                             items: (components["schemas"]["TrashedFile"] | components["schemas"]["FileSummary"])[];
+                            nextOffset?: number | null;
+                            offset?: number;
+                            total?: number;
                         };
                     };
                 };
@@ -236,6 +242,7 @@ export interface paths {
                             content: string;
                             /** Format: date-time */
                             createdAt: string;
+                            folded: boolean;
                             id: string;
                             /** @enum {string|null} */
                             importance: "high" | "medium" | "low" | null;
@@ -251,6 +258,7 @@ export interface paths {
                             updatedAt: string;
                             version: number;
                             versions: components["schemas"]["VersionInfo"][];
+                            wordGoal: number | null;
                             words: number;
                         };
                     };
@@ -487,6 +495,7 @@ export interface paths {
                             updatedAt: string;
                             version: number;
                             versions: components["schemas"]["VersionInfo"][];
+                            wordGoal: number | null;
                             words: number;
                         };
                     };
@@ -581,6 +590,7 @@ export interface paths {
                             updatedAt: string;
                             version: number;
                             versions: components["schemas"]["VersionInfo"][];
+                            wordGoal: number | null;
                             words: number;
                         };
                     };
@@ -734,6 +744,8 @@ export interface paths {
                             createdAt: string;
                             fileId: string;
                             operation: string;
+                            restoredFrom: number | null;
+                            saves: number;
                             turnId: string | null;
                             version: number;
                             words: number;
@@ -2644,7 +2656,13 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            counts?: {
+                                [key: string]: number;
+                            };
                             items: (components["schemas"]["TrashedFile"] | components["schemas"]["FileSummary"])[];
+                            nextOffset?: number | null;
+                            offset?: number;
+                            total?: number;
                         };
                     };
                 };
@@ -5085,6 +5103,7 @@ export interface components {
             updatedAt: string;
             version: number;
             versions: components["schemas"]["VersionInfo"][];
+            wordGoal: number | null;
             words: number;
         };
         FileSummary: {
@@ -5104,6 +5123,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             version: number;
+            wordGoal: number | null;
             words: number;
         };
         Job: {
@@ -5113,6 +5133,7 @@ export interface components {
             };
             chaptersDone: number[];
             chaptersSkipped: number[];
+            costUsd: number;
             /** Format: date-time */
             createdAt: string;
             /** @enum {string} */
@@ -5121,6 +5142,8 @@ export interface components {
             failure: string | null;
             id: string;
             instructions: string;
+            /** @enum {string} */
+            language: "en" | "zh";
             maxCostUsd: number | null;
             maxTokens: number | null;
             projectId: string;
@@ -5128,6 +5151,7 @@ export interface components {
             sessionId: string;
             /** @enum {string} */
             status: "queued" | "running" | "pausing" | "paused" | "failed" | "cancelled" | "completed";
+            unpricedCalls: number;
             /** Format: date-time */
             updatedAt: string;
             usage: components["schemas"]["TokenUsage"];
@@ -5142,6 +5166,7 @@ export interface components {
             };
             chaptersDone: number[];
             chaptersSkipped: number[];
+            costUsd: number;
             /** Format: date-time */
             createdAt: string;
             /** @enum {string} */
@@ -5150,6 +5175,8 @@ export interface components {
             failure: string | null;
             id: string;
             instructions: string;
+            /** @enum {string} */
+            language: "en" | "zh";
             live: ({
                 chapter?: number;
                 turnId?: string | null;
@@ -5163,6 +5190,7 @@ export interface components {
             sessionId: string;
             /** @enum {string} */
             status: "queued" | "running" | "pausing" | "paused" | "failed" | "cancelled" | "completed";
+            unpricedCalls: number;
             /** Format: date-time */
             updatedAt: string;
             usage: components["schemas"]["TokenUsage"];
@@ -5188,6 +5216,7 @@ export interface components {
         };
         Project: {
             author: string;
+            chapterWordGoal: number | null;
             /** Format: date-time */
             createdAt: string;
             id: string;
@@ -5200,6 +5229,7 @@ export interface components {
             type: "novel" | "short_story" | "screenplay";
             /** Format: date-time */
             updatedAt: string;
+            wordGoal: number | null;
         };
         ProjectTask: {
             artifact?: string;
@@ -5214,6 +5244,13 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             id: string;
+            jobChapters: {
+                from: number;
+                to: number;
+            } | null;
+            jobId: string | null;
+            /** @enum {string} */
+            kind: "chat" | "job";
             projectId: string;
             title: string;
         };
@@ -5764,6 +5801,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             version: number;
+            wordGoal: number | null;
             words: number;
         };
         Turn: {
@@ -5803,6 +5841,8 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             operation: string;
+            restoredFrom: number | null;
+            saves: number;
             turnId: string | null;
             version: number;
             words: number;

@@ -65,7 +65,8 @@ function SessionBar({ projectId, sessionId, firstMessage }: { projectId: string;
   }, [projectId, sessionId, named, t]);
   const newSession = async () => {
     try {
-      const s = await post<ListedSession>('/sessions', { projectId });
+      // The interface language: the team answers in it until the author's own words set one.
+      const s = await post<ListedSession>('/sessions', { projectId, uiLanguage: lang });
       setSessions((list) => [s, ...list]);
       navigate(href({ page: 'project', projectId, tab: 'chat', sub: s.id }));
     } catch (e) {
@@ -199,7 +200,7 @@ function Composer({
 }
 
 export function ChatPage({ projectId, sessionId }: { projectId: string; sessionId?: string }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { reloadFiles, reloadProject } = useProject();
   const describe = useCallback((e: unknown) => chatError(t, 'sessions', e), [t]);
   const { past, views, conn, error, setError, follow, steering, steered, jobTurns } = useConversation(sessionId, describe);
@@ -229,10 +230,10 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
     try {
       let sid = sessionId;
       if (!sid) {
-        sid = (await post<Session>('/sessions', { projectId })).id;
+        sid = (await post<Session>('/sessions', { projectId, uiLanguage: lang })).id;
         navigate(href({ page: 'project', projectId, tab: 'chat', sub: sid }), true);
       }
-      const started = await post<StartedTurn & { approval?: unknown }>(`/sessions/${sid}/turns`, { message: msg });
+      const started = await post<StartedTurn & { approval?: unknown }>(`/sessions/${sid}/turns`, { message: msg, uiLanguage: lang });
       // A plain yes / no to a waiting approval answers it: the running turn goes on.
       if (!started.approval) follow(started.turnId, msg, started.streamToken);
       return true;

@@ -43,6 +43,8 @@ export function ProjectsPage() {
   const [editing, setEditing] = useState<{ id: string; what: 'edit' | 'delete' } | null>(null);
   const [deleted, setDeleted] = useState<GoalProject[]>([]);
   const [notice, setNotice] = useState('');
+  // The form opens on demand above the list: nothing on the page moves when the list arrives.
+  const [creating, setCreating] = useState(false);
 
   const load = useCallback(() => {
     get<{ items: Project[] }>('/projects?limit=100')
@@ -74,10 +76,58 @@ export function ProjectsPage() {
     navigate(href({ page: 'project', projectId: p.id, tab: 'chat' }));
   };
 
+  const newForm = (
+    <section aria-labelledby="new-h" className="card" id="new-project">
+      <h2 id="new-h">{t.newProject}</h2>
+      <form onSubmit={(e) => void create(e)} className="stack">
+        <label>
+          {t.title}
+          <input value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} required maxLength={200} autoFocus />
+        </label>
+        <label>
+          {t.type}
+          <select value={form.type} onChange={(e) => setForm({ ...form, type: e.target.value })}>
+            {(['novel', 'short_story', 'screenplay'] as const).map((ty) => (
+              <option key={ty} value={ty}>
+                {tk(t, `type_${ty}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t.authorName} <span className="muted small">({t.optional})</span>
+          <input value={form.author} onChange={(e) => setForm({ ...form, author: e.target.value })} maxLength={200} autoComplete="name" />
+        </label>
+        <label>
+          {t.summary}
+          <textarea value={form.summary} onChange={(e) => setForm({ ...form, summary: e.target.value })} maxLength={4000} rows={3} />
+        </label>
+        <label>
+          {t.style}
+          <textarea value={form.style} onChange={(e) => setForm({ ...form, style: e.target.value })} maxLength={4000} rows={2} />
+        </label>
+        <div className="row">
+          <button type="submit" disabled={busy}>
+            {t.create}
+          </button>
+          <button type="button" className="secondary" onClick={() => setCreating(false)}>
+            {t.cancel}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+
   return (
     <main className="projects">
       <section aria-labelledby="projects-h">
-        <h1 id="projects-h">{t.projects}</h1>
+        <div className="row projects-head">
+          <h1 id="projects-h">{t.projects}</h1>
+          <button type="button" aria-expanded={creating} aria-controls="new-project" onClick={() => setCreating((c) => !c)}>
+            {t.newProject}
+          </button>
+        </div>
+        {creating && newForm}
         {error && <p role="alert" className="error">{error}</p>}
         {projects === null ? (
           <p>{t.loading}</p>
@@ -138,40 +188,6 @@ export function ProjectsPage() {
             load();
           }}
         />
-      </section>
-      <section aria-labelledby="new-h" className="card">
-        <h2 id="new-h">{t.newProject}</h2>
-        <form onSubmit={(e) => void create(e)} className="stack">
-          <label>
-            {t.title}
-            <input value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} required maxLength={200} />
-          </label>
-          <label>
-            {t.type}
-            <select value={form.type} onChange={(e) => setForm({ ...form, type: e.target.value })}>
-              {(['novel', 'short_story', 'screenplay'] as const).map((ty) => (
-                <option key={ty} value={ty}>
-                  {tk(t, `type_${ty}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t.authorName} <span className="muted small">({t.optional})</span>
-            <input value={form.author} onChange={(e) => setForm({ ...form, author: e.target.value })} maxLength={200} autoComplete="name" />
-          </label>
-          <label>
-            {t.summary}
-            <textarea value={form.summary} onChange={(e) => setForm({ ...form, summary: e.target.value })} maxLength={4000} rows={3} />
-          </label>
-          <label>
-            {t.style}
-            <textarea value={form.style} onChange={(e) => setForm({ ...form, style: e.target.value })} maxLength={4000} rows={2} />
-          </label>
-          <button type="submit" disabled={busy}>
-            {t.create}
-          </button>
-        </form>
       </section>
     </main>
   );
