@@ -26,7 +26,8 @@ interface Kind {
 
 export type CacheShares = Record<'withinRun' | 'acrossAgents' | 'acrossChapters', Kind>;
 
-const best = (text: string, earlier: string[]): number => earlier.reduce((m, e) => Math.max(m, sharedPrefixLength(text, e)), 0);
+const best = (text: string, earlier: string[]): number =>
+  earlier.reduce((m, e) => Math.max(m, sharedPrefixLength(text, e)), 0);
 
 /** Shares of the requests made during `turns` (in order: chapter after chapter). */
 export function cacheShares(requests: RecordedRequest[], turns: TurnSpan[]): CacheShares {
@@ -47,21 +48,36 @@ export function cacheShares(requests: RecordedRequest[], turns: TurnSpan[]): Cac
       .map((r) => ({ agent: detectAgent(r.body), text: promptText(r.body) }));
     inTurn.forEach((r, i) => {
       const before = inTurn[i - 1];
-      if (before && before.agent === r.agent) add(kinds.withinRun, sharedPrefixLength(r.text, before.text), r.text.length);
-      else if (before) add(kinds.acrossAgents, best(r.text, inTurn.slice(0, i).map((x) => x.text)), r.text.length);
+      if (before && before.agent === r.agent)
+        add(kinds.withinRun, sharedPrefixLength(r.text, before.text), r.text.length);
+      else if (before)
+        add(
+          kinds.acrossAgents,
+          best(
+            r.text,
+            inTurn.slice(0, i).map((x) => x.text),
+          ),
+          r.text.length,
+        );
       const sameAgent = previous.filter((p) => p.agent === r.agent).map((p) => p.text);
       if (sameAgent.length) {
         const shared = best(r.text, sameAgent);
         add(kinds.acrossChapters, shared, r.text.length);
         // Where a chapter's prompt stops repeating the previous chapter's (what to move later).
-        if (process.env.CACHE_SHARE_DEBUG) console.log(`[${r.agent}] diverges at ${shared}/${r.text.length}: …${JSON.stringify(r.text.slice(Math.max(0, shared - 80), shared + 80))}`);
+        if (process.env.CACHE_SHARE_DEBUG)
+          console.log(
+            `[${r.agent}] diverges at ${shared}/${r.text.length}: …${JSON.stringify(r.text.slice(Math.max(0, shared - 80), shared + 80))}`,
+          );
       }
     });
     // CACHE_SHARE_DEBUG=messages (the writer's) or messages:<agent>: the first request's messages, each cut short.
     if (process.env.CACHE_SHARE_DEBUG?.startsWith('messages')) {
       const agent = process.env.CACHE_SHARE_DEBUG.split(':')[1] ?? 'writer';
       const first = requests.find((r) => r.at >= turn.start && r.at <= turn.end && detectAgent(r.body) === agent);
-      for (const m of first?.body.messages ?? []) console.log(`  ${m.role} ${String(m.content ?? '').length}: ${JSON.stringify(String(m.content ?? '').slice(0, 160))}`);
+      for (const m of first?.body.messages ?? [])
+        console.log(
+          `  ${m.role} ${String(m.content ?? '').length}: ${JSON.stringify(String(m.content ?? '').slice(0, 160))}`,
+        );
     }
     previous = inTurn;
   }

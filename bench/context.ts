@@ -28,10 +28,16 @@ async function main(): Promise<void> {
   const turns = flag('turns', 3);
   const config = loadConfig({ env: { ...process.env, SCRIPTORIUM_ENV_PRIORITY: 'none' } });
   const dbName = `scriptorium_bench_context_${Date.now().toString(36)}`;
-  const conn = mongoose.createConnection(config.MONGODB_URI, { dbName, monitorCommands: true, serverSelectionTimeoutMS: 5000 });
+  const conn = mongoose.createConnection(config.MONGODB_URI, {
+    dbName,
+    monitorCommands: true,
+    serverSelectionTimeoutMS: 5000,
+  });
   await conn.asPromise();
   let commands: string[] = [];
-  conn.getClient().on('commandStarted', (e) => commands.push(`${e.commandName} ${String(e.command[e.commandName] ?? '')}`));
+  conn
+    .getClient()
+    .on('commandStarted', (e) => commands.push(`${e.commandName} ${String(e.command[e.commandName] ?? '')}`));
   const models = createModels(conn);
   await syncIndexes(models);
   const settings = {
@@ -49,8 +55,12 @@ async function main(): Promise<void> {
     const book = await generateLongBook(models);
     const files = await models.File.find({ projectId: book.projectId }).select({ content: 1 }).lean();
     const chars = files.reduce((n, f) => n + f.content.length, 0);
-    console.log(`\nFixture: ${files.length} files, ${chars} characters (60 chapters, 40 characters, 20 settings, outline), 20 history messages; generated in ${Math.round(performance.now() - t0)} ms`);
-    console.log(`Budgets: context ${settings.contextTokens}, history ${settings.historyTokens}, ledger ${settings.ledgerCeiling}, working set ${settings.workingSetMaxFiles} files / ${settings.workingSetMaxChars} chars\n`);
+    console.log(
+      `\nFixture: ${files.length} files, ${chars} characters (60 chapters, 40 characters, 20 settings, outline), 20 history messages; generated in ${Math.round(performance.now() - t0)} ms`,
+    );
+    console.log(
+      `Budgets: context ${settings.contextTokens}, history ${settings.historyTokens}, ledger ${settings.ledgerCeiling}, working set ${settings.workingSetMaxFiles} files / ${settings.workingSetMaxChars} chars\n`,
+    );
     console.log('| turn | step | prompt build ms | MongoDB commands | prompt tokens | history msgs | note |');
     console.log('|---|---|---|---|---|---|---|');
     const firstMs: number[] = [];
@@ -59,7 +69,13 @@ async function main(): Promise<void> {
     let lastStats: unknown = null;
     for (let t = 1; t <= turns; t++) {
       const message = `写第51章：${book.names[2]}在灯塔等${book.names[7]}，别忘了铜钥匙藏在钟楼。`;
-      const turn = await models.Turn.create({ sessionId: book.sessionId, projectId: book.projectId, ownerId: book.ownerId, message, workflowId: `bench-${t}` });
+      const turn = await models.Turn.create({
+        sessionId: book.sessionId,
+        projectId: book.projectId,
+        ownerId: book.ownerId,
+        message,
+        workflowId: `bench-${t}`,
+      });
       const turnId = String(turn._id);
       for (let step = 1; step <= steps; step++) {
         const input: LlmStepInput = {
@@ -97,14 +113,30 @@ async function main(): Promise<void> {
           agent: 'writer',
           rawContent: '',
           toolCalls: [{ id: `c${step}`, name: 'query_files', arguments: JSON.stringify({ id: String(chapter._id) }) }],
-          toolResults: [{ toolCallId: `c${step}`, content: JSON.stringify({ ok: true, id: String(chapter._id), content: chapter.content }) }],
+          toolResults: [
+            {
+              toolCallId: `c${step}`,
+              content: JSON.stringify({ ok: true, id: String(chapter._id), content: chapter.content }),
+            },
+          ],
         });
       }
       lastStats = (await models.TurnContext.findById(turnId).lean())?.stats;
     }
-    console.log(`\nFirst step of a turn (assembles): median ${median(firstMs).toFixed(1)} ms; later steps (reuse): median ${median(laterMs).toFixed(1)} ms`);
+    console.log(
+      `\nFirst step of a turn (assembles): median ${median(firstMs).toFixed(1)} ms; later steps (reuse): median ${median(laterMs).toFixed(1)} ms`,
+    );
     console.log(`A later step's MongoDB commands: ${laterCommands}`);
-    const s = lastStats as { full: string[]; truncated: string[]; snippets: string[]; leftOut: number; workingSet: { listed: number; whole: string[] }; names: string[]; retrievalMs: number; buildMs: number };
+    const s = lastStats as {
+      full: string[];
+      truncated: string[];
+      snippets: string[];
+      leftOut: number;
+      workingSet: { listed: number; whole: string[] };
+      names: string[];
+      retrievalMs: number;
+      buildMs: number;
+    };
     console.log(
       `Assembly: ${s.full.length} items [full], ${s.truncated.length} truncated, ${s.snippets.length} snippets, ${s.leftOut} left out (in the file list only); names in query: ${s.names.join(', ')}; working set ${s.workingSet.whole.length} whole of ${s.workingSet.listed}; retrieval ${s.retrievalMs} ms of ${s.buildMs} ms build`,
     );

@@ -38,7 +38,8 @@ const ROOT = path.resolve(__dirname, '..');
 function flag(name: string, def: number): number {
   const i = process.argv.indexOf(`--${name}`);
   const v = i >= 0 ? Number(process.argv[i + 1]) : def;
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number (use --ttft 1 for an instant model)`);
+  if (!Number.isFinite(v) || v <= 0)
+    throw new Error(`--${name} must be a positive number (use --ttft 1 for an instant model)`);
   return v;
 }
 
@@ -76,28 +77,46 @@ async function main(): Promise<void> {
   console.log(machineSpeedLine('at the start'));
   console.log('bundling workflows…');
   const bundleFile = path.join(ROOT, '.local', `${name}-bundle.js`);
-  const { code } = await bundleWorkflowCode({ ...workflowBundleOptions(false), logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never });
+  const { code } = await bundleWorkflowCode({
+    ...workflowBundleOptions(false),
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
+  });
   fs.mkdirSync(path.dirname(bundleFile), { recursive: true });
   fs.writeFileSync(bundleFile, code);
 
   // tsx as a require hook keeps the worker one process, so its RSS is the worker's own.
-  const worker = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--require', 'tsx/cjs', path.join(ROOT, 'tests/helpers/worker-main.ts')], {
-    cwd: ROOT,
-    env: { ...env, TEST_DB_NAME: name, TEST_LLM_BASE_URL: model.baseURL, SCRIPTORIUM_TEST_BUNDLE: bundleFile },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const worker = spawn(
+    process.execPath,
+    [...SERVICE_NODE_FLAGS, '--require', 'tsx/cjs', path.join(ROOT, 'tests/helpers/worker-main.ts')],
+    {
+      cwd: ROOT,
+      env: { ...env, TEST_DB_NAME: name, TEST_LLM_BASE_URL: model.baseURL, SCRIPTORIUM_TEST_BUNDLE: bundleFile },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     worker.stdout!.on('data', (d: Buffer) => d.toString().includes('WORKER_READY') && resolve());
     worker.on('exit', (c) => reject(new Error(`worker exited with ${c}`)));
   });
 
-  const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date() });
+  const app = createApp({
+    config,
+    models: runtime.models,
+    redis: runtime.redis,
+    temporal: runtime.temporal,
+    logger,
+    clock: () => new Date(),
+  });
   const server = await new Promise<http.Server>((r) => {
     const srv = app.listen(0, '127.0.0.1', () => r(srv));
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
   const post = async <T>(p: string, body: unknown): Promise<T> => {
-    const res = await fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}${p}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
   };
@@ -115,13 +134,23 @@ async function main(): Promise<void> {
   model.setTiming({ ttftMs: 0, tokensPerSecond: 1e6 });
   const warmProject = await post<{ id: string }>('/projects', { title: 'Warm-up', type: 'novel' });
   const tw = performance.now();
-  const warm = await post<{ workflowId: string }>('/jobs', { projectId: warmProject.id, chapters: { from: 1, to: 1 }, wordsPerChapter: 200 });
+  const warm = await post<{ workflowId: string }>('/jobs', {
+    projectId: warmProject.id,
+    chapters: { from: 1, to: 1 },
+    wordsPerChapter: 200,
+  });
   await runtime.temporal.workflow.getHandle(warm.workflowId).result();
-  console.log(`warm-up (untimed): a one-chapter job at instant model timing on the fresh worker, ${s(performance.now() - tw)}`);
+  console.log(
+    `warm-up (untimed): a one-chapter job at instant model timing on the fresh worker, ${s(performance.now() - tw)}`,
+  );
   model.setTiming({ ttftMs: ttft, tokensPerSecond: tps });
   times.spans.length = 0;
 
-  const jobBody = { chapters: { from: 1, to: chapters }, ...(words ? { wordsPerChapter: words } : {}), ...(review ? { review: true } : {}) };
+  const jobBody = {
+    chapters: { from: 1, to: chapters },
+    ...(words ? { wordsPerChapter: words } : {}),
+    ...(review ? { review: true } : {}),
+  };
   // Everything the bench started, stopped; its database and bundle removed.
   const cleanup = async (): Promise<void> => {
     worker.kill('SIGTERM');
@@ -154,7 +183,9 @@ async function main(): Promise<void> {
   }
 
   const project = await post<{ id: string }>('/projects', { title: 'Bench', type: 'novel' });
-  console.log(`job: ${chapters} chapters, ttft ${ttft} ms, ${tps} tokens/s${words ? `, ${words} words per chapter` : ''}, continue-as-new every ${perRun}`);
+  console.log(
+    `job: ${chapters} chapters, ttft ${ttft} ms, ${tps} tokens/s${words ? `, ${words} words per chapter` : ''}, continue-as-new every ${perRun}`,
+  );
   const t0 = performance.now();
   const { jobId, workflowId } = await post<{ jobId: string; workflowId: string }>('/jobs', {
     projectId: project.id,
@@ -178,7 +209,10 @@ async function main(): Promise<void> {
   const runs: { events: number; bytes: number }[] = [];
   let runId: string | null = (await handle.describe()).runId;
   while (runId) {
-    const run: ReturnType<typeof runtime.temporal.workflow.getHandle> = runtime.temporal.workflow.getHandle(workflowId, runId);
+    const run: ReturnType<typeof runtime.temporal.workflow.getHandle> = runtime.temporal.workflow.getHandle(
+      workflowId,
+      runId,
+    );
     const hist = await run.fetchHistory();
     const d = await run.describe();
     runs.unshift({ events: hist.events?.length ?? 0, bytes: d.historySize ?? 0 });
@@ -186,10 +220,15 @@ async function main(): Promise<void> {
   }
   const modelMs = union(times.spans);
   const overhead = wall - modelMs;
-  const files = await runtime.models.File.find({ projectId: project.id, type: 'draft', deletedAt: null }).select({ words: 1 }).lean();
+  const files = await runtime.models.File.find({ projectId: project.id, type: 'draft', deletedAt: null })
+    .select({ words: 1 })
+    .lean();
   // Where the overhead is: inside the chapter turns (from the turn record to its finalize)
   // or between them (the job's own bookkeeping and child-workflow starts).
-  const turns = await runtime.models.Turn.find({ jobId }).select({ createdAt: 1, endedAt: 1 }).sort({ createdAt: 1 }).lean();
+  const turns = await runtime.models.Turn.find({ jobId })
+    .select({ createdAt: 1, endedAt: 1 })
+    .sort({ createdAt: 1 })
+    .lean();
   const shares = cacheShares(
     model.requests,
     turns.map((t) => ({ id: String(t._id), start: t.createdAt.getTime(), end: t.endedAt?.getTime() ?? Date.now() })),
@@ -198,11 +237,17 @@ async function main(): Promise<void> {
   const per = (ms: number) => `${(ms / Math.max(1, turns.length)).toFixed(0)} ms per turn`;
 
   const rows: [string, string][] = [
-    ['job', `${jobId} (${result.status}, ${result.chaptersDone}/${chapters} chapters, ${files.length} draft files, ${result.words} words)`],
+    [
+      'job',
+      `${jobId} (${result.status}, ${result.chaptersDone}/${chapters} chapters, ${files.length} draft files, ${result.words} words)`,
+    ],
     ['model requests', String(times.spans.length)],
     ['wall time', s(wall)],
     ['model time (union of requests)', s(modelMs)],
-    ['orchestration overhead', `${s(overhead)} = ${((overhead / modelMs) * 100).toFixed(2)} % of model time (${(overhead / Math.max(1, result.chaptersDone)).toFixed(0)} ms per chapter)`],
+    [
+      'orchestration overhead',
+      `${s(overhead)} = ${((overhead / modelMs) * 100).toFixed(2)} % of model time (${(overhead / Math.max(1, result.chaptersDone)).toFixed(0)} ms per chapter)`,
+    ],
     ['  inside turns (turn wall - model)', `${s(inTurns - modelMs)} (${per(inTurns - modelMs)})`],
     ['  between turns (job bookkeeping)', `${s(wall - inTurns)} (${per(wall - inTurns)})`],
     ['tokens (prompt / completion)', `${result.usage.promptTokens} / ${result.usage.completionTokens}`],
@@ -210,7 +255,10 @@ async function main(): Promise<void> {
     ['  within an agent run', formatShare(shares.withinRun)],
     ['  across agents in a turn', formatShare(shares.acrossAgents)],
     ['  across consecutive chapters', formatShare(shares.acrossChapters)],
-    ['worker RSS (median / peak)', `${mb([...rss].sort((a, b) => a - b)[Math.floor(rss.length / 2)] ?? 0)} / ${mb(peak)}`],
+    [
+      'worker RSS (median / peak)',
+      `${mb([...rss].sort((a, b) => a - b)[Math.floor(rss.length / 2)] ?? 0)} / ${mb(peak)}`,
+    ],
     ['workflow runs', String(runs.length)],
     ['history events per run', runs.map((r) => r.events).join(' / ')],
     ['history bytes per run', runs.map((r) => `${(r.bytes / 1024).toFixed(0)} KB`).join(' / ')],

@@ -50,7 +50,9 @@ async function measure(mode: Mode, heartbeat: number | null, continuation: strin
     noWorker: true,
     config: {
       REVIEW_WORD_THRESHOLD: '100000',
-      ...(heartbeat ? { LLM_HEARTBEAT_TIMEOUT_SECONDS: String(heartbeat), STORE_HEARTBEAT_TIMEOUT_SECONDS: String(heartbeat) } : {}),
+      ...(heartbeat
+        ? { LLM_HEARTBEAT_TIMEOUT_SECONDS: String(heartbeat), STORE_HEARTBEAT_TIMEOUT_SECONDS: String(heartbeat) }
+        : {}),
     },
   });
   const workers: WorkerProcess[] = [];
@@ -137,7 +139,9 @@ async function main(): Promise<void> {
         );
       }
   console.log(`\nRecovery when the worker running the writer's step goes away ${at} characters into the chapter\n`);
-  console.log('| LLM_CONTINUATION | how the worker went | LLM heartbeat timeout | → retried step (samples) | mean | → next text (mean) | regenerated | worker exit after |');
+  console.log(
+    '| LLM_CONTINUATION | how the worker went | LLM heartbeat timeout | → retried step (samples) | mean | → next text (mean) | regenerated | worker exit after |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
   process.exit(0);

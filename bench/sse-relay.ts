@@ -74,7 +74,9 @@ async function clientRole(): Promise<void> {
     });
   await Promise.all(Array.from({ length: msg.clients }, (_, i) => one(i)));
   const spreadsMs = [...firstLast.values()].map(([first, last]) => last - first);
-  process.send!({ latenciesMs: latencies, spreadsMs, connected: msg.clients } satisfies FromChild, () => process.exit(0));
+  process.send!({ latenciesMs: latencies, spreadsMs, connected: msg.clients } satisfies FromChild, () =>
+    process.exit(0),
+  );
 }
 
 // ---------------------------------------------------------------- server + publisher
@@ -83,10 +85,20 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function runOne(redisUrl: string, baseUrl: string, mode: Mode, clients: number, events: number, intervalMs: number) {
+async function runOne(
+  redisUrl: string,
+  baseUrl: string,
+  mode: Mode,
+  clients: number,
+  events: number,
+  intervalMs: number,
+) {
   const key = `bench:sse:${mode}:${clients}:${Date.now().toString(36)}`;
   const pub = new Redis(redisUrl);
-  const child: ChildProcess = fork(__filename, ['--client-role'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(__filename, ['--client-role'], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const messages: FromChild[] = [];
   let wake: (() => void) | null = null;
   child.on('message', (m) => {
@@ -100,7 +112,11 @@ async function runOne(redisUrl: string, baseUrl: string, mode: Mode, clients: nu
       await new Promise<void>((r) => (wake = r));
     }
   };
-  child.send({ cmd: 'connect', url: `${baseUrl}/events?key=${encodeURIComponent(key)}&mode=${mode}`, clients } satisfies ToChild);
+  child.send({
+    cmd: 'connect',
+    url: `${baseUrl}/events?key=${encodeURIComponent(key)}&mode=${mode}`,
+    clients,
+  } satisfies ToChild);
 
   // Warm-up events until every client has one: all are connected and reading live.
   const warm = new StreamPublisher(pub, key, 1, { maxLen: 100000 });
@@ -164,7 +180,16 @@ async function redisFloor(redisUrl: string, events: number, intervalMs: number) 
   pub.disconnect();
   sub.disconnect();
   const sorted = latencies.sort((a, b) => a - b);
-  return { mode: 'redis only', clients: 1, samples: sorted.length, expected: events, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? NaN, spread: 0 };
+  return {
+    mode: 'redis only',
+    clients: 1,
+    samples: sorted.length,
+    expected: events,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1] ?? NaN,
+    spread: 0,
+  };
 }
 
 async function main(): Promise<void> {
@@ -181,12 +206,18 @@ async function main(): Promise<void> {
   const app = express();
   app.get('/events', (req, res) => {
     const mode = req.query.mode === 'dedicated' ? 'dedicated' : 'fanout';
-    void serveSse(req, res, redis, { key: String(req.query.key), stateUrl: '/state', envelope: { turnId: 'bench' }, hasEnded: async () => false }, {
-      keepAliveMs: 15000,
-      retryMs: 2000,
-      clock: () => new Date(),
-      reader: mode,
-    });
+    void serveSse(
+      req,
+      res,
+      redis,
+      { key: String(req.query.key), stateUrl: '/state', envelope: { turnId: 'bench' }, hasEnded: async () => false },
+      {
+        keepAliveMs: 15000,
+        retryMs: 2000,
+        clock: () => new Date(),
+        reader: mode,
+      },
+    );
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
@@ -201,12 +232,18 @@ async function main(): Promise<void> {
     }
 
   const f = (n: number): string => n.toFixed(2).padStart(8);
-  console.log(`\nSSE relay latency, publish → received by the client (${values.events} events per run, ~${values.interval} ms apart)\n`);
+  console.log(
+    `\nSSE relay latency, publish → received by the client (${values.events} events per run, ~${values.interval} ms apart)\n`,
+  );
   console.log('mode         clients    samples    p50 ms    p99 ms    max ms  first→last p50');
   for (const r of rows)
-    console.log(`${r.mode.padEnd(11)}  ${String(r.clients).padStart(7)}  ${`${r.samples}/${r.expected}`.padStart(11)}  ${f(r.p50)}  ${f(r.p99)}  ${f(r.max)}  ${f(r.spread)}`);
+    console.log(
+      `${r.mode.padEnd(11)}  ${String(r.clients).padStart(7)}  ${`${r.samples}/${r.expected}`.padStart(11)}  ${f(r.p50)}  ${f(r.p99)}  ${f(r.max)}  ${f(r.spread)}`,
+    );
   console.log('\n`redis only` is the floor on this machine: XADD → XREAD BLOCK wake-up, no HTTP, no SSE.');
-  console.log('first→last: per event, from the first client to the last one receiving it (all clients share one process).');
+  console.log(
+    'first→last: per event, from the first client to the last one receiving it (all clients share one process).',
+  );
   console.log('target: p99 ≤ 5 ms at 100 clients');
   server.closeAllConnections();
   server.close();

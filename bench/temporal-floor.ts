@@ -34,7 +34,8 @@ const { values: opt } = parseArgs({
 const CALLS = Number(opt.calls);
 const WAIT_MS = Number(opt['activity-ms']);
 const ROUNDS = Number(opt.rounds);
-if (!['off', 'on', 'both'].includes(String(opt.tracing))) throw new Error(`--tracing must be off, on or both (got "${opt.tracing}")`);
+if (!['off', 'on', 'both'].includes(String(opt.tracing)))
+  throw new Error(`--tracing must be off, on or both (got "${opt.tracing}")`);
 const KINDS = ['remote', 'local'] as const;
 type Kind = (typeof KINDS)[number];
 
@@ -60,10 +61,15 @@ const ms = (x: number) => (Number.isNaN(x) ? '—' : `${x.toFixed(1)} ms`);
 async function runOnce(client: Client, taskQueue: string, kind: Kind, round: number): Promise<Sample> {
   const workflowId = `${taskQueue}-${kind}-${round}`;
   const start = performance.now();
-  await client.workflow.execute<typeof floorChain>('floorChain', { taskQueue, workflowId, args: [CALLS, WAIT_MS, kind] });
+  await client.workflow.execute<typeof floorChain>('floorChain', {
+    taskQueue,
+    workflowId,
+    args: [CALLS, WAIT_MS, kind],
+  });
   const wallMs = performance.now() - start;
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  const at = (e: NonNullable<typeof history.events>[number]) => Number(e.eventTime!.seconds) * 1000 + e.eventTime!.nanos! / 1e6;
+  const at = (e: NonNullable<typeof history.events>[number]) =>
+    Number(e.eventTime!.seconds) * 1000 + e.eventTime!.nanos! / 1e6;
   const sample: Sample = { wallMs, wftWait: [], wftRun: [], activityExtra: [], activityWait: [] };
   const scheduledAt = new Map<string, number>();
   const startedAt = new Map<string, number>();
@@ -74,13 +80,17 @@ async function runOnce(client: Client, taskQueue: string, kind: Kind, round: num
       sample.wftWait.push(at(e) - scheduledAt.get(String(e.workflowTaskStartedEventAttributes.scheduledEventId))!);
       startedAt.set(id, at(e));
     }
-    if (e.workflowTaskCompletedEventAttributes) sample.wftRun.push(at(e) - startedAt.get(String(e.workflowTaskCompletedEventAttributes.startedEventId))!);
+    if (e.workflowTaskCompletedEventAttributes)
+      sample.wftRun.push(at(e) - startedAt.get(String(e.workflowTaskCompletedEventAttributes.startedEventId))!);
     if (e.activityTaskScheduledEventAttributes) scheduledAt.set(id, at(e));
     if (e.activityTaskStartedEventAttributes) {
       startedAt.set(id, at(e));
       sample.activityWait.push(at(e) - scheduledAt.get(String(e.activityTaskStartedEventAttributes.scheduledEventId))!);
     }
-    if (e.activityTaskCompletedEventAttributes) sample.activityExtra.push(at(e) - startedAt.get(String(e.activityTaskCompletedEventAttributes.startedEventId))! - WAIT_MS);
+    if (e.activityTaskCompletedEventAttributes)
+      sample.activityExtra.push(
+        at(e) - startedAt.get(String(e.activityTaskCompletedEventAttributes.startedEventId))! - WAIT_MS,
+      );
   }
   return sample;
 }
@@ -106,11 +116,21 @@ async function main(): Promise<void> {
           stickyQueueScheduleToStartTimeout: '3s',
           ...(tracing ? { plugins: [temporalTracingPlugin()] } : {}),
         });
-        return { name: `${kind}${tracing ? ' + tracing plugin' : ''}`, kind, taskQueue, worker, running: worker.run(), samples: [] as Sample[] };
+        return {
+          name: `${kind}${tracing ? ' + tracing plugin' : ''}`,
+          kind,
+          taskQueue,
+          worker,
+          running: worker.run(),
+          samples: [] as Sample[],
+        };
       }),
     ),
   );
-  const client = new Client({ connection: await Connection.connect({ address: config.TEMPORAL_ADDRESS }), namespace: config.TEMPORAL_NAMESPACE });
+  const client = new Client({
+    connection: await Connection.connect({ address: config.TEMPORAL_ADDRESS }),
+    namespace: config.TEMPORAL_NAMESPACE,
+  });
   try {
     // One unmeasured run of each: the first workflow task of a fresh worker loads the bundle.
     for (const v of variants) await runOnce(client, v.taskQueue, v.kind, -1);
@@ -120,17 +140,24 @@ async function main(): Promise<void> {
         v.samples.push(s);
         console.log(`  round ${round + 1} ${v.name}: wall ${s.wallMs.toFixed(0)} ms (waits ${CALLS * WAIT_MS} ms)`);
       }
-    console.log(`\n| ${CALLS} calls of ${WAIT_MS} ms, ${ROUNDS} rounds (medians) | ${variants.map((v) => v.name).join(' | ')} |`);
+    console.log(
+      `\n| ${CALLS} calls of ${WAIT_MS} ms, ${ROUNDS} rounds (medians) | ${variants.map((v) => v.name).join(' | ')} |`,
+    );
     console.log(`|---|${variants.map(() => '---|').join('')}`);
-    const row = (label: string, f: (v: (typeof variants)[number]) => string) => console.log(`| ${label} | ${variants.map(f).join(' | ')} |`);
+    const row = (label: string, f: (v: (typeof variants)[number]) => string) =>
+      console.log(`| ${label} | ${variants.map(f).join(' | ')} |`);
     const over = (v: (typeof variants)[number]) => median(v.samples.map((s) => s.wallMs - CALLS * WAIT_MS));
     row('start → result, beyond the waits', (v) => ms(over(v)));
     row('the same per call', (v) => ms(over(v) / CALLS));
     row('workflow tasks per run', (v) => String(median(v.samples.map((s) => s.wftRun.length))));
     row('workflow task: scheduled → started', (v) => ms(median(v.samples.flatMap((s) => s.wftWait))));
     row('workflow task: started → completed', (v) => ms(median(v.samples.flatMap((s) => s.wftRun))));
-    row('activity: scheduled → started', (v) => (v.kind === 'remote' ? ms(median(v.samples.flatMap((s) => s.activityWait))) : '—'));
-    row('activity: started → completed, beyond its wait', (v) => (v.kind === 'remote' ? ms(median(v.samples.flatMap((s) => s.activityExtra))) : '—'));
+    row('activity: scheduled → started', (v) =>
+      v.kind === 'remote' ? ms(median(v.samples.flatMap((s) => s.activityWait))) : '—',
+    );
+    row('activity: started → completed, beyond its wait', (v) =>
+      v.kind === 'remote' ? ms(median(v.samples.flatMap((s) => s.activityExtra))) : '—',
+    );
   } finally {
     for (const v of variants) v.worker.shutdown();
     await Promise.all(variants.map((v) => v.running));

@@ -32,16 +32,28 @@ async function main(): Promise<void> {
   const h = await createHarness({ config: { REVIEW_WORD_THRESHOLD: '100000' } });
   try {
     const { sessionId } = await createProjectAndSession(h);
-    const { turnId, outcome } = await runTurn(h, sessionId, 'Plan the novel, design the opening hooks, and write chapter 1');
+    const { turnId, outcome } = await runTurn(
+      h,
+      sessionId,
+      'Plan the novel, design the opening hooks, and write chapter 1',
+    );
     const history = await h.runtime.temporal.workflow.getHandle(`turn-${turnId}`).fetchHistory();
     const events = history.events ?? [];
     const steps = await h.runtime.models.AgentStep.countDocuments({ turnId });
-    const sizes = events.map((e) => ({ type: Object.keys(e).find((k) => k.endsWith('Attributes')) ?? '?', bytes: payloadBytes(e) }));
+    const sizes = events.map((e) => ({
+      type: Object.keys(e).find((k) => k.endsWith('Attributes')) ?? '?',
+      bytes: payloadBytes(e),
+    }));
     const largest = sizes.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     const total = sizes.reduce((n, s) => n + s.bytes, 0);
-    const chapter = await h.runtime.models.File.findOne({ projectId: (await h.runtime.models.Turn.findById(turnId).lean())!.projectId, type: 'draft' }).lean();
+    const chapter = await h.runtime.models.File.findOne({
+      projectId: (await h.runtime.models.Turn.findById(turnId).lean())!.projectId,
+      type: 'draft',
+    }).lean();
     console.log(`\nTurn ${turnId}: agents ${outcome.agents.join(' → ')}, status ${outcome.status}`);
-    console.log(`| history events | LLM steps | events per step | total payload bytes | largest payload | chapter size in MongoDB |`);
+    console.log(
+      `| history events | LLM steps | events per step | total payload bytes | largest payload | chapter size in MongoDB |`,
+    );
     console.log(`|---|---|---|---|---|---|`);
     console.log(
       `| ${events.length} | ${steps} | ${(events.length / steps).toFixed(1)} | ${total} | ${largest.bytes} B (${largest.type}) | ${chapter?.content.length ?? 0} chars |`,

@@ -63,7 +63,12 @@ const { values: opt } = parseArgs({
 const num = (k: keyof typeof opt) => Number(opt[k]);
 const list = (k: keyof typeof opt) => String(opt[k]).split(',').filter(Boolean);
 const TIMINGS = {
-  realistic: { name: 'realistic', label: `ttft ${num('ttft')} ms, ${num('tps')} tok/s`, ttftMs: num('ttft'), tokensPerSecond: num('tps') },
+  realistic: {
+    name: 'realistic',
+    label: `ttft ${num('ttft')} ms, ${num('tps')} tok/s`,
+    ttftMs: num('ttft'),
+    tokensPerSecond: num('tps'),
+  },
   fast: { name: 'fast', label: 'fast model (ttft 0, instant tokens)', ttftMs: 0, tokensPerSecond: 1e6 },
 };
 type TimingName = keyof typeof TIMINGS;
@@ -89,14 +94,35 @@ async function scripted<T>(b: Bench, turns: number, fn: () => Promise<T>): Promi
   if (b.rig.model.failures.length) throw new Error(`model script: ${b.rig.model.failures.join('\n')}`);
   const made = 2 * turns * b.calls.length - b.rig.model.pendingEntries();
   if (made < turns * b.calls.length) throw new Error(`model script: ${made} of ${turns * b.calls.length} calls made`);
-  if (made > turns * b.calls.length) console.log(`  (${made - turns * b.calls.length} model calls repeated by retried steps)`);
+  if (made > turns * b.calls.length)
+    console.log(`  (${made - turns * b.calls.length} model calls repeated by retried steps)`);
   return { result, from };
 }
 
-function lone(b: Bench, who: ContenderName, data: string, timing: string, t: TurnTiming, from: number, cpuMs: number, mongo: number): LoneSample {
+function lone(
+  b: Bench,
+  who: ContenderName,
+  data: string,
+  timing: string,
+  t: TurnTiming,
+  from: number,
+  cpuMs: number,
+  mongo: number,
+): LoneSample {
   if (t.status !== 'completed') throw new Error(`${who} turn ended ${t.status}`);
   const spans = b.rig.spans.slice(from);
-  return { contender: who, data, timing, wall: t.end - t.start, ttft: t.firstToken - t.start, model: union(spans), calls: spans.length, cpuMs, mongo, events: t.events };
+  return {
+    contender: who,
+    data,
+    timing,
+    wall: t.end - t.start,
+    ttft: t.firstToken - t.start,
+    model: union(spans),
+    calls: spans.length,
+    cpuMs,
+    mongo,
+    events: t.events,
+  };
 }
 
 async function main(): Promise<void> {
@@ -108,11 +134,25 @@ async function main(): Promise<void> {
   const datas = list('data');
   const chapterWords = num('chapter-words');
   const name = `bench_turn_${Date.now().toString(36)}`;
-  const env = { ...process.env, SCRIPTORIUM_ENV_PRIORITY: 'none', OPENAI_API_KEY: '', LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: `bench-${name}`, REDIS_KEY_PREFIX: `bench:${name}:` };
+  const env = {
+    ...process.env,
+    SCRIPTORIUM_ENV_PRIORITY: 'none',
+    OPENAI_API_KEY: '',
+    LOG_LEVEL: 'warn',
+    TEMPORAL_TASK_QUEUE: `bench-${name}`,
+    REDIS_KEY_PREFIX: `bench:${name}:`,
+  };
   const config = loadConfig({ env });
   const logger = createLogger('warn', 'bench');
   // The bench's own connection counts its commands too (the llmStep cost probe reads them).
-  const runtime = await connectRuntime({ ...config, MONGODB_URI: `${config.MONGODB_URI}${config.MONGODB_URI.includes('?') ? '&' : '?'}monitorCommands=true` }, logger, { dbName: name });
+  const runtime = await connectRuntime(
+    {
+      ...config,
+      MONGODB_URI: `${config.MONGODB_URI}${config.MONGODB_URI.includes('?') ? '&' : '?'}monitorCommands=true`,
+    },
+    logger,
+    { dbName: name },
+  );
   const rig = await startModelRig(chapterWords);
   const work = path.join(ROOT, '.local', name);
   fs.mkdirSync(work, { recursive: true });
@@ -120,8 +160,17 @@ async function main(): Promise<void> {
   console.log(`bench:turn ${name}: bundling workflows…`);
   const bundleFile = path.join(work, 'bundle.js');
   const silent = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
-  fs.writeFileSync(bundleFile, (await bundleWorkflowCode({ ...workflowBundleOptions(false), logger: silent as never })).code);
-  const ours = await ScriptoriumContender.start({ config, dbName: name, modelUrl: rig.url, bundleFile, workerTuning: opt['worker-tuning'] });
+  fs.writeFileSync(
+    bundleFile,
+    (await bundleWorkflowCode({ ...workflowBundleOptions(false), logger: silent as never })).code,
+  );
+  const ours = await ScriptoriumContender.start({
+    config,
+    dbName: name,
+    modelUrl: rig.url,
+    bundleFile,
+    workerTuning: opt['worker-tuning'],
+  });
   let peer: PeerContender | null = null;
   const lones: LoneSample[] = [];
   const concs: ConcurrentSample[] = [];
@@ -150,7 +199,15 @@ async function main(): Promise<void> {
     if (parts.has('peer')) {
       const u = new URL(config.MONGODB_URI);
       peer = await PeerContender.start(
-        { modelUrl: rig.url, mongoUri: `${u.protocol}//${u.host}/`, db: `${name}_peer`, redisUrl: config.REDIS_URL, prefix: `bench:${name}:peer:`, sqlite: path.join(work, 'peer.sqlite'), prompts: promptsFile },
+        {
+          modelUrl: rig.url,
+          mongoUri: `${u.protocol}//${u.host}/`,
+          db: `${name}_peer`,
+          redisUrl: config.REDIS_URL,
+          prefix: `bench:${name}:peer:`,
+          sqlite: path.join(work, 'peer.sqlite'),
+          prompts: promptsFile,
+        },
         runtime.redis,
       );
     }
@@ -180,7 +237,9 @@ async function main(): Promise<void> {
         await ScriptoriumContender.emptyDatabase(runtime.models);
         await peer?.reset();
       };
-      const contenders = (['floor', 'scriptorium', 'peer'] as const).filter((c) => parts.has(c) && (c !== 'peer' || peer));
+      const contenders = (['floor', 'scriptorium', 'peer'] as const).filter(
+        (c) => parts.has(c) && (c !== 'peer' || peer),
+      );
       for (const tn of timings) {
         const timing = TIMINGS[tn];
         rig.model.setTiming(timing);
@@ -206,12 +265,15 @@ async function main(): Promise<void> {
               if (r === rounds - 1) {
                 await historyBreakdown(runtime, turnWorkflowId(result.turnId!), before, after, `${data}, ${tn}`);
                 costs.push([`${data}, ${tn}`, await stepCosts(runtime, config, turnWorkflowId(result.turnId!))]);
-                if (opt.timeline) timelines.push(() => printTimeline(runtime, turnWorkflowId(result.turnId!), result, rig.spans));
+                if (opt.timeline)
+                  timelines.push(() => printTimeline(runtime, turnWorkflowId(result.turnId!), result, rig.spans));
               }
             } else {
               const before = await peer!.stats();
               const id = `t${Date.now().toString(36)}${r}`;
-              const { result, from } = await scripted(b, 1, () => peer!.turn(id, acc ? 'peer-acc' : `p-${id}`, acc ? 'peer-acc-history' : `th-${id}`, MESSAGE));
+              const { result, from } = await scripted(b, 1, () =>
+                peer!.turn(id, acc ? 'peer-acc' : `p-${id}`, acc ? 'peer-acc-history' : `th-${id}`, MESSAGE),
+              );
               const after = await peer!.stats();
               lones.push(lone(b, who, data, tn, result, from, after.cpuMs - before.cpuMs, after.mongo - before.mongo));
             }
@@ -234,38 +296,83 @@ async function main(): Promise<void> {
           const turns = await concurrentTurns(b, who, concurrency, acc?.projectId ?? null);
           const before = who === 'scriptorium' ? await ours.stats() : null;
           // The bench process is the offline model and the turns' clients.
-          const machine = new MachineCpu(who === 'scriptorium' ? { ...ours.pids(), ...localServicePids(ROOT), 'model and clients': process.pid } : {});
-          const requestsBefore = who === 'scriptorium' ? await temporalRequests(temporalMetricsUrl(), config.TEMPORAL_NAMESPACE) : null;
+          const machine = new MachineCpu(
+            who === 'scriptorium'
+              ? { ...ours.pids(), ...localServicePids(ROOT), 'model and clients': process.pid }
+              : {},
+          );
+          const requestsBefore =
+            who === 'scriptorium' ? await temporalRequests(temporalMetricsUrl(), config.TEMPORAL_NAMESPACE) : null;
           const redisBefore = who === 'scriptorium' ? await redisCommands(runtime.redis) : 0;
           const { result } = await scripted(b, concurrency, turns);
           machine.stop();
           // Each turn's last workflow task (finalize) follows its `done`.
-          if (who === 'scriptorium') await Promise.all(result.map((t) => runtime.temporal.workflow.getHandle(turnWorkflowId(t.turnId!)).result()));
-          const requestsAfter = who === 'scriptorium' ? await temporalRequests(temporalMetricsUrl(), config.TEMPORAL_NAMESPACE) : null;
-          const batchLine = who === 'scriptorium' && before ? batchFigures(result, before, await ours.stats(), (await redisCommands(runtime.redis)) - redisBefore, ours.pids().worker) : '';
+          if (who === 'scriptorium')
+            await Promise.all(
+              result.map((t) => runtime.temporal.workflow.getHandle(turnWorkflowId(t.turnId!)).result()),
+            );
+          const requestsAfter =
+            who === 'scriptorium' ? await temporalRequests(temporalMetricsUrl(), config.TEMPORAL_NAMESPACE) : null;
+          const batchLine =
+            who === 'scriptorium' && before
+              ? batchFigures(
+                  result,
+                  before,
+                  await ours.stats(),
+                  (await redisCommands(runtime.redis)) - redisBefore,
+                  ours.pids().worker,
+                )
+              : '';
           const start = Math.min(...result.map((t) => t.start));
           if (before && r === concRounds - 1) {
             // Activities of all turns (figures are sums over the batch); history of the median-ttft turn.
             const byTtft = [...result].sort((x, y) => x.firstToken - x.start - (y.firstToken - y.start));
             const mid = byTtft[Math.floor(byTtft.length / 2)]!;
-            await historyBreakdown(runtime, turnWorkflowId(mid.turnId!), before, await ours.stats(), `${data}, ${tn}, ${concurrency} concurrent: activities summed over all turns, history of the median-ttft turn`);
+            await historyBreakdown(
+              runtime,
+              turnWorkflowId(mid.turnId!),
+              before,
+              await ours.stats(),
+              `${data}, ${tn}, ${concurrency} concurrent: activities summed over all turns, history of the median-ttft turn`,
+            );
             // The model calls of the batch interleave, so the median turn's timeline shows its history alone.
             if (opt.timeline) timelines.push(() => printTimeline(runtime, turnWorkflowId(mid.turnId!), mid, []));
           }
-          concs.push({ contender: who, data, timing: tn, total: Math.max(...result.map((t) => t.end)) - start, ttfts: result.map((t) => t.firstToken - t.start) });
+          concs.push({
+            contender: who,
+            data,
+            timing: tn,
+            total: Math.max(...result.map((t) => t.end)) - start,
+            ttfts: result.map((t) => t.firstToken - t.start),
+          });
           // Where the batch's time to first token starts: the API answering 50 POSTs at once.
-          const accepted = result.filter((t) => t.accepted).map((t) => t.accepted! - t.start).sort((x, y) => x - y);
-          const acceptedP50 = accepted.length ? `, POST answered p50 ${accepted[accepted.length >> 1]!.toFixed(0)} ms` : '';
+          const accepted = result
+            .filter((t) => t.accepted)
+            .map((t) => t.accepted! - t.start)
+            .sort((x, y) => x - y);
+          const acceptedP50 = accepted.length
+            ? `, POST answered p50 ${accepted[accepted.length >> 1]!.toFixed(0)} ms`
+            : '';
           // The spread shows whether turns move in lockstep (every turn waits for all) or in turn.
           const ttfts = concs[concs.length - 1]!.ttfts.slice().sort((x, y) => x - y);
-          const at = (q: number) => (ttfts[Math.min(ttfts.length - 1, Math.floor(q * ttfts.length))]! / 1000).toFixed(2);
-          console.log(`  ${data} ${tn} ${concurrency} concurrent, round ${r + 1} ${who}: total ${(concs[concs.length - 1]!.total / 1000).toFixed(2)} s${acceptedP50}, first token min/p25/p50/p75/max ${at(0)}/${at(0.25)}/${at(0.5)}/${at(0.75)}/${at(1)} s`);
+          const at = (q: number) =>
+            (ttfts[Math.min(ttfts.length - 1, Math.floor(q * ttfts.length))]! / 1000).toFixed(2);
+          console.log(
+            `  ${data} ${tn} ${concurrency} concurrent, round ${r + 1} ${who}: total ${(concs[concs.length - 1]!.total / 1000).toFixed(2)} s${acceptedP50}, first token min/p25/p50/p75/max ${at(0)}/${at(0.25)}/${at(0.5)}/${at(0.75)}/${at(1)} s`,
+          );
           console.log(`    ${machineCpuLine(machine, start, result)}`);
-          if (who === 'scriptorium') console.log(`    ${batchLine}\n    ${temporalRequestsLine(requestsBefore, requestsAfter, result.length)}`);
+          if (who === 'scriptorium')
+            console.log(`    ${batchLine}\n    ${temporalRequestsLine(requestsBefore, requestsAfter, result.length)}`);
         }
       }
     }
-    printTables(lones, concs, timings.map((t) => TIMINGS[t]), datas, concurrency);
+    printTables(
+      lones,
+      concs,
+      timings.map((t) => TIMINGS[t]),
+      datas,
+      concurrency,
+    );
     printActivities();
     for (const [label, c] of costs) printStepCosts(label, c);
     for (const t of timelines) await t();
@@ -276,11 +383,14 @@ async function main(): Promise<void> {
       const prefix = path.join(work, 'profile');
       rig.model.setTiming(TIMINGS[timings[0]!]);
       await ours.profile(prefix, async () => {
-        for (let r = 0; r < Math.max(1, concRounds); r++) await scripted(b, concurrency, await concurrentTurns(b, 'scriptorium', concurrency, null));
+        for (let r = 0; r < Math.max(1, concRounds); r++)
+          await scripted(b, concurrency, await concurrentTurns(b, 'scriptorium', concurrency, null));
       });
       for (const role of ['worker', 'api']) {
         const file = `${prefix}.${role}.cpuprofile`;
-        console.log(`\n${role} CPU profile under ${concurrency} concurrent turns, ${TIMINGS[timings[0]!].label} (${file}):`);
+        console.log(
+          `\n${role} CPU profile under ${concurrency} concurrent turns, ${TIMINGS[timings[0]!].label} (${file}):`,
+        );
         printSummary(summarize(file, 25));
       }
     }
@@ -291,7 +401,10 @@ async function main(): Promise<void> {
     const keys = await runtime.redis.keys(`bench:${name}:*`);
     if (keys.length) await runtime.redis.del(...keys);
     await runtime.mongo.dropDatabase().catch(() => undefined);
-    await runtime.mongo.useDb(`${name}_peer`).dropDatabase().catch(() => undefined);
+    await runtime.mongo
+      .useDb(`${name}_peer`)
+      .dropDatabase()
+      .catch(() => undefined);
     await runtime.close();
   }
 }
@@ -315,14 +428,20 @@ function machineCpuLine(machine: MachineCpu, start: number, result: TurnTiming[]
   const shares = (to: number, total: number) => {
     const split = Object.entries(machine.byProcessBetween(start, to)).sort((a, b) => b[1] - a[1]);
     const rest = total - split.reduce((n, [, ms]) => n + ms, 0);
-    return split.length ? [...split, ['other processes and the kernel', rest] as const].map(([name, ms]) => `${name} ${((100 * ms) / total).toFixed(0)} %`).join(', ') : '';
+    return split.length
+      ? [...split, ['other processes and the kernel', rest] as const]
+          .map(([name, ms]) => `${name} ${((100 * ms) / total).toFixed(0)} %`)
+          .join(', ')
+      : '';
   };
   const [untilP50, wholeBatch] = [shares(p50At, toP50), shares(end, whole)];
   return (
     `machine CPU (${machine.cores} cores): until the p50 first token ${(toP50 / 1000).toFixed(2)} core-s ` +
     `(${share(toP50, p50At - start)} % busy; ${(toP50 / opened).toFixed(0)} ms per turn opened), ` +
     `whole batch ${(whole / 1000).toFixed(1)} core-s (${share(whole, end - start)} % busy; ${(whole / result.length).toFixed(0)} ms per turn)` +
-    (untilP50 ? `\n    by process until the p50 first token: ${untilP50}\n    by process over the whole batch: ${wholeBatch}` : '')
+    (untilP50
+      ? `\n    by process until the p50 first token: ${untilP50}\n    by process over the whole batch: ${wholeBatch}`
+      : '')
   );
 }
 
@@ -335,7 +454,13 @@ async function redisCommands(redis: Bench['runtime']['redis']): Promise<number> 
 type OursStats = Awaited<ReturnType<ScriptoriumContender['stats']>>;
 
 /** The batch's completions, p95 first token, the worker's CPU and peak memory, and the commands per turn. */
-function batchFigures(result: TurnTiming[], before: OursStats, after: OursStats, redis: number, workerPid: number | undefined): string {
+function batchFigures(
+  result: TurnTiming[],
+  before: OursStats,
+  after: OursStats,
+  redis: number,
+  workerPid: number | undefined,
+): string {
   const n = result.length;
   const completed = result.filter((t) => t.status === 'completed').length;
   const ttfts = result.map((t) => t.firstToken - t.start).sort((x, y) => x - y);
@@ -349,17 +474,28 @@ function batchFigures(result: TurnTiming[], before: OursStats, after: OursStats,
 }
 
 /** Prepares `n` sessions (or threads) and returns the function that starts all turns at once. */
-async function concurrentTurns(b: Bench, who: 'scriptorium' | 'peer', n: number, projectId: string | null): Promise<() => Promise<TurnTiming[]>> {
+async function concurrentTurns(
+  b: Bench,
+  who: 'scriptorium' | 'peer',
+  n: number,
+  projectId: string | null,
+): Promise<() => Promise<TurnTiming[]>> {
   if (who === 'scriptorium') {
     const sessions: { sessionId: string }[] = [];
     // Accumulated data: each turn gets a seeded project of its own. In one shared project the
     // recorded turns would all create "Outline" and "Chapter 1", and all but one be refused
     // (file_exists) — the script no longer fits.
-    for (let i = 0; i < n; i++) sessions.push(projectId ? await seedAccumulated(b.runtime.models, 'local', 50, 0) : await b.ours.newSession());
+    for (let i = 0; i < n; i++)
+      sessions.push(projectId ? await seedAccumulated(b.runtime.models, 'local', 50, 0) : await b.ours.newSession());
     return () => Promise.all(sessions.map((s) => b.ours.turn(s.sessionId, MESSAGE)));
   }
   const tag = Date.now().toString(36);
-  return () => Promise.all(Array.from({ length: n }, (_, i) => b.peer!.turn(`c${tag}${i}`, projectId ? 'peer-acc' : `p-c${tag}${i}`, `th-c${tag}${i}`, MESSAGE)));
+  return () =>
+    Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        b.peer!.turn(`c${tag}${i}`, projectId ? 'peer-acc' : `p-c${tag}${i}`, `th-c${tag}${i}`, MESSAGE),
+      ),
+    );
 }
 
 main().catch((err) => {

@@ -15,13 +15,32 @@ function newest(p) {
 }
 
 // Studio bundles the core's rules too (chapter numbers, word counts, verdicts): src/core is a source.
-const sources = [...['src', 'index.html', 'vite.config.mts', 'tsconfig.json'].map((f) => path.join(studio, f)), path.join(root, 'src/core')];
+const sources = [
+  ...['src', 'index.html', 'vite.config.mts', 'tsconfig.json'].map((f) => path.join(studio, f)),
+  path.join(root, 'src/core'),
+];
 const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
-const changed = Math.max(...sources.filter((f) => fs.existsSync(f)).map(newest), fs.statSync(path.join(root, 'package-lock.json')).mtimeMs);
+const changed = Math.max(
+  ...sources.filter((f) => fs.existsSync(f)).map(newest),
+  fs.statSync(path.join(root, 'package-lock.json')).mtimeMs,
+);
 if (built < changed) {
-  console.log(built ? '[studio] sources changed since the last build: building Studio' : '[studio] no build yet: building Studio');
-  execFileSync(process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--config', path.join(studio, 'vite.config.mts'), '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  console.log(
+    built ? '[studio] sources changed since the last build: building Studio' : '[studio] no build yet: building Studio',
+  );
+  execFileSync(
+    process.execPath,
+    [
+      path.join(root, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--config',
+      path.join(studio, 'vite.config.mts'),
+      '--logLevel',
+      'warn',
+    ],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
 }

@@ -52,7 +52,9 @@ function keyDocs(source: string): Map<string, KeyDoc> {
   return docs;
 }
 
-type AnySchema = z.ZodType & { _zod: { def: { type: string; innerType?: AnySchema; in?: AnySchema; entries?: Record<string, string> } } };
+type AnySchema = z.ZodType & {
+  _zod: { def: { type: string; innerType?: AnySchema; in?: AnySchema; entries?: Record<string, string> } };
+};
 
 /** Allowed values of an enum setting (through default/pipe wrappers), or null. */
 function enumValues(schema: AnySchema): string[] | null {

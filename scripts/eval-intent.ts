@@ -14,7 +14,9 @@ if (!file) {
 }
 const parsed = corpusSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
 if (!parsed.success) {
-  console.error(`${file} is not an intent corpus:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  console.error(
+    `${file} is not an intent corpus:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`,
+  );
   process.exit(2);
 }
 const result = evaluateCorpus(parsed.data);

@@ -26,7 +26,14 @@ const HEADER = `/**
 async function main(): Promise<void> {
   const config = loadConfig({ env: { SCRIPTORIUM_ENV_PRIORITY: 'none', LOG_LEVEL: 'silent' } });
   // Only for its side effect: every router registers its routes in the document as it loads.
-  createApp({ config, models: {} as never, redis: {} as never, temporal: {} as never, logger: createLogger('silent'), clock: () => new Date() });
+  createApp({
+    config,
+    models: {} as never,
+    redis: {} as never,
+    temporal: {} as never,
+    logger: createLogger('silent'),
+    clock: () => new Date(),
+  });
   const doc = buildOpenApiDocument(config);
   const { default: openapiTS, astToString } = await import('openapi-typescript');
   const ast = await openapiTS(JSON.parse(JSON.stringify(doc)), { alphabetize: true });

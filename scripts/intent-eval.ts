@@ -48,11 +48,20 @@ export const corpusSchema = z.object({
    * no language of its own.
    */
   lang: z
-    .array(z.object({ session: z.enum(['zh', 'en', 'new']), ui: z.enum(['zh', 'en']).optional(), msg: z.string(), expect: z.enum(['zh', 'en']) }))
+    .array(
+      z.object({
+        session: z.enum(['zh', 'en', 'new']),
+        ui: z.enum(['zh', 'en']).optional(),
+        msg: z.string(),
+        expect: z.enum(['zh', 'en']),
+      }),
+    )
     .default([]),
   question: z.array(z.object({ text: z.string(), is_question: z.boolean() })).default([]),
   /** Run control from chat: the command a message gives a running job, or null for none. */
-  job_command: z.array(z.object({ msg: z.string(), action: z.enum(['pause', 'resume', 'cancel', 'status']).nullable() })).default([]),
+  job_command: z
+    .array(z.object({ msg: z.string(), action: z.enum(['pause', 'resume', 'cancel', 'status']).nullable() }))
+    .default([]),
 });
 export type Corpus = z.infer<typeof corpusSchema>;
 
@@ -132,7 +141,10 @@ export function routeMeets(expect: RouteExpect, decision: RoutingDecision | null
     case 'not_inherit':
       return decision?.source !== 'inherit_after_question';
     case 'confirm':
-      return decision?.source === 'confirm_proposal' && (!decision.read_only || decision.current_agent === 'quality_reviewer');
+      return (
+        decision?.source === 'confirm_proposal' &&
+        (!decision.read_only || decision.current_agent === 'quality_reviewer')
+      );
     case 'no_write':
       return !!decision && decision.read_only && !decision.write_content;
     case 'clarify_first':
@@ -143,7 +155,9 @@ export function routeMeets(expect: RouteExpect, decision: RoutingDecision | null
 }
 
 const describeDecision = (d: RoutingDecision | null): string =>
-  d ? `${d.source} ${d.current_agent}${d.read_only ? ' read_only' : ''}${d.clarify_first ? ' clarify_first' : ''}` : 'router decides';
+  d
+    ? `${d.source} ${d.current_agent}${d.read_only ? ' read_only' : ''}${d.clarify_first ? ' clarify_first' : ''}`
+    : 'router decides';
 
 /** Runs every case of the corpus through the rules. */
 export function evaluateCorpus(corpus: Corpus): EvalResult {
@@ -168,7 +182,11 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
     let falseAuth = false;
     for (const action of ['delete', 'rewrite'] as AuthorAction[]) {
       const listed = new Set(c[action]);
-      const got = authorisedFiles({ reading, titles }, titles.map((t, i) => ({ id: String(i), title: t })), action).map((f) => f.title);
+      const got = authorisedFiles(
+        { reading, titles },
+        titles.map((t, i) => ({ id: String(i), title: t })),
+        action,
+      ).map((f) => f.title);
       for (const t of got)
         if (!listed.has(t) && !c.recall_only) {
           falseAuth = true;
@@ -181,7 +199,11 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
       asking.orders++;
       if (problems.some((p) => p.startsWith('missed'))) asking.asked++;
     }
-    record(c.delete.length || c.rewrite.length ? 'scope:authorises' : 'scope:authorises nothing', problems.length === 0, () => `${JSON.stringify(c.msg)}: ${problems.join('; ')}`);
+    record(
+      c.delete.length || c.rewrite.length ? 'scope:authorises' : 'scope:authorises nothing',
+      problems.length === 0,
+      () => `${JSON.stringify(c.msg)}: ${problems.join('; ')}`,
+    );
   }
 
   for (const c of corpus.route) {
@@ -193,7 +215,12 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
     // the edit the previous turn proposed would be made.
     const writes = c.expect === 'no_write' && !!decision && (decision.write_content || !decision.read_only);
     if (writes) falseAuthorisations++;
-    record(`route:${c.expect}`, routeMeets(c.expect, decision), () => `${JSON.stringify(c.msg)} after ${JSON.stringify(c.prev?.question ?? null)}: got ${describeDecision(decision)}${writes ? ' — FALSE AUTHORISATION write' : ''}`);
+    record(
+      `route:${c.expect}`,
+      routeMeets(c.expect, decision),
+      () =>
+        `${JSON.stringify(c.msg)} after ${JSON.stringify(c.prev?.question ?? null)}: got ${describeDecision(decision)}${writes ? ' — FALSE AUTHORISATION write' : ''}`,
+    );
   }
 
   for (const c of corpus.plan_request) {
@@ -221,7 +248,11 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
       asking.orders++;
       if (got !== c.action) asking.asked++;
     }
-    record(`job_command:${c.action ?? 'none'}`, got === c.action, () => `${JSON.stringify(c.msg)}: got ${got ?? 'none'}${acts ? ` — FALSE AUTHORISATION ${got}` : ''}`);
+    record(
+      `job_command:${c.action ?? 'none'}`,
+      got === c.action,
+      () => `${JSON.stringify(c.msg)}: got ${got ?? 'none'}${acts ? ` — FALSE AUTHORISATION ${got}` : ''}`,
+    );
   }
 
   let passed = 0;
@@ -253,7 +284,9 @@ export function formatReport(result: EvalResult): string {
     lines.push(`${name}: ${c.passed}/${c.passed + c.failed} passed${c.failed ? `, ${c.failed} failed` : ''}`);
   lines.push(`false authorisations: ${result.falseAuthorisations}`);
   const { orders, asked } = result.asking;
-  lines.push(`cost of asking: ${asked} of ${orders} plain orders asked about instead of acted on (${orders ? ((100 * asked) / orders).toFixed(1) : '0.0'} %)`);
+  lines.push(
+    `cost of asking: ${asked} of ${orders} plain orders asked about instead of acted on (${orders ? ((100 * asked) / orders).toFixed(1) : '0.0'} %)`,
+  );
   lines.push(`intent: ${result.passed} passed, ${result.failed} failed`);
   return lines.join('\n');
 }

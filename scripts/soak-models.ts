@@ -32,10 +32,13 @@ async function main(): Promise<void> {
       seed,
       onTurn: (r) => {
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-        if (++n % 10 === 0) process.stdout.write(`\r  ${n} turns, ${((performance.now() - started) / 1000).toFixed(0)} s   `);
+        if (++n % 10 === 0)
+          process.stdout.write(`\r  ${n} turns, ${((performance.now() - started) / 1000).toFixed(0)} s   `);
       },
     });
-    console.log(`\nsoak passed: ${n} turns (fast-check runs shrinking turns too), seed ${seed}; turn outcomes: ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.log(
+      `\nsoak passed: ${n} turns (fast-check runs shrinking turns too), seed ${seed}; turn outcomes: ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
   } catch (err) {
     console.log(`\nsoak FAILED at seed ${seed} (replay: npm run soak:models -- --turns ${turns} --seed ${seed})`);
     console.error((err as Error).message.replace(/^Hint:.*$/m, ''));

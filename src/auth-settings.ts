@@ -57,12 +57,22 @@ export function parseApiTokens(raw: string): Map<string, string> {
     const token = pair.slice(0, idx);
     const user = pair.slice(idx + 1);
     if (/\s/.test(token)) return problems.push(`API_TOKENS ${where}: the token contains white space`);
-    if (!USER_ID.test(user)) return problems.push(`API_TOKENS ${where}: user "${user.slice(0, 64)}" must be 1–64 letters, digits, ".", "_", "@" or "-"`);
-    if (token.length < MIN_API_TOKEN_CHARS) return problems.push(`API_TOKENS ${where}: the token of user "${user}" is shorter than ${MIN_API_TOKEN_CHARS} characters`);
-    if (map.has(token)) return problems.push(`API_TOKENS ${where}: the token of user "${user}" is already given to user "${map.get(token)}"`);
+    if (!USER_ID.test(user))
+      return problems.push(
+        `API_TOKENS ${where}: user "${user.slice(0, 64)}" must be 1–64 letters, digits, ".", "_", "@" or "-"`,
+      );
+    if (token.length < MIN_API_TOKEN_CHARS)
+      return problems.push(
+        `API_TOKENS ${where}: the token of user "${user}" is shorter than ${MIN_API_TOKEN_CHARS} characters`,
+      );
+    if (map.has(token))
+      return problems.push(
+        `API_TOKENS ${where}: the token of user "${user}" is already given to user "${map.get(token)}"`,
+      );
     map.set(token, user);
   });
-  if (problems.length === 0 && map.size === 0) problems.push('API_TOKENS is set but holds no token:user pair (unset it for loopback single-user mode)');
+  if (problems.length === 0 && map.size === 0)
+    problems.push('API_TOKENS is set but holds no token:user pair (unset it for loopback single-user mode)');
   if (problems.length) throw new AuthSettingsError(problems);
   return map;
 }
@@ -78,10 +88,15 @@ export function resolveAuth(apiTokens: string, streamSecret: string | undefined)
   if (tokens.size === 0) return { mode: 'loopback', tokens, defaultStreamSecret };
   const problems: string[] = [];
   if (streamSecret === undefined)
-    problems.push(`STREAM_TOKEN_SECRET must be set when API_TOKENS is: a secret of your own, at least ${MIN_STREAM_SECRET_CHARS} characters (e.g. openssl rand -hex 32)`);
-  else if (defaultStreamSecret) problems.push('STREAM_TOKEN_SECRET is the public default; with API_TOKENS set, use a secret of your own');
+    problems.push(
+      `STREAM_TOKEN_SECRET must be set when API_TOKENS is: a secret of your own, at least ${MIN_STREAM_SECRET_CHARS} characters (e.g. openssl rand -hex 32)`,
+    );
+  else if (defaultStreamSecret)
+    problems.push('STREAM_TOKEN_SECRET is the public default; with API_TOKENS set, use a secret of your own');
   else if (secret.length < MIN_STREAM_SECRET_CHARS)
-    problems.push(`STREAM_TOKEN_SECRET is shorter than ${MIN_STREAM_SECRET_CHARS} characters; with API_TOKENS set, use a long random secret`);
+    problems.push(
+      `STREAM_TOKEN_SECRET is shorter than ${MIN_STREAM_SECRET_CHARS} characters; with API_TOKENS set, use a long random secret`,
+    );
   if (problems.length) throw new AuthSettingsError(problems);
   return { mode: 'tokens', tokens, defaultStreamSecret };
 }

@@ -22,13 +22,25 @@ export const WORKFLOWS_PATH = require.resolve('./workflows');
  * deep-frozen, by every run. Workflow code must never write to them (it does not: it calls
  * `draft`, reads constants and calls pure functions); a module with state of its own must not go here.
  */
-export const PRELOADED_WORKFLOW_MODULES = ['./core/events', './core/tool-schemas', './core/markers', './core/plans', './core/domain', './core/text', './core/numerals'].map((m) =>
-  require.resolve(m),
-);
+export const PRELOADED_WORKFLOW_MODULES = [
+  './core/events',
+  './core/tool-schemas',
+  './core/markers',
+  './core/plans',
+  './core/domain',
+  './core/text',
+  './core/numerals',
+].map((m) => require.resolve(m));
 
 /** How every workflow bundle is built (production, the worker bundling at start, tests, benchmarks). */
-export function workflowBundleOptions(tracing: boolean): Pick<BundleOptions, 'workflowsPath' | 'workflowInterceptorModules' | 'preloadModules'> {
-  return { workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: workflowInterceptorModules(tracing), preloadModules: PRELOADED_WORKFLOW_MODULES };
+export function workflowBundleOptions(
+  tracing: boolean,
+): Pick<BundleOptions, 'workflowsPath' | 'workflowInterceptorModules' | 'preloadModules'> {
+  return {
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: workflowInterceptorModules(tracing),
+    preloadModules: PRELOADED_WORKFLOW_MODULES,
+  };
 }
 
 /** The interceptor modules of a bundle for a worker with tracing on or off. */

@@ -15,7 +15,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import dotenv from 'dotenv';
 import { z } from 'zod';
-import { type AuthSettings, DEFAULT_STREAM_TOKEN_SECRET, MAX_STREAM_TOKEN_TTL_SECONDS, resolveAuth } from './auth-settings';
+import {
+  type AuthSettings,
+  DEFAULT_STREAM_TOKEN_SECRET,
+  MAX_STREAM_TOKEN_TTL_SECONDS,
+  resolveAuth,
+} from './auth-settings';
 
 const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 const boolFrom = (def: boolean) =>
@@ -258,8 +263,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const priorityRaw = env.SCRIPTORIUM_ENV_PRIORITY ?? 'dotenv';
   const priority = z.enum(['dotenv', 'process', 'none']).parse(priorityRaw);
   const dotenvPath = path.join(options.cwd ?? process.cwd(), '.env');
-  const fromFile =
-    priority !== 'none' && fs.existsSync(dotenvPath) ? dotenv.parse(fs.readFileSync(dotenvPath)) : {};
+  const fromFile = priority !== 'none' && fs.existsSync(dotenvPath) ? dotenv.parse(fs.readFileSync(dotenvPath)) : {};
 
   const keys = Object.keys(configSchema.shape) as (keyof typeof configSchema.shape)[];
   const merged: Record<string, string | undefined> = {};

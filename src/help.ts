@@ -47,8 +47,22 @@ export function helpText(text: HelpText, env: NodeJS.ProcessEnv = process.env): 
 
 /** Each entry point's usage line and what it does (the offline model has its own, with its flags). */
 const ENTRY_HELP: Record<'api' | 'worker', HelpText> = {
-  api: { usage: 'npm start   (or: node dist/main.js [--help])', about: ['Starts Scriptorium: the HTTP API (PORT, HOST), a worker in this process unless RUN_WORKER_IN_PROCESS=false,', 'and the offline model when no OPENAI_API_KEY is set. `npm start` first starts the local services', '(Temporal dev server, a MongoDB-wire server, Redis: scripts/services.sh); `node dist/main.js` expects them running.'] },
-  worker: { usage: 'npm run worker   (or: node dist/worker.js [--help])', about: ['Runs a Scriptorium worker on its own: it polls TEMPORAL_TASK_QUEUE on TEMPORAL_ADDRESS and runs turns and jobs,', 'reading and writing MONGODB_URI and REDIS_URL. It needs a model: OPENAI_API_KEY, or OPENAI_BASE_URL of a model', 'server such as the offline model (`npm run offline-model`). The API runs apart (RUN_WORKER_IN_PROCESS=false npm start).'] },
+  api: {
+    usage: 'npm start   (or: node dist/main.js [--help])',
+    about: [
+      'Starts Scriptorium: the HTTP API (PORT, HOST), a worker in this process unless RUN_WORKER_IN_PROCESS=false,',
+      'and the offline model when no OPENAI_API_KEY is set. `npm start` first starts the local services',
+      '(Temporal dev server, a MongoDB-wire server, Redis: scripts/services.sh); `node dist/main.js` expects them running.',
+    ],
+  },
+  worker: {
+    usage: 'npm run worker   (or: node dist/worker.js [--help])',
+    about: [
+      'Runs a Scriptorium worker on its own: it polls TEMPORAL_TASK_QUEUE on TEMPORAL_ADDRESS and runs turns and jobs,',
+      'reading and writing MONGODB_URI and REDIS_URL. It needs a model: OPENAI_API_KEY, or OPENAI_BASE_URL of a model',
+      'server such as the offline model (`npm run offline-model`). The API runs apart (RUN_WORKER_IN_PROCESS=false npm start).',
+    ],
+  },
 };
 
 /** Prints the entry point's help when asked (`--help`, `-h`); true when it did, and the process should end. */

@@ -16,14 +16,21 @@ export type LogFormat = 'json' | 'pretty';
  * The format a process logs in: as set, or with `auto` readable lines for a person at a
  * terminal and JSON wherever a machine reads them (production, CI, a pipe or a file).
  */
-export function logFormatFor(setting: 'auto' | LogFormat, env: { nodeEnv: string; ci: boolean; tty: boolean }): LogFormat {
+export function logFormatFor(
+  setting: 'auto' | LogFormat,
+  env: { nodeEnv: string; ci: boolean; tty: boolean },
+): LogFormat {
   if (setting !== 'auto') return setting;
   return env.tty && !env.ci && env.nodeEnv !== 'production' ? 'pretty' : 'json';
 }
 
 /** The format this process logs in, from LOG_FORMAT and where its standard output goes. */
 export function processLogFormat(config: { LOG_FORMAT: 'auto' | LogFormat; NODE_ENV: string }): LogFormat {
-  return logFormatFor(config.LOG_FORMAT, { nodeEnv: config.NODE_ENV, ci: !!process.env.CI, tty: !!process.stdout.isTTY });
+  return logFormatFor(config.LOG_FORMAT, {
+    nodeEnv: config.NODE_ENV,
+    ci: !!process.env.CI,
+    tty: !!process.stdout.isTTY,
+  });
 }
 
 /**
@@ -31,10 +38,22 @@ export function processLogFormat(config: { LOG_FORMAT: 'auto' | LogFormat; NODE_
  * transport): a local run's volume is small, and lines stay in order with console output.
  */
 function prettyStream(destination?: DestinationStream): DestinationStream {
-  return pretty({ colorize: !destination, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true, destination: destination ?? 1, sync: true });
+  return pretty({
+    colorize: !destination,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+    destination: destination ?? 1,
+    sync: true,
+  });
 }
 
-export function createLogger(level: string, name = 'scriptorium', destination?: DestinationStream, format: LogFormat = 'json'): Logger {
+export function createLogger(
+  level: string,
+  name = 'scriptorium',
+  destination?: DestinationStream,
+  format: LogFormat = 'json',
+): Logger {
   const options: pino.LoggerOptions = {
     name,
     level,
@@ -43,7 +62,15 @@ export function createLogger(level: string, name = 'scriptorium', destination?: 
       const a = activityScope.getStore();
       const span = trace.getActiveSpan()?.spanContext();
       return {
-        ...(a ? { workflowId: a.workflowId, runId: a.runId, activityId: a.activityId, activityType: a.activityType, attempt: a.attempt } : {}),
+        ...(a
+          ? {
+              workflowId: a.workflowId,
+              runId: a.runId,
+              activityId: a.activityId,
+              activityType: a.activityType,
+              attempt: a.attempt,
+            }
+          : {}),
         ...(span && span.traceFlags ? { traceId: span.traceId, spanId: span.spanId } : {}),
       };
     },

@@ -32,9 +32,15 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, 'scriptorium', undefined, processLogFormat(config));
   // Before any Temporal connection: SDK logs into pino; worker metrics when configured.
-  installTemporalRuntime({ logger, metricsBindAddress: config.RUN_WORKER_IN_PROCESS ? config.TEMPORAL_METRICS_BIND_ADDRESS : '' });
+  installTemporalRuntime({
+    logger,
+    metricsBindAddress: config.RUN_WORKER_IN_PROCESS ? config.TEMPORAL_METRICS_BIND_ADDRESS : '',
+  });
   for (const c of config.meta.conflicts)
-    logger.warn({ key: c.key, winner: c.winner, effective: c.effective, ignored: c.ignored }, 'config key set differently in the environment and .env');
+    logger.warn(
+      { key: c.key, winner: c.winner, effective: c.effective, ignored: c.ignored },
+      'config key set differently in the environment and .env',
+    );
 
   // Decided from the parsed tokens (loadConfig refuses a set-but-empty or malformed API_TOKENS).
   let host = config.HOST;
@@ -55,44 +61,68 @@ async function main(): Promise<void> {
       ttftMs: config.OFFLINE_MODEL_TTFT_MS,
       tokensPerSecond: config.OFFLINE_MODEL_TOKENS_PER_SECOND,
     });
-    console.log(`\n*** OFFLINE MODEL IN USE: no OPENAI_API_KEY is set. Answers are scripted demo text from ${offline.baseURL} ***\n`);
+    console.log(
+      `\n*** OFFLINE MODEL IN USE: no OPENAI_API_KEY is set. Answers are scripted demo text from ${offline.baseURL} ***\n`,
+    );
   }
   // With the worker in this process, client and worker share one NativeConnection, so a new
   // turn's first workflow task comes back with the start call (eager start) instead of a
   // round trip through matching. runtime.close() closes it, after the worker has stopped.
-  const shared = config.RUN_WORKER_IN_PROCESS ? await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }) : undefined;
+  const shared = config.RUN_WORKER_IN_PROCESS
+    ? await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS })
+    : undefined;
   const runtime = await connectRuntime(config, logger, { temporalConnection: shared });
   const llm = createLlmClient(config, offline?.baseURL);
 
-  const worker = config.RUN_WORKER_IN_PROCESS ? await createWorker({ config, runtime, llm, logger, connection: shared }) : null;
+  const worker = config.RUN_WORKER_IN_PROCESS
+    ? await createWorker({ config, runtime, llm, logger, connection: shared })
+    : null;
   const workerDone = worker?.run();
 
-  const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date(), eagerStart: !!worker });
+  const app = createApp({
+    config,
+    models: runtime.models,
+    redis: runtime.redis,
+    temporal: runtime.temporal,
+    logger,
+    clock: () => new Date(),
+    eagerStart: !!worker,
+  });
   server.off('request', startingUp);
   server.on('request', app);
   const apiUrl = config.PUBLIC_URL ?? `http://${host}:${port}`;
   console.log(`Scriptorium API:   ${apiUrl}/api/v1   (health: ${apiUrl}/health)`);
   console.log(`Studio:            ${apiUrl}/studio/   (the author's web app)`);
   console.log(`Temporal UI:       ${config.TEMPORAL_UI_URL}/namespaces/${config.TEMPORAL_NAMESPACE}/workflows`);
-  console.log(`Worker:            ${worker ? `in-process on task queue "${config.TEMPORAL_TASK_QUEUE}"` : 'not started here (RUN_WORKER_IN_PROCESS=false)'}`);
-  console.log(`Model:             ${offline ? 'offline model (set OPENAI_API_KEY to use a real one)' : config.OPENAI_MODEL}`);
+  console.log(
+    `Worker:            ${worker ? `in-process on task queue "${config.TEMPORAL_TASK_QUEUE}"` : 'not started here (RUN_WORKER_IN_PROCESS=false)'}`,
+  );
+  console.log(
+    `Model:             ${offline ? 'offline model (set OPENAI_API_KEY to use a real one)' : config.OPENAI_MODEL}`,
+  );
 
   onShutdown(logger, config.SHUTDOWN_GRACE_SECONDS, [
     // No new connections; open SSE clients are told to come back (to another replica) with
     // Last-Event-ID, which resumes without gap or duplicate.
-    ['http', async () => {
-      const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-      logger.info({ clients: openSseClients() }, 'closing SSE clients with a retry hint');
-      closeSseClients(config.SSE_RETRY_MS);
-      server.closeIdleConnections();
-      await closing;
-    }],
+    [
+      'http',
+      async () => {
+        const closing = new Promise<void>((resolve) => server.close(() => resolve()));
+        logger.info({ clients: openSseClients() }, 'closing SSE clients with a retry hint');
+        closeSseClients(config.SSE_RETRY_MS);
+        server.closeIdleConnections();
+        await closing;
+      },
+    ],
     // Stops polling and lets running activities finish within the SDK's grace time (the
     // SDK's runtime may already have begun on the same signal).
-    ['worker', async () => {
-      if (worker?.getState() === 'RUNNING') worker.shutdown();
-      await workerDone;
-    }],
+    [
+      'worker',
+      async () => {
+        if (worker?.getState() === 'RUNNING') worker.shutdown();
+        await workerDone;
+      },
+    ],
     ['connections', () => runtime.close()],
     ['offline model', () => offline?.close()],
     ['tracing', () => shutdownTracing()],

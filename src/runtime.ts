@@ -45,9 +45,14 @@ export async function connectRuntime(config: Config, logger: Logger, opts: Runti
   await syncIndexes(models);
   const redis = createRedis(config.REDIS_URL);
   redis.on('error', (err) => logger.warn({ err }, 'redis connection error'));
-  const temporalConnection = opts.temporalConnection ?? (await Connection.connect({ address: config.TEMPORAL_ADDRESS }));
+  const temporalConnection =
+    opts.temporalConnection ?? (await Connection.connect({ address: config.TEMPORAL_ADDRESS }));
   // While tracing is on, its plugin carries the API request's trace into the workflow it starts.
-  const temporal = new Client({ connection: temporalConnection, namespace: config.TEMPORAL_NAMESPACE, plugins: activeTracing() ? [temporalTracingPlugin()] : [] });
+  const temporal = new Client({
+    connection: temporalConnection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    plugins: activeTracing() ? [temporalTracingPlugin()] : [],
+  });
   return {
     mongo,
     models,

@@ -7,7 +7,12 @@ import type { Logger } from 'pino';
 
 export type ShutdownStep = [name: string, run: () => Promise<unknown> | unknown];
 
-export function onShutdown(logger: Logger, graceSeconds: number, steps: ShutdownStep[], exit: (code: number) => void = (c) => process.exit(c)): void {
+export function onShutdown(
+  logger: Logger,
+  graceSeconds: number,
+  steps: ShutdownStep[],
+  exit: (code: number) => void = (c) => process.exit(c),
+): void {
   let started = false;
   const handler = (signal: NodeJS.Signals): void => {
     if (started) {

@@ -6,7 +6,13 @@
  */
 import './observability/instrument';
 import fs from 'node:fs';
-import { NativeConnection, Worker, type WorkerInterceptors, type WorkerOptions as TemporalWorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  NativeConnection,
+  Worker,
+  type WorkerInterceptors,
+  type WorkerOptions as TemporalWorkerOptions,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 import type OpenAI from 'openai';
 import type { Logger } from 'pino';
 import { createActivities } from './activities';
@@ -52,10 +58,13 @@ export interface WorkerOptions {
 function workflowSource(
   opts: WorkerOptions,
   tracing: boolean,
-): { workflowBundle: WorkflowBundleWithSourceMap | { codePath: string } } | { workflowsPath: string; bundlerOptions: { preloadModules: string[] } } {
+):
+  | { workflowBundle: WorkflowBundleWithSourceMap | { codePath: string } }
+  | { workflowsPath: string; bundlerOptions: { preloadModules: string[] } } {
   if (opts.workflowBundle) return { workflowBundle: opts.workflowBundle };
   const prebuilt = prebuiltBundlePath(tracing);
-  if (opts.config.NODE_ENV === 'production' && fs.existsSync(prebuilt)) return { workflowBundle: { codePath: prebuilt } };
+  if (opts.config.NODE_ENV === 'production' && fs.existsSync(prebuilt))
+    return { workflowBundle: { codePath: prebuilt } };
   return { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { preloadModules: PRELOADED_WORKFLOW_MODULES } };
 }
 export type WorkerTuning = Pick<
@@ -72,8 +81,12 @@ export type WorkerTuning = Pick<
 /** The operator's capacity settings; an unset one (0) leaves the SDK's default. */
 export function workerCapacity(config: Config): WorkerTuning {
   return {
-    ...(config.WORKER_MAX_CONCURRENT_ACTIVITIES ? { maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES } : {}),
-    ...(config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS ? { maxConcurrentWorkflowTaskExecutions: config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS } : {}),
+    ...(config.WORKER_MAX_CONCURRENT_ACTIVITIES
+      ? { maxConcurrentActivityTaskExecutions: config.WORKER_MAX_CONCURRENT_ACTIVITIES }
+      : {}),
+    ...(config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS
+      ? { maxConcurrentWorkflowTaskExecutions: config.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS }
+      : {}),
     ...(config.WORKER_MAX_CACHED_WORKFLOWS ? { maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS } : {}),
   };
 }
@@ -106,7 +119,9 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     // The plugin also adds the workflow interceptors when the worker bundles; prebuilt bundles carry them already.
     plugins: tracing ? [temporalTracingPlugin()] : [],
     // Extra activity interceptors (bench/turn-kit times each activity type) run after ours.
-    interceptors: { activity: [activityInterceptors({ models: opts.runtime.models }), ...(opts.interceptors?.activity ?? [])] },
+    interceptors: {
+      activity: [activityInterceptors({ models: opts.runtime.models }), ...(opts.interceptors?.activity ?? [])],
+    },
     // Heartbeats carry cancellation back to activities; the default throttle (80% of the
     // heartbeat timeout) would delay an author's interrupt by many seconds. How often an
     // activity beats is the heartbeat budget's (src/activities/heartbeat.ts): 1 s, up to 2 s
@@ -168,14 +183,24 @@ async function main(): Promise<void> {
   const worker = await createWorker({ config, runtime, llm: createLlmClient(config, config.OPENAI_BASE_URL), logger });
   const metricsServer = config.WORKER_METRICS_PORT ? await serveMetrics(config.HOST, config.WORKER_METRICS_PORT) : null;
   const running = worker.run();
-  logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE, temporalMetrics: config.TEMPORAL_METRICS_BIND_ADDRESS || null, metricsPort: config.WORKER_METRICS_PORT || null }, 'worker started');
+  logger.info(
+    {
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      temporalMetrics: config.TEMPORAL_METRICS_BIND_ADDRESS || null,
+      metricsPort: config.WORKER_METRICS_PORT || null,
+    },
+    'worker started',
+  );
   onShutdown(logger, config.SHUTDOWN_GRACE_SECONDS, [
     // Stops polling and waits for running tasks; the SDK's own grace settings apply (its
     // runtime may already have begun on the same signal).
-    ['worker', async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-    }],
+    [
+      'worker',
+      async () => {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running;
+      },
+    ],
     ['metrics server', async () => metricsServer?.close()],
     ['connections', () => runtime.close()],
     ['tracing', () => shutdownTracing()],
@@ -186,7 +211,11 @@ async function main(): Promise<void> {
 if (require.main === module) {
   main().catch((err) => {
     // A configuration problem is a message for a person; anything else keeps its stack.
-    console.error(err instanceof Error && (err.message === NO_MODEL_MESSAGE || err.message.startsWith('Invalid configuration')) ? err.message : err);
+    console.error(
+      err instanceof Error && (err.message === NO_MODEL_MESSAGE || err.message.startsWith('Invalid configuration'))
+        ? err.message
+        : err,
+    );
     process.exit(1);
   });
 }

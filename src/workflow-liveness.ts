@@ -4,7 +4,14 @@
  */
 import { type Client, type WorkflowExecutionStatusName, WorkflowNotFoundError } from '@temporalio/client';
 
-const CLOSED: readonly WorkflowExecutionStatusName[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'TIMED_OUT', 'CONTINUED_AS_NEW'];
+const CLOSED: readonly WorkflowExecutionStatusName[] = [
+  'COMPLETED',
+  'FAILED',
+  'CANCELLED',
+  'TERMINATED',
+  'TIMED_OUT',
+  'CONTINUED_AS_NEW',
+];
 
 /**
  * True while the workflow exists and has not closed. A Temporal that cannot answer counts as

@@ -18,7 +18,10 @@ export default defineConfig({
   plugins: [
     compression({
       // Built once, served many times: the smallest output is worth the build's second.
-      algorithms: [defineAlgorithm('brotliCompress', { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }), defineAlgorithm('gzip', { level: 9 })],
+      algorithms: [
+        defineAlgorithm('brotliCompress', { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+        defineAlgorithm('gzip', { level: 9 }),
+      ],
       include: /\.(js|css|html|svg|json)$/,
       // Below a packet, compressing saves nothing worth a second file.
       threshold: 1024,

@@ -42,7 +42,10 @@ function activityStats(name: string): ChildStats['activities'][string] {
 /** Times each activity and attributes the MongoDB commands issued inside it. */
 class Timing implements ActivityInboundCallsInterceptor {
   constructor(private readonly type: string) {}
-  async execute(input: Parameters<NonNullable<ActivityInboundCallsInterceptor['execute']>>[0], next: Parameters<NonNullable<ActivityInboundCallsInterceptor['execute']>>[1]): Promise<unknown> {
+  async execute(
+    input: Parameters<NonNullable<ActivityInboundCallsInterceptor['execute']>>[0],
+    next: Parameters<NonNullable<ActivityInboundCallsInterceptor['execute']>>[1],
+  ): Promise<unknown> {
     const t0 = performance.now();
     try {
       return await current.run(this.type, () => next(input));
@@ -56,7 +59,9 @@ class Timing implements ActivityInboundCallsInterceptor {
 
 /** The driver's connection class (not part of its public API; this bench pins the driver through package-lock). */
 interface DriverConnection {
-  prototype: { command(this: unknown, ns: unknown, cmd: Record<string, unknown>, ...rest: unknown[]): Promise<unknown> };
+  prototype: {
+    command(this: unknown, ns: unknown, cmd: Record<string, unknown>, ...rest: unknown[]): Promise<unknown>;
+  };
 }
 
 /** Handshakes and the driver's own monitoring, not the engine's work. */
@@ -76,7 +81,12 @@ function countMongoCommands(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Connection } = require('mongodb/lib/cmap/connection') as { Connection: DriverConnection };
   const command = Connection.prototype.command;
-  Connection.prototype.command = async function (this: unknown, ns: unknown, cmd: Record<string, unknown>, ...rest: unknown[]): Promise<unknown> {
+  Connection.prototype.command = async function (
+    this: unknown,
+    ns: unknown,
+    cmd: Record<string, unknown>,
+    ...rest: unknown[]
+  ): Promise<unknown> {
     const name = Object.keys(cmd)[0] ?? '';
     if (DRIVER_COMMANDS.has(name)) return command.call(this, ns, cmd, ...rest);
     const coll = cmd[name];
@@ -86,7 +96,10 @@ function countMongoCommands(): void {
     const activity = current.getStore();
     if (activity) activityStats(activity).mongo += 1;
     const started = performance.now();
-    if (TRACE) process.stderr.write(`mongo ${process.argv[2]} ${Date.now()} ${activity ?? '-'} ${key} ${JSON.stringify(cmd.filter ?? cmd.updates ?? '').slice(0, 100)}\n`);
+    if (TRACE)
+      process.stderr.write(
+        `mongo ${process.argv[2]} ${Date.now()} ${activity ?? '-'} ${key} ${JSON.stringify(cmd.filter ?? cmd.updates ?? '').slice(0, 100)}\n`,
+      );
     try {
       return await command.call(this, ns, cmd, ...rest);
     } finally {
@@ -127,8 +140,17 @@ async function main(): Promise<void> {
   });
 
   if (role === 'api') {
-    const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date() });
-    const server = app.listen(0, '127.0.0.1', () => process.send!({ type: 'ready', port: (server.address() as AddressInfo).port }));
+    const app = createApp({
+      config,
+      models: runtime.models,
+      redis: runtime.redis,
+      temporal: runtime.temporal,
+      logger,
+      clock: () => new Date(),
+    });
+    const server = app.listen(0, '127.0.0.1', () =>
+      process.send!({ type: 'ready', port: (server.address() as AddressInfo).port }),
+    );
     process.once('SIGTERM', () => {
       server.closeAllConnections();
       server.close();

@@ -16,7 +16,8 @@ interface Probe {
 
 function planOf(e: unknown): string {
   const r = (Array.isArray(e) ? e[0] : e) as Record<string, unknown>;
-  if ('filterPushdown' in r) return `FerretDB filterPushdown=${String(r.filterPushdown)} sortPushdown=${String(r.sortPushdown)}`;
+  if ('filterPushdown' in r)
+    return `FerretDB filterPushdown=${String(r.filterPushdown)} sortPushdown=${String(r.sortPushdown)}`;
   const qp = r.queryPlanner as { winningPlan?: unknown } | undefined;
   const stages: string[] = [];
   const walk = (p: unknown): void => {
@@ -39,16 +40,67 @@ export async function explainHotPath(models: Models, ids: { projectId: string; s
   const fileId = String(file?._id);
   const probes: Probe[] = [
     { where: 'llmStep: Turn by id', run: () => models.Turn.findById(turnId).lean() },
-    { where: 'llmStep/assembleContext: project manifest', run: () => models.File.find({ projectId: ids.projectId, deletedAt: null }).select({ content: 0 }).sort({ type: 1, order: 1 }).lean() },
-    { where: 'assembleContext: bodies by $in _id', run: () => models.File.find({ _id: { $in: [fileId] } }).select({ content: 1 }).lean() },
-    { where: 'agent-messages: history', run: () => models.Message.find({ sessionId: ids.sessionId, turnId: { $ne: turnId } }).sort({ seq: -1 }).limit(200).lean() },
-    { where: 'agent-messages: working set', run: () => models.Message.find({ sessionId: ids.sessionId, role: 'assistant', turnId: { $ne: turnId } }).sort({ seq: -1 }).limit(2).lean() },
-    { where: 'agent-messages: earlier steps', run: () => models.AgentStep.find({ turnId, step: { $lt: 8 } }).sort({ step: 1 }).lean() },
-    { where: 'prepareTurn: previous turn', run: () => models.Turn.findOne({ sessionId: ids.sessionId, _id: { $ne: turnId }, createdAt: { $lte: new Date() } }).sort({ createdAt: -1, _id: -1 }).lean() },
-    { where: 'prepareTurn: its last assistant message', run: () => models.Message.findOne({ turnId, role: 'assistant' }).sort({ seq: -1 }).lean() },
-    { where: 'executeTool: stored execution by key', run: () => models.ToolExecution.findOne({ key: `${turnId}:1:call_1` }).lean() },
-    { where: 'create_file: pending file', run: () => models.File.findOne({ projectId: ids.projectId, pendingTurnId: turnId, deletedAt: null }).lean() },
-    { where: 'file-store: latest version', run: () => models.FileVersion.findOne({ fileId }).sort({ version: -1 }).lean() },
+    {
+      where: 'llmStep/assembleContext: project manifest',
+      run: () =>
+        models.File.find({ projectId: ids.projectId, deletedAt: null })
+          .select({ content: 0 })
+          .sort({ type: 1, order: 1 })
+          .lean(),
+    },
+    {
+      where: 'assembleContext: bodies by $in _id',
+      run: () =>
+        models.File.find({ _id: { $in: [fileId] } })
+          .select({ content: 1 })
+          .lean(),
+    },
+    {
+      where: 'agent-messages: history',
+      run: () =>
+        models.Message.find({ sessionId: ids.sessionId, turnId: { $ne: turnId } })
+          .sort({ seq: -1 })
+          .limit(200)
+          .lean(),
+    },
+    {
+      where: 'agent-messages: working set',
+      run: () =>
+        models.Message.find({ sessionId: ids.sessionId, role: 'assistant', turnId: { $ne: turnId } })
+          .sort({ seq: -1 })
+          .limit(2)
+          .lean(),
+    },
+    {
+      where: 'agent-messages: earlier steps',
+      run: () =>
+        models.AgentStep.find({ turnId, step: { $lt: 8 } })
+          .sort({ step: 1 })
+          .lean(),
+    },
+    {
+      where: 'prepareTurn: previous turn',
+      run: () =>
+        models.Turn.findOne({ sessionId: ids.sessionId, _id: { $ne: turnId }, createdAt: { $lte: new Date() } })
+          .sort({ createdAt: -1, _id: -1 })
+          .lean(),
+    },
+    {
+      where: 'prepareTurn: its last assistant message',
+      run: () => models.Message.findOne({ turnId, role: 'assistant' }).sort({ seq: -1 }).lean(),
+    },
+    {
+      where: 'executeTool: stored execution by key',
+      run: () => models.ToolExecution.findOne({ key: `${turnId}:1:call_1` }).lean(),
+    },
+    {
+      where: 'create_file: pending file',
+      run: () => models.File.findOne({ projectId: ids.projectId, pendingTurnId: turnId, deletedAt: null }).lean(),
+    },
+    {
+      where: 'file-store: latest version',
+      run: () => models.FileVersion.findOne({ fileId }).sort({ version: -1 }).lean(),
+    },
     { where: 'finalizeTurn: steps', run: () => models.AgentStep.find({ turnId }).sort({ step: 1 }).lean() },
     { where: 'finalizeTurn: tool executions', run: () => models.ToolExecution.find({ turnId }).lean() },
     { where: 'finalizeTurn: usage records', run: () => models.UsageRecord.find({ turnId }).lean() },

@@ -11,7 +11,10 @@ export async function floorTurn(modelUrl: string, calls: RecordedCall[]): Promis
   const start = performance.now();
   let firstToken = 0;
   for (const c of calls) {
-    const stream = await client.chat.completions.create({ ...(c.body as OpenAI.Chat.ChatCompletionCreateParamsStreaming), stream: true });
+    const stream = await client.chat.completions.create({
+      ...(c.body as OpenAI.Chat.ChatCompletionCreateParamsStreaming),
+      stream: true,
+    });
     for await (const chunk of stream) {
       // The router's JSON is not shown to the author: the first token is the first shown one.
       if (!firstToken && c.agent !== 'router' && chunk.choices[0]?.delta.content) firstToken = performance.now();

@@ -6,7 +6,11 @@
 import type { Runtime } from '../../src/runtime';
 import type { ChildStats } from './child';
 
-type Stats = { mongoBy: Record<string, number>; mongoMsBy: Record<string, number>; activities: ChildStats['activities'] };
+type Stats = {
+  mongoBy: Record<string, number>;
+  mongoMsBy: Record<string, number>;
+  activities: ChildStats['activities'];
+};
 
 interface Breakdown {
   label: string;
@@ -26,7 +30,13 @@ const msOf = (t: { seconds?: unknown; nanos?: number | null } | null | undefined
   t ? Number(t.seconds ?? 0) * 1000 + (t.nanos ?? 0) / 1e6 : 0;
 
 /** Records the breakdown of one finished turn (printed by {@link printActivities}). */
-export async function historyBreakdown(runtime: Runtime, workflowId: string, before: Stats, after: Stats, label: string): Promise<void> {
+export async function historyBreakdown(
+  runtime: Runtime,
+  workflowId: string,
+  before: Stats,
+  after: Stats,
+  label: string,
+): Promise<void> {
   const history = await runtime.temporal.workflow.getHandle(workflowId).fetchHistory();
   const events = history.events ?? [];
   const at = new Map<number, number>();
@@ -42,8 +52,10 @@ export async function historyBreakdown(runtime: Runtime, workflowId: string, bef
       workflowTasks += 1;
       workflowTaskMs += t - (at.get(Number(e.workflowTaskCompletedEventAttributes.scheduledEventId)) ?? t);
     }
-    if (e.workflowTaskStartedEventAttributes) workflowTaskDispatchMs += t - (at.get(Number(e.workflowTaskStartedEventAttributes.scheduledEventId)) ?? t);
-    if (e.activityTaskStartedEventAttributes) activityQueueMs += t - (at.get(Number(e.activityTaskStartedEventAttributes.scheduledEventId)) ?? t);
+    if (e.workflowTaskStartedEventAttributes)
+      workflowTaskDispatchMs += t - (at.get(Number(e.workflowTaskStartedEventAttributes.scheduledEventId)) ?? t);
+    if (e.activityTaskStartedEventAttributes)
+      activityQueueMs += t - (at.get(Number(e.activityTaskStartedEventAttributes.scheduledEventId)) ?? t);
   }
   const activities: Breakdown['activities'] = {};
   for (const [name, a] of Object.entries(after.activities)) {
@@ -58,7 +70,16 @@ export async function historyBreakdown(runtime: Runtime, workflowId: string, bef
     .map(([k, v]) => [k, v - (before.mongoMsBy[k] ?? 0)] as [string, number])
     .filter(([, v]) => v >= 1)
     .sort((x, y) => y[1] - x[1]);
-  breakdowns.push({ label, workflowTasks, workflowTaskMs, workflowTaskDispatchMs, activityQueueMs, activities, mongoBy, mongoMsBy });
+  breakdowns.push({
+    label,
+    workflowTasks,
+    workflowTaskMs,
+    workflowTaskDispatchMs,
+    activityQueueMs,
+    activities,
+    mongoBy,
+    mongoMsBy,
+  });
 }
 
 export function printActivities(): void {
@@ -68,9 +89,15 @@ export function printActivities(): void {
       `  workflow tasks: ${b.workflowTasks}, ${b.workflowTaskMs.toFixed(0)} ms scheduled→completed in all (${b.workflowTaskDispatchMs.toFixed(0)} ms of it scheduled→started); activity tasks queued ${b.activityQueueMs.toFixed(0)} ms in all`,
     );
     for (const [name, a] of Object.entries(b.activities).sort((x, y) => y[1].ms - x[1].ms))
-      console.log(`  ${name.padEnd(18)} ×${String(a.calls).padEnd(3)} ${a.ms.toFixed(0).padStart(6)} ms (${(a.ms / a.calls).toFixed(0)} ms each)  ${a.mongo} MongoDB commands (${(a.mongo / a.calls).toFixed(1)} each)`);
-    console.log(`  MongoDB commands by command and collection (API + worker): ${b.mongoBy.map(([k, v]) => `${k} ${v}`).join(', ')}`);
-    console.log(`  MongoDB time by command and collection (API + worker, ms): ${b.mongoMsBy.map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
+      console.log(
+        `  ${name.padEnd(18)} ×${String(a.calls).padEnd(3)} ${a.ms.toFixed(0).padStart(6)} ms (${(a.ms / a.calls).toFixed(0)} ms each)  ${a.mongo} MongoDB commands (${(a.mongo / a.calls).toFixed(1)} each)`,
+      );
+    console.log(
+      `  MongoDB commands by command and collection (API + worker): ${b.mongoBy.map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    );
+    console.log(
+      `  MongoDB time by command and collection (API + worker, ms): ${b.mongoMsBy.map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`,
+    );
   }
 }
 

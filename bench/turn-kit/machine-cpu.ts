@@ -52,7 +52,11 @@ export function processMemory(pid: number): { rss: number; peak: number } | null
 /** The local services' process ids that scripts/services.sh recorded, by name. */
 export function localServicePids(root: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [name, file] of [['Temporal', 'temporal'], ['MongoDB server', 'mongo'], ['Redis', 'redis']] as const) {
+  for (const [name, file] of [
+    ['Temporal', 'temporal'],
+    ['MongoDB server', 'mongo'],
+    ['Redis', 'redis'],
+  ] as const) {
     try {
       const pid = Number(fs.readFileSync(path.join(root, '.local/run', `${file}.pid`), 'utf8').trim());
       if (pid > 0) out[name] = pid;
@@ -125,7 +129,9 @@ export class MachineCpu {
  */
 export function machineSpeedMs(): number {
   const delta = 'the lamps of the harbour went out one by one, '.repeat(3);
-  const batch = { events: Array.from({ length: 200 }, (_, i) => ({ id: `1-${i}`, type: 'content', data: { delta }, seq: i })) };
+  const batch = {
+    events: Array.from({ length: 200 }, (_, i) => ({ id: `1-${i}`, type: 'content', data: { delta }, seq: i })),
+  };
   let best = Infinity;
   for (let attempt = 0; attempt < 3; attempt++) {
     const started = performance.now();

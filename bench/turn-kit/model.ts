@@ -12,7 +12,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FILE_STREAM_CONTINUATION_MARKER } from '../../src/core/markers';
 import { countPromptTokens, countCompletionTokens } from '../../src/offline-model/tokens';
-import { personaReply, startOfflineModel, type AgentName, type OfflineModel, type RecordedRequest, type ScriptEntry } from '../../src/offline-model';
+import {
+  personaReply,
+  startOfflineModel,
+  type AgentName,
+  type OfflineModel,
+  type RecordedRequest,
+  type ScriptEntry,
+} from '../../src/offline-model';
 
 export type Phase = 'route' | 'open' | 'stream' | 'summary' | 'review';
 
@@ -31,9 +38,12 @@ const STREAM_MARK = 'next_step';
 export function phaseOf(agent: AgentName | null, body: RecordedRequest['body']): Phase {
   if (agent === 'router') return 'route';
   if (agent === 'quality_reviewer') return 'review';
-  const text = body.messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''))).join('\n');
+  const text = body.messages
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')))
+    .join('\n');
   if (text.includes(FILE_STREAM_CONTINUATION_MARKER)) return 'summary';
-  if (body.messages.some((m) => m.role === 'tool' && typeof m.content === 'string' && m.content.includes(STREAM_MARK))) return 'stream';
+  if (body.messages.some((m) => m.role === 'tool' && typeof m.content === 'string' && m.content.includes(STREAM_MARK)))
+    return 'stream';
   return 'open';
 }
 
@@ -41,7 +51,11 @@ export function phaseOf(agent: AgentName | null, body: RecordedRequest['body']):
 export function recordCalls(requests: RecordedRequest[], chapterWords: number): RecordedCall[] {
   return requests.map((r) => {
     const reply = personaReply(r.agent, r.body, { chapterWords });
-    const wire = { content: reply.content, reasoning: '', toolCalls: reply.toolCalls.map((c) => ({ name: c.name, arguments: JSON.stringify(c.arguments) })) };
+    const wire = {
+      content: reply.content,
+      reasoning: '',
+      toolCalls: reply.toolCalls.map((c) => ({ name: c.name, arguments: JSON.stringify(c.arguments) })),
+    };
     return {
       agent: r.agent!,
       phase: phaseOf(r.agent, r.body),
@@ -63,7 +77,8 @@ export function scriptFor(calls: RecordedCall[], turns: number): ScriptEntry[] {
   const sorted = [...calls].sort((a, b) => PHASE_ORDER.indexOf(a.phase) - PHASE_ORDER.indexOf(b.phase));
   const entries: ScriptEntry[] = [];
   for (const c of sorted) {
-    const contains = c.phase === 'summary' ? FILE_STREAM_CONTINUATION_MARKER : c.phase === 'stream' ? STREAM_MARK : undefined;
+    const contains =
+      c.phase === 'summary' ? FILE_STREAM_CONTINUATION_MARKER : c.phase === 'stream' ? STREAM_MARK : undefined;
     const entry: ScriptEntry = {
       match: { agent: c.agent, ...(contains ? { contains } : {}) },
       reply: { content: c.reply.content, toolCalls: c.reply.toolCalls, usage: c.usage },

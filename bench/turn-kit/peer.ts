@@ -24,7 +24,10 @@ export interface PeerOptions {
 
 export class PeerContender {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: Record<string, unknown>) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (v: Record<string, unknown>) => void; reject: (e: Error) => void }
+  >();
 
   private constructor(
     private readonly proc: ChildProcess,
@@ -49,10 +52,14 @@ export class PeerContender {
 
   static async start(o: PeerOptions, redis: Redis): Promise<PeerContender> {
     execFileSync('bash', [path.join(ROOT, 'bench/peer/setup.sh')], { stdio: 'inherit' });
-    const proc = spawn(path.join(ROOT, '.local/peer-venv/bin/python'), [path.join(ROOT, 'bench/peer/peer.py'), JSON.stringify(o)], {
-      cwd: ROOT,
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
+    const proc = spawn(
+      path.join(ROOT, '.local/peer-venv/bin/python'),
+      [path.join(ROOT, 'bench/peer/peer.py'), JSON.stringify(o)],
+      {
+        cwd: ROOT,
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
+    );
     await new Promise<void>((resolve, reject) => {
       const rl = readline.createInterface({ input: proc.stdout! });
       rl.once('line', (l) => {
@@ -99,7 +106,8 @@ export class PeerContender {
     let events = 0;
     try {
       while (status === 'unknown') {
-        const res = (await reader.xread('COUNT', 1000, 'BLOCK', 60_000, 'STREAMS', key, cursor)) as [string, [string, string[]][]][] | null;
+        const res = (await reader.xread('COUNT', 1000, 'BLOCK', 60_000, 'STREAMS', key, cursor)) as
+          [string, [string, string[]][]][] | null;
         if (!res) throw new Error(`peer turn ${turnId}: no event for 60 s`);
         for (const [id, fields] of res[0]![1]) {
           cursor = id;

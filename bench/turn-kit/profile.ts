@@ -49,7 +49,10 @@ export function summarize(file: string, top = 20): ProfileSummary {
     const n = byId.get(id)!;
     const f = n.callFrame;
     total += ms;
-    const short = f.url.replace(/^.*node_modules\//, '').replace(/^.*\/(src|bench|tests)\//, '$1/').replace(/^file:\/\//, '');
+    const short = f.url
+      .replace(/^.*node_modules\//, '')
+      .replace(/^.*\/(src|bench|tests)\//, '$1/')
+      .replace(/^file:\/\//, '');
     const name = `${f.functionName || '(anonymous)'} ${short ? `${short}:${f.lineNumber + 1}` : ''}`.trim();
     frames.set(name, (frames.get(name) ?? 0) + ms);
     const mod = moduleOf(f.url);
@@ -66,9 +69,11 @@ export function summarize(file: string, top = 20): ProfileSummary {
 export function printSummary(s: ProfileSummary): void {
   console.log(`profile: ${(s.totalMs / 1000).toFixed(1)} s sampled`);
   console.log('top frames by self time:');
-  for (const f of s.frames) console.log(`  ${f.ms.toFixed(0).padStart(7)} ms ${f.pct.toFixed(1).padStart(5)} %  ${f.name}`);
+  for (const f of s.frames)
+    console.log(`  ${f.ms.toFixed(0).padStart(7)} ms ${f.pct.toFixed(1).padStart(5)} %  ${f.name}`);
   console.log('self time by module:');
-  for (const m of s.modules) console.log(`  ${m.ms.toFixed(0).padStart(7)} ms ${m.pct.toFixed(1).padStart(5)} %  ${m.name}`);
+  for (const m of s.modules)
+    console.log(`  ${m.ms.toFixed(0).padStart(7)} ms ${m.pct.toFixed(1).padStart(5)} %  ${m.name}`);
 }
 
 if (require.main === module) {

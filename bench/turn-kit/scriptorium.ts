@@ -36,11 +36,22 @@ interface Child {
 }
 
 async function spawnChild(role: 'api' | 'worker', env: NodeJS.ProcessEnv): Promise<Child> {
-  const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...(process.env.BENCH_EXTRA_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--require', 'tsx/cjs', path.join(ROOT, 'bench/turn-kit/child.ts'), role], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [
+      ...SERVICE_NODE_FLAGS,
+      ...(process.env.BENCH_EXTRA_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+      '--require',
+      'tsx/cjs',
+      path.join(ROOT, 'bench/turn-kit/child.ts'),
+      role,
+    ],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   const ready = await new Promise<{ port?: number }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${role} did not start in 120 s`)), 120_000);
     proc.on('message', (m: { type: string; port?: number }) => {
@@ -137,7 +148,11 @@ export class ScriptoriumContender {
   }
 
   async post<T>(p: string, body: unknown): Promise<T> {
-    const res = await fetch(`${this.base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${this.base}${p}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
   }
@@ -152,7 +167,10 @@ export class ScriptoriumContender {
   /** One turn, from POST to `done` on its SSE stream. */
   async turn(sessionId: string, message: string): Promise<TurnTiming> {
     const start = performance.now();
-    const { streamUrl, turnId } = await this.post<{ streamUrl: string; turnId: string }>(`/sessions/${sessionId}/turns`, { message });
+    const { streamUrl, turnId } = await this.post<{ streamUrl: string; turnId: string }>(
+      `/sessions/${sessionId}/turns`,
+      { message },
+    );
     const accepted = performance.now();
     let firstToken = 0;
     let status = 'unknown';
@@ -171,30 +189,55 @@ export class ScriptoriumContender {
   }
 
   /** CPU and MongoDB counters of both processes, summed, plus the worker's activity figures. */
-  async stats(): Promise<{ cpuMs: number; apiCpuMs: number; workerCpuMs: number; mongo: number; mongoBy: Record<string, number>; mongoMsBy: Record<string, number>; activities: ChildStats['activities'] }> {
+  async stats(): Promise<{
+    cpuMs: number;
+    apiCpuMs: number;
+    workerCpuMs: number;
+    mongo: number;
+    mongoBy: Record<string, number>;
+    mongoMsBy: Record<string, number>;
+    activities: ChildStats['activities'];
+  }> {
     const [a, w] = await Promise.all([this.api.stats(), this.worker.stats()]);
     const sum = (x: Record<string, number>, y: Record<string, number>): Record<string, number> => {
       const out = { ...x };
       for (const [k, v] of Object.entries(y)) out[k] = (out[k] ?? 0) + v;
       return out;
     };
-    return { cpuMs: a.cpuMs + w.cpuMs, apiCpuMs: a.cpuMs, workerCpuMs: w.cpuMs, mongo: a.mongo + w.mongo, mongoBy: sum(a.mongoBy, w.mongoBy), mongoMsBy: sum(a.mongoMsBy, w.mongoMsBy), activities: w.activities };
+    return {
+      cpuMs: a.cpuMs + w.cpuMs,
+      apiCpuMs: a.cpuMs,
+      workerCpuMs: w.cpuMs,
+      mongo: a.mongo + w.mongo,
+      mongoBy: sum(a.mongoBy, w.mongoBy),
+      mongoMsBy: sum(a.mongoMsBy, w.mongoMsBy),
+      activities: w.activities,
+    };
   }
 
   /** Profiles the worker's and the API's main threads while `fn` runs; writes `<prefix>.worker.cpuprofile` and `<prefix>.api.cpuprofile`. */
   async profile<T>(prefix: string, fn: () => Promise<T>): Promise<T> {
-    const both = [['worker', this.worker], ['api', this.api]] as const;
+    const both = [
+      ['worker', this.worker],
+      ['api', this.api],
+    ] as const;
     await Promise.all(both.map(([, c]) => c.ask({ type: 'profile-start' }, 'profile-started')));
     try {
       return await fn();
     } finally {
-      await Promise.all(both.map(([role, c]) => c.ask({ type: 'profile-stop', file: `${prefix}.${role}.cpuprofile` }, 'profile-stopped')));
+      await Promise.all(
+        both.map(([role, c]) =>
+          c.ask({ type: 'profile-stop', file: `${prefix}.${role}.cpuprofile` }, 'profile-stopped'),
+        ),
+      );
     }
   }
 
   /** Empties every collection of the bench database ("fresh data"). */
   static async emptyDatabase(models: Models): Promise<void> {
-    await Promise.all(Object.values(models).map((m) => (m as unknown as { deleteMany(f: object): Promise<unknown> }).deleteMany({})));
+    await Promise.all(
+      Object.values(models).map((m) => (m as unknown as { deleteMany(f: object): Promise<unknown> }).deleteMany({})),
+    );
   }
 
   async stop(): Promise<void> {

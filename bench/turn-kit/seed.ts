@@ -7,10 +7,15 @@
 import { newId, type Models } from '../../src/db/models';
 import { turnWorkflowId } from '../../src/core/domain';
 
-const SENTENCE = 'The fog lay over the harbour while the inspector read the letter again, looking for the hand that wrote it. ';
+const SENTENCE =
+  'The fog lay over the harbour while the inspector read the letter again, looking for the hand that wrote it. ';
 
-async function insertAll(model: { insertMany(docs: object[], o: object): Promise<unknown> }, docs: object[]): Promise<void> {
-  for (let i = 0; i < docs.length; i += 500) await model.insertMany(docs.slice(i, i + 500), { ordered: false, lean: true });
+async function insertAll(
+  model: { insertMany(docs: object[], o: object): Promise<unknown> },
+  docs: object[],
+): Promise<void> {
+  for (let i = 0; i < docs.length; i += 500)
+    await model.insertMany(docs.slice(i, i + 500), { ordered: false, lean: true });
 }
 
 export interface Seeded {
@@ -32,14 +37,30 @@ export async function removeTurnFiles(models: Models, turnId: string): Promise<v
 
 /** Seeds the project and returns it with its history session. Extra sessions may be added later. */
 export async function seedAccumulated(models: Models, ownerId: string, chapters = 50, turns = 200): Promise<Seeded> {
-  const project = await models.Project.create({ ownerId, title: 'Bench (accumulated)', type: 'novel', summary: 'A harbour-town mystery.', style: 'Spare, close third person.' });
+  const project = await models.Project.create({
+    ownerId,
+    title: 'Bench (accumulated)',
+    type: 'novel',
+    summary: 'A harbour-town mystery.',
+    style: 'Spare, close third person.',
+  });
   const projectId = String(project._id);
   const chapterText = SENTENCE.repeat(55); // ~1,000 words
   // Titled apart from the files the measured turn creates ("Outline", "Chapter 1"): a second
   // file with a title already in its folder is refused (file_exists), and the measured turn
   // is the same recorded turn whatever the data.
   const files = [
-    { _id: newId(), projectId, ownerId, type: 'outline', title: 'Series outline', order: 0, content: SENTENCE.repeat(30), words: 540, versionCount: 2 },
+    {
+      _id: newId(),
+      projectId,
+      ownerId,
+      type: 'outline',
+      title: 'Series outline',
+      order: 0,
+      content: SENTENCE.repeat(30),
+      words: 540,
+      versionCount: 2,
+    },
     ...Array.from({ length: chapters }, (_, i) => ({
       _id: newId(),
       projectId,
@@ -56,7 +77,16 @@ export async function seedAccumulated(models: Models, ownerId: string, chapters 
   await insertAll(
     models.FileVersion,
     files.flatMap((f) =>
-      [1, 2].map((version) => ({ fileId: f._id, projectId, version, content: f.content, words: f.words, author: 'ai', agent: 'writer', operation: version === 1 ? 'create' : 'stream' })),
+      [1, 2].map((version) => ({
+        fileId: f._id,
+        projectId,
+        version,
+        content: f.content,
+        words: f.words,
+        author: 'ai',
+        agent: 'writer',
+        operation: version === 1 ? 'create' : 'stream',
+      })),
     ),
   );
   const session = await models.Session.create({ projectId, ownerId, title: 'history', messageSeq: turns * 2 });
@@ -73,24 +103,74 @@ export async function seedAccumulated(models: Models, ownerId: string, chapters 
     const file = files[1 + (i % chapters)]!;
     const createdAt = new Date(t0 + i * 60_000);
     const message = `Revise chapter ${1 + (i % chapters)}: tighten the dialogue.`;
-    turnDocs.push({ _id: turnId, sessionId, projectId, ownerId, message, status: 'completed', workflowId: turnWorkflowId(turnId), createdAt, endedAt: new Date(createdAt.getTime() + 30_000), filesTouched: [file._id] });
-    messages.push({ sessionId, projectId, turnId, role: 'user', content: message, seq: 2 * i + 1, key: `${turnId}:user` });
+    turnDocs.push({
+      _id: turnId,
+      sessionId,
+      projectId,
+      ownerId,
+      message,
+      status: 'completed',
+      workflowId: turnWorkflowId(turnId),
+      createdAt,
+      endedAt: new Date(createdAt.getTime() + 30_000),
+      filesTouched: [file._id],
+    });
+    messages.push({
+      sessionId,
+      projectId,
+      turnId,
+      role: 'user',
+      content: message,
+      seq: 2 * i + 1,
+      key: `${turnId}:user`,
+    });
     messages.push({
       sessionId,
       projectId,
       turnId,
       role: 'assistant',
       agent: 'writer',
-      content: `${file.title} is revised: the dialogue is tighter and the clue about the letter lands earlier. `.repeat(3),
+      content: `${file.title} is revised: the dialogue is tighter and the clue about the letter lands earlier. `.repeat(
+        3,
+      ),
       breadcrumb: [{ op: 'edited', fileId: file._id, title: file.title }],
       seq: 2 * i + 2,
       key: `${turnId}:run:1`,
     });
     for (let s = 1; s <= 8; s++) {
       const callId = `call_${s}`;
-      steps.push({ _id: `${turnId}:${s}`, turnId, run: Math.ceil(s / 3), step: s, agent: s < 4 ? 'planner' : s < 8 ? 'writer' : 'quality_reviewer', text: 'A short summary of the step.', rawContent: s % 3 === 2 ? chapterText : 'ok', toolCalls: s % 3 === 1 ? [{ id: callId, name: 'create_file', arguments: '{}' }] : [], toolResults: [] });
-      usage.push({ _id: `${turnId}:${s}`, turnId, sessionId, projectId, ownerId, agent: 'writer', step: s, model: 'offline', promptTokens: 3000, completionTokens: 400, totalTokens: 3400, source: 'provider' });
-      if (s % 3 === 1) executions.push({ key: `${turnId}:${s}:${callId}`, turnId, name: 'create_file', result: { body: { ok: true }, outcome: { name: 'create_file', ok: true }, events: [] } });
+      steps.push({
+        _id: `${turnId}:${s}`,
+        turnId,
+        run: Math.ceil(s / 3),
+        step: s,
+        agent: s < 4 ? 'planner' : s < 8 ? 'writer' : 'quality_reviewer',
+        text: 'A short summary of the step.',
+        rawContent: s % 3 === 2 ? chapterText : 'ok',
+        toolCalls: s % 3 === 1 ? [{ id: callId, name: 'create_file', arguments: '{}' }] : [],
+        toolResults: [],
+      });
+      usage.push({
+        _id: `${turnId}:${s}`,
+        turnId,
+        sessionId,
+        projectId,
+        ownerId,
+        agent: 'writer',
+        step: s,
+        model: 'offline',
+        promptTokens: 3000,
+        completionTokens: 400,
+        totalTokens: 3400,
+        source: 'provider',
+      });
+      if (s % 3 === 1)
+        executions.push({
+          key: `${turnId}:${s}:${callId}`,
+          turnId,
+          name: 'create_file',
+          result: { body: { ok: true }, outcome: { name: 'create_file', ok: true }, events: [] },
+        });
     }
     snapshots.push({ _id: `${turnId}:${file._id}`, turnId, fileId: file._id, version: 2 });
   }

@@ -60,7 +60,15 @@ export async function stepCosts(runtime: Runtime, config: Config, workflowId: st
       t = performance.now();
       for (const text of texts) countTokens(text);
       const tokenCountMs = performance.now() - t;
-      out.push({ step: input.step, agent: input.agent, readsMs, buildMs, buildCommands, tokenCountMs, promptChars: texts.reduce((n, x) => n + x.length, 0) });
+      out.push({
+        step: input.step,
+        agent: input.agent,
+        readsMs,
+        buildMs,
+        buildCommands,
+        tokenCountMs,
+        promptChars: texts.reduce((n, x) => n + x.length, 0),
+      });
     }
   } finally {
     client.off('commandStarted', count);

@@ -29,8 +29,13 @@ export async function temporalRequests(url: string, namespace: string): Promise<
 }
 
 /** "Temporal server requests per turn: …", the most frequent operations first. */
-export function temporalRequestsLine(before: Record<string, number> | null, after: Record<string, number> | null, turns: number): string {
-  if (!before || !after) return 'Temporal server requests: not available (no metrics endpoint; the dev server serves one on TEMPORAL_METRICS_PORT)';
+export function temporalRequestsLine(
+  before: Record<string, number> | null,
+  after: Record<string, number> | null,
+  turns: number,
+): string {
+  if (!before || !after)
+    return 'Temporal server requests: not available (no metrics endpoint; the dev server serves one on TEMPORAL_METRICS_PORT)';
   const diff = Object.entries(after)
     .map(([op, n]) => [op, n - (before[op] ?? 0)] as const)
     .filter(([, n]) => n > 0)

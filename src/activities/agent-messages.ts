@@ -16,7 +16,14 @@ import type { ProjectType } from '../core/domain';
 import { renderNotesForContext } from './tools/project-notes';
 import { detectLanguage } from '../core/text';
 import type { LlmStepInput } from '../core/turn-types';
-import { type ContextSettings, countStable, countTokens, ensureTurnContext, markChanged, MESSAGE_OVERHEAD_TOKENS } from './context';
+import {
+  type ContextSettings,
+  countStable,
+  countTokens,
+  ensureTurnContext,
+  markChanged,
+  MESSAGE_OVERHEAD_TOKENS,
+} from './context';
 import { notFound } from './failures';
 import { stepsUpTo } from './turn-reads';
 import type { WorkerCaches } from './worker-caches';
@@ -74,7 +81,11 @@ function messageTokens(stableCounts: WorkerCaches['stableTokenCounts'], m: ChatM
   const text = typeof m.content === 'string' ? m.content : '';
   let n = MESSAGE_OVERHEAD_TOKENS + (key ? countStable(stableCounts, key, text) : countTokens(text));
   if (m.role === 'assistant' && m.tool_calls)
-    for (const c of m.tool_calls) if (c.type === 'function') n += countTokens(c.function.name) + (key ? countStable(stableCounts, `${key}:${c.id}`, c.function.arguments) : countTokens(c.function.arguments));
+    for (const c of m.tool_calls)
+      if (c.type === 'function')
+        n +=
+          countTokens(c.function.name) +
+          (key ? countStable(stableCounts, `${key}:${c.id}`, c.function.arguments) : countTokens(c.function.arguments));
   return n;
 }
 
@@ -109,7 +120,13 @@ async function changedSinceShown(models: Models, ctx: TurnContextDoc): Promise<s
   return ctx.shown.filter((s) => changed.has(s.fileId!)).map((s) => s.fileId!);
 }
 
-type BriefProject = { title: string; type: string; summary?: string | null; style?: string | null; notes?: Parameters<typeof renderNotesForContext>[0] | null };
+type BriefProject = {
+  title: string;
+  type: string;
+  summary?: string | null;
+  style?: string | null;
+  notes?: Parameters<typeof renderNotesForContext>[0] | null;
+};
 
 /** The project's title, summary, style and notes: it opens the standing material. */
 function renderProjectBrief(project: BriefProject): string {
@@ -125,11 +142,18 @@ function renderProjectBrief(project: BriefProject): string {
 
 /** The task board, read on every step: it may change mid-turn, so it goes with what moves. */
 function renderTaskBoard(tasks: { status?: string | null; title?: string | null; progress?: string | null }[]): string {
-  return tasks.length ? `\n\nTask board:\n${tasks.map((t) => `- [${t.status}] ${t.title}${t.progress ? ` (${t.progress})` : ''}`).join('\n')}` : '';
+  return tasks.length
+    ? `\n\nTask board:\n${tasks.map((t) => `- [${t.status}] ${t.title}${t.progress ? ` (${t.progress})` : ''}`).join('\n')}`
+    : '';
 }
 
 /** The step's prompt; `caches` are the worker's (the turn's context and the counts of texts seen before). */
-export async function buildAgentMessages(models: Models, caches: WorkerCaches, input: LlmStepInput, settings: ContextSettings): Promise<StepPrompt> {
+export async function buildAgentMessages(
+  models: Models,
+  caches: WorkerCaches,
+  input: LlmStepInput,
+  settings: ContextSettings,
+): Promise<StepPrompt> {
   // On the path of every model call: the turn's context and steps, the project brief (its task
   // board may change mid-turn) and the heads of the files shown whole. Once this worker holds
   // the context (every step after the first), the four reads go out together: one round trip.
@@ -138,7 +162,9 @@ export async function buildAgentMessages(models: Models, caches: WorkerCaches, i
     stepContext,
     stepsUpTo(models, input.turnId, input.step - 1),
     stepContext.then(({ context }) =>
-      models.Project.findById(context.projectId).select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 }).lean(),
+      models.Project.findById(context.projectId)
+        .select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 })
+        .lean(),
     ),
     stepContext.then(({ context }) => changedSinceShown(models, context)),
   ]);
@@ -193,27 +219,48 @@ export async function buildAgentMessages(models: Models, caches: WorkerCaches, i
       role: 'assistant',
       content: s.rawContent || null,
       ...(s.toolCalls.length
-        ? { tool_calls: s.toolCalls.map((c) => ({ id: c.id!, type: 'function' as const, function: { name: c.name!, arguments: c.arguments || '{}' } })) }
+        ? {
+            tool_calls: s.toolCalls.map((c) => ({
+              id: c.id!,
+              type: 'function' as const,
+              function: { name: c.name!, arguments: c.arguments || '{}' },
+            })),
+          }
         : {}),
     });
     for (const c of s.toolCalls) {
       const r = s.toolResults.find((x) => x.toolCallId === c.id);
       if (s !== own[own.length - 1]) elidable.push(tail.length);
       if (r) keys[tail.length] = `${input.turnId}:${s.step}:${c.id}`;
-      tail.push({ role: 'tool', tool_call_id: c.id!, content: r?.content ?? '{"ok":false,"error_type":"not_executed","message":"The turn stopped before this call ran."}' });
+      tail.push({
+        role: 'tool',
+        tool_call_id: c.id!,
+        content:
+          r?.content ?? '{"ok":false,"error_type":"not_executed","message":"The turn stopped before this call ran."}',
+      });
     }
   }
   for (const s of input.steering) tail.push({ role: 'user', content: `${STEERING_MARKER} ${s}` });
 
   // The stored parts were measured once at assembly; only this step's own parts are counted here.
-  const markTokens = changed.length ? countTokens(markChanged('(id=000000000000000000000000) [full]', ['000000000000000000000000'])) : 0;
+  const markTokens = changed.length
+    ? countTokens(markChanged('(id=000000000000000000000000) [full]', ['000000000000000000000000']))
+    : 0;
   let fixed =
     3 +
     // The shared instructions and the role are the same text on every step of a turn: counted once.
     messageTokens(caches.stableTokenCounts, head[0]!, `system:${input.turnId}`) +
-    MESSAGE_OVERHEAD_TOKENS + countTokens(projectBrief) + 1 + ctx.contextTokens +
-    MESSAGE_OVERHEAD_TOKENS + countTokens(taskBoard) + countStable(caches.stableTokenCounts, `role:${input.agent}`, role) + 1 + countTokens(scopeAndLanguage) +
-    MESSAGE_OVERHEAD_TOKENS + ctx.userTokens +
+    MESSAGE_OVERHEAD_TOKENS +
+    countTokens(projectBrief) +
+    1 +
+    ctx.contextTokens +
+    MESSAGE_OVERHEAD_TOKENS +
+    countTokens(taskBoard) +
+    countStable(caches.stableTokenCounts, `role:${input.agent}`, role) +
+    1 +
+    countTokens(scopeAndLanguage) +
+    MESSAGE_OVERHEAD_TOKENS +
+    ctx.userTokens +
     changed.length * markTokens +
     tail.reduce((n, m, i) => n + messageTokens(caches.stableTokenCounts, m, keys[i]), 0);
   // 001's ledger shrinks only history; when even an empty history leaves the prompt over the
@@ -233,17 +280,32 @@ export async function buildAgentMessages(models: Models, caches: WorkerCaches, i
   for (const m of ctx.history) {
     if (historyTokens + m.tokens! > room) break;
     historyTokens += m.tokens!;
-    history.push(m.role === 'assistant' ? { role: 'assistant', content: m.content! } : { role: 'user', content: m.content! });
+    history.push(
+      m.role === 'assistant' ? { role: 'assistant', content: m.content! } : { role: 'user', content: m.content! },
+    );
   }
   history.reverse();
 
-  const owner: TurnOwner = { sessionId: ctx.sessionId, projectId: ctx.projectId, ownerId: ctx.ownerId, jobId: ctx.jobId ?? null };
+  const owner: TurnOwner = {
+    sessionId: ctx.sessionId,
+    projectId: ctx.projectId,
+    ownerId: ctx.ownerId,
+    jobId: ctx.jobId ?? null,
+  };
   return {
     messages: [...head, ...history, turnContext, user, ...tail],
     owner,
     toolTurn: ctx.focusFileId === undefined ? null : { ...owner, message: ctx.message, focusFileId: ctx.focusFileId },
     language,
     storeContext,
-    ledger: { ceiling: settings.ledgerCeiling, fixed, history: historyTokens, historyMessages: history.length, total: fixed + historyTokens, changed, elided },
+    ledger: {
+      ceiling: settings.ledgerCeiling,
+      fixed,
+      history: historyTokens,
+      historyMessages: history.length,
+      total: fixed + historyTokens,
+      changed,
+      elided,
+    },
   };
 }

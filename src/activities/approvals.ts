@@ -22,11 +22,19 @@ export function createApprovalActivities(deps: ActivityDeps) {
     return { turnId, sessionId: t.sessionId, jobId: t.jobId };
   };
   return {
-    async requestApproval(input: { turnId: string; approval: PendingApproval; waitSeconds: number; slot: number }): Promise<void> {
+    async requestApproval(input: {
+      turnId: string;
+      approval: PendingApproval;
+      waitSeconds: number;
+      slot: number;
+    }): Promise<void> {
       const a = input.approval;
       const expiresAt = new Date(deps.clock().getTime() + input.waitSeconds * 1000).toISOString();
       const turn = quiet(turnOf(input.turnId));
-      await models.Turn.updateOne({ _id: input.turnId }, { $set: { status: 'awaiting_approval', pendingApproval: { ...a, expiresAt } } });
+      await models.Turn.updateOne(
+        { _id: input.turnId },
+        { $set: { status: 'awaiting_approval', pendingApproval: { ...a, expiresAt } } },
+      );
       const event = draft(
         'approval_requested',
         {
@@ -46,12 +54,21 @@ export function createApprovalActivities(deps: ActivityDeps) {
       await toSessionFeed(deps, (await turn).sessionId, [feedItems.approval(await turn, a.approvalId, event)]);
     },
 
-    async approvalDecided(input: { turnId: string; approvalId: string; decision: ApprovalVerdict; slot: number }): Promise<void> {
+    async approvalDecided(input: {
+      turnId: string;
+      approvalId: string;
+      decision: ApprovalVerdict;
+      slot: number;
+    }): Promise<void> {
       await models.Turn.updateOne(
         { _id: input.turnId, status: 'awaiting_approval' },
         { $set: { status: 'running', pendingApproval: null } },
       );
-      const event = draft('approval_decided', { approvalId: input.approvalId, decision: input.decision }, { turnId: input.turnId });
+      const event = draft(
+        'approval_decided',
+        { approvalId: input.approvalId, decision: input.decision },
+        { turnId: input.turnId },
+      );
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish([event]);
       const turn = await turnOf(input.turnId);
       await toSessionFeed(deps, turn.sessionId, [feedItems.approval(turn, input.approvalId, event)]);

@@ -79,7 +79,8 @@ export class BatchingPublisher {
   add(event: AnyEventDraft): void {
     const last = this.queue[this.queue.length - 1];
     if (!DELTA_TYPES.has(event.type)) this.queue.push(event);
-    else if (last && last.type === event.type && sameTarget(last, event)) (last.data as { delta: string }).delta += (event.data as { delta: string }).delta;
+    else if (last && last.type === event.type && sameTarget(last, event))
+      (last.data as { delta: string }).delta += (event.data as { delta: string }).delta;
     // A queued delta is merged into in place, so it is our own copy (its data is flat strings;
     // a structuredClone per token cost more than the merge saves).
     else this.queue.push({ ...event, data: { ...event.data } } as AnyEventDraft);

@@ -33,12 +33,22 @@ export function captureKey(turnId: string, step: number, fileId: string): string
  * text differs, this attempt writes its own version, so the file ends with what the author
  * saw and the earlier attempt's text stays in the history instead of being overwritten.
  */
-export async function stepCaptureKey(models: Models, c: Omit<CaptureToSave, 'writeKey'>, attempt: number): Promise<string> {
+export async function stepCaptureKey(
+  models: Models,
+  c: Omit<CaptureToSave, 'writeKey'>,
+  attempt: number,
+): Promise<string> {
   const first = captureKey(c.turnId, c.step, c.fileId);
   if (attempt <= 1) return first;
   // Attempt n's own key is `…:a<n>` (attempt 1 has the plain key).
   const keys = Array.from({ length: attempt - 1 }, (_, i) => (i === 0 ? first : `${first}:a${i + 1}`));
-  const earlier = await Promise.all(keys.map((k) => models.FileVersion.findById(idFromKey(`version:${k}`)).select({ content: 1 }).lean()));
+  const earlier = await Promise.all(
+    keys.map((k) =>
+      models.FileVersion.findById(idFromKey(`version:${k}`))
+        .select({ content: 1 })
+        .lean(),
+    ),
+  );
   const same = earlier.findIndex((v) => v !== null && v.content === c.body);
   return same >= 0 ? keys[same]! : `${first}:a${attempt}`;
 }
@@ -50,7 +60,10 @@ export async function stepCaptureKey(models: Models, c: Omit<CaptureToSave, 'wri
  * a new file beside it, "<title> (AI draft)", and the outcome says so (`file_deleted` /
  * `stale_content`), with a card on the stream. Returns the outcome and the (unstamped) event.
  */
-export async function saveCapture(models: Models, c: CaptureToSave): Promise<{ outcome: ToolOutcome; event: AnyEventDraft }> {
+export async function saveCapture(
+  models: Models,
+  c: CaptureToSave,
+): Promise<{ outcome: ToolOutcome; event: AnyEventDraft }> {
   try {
     // The write's own read of the file decides (one round trip): a retry that finds its
     // version is this save; otherwise the file must be live and not the author's since.
@@ -65,8 +78,24 @@ export async function saveCapture(models: Models, c: CaptureToSave): Promise<{ o
     });
     const saved = v.file!;
     return {
-      event: draft('file_updated', { fileId: c.fileId, title: saved.title, fileType: saved.type, versionId: v.versionId, words: v.words, operation: 'stream', version: v.version }),
-      outcome: { name: 'file_stream', ok: true, fileId: c.fileId, fileType: saved.type, title: saved.title, op: 'edited', bodyWords: isBodyType(saved.type) ? v.words : 0 },
+      event: draft('file_updated', {
+        fileId: c.fileId,
+        title: saved.title,
+        fileType: saved.type,
+        versionId: v.versionId,
+        words: v.words,
+        operation: 'stream',
+        version: v.version,
+      }),
+      outcome: {
+        name: 'file_stream',
+        ok: true,
+        fileId: c.fileId,
+        fileType: saved.type,
+        title: saved.title,
+        op: 'edited',
+        bodyWords: isBodyType(saved.type) ? v.words : 0,
+      },
     };
   } catch (err) {
     if (!(err instanceof WriteRefused)) throw err;
@@ -81,7 +110,14 @@ export const draftTitle = (title: string): string => `${title} (AI draft)`;
 async function notSaved(
   models: Models,
   c: CaptureToSave,
-  file: { title: string; type: string; projectId: string; ownerId: string; parentId?: string | null; order?: number } | null,
+  file: {
+    title: string;
+    type: string;
+    projectId: string;
+    ownerId: string;
+    parentId?: string | null;
+    order?: number;
+  } | null,
   reason: 'file_deleted' | 'stale_content',
 ): Promise<{ outcome: ToolOutcome; event: AnyEventDraft }> {
   const title = file?.title ?? '';
@@ -100,16 +136,40 @@ async function notSaved(
       createdByTurnId: c.turnId,
       keptFrom: { fileId: c.fileId, reason },
     });
-    await writeVersion(models, id, c.body, { author: 'ai', agent: c.agent, turnId: c.turnId, operation: 'stream', writeKey: `${c.writeKey}:kept` });
+    await writeVersion(models, id, c.body, {
+      author: 'ai',
+      agent: c.agent,
+      turnId: c.turnId,
+      operation: 'stream',
+      writeKey: `${c.writeKey}:kept`,
+    });
     kept = { id, title: draftTitle(title) };
   }
-  const why = reason === 'file_deleted' ? 'the author deleted it while it was being written' : 'the author edited it while it was being written, and their text is kept';
+  const why =
+    reason === 'file_deleted'
+      ? 'the author deleted it while it was being written'
+      : 'the author edited it while it was being written, and their text is kept';
   const message = `The body was not saved into ${named}: ${why}.${kept ? ` It is kept in "${kept.title}" (id=${kept.id}).` : ''}`;
   return {
-    outcome: { name: 'file_stream', ok: false, errorType: reason, message, fileId: c.fileId, title, ...(kept ? { keptIn: kept } : {}) },
+    outcome: {
+      name: 'file_stream',
+      ok: false,
+      errorType: reason,
+      message,
+      fileId: c.fileId,
+      title,
+      ...(kept ? { keptIn: kept } : {}),
+    },
     event: draft(
       'tool_result',
-      { name: 'file_stream', ok: false, errorType: reason, message, refusal: 'kept_your_edits', ...(kept ? { result: { kept_in: kept } } : {}) },
+      {
+        name: 'file_stream',
+        ok: false,
+        errorType: reason,
+        message,
+        refusal: 'kept_your_edits',
+        ...(kept ? { result: { kept_in: kept } } : {}),
+      },
       { toolCallId: `save:${c.fileId}` },
     ),
   };

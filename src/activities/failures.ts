@@ -24,5 +24,8 @@ const LABEL: Record<MissingKind, string> = {
  * @param where optional context appended to the message ("in the step transcript").
  */
 export function notFound(kind: MissingKind, id: string, where = ''): ApplicationFailure {
-  return ApplicationFailure.nonRetryable(`${LABEL[kind]} ${id} not found${where ? ` ${where}` : ''}`, notFoundType(kind));
+  return ApplicationFailure.nonRetryable(
+    `${LABEL[kind]} ${id} not found${where ? ` ${where}` : ''}`,
+    notFoundType(kind),
+  );
 }

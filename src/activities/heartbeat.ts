@@ -50,17 +50,25 @@ export function heartbeatPace(deps: Pick<ActivityDeps, 'caches' | 'config'>): He
   return { load: deps.caches.heartbeatLoad, beatsPerSecond: deps.config.HEARTBEATS_PER_SECOND };
 }
 
-export async function heartbeatWhile<T>(ctx: Context, pace: HeartbeatPace, details: () => unknown, fn: () => Promise<T>): Promise<T> {
+export async function heartbeatWhile<T>(
+  ctx: Context,
+  pace: HeartbeatPace,
+  details: () => unknown,
+  fn: () => Promise<T>,
+): Promise<T> {
   if (ctx.info.isLocal) return fn();
   const { load, beatsPerSecond } = pace;
   const leave = load.enter();
   let timer: NodeJS.Timeout | null = null;
   // Re-armed after each beat, so the beat follows the worker's load as it changes.
   const arm = () => {
-    timer = setTimeout(() => {
-      ctx.heartbeat(details());
-      arm();
-    }, load.beatMs(beatsPerSecond, ctx.info.heartbeatTimeoutMs));
+    timer = setTimeout(
+      () => {
+        ctx.heartbeat(details());
+        arm();
+      },
+      load.beatMs(beatsPerSecond, ctx.info.heartbeatTimeoutMs),
+    );
   };
   arm();
   try {

@@ -23,8 +23,17 @@ import { createWorkerCaches, type WorkerCaches } from './worker-caches';
  * Heartbeats every second (wider under load) while a short activity runs (heartbeat.ts): a
  * killed worker is noticed in seconds while a slow MongoDB write may still take as long as it needs.
  */
-function withHeartbeat<A extends unknown[], R>(pace: HeartbeatPace, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-  return (...args: A) => heartbeatWhile(Context.current(), pace, () => undefined, () => fn(...args));
+function withHeartbeat<A extends unknown[], R>(
+  pace: HeartbeatPace,
+  fn: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R> {
+  return (...args: A) =>
+    heartbeatWhile(
+      Context.current(),
+      pace,
+      () => undefined,
+      () => fn(...args),
+    );
 }
 
 /**

@@ -22,7 +22,9 @@ export function createJobCommandActivities(deps: ActivityDeps) {
           ? await models.Job.findOne({ _id: input.jobId, ownerId: turn.ownerId }).lean()
           : input.jobId
             ? null
-            : await models.Job.findOne({ projectId: turn.projectId, ownerId: turn.ownerId, status: { $in: ACTIVE } }).sort({ createdAt: -1 }).lean();
+            : await models.Job.findOne({ projectId: turn.projectId, ownerId: turn.ownerId, status: { $in: ACTIVE } })
+                .sort({ createdAt: -1 })
+                .lean();
       if (!job) return { job: null, reason: input.jobId ? 'not_found' : 'none_running' };
       return {
         job: {

@@ -31,7 +31,13 @@ export async function chapterFiles(models: Models, projectId: string): Promise<M
     const n = chapterOf(f.title);
     if (n === null) continue;
     const list = byChapter.get(n) ?? [];
-    list.push({ id: String(f._id), title: f.title, words: f.words, updatedAt: f.updatedAt, createdByTurnId: f.createdByTurnId ?? null });
+    list.push({
+      id: String(f._id),
+      title: f.title,
+      words: f.words,
+      updatedAt: f.updatedAt,
+      createdByTurnId: f.createdByTurnId ?? null,
+    });
     byChapter.set(n, list);
   }
   return byChapter;
@@ -51,7 +57,7 @@ export function pickChapterFile(candidates: ChapterFile[] | undefined, turnIds: 
 
 /** Any live file for chapter N, written or not (a failed attempt may have left one). */
 export function anyChapterFile(candidates: ChapterFile[] | undefined): ChapterFile | null {
-  return pickChapterFile(candidates) ?? (candidates?.[0] ?? null);
+  return pickChapterFile(candidates) ?? candidates?.[0] ?? null;
 }
 
 export interface OutlineCoverage {
@@ -62,7 +68,10 @@ export interface OutlineCoverage {
 
 /** Outline entries (lines that start with a chapter number), across every live outline file, newest first. */
 export async function outlineCoverage(models: Models, projectId: string): Promise<OutlineCoverage> {
-  const outlines = await models.File.find({ projectId, type: 'outline', deletedAt: null }).sort({ updatedAt: -1 }).select({ content: 1 }).lean();
+  const outlines = await models.File.find({ projectId, type: 'outline', deletedAt: null })
+    .sort({ updatedAt: -1 })
+    .select({ content: 1 })
+    .lean();
   return { entries: outlineLines(outlines.map((o) => o.content)), outlineIds: outlines.map((o) => String(o._id)) };
 }
 

@@ -39,14 +39,23 @@ export function jobSummaryText(f: JobSummaryFacts, lang: Lang): string {
     : zh
       ? '还没有写完任何一章。'
       : 'No chapter was finished.';
-  const rest = left.length ? (zh ? `剩下${chapterList(left, lang)}。` : `Left: ${chapterList(left, lang)}.`) : zh ? '没有剩下的章节。' : 'Nothing is left.';
+  const rest = left.length
+    ? zh
+      ? `剩下${chapterList(left, lang)}。`
+      : `Left: ${chapterList(left, lang)}.`
+    : zh
+      ? '没有剩下的章节。'
+      : 'Nothing is left.';
   const range = chapterRange(f.from, f.to, lang);
-  const head = {
-    completed: zh ? `任务完成（${range}）。` : `The job for ${range} is complete.`,
-    cancelled: zh ? `任务已取消（${range}）。` : `The job for ${range} was cancelled.`,
-    failed: words.failed(f.failedChapter === undefined ? f.next : f.failedChapter, f.reason ?? 'error'),
-    paused: zh ? `任务在${chapterList([f.next], lang)}之前暂停了：预算不够写下一章。提高预算后恢复即可继续。` : `The job paused before chapter ${f.next}: the next chapter would go over its budget. Raise the budget and resume it to go on.`,
-  }[f.status] ?? (zh ? '任务停下了。' : 'The job stopped.');
+  const head =
+    {
+      completed: zh ? `任务完成（${range}）。` : `The job for ${range} is complete.`,
+      cancelled: zh ? `任务已取消（${range}）。` : `The job for ${range} was cancelled.`,
+      failed: words.failed(f.failedChapter === undefined ? f.next : f.failedChapter, f.reason ?? 'error'),
+      paused: zh
+        ? `任务在${chapterList([f.next], lang)}之前暂停了：预算不够写下一章。提高预算后恢复即可继续。`
+        : `The job paused before chapter ${f.next}: the next chapter would go over its budget. Raise the budget and resume it to go on.`,
+    }[f.status] ?? (zh ? '任务停下了。' : 'The job stopped.');
   return [head, written, rest].join(zh ? '' : ' ');
 }
 
@@ -85,7 +94,16 @@ export async function postJobSummary(
   const seq = (await reserveMessageSeqs(models, job.sessionId, 1)) ?? 0;
   try {
     // The job's id stands for the turn: no turn of the session is this message's.
-    await models.Message.create({ sessionId: job.sessionId, projectId: job.projectId, turnId: jobId, role: 'assistant', agent: null, content: text, seq, key });
+    await models.Message.create({
+      sessionId: job.sessionId,
+      projectId: job.projectId,
+      turnId: jobId,
+      role: 'assistant',
+      agent: null,
+      content: text,
+      seq,
+      key,
+    });
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
   }

@@ -49,8 +49,10 @@ function common(b: ChapterBrief): string[] {
         ? `Previous chapter: "${b.previous.title}" (id=${b.previous.id}) — pick up where it ends and keep names and facts consistent.`
         : `上一章：《${b.previous.title}》(id=${b.previous.id})——从它结尾处接着写，人物和事实保持一致。`,
     );
-  if (b.wordsPerChapter) lines.push(en ? `Target length: about ${b.wordsPerChapter} words.` : `目标篇幅：约${b.wordsPerChapter}字。`);
-  if (b.instructions.trim()) lines.push(`${en ? 'Instructions from the author: ' : '作者的要求：'}${truncate(b.instructions.trim(), 4000)}`);
+  if (b.wordsPerChapter)
+    lines.push(en ? `Target length: about ${b.wordsPerChapter} words.` : `目标篇幅：约${b.wordsPerChapter}字。`);
+  if (b.instructions.trim())
+    lines.push(`${en ? 'Instructions from the author: ' : '作者的要求：'}${truncate(b.instructions.trim(), 4000)}`);
   return lines;
 }
 
@@ -94,7 +96,14 @@ export function revisionMessage(b: ChapterBrief & { target: FileRef; reviewerNot
 }
 
 /** The message of the outline turn, when the outline does not cover the job's range. */
-export function outlineMessage(o: { from: number; to: number; lang: Lang; instructions: string; existing: FileRef | null; missing: string }): string {
+export function outlineMessage(o: {
+  from: number;
+  to: number;
+  lang: Lang;
+  instructions: string;
+  existing: FileRef | null;
+  missing: string;
+}): string {
   const en = o.lang === 'en';
   const lines = [
     en
@@ -108,7 +117,8 @@ export function outlineMessage(o: { from: number; to: number; lang: Lang; instru
         : `大纲《${o.existing.title}》(id=${o.existing.id}) 缺少第${o.missing}章的条目：补上（edit_file 的 "append" 操作），或者保存一份完整的大纲文件。`,
     );
   else lines.push(en ? 'Save it as an outline file.' : '保存为大纲文件。');
-  if (o.instructions.trim()) lines.push(`${en ? 'Instructions from the author: ' : '作者的要求：'}${truncate(o.instructions.trim(), 4000)}`);
+  if (o.instructions.trim())
+    lines.push(`${en ? 'Instructions from the author: ' : '作者的要求：'}${truncate(o.instructions.trim(), 4000)}`);
   lines.push(en ? 'Do not write chapter text and do not ask questions.' : '不要写正文，也不要提问。');
   return lines.join('\n');
 }

@@ -19,8 +19,24 @@ import { type JobProgressKind } from '../core/events';
 import { type JobCost, jobCost } from '../db/job-cost';
 import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
-import { anyChapterFile, type ChapterFile, chapterFiles, describeRanges, missingChapters, outlineCoverage, pickChapterFile, updateJobTask } from './job-files';
-import { chapterMessage, existingRevisionMessage, type Lang, outlineMessage, parseVerdict, revisionMessage } from './job-text';
+import {
+  anyChapterFile,
+  type ChapterFile,
+  chapterFiles,
+  describeRanges,
+  missingChapters,
+  outlineCoverage,
+  pickChapterFile,
+  updateJobTask,
+} from './job-files';
+import {
+  chapterMessage,
+  existingRevisionMessage,
+  type Lang,
+  outlineMessage,
+  parseVerdict,
+  revisionMessage,
+} from './job-text';
 import { publisherFor, streamKeyFor } from './publish';
 import { feedItems, toSessionFeed } from './session-feed';
 import type { FeedItem } from '../streams/session-feed';
@@ -73,7 +89,13 @@ async function loadJob(models: Models, jobId: string): Promise<JobDoc> {
 }
 
 /** The job as its item on the task board needs it. */
-const onBoard = (job: JobDoc) => ({ jobId: String(job._id), projectId: job.projectId, from: job.from, to: job.to, language: job.language });
+const onBoard = (job: JobDoc) => ({
+  jobId: String(job._id),
+  projectId: job.projectId,
+  from: job.from,
+  to: job.to,
+  language: job.language,
+});
 
 /** Chapters of the job's range that exist as draft files with body text, whoever wrote them. */
 function writtenUnits(job: JobDoc, files: Map<number, ChapterFile[]>): number[] {
@@ -126,12 +148,21 @@ function sessionFeedOf(job: JobDoc, input: RecordJobInput, events: AnyEventDraft
   events.forEach((e, i) => {
     if (e.type === 'job_progress') items.push(feedItems.job(jobId, input.slot, i, e));
   });
-  if (input.done) items.push({ key: `job:${jobId}:finished`, event: draft('job_finished', { status: input.status ?? job.status }, { jobId }) });
+  if (input.done)
+    items.push({
+      key: `job:${jobId}:finished`,
+      event: draft('job_finished', { status: input.status ?? job.status }, { jobId }),
+    });
   return items;
 }
 
 /** The author message of a job's turn. Its reads (outline, chapter files, project summary) start at once, beside the job's. */
-async function buildMessage(models: Models, jobRead: Promise<JobDoc>, projectId: string, input: OpenJobTurnInput): Promise<string> {
+async function buildMessage(
+  models: Models,
+  jobRead: Promise<JobDoc>,
+  projectId: string,
+  input: OpenJobTurnInput,
+): Promise<string> {
   const project = quiet(models.Project.findById(projectId).select({ summary: 1 }).lean().exec());
   const files = input.kind === 'outline' ? null : quiet(chapterFiles(models, projectId));
   const [coverage, job] = await Promise.all([outlineCoverage(models, projectId), jobRead]);
@@ -143,7 +174,9 @@ async function buildMessage(models: Models, jobRead: Promise<JobDoc>, projectId:
   };
   if (input.kind === 'outline') {
     const missing = missingChapters(coverage, job.from, job.to);
-    const existing = coverage.outlineIds[0] ? await models.File.findById(coverage.outlineIds[0]).select({ title: 1 }).lean() : null;
+    const existing = coverage.outlineIds[0]
+      ? await models.File.findById(coverage.outlineIds[0]).select({ title: 1 }).lean()
+      : null;
     return outlineMessage({
       from: job.from,
       to: job.to,
@@ -172,10 +205,23 @@ async function buildMessage(models: Models, jobRead: Promise<JobDoc>, projectId:
     return chapterMessage(brief);
   }
   const target = pickChapterFile(chapters.get(n), input.reviewTurnId ? [input.reviewTurnId] : []);
-  if (!target) throw ApplicationFailure.nonRetryable(`chapter ${n} has no draft to revise`, FailureType.NothingToRevise);
-  if (input.reviseExisting) return existingRevisionMessage({ ...brief, target: { id: target.id, title: target.title } });
-  const review = await models.Message.findOne({ turnId: input.reviewTurnId, role: 'assistant', agent: 'quality_reviewer' }).sort({ seq: -1 }).lean();
-  return revisionMessage({ ...brief, target: { id: target.id, title: target.title }, reviewerNotes: review?.content ?? '', round: input.round });
+  if (!target)
+    throw ApplicationFailure.nonRetryable(`chapter ${n} has no draft to revise`, FailureType.NothingToRevise);
+  if (input.reviseExisting)
+    return existingRevisionMessage({ ...brief, target: { id: target.id, title: target.title } });
+  const review = await models.Message.findOne({
+    turnId: input.reviewTurnId,
+    role: 'assistant',
+    agent: 'quality_reviewer',
+  })
+    .sort({ seq: -1 })
+    .lean();
+  return revisionMessage({
+    ...brief,
+    target: { id: target.id, title: target.title },
+    reviewerNotes: review?.content ?? '',
+    round: input.round,
+  });
 }
 
 /** Every job activity the worker registers: the job's child turns, then its checks and record. */
@@ -198,7 +244,8 @@ function createJobTurnActivities(deps: ActivityDeps) {
       // Jobs that name their session and project (since these fields) take the lock while the
       // job is read; older ones read the job first.
       const jobRead = quiet(loadJob(models, input.jobId));
-      const { sessionId, projectId } = input.sessionId && input.projectId ? { sessionId: input.sessionId, projectId: input.projectId } : await jobRead;
+      const { sessionId, projectId } =
+        input.sessionId && input.projectId ? { sessionId: input.sessionId, projectId: input.projectId } : await jobRead;
       // An author's turn running in the job's session: a retryable error, so the chapter waits for it.
       const { client } = Context.current();
       // Reads only, so they go out with the lock: the turn an earlier attempt recorded, and the
@@ -210,16 +257,30 @@ function createJobTurnActivities(deps: ActivityDeps) {
         now: deps.clock,
         workflowOpen: (holder) => workflowRunning(client, turnWorkflowId(holder)),
       });
-      if (busyWith && input.failWhenBusy) throw ApplicationFailure.nonRetryable(`session ${sessionId} is busy with turn ${busyWith}`, FailureType.SessionBusy);
+      if (busyWith && input.failWhenBusy)
+        throw ApplicationFailure.nonRetryable(
+          `session ${sessionId} is busy with turn ${busyWith}`,
+          FailureType.SessionBusy,
+        );
       if (busyWith) throw new Error(`session ${sessionId} is busy with turn ${busyWith}; waiting`);
       const [job, existing] = await Promise.all([jobRead, recorded]);
       if (job.sessionId !== sessionId || job.projectId !== projectId) {
         // The workflow named another session or project than the job's (never by design): free what was taken.
         await releaseSessionLock(models, sessionId, turnId);
-        throw ApplicationFailure.nonRetryable(`job ${input.jobId} runs in session ${job.sessionId} of project ${job.projectId}, not ${sessionId} of ${projectId}`, FailureType.JobMismatch);
+        throw ApplicationFailure.nonRetryable(
+          `job ${input.jobId} runs in session ${job.sessionId} of project ${job.projectId}, not ${sessionId} of ${projectId}`,
+          FailureType.JobMismatch,
+        );
       }
       const message = existing?.message ?? (await built);
-      const { seq } = await createTurnRecords(models, { turnId, sessionId, projectId, ownerId: job.ownerId, message, jobId: input.jobId });
+      const { seq } = await createTurnRecords(models, {
+        turnId,
+        sessionId,
+        projectId,
+        ownerId: job.ownerId,
+        message,
+        jobId: input.jobId,
+      });
       return { turnId, message, ...(seq ? { openingSeq: seq } : {}) };
     },
 
@@ -227,7 +288,10 @@ function createJobTurnActivities(deps: ActivityDeps) {
     async abandonJobTurn(input: { turnId: string }): Promise<void> {
       const turn = await models.Turn.findById(input.turnId).select({ sessionId: 1 }).lean();
       if (!turn) return;
-      await models.Turn.updateOne({ _id: input.turnId, status: 'queued' }, { $set: { status: 'interrupted', stopReason: 'cancelled', endedAt: deps.clock() } });
+      await models.Turn.updateOne(
+        { _id: input.turnId, status: 'queued' },
+        { $set: { status: 'interrupted', stopReason: 'cancelled', endedAt: deps.clock() } },
+      );
       await releaseSessionLock(models, turn.sessionId, input.turnId);
     },
   };
@@ -246,11 +310,20 @@ function createJobRecordActivities(deps: ActivityDeps) {
     async existingChapters(input: { jobId: string }): Promise<number[]> {
       const job = await loadJob(models, input.jobId);
       const files = await chapterFiles(models, job.projectId);
-      const creators = [...new Set([...files.values()].flat().flatMap((f) => (f.createdByTurnId ? [f.createdByTurnId] : [])))];
-      const ours = new Set((await models.Turn.find({ _id: { $in: creators }, jobId: input.jobId }).select({ _id: 1 }).lean()).map((t) => String(t._id)));
+      const creators = [
+        ...new Set([...files.values()].flat().flatMap((f) => (f.createdByTurnId ? [f.createdByTurnId] : []))),
+      ];
+      const ours = new Set(
+        (
+          await models.Turn.find({ _id: { $in: creators }, jobId: input.jobId })
+            .select({ _id: 1 })
+            .lean()
+        ).map((t) => String(t._id)),
+      );
       const existing: number[] = [];
       for (let n = job.from; n <= job.to; n++)
-        if ((files.get(n) ?? []).some((f) => f.words > 0 && !(f.createdByTurnId && ours.has(f.createdByTurnId)))) existing.push(n);
+        if ((files.get(n) ?? []).some((f) => f.words > 0 && !(f.createdByTurnId && ours.has(f.createdByTurnId))))
+          existing.push(n);
       return existing;
     },
 
@@ -265,16 +338,24 @@ function createJobRecordActivities(deps: ActivityDeps) {
     },
 
     /** Whether the project's outline files have an entry for every chapter of the job. */
-    async jobOutlineStatus(input: { jobId: string }): Promise<{ covered: boolean; missing: number; missingText: string }> {
+    async jobOutlineStatus(input: {
+      jobId: string;
+    }): Promise<{ covered: boolean; missing: number; missingText: string }> {
       const job = await loadJob(models, input.jobId);
       const missing = missingChapters(await outlineCoverage(models, job.projectId), job.from, job.to);
       // The text goes into the job's messages to the author: in the job's language.
-      return { covered: missing.length === 0, missing: missing.length, missingText: describeRanges(missing, 6, job.language === 'zh' ? 'zh' : 'en') };
+      return {
+        covered: missing.length === 0,
+        missing: missing.length,
+        missingText: describeRanges(missing, 6, job.language === 'zh' ? 'zh' : 'en'),
+      };
     },
 
     /** The reviewer's verdict in a chapter turn, read from its saved message. */
     async reviewVerdict(input: { turnId: string }): Promise<{ verdict: 'pass' | 'revise' | 'none' }> {
-      const msg = await models.Message.findOne({ turnId: input.turnId, role: 'assistant', agent: 'quality_reviewer' }).sort({ seq: -1 }).lean();
+      const msg = await models.Message.findOne({ turnId: input.turnId, role: 'assistant', agent: 'quality_reviewer' })
+        .sort({ seq: -1 })
+        .lean();
       return { verdict: msg ? parseVerdict(msg.content) : 'none' };
     },
 
@@ -291,13 +372,19 @@ function createJobRecordActivities(deps: ActivityDeps) {
       const file = pickChapterFile(files.get(input.chapter), input.turnIds);
       if (!file) return { done: false, reason: `chapter ${input.chapter} has no draft file with body text` };
       const done = [...new Set([...job.chaptersDone, input.chapter])];
-      const totalWords = done.reduce((sum, n) => sum + (n === input.chapter ? file.words : (pickChapterFile(files.get(n))?.words ?? 0)), 0);
+      const totalWords = done.reduce(
+        (sum, n) => sum + (n === input.chapter ? file.words : (pickChapterFile(files.get(n))?.words ?? 0)),
+        0,
+      );
       // The Job's counters and the project's task board are independent writes (and the cost a
       // read): together, all before the event, so a client that reloads on it finds them.
       const [, , cost] = await Promise.all([
         models.Job.updateOne(
           { _id: input.jobId },
-          { $addToSet: { chaptersDone: input.chapter }, $set: { words: totalWords, usage: input.usage, failedChapter: null, failure: null } },
+          {
+            $addToSet: { chaptersDone: input.chapter },
+            $set: { words: totalWords, usage: input.usage, failedChapter: null, failure: null },
+          },
         ).exec(),
         updateJobTask(models, onBoard(job), writtenUnits(job, files), input.status),
         jobCost(models, { jobId: input.jobId, projectId: job.projectId }),
@@ -318,7 +405,14 @@ function createJobRecordActivities(deps: ActivityDeps) {
       );
       await publisherFor(deps, 'job', input.jobId, input.slot).publish([progress]);
       await toSessionFeed(deps, job.sessionId, [feedItems.job(input.jobId, input.slot, 0, progress)]);
-      return { done: true, fileId: file.id, title: file.title, words: file.words, totalWords, chaptersDone: done.length };
+      return {
+        done: true,
+        fileId: file.id,
+        title: file.title,
+        words: file.words,
+        totalWords,
+        chaptersDone: done.length,
+      };
     },
 
     /** Keeps the Job document, its item on the task board and the job stream in step with the workflow. */
@@ -342,11 +436,20 @@ async function recordJob(deps: ActivityDeps, input: RecordJobInput): Promise<voi
     set.failure = input.failure?.message ?? null;
   }
   // One write for the record: its fields, and a skipped chapter added to the list.
-  const update = { ...(Object.keys(set).length ? { $set: set } : {}), ...(input.skippedChapter !== undefined ? { $addToSet: { chaptersSkipped: input.skippedChapter } } : {}) };
+  const update = {
+    ...(Object.keys(set).length ? { $set: set } : {}),
+    ...(input.skippedChapter !== undefined ? { $addToSet: { chaptersSkipped: input.skippedChapter } } : {}),
+  };
   const board = async (): Promise<void> => {
     if (!input.status) return;
     const failedChapter = input.failure === undefined ? job.failedChapter : (input.failure?.chapter ?? null);
-    await updateJobTask(models, onBoard(job), writtenUnits(job, await chapterFiles(models, job.projectId)), input.status, failedChapter);
+    await updateJobTask(
+      models,
+      onBoard(job),
+      writtenUnits(job, await chapterFiles(models, job.projectId)),
+      input.status,
+      failedChapter,
+    );
   };
   const [, , cost] = await Promise.all([
     Object.keys(update).length ? models.Job.updateOne({ _id: input.jobId }, update).exec() : null,
@@ -355,12 +458,24 @@ async function recordJob(deps: ActivityDeps, input: RecordJobInput): Promise<voi
   ]);
   const events: AnyEventDraft[] = [];
   if (input.progress) events.push(jobProgress(job, input.progress, progressKind(input), cost!));
-  if (input.failure) events.push(draft('error', { code: 'job_chapter_failed', message: input.failure.message, retryable: true }, { jobId: input.jobId }));
+  if (input.failure)
+    events.push(
+      draft(
+        'error',
+        { code: 'job_chapter_failed', message: input.failure.message, retryable: true },
+        { jobId: input.jobId },
+      ),
+    );
   if (input.done) events.push(draft('done', { status: input.status ?? job.status }, { jobId: input.jobId }));
-  if (input.summary) await postJobSummary(models, job, input.status ?? job.status, input.summary, input.failure ?? null);
+  if (input.summary)
+    await postJobSummary(models, job, input.status ?? job.status, input.summary, input.failure ?? null);
   const attempt = Context.current().info.attempt;
   const publisher = publisherFor(deps, 'job', input.jobId, input.slot);
   await publisher.publish(events.map((e) => ({ ...e, attempt })));
-  if (input.done) await Promise.all([expireStream(deps.redis, streamKeyFor(deps, 'job', input.jobId), deps.config.STREAM_TTL_SECONDS), publisher.settle()]);
+  if (input.done)
+    await Promise.all([
+      expireStream(deps.redis, streamKeyFor(deps, 'job', input.jobId), deps.config.STREAM_TTL_SECONDS),
+      publisher.settle(),
+    ]);
   await toSessionFeed(deps, job.sessionId, sessionFeedOf(job, input, events));
 }

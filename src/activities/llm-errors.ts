@@ -11,7 +11,8 @@ export const MAX_PROVIDER_RETRY_DELAY_MS = 5 * 60_000;
  */
 export function providerRetryDelayMs(headers: Pick<Headers, 'get'> | undefined, now = Date.now()): number | null {
   const ms = headers?.get('retry-after-ms');
-  if (ms && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Math.min(Math.ceil(Number(ms)), MAX_PROVIDER_RETRY_DELAY_MS);
+  if (ms && Number.isFinite(Number(ms)) && Number(ms) >= 0)
+    return Math.min(Math.ceil(Number(ms)), MAX_PROVIDER_RETRY_DELAY_MS);
   const after = headers?.get('retry-after')?.trim();
   if (!after) return null;
   const seconds = /^\d+(\.\d+)?$/.test(after) ? Number(after) * 1000 : Date.parse(after) - now;
@@ -32,7 +33,10 @@ export function classifyLlmError(err: unknown): unknown {
   if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
     const status = err.status;
     if (status >= 400 && status < 500 && status !== 408 && status !== 409 && status !== 429) {
-      return ApplicationFailure.nonRetryable(`model rejected the request (${status}): ${err.message}`, FailureType.LlmBadRequest);
+      return ApplicationFailure.nonRetryable(
+        `model rejected the request (${status}): ${err.message}`,
+        FailureType.LlmBadRequest,
+      );
     }
     const delay = status === 429 || status === 503 ? providerRetryDelayMs(err.headers) : null;
     if (delay !== null)

@@ -82,7 +82,14 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
     dropEnglishProcess: req.language === 'zh',
     afterToolCalls: input.afterToolCalls ?? false,
   });
-  const answer: StreamedAnswer = { rawContent: '', chatText: '', calls: [], usage: undefined, finishReason: 'stop', processor };
+  const answer: StreamedAnswer = {
+    rawContent: '',
+    chatText: '',
+    calls: [],
+    usage: undefined,
+    finishReason: 'stop',
+    processor,
+  };
   const { checkpoint, resume } = req;
   const out = streamOutput(deps, req, answer);
   let position = 0;
@@ -123,7 +130,9 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
   const idle = new IdleWatch(deps.config.LLM_STREAM_IDLE_SECONDS);
   const leave = deps.caches.streamLoad.enter();
   try {
-    const request = resume ? continuationRequest(resume.strategy, req.messages, resume.text) : { messages: req.messages, body: {} };
+    const request = resume
+      ? continuationRequest(resume.strategy, req.messages, resume.text)
+      : { messages: req.messages, body: {} };
     const stream = await deps.llm.chat.completions.create(
       {
         ...request.body,
@@ -144,7 +153,10 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
       const choice = chunk.choices[0];
       if (!choice) continue;
       // Thinking comes as DeepSeek's `reasoning_content`, or as `reasoning` (vLLM since v0.11, Ollama).
-      const delta = choice.delta as typeof choice.delta & { reasoning_content?: string | null; reasoning?: string | null };
+      const delta = choice.delta as typeof choice.delta & {
+        reasoning_content?: string | null;
+        reasoning?: string | null;
+      };
       const thinking = delta.reasoning_content || delta.reasoning;
       if (thinking) out.add(stamp(draft('thinking', { delta: thinking })));
       if (delta.content) {
@@ -173,7 +185,12 @@ export async function streamAnswer(deps: ActivityDeps, req: AnswerRequest): Prom
         // as when a worker dies while its author reads the chapter coming in.
         if (!midStream) await out.flush();
         midStream = true;
-        deps.faults.hit('llm.mid_stream', { agent: input.agent, run: input.run, kind: input.runKind, attempt: req.attempt });
+        deps.faults.hit('llm.mid_stream', {
+          agent: input.agent,
+          run: input.run,
+          kind: input.runKind,
+          attempt: req.attempt,
+        });
       }
     }
     // An aborted request can end the stream quietly: a cancelled step (interrupt, worker

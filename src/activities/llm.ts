@@ -42,7 +42,8 @@ function cardArguments(raw: string): Record<string, unknown> {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { _value: parsed };
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(parsed)) out[k] = typeof v === 'string' && v.length > 300 ? `${v.slice(0, 300)}… [${v.length} chars]` : v;
+  for (const [k, v] of Object.entries(parsed))
+    out[k] = typeof v === 'string' && v.length > 300 ? `${v.slice(0, 300)}… [${v.length} chars]` : v;
   return out;
 }
 
@@ -62,7 +63,12 @@ export function createLlmActivities(deps: ActivityDeps) {
     /** One model call, heartbeating from its start with where it is (the stream position, or its tool calls). */
     llmStep(input: LlmStepInput): Promise<LlmStepResult> {
       const beat: StepBeat = { chars: 0, tools: false };
-      return heartbeatWhile(Context.current(), pace, () => ({ step: input.step, ...beat }), () => runStep(deps, input, beat));
+      return heartbeatWhile(
+        Context.current(),
+        pace,
+        () => ({ step: input.step, ...beat }),
+        () => runStep(deps, input, beat),
+      );
     },
   };
 }
@@ -96,7 +102,15 @@ async function runStep(deps: ActivityDeps, input: LlmStepInput, beat: StepBeat):
     const resumed = await resumeStep(deps, input, publisher, attempt, ctx.cancellationSignal);
     if (resumed) return resumed;
   }
-  const step: StepAttempt = { input, attempt, signal: ctx.cancellationSignal, publisher, stamp, beat, ...(await continuation(deps, input, attempt)) };
+  const step: StepAttempt = {
+    input,
+    attempt,
+    signal: ctx.cancellationSignal,
+    publisher,
+    stamp,
+    beat,
+    ...(await continuation(deps, input, attempt)),
+  };
   const opened = await openStep(deps, step);
   // A create_file call's folder count, read while the call streams (sibling-counts.ts).
   const siblingCounts = new EarlySiblingCounts(deps.models, opened.turn.projectId);
@@ -123,15 +137,24 @@ async function openStep(deps: ActivityDeps, { input, attempt, publisher, stamp, 
   // The turn's context is assembled once (by its first step) and read back here.
   const expanded = expandPacket(deps, input);
   const prompt = expanded.then((packet) =>
-    buildAgentMessages(deps.models, deps.caches, { ...input, packet }, {
-      contextTokens: config.AGENT_CONTEXT_TOKEN_BUDGET,
-      historyTokens: config.AGENT_CHAT_HISTORY_TOKEN_BUDGET,
-      ledgerCeiling: config.PROMPT_TOKEN_LEDGER_CEILING,
-      workingSetMaxFiles: config.AGENT_WORKING_SET_MAX_FILES,
-      workingSetMaxChars: config.AGENT_WORKING_SET_MAX_CHARS,
-    }),
+    buildAgentMessages(
+      deps.models,
+      deps.caches,
+      { ...input, packet },
+      {
+        contextTokens: config.AGENT_CONTEXT_TOKEN_BUDGET,
+        historyTokens: config.AGENT_CHAT_HISTORY_TOKEN_BUDGET,
+        ledgerCeiling: config.PROMPT_TOKEN_LEDGER_CEILING,
+        workingSetMaxFiles: config.AGENT_WORKING_SET_MAX_FILES,
+        workingSetMaxChars: config.AGENT_WORKING_SET_MAX_CHARS,
+      },
+    ),
   );
-  const [, packet, { messages, owner: turn, toolTurn, language, storeContext }] = await Promise.all([opened, expanded, prompt]);
+  const [, packet, { messages, owner: turn, toolTurn, language, storeContext }] = await Promise.all([
+    opened,
+    expanded,
+    prompt,
+  ]);
   return { packet, messages, turn, toolTurn, language, storeContext };
 }
 
@@ -141,7 +164,13 @@ type OpenedStep = Awaited<ReturnType<typeof openStep>>;
  * The answer on record: its transcript, usage and closing events, the captured file body,
  * and — for a step that runs its tool calls — the calls, after the answer is recorded.
  */
-async function recordStep(deps: ActivityDeps, step: StepAttempt, opened: OpenedStep, answer: StreamedAnswer, siblingCounts: EarlySiblingCounts): Promise<LlmStepResult> {
+async function recordStep(
+  deps: ActivityDeps,
+  step: StepAttempt,
+  opened: OpenedStep,
+  answer: StreamedAnswer,
+  siblingCounts: EarlySiblingCounts,
+): Promise<LlmStepResult> {
   const { models, config } = deps;
   const { input, attempt, publisher, stamp } = step;
   const { processor, chatText } = answer;
@@ -160,9 +189,10 @@ async function recordStep(deps: ActivityDeps, step: StepAttempt, opened: OpenedS
     ? providerUsage(config.meta.prices, answer.usage, config.OPENAI_MODEL)
     : priced(config.meta.prices, estimateUsage(opened.messages, answer.rawContent, toolCalls, config.OPENAI_MODEL));
 
-  const capture = input.pendingFileId && (processor.body || processor.closed)
-    ? { fileId: input.pendingFileId, body: processor.body, closed: processor.closed }
-    : null;
+  const capture =
+    input.pendingFileId && (processor.body || processor.closed)
+      ? { fileId: input.pendingFileId, body: processor.body, closed: processor.closed }
+      : null;
   // The step saves the captured body itself (capture.ts); the step's copy is then not needed.
   const saving = capture ? saveStepCapture(deps, input, capture.fileId, capture.body, attempt) : null;
   const stepDoc = {
@@ -180,17 +210,36 @@ async function recordStep(deps: ActivityDeps, step: StepAttempt, opened: OpenedS
     captured: capture ? [{ fileId: capture.fileId, closed: capture.closed }] : [],
     attempt,
   };
-  const store = (extra: object = {}) => models.AgentStep.replaceOne({ _id: stepDoc._id }, { ...stepDoc, ...extra }, { upsert: true }).exec();
+  const store = (extra: object = {}) =>
+    models.AgentStep.replaceOne({ _id: stepDoc._id }, { ...stepDoc, ...extra }, { upsert: true }).exec();
   const endEvents = async (saved: { event: AnyEventDraft } | null): Promise<AnyEventDraft[]> => {
     const events = [
-      ...toolCalls.map((c) => stamp(draft('tool_call', { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) }, { toolCallId: c.id }))),
+      ...toolCalls.map((c) =>
+        stamp(
+          draft(
+            'tool_call',
+            { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) },
+            { toolCallId: c.id },
+          ),
+        ),
+      ),
       stamp(draft('usage', usageData)),
       ...(saved ? [stamp(saved.event)] : []),
     ];
     return attempt > 1 ? notYetPublished(events, await publisher.slotEvents()) : events;
   };
   // Quiet: a step that runs tool calls awaits it only at its end.
-  const usageRecorded = quiet(recordUsage(models, usageId(input.turnId, input.step), input.turnId, opened.turn, input.agent, input.step, usageData));
+  const usageRecorded = quiet(
+    recordUsage(
+      models,
+      usageId(input.turnId, input.step),
+      input.turnId,
+      opened.turn,
+      input.agent,
+      input.step,
+      usageData,
+    ),
+  );
   const result = (saved: ToolOutcome | null): LlmStepResult => ({
     toolCalls: toolCalls.map((c) => ({ id: c.id, name: c.name, summary: toolSummary(c.name, c.arguments) })),
     textChars: chatText.length,
@@ -199,7 +248,9 @@ async function recordStep(deps: ActivityDeps, step: StepAttempt, opened: OpenedS
     question: toolCalls.length === 0 ? lastQuestion(chatText) : null,
     planUnits: planUnits(chatText),
     endsOnFileBlock: processor.endsOnFileBlock,
-    capture: capture ? { fileId: capture.fileId, closed: capture.closed, chars: capture.body.length, words: countWords(capture.body) } : null,
+    capture: capture
+      ? { fileId: capture.fileId, closed: capture.closed, chars: capture.body.length, words: countWords(capture.body) }
+      : null,
     ...(saved ? { saved } : {}),
     usage: usageData,
     finishReason: answer.finishReason,
@@ -220,7 +271,11 @@ async function recordStep(deps: ActivityDeps, step: StepAttempt, opened: OpenedS
     // writes only once it is. Quiet: awaited below, and by the calls.
     const answerRecorded = quiet(store({ result: recorded, toolEventsFrom: publisher.count }));
     step.beat.tools = true;
-    const toolOutcomes = await runStepTools(deps, input, toolCalls, publisher, attempt, step.signal, null, { turn: toolTurn, siblingCounts, answerRecorded });
+    const toolOutcomes = await runStepTools(deps, input, toolCalls, publisher, attempt, step.signal, null, {
+      turn: toolTurn,
+      siblingCounts,
+      answerRecorded,
+    });
     await Promise.all([answerRecorded, usageRecorded, publisher.settle()]);
     return { ...recorded, toolOutcomes };
   }
@@ -244,7 +299,11 @@ async function recordStep(deps: ActivityDeps, step: StepAttempt, opened: OpenedS
  * start; a retry goes on from what an earlier attempt streamed, or starts over when there is
  * nothing to go on from (or it was inside a tool call). `LLM_CONTINUATION=off`: no checkpoint.
  */
-async function continuation(deps: ActivityDeps, input: LlmStepInput, attempt: number): Promise<Pick<StepAttempt, 'checkpoint' | 'resume'>> {
+async function continuation(
+  deps: ActivityDeps,
+  input: LlmStepInput,
+  attempt: number,
+): Promise<Pick<StepAttempt, 'checkpoint' | 'resume'>> {
   const { config, redis } = deps;
   const strategy = resolveContinuation(config.LLM_CONTINUATION, config.OPENAI_BASE_URL);
   if (strategy === 'off') return { checkpoint: null, resume: null };
@@ -270,7 +329,8 @@ async function continuation(deps: ActivityDeps, input: LlmStepInput, attempt: nu
 function notYetPublished(events: AnyEventDraft[], published: StreamEvent[]): AnyEventDraft[] {
   const key = (e: Pick<StreamEvent, 'type' | 'data' | 'toolCallId'>): string | null => {
     if (e.type === 'usage') return 'usage';
-    if (e.type === 'file_created' || e.type === 'file_updated') return `${e.type}:${(e.data as { versionId: string }).versionId}`;
+    if (e.type === 'file_created' || e.type === 'file_updated')
+      return `${e.type}:${(e.data as { versionId: string }).versionId}`;
     if (e.type === 'tool_call') return `tool_call:${e.toolCallId ?? ''}`;
     return null;
   };
@@ -281,8 +341,16 @@ function notYetPublished(events: AnyEventDraft[], published: StreamEvent[]): Any
 /** A retried step's first event: go on from the kept text, or drop the earlier attempt's. */
 function retryEvent(step: number, attempt: number, kept: string | null): AnyEventDraft {
   return kept
-    ? draft('step_resumed', { step, attempt, keptChars: kept.length, message: 'The previous attempt of this step was interrupted; its text is kept and the step goes on from there.' })
-    : draft('step_retry', { attempt, message: 'The previous attempt of this step was interrupted; drop its partial output.' });
+    ? draft('step_resumed', {
+        step,
+        attempt,
+        keptChars: kept.length,
+        message: 'The previous attempt of this step was interrupted; its text is kept and the step goes on from there.',
+      })
+    : draft('step_retry', {
+        attempt,
+        message: 'The previous attempt of this step was interrupted; drop its partial output.',
+      });
 }
 
 async function saveStepCapture(deps: ActivityDeps, input: LlmStepInput, fileId: string, body: string, attempt: number) {
@@ -311,7 +379,16 @@ function estimateUsage(
   calls: AssembledCall[],
   model: string,
 ): UsageData {
-  const prompt = messages.reduce((n, m) => n + 4 + countTokens(typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')), 0);
+  const prompt = messages.reduce(
+    (n, m) => n + 4 + countTokens(typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')),
+    0,
+  );
   const completion = countTokens(output) + calls.reduce((n, c) => n + countTokens(c.name + c.arguments), 0);
-  return { promptTokens: prompt, completionTokens: completion, totalTokens: prompt + completion, source: 'estimate', model };
+  return {
+    promptTokens: prompt,
+    completionTokens: completion,
+    totalTokens: prompt + completion,
+    source: 'estimate',
+    model,
+  };
 }

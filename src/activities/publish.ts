@@ -5,7 +5,9 @@ import { observeEvents } from '../observability/event-metrics';
 import type { ActivityDeps } from './deps';
 
 export function streamKeyFor(deps: ActivityDeps, kind: 'turn' | 'job', id: string): string {
-  return kind === 'turn' ? turnStreamKey(deps.config.REDIS_KEY_PREFIX, id) : jobStreamKey(deps.config.REDIS_KEY_PREFIX, id);
+  return kind === 'turn'
+    ? turnStreamKey(deps.config.REDIS_KEY_PREFIX, id)
+    : jobStreamKey(deps.config.REDIS_KEY_PREFIX, id);
 }
 
 /**
@@ -58,7 +60,12 @@ export function createPublishActivities(deps: ActivityDeps) {
   return {
     async publishEvents(input: PublishInput): Promise<void> {
       await publisherFor(deps, input.streamKind, input.streamId, input.slot).publish(input.events);
-      if (input.final) await expireStream(deps.redis, streamKeyFor(deps, input.streamKind, input.streamId), deps.config.STREAM_TTL_SECONDS);
+      if (input.final)
+        await expireStream(
+          deps.redis,
+          streamKeyFor(deps, input.streamKind, input.streamId),
+          deps.config.STREAM_TTL_SECONDS,
+        );
     },
   };
 }

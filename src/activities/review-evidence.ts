@@ -45,7 +45,7 @@ export function changedSpan(before: string, now: string): { start: number; end: 
 
 /** Renders the files for the reviewer within `budgetChars` characters of file text. */
 export function renderReviewContent(files: ReviewFile[], budgetChars: number): string {
-  if (!files.length) return "No draft or script text was saved in this turn.";
+  if (!files.length) return 'No draft or script text was saved in this turn.';
   const parts: string[] = ["This turn's body files as saved, with the editor's word count:"];
   let left = budgetChars;
   for (const f of files) {
@@ -68,7 +68,10 @@ export function renderReviewContent(files: ReviewFile[], budgetChars: number): s
       continue;
     }
     const shown = f.content.slice(0, Math.max(0, left));
-    parts.push(`${head}; only the first ${shown.length} of ${f.content.length} characters fit here: read the rest with query_files(id).`, shown);
+    parts.push(
+      `${head}; only the first ${shown.length} of ${f.content.length} characters fit here: read the rest with query_files(id).`,
+      shown,
+    );
     left -= shown.length;
   }
   return parts.join('\n');
@@ -76,18 +79,31 @@ export function renderReviewContent(files: ReviewFile[], budgetChars: number): s
 
 /** Loads this turn's body files, in the order the turn first wrote them. */
 export async function loadReviewFiles(models: Models, turnId: string): Promise<ReviewFile[]> {
-  const versions = await models.FileVersion.find({ turnId, author: 'ai' }).select({ fileId: 1, version: 1 }).sort({ createdAt: 1, version: 1 }).lean();
+  const versions = await models.FileVersion.find({ turnId, author: 'ai' })
+    .select({ fileId: 1, version: 1 })
+    .sort({ createdAt: 1, version: 1 })
+    .lean();
   const first = new Map<string, number>();
-  for (const v of versions) if (!first.has(v.fileId) || first.get(v.fileId)! > v.version) first.set(v.fileId, v.version);
+  for (const v of versions)
+    if (!first.has(v.fileId) || first.get(v.fileId)! > v.version) first.set(v.fileId, v.version);
   if (!first.size) return [];
-  const files = await models.File.find({ _id: { $in: [...first.keys()] }, deletedAt: null, type: { $in: [...BODY_FILE_TYPES] } }).lean();
+  const files = await models.File.find({
+    _id: { $in: [...first.keys()] },
+    deletedAt: null,
+    type: { $in: [...BODY_FILE_TYPES] },
+  }).lean();
   const byId = new Map(files.map((f) => [String(f._id), f]));
   const out: ReviewFile[] = [];
   for (const [fileId, version] of first) {
     const f = byId.get(fileId);
     if (!f) continue;
     // The text before the AI's first write in this turn: the version just below it.
-    const prior = version > 1 ? await models.FileVersion.findOne({ fileId, version: version - 1 }).select({ content: 1 }).lean() : null;
+    const prior =
+      version > 1
+        ? await models.FileVersion.findOne({ fileId, version: version - 1 })
+            .select({ content: 1 })
+            .lean()
+        : null;
     out.push({ fileId, title: f.title, type: f.type, content: f.content, before: prior?.content ?? '' });
   }
   return out;

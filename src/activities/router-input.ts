@@ -20,7 +20,11 @@ import type { WorkerCaches } from './worker-caches';
 export type RouterTurn = Pick<TurnDoc, 'sessionId' | 'projectId' | 'ownerId' | 'jobId' | 'message'> & { _id: unknown };
 
 /** `recent`: the session's messages as prepareTurn read them (session-messages.ts), if it did. */
-export async function routerUserMessage(models: Models, turn: RouterTurn, recent?: Promise<SessionMessages>): Promise<string> {
+export async function routerUserMessage(
+  models: Models,
+  turn: RouterTurn,
+  recent?: Promise<SessionMessages>,
+): Promise<string> {
   const turnId = String(turn._id);
   const known = recent ? latestReply(await recent, (m) => m.turnId !== turnId) : null;
   const prevAssistant =
@@ -60,12 +64,25 @@ export interface RouterInput {
  * Starts the router's reads for this turn (not awaited; a failure leaves the router to read
  * itself), kept in `early`, this worker's router reads (worker-caches.ts).
  */
-export function prefetchRouterInput(models: Models, early: WorkerCaches['routerInputs'], turn: RouterTurn, recent: Promise<SessionMessages>): void {
-  early.start(String(turn._id), routerUserMessage(models, turn, recent).then((message) => ({ turn, message })));
+export function prefetchRouterInput(
+  models: Models,
+  early: WorkerCaches['routerInputs'],
+  turn: RouterTurn,
+  recent: Promise<SessionMessages>,
+): void {
+  early.start(
+    String(turn._id),
+    routerUserMessage(models, turn, recent).then((message) => ({ turn, message })),
+  );
 }
 
 /** The turn and the router's message: started earlier in this worker (taken once from `early`), or read now. */
-export function routerInput(models: Models, early: WorkerCaches['routerInputs'], turnId: string, readTurn: () => Promise<RouterTurn | null>): Promise<RouterInput | null> {
+export function routerInput(
+  models: Models,
+  early: WorkerCaches['routerInputs'],
+  turnId: string,
+  readTurn: () => Promise<RouterTurn | null>,
+): Promise<RouterInput | null> {
   return early.take(turnId, async () => {
     const turn = await readTurn();
     return turn ? { turn, message: await routerUserMessage(models, turn) } : null;

@@ -30,7 +30,9 @@ export function createRouterActivities(deps: ActivityDeps) {
 
   return {
     async routeTurn(input: RouteTurnInput): Promise<RoutingDecision> {
-      const read = await routerInput(models, caches.routerInputs, input.turnId, () => models.Turn.findById(input.turnId).lean());
+      const read = await routerInput(models, caches.routerInputs, input.turnId, () =>
+        models.Turn.findById(input.turnId).lean(),
+      );
       if (!read) throw notFound('Turn', input.turnId);
       const { turn, message: user } = read;
       let content: string;
@@ -50,7 +52,15 @@ export function createRouterActivities(deps: ActivityDeps) {
         // Crash tests: the model answered and nothing of it is on record yet.
         deps.faults?.hit('router.answered', { turnId: input.turnId });
         if (res.usage) {
-          await recordUsage(models, usageId(input.turnId, 'router'), input.turnId, turn, 'router', 0, providerUsage(config.meta.prices, res.usage, res.model || config.OPENAI_MODEL));
+          await recordUsage(
+            models,
+            usageId(input.turnId, 'router'),
+            input.turnId,
+            turn,
+            'router',
+            0,
+            providerUsage(config.meta.prices, res.usage, res.model || config.OPENAI_MODEL),
+          );
         }
       } catch (err) {
         const classified = classifyLlmError(err);
@@ -67,7 +77,12 @@ export function createRouterActivities(deps: ActivityDeps) {
       }
       const parsed = routerAnswerSchema.safeParse(json);
       if (!parsed.success)
-        return fallbackRouting(`router answer invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ').slice(0, 300)}`);
+        return fallbackRouting(
+          `router answer invalid: ${parsed.error.issues
+            .map((i) => `${i.path.join('.')}: ${i.message}`)
+            .join('; ')
+            .slice(0, 300)}`,
+        );
       const notes = Array.from(parsed.data.scope).length > 80 ? ['scope cut to 80 characters'] : [];
       return normaliseRouterAnswer(parsed.data, 'llm', notes);
     },

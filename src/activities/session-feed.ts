@@ -7,7 +7,11 @@ import { type AnyEventDraft, draft } from '../core/events';
 import { type FeedItem, publishToSessionFeed } from '../streams/session-feed';
 import type { ActivityDeps } from './deps';
 
-export async function toSessionFeed(deps: Pick<ActivityDeps, 'redis' | 'config' | 'clock'>, sessionId: string, items: FeedItem[]): Promise<void> {
+export async function toSessionFeed(
+  deps: Pick<ActivityDeps, 'redis' | 'config' | 'clock'>,
+  sessionId: string,
+  items: FeedItem[],
+): Promise<void> {
   await publishToSessionFeed(deps.redis, deps.config.REDIS_KEY_PREFIX, sessionId, items, {
     maxLen: deps.config.STREAM_MAXLEN,
     ttlSeconds: deps.config.SESSION_FEED_TTL_SECONDS,

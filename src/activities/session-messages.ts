@@ -44,9 +44,16 @@ export const SEQ_WINDOW = HISTORY_MESSAGES + 1 + SEQ_SLACK;
  * opening reads ask for few (accumulated bench: 201 messages cost 35–50 ms of prepareTurn,
  * on the way to the first token).
  */
-export async function readSessionMessages(models: Models, sessionId: string, limit = HISTORY_MESSAGES + 1, latestSeq = latestSeqOf(models, sessionId)): Promise<SessionMessages> {
+export async function readSessionMessages(
+  models: Models,
+  sessionId: string,
+  limit = HISTORY_MESSAGES + 1,
+  latestSeq = latestSeqOf(models, sessionId),
+): Promise<SessionMessages> {
   const latest = await latestSeq;
-  const docs = await latestFirst(latest, limit + SEQ_SLACK, limit, (filter) => latestMessages(models, { sessionId, ...filter }, limit));
+  const docs = await latestFirst(latest, limit + SEQ_SLACK, limit, (filter) =>
+    latestMessages(models, { sessionId, ...filter }, limit),
+  );
   return { docs, complete: docs.length < limit, latestSeq: latest };
 }
 
@@ -90,7 +97,9 @@ export function openingReads(models: Models, sessionId: string, openingSeq?: num
   const recent = quiet(readSessionMessages(models, sessionId, OPENING_MESSAGES, latest));
   const requests = quiet(
     latest.then(async (seq) =>
-      seq > OPENING_MESSAGES ? authorRequestsByLatest(models, sessionId, seq, AUTHOR_REQUESTS) : latestAuthorRequests(models, sessionId, await recent, AUTHOR_REQUESTS),
+      seq > OPENING_MESSAGES
+        ? authorRequestsByLatest(models, sessionId, seq, AUTHOR_REQUESTS)
+        : latestAuthorRequests(models, sessionId, await recent, AUTHOR_REQUESTS),
     ),
   );
   return { recent, requests };
@@ -103,13 +112,23 @@ const SEQS_PER_REQUEST = 5;
  * The author's latest `n` requests, newest first: from the messages read when they hold
  * them, else by the session's latest sequence numbers, else over the whole session.
  */
-export async function latestAuthorRequests(models: Models, sessionId: string, read: SessionMessages, n: number): Promise<MessageDoc[]> {
+export async function latestAuthorRequests(
+  models: Models,
+  sessionId: string,
+  read: SessionMessages,
+  n: number,
+): Promise<MessageDoc[]> {
   return latestAuthorMessages(read, n) ?? authorRequestsByLatest(models, sessionId, read.latestSeq, n);
 }
 
 /** The author's latest `n` requests, read by the session's latest sequence numbers first. */
 function authorRequestsByLatest(models: Models, sessionId: string, latest: number, n: number): Promise<MessageDoc[]> {
-  return latestFirst(latest, n * SEQS_PER_REQUEST + SEQ_SLACK, n, (filter) => models.Message.find({ sessionId, role: 'user', ...filter }).sort({ seq: -1 }).limit(n).lean());
+  return latestFirst(latest, n * SEQS_PER_REQUEST + SEQ_SLACK, n, (filter) =>
+    models.Message.find({ sessionId, role: 'user', ...filter })
+      .sort({ seq: -1 })
+      .limit(n)
+      .lean(),
+  );
 }
 
 /**
@@ -120,7 +139,12 @@ function authorRequestsByLatest(models: Models, sessionId: string, latest: numbe
  * the latest (everything outside it is older); otherwise (unused numbers, sparse matches) the
  * whole session is asked.
  */
-async function latestFirst(latest: number, window: number, limit: number, query: (filter: Record<string, unknown>) => Promise<MessageDoc[]>): Promise<MessageDoc[]> {
+async function latestFirst(
+  latest: number,
+  window: number,
+  limit: number,
+  query: (filter: Record<string, unknown>) => Promise<MessageDoc[]>,
+): Promise<MessageDoc[]> {
   if (latest > window) {
     const docs = await query({ seq: { $gt: latest - window } });
     if (docs.length === limit) return docs;

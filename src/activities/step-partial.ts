@@ -27,7 +27,8 @@ const textKey = (k: StepKey, attempt: number) => `${k.prefix}partial:${k.turnId}
 const callsKey = (k: StepKey, attempt: number) => `${textKey(k, attempt)}:calls`;
 
 /** What earlier attempts left: the text to go on from, or why the step starts over. */
-export type EarlierAttempt = { resume: true; text: string } | { resume: false; reason: 'nothing_streamed' | 'tool_call' | 'damaged' };
+export type EarlierAttempt =
+  { resume: true; text: string } | { resume: false; reason: 'nothing_streamed' | 'tool_call' | 'damaged' };
 
 /** The newest earlier attempt's checkpoint (attempts that never got to write one are skipped). */
 export async function earlierAttempt(redis: Redis, key: StepKey, attempt: number): Promise<EarlierAttempt> {

@@ -40,7 +40,13 @@ export function runsToolsInStep(input: LlmStepInput, calls: StepCall[]): boolean
  * A retried step whose answer is on record: runs (or re-reports) its tool calls and returns
  * the recorded result. Null when there is no record (the model is asked again).
  */
-export async function resumeStep(deps: ActivityDeps, input: LlmStepInput, publisher: CountingPublisher, attempt: number, signal: AbortSignal): Promise<LlmStepResult | null> {
+export async function resumeStep(
+  deps: ActivityDeps,
+  input: LlmStepInput,
+  publisher: CountingPublisher,
+  attempt: number,
+  signal: AbortSignal,
+): Promise<LlmStepResult | null> {
   const doc = await deps.models.AgentStep.findById(stepId(input.turnId, input.step)).lean();
   if (!doc || doc.toolEventsFrom == null || !doc.result) return null;
   publisher.resumeAt(doc.toolEventsFrom);
@@ -58,9 +64,22 @@ export async function resumeStep(deps: ActivityDeps, input: LlmStepInput, publis
  * The usage record of a step whose answer is on record: the step writes it beside the answer,
  * so a crash may have left the answer without it. Written once however often this runs (usage.ts).
  */
-async function recordUsageAgain(deps: ActivityDeps, input: LlmStepInput, result: LlmStepResult, turn: StepTurn | null): Promise<void> {
+async function recordUsageAgain(
+  deps: ActivityDeps,
+  input: LlmStepInput,
+  result: LlmStepResult,
+  turn: StepTurn | null,
+): Promise<void> {
   if (!turn) throw notFound('Turn', input.turnId);
-  await recordUsage(deps.models, usageId(input.turnId, input.step), input.turnId, turn, input.agent, input.step, result.usage);
+  await recordUsage(
+    deps.models,
+    usageId(input.turnId, input.step),
+    input.turnId,
+    turn,
+    input.agent,
+    input.step,
+    result.usage,
+  );
 }
 
 /** What the calls need of the turn, and whose it is (a resumed step's usage record). */
@@ -68,7 +87,10 @@ type StepTurn = ToolTurn & { sessionId: string; jobId?: string | null };
 
 /** What the calls need of the turn; the step starts this read while it records its answer. */
 export function readToolTurn(deps: ActivityDeps, turnId: string): Promise<StepTurn | null> {
-  return deps.models.Turn.findById(turnId).select({ sessionId: 1, projectId: 1, ownerId: 1, jobId: 1, message: 1, focusFileId: 1 }).lean().exec();
+  return deps.models.Turn.findById(turnId)
+    .select({ sessionId: 1, projectId: 1, ownerId: 1, jobId: 1, message: 1, focusFileId: 1 })
+    .lean()
+    .exec();
 }
 
 /** Reads the step started for its calls before they run: the turn, and the folder counts (sibling-counts.ts). */
@@ -101,14 +123,24 @@ export async function runStepTools(
   // The turn (for the calls' context) and, when resuming, the executions stored before, by _id in one round.
   const [turn, ...stored] = await Promise.all([
     early.turn ?? readToolTurn(deps, input.turnId),
-    ...(earlier ? calls.map((c) => models.ToolExecution.findById(toolExecutionId(toolKey(input.turnId, input.step, c.id))).lean()) : []),
+    ...(earlier
+      ? calls.map((c) => models.ToolExecution.findById(toolExecutionId(toolKey(input.turnId, input.step, c.id))).lean())
+      : []),
   ]);
   const outcomes: ToolOutcome[] = [];
   for (const [i, call] of calls.entries()) {
     if (signal.aborted) throw signal.reason;
     const outcome = await performToolCall(
       deps,
-      { turnId: input.turnId, run: input.run, step: input.step, agent: input.agent, toolCallId: call.id, slot: input.slot, flags },
+      {
+        turnId: input.turnId,
+        run: input.run,
+        step: input.step,
+        agent: input.agent,
+        toolCallId: call.id,
+        slot: input.slot,
+        flags,
+      },
       {
         call,
         stored: stored[i] ?? null,

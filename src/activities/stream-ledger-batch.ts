@@ -66,7 +66,11 @@ export class StreamLedgerBatch {
 
   private async write({ models, logger }: Writer, batch: Map<string, Map<number, number>>): Promise<void> {
     const ops: AnyBulkWriteOperation[] = [...batch].map(([key, slots]) => ({
-      updateOne: { filter: { _id: key }, update: { $max: Object.fromEntries([...slots].map(([slot, n]) => [`slots.${slot}`, n])) }, upsert: true },
+      updateOne: {
+        filter: { _id: key },
+        update: { $max: Object.fromEntries([...slots].map(([slot, n]) => [`slots.${slot}`, n])) },
+        upsert: true,
+      },
     }));
     try {
       await models.StreamLedger.bulkWrite(ops, { ordered: false });

@@ -70,7 +70,13 @@ export function createSuggestionActivities(deps: ActivityDeps) {
       SUGGESTION_SECTIONS.author,
       truncate(message, 2000),
       SUGGESTION_SECTIONS.reply,
-      tail(steps.map((s) => s.text).join('').trim(), 800) || '(no reply text)',
+      tail(
+        steps
+          .map((s) => s.text)
+          .join('')
+          .trim(),
+        800,
+      ) || '(no reply text)',
       SUGGESTION_SECTIONS.files,
       [...new Set(files)].join('\n') || '(none)',
       SUGGESTION_SECTIONS.status,
@@ -100,9 +106,20 @@ export function createSuggestionActivities(deps: ActivityDeps) {
         );
         items = cleanSuggestions(res.choices[0]?.message.content ?? '', language);
         if (res.usage)
-          await recordUsage(models, usageId(input.turnId, 'suggestions'), input.turnId, turn, 'suggestions', 0, providerUsage(deps.config.meta.prices, res.usage, res.model || model));
+          await recordUsage(
+            models,
+            usageId(input.turnId, 'suggestions'),
+            input.turnId,
+            turn,
+            'suggestions',
+            0,
+            providerUsage(deps.config.meta.prices, res.usage, res.model || model),
+          );
       } catch (err) {
-        deps.logger.warn({ err: (err as Error).message, turnId: input.turnId }, 'no next-step suggestions: the model call failed');
+        deps.logger.warn(
+          { err: (err as Error).message, turnId: input.turnId },
+          'no next-step suggestions: the model call failed',
+        );
         return { count: 0 };
       }
       if (items.length) await models.Turn.updateOne({ _id: input.turnId }, { $set: { suggestions: items } });

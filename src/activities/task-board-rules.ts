@@ -51,7 +51,8 @@ const same = (a: string, b: string): boolean => a.trim().toLowerCase() === b.tri
 const sortedUnique = (ns: number[]): number[] => [...new Set(ns)].sort((a, b) => a - b);
 
 /** "2/4 written: 2, 3" */
-export const progressText = (done: number[], total: number): string => `${done.length}/${total} written${done.length ? `: ${done.join(', ')}` : ''}`;
+export const progressText = (done: number[], total: number): string =>
+  `${done.length}/${total} written${done.length ? `: ${done.join(', ')}` : ''}`;
 
 /** One in-progress task after this turn's writes, or the same object when nothing changes. */
 function finalizeTask<T extends BoardTask>(t: T, facts: BoardFacts, writtenUnits: ReadonlySet<number>): T {
@@ -60,13 +61,18 @@ function finalizeTask<T extends BoardTask>(t: T, facts: BoardFacts, writtenUnits
   const units = titleUnits(t.title);
   if (!units) {
     // No units, no artifact: only a file this turn wrote under the task's own name closes it.
-    const named = facts.written.some((f) => f.title.trim().length >= 2 && (same(f.title, t.title) || t.title.toLowerCase().includes(f.title.trim().toLowerCase())));
+    const named = facts.written.some(
+      (f) =>
+        f.title.trim().length >= 2 &&
+        (same(f.title, t.title) || t.title.toLowerCase().includes(f.title.trim().toLowerCase())),
+    );
     return named ? { ...t, status: 'done' } : t;
   }
   const kept = (t.doneUnits ?? []).filter((u) => units.includes(u) && facts.liveUnits.has(u));
   const done = sortedUnique([...kept, ...units.filter((u) => writtenUnits.has(u))]);
   const before = sortedUnique(t.doneUnits ?? []);
-  if (done.length === units.length) return { ...t, status: 'done', doneUnits: done, progress: progressText(done, units.length) };
+  if (done.length === units.length)
+    return { ...t, status: 'done', doneUnits: done, progress: progressText(done, units.length) };
   if (done.length === before.length && done.every((u, i) => u === before[i])) return t;
   return { ...t, doneUnits: done, progress: progressText(done, units.length) };
 }
@@ -75,7 +81,10 @@ function finalizeTask<T extends BoardTask>(t: T, facts: BoardFacts, writtenUnits
  * The board after an author's turn, and whether anything changed. Tasks that are not in
  * progress are left as they are.
  */
-export function finalizeBoard<T extends BoardTask>(tasks: readonly T[], facts: BoardFacts): { tasks: T[]; changed: boolean } {
+export function finalizeBoard<T extends BoardTask>(
+  tasks: readonly T[],
+  facts: BoardFacts,
+): { tasks: T[]; changed: boolean } {
   const writtenUnits = new Set(facts.written.filter((f) => f.body).flatMap((f) => titleUnits(f.title) ?? []));
   const next = tasks.map((t) => finalizeTask(t, facts, writtenUnits));
   return { tasks: next, changed: next.some((t, i) => t !== tasks[i]) };

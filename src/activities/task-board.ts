@@ -12,7 +12,12 @@ import { finalizeBoard, titleUnits } from './task-board-rules';
 
 /** Units of every live body file with text in the project. */
 export async function liveBodyUnits(models: Models, projectId: string): Promise<Set<number>> {
-  const files = await models.File.find({ projectId, deletedAt: null, type: { $in: BODY_FILE_TYPES }, words: { $gt: 0 } })
+  const files = await models.File.find({
+    projectId,
+    deletedAt: null,
+    type: { $in: BODY_FILE_TYPES },
+    words: { $gt: 0 },
+  })
     .select({ title: 1 })
     .lean();
   return new Set(files.flatMap((f) => titleUnits(f.title) ?? []));
@@ -23,15 +28,26 @@ export async function liveBodyUnits(models: Models, projectId: string): Promise<
  * alone (the job keeps its own task); a turn that wrote nothing changes nothing. The turn
  * is finalize's own read of it.
  */
-export async function finalizeTaskBoard(models: Models, turn: { turnId: string; projectId: string; jobId?: string | null }): Promise<void> {
+export async function finalizeTaskBoard(
+  models: Models,
+  turn: { turnId: string; projectId: string; jobId?: string | null },
+): Promise<void> {
   if (turn.jobId) return;
   const { turnId } = turn;
   // Most turns have no task in progress: nothing to close, and no need to look through versions.
   let first = await readProjectState(models, turn.projectId);
   if (!first || !first.value.tasks.some((t) => t.status === 'in_progress')) return;
-  const fileIds = [...new Set((await models.FileVersion.find({ turnId, author: 'ai' }).select({ fileId: 1 }).lean()).map((v) => v.fileId))];
+  const fileIds = [
+    ...new Set(
+      (await models.FileVersion.find({ turnId, author: 'ai' }).select({ fileId: 1 }).lean()).map((v) => v.fileId),
+    ),
+  ];
   if (!fileIds.length) return;
-  const written = (await models.File.find({ _id: { $in: fileIds }, deletedAt: null, words: { $gt: 0 } }).select({ title: 1, type: 1 }).lean()).map((f) => ({
+  const written = (
+    await models.File.find({ _id: { $in: fileIds }, deletedAt: null, words: { $gt: 0 } })
+      .select({ title: 1, type: 1 })
+      .lean()
+  ).map((f) => ({
     title: f.title,
     body: BODY_FILE_TYPES.includes(f.type as (typeof BODY_FILE_TYPES)[number]),
   }));

@@ -25,7 +25,9 @@ import { readTurnStream, storeTurnView, type TurnStream, viewAtEnd } from './tur
 function onlyDuplicateKeys(err: unknown): boolean {
   if (isDuplicateKey(err)) return true;
   const writeErrors = (err as { writeErrors?: { code?: number; err?: { code?: number } }[] } | null)?.writeErrors;
-  return Array.isArray(writeErrors) && writeErrors.length > 0 && writeErrors.every((e) => (e.code ?? e.err?.code) === 11000);
+  return (
+    Array.isArray(writeErrors) && writeErrors.length > 0 && writeErrors.every((e) => (e.code ?? e.err?.code) === 11000)
+  );
 }
 
 /** The turn's activities the worker registers: its start (turn-prepare.ts) and its end. */
@@ -40,11 +42,19 @@ function createTurnEndActivities(deps: ActivityDeps) {
   return {
     /** Publishes held chat text after all (no review followed): one run, or several at once. */
     async releaseHeldText(input: { turnId: string; runs: number[]; slot: number; agent: WorkAgent }): Promise<void> {
-      const steps = await models.AgentStep.find({ turnId: input.turnId, run: { $in: input.runs } }).sort({ step: 1 }).lean();
+      const steps = await models.AgentStep.find({ turnId: input.turnId, run: { $in: input.runs } })
+        .sort({ step: 1 })
+        .lean();
       // Only the held steps: earlier steps of the same run already streamed live.
       const events: AnyEventDraft[] = steps
         .filter((s) => s.held && s.text)
-        .map((s) => draft('content', { delta: s.text }, { turnId: input.turnId, agent: s.agent as WorkAgent, step: s.step, attempt: s.attempt }));
+        .map((s) =>
+          draft(
+            'content',
+            { delta: s.text },
+            { turnId: input.turnId, agent: s.agent as WorkAgent, step: s.step, attempt: s.attempt },
+          ),
+        );
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
     },
 
@@ -61,9 +71,15 @@ function createTurnEndActivities(deps: ActivityDeps) {
         unwrittenFiles(models, input.turnId),
         // Messages an earlier attempt already wrote, by the _id each run's message gets (a
         // `{turnId}` filter reads every session's messages on FerretDB v1).
-        input.runs.length ? models.Message.find({ _id: { $in: input.runs.map((r) => idFromKey(runMessageKey(input.turnId, r.run))) } }).select({ key: 1 }).lean() : [],
+        input.runs.length
+          ? models.Message.find({ _id: { $in: input.runs.map((r) => idFromKey(runMessageKey(input.turnId, r.run))) } })
+              .select({ key: 1 })
+              .lean()
+          : [],
         // Bodies kept aside because the author deleted or edited their file meanwhile (capture.ts).
-        models.File.find({ createdByTurnId: input.turnId, keptFrom: { $ne: null } }).select({ title: 1, keptFrom: 1 }).lean(),
+        models.File.find({ createdByTurnId: input.turnId, keptFrom: { $ne: null } })
+          .select({ title: 1, keptFrom: 1 })
+          .lean(),
       ]);
       if (!turn) throw notFound('Turn', input.turnId);
       const executions = await executionsOf(models, input.turnId, steps);
@@ -75,20 +91,35 @@ function createTurnEndActivities(deps: ActivityDeps) {
       const rolledBack = new Set(unwritten.map((f) => String(f._id)));
       const language = input.language ?? detectLanguage(turn.message);
       const notSavedNote = endOfReply(unwritten, keptAside, input, language);
-      const record: TurnRecordSources = { turnId: input.turnId, runs: input.runs, steps, outcomeOf, savedKeys, notSavedNote };
+      const record: TurnRecordSources = {
+        turnId: input.turnId,
+        runs: input.runs,
+        steps,
+        outcomeOf,
+        savedKeys,
+        notSavedNote,
+      };
       // The messages' sequence numbers are reserved while the files gone are looked up, for the
       // messages there are before those files are left out: one round trip less at every turn's
       // end. Leaving files out only takes messages away (a run with no text whose every file is
       // gone), and such a number stays unused, which the session's readers allow for.
       const reserving = turnRecord(record, (fileId) => rolledBack.has(fileId)).pending.length;
       const [gone, firstSeq] = await Promise.all([
-        filesGone(models, steps.flatMap((st) => st.toolCalls.map((c) => outcomeOf(`${input.turnId}:${st.step}:${c.id}`)?.fileId))),
+        filesGone(
+          models,
+          steps.flatMap((st) => st.toolCalls.map((c) => outcomeOf(`${input.turnId}:${st.step}:${c.id}`)?.fileId)),
+        ),
         reserving ? reserveMessageSeqs(models, turn.sessionId, reserving).then((first) => first ?? 1) : 0,
       ]);
       const { pending, touched } = turnRecord(record, (fileId) => rolledBack.has(fileId) || gone.has(fileId));
       // Summed here rather than with $group/$cond: FerretDB v1 lacks $cond, and a turn has few records.
       const usage = records.reduce(
-        (u, r) => ({ p: u.p + r.promptTokens, c: u.c + r.completionTokens, t: u.t + r.totalTokens, est: u.est || r.source === 'estimate' }),
+        (u, r) => ({
+          p: u.p + r.promptTokens,
+          c: u.c + r.completionTokens,
+          t: u.t + r.totalTokens,
+          est: u.est || r.source === 'estimate',
+        }),
         { p: 0, c: 0, t: 0, est: false },
       );
       const events = closingEvents(input, turn, steps, notSavedNote);
@@ -96,7 +127,12 @@ function createTurnEndActivities(deps: ActivityDeps) {
       // independent writes: together. All are in place before the lock is released and `done` goes out.
       await Promise.all([
         recordWhatWasSeen(deps, input, turn, streamRead, events),
-        appendAssistantMessages(models, { turnId: input.turnId, sessionId: turn.sessionId, projectId: turn.projectId }, pending, firstSeq),
+        appendAssistantMessages(
+          models,
+          { turnId: input.turnId, sessionId: turn.sessionId, projectId: turn.projectId },
+          pending,
+          firstSeq,
+        ),
         finalizeTaskBoard(models, { turnId: input.turnId, projectId: turn.projectId, jobId: turn.jobId }),
         models.Turn.updateOne(
           { _id: input.turnId },
@@ -120,11 +156,19 @@ function createTurnEndActivities(deps: ActivityDeps) {
         await deps.faults?.pause?.('finalize.before_rollback', { turnId: input.turnId, fileIds: [...rolledBack] });
         await models.File.deleteMany({ _id: { $in: [...rolledBack] }, words: 0, latestAuthor: 'ai' });
         // Versions go only with their file: one the author wrote into meanwhile stays, with its history.
-        const kept = await models.File.find({ _id: { $in: [...rolledBack] } }).select({ _id: 1 }).lean();
+        const kept = await models.File.find({ _id: { $in: [...rolledBack] } })
+          .select({ _id: 1 })
+          .lean();
         const deleted = [...rolledBack].filter((id) => !kept.some((f) => String(f._id) === id));
         if (deleted.length) await models.FileVersion.deleteMany({ fileId: { $in: deleted } });
       }
-      if (!ACTIVE_TURN_STATUSES.includes(input.status)) await releaseSessionLock(models, turn.sessionId, input.turnId, turn.sessionId === input.sessionId ? lockRead : undefined);
+      if (!ACTIVE_TURN_STATUSES.includes(input.status))
+        await releaseSessionLock(
+          models,
+          turn.sessionId,
+          input.turnId,
+          turn.sessionId === input.sessionId ? lockRead : undefined,
+        );
 
       await publishTurnEnd(deps, input, turn, events);
       return { rolledBack: [...new Set([...rolledBack, ...gone])] };
@@ -136,12 +180,27 @@ function createTurnEndActivities(deps: ActivityDeps) {
  * The turn's last events, then `turn_finished` on its session's feed: after `done`, so a
  * client that reloads the session on it finds the turn's record and messages in place.
  */
-async function publishTurnEnd(deps: ActivityDeps, input: FinalizeInput, turn: { sessionId: string; jobId?: string | null }, events: AnyEventDraft[]): Promise<void> {
+async function publishTurnEnd(
+  deps: ActivityDeps,
+  input: FinalizeInput,
+  turn: { sessionId: string; jobId?: string | null },
+  events: AnyEventDraft[],
+): Promise<void> {
   const publisher = publisherFor(deps, 'turn', input.turnId, input.slot);
   await publisher.publish(events);
   // The turn's counts go on record with its end (the worker's batch, one write).
-  await Promise.all([expireStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId), deps.config.STREAM_TTL_SECONDS), publisher.settle()]);
-  await toSessionFeed(deps, turn.sessionId, [feedItems.turnFinished({ turnId: input.turnId, jobId: turn.jobId, status: input.status, stopReason: input.stopReason })]);
+  await Promise.all([
+    expireStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId), deps.config.STREAM_TTL_SECONDS),
+    publisher.settle(),
+  ]);
+  await toSessionFeed(deps, turn.sessionId, [
+    feedItems.turnFinished({
+      turnId: input.turnId,
+      jobId: turn.jobId,
+      status: input.status,
+      stopReason: input.stopReason,
+    }),
+  ]);
 }
 
 /**
@@ -156,22 +215,54 @@ function closingEvents(
 ): AnyEventDraft[] {
   const held = steps.filter((s) => input.releaseHeldRuns?.includes(s.run) && s.held && s.text);
   const events: AnyEventDraft[] = held.map((s) =>
-    draft('content', { delta: s.text }, { turnId: input.turnId, agent: s.agent as WorkAgent, step: s.step, attempt: s.attempt }),
+    draft(
+      'content',
+      { delta: s.text },
+      { turnId: input.turnId, agent: s.agent as WorkAgent, step: s.step, attempt: s.attempt },
+    ),
   );
   // The stored reply ends with what was not saved; the live stream says the same, so a
   // client that saw "Chapter 3 is saved" (held text released at the run cap, a breaker, an
   // interrupt) also sees that it was not.
   const lastStep = steps[steps.length - 1];
   if (notSavedNote && lastStep)
-    events.push(draft('content', { delta: `\n\n${notSavedNote}` }, { turnId: input.turnId, agent: lastStep.agent as WorkAgent, step: lastStep.step, attempt: lastStep.attempt }));
-  events.push(...input.deferredStops.map((s) => draft('workflow_stopped', { reason: s.reason, message: s.message, terminal: false }, { turnId: input.turnId })));
+    events.push(
+      draft(
+        'content',
+        { delta: `\n\n${notSavedNote}` },
+        { turnId: input.turnId, agent: lastStep.agent as WorkAgent, step: lastStep.step, attempt: lastStep.attempt },
+      ),
+    );
+  events.push(
+    ...input.deferredStops.map((s) =>
+      draft('workflow_stopped', { reason: s.reason, message: s.message, terminal: false }, { turnId: input.turnId }),
+    ),
+  );
   if (input.stopReason && !NON_TERMINAL_STOP_REASONS.includes(input.stopReason))
     events.push(
-      draft('workflow_stopped', { reason: input.stopReason as never, message: input.stopMessage ?? input.stopReason, terminal: true }, { turnId: input.turnId }),
+      draft(
+        'workflow_stopped',
+        { reason: input.stopReason as never, message: input.stopMessage ?? input.stopReason, terminal: true },
+        { turnId: input.turnId },
+      ),
     );
-  if (input.error) events.push(draft('error', { code: input.error.code, message: input.error.message, retryable: false }, { turnId: input.turnId }));
+  if (input.error)
+    events.push(
+      draft(
+        'error',
+        { code: input.error.code, message: input.error.message, retryable: false },
+        { turnId: input.turnId },
+      ),
+    );
   // Next steps (src/activities/suggestions.ts saved them on the turn) are the last thing before done.
-  if (turn.suggestions?.length) events.push(draft('suggestions', { items: turn.suggestions, language: detectLanguage(turn.message) }, { turnId: input.turnId }));
+  if (turn.suggestions?.length)
+    events.push(
+      draft(
+        'suggestions',
+        { items: turn.suggestions, language: detectLanguage(turn.message) },
+        { turnId: input.turnId },
+      ),
+    );
   events.push(draft('done', { status: input.status }, { turnId: input.turnId }));
   return events;
 }
@@ -188,7 +279,13 @@ async function recordWhatWasSeen(
   const view = viewAtEnd(input.turnId, turn.message, stream, input.slot, events);
   await storeTurnView(
     deps.models,
-    { turnId: input.turnId, sessionId: turn.sessionId, projectId: turn.projectId, ownerId: turn.ownerId, jobId: turn.jobId ?? null },
+    {
+      turnId: input.turnId,
+      sessionId: turn.sessionId,
+      projectId: turn.projectId,
+      ownerId: turn.ownerId,
+      jobId: turn.jobId ?? null,
+    },
     view,
     { events: stream.events.length + events.length, partial: stream.partial },
   );
@@ -198,8 +295,17 @@ async function recordWhatWasSeen(
  * Files this turn created that end it with no body text and were never touched by the
  * author: created without content and not written (or written as an empty block).
  */
-async function unwrittenFiles(models: ActivityDeps['models'], turnId: string): Promise<{ _id: unknown; title: string }[]> {
-  return models.File.find({ createdByTurnId: turnId, deletedAt: null, type: { $ne: 'folder' }, words: 0, latestAuthor: 'ai' })
+async function unwrittenFiles(
+  models: ActivityDeps['models'],
+  turnId: string,
+): Promise<{ _id: unknown; title: string }[]> {
+  return models.File.find({
+    createdByTurnId: turnId,
+    deletedAt: null,
+    type: { $ne: 'folder' },
+    words: 0,
+    latestAuthor: 'ai',
+  })
     .select({ title: 1 })
     .lean();
 }
@@ -208,7 +314,12 @@ async function unwrittenFiles(models: ActivityDeps['models'], turnId: string): P
 const runMessageKey = (turnId: string, run: number): string => `${turnId}:run:${run}`;
 
 /** An assistant message finalize writes: one per run with text or file breadcrumbs. */
-type PendingMessage = { agent: WorkAgent; text: string; breadcrumb: { op: string; fileId: string; title: string }[]; key: string };
+type PendingMessage = {
+  agent: WorkAgent;
+  text: string;
+  breadcrumb: { op: string; fileId: string; title: string }[];
+  key: string;
+};
 
 /** What finalize builds the turn's record from (turnRecord). */
 interface TurnRecordSources {
@@ -224,7 +335,10 @@ interface TurnRecordSources {
 }
 
 /** The runs' messages not yet on record, and the files the turn touched, leaving out the `dropped` files. */
-function turnRecord(t: TurnRecordSources, dropped: (fileId: string) => boolean): { pending: PendingMessage[]; touched: Set<string> } {
+function turnRecord(
+  t: TurnRecordSources,
+  dropped: (fileId: string) => boolean,
+): { pending: PendingMessage[]; touched: Set<string> } {
   const lastRunWithMessage = [...t.runs].reverse().find((r) => t.steps.some((st) => st.run === r.run))?.run ?? null;
   const touched = new Set<string>();
   const pending: PendingMessage[] = [];
@@ -236,7 +350,13 @@ function turnRecord(t: TurnRecordSources, dropped: (fileId: string) => boolean):
         const top = t.outcomeOf(`${t.turnId}:${s.step}:${c.id}`);
         // A parallel_execute batch leaves its sub-tasks' reads in the breadcrumb (seed 001).
         for (const o of [top, ...(top?.subOutcomes ?? [])])
-          if (o?.ok && o.fileId && o.op && ['created', 'edited', 'deleted', 'read'].includes(o.op) && !dropped(o.fileId)) {
+          if (
+            o?.ok &&
+            o.fileId &&
+            o.op &&
+            ['created', 'edited', 'deleted', 'read'].includes(o.op) &&
+            !dropped(o.fileId)
+          ) {
             breadcrumb.push({ op: o.op, fileId: o.fileId, title: o.title ?? '' });
             if (o.op !== 'read') touched.add(o.fileId);
           }
@@ -248,7 +368,8 @@ function turnRecord(t: TurnRecordSources, dropped: (fileId: string) => boolean):
       .join('')
       .trim();
     // The last message says plainly which created files were never written.
-    const text = run.run === lastRunWithMessage && t.notSavedNote ? [said, t.notSavedNote].filter(Boolean).join('\n\n') : said;
+    const text =
+      run.run === lastRunWithMessage && t.notSavedNote ? [said, t.notSavedNote].filter(Boolean).join('\n\n') : said;
     if (!text && !breadcrumb.length) continue;
     const key = runMessageKey(t.turnId, run.run);
     if (!t.savedKeys.has(key)) pending.push({ agent: run.agent, text, breadcrumb, key });
@@ -270,7 +391,18 @@ async function appendAssistantMessages(
   if (!pending.length) return;
   try {
     await models.Message.insertMany(
-      pending.map((m, i) => ({ _id: idFromKey(m.key), sessionId: turn.sessionId, projectId: turn.projectId, turnId: turn.turnId, role: 'assistant', agent: m.agent, content: m.text, breadcrumb: m.breadcrumb, seq: firstSeq + i, key: m.key })),
+      pending.map((m, i) => ({
+        _id: idFromKey(m.key),
+        sessionId: turn.sessionId,
+        projectId: turn.projectId,
+        turnId: turn.turnId,
+        role: 'assistant',
+        agent: m.agent,
+        content: m.text,
+        breadcrumb: m.breadcrumb,
+        seq: firstSeq + i,
+        key: m.key,
+      })),
       { ordered: false },
     );
   } catch (err) {
@@ -285,7 +417,9 @@ async function appendAssistantMessages(
 async function filesGone(models: ActivityDeps['models'], ids: (string | undefined)[]): Promise<Set<string>> {
   const wanted = [...new Set(ids.filter((x): x is string => !!x && /^[0-9a-f]{24}$/.test(x)))];
   if (!wanted.length) return new Set();
-  const found = await models.File.find({ _id: { $in: wanted } }).select({ _id: 1 }).lean();
+  const found = await models.File.find({ _id: { $in: wanted } })
+    .select({ _id: 1 })
+    .lean();
   const present = new Set(found.map((f) => String(f._id)));
   return new Set(wanted.filter((id) => !present.has(id)));
 }
@@ -304,9 +438,24 @@ function keptAsideLine(f: { title: string; keptFrom?: unknown }, language: 'zh' 
  * What ends the turn's reply: the files never written, bodies kept aside, and a stop that
  * says what became of the answer itself (cut off, filtered, empty).
  */
-function endOfReply(unwritten: { title: string }[], keptAside: { title: string; keptFrom?: unknown }[], input: FinalizeInput, language: 'zh' | 'en'): string {
-  const toldInReply = input.stopReason && TOLD_IN_REPLY_STOP_REASONS.includes(input.stopReason) ? (input.stopMessage ?? '') : '';
-  const lines = [unwritten.length ? notSavedLine(unwritten.map((f) => f.title), language) : '', ...keptAside.map((f) => keptAsideLine(f, language)), toldInReply];
+function endOfReply(
+  unwritten: { title: string }[],
+  keptAside: { title: string; keptFrom?: unknown }[],
+  input: FinalizeInput,
+  language: 'zh' | 'en',
+): string {
+  const toldInReply =
+    input.stopReason && TOLD_IN_REPLY_STOP_REASONS.includes(input.stopReason) ? (input.stopMessage ?? '') : '';
+  const lines = [
+    unwritten.length
+      ? notSavedLine(
+          unwritten.map((f) => f.title),
+          language,
+        )
+      : '',
+    ...keptAside.map((f) => keptAsideLine(f, language)),
+    toldInReply,
+  ];
   return lines.filter(Boolean).join('\n');
 }
 

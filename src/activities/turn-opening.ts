@@ -32,14 +32,31 @@ export function createTurnOpeningActivities(deps: ActivityDeps) {
      * `jobId` comes from the workflow's input (null: not a job's turn); a workflow started
      * before it was passed leaves it out, and the Turn is read for it.
      */
-    async announceTurn(input: { turnId: string; sessionId: string; slot: number; jobId?: string | null }): Promise<void> {
+    async announceTurn(input: {
+      turnId: string;
+      sessionId: string;
+      slot: number;
+      jobId?: string | null;
+    }): Promise<void> {
       await deps.faults?.pause?.('turn.announce', { turnId: input.turnId });
       // The turn's stream and the session's feed are independent writes: together.
       const jobId =
-        input.jobId !== undefined ? Promise.resolve(input.jobId) : models.Turn.findById(input.turnId).select({ jobId: 1 }).lean().exec().then((t) => t?.jobId);
+        input.jobId !== undefined
+          ? Promise.resolve(input.jobId)
+          : models.Turn.findById(input.turnId)
+              .select({ jobId: 1 })
+              .lean()
+              .exec()
+              .then((t) => t?.jobId);
       await Promise.all([
-        publisherFor(deps, 'turn', input.turnId, input.slot).publish([draft('turn_started', { sessionId: input.sessionId }, { turnId: input.turnId })]),
-        jobId.then((id) => toSessionFeed(deps, input.sessionId, [feedItems.turnStarted({ turnId: input.turnId, sessionId: input.sessionId, jobId: id })])),
+        publisherFor(deps, 'turn', input.turnId, input.slot).publish([
+          draft('turn_started', { sessionId: input.sessionId }, { turnId: input.turnId }),
+        ]),
+        jobId.then((id) =>
+          toSessionFeed(deps, input.sessionId, [
+            feedItems.turnStarted({ turnId: input.turnId, sessionId: input.sessionId, jobId: id }),
+          ]),
+        ),
       ]);
     },
 
@@ -48,21 +65,49 @@ export function createTurnOpeningActivities(deps: ActivityDeps) {
      * friendly question (in the session's language: the noise itself has none), a declined
      * offer with an acknowledgement, a run-control command with what it did (`direct`).
      */
-    async answerNoise(input: { turnId: string; slot: number; kind?: 'noise' | 'declined' | 'direct'; text?: string; offer?: JobOffer }): Promise<string> {
+    async answerNoise(input: {
+      turnId: string;
+      slot: number;
+      kind?: 'noise' | 'declined' | 'direct';
+      text?: string;
+      offer?: JobOffer;
+    }): Promise<string> {
       const turn = await models.Turn.findById(input.turnId).lean();
       if (!turn) throw new Error(`turn ${input.turnId} not found`);
       const kind = input.kind ?? 'noise';
-      const earlier = await models.Message.find({ sessionId: turn.sessionId, role: 'user', turnId: { $ne: input.turnId } }).sort({ seq: -1 }).limit(10).lean();
+      const earlier = await models.Message.find({
+        sessionId: turn.sessionId,
+        role: 'user',
+        turnId: { $ne: input.turnId },
+      })
+        .sort({ seq: -1 })
+        .limit(10)
+        .lean();
       // The session's language: its substantive messages, then this one ("no thanks" keeps a Chinese session Chinese).
       const ui = turn.uiLanguage === 'zh' || turn.uiLanguage === 'en' ? turn.uiLanguage : null;
-      const language = sessionLanguage([...earlier.reverse().map((m) => m.content), ...(kind === 'noise' ? [] : [turn.message])], ui);
-      const text = kind === 'direct' ? (input.text ?? '') : (kind === 'declined' ? DECLINED_REPLY : NOISE_REPLY)[language];
-      await publisherFor(deps, 'turn', input.turnId, input.slot).publish([draft('content', { delta: text }, { turnId: input.turnId, agent: 'router' })]);
+      const language = sessionLanguage(
+        [...earlier.reverse().map((m) => m.content), ...(kind === 'noise' ? [] : [turn.message])],
+        ui,
+      );
+      const text =
+        kind === 'direct' ? (input.text ?? '') : (kind === 'declined' ? DECLINED_REPLY : NOISE_REPLY)[language];
+      await publisherFor(deps, 'turn', input.turnId, input.slot).publish([
+        draft('content', { delta: text }, { turnId: input.turnId, agent: 'router' }),
+      ]);
       const key = `${input.turnId}:${kind}`;
       if (!(await models.Message.exists({ key }))) {
         const seq = (await reserveMessageSeqs(models, turn.sessionId, 1)) ?? 0;
         try {
-          await models.Message.create({ sessionId: turn.sessionId, projectId: turn.projectId, turnId: input.turnId, role: 'assistant', agent: 'router', content: text, seq, key });
+          await models.Message.create({
+            sessionId: turn.sessionId,
+            projectId: turn.projectId,
+            turnId: input.turnId,
+            role: 'assistant',
+            agent: 'router',
+            content: text,
+            seq,
+            key,
+          });
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
         }

@@ -16,12 +16,19 @@ import type { ActivityDeps } from './deps';
 import { notFound } from './failures';
 import { prefetchTurnSources } from './context/prefetch';
 import { prefetchRouterInput } from './router-input';
-import { latestReply, openingReads, previousTurnId, readSessionMessages, type SessionMessages } from './session-messages';
+import {
+  latestReply,
+  openingReads,
+  previousTurnId,
+  readSessionMessages,
+  type SessionMessages,
+} from './session-messages';
 import { quiet } from '../core/quiet';
 import { authorWordEnds } from './reading/segmenter';
 
 /** The interface language the turn's request gave, if any. */
-const uiLanguageOf = (turn: { uiLanguage?: string | null }): 'zh' | 'en' | null => (turn.uiLanguage === 'zh' || turn.uiLanguage === 'en' ? turn.uiLanguage : null);
+const uiLanguageOf = (turn: { uiLanguage?: string | null }): 'zh' | 'en' | null =>
+  turn.uiLanguage === 'zh' || turn.uiLanguage === 'en' ? turn.uiLanguage : null;
 
 /** The activity that opens a turn's work: prepareTurn, with the reads of the previous turn it needs. */
 export function createTurnPrepareActivities(deps: ActivityDeps) {
@@ -30,17 +37,26 @@ export function createTurnPrepareActivities(deps: ActivityDeps) {
   /** Chapter numbers of the files a turn wrote, by title ("the next chapter" follows them). */
   async function deliveredUnits(fileIds: string[]): Promise<number[]> {
     if (!fileIds.length) return [];
-    const files = await models.File.find({ _id: { $in: fileIds } }).select({ title: 1 }).lean();
+    const files = await models.File.find({ _id: { $in: fileIds } })
+      .select({ title: 1 })
+      .lean();
     return files.flatMap((f) => unitNumbers(f.title)).sort((a, b) => a - b);
   }
 
-  async function previousFacts(sessionId: string, turnId: string, createdAt: Date, recent: Promise<SessionMessages>): Promise<PreviousTurnFacts | null> {
+  async function previousFacts(
+    sessionId: string,
+    turnId: string,
+    createdAt: Date,
+    recent: Promise<SessionMessages>,
+  ): Promise<PreviousTurnFacts | null> {
     // The previous turn by the session's latest messages (then one `_id` read); a `{sessionId}`
     // filter on turns reads every session's turns on FerretDB v1.
     const prevId = previousTurnId(await recent, turnId);
     const prev =
       prevId === null
-        ? await models.Turn.findOne({ sessionId, _id: { $ne: turnId }, createdAt: { $lte: createdAt } }).sort({ createdAt: -1, _id: -1 }).lean()
+        ? await models.Turn.findOne({ sessionId, _id: { $ne: turnId }, createdAt: { $lte: createdAt } })
+            .sort({ createdAt: -1, _id: -1 })
+            .lean()
         : prevId === undefined
           ? null
           : await models.Turn.findById(prevId).lean();
@@ -49,7 +65,9 @@ export function createTurnPrepareActivities(deps: ActivityDeps) {
     // Its reply (from the session's latest messages when they hold it) and the files it delivered: together.
     const reply = async () => {
       const known = latestReply(await recent, (m) => m.turnId === prevTurnId);
-      return known !== null ? known : models.Message.findOne({ turnId: prevTurnId, role: 'assistant' }).sort({ seq: -1 }).lean();
+      return known !== null
+        ? known
+        : models.Message.findOne({ turnId: prevTurnId, role: 'assistant' }).sort({ seq: -1 }).lean();
     };
     const [lastAssistant, units] = await Promise.all([reply(), deliveredUnits(prev.filesTouched)]);
     const text = lastAssistant?.content ?? '';
@@ -78,7 +96,11 @@ export function createTurnPrepareActivities(deps: ActivityDeps) {
         opening: input.sessionId ? openingReads(models, input.sessionId, input.openingSeq) : null,
         project: input.projectId ? quiet(models.Project.findById(input.projectId).lean().exec()) : null,
       };
-      const turn = await models.Turn.findOneAndUpdate({ _id: input.turnId }, { $set: { status: 'running' } }, { new: true }).lean();
+      const turn = await models.Turn.findOneAndUpdate(
+        { _id: input.turnId },
+        { $set: { status: 'running' } },
+        { new: true },
+      ).lean();
       if (!turn) throw notFound('Turn', input.turnId);
       // One read of the session's latest few messages serves this activity and the router
       // (session-messages.ts); each reads for itself only what it does not hold. The author's
@@ -91,7 +113,14 @@ export function createTurnPrepareActivities(deps: ActivityDeps) {
       // read above is done: the two at once slowed this activity's reads on FerretDB. It reads
       // from the sequence number the read above started from, not the session's counter again.
       if (input.prefetch.context)
-        prefetchTurnSources(models, caches, turn, recent.then((r) => (r.complete ? r : readSessionMessages(models, turn.sessionId, undefined, Promise.resolve(r.latestSeq)))));
+        prefetchTurnSources(
+          models,
+          caches,
+          turn,
+          recent.then((r) =>
+            r.complete ? r : readSessionMessages(models, turn.sessionId, undefined, Promise.resolve(r.latestSeq)),
+          ),
+        );
       // And the router's (router-input.ts), when a router call can follow.
       if (input.prefetch.router) prefetchRouterInput(models, caches.routerInputs, turn, recent);
       // Everything else depends only on the turn: one round of parallel reads, on the path to the first token.
@@ -109,7 +138,16 @@ export function createTurnPrepareActivities(deps: ActivityDeps) {
       return {
         wordEnds: authorWordEnds(turn.message),
         // The session's language: set by the author's substantive messages, kept by "OK" / "👍" (issue 29).
-        language: sessionLanguage([...earlier.filter((m) => m.turnId !== input.turnId).sort((a, b) => a.seq - b.seq).map((m) => m.content), turn.message], uiLanguageOf(turn)),
+        language: sessionLanguage(
+          [
+            ...earlier
+              .filter((m) => m.turnId !== input.turnId)
+              .sort((a, b) => a.seq - b.seq)
+              .map((m) => m.content),
+            turn.message,
+          ],
+          uiLanguageOf(turn),
+        ),
         projectType: project.type as PreparedTurn['projectType'],
         previous,
         lengthRequirements: [...new Set(lengthRequirements)].slice(0, 10),

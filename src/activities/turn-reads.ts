@@ -30,12 +30,18 @@ export async function executionsOf(models: Models, turnId: string, steps: Stored
   if (!keys.length) return [];
   const byId = await models.ToolExecution.find({ _id: { $in: keys.map(toolExecutionId) } }).lean();
   const found = new Set(byId.map((d) => d.key));
-  const others = await Promise.all(keys.filter((k) => !found.has(k)).map((key) => models.ToolExecution.findOne({ key }).lean()));
+  const others = await Promise.all(
+    keys.filter((k) => !found.has(k)).map((key) => models.ToolExecution.findOne({ key }).lean()),
+  );
   return [...byId, ...others.filter((d): d is NonNullable<typeof d> => d !== null)];
 }
 
 /** The usage records of the turn's model calls: each step, the router and the suggestions. */
 export async function usageOf(models: Models, turnId: string, lastStep: number) {
-  const ids = [...Array.from({ length: Math.max(0, lastStep) }, (_, i) => usageId(turnId, i + 1)), usageId(turnId, 'router'), usageId(turnId, 'suggestions')];
+  const ids = [
+    ...Array.from({ length: Math.max(0, lastStep) }, (_, i) => usageId(turnId, i + 1)),
+    usageId(turnId, 'router'),
+    usageId(turnId, 'suggestions'),
+  ];
   return models.UsageRecord.find({ _id: { $in: ids } }).lean();
 }

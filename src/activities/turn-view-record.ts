@@ -50,7 +50,13 @@ export async function readTurnStream(redis: Redis, key: string): Promise<TurnStr
  * attempt of the end published them) are left out of the stream's part, so a retry folds
  * each of them once.
  */
-export function viewAtEnd(turnId: string, userText: string, stream: Pick<TurnStream, 'events' | 'ids'>, finalSlot: number, finalEvents: AnyEventDraft[]): TurnView {
+export function viewAtEnd(
+  turnId: string,
+  userText: string,
+  stream: Pick<TurnStream, 'events' | 'ids'>,
+  finalSlot: number,
+  finalEvents: AnyEventDraft[],
+): TurnView {
   const before = stream.events.filter((_, i) => parseStreamId(stream.ids[i] ?? '')?.slot !== finalSlot);
   // Stamped as the publisher stamps them; the fold reads neither seq nor ts.
   const closing = finalEvents.map((d, i) => makeEvent({ ...d, turnId }, i, ''));
@@ -66,10 +72,23 @@ export interface TurnViewOwner {
 }
 
 /** Stores the view under the turn's id: a second write of the same turn replaces the first. */
-export async function storeTurnView(models: Models, owner: TurnViewOwner, view: TurnView, facts: { events: number; partial: boolean }): Promise<void> {
+export async function storeTurnView(
+  models: Models,
+  owner: TurnViewOwner,
+  view: TurnView,
+  facts: { events: number; partial: boolean },
+): Promise<void> {
   await models.TurnView.replaceOne(
     { _id: owner.turnId },
-    { _id: owner.turnId, sessionId: owner.sessionId, projectId: owner.projectId, ownerId: owner.ownerId, jobId: owner.jobId, view, ...facts },
+    {
+      _id: owner.turnId,
+      sessionId: owner.sessionId,
+      projectId: owner.projectId,
+      ownerId: owner.ownerId,
+      jobId: owner.jobId,
+      view,
+      ...facts,
+    },
     { upsert: true },
   ).exec();
 }

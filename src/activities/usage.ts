@@ -25,7 +25,15 @@ interface TurnOwner {
  * One usage record per model call, however often the activity ran: the record's _id is
  * the call's key (`turnId:step`, `turnId:router`), inserted only once (seed 002, invariant 3).
  */
-export async function recordUsage(models: Models, key: string, turnId: string, turn: TurnOwner, agent: string, step: number, usage: UsageData): Promise<void> {
+export async function recordUsage(
+  models: Models,
+  key: string,
+  turnId: string,
+  turn: TurnOwner,
+  agent: string,
+  step: number,
+  usage: UsageData,
+): Promise<void> {
   await models.UsageRecord.updateOne(
     { _id: key },
     {

@@ -57,7 +57,11 @@ export function createWorkerCaches(): WorkerCaches {
     // load-bearing: an evicted project just indexes again. Bounded by what the indexes hold,
     // not by a count of projects: with 16, a worker serving 20 jobs or 50 turns in as many
     // projects evicted one project's index to index another, every step.
-    retrievalIndexes: new LRUCache<string, ChunkIndex>({ max: 1024, maxSize: RETRIEVAL_INDEX_BYTES, sizeCalculation: indexFootprint }),
+    retrievalIndexes: new LRUCache<string, ChunkIndex>({
+      max: 1024,
+      maxSize: RETRIEVAL_INDEX_BYTES,
+      sizeCalculation: indexFootprint,
+    }),
     // Remembered so a run's growing tool loop is not re-tokenised at every step. A plain Map:
     // countStable bounds it (STABLE_COUNTS_MAX entries, the oldest dropped first).
     stableTokenCounts: new Map<string, number>(),
@@ -75,7 +79,11 @@ export function createWorkerCaches(): WorkerCaches {
     turnContexts: new LRUCache<string, TurnContextDoc>({
       max: 64,
       maxSize: 32 * 1024 * 1024,
-      sizeCalculation: (c) => 1 + (c.context?.length ?? 0) + (c.userContent?.length ?? 0) + (c.history ?? []).reduce((n, m) => n + (m.content?.length ?? 0), 0),
+      sizeCalculation: (c) =>
+        1 +
+        (c.context?.length ?? 0) +
+        (c.userContent?.length ?? 0) +
+        (c.history ?? []).reduce((n, m) => n + (m.content?.length ?? 0), 0),
     }),
   };
 }

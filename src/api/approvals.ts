@@ -13,12 +13,23 @@ import type { Decision } from '../core/answers';
 export type { Decision };
 
 /** Sends the decision to the turn; 409 when nothing with that id is pending there any more. */
-export async function decideApproval(deps: Pick<AppDeps, 'temporal'>, turn: Pick<TurnDoc, 'workflowId' | 'status'>, approvalId: string, decision: Decision) {
+export async function decideApproval(
+  deps: Pick<AppDeps, 'temporal'>,
+  turn: Pick<TurnDoc, 'workflowId' | 'status'>,
+  approvalId: string,
+  decision: Decision,
+) {
   try {
-    return await deps.temporal.workflow.getHandle(turn.workflowId).executeUpdate(decideApprovalUpdate, { args: [{ approvalId, decision }] });
+    return await deps.temporal.workflow
+      .getHandle(turn.workflowId)
+      .executeUpdate(decideApprovalUpdate, { args: [{ approvalId, decision }] });
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError)
-      throw new ConflictError(`approval ${approvalId} is not pending: it was decided or it expired`, { approvalId, status: turn.status }, 'approval_not_pending');
+      throw new ConflictError(
+        `approval ${approvalId} is not pending: it was decided or it expired`,
+        { approvalId, status: turn.status },
+        'approval_not_pending',
+      );
     throw err;
   }
 }

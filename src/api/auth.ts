@@ -79,7 +79,12 @@ const CLOCK_SKEW_SECONDS = 30;
  * to live longer than `ttlSeconds` from now (a leaked or forged long-lived token is refused
  * whatever its `exp` says); else null.
  */
-export function verifyStreamToken(token: string, resource: string, settings: StreamTokenSettings, nowMs: number): StreamTokenClaims | null {
+export function verifyStreamToken(
+  token: string,
+  resource: string,
+  settings: StreamTokenSettings,
+  nowMs: number,
+): StreamTokenClaims | null {
   const [body, sig, extra] = token.split('.');
   if (!body || !sig || extra !== undefined) return null;
   const expected = createHmac('sha256', settings.secret).update(body).digest('base64url');
@@ -101,22 +106,38 @@ export interface StreamTokenSettings {
   ttlSeconds: number;
 }
 
-export const streamTokenSettings = (config: Pick<Config, 'STREAM_TOKEN_SECRET' | 'STREAM_TOKEN_TTL_SECONDS'>): StreamTokenSettings => ({
+export const streamTokenSettings = (
+  config: Pick<Config, 'STREAM_TOKEN_SECRET' | 'STREAM_TOKEN_TTL_SECONDS'>,
+): StreamTokenSettings => ({
   secret: config.STREAM_TOKEN_SECRET,
   ttlSeconds: config.STREAM_TOKEN_TTL_SECONDS,
 });
 
 /** A short-lived token that opens exactly one stream (`turn:<id>` or `job:<id>`). */
-export function issueStreamToken(userId: string, resource: string, settings: StreamTokenSettings, nowMs: number): { token: string; expiresAt: string } {
+export function issueStreamToken(
+  userId: string,
+  resource: string,
+  settings: StreamTokenSettings,
+  nowMs: number,
+): { token: string; expiresAt: string } {
   const exp = Math.floor(nowMs / 1000) + settings.ttlSeconds;
-  return { token: signStreamToken({ sub: userId, res: resource, exp }, settings.secret), expiresAt: new Date(exp * 1000).toISOString() };
+  return {
+    token: signStreamToken({ sub: userId, res: resource, exp }, settings.secret),
+    expiresAt: new Date(exp * 1000).toISOString(),
+  };
 }
 
 /**
  * Who is reading a stream: the bearer user, or the subject of a valid stream token for this
  * very resource. Throws 401 when neither.
  */
-export function streamReader(req: Request, resource: string, token: string | undefined, settings: StreamTokenSettings, nowMs: number): string {
+export function streamReader(
+  req: Request,
+  resource: string,
+  token: string | undefined,
+  settings: StreamTokenSettings,
+  nowMs: number,
+): string {
   const userId = req.userId ?? (token ? verifyStreamToken(token, resource, settings, nowMs)?.sub : undefined);
   if (!userId) throw new UnauthorizedError('a bearer token or a valid stream token is required');
   return userId;

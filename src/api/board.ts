@@ -12,7 +12,14 @@
  * Reordering lives here too: a move or a renumbering is planned by core/chapter-order and
  * applied as title and `order` changes only — never a new version of any text.
  */
-import { CHAPTER_TYPES, inTreeOrder, planMove, planRenumber, type ReorderPlan, titleNumber } from '../core/chapter-order';
+import {
+  CHAPTER_TYPES,
+  inTreeOrder,
+  planMove,
+  planRenumber,
+  type ReorderPlan,
+  titleNumber,
+} from '../core/chapter-order';
 import { outlineEntries, type OutlineEntry } from '../core/outline';
 import { findUnitRefs } from '../core/numerals';
 import { detectLanguage } from '../core/text';
@@ -41,12 +48,25 @@ export interface BoardItem {
 /** A job that is writing chapters by number: the chapters are not reordered under it. */
 const WRITING_JOB = ['queued', 'running', 'pausing'];
 
-type ChapterFile = Pick<FileDoc, 'title' | 'type' | 'order' | 'words' | 'versionCount' | 'latestAuthor' | 'wordGoal' | 'createdAt' | 'updatedAt'> & { id: string };
+type ChapterFile = Pick<
+  FileDoc,
+  'title' | 'type' | 'order' | 'words' | 'versionCount' | 'latestAuthor' | 'wordGoal' | 'createdAt' | 'updatedAt'
+> & { id: string };
 
 /** Live chapter files of a project, in the manuscript's order (no text). */
 export async function chapterFiles(models: Models, projectId: string): Promise<ChapterFile[]> {
   const files = await models.File.find({ projectId, deletedAt: null, type: { $in: CHAPTER_TYPES } })
-    .select({ title: 1, type: 1, order: 1, words: 1, versionCount: 1, latestAuthor: 1, wordGoal: 1, createdAt: 1, updatedAt: 1 })
+    .select({
+      title: 1,
+      type: 1,
+      order: 1,
+      words: 1,
+      versionCount: 1,
+      latestAuthor: 1,
+      wordGoal: 1,
+      createdAt: 1,
+      updatedAt: 1,
+    })
     .lean();
   return inTreeOrder(files.map((f) => ({ ...f, id: String(f._id) })) as ChapterFile[]);
 }
@@ -61,7 +81,8 @@ async function reviewTimes(models: Models, projectId: string): Promise<Map<strin
     const agents = t.agentRuns.map((r) => r.agent);
     if (agents.lastIndexOf('quality_reviewer') < agents.lastIndexOf('writer')) continue;
     const ended = t.endedAt!.getTime();
-    for (const id of [...t.filesTouched, ...(t.attachedFileIds ?? []), t.focusFileId]) if (id && (out.get(id) ?? 0) < ended) out.set(id, ended);
+    for (const id of [...t.filesTouched, ...(t.attachedFileIds ?? []), t.focusFileId])
+      if (id && (out.get(id) ?? 0) < ended) out.set(id, ended);
   }
   return out;
 }
@@ -78,7 +99,8 @@ function chapterName(title: string): string {
 }
 const nameKey = (s: string): string => s.trim().toLowerCase();
 
-const plannedTitle = (e: OutlineEntry, zh: boolean): string => (e.title ? `${e.label}${zh ? ' ' : ': '}${e.title}` : e.label);
+const plannedTitle = (e: OutlineEntry, zh: boolean): string =>
+  e.title ? `${e.label}${zh ? ' ' : ': '}${e.title}` : e.label;
 
 /** Files and outline-only entries merged: an entry goes before the first file with a higher number; unnumbered files stay last. */
 function mergeRows(files: BoardItem[], planned: BoardItem[]): BoardItem[] {
@@ -96,9 +118,14 @@ export async function loadBoard(models: Models, project: ProjectDoc) {
   const projectId = String(project._id);
   const [files, outlines, reviewed, job] = await Promise.all([
     chapterFiles(models, projectId),
-    models.File.find({ projectId, deletedAt: null, type: 'outline' }).sort({ updatedAt: -1 }).select({ title: 1, content: 1 }).lean(),
+    models.File.find({ projectId, deletedAt: null, type: 'outline' })
+      .sort({ updatedAt: -1 })
+      .select({ title: 1, content: 1 })
+      .lean(),
     reviewTimes(models, projectId),
-    models.Job.findOne({ projectId, status: { $in: WRITING_JOB } }).select({ _id: 1, status: 1 }).lean(),
+    models.Job.findOne({ projectId, status: { $in: WRITING_JOB } })
+      .select({ _id: 1, status: 1 })
+      .lean(),
   ]);
   const entries = outlineEntries(outlines.map((o) => o.content));
   // A chapter moved by hand keeps its name while its number changes, and the outline is not
@@ -110,19 +137,45 @@ export async function loadBoard(models: Models, project: ProjectDoc) {
     const number = titleNumber(f.title);
     if (number !== null) numbers.add(number);
     const entry = byName.get(nameKey(chapterName(f.title))) ?? (number !== null ? entries.get(number) : undefined);
-    return { fileId: f.id, number, title: f.title, status: statusOf(f, reviewed), words: f.words, wordGoal: f.wordGoal ?? null, synopsis: entry?.synopsis ?? '', version: f.versionCount, latestAuthor: f.latestAuthor };
+    return {
+      fileId: f.id,
+      number,
+      title: f.title,
+      status: statusOf(f, reviewed),
+      words: f.words,
+      wordGoal: f.wordGoal ?? null,
+      synopsis: entry?.synopsis ?? '',
+      version: f.versionCount,
+      latestAuthor: f.latestAuthor,
+    };
   });
   const planned: BoardItem[] = [...entries.values()]
     .filter((e) => !numbers.has(e.n))
     .sort((a, b) => a.n - b.n)
-    .map((e) => ({ fileId: null, number: e.n, title: e.title || e.label, status: 'planned', words: 0, wordGoal: null, synopsis: e.synopsis, suggestedTitle: plannedTitle(e, zh) }));
+    .map((e) => ({
+      fileId: null,
+      number: e.n,
+      title: e.title || e.label,
+      status: 'planned',
+      words: 0,
+      wordGoal: null,
+      synopsis: e.synopsis,
+      suggestedTitle: plannedTitle(e, zh),
+    }));
   const items = mergeRows(fileRows, planned);
   const count = (s: ChapterStatus) => items.filter((i) => i.status === s).length;
   return {
     projectId,
     wordGoal: project.wordGoal ?? null,
     chapterWordGoal: project.chapterWordGoal ?? null,
-    totals: { chapters: items.length, files: files.length, words: files.reduce((n, f) => n + f.words, 0), planned: count('planned'), drafted: count('drafted'), reviewed: count('reviewed') },
+    totals: {
+      chapters: items.length,
+      files: files.length,
+      words: files.reduce((n, f) => n + f.words, 0),
+      planned: count('planned'),
+      drafted: count('drafted'),
+      reviewed: count('reviewed'),
+    },
     outlines: outlines.map((o) => ({ id: String(o._id), title: o.title })),
     /** A job writing chapters by number: moves and renumbering wait until it is paused or over. */
     writingJob: job ? { id: String(job._id), status: job.status } : null,
@@ -142,9 +195,20 @@ export interface ReorderResult {
  * Plans a reorder on the project's chapters and applies it: titles (only where the number
  * changes, and only over the title it planned from) and `order`. No version is written.
  */
-export async function reorderChapters(models: Models, projectId: string, plan: (seq: { id: string; title: string }[]) => ReorderPlan): Promise<ReorderResult> {
-  const job = await models.Job.findOne({ projectId, status: { $in: WRITING_JOB } }).select({ _id: 1, status: 1 }).lean();
-  if (job) throw new ConflictError('a job is writing chapters in this project by their numbers: pause it or let it finish, then reorder', { jobId: String(job._id), status: job.status }, 'job_writing');
+export async function reorderChapters(
+  models: Models,
+  projectId: string,
+  plan: (seq: { id: string; title: string }[]) => ReorderPlan,
+): Promise<ReorderResult> {
+  const job = await models.Job.findOne({ projectId, status: { $in: WRITING_JOB } })
+    .select({ _id: 1, status: 1 })
+    .lean();
+  if (job)
+    throw new ConflictError(
+      'a job is writing chapters in this project by their numbers: pause it or let it finish, then reorder',
+      { jobId: String(job._id), status: job.status },
+      'job_writing',
+    );
   const files = await chapterFiles(models, projectId);
   const { ids, renames } = plan(files.map((f) => ({ id: f.id, title: f.title })));
   const byId = new Map(files.map((f) => [f.id, f]));
@@ -152,14 +216,24 @@ export async function reorderChapters(models: Models, projectId: string, plan: (
     const f = byId.get(id)!;
     const title = renames.get(id);
     if (title === undefined && f.order === order) return [];
-    return [{ updateOne: { filter: { _id: id, title: f.title, deletedAt: null }, update: { $set: { order, ...(title !== undefined ? { title } : {}) } }, timestamps: false } }];
+    return [
+      {
+        updateOne: {
+          filter: { _id: id, title: f.title, deletedAt: null },
+          update: { $set: { order, ...(title !== undefined ? { title } : {}) } },
+          timestamps: false,
+        },
+      },
+    ];
   });
   const renamed: ReorderResult['renamed'] = [];
   const skipped: string[] = [];
   // One round trip; each update matches only the title it was planned from, so a rename made meanwhile is never overwritten.
   if (ops.length) await models.File.bulkWrite(ops, { ordered: false });
   if (renames.size) {
-    const now = await models.File.find({ _id: { $in: [...renames.keys()] } }).select({ title: 1 }).lean();
+    const now = await models.File.find({ _id: { $in: [...renames.keys()] } })
+      .select({ title: 1 })
+      .lean();
     for (const f of now) {
       const id = String(f._id);
       if (f.title === renames.get(id)) renamed.push({ fileId: id, from: byId.get(id)!.title, to: f.title });
@@ -177,4 +251,5 @@ export const moveChapter = (models: Models, projectId: string, fileId: string, t
     return planMove(seq, fileId, to);
   });
 
-export const renumberChapters = (models: Models, projectId: string): Promise<ReorderResult> => reorderChapters(models, projectId, planRenumber);
+export const renumberChapters = (models: Models, projectId: string): Promise<ReorderResult> =>
+  reorderChapters(models, projectId, planRenumber);

@@ -71,11 +71,19 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       e =
         err.type === 'entity.too.large'
           ? new PayloadTooLargeError(`request body exceeds ${err.limit} bytes`)
-          : new BadRequestError(err.type === 'entity.parse.failed' ? 'body is not valid JSON' : 'unreadable request body', undefined, 'invalid_body');
+          : new BadRequestError(
+              err.type === 'entity.parse.failed' ? 'body is not valid JSON' : 'unreadable request body',
+              undefined,
+              'invalid_body',
+            );
     } else if (isClientHttpError(err)) {
       // Express and its parsers flag what the client got wrong (a broken gzip body, an
       // undecodable %-escape in a path) with a 4xx status: keep it, in our error shape.
-      e = new DomainError(err.status, err.status === 415 ? 'unsupported_media_type' : 'bad_request', err.status === 400 ? 'malformed request' : err.message);
+      e = new DomainError(
+        err.status,
+        err.status === 415 ? 'unsupported_media_type' : 'bad_request',
+        err.status === 400 ? 'malformed request' : err.message,
+      );
     } else {
       logger.error({ err, path: req.path }, 'unhandled error');
       e = new DomainError(500, 'internal', 'internal error');
@@ -84,12 +92,16 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       res.end();
       return;
     }
-    res.status(e.status).json({ error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } });
+    res
+      .status(e.status)
+      .json({ error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } });
   };
 }
 
 function isBodyParserError(err: unknown): err is { type: string; limit?: number; status: number } {
-  return typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string' && 'status' in err;
+  return (
+    typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string' && 'status' in err
+  );
 }
 
 function isClientHttpError(err: unknown): err is { status: number; message: string } {

@@ -9,7 +9,13 @@ import { CompareAndSetExhausted } from '../db/compare-and-set';
 import { type JobDoc, type Models, newId } from '../db/models';
 import type { Config } from '../config';
 import { type JobStatus, jobWorkflowId } from '../core/domain';
-import { type ExistingChapters, initialCarry, type JobCarry, type JobInput, type JobSettings } from '../core/job-messages';
+import {
+  type ExistingChapters,
+  initialCarry,
+  type JobCarry,
+  type JobInput,
+  type JobSettings,
+} from '../core/job-messages';
 import { SA } from '../core/messages';
 import { type Language, sessionLanguage } from '../core/language';
 import { chapterRange } from '../core/author-words';
@@ -29,7 +35,11 @@ export const ENDED_JOB_STATUSES: readonly JobStatus[] = ['completed', 'cancelled
 const ACTIVE = ACTIVE_JOB_STATUSES;
 
 export function jobSettings(config: Config): JobSettings {
-  return { turn: turnSettings(config), chaptersPerRun: config.JOB_CHAPTERS_PER_RUN, maxRevisionRounds: config.JOB_MAX_REVISION_ROUNDS };
+  return {
+    turn: turnSettings(config),
+    chaptersPerRun: config.JOB_CHAPTERS_PER_RUN,
+    maxRevisionRounds: config.JOB_MAX_REVISION_ROUNDS,
+  };
 }
 
 /** The job workflow's input: the job as recorded, the settings of now, and where a fresh run picks up (`carry`). */
@@ -67,7 +77,11 @@ function restartCarry(job: JobDoc, lastId: string | null, now: Date): JobCarry {
     chaptersDone: job.chaptersDone.length,
     skipped: job.chaptersSkipped?.length ?? 0,
     words: job.words,
-    usage: { promptTokens: job.usage?.promptTokens ?? 0, completionTokens: job.usage?.completionTokens ?? 0, totalTokens: job.usage?.totalTokens ?? 0 },
+    usage: {
+      promptTokens: job.usage?.promptTokens ?? 0,
+      completionTokens: job.usage?.completionTokens ?? 0,
+      totalTokens: job.usage?.totalTokens ?? 0,
+    },
     restarted: true,
     ...(job.maxTokens ? { maxTokens: job.maxTokens } : {}),
     ...(job.maxCostUsd ? { maxCostUsd: job.maxCostUsd } : {}),
@@ -86,20 +100,47 @@ async function authorLanguage(models: Models, body: z.infer<typeof createJobBody
   // Independent reads: together.
   const [project, recent] = await Promise.all([
     models.Project.findById(body.projectId).select({ title: 1, summary: 1, style: 1 }).lean(),
-    body.sessionId ? models.Message.find({ sessionId: body.sessionId, role: 'user' }).sort({ seq: -1 }).limit(20).select({ content: 1 }).lean() : [],
+    body.sessionId
+      ? models.Message.find({ sessionId: body.sessionId, role: 'user' })
+          .sort({ seq: -1 })
+          .limit(20)
+          .select({ content: 1 })
+          .lean()
+      : [],
   ]);
   const messages = recent.reverse().map((m) => m.content);
   const projectWords = [project?.title, project?.summary, project?.style].filter(Boolean).join('\n');
-  return sessionLanguage([projectWords, ...messages, body.instructions ?? ''].filter((t) => t.trim()), 'en');
+  return sessionLanguage(
+    [projectWords, ...messages, body.instructions ?? ''].filter((t) => t.trim()),
+    'en',
+  );
 }
 
-async function recordJob(models: Models, userId: string, jobId: string, body: z.infer<typeof createJobBody>): Promise<JobDoc> {
+async function recordJob(
+  models: Models,
+  userId: string,
+  jobId: string,
+  body: z.infer<typeof createJobBody>,
+): Promise<JobDoc> {
   const { from, to } = body.chapters;
   const language = await authorLanguage(models, body);
   // Without a session the job gets its own, so its chapter turns never queue behind the author's.
-  const title = language === 'zh' ? `任务 · ${chapterRange(from, to, language)}` : `Job · ${chapterRange(from, to, language)}`;
+  const title =
+    language === 'zh' ? `任务 · ${chapterRange(from, to, language)}` : `Job · ${chapterRange(from, to, language)}`;
   const sessionId =
-    body.sessionId ?? String((await models.Session.create({ projectId: body.projectId, ownerId: userId, title, kind: 'job', jobId, jobChapters: { from, to } }))._id);
+    body.sessionId ??
+    String(
+      (
+        await models.Session.create({
+          projectId: body.projectId,
+          ownerId: userId,
+          title,
+          kind: 'job',
+          jobId,
+          jobChapters: { from, to },
+        })
+      )._id,
+    );
   return (
     await models.Job.create({
       _id: jobId,
@@ -135,18 +176,32 @@ export function jobStarter(deps: AppDeps) {
    */
   const stillActive = async (job: Pick<JobDoc, '_id' | 'status' | 'workflowId' | 'createdAt'>): Promise<boolean> => {
     if (!ACTIVE.includes(job.status as JobStatus)) return false;
-    if (job.status !== 'queued' || !pastGrace(job.createdAt) || (await workflowRunning(deps.temporal, job.workflowId))) return true;
+    if (job.status !== 'queued' || !pastGrace(job.createdAt) || (await workflowRunning(deps.temporal, job.workflowId)))
+      return true;
     await models.Job.updateOne(
       { _id: job._id, status: 'queued' },
-      { $set: { status: 'failed' satisfies JobStatus, failure: 'the job workflow was never started (the request that created it died); resume to start it' } },
+      {
+        $set: {
+          status: 'failed' satisfies JobStatus,
+          failure: 'the job workflow was never started (the request that created it died); resume to start it',
+        },
+      },
     );
     return false;
   };
 
   const conflictingJob = async (projectId: string, except?: string): Promise<void> => {
-    const others = await models.Job.find({ projectId, status: { $in: ACTIVE }, ...(except ? { _id: { $ne: except } } : {}) }).lean();
+    const others = await models.Job.find({
+      projectId,
+      status: { $in: ACTIVE },
+      ...(except ? { _id: { $ne: except } } : {}),
+    }).lean();
     for (const other of others)
-      if (await stillActive(other)) throw new ConflictError('another job is already running in this project', { jobId: String(other._id), status: other.status });
+      if (await stillActive(other))
+        throw new ConflictError('another job is already running in this project', {
+          jobId: String(other._id),
+          status: other.status,
+        });
   };
 
   /**
@@ -162,7 +217,9 @@ export function jobStarter(deps: AppDeps) {
       holder: jobId,
       label: `job claim of project ${projectId}`,
       judge: async (claim) => {
-        const holder = await models.Job.findById(String(claim.jobId)).select({ status: 1, workflowId: 1, createdAt: 1 }).lean();
+        const holder = await models.Job.findById(String(claim.jobId))
+          .select({ status: 1, workflowId: 1, createdAt: 1 })
+          .lean();
         holderStatus = holder?.status ?? 'queued';
         // No Job yet: the request that claimed is still creating it (or died doing so — then the
         // claim goes stale after the grace period). An ended job's claim is stale at once.
@@ -170,10 +227,15 @@ export function jobStarter(deps: AppDeps) {
         return creating || (holder && (await stillActive(holder))) ? 'busy' : 'stale';
       },
     }).catch((err: unknown) => {
-      if (err instanceof CompareAndSetExhausted) throw new ConflictError('could not claim the project for a job: it kept changing hands');
+      if (err instanceof CompareAndSetExhausted)
+        throw new ConflictError('could not claim the project for a job: it kept changing hands');
       throw err;
     });
-    if (busyWith) throw new ConflictError('another job is already running in this project', { jobId: String(busyWith.jobId), status: holderStatus });
+    if (busyWith)
+      throw new ConflictError('another job is already running in this project', {
+        jobId: String(busyWith.jobId),
+        status: holderStatus,
+      });
   };
 
   const startWorkflow = async (job: JobDoc, carry?: JobCarry): Promise<void> => {
@@ -201,7 +263,10 @@ export function jobStarter(deps: AppDeps) {
   };
 
   /** A new job: the project claimed, the Job recorded (with a session of its own when none is named), its workflow started. */
-  const startJob = async (userId: string, body: z.infer<typeof createJobBody>): Promise<{ jobId: string; workflowId: string; sessionId: string }> => {
+  const startJob = async (
+    userId: string,
+    body: z.infer<typeof createJobBody>,
+  ): Promise<{ jobId: string; workflowId: string; sessionId: string }> => {
     await conflictingJob(body.projectId);
     const jobId = newId();
     await claimProject(body.projectId, jobId);
@@ -211,7 +276,10 @@ export function jobStarter(deps: AppDeps) {
     try {
       await startWorkflow(job);
     } catch (err) {
-      await models.Job.updateOne({ _id: jobId }, { $set: { status: 'failed' satisfies JobStatus, failure: 'the job workflow could not be started' } });
+      await models.Job.updateOne(
+        { _id: jobId },
+        { $set: { status: 'failed' satisfies JobStatus, failure: 'the job workflow could not be started' } },
+      );
       deps.logger.error({ err, jobId }, 'could not start the job workflow');
       throw new UnavailableError('could not start the job: the workflow service is unavailable');
     }

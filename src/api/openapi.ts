@@ -81,10 +81,20 @@ function register(registry: OpenAPIRegistry, spec: RouteSpec): void {
       description: spec.description ?? spec.summary,
       ...(success === 204
         ? {}
-        : { content: { [spec.produces?.type ?? 'application/json']: { schema: spec.produces?.schema ?? spec.response ?? RESPONSES[`${spec.method} ${spec.path}`] ?? anyObject } } }),
+        : {
+            content: {
+              [spec.produces?.type ?? 'application/json']: {
+                schema: spec.produces?.schema ?? spec.response ?? RESPONSES[`${spec.method} ${spec.path}`] ?? anyObject,
+              },
+            },
+          }),
     },
   };
-  for (const code of errors) responses[code] = { description: ERROR_TEXT[code] ?? String(code), content: { 'application/json': { schema: errorSchema } } };
+  for (const code of errors)
+    responses[code] = {
+      description: ERROR_TEXT[code] ?? String(code),
+      content: { 'application/json': { schema: errorSchema } },
+    };
   registry.registerPath({
     method: spec.method,
     path: spec.path,
@@ -96,7 +106,14 @@ function register(registry: OpenAPIRegistry, spec: RouteSpec): void {
       ...(spec.query ? { query: spec.query } : {}),
       ...(spec.body ? { body: { required: true, content: { 'application/json': { schema: spec.body } } } } : {}),
       ...(spec.rawBody
-        ? { body: { required: true, content: Object.fromEntries(spec.rawBody.map((t) => [t, { schema: z.string().meta({ format: 'binary' }) }])) } }
+        ? {
+            body: {
+              required: true,
+              content: Object.fromEntries(
+                spec.rawBody.map((t) => [t, { schema: z.string().meta({ format: 'binary' }) }]),
+              ),
+            },
+          }
         : {}),
     },
     responses,
@@ -124,18 +141,87 @@ export const toOpenApiPath = (expressPath: string): string => expressPath.replac
 export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec[] {
   const v1 = (p: string): string => `/api/v1${toOpenApiPath(p)}`;
   const routes: RouteSpec[] = [
-    { method: 'get', path: '/health', summary: 'Reachability of Temporal, MongoDB and Redis; auth mode and whether the stream-token secret is the default; config conflicts', tag: 'operations', public: true, errors: [400] },
-    { method: 'get', path: '/metrics', summary: 'Prometheus metrics of this process (text exposition format)', tag: 'operations', public: true, errors: [400] },
-    { method: 'get', path: v1('/openapi.json'), summary: 'This document', tag: 'operations', public: true, errors: [400] },
+    {
+      method: 'get',
+      path: '/health',
+      summary:
+        'Reachability of Temporal, MongoDB and Redis; auth mode and whether the stream-token secret is the default; config conflicts',
+      tag: 'operations',
+      public: true,
+      errors: [400],
+    },
+    {
+      method: 'get',
+      path: '/metrics',
+      summary: 'Prometheus metrics of this process (text exposition format)',
+      tag: 'operations',
+      public: true,
+      errors: [400],
+    },
+    {
+      method: 'get',
+      path: v1('/openapi.json'),
+      summary: 'This document',
+      tag: 'operations',
+      public: true,
+      errors: [400],
+    },
 
-    { method: 'post', path: v1('/projects'), summary: 'Create a project', tag: 'projects', body: createProjectBody, status: 201, errors: [400, 401, 413] },
-    { method: 'get', path: v1('/projects'), summary: 'List your projects, newest first (deleted=true: the ones you deleted, restorable)', tag: 'projects', query: projectListQuery, errors: [400, 401] },
-    { method: 'get', path: v1('/projects/:projectId'), summary: 'Get a project', tag: 'projects', params: idParams('projectId') },
+    {
+      method: 'post',
+      path: v1('/projects'),
+      summary: 'Create a project',
+      tag: 'projects',
+      body: createProjectBody,
+      status: 201,
+      errors: [400, 401, 413],
+    },
+    {
+      method: 'get',
+      path: v1('/projects'),
+      summary: 'List your projects, newest first (deleted=true: the ones you deleted, restorable)',
+      tag: 'projects',
+      query: projectListQuery,
+      errors: [400, 401],
+    },
+    {
+      method: 'get',
+      path: v1('/projects/:projectId'),
+      summary: 'Get a project',
+      tag: 'projects',
+      params: idParams('projectId'),
+    },
 
-    { method: 'post', path: v1('/sessions'), summary: 'Create a session in a project', tag: 'sessions', body: createSessionBody, status: 201, errors: [400, 401, 404, 413] },
-    { method: 'get', path: v1('/sessions'), summary: 'List your sessions (optionally of one project)', tag: 'sessions', query: listQuery },
-    { method: 'get', path: v1('/sessions/:sessionId'), summary: 'Get a session', tag: 'sessions', params: idParams('sessionId') },
-    { method: 'get', path: v1('/sessions/:sessionId/messages'), summary: 'Messages in order, with tool breadcrumbs', tag: 'sessions', params: idParams('sessionId') },
+    {
+      method: 'post',
+      path: v1('/sessions'),
+      summary: 'Create a session in a project',
+      tag: 'sessions',
+      body: createSessionBody,
+      status: 201,
+      errors: [400, 401, 404, 413],
+    },
+    {
+      method: 'get',
+      path: v1('/sessions'),
+      summary: 'List your sessions (optionally of one project)',
+      tag: 'sessions',
+      query: listQuery,
+    },
+    {
+      method: 'get',
+      path: v1('/sessions/:sessionId'),
+      summary: 'Get a session',
+      tag: 'sessions',
+      params: idParams('sessionId'),
+    },
+    {
+      method: 'get',
+      path: v1('/sessions/:sessionId/messages'),
+      summary: 'Messages in order, with tool breadcrumbs',
+      tag: 'sessions',
+      params: idParams('sessionId'),
+    },
 
     {
       method: 'post',
@@ -147,9 +233,33 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
       status: 202,
       errors: [400, 401, 404, 409, 413, 429],
     },
-    { method: 'get', path: v1('/turns/:turnId'), summary: 'Turn status (and live state while it runs)', tag: 'turns', params: idParams('turnId') },
-    { method: 'post', path: v1('/turns/:turnId/interrupt'), summary: 'Interrupt a running turn', tag: 'turns', params: idParams('turnId'), body: interruptBody, status: 202, errors: [400, 401, 404, 409] },
-    { method: 'post', path: v1('/turns/:turnId/steer'), summary: 'Add an instruction to a running turn', tag: 'turns', params: idParams('turnId'), body: steerBody, status: 202, errors: [400, 401, 404, 409] },
+    {
+      method: 'get',
+      path: v1('/turns/:turnId'),
+      summary: 'Turn status (and live state while it runs)',
+      tag: 'turns',
+      params: idParams('turnId'),
+    },
+    {
+      method: 'post',
+      path: v1('/turns/:turnId/interrupt'),
+      summary: 'Interrupt a running turn',
+      tag: 'turns',
+      params: idParams('turnId'),
+      body: interruptBody,
+      status: 202,
+      errors: [400, 401, 404, 409],
+    },
+    {
+      method: 'post',
+      path: v1('/turns/:turnId/steer'),
+      summary: 'Add an instruction to a running turn',
+      tag: 'turns',
+      params: idParams('turnId'),
+      body: steerBody,
+      status: 202,
+      errors: [400, 401, 404, 409],
+    },
     {
       method: 'post',
       path: v1('/turns/:turnId/approvals/:approvalId'),
@@ -160,11 +270,19 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
       body: approvalBody,
       errors: [400, 401, 404, 409],
     },
-    { method: 'post', path: v1('/turns/:turnId/stream-token'), summary: 'A short-lived token for this turn’s stream (EventSource cannot send headers)', tag: 'turns', params: idParams('turnId'), status: 201 },
+    {
+      method: 'post',
+      path: v1('/turns/:turnId/stream-token'),
+      summary: 'A short-lived token for this turn’s stream (EventSource cannot send headers)',
+      tag: 'turns',
+      params: idParams('turnId'),
+      status: 201,
+    },
     {
       method: 'get',
       path: v1('/turns/:turnId/events'),
-      summary: 'The turn’s event stream (SSE). Resume with Last-Event-ID or ?after=; 204 when resuming after the terminal event',
+      summary:
+        'The turn’s event stream (SSE). Resume with Last-Event-ID or ?after=; 204 when resuming after the terminal event',
       tag: 'turns',
       params: idParams('turnId'),
       query: eventsQuery,
@@ -174,26 +292,49 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
     {
       method: 'get',
       path: v1('/projects/:projectId/files'),
-      summary: 'List a project’s files (no content) in the manuscript’s order, a page at a time (offset, limit; the answer has total, counts per type and nextOffset); with deleted=true its trash, each with deletedAt and purgeAt',
+      summary:
+        'List a project’s files (no content) in the manuscript’s order, a page at a time (offset, limit; the answer has total, counts per type and nextOffset); with deleted=true its trash, each with deletedAt and purgeAt',
       tag: 'files',
       params: idParams('projectId'),
       query: listFilesQuery,
     },
-    { method: 'get', path: v1('/files'), summary: 'The same listing by ?projectId= (deleted=true: the trash)', tag: 'files', query: fileListQuery },
+    {
+      method: 'get',
+      path: v1('/files'),
+      summary: 'The same listing by ?projectId= (deleted=true: the trash)',
+      tag: 'files',
+      query: fileListQuery,
+    },
     {
       method: 'post',
       path: v1('/files/:fileId/undelete'),
-      summary: 'Restore a file from the trash with its versions (a folder with what its delete took); a title taken meanwhile gets “(restored)”',
+      summary:
+        'Restore a file from the trash with its versions (a folder with what its delete took); a title taken meanwhile gets “(restored)”',
       tag: 'files',
       params: idParams('fileId'),
       errors: [400, 401, 404, 409],
     },
-    { method: 'post', path: v1('/files'), summary: 'Create a file as the author (version 1)', tag: 'files', body: createFileBody, status: 201, errors: [400, 401, 404, 413] },
-    { method: 'get', path: v1('/files/:fileId'), summary: 'A file with its head content and version history', tag: 'files', params: idParams('fileId') },
+    {
+      method: 'post',
+      path: v1('/files'),
+      summary: 'Create a file as the author (version 1)',
+      tag: 'files',
+      body: createFileBody,
+      status: 201,
+      errors: [400, 401, 404, 413],
+    },
+    {
+      method: 'get',
+      path: v1('/files/:fileId'),
+      summary: 'A file with its head content and version history',
+      tag: 'files',
+      params: idParams('fileId'),
+    },
     {
       method: 'get',
       path: v1('/files/:fileId/versions'),
-      summary: 'A file’s version history, oldest first: who wrote each version (author or agent), how, in which turn, its word count; no text',
+      summary:
+        'A file’s version history, oldest first: who wrote each version (author or agent), how, in which turn, its word count; no text',
       tag: 'files',
       params: idParams('fileId'),
     },
@@ -213,13 +354,54 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
       body: editFileBody,
       errors: [400, 401, 404, 409, 413],
     },
-    { method: 'post', path: v1('/files/:fileId/restore'), summary: 'Restore a version (as a new version)', tag: 'files', params: idParams('fileId'), body: restoreVersionBody, status: 201 },
-    { method: 'delete', path: v1('/files/:fileId'), summary: 'Soft-delete a file (folders need ?recursive=true)', tag: 'files', params: idParams('fileId'), query: deleteFileQuery, status: 204, errors: [400, 401, 404, 409] },
+    {
+      method: 'post',
+      path: v1('/files/:fileId/restore'),
+      summary: 'Restore a version (as a new version)',
+      tag: 'files',
+      params: idParams('fileId'),
+      body: restoreVersionBody,
+      status: 201,
+    },
+    {
+      method: 'delete',
+      path: v1('/files/:fileId'),
+      summary: 'Soft-delete a file (folders need ?recursive=true)',
+      tag: 'files',
+      params: idParams('fileId'),
+      query: deleteFileQuery,
+      status: 204,
+      errors: [400, 401, 404, 409],
+    },
 
-    { method: 'get', path: v1('/projects/:projectId/usage'), summary: 'Tokens and cost (USD) of a project: totals, per agent, per turn', tag: 'usage', params: idParams('projectId') },
-    { method: 'get', path: v1('/sessions/:sessionId/usage'), summary: 'Tokens and cost (USD) of a session: totals, per agent, per turn', tag: 'usage', params: idParams('sessionId') },
-    { method: 'get', path: v1('/jobs/:jobId/usage'), summary: 'Tokens and cost (USD) of a job: totals, per agent, per chapter turn', tag: 'usage', params: idParams('jobId') },
-    { method: 'get', path: v1('/usage'), summary: 'Your tokens and cost (USD): totals and per agent', tag: 'usage', errors: [400, 401] },
+    {
+      method: 'get',
+      path: v1('/projects/:projectId/usage'),
+      summary: 'Tokens and cost (USD) of a project: totals, per agent, per turn',
+      tag: 'usage',
+      params: idParams('projectId'),
+    },
+    {
+      method: 'get',
+      path: v1('/sessions/:sessionId/usage'),
+      summary: 'Tokens and cost (USD) of a session: totals, per agent, per turn',
+      tag: 'usage',
+      params: idParams('sessionId'),
+    },
+    {
+      method: 'get',
+      path: v1('/jobs/:jobId/usage'),
+      summary: 'Tokens and cost (USD) of a job: totals, per agent, per chapter turn',
+      tag: 'usage',
+      params: idParams('jobId'),
+    },
+    {
+      method: 'get',
+      path: v1('/usage'),
+      summary: 'Your tokens and cost (USD): totals and per agent',
+      tag: 'usage',
+      errors: [400, 401],
+    },
   ];
   return [...routes, ...extraRoutes.values()];
 }

@@ -21,12 +21,22 @@ interface Limit {
 }
 
 export class RateLimitedError extends DomainError {
-  constructor(name: string, limit: number, windowSeconds: number, readonly retryAfterSeconds: number) {
-    super(429, 'rate_limited', `too many ${name} started: at most ${limit} per ${windowSeconds} s; try again in ${retryAfterSeconds} s`, {
-      limit,
-      windowSeconds,
-      retryAfterSeconds,
-    });
+  constructor(
+    name: string,
+    limit: number,
+    windowSeconds: number,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      429,
+      'rate_limited',
+      `too many ${name} started: at most ${limit} per ${windowSeconds} s; try again in ${retryAfterSeconds} s`,
+      {
+        limit,
+        windowSeconds,
+        retryAfterSeconds,
+      },
+    );
   }
 }
 
@@ -40,12 +50,25 @@ export function rateLimits(deps: Pick<AppDeps, 'config' | 'redis' | 'logger'>): 
       points: config.RATE_LIMIT_TURNS,
       windowSeconds: config.RATE_LIMIT_TURNS_WINDOW_SECONDS,
     },
-    { name: 'jobs', matches: (req) => req.method === 'POST' && /^\/jobs\/?$/.test(req.path), points: config.RATE_LIMIT_JOBS, windowSeconds: config.RATE_LIMIT_JOBS_WINDOW_SECONDS },
+    {
+      name: 'jobs',
+      matches: (req) => req.method === 'POST' && /^\/jobs\/?$/.test(req.path),
+      points: config.RATE_LIMIT_JOBS,
+      windowSeconds: config.RATE_LIMIT_JOBS_WINDOW_SECONDS,
+    },
   ];
   const limiters = new Map(
     limits
       .filter((l) => l.points > 0)
-      .map((l) => [l.name, new RateLimiterRedis({ storeClient: deps.redis, keyPrefix: `${config.REDIS_KEY_PREFIX}ratelimit:${l.name}`, points: l.points, duration: l.windowSeconds })]),
+      .map((l) => [
+        l.name,
+        new RateLimiterRedis({
+          storeClient: deps.redis,
+          keyPrefix: `${config.REDIS_KEY_PREFIX}ratelimit:${l.name}`,
+          points: l.points,
+          duration: l.windowSeconds,
+        }),
+      ]),
   );
 
   return (req, res, next) => {

@@ -66,7 +66,9 @@ export const messageResponse = z
     agent: z.string().nullable(),
     content: z.string(),
     /** The tool operations of an agent's message, in words the history replays. */
-    breadcrumb: z.array(z.object({ op: z.string().optional(), fileId: z.string().optional(), title: z.string().optional() })),
+    breadcrumb: z.array(
+      z.object({ op: z.string().optional(), fileId: z.string().optional(), title: z.string().optional() }),
+    ),
     seq: z.number().int(),
     createdAt: when,
   })
@@ -111,7 +113,9 @@ export const versionResponse = z
   })
   .meta({ id: 'VersionInfo' });
 
-export const fileResponse = fileSummaryResponse.extend({ content: z.string(), versions: z.array(versionResponse) }).meta({ id: 'FileDoc' });
+export const fileResponse = fileSummaryResponse
+  .extend({ content: z.string(), versions: z.array(versionResponse) })
+  .meta({ id: 'FileDoc' });
 
 export const trashedFileResponse = fileSummaryResponse
   .extend({
@@ -125,7 +129,12 @@ export const trashedFileResponse = fileSummaryResponse
 
 /** Tokens used; `estimated` when a provider gave no counts and they were estimated (a job's total does not say). */
 const tokenUsage = z
-  .object({ promptTokens: z.number(), completionTokens: z.number(), totalTokens: z.number(), estimated: z.boolean().optional() })
+  .object({
+    promptTokens: z.number(),
+    completionTokens: z.number(),
+    totalTokens: z.number(),
+    estimated: z.boolean().optional(),
+  })
   .meta({ id: 'TokenUsage' });
 
 export const turnResponse = z
@@ -186,7 +195,9 @@ export const jobResponse = z
 
 /** A job as `GET /jobs/{jobId}` answers: with its progress while it runs (the chapter in flight and its turn). */
 export const jobStateResponse = jobResponse
-  .extend({ live: z.looseObject({ chapter: z.number().int().optional(), turnId: id.nullable().optional() }).nullable() })
+  .extend({
+    live: z.looseObject({ chapter: z.number().int().optional(), turnId: id.nullable().optional() }).nullable(),
+  })
   .meta({ id: 'JobState' });
 
 const streamToken = z.object({ token: z.string(), expiresAt: when }).meta({ id: 'StreamToken' });
@@ -264,10 +275,21 @@ export const RESPONSES: Record<string, z.ZodType> = {
   [`post ${v1('/files/{fileId}/undelete')}`]: fileResponse.extend({
     /** What came back: the file, and a folder's contents, each renamed "… (restored)" when its title was taken meanwhile. */
     restored: z.array(
-      z.object({ id, title: z.string(), type: z.enum(FILE_TYPES), renamedFrom: z.string().optional(), movedToTop: z.literal(true).optional() }),
+      z.object({
+        id,
+        title: z.string(),
+        type: z.enum(FILE_TYPES),
+        renamedFrom: z.string().optional(),
+        movedToTop: z.literal(true).optional(),
+      }),
     ),
   }),
-  [`get ${v1('/files/{fileId}/versions')}`]: z.object({ fileId: id, title: z.string(), headVersion: z.number().int(), items: z.array(versionResponse) }),
+  [`get ${v1('/files/{fileId}/versions')}`]: z.object({
+    fileId: id,
+    title: z.string(),
+    headVersion: z.number().int(),
+    items: z.array(versionResponse),
+  }),
   [`get ${v1('/files/{fileId}/versions/{version}')}`]: versionResponse.extend({ fileId: id, content: z.string() }),
 
   [`post ${v1('/jobs')}`]: startedJobResponse,

@@ -62,14 +62,16 @@ function checkParams(spec: RouteSpec, params: Record<string, string>): void {
     const schema = shape[name];
     if (!schema || schema.safeParse(value).success) continue;
     // The codes the routes always answered with: `invalid_id` for our ids, `invalid_<name>` otherwise.
-    if (schema === objectIdSchema) throw new BadRequestError(`${name} must be a 24-character hex id`, undefined, 'invalid_id');
+    if (schema === objectIdSchema)
+      throw new BadRequestError(`${name} must be a 24-character hex id`, undefined, 'invalid_id');
     throw new BadRequestError(`${name} is not valid`, undefined, `invalid_${name}`);
   }
 }
 
 /** True when the request carries a body beyond an empty JSON object. */
 function hasBody(body: unknown, headers: Record<string, string | string[] | undefined>): boolean {
-  if (body !== undefined) return !(body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
+  if (body !== undefined)
+    return !(body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
   // Not parsed as JSON (another content type): any bytes at all are a body this route does not take.
   return Number(headers['content-length'] ?? 0) > 0 || headers['transfer-encoding'] !== undefined;
 }

@@ -48,7 +48,9 @@ export const projectListQuery = z
 
 /** The author's interface language: a session with no substantive message yet answers in it. */
 export const uiLanguageSchema = z.enum(['zh', 'en']);
-export const createSessionBody = z.object({ projectId: objectIdSchema, title: text(200).optional(), uiLanguage: uiLanguageSchema.optional() }).strict();
+export const createSessionBody = z
+  .object({ projectId: objectIdSchema, title: text(200).optional(), uiLanguage: uiLanguageSchema.optional() })
+  .strict();
 
 export const listQuery = z
   .object({
@@ -62,7 +64,11 @@ export const listQuery = z
 export const startTurnBody = (maxMessageChars: number) =>
   z
     .object({
-      message: z.string().trim().min(1, 'message is empty').max(maxMessageChars, `message is longer than ${maxMessageChars} characters`),
+      message: z
+        .string()
+        .trim()
+        .min(1, 'message is empty')
+        .max(maxMessageChars, `message is longer than ${maxMessageChars} characters`),
       focusFileId: objectIdSchema.optional(),
       attachedFileIds: z.array(objectIdSchema).max(20).optional(),
       quotes: z.array(text(4000)).max(10).optional(),
@@ -76,7 +82,9 @@ export const startTurnBody = (maxMessageChars: number) =>
 export const steerBody = z.object({ message: z.string().trim().min(1).max(4000) }).strict();
 export const approvalBody = z.object({ decision: z.enum(['approve', 'deny']) }).strict();
 /** Approval ids are the workflow's own (`s<step>-<toolCallId>`): short, URL-safe. */
-export const approvalIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'approvalId must be 1-64 letters, digits, "_" or "-"');
+export const approvalIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'approvalId must be 1-64 letters, digits, "_" or "-"');
 export const interruptBody = z.object({ reason: text(500).optional() }).strict();
 
 export const createFileBody = z
@@ -177,12 +185,18 @@ export const createJobBody = z
 
 /** Resume may raise the job's token budget, or lift it with null. */
 export const resumeJobBody = z
-  .object({ maxTokens: z.number().int().min(1).max(1_000_000_000).nullable().optional(), maxCostUsd: z.number().positive().max(1_000_000).nullable().optional() })
+  .object({
+    maxTokens: z.number().int().min(1).max(1_000_000_000).nullable().optional(),
+    maxCostUsd: z.number().positive().max(1_000_000).nullable().optional(),
+  })
   .strict();
 
 export const eventsQuery = z
   .object({
-    after: z.string().regex(/^\d+-\d+$/, 'after must be a stream id like 12-3').optional(),
+    after: z
+      .string()
+      .regex(/^\d+-\d+$/, 'after must be a stream id like 12-3')
+      .optional(),
     token: z.string().max(2000).optional(),
   })
   .strict();

@@ -61,9 +61,11 @@ const BACKLOG_PAGE = 1000;
 /** The id to resume after (`Last-Event-ID` wins over `?after=`); 400 when malformed. Routes call it before any lookup. */
 export function resumeIdOf(req: Request): string | null {
   const header = req.headers['last-event-id'];
-  const raw = (typeof header === 'string' && header.trim()) || (typeof req.query.after === 'string' ? req.query.after : '');
+  const raw =
+    (typeof header === 'string' && header.trim()) || (typeof req.query.after === 'string' ? req.query.after : '');
   if (!raw) return null;
-  if (!parseStreamId(raw)) throw new BadRequestError('Last-Event-ID / after must be a stream id like 12-3', undefined, 'invalid_event_id');
+  if (!parseStreamId(raw))
+    throw new BadRequestError('Last-Event-ID / after must be a stream id like 12-3', undefined, 'invalid_event_id');
   return raw;
 }
 
@@ -176,10 +178,21 @@ class SseConnection {
   }
 }
 
-export async function serveSse(req: Request, res: Response, redis: Redis, source: StreamSource, opts: SseOptions): Promise<void> {
+export async function serveSse(
+  req: Request,
+  res: Response,
+  redis: Redis,
+  source: StreamSource,
+  opts: SseOptions,
+): Promise<void> {
   const cursor = resumeIdOf(req);
   const { endedWhenOpened } = source;
-  const verdict = await resumeVerdict(redis, source.key, cursor, endedWhenOpened === undefined ? source.hasEnded : async () => endedWhenOpened);
+  const verdict = await resumeVerdict(
+    redis,
+    source.key,
+    cursor,
+    endedWhenOpened === undefined ? source.hasEnded : async () => endedWhenOpened,
+  );
   if (verdict.kind === 'finished') {
     res.status(204).end();
     return;
@@ -194,7 +207,13 @@ export async function serveSse(req: Request, res: Response, redis: Redis, source
 
   const resetFrame = (reason: string, lastAvailableId: string | null): string => {
     metrics.resetsSent.inc({ reason });
-    return toSseResetFrame(makeEvent({ ...draft('reset', { reason, stateUrl: source.stateUrl, lastAvailableId }), ...source.envelope }, 0, opts.clock().toISOString()));
+    return toSseResetFrame(
+      makeEvent(
+        { ...draft('reset', { reason, stateUrl: source.stateUrl, lastAvailableId }), ...source.envelope },
+        0,
+        opts.clock().toISOString(),
+      ),
+    );
   };
 
   // On every keep-alive: a stream that expired, or a turn that ended without `done`
@@ -223,7 +242,13 @@ export async function serveSse(req: Request, res: Response, redis: Redis, source
   }
 
   // Loaded before the first read: every count on record was in Redis by then, unless lost.
-  const backlog = new CheckedBacklog(redis, source.key, source.publishedCounts ? await source.publishedCounts() : new Map(), cursor, BACKLOG_PAGE);
+  const backlog = new CheckedBacklog(
+    redis,
+    source.key,
+    source.publishedCounts ? await source.publishedCounts() : new Map(),
+    cursor,
+    BACKLOG_PAGE,
+  );
   const declareLost = async (): Promise<true> => {
     conn.reset(resetFrame(RESET_REASONS.lostEvents, (await lastEntry(redis, source.key))?.id ?? null));
     return true;
@@ -253,7 +278,12 @@ export async function serveSse(req: Request, res: Response, redis: Redis, source
   }
 }
 
-async function followShared(hub: StreamHub, key: string, conn: SseConnection, sendBacklog: () => Promise<boolean>): Promise<void> {
+async function followShared(
+  hub: StreamHub,
+  key: string,
+  conn: SseConnection,
+  sendBacklog: () => Promise<boolean>,
+): Promise<void> {
   // A finished turn is served from the backlog alone, without starting a live reader.
   if (await sendBacklog()) return;
   const pending: LiveEntry[][] = [];
@@ -268,7 +298,13 @@ async function followShared(hub: StreamHub, key: string, conn: SseConnection, se
   await conn.wait();
 }
 
-async function followDedicated(redis: Redis, key: string, conn: SseConnection, sendBacklog: () => Promise<boolean>, blockMs: number): Promise<void> {
+async function followDedicated(
+  redis: Redis,
+  key: string,
+  conn: SseConnection,
+  sendBacklog: () => Promise<boolean>,
+  blockMs: number,
+): Promise<void> {
   if (await sendBacklog()) return;
   const reader = openReader(redis, key);
   conn.onFinish(() => reader.disconnect());

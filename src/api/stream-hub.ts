@@ -42,7 +42,12 @@ export const readerConnectionName = (key: string): string => `sse:${key}`.replac
 
 /** Opens a dedicated, lazily connected reader: XREAD BLOCK would stall any shared connection. */
 export function openReader(redis: Redis, key: string): Redis {
-  return redis.duplicate({ lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: null, connectionName: readerConnectionName(key) });
+  return redis.duplicate({
+    lazyConnect: true,
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: null,
+    connectionName: readerConnectionName(key),
+  });
 }
 
 class Tail {

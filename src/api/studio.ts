@@ -49,7 +49,9 @@ export function studioRouter(dir: string = STUDIO_DIR): Router {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const index = path.join(dir, 'index.html');
     if (!fs.existsSync(index))
-      return next(new UnavailableError('Studio is not built: run `npm run build:studio` (npm start builds it when missing)'));
+      return next(
+        new UnavailableError('Studio is not built: run `npm run build:studio` (npm start builds it when missing)'),
+      );
     if (!req.accepts('html')) return next();
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(index);

@@ -60,15 +60,21 @@ export interface StartTurnRequest {
   uiLanguage?: 'zh' | 'en';
 }
 
-export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{ turnId: string; workflowId: string; eagerlyStarted: boolean }> {
+export async function startTurn(
+  deps: AppDeps,
+  req: StartTurnRequest,
+): Promise<{ turnId: string; workflowId: string; eagerlyStarted: boolean }> {
   const { models, config } = deps;
   await deps.faults?.pause?.('api.turn.start', { sessionId: req.sessionId });
   const turnId = newId();
   const workflowId = turnWorkflowId(turnId);
-  const { busyWith } = await takeSessionLock(models, req.sessionId, turnId, staleLockCheck(deps)).catch((err: unknown) => {
-    if (err instanceof CompareAndSetExhausted) throw new ConflictError('the session’s lock kept changing hands: try again');
-    throw err;
-  });
+  const { busyWith } = await takeSessionLock(models, req.sessionId, turnId, staleLockCheck(deps)).catch(
+    (err: unknown) => {
+      if (err instanceof CompareAndSetExhausted)
+        throw new ConflictError('the session’s lock kept changing hands: try again');
+      throw err;
+    },
+  );
   if (busyWith) throw new ConflictError('a turn is already running in this session', { turnId: busyWith });
   let eagerlyStarted = false;
   try {
@@ -101,7 +107,10 @@ export async function startTurn(deps: AppDeps, req: StartTurnRequest): Promise<{
     eagerlyStarted = handle.eagerlyStarted;
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) throw err;
-    await models.Turn.updateOne({ _id: turnId }, { $set: { status: 'failed' satisfies TurnStatus, stopReason: 'start_failed', endedAt: deps.clock() } });
+    await models.Turn.updateOne(
+      { _id: turnId },
+      { $set: { status: 'failed' satisfies TurnStatus, stopReason: 'start_failed', endedAt: deps.clock() } },
+    );
     await releaseSessionLock(models, req.sessionId, turnId);
     deps.logger.error({ err, turnId }, 'could not start the turn workflow');
     throw new UnavailableError('could not start the turn: the workflow service is unavailable');

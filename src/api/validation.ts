@@ -28,7 +28,14 @@ function inspect(value: unknown, depth: number, path: string): string | null {
   }
   if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (k.startsWith('$') || k.includes('.') || k.includes('\u0000') || k === '__proto__' || k === 'constructor' || k === 'prototype')
+      if (
+        k.startsWith('$') ||
+        k.includes('.') ||
+        k.includes('\u0000') ||
+        k === '__proto__' ||
+        k === 'constructor' ||
+        k === 'prototype'
+      )
         return `forbidden key "${k.split('\u0000').join('\\0')}" at ${path || '(body)'}`;
       const bad = inspect(v, depth + 1, path ? `${path}.${k}` : k);
       if (bad) return bad;

@@ -74,7 +74,10 @@ async function main(): Promise<number> {
     if (!sessionId) {
       let projectId = values.project;
       if (!projectId) {
-        const p = await api.call<{ id: string }>('POST', '/api/v1/projects', { title: message.slice(0, 60) || 'Untitled', type: values.type });
+        const p = await api.call<{ id: string }>('POST', '/api/v1/projects', {
+          title: message.slice(0, 60) || 'Untitled',
+          type: values.type,
+        });
         projectId = p.id;
         note(`created project ${projectId}`);
       }
@@ -92,7 +95,11 @@ async function main(): Promise<number> {
   }
   note(`turn ${turnId}`);
 
-  const renderer = new TurnRenderer({ write: (s) => void process.stdout.write(s), tty: Boolean(process.stdout.isTTY), showThinking: values.thinking });
+  const renderer = new TurnRenderer({
+    write: (s) => void process.stdout.write(s),
+    tty: Boolean(process.stdout.isTTY),
+    showThinking: values.thinking,
+  });
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
   const result = await followStream({
@@ -103,7 +110,8 @@ async function main(): Promise<number> {
       const e = renderer.frame(f.data);
       if (e?.type === 'approval_requested') void answerApproval(e, turnId!);
     },
-    onReconnect: ({ lastEventId, reason }) => note(`\n[connection lost: ${reason}; resuming after ${lastEventId ?? 'the start'}]`),
+    onReconnect: ({ lastEventId, reason }) =>
+      note(`\n[connection lost: ${reason}; resuming after ${lastEventId ?? 'the start'}]`),
   });
   renderer.finish();
 
@@ -111,14 +119,20 @@ async function main(): Promise<number> {
   async function answerApproval(e: Extract<StreamEvent, { type: 'approval_requested' }>, id: string): Promise<void> {
     const route = `/api/v1/turns/${id}/approvals/${e.data.approvalId}`;
     if (!process.stdin.isTTY) {
-      note(`  answer with: curl -XPOST ${base}${route} -H 'content-type: application/json' -d '{"decision":"approve"}'   (or "deny"; no answer by ${e.data.expiresAt} is a no)`);
+      note(
+        `  answer with: curl -XPOST ${base}${route} -H 'content-type: application/json' -d '{"decision":"approve"}'   (or "deny"; no answer by ${e.data.expiresAt} is a no)`,
+      );
       return;
     }
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {
       const answer = (await rl.question('  Allow it? [y/N] ')).trim().toLowerCase();
       const decision = /^(y|yes|是|好|可以)$/u.test(answer) ? 'approve' : 'deny';
-      await api.call('POST', route, { decision }).catch((err: unknown) => note(`  could not send the answer: ${err instanceof Error ? err.message : String(err)}`));
+      await api
+        .call('POST', route, { decision })
+        .catch((err: unknown) =>
+          note(`  could not send the answer: ${err instanceof Error ? err.message : String(err)}`),
+        );
     } finally {
       rl.close();
     }

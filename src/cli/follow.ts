@@ -61,7 +61,11 @@ export async function followStream(opts: FollowOptions): Promise<FollowResult> {
     let gotFrame = false;
     try {
       const res = await doFetch(opts.url, {
-        headers: { accept: 'text/event-stream', ...opts.headers, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+        headers: {
+          accept: 'text/event-stream',
+          ...opts.headers,
+          ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+        },
         signal: opts.signal,
       });
       // 204: we already have everything (resumed after the terminal event).

@@ -61,7 +61,9 @@ export class TurnRenderer {
         break;
       case 'file_created':
         this.titles.set(e.data.fileId, e.data.title);
-        this.line(`  📄 created ${e.data.fileType} "${e.data.title}" (id ${e.data.fileId}${e.data.words ? `, ${e.data.words} words` : ''})`);
+        this.line(
+          `  📄 created ${e.data.fileType} "${e.data.title}" (id ${e.data.fileId}${e.data.words ? `, ${e.data.words} words` : ''})`,
+        );
         break;
       case 'file_updated':
         this.titles.set(e.data.fileId, e.data.title);
@@ -96,10 +98,14 @@ export class TurnRenderer {
         );
         break;
       case 'approval_decided':
-        this.line(`  ${e.data.decision === 'approve' ? '✓ approved' : e.data.decision === 'deny' ? '✗ declined: nothing was changed' : '✗ no answer in time: nothing was changed'}`);
+        this.line(
+          `  ${e.data.decision === 'approve' ? '✓ approved' : e.data.decision === 'deny' ? '✗ declined: nothing was changed' : '✗ no answer in time: nothing was changed'}`,
+        );
         break;
       case 'job_progress':
-        this.line(`  ▣ ${e.data.message ?? `Chapter ${e.data.chapter}: ${e.data.status}.`} (${e.data.chaptersDone} of ${e.data.of} done)`);
+        this.line(
+          `  ▣ ${e.data.message ?? `Chapter ${e.data.chapter}: ${e.data.status}.`} (${e.data.chaptersDone} of ${e.data.of} done)`,
+        );
         break;
       case 'error':
         this.line(`  ✗ error ${e.data.code}: ${e.data.message}`);
@@ -112,7 +118,9 @@ export class TurnRenderer {
         break;
       case 'done':
         this.status = e.data.status;
-        this.line(`\n✔ ${e.data.status} · ${this.tokens.total} tokens${this.tokens.estimated ? ' (partly estimated)' : ''}`);
+        this.line(
+          `\n✔ ${e.data.status} · ${this.tokens.total} tokens${this.tokens.estimated ? ' (partly estimated)' : ''}`,
+        );
         break;
     }
   }
@@ -127,7 +135,9 @@ export class TurnRenderer {
     if (d.ok) {
       const r = d.result ?? {};
       if (r.author_edits_touched)
-        this.line(`  ⚠ ${d.name} changed text you wrote${typeof r.previous_version === 'number' ? ` (undo: restore version ${r.previous_version})` : ''}`);
+        this.line(
+          `  ⚠ ${d.name} changed text you wrote${typeof r.previous_version === 'number' ? ` (undo: restore version ${r.previous_version})` : ''}`,
+        );
       return;
     }
     if (d.refusal === 'kept_your_edits') this.line(`  ✓ kept your edits (${d.name} not applied)${why}`);

@@ -16,12 +16,27 @@ import type { WorkAgent } from './plans';
 export type WorkAction = 'write' | 'review' | 'edit' | 'plan' | 'destroy' | 'create';
 
 const ACTIONS: [WorkAction, RegExp][] = [
-  ['destroy', /\b(?:delete|remove|erase|trash|scrap|discard|get rid of|rewrite|redo|start over)\b|删除|删掉|删了|删|去掉|移除|重写|推翻/iu],
-  ['plan', /\b(?:plan|outline|beat sheet|synopsis|structure|restructure)\b|大纲|细纲|章纲|提纲|规划|框架|结构|分章|分集/iu],
-  ['review', /\b(?:review|check|critique|assess|proofread|read through|look (?:at|over)|go over)\b|审稿|审|检查|看看|看一下|看下|过一遍|挑(?:一下)?(?:错|毛病|问题)|错别字|评估|点评/iu],
-  ['edit', /\b(?:edit|revise|polish|fix|tighten|trim|shorten|expand|improve|tweak|rework|change|cut|merge)\b|修改|润色|精简|调整|改|修/iu],
+  [
+    'destroy',
+    /\b(?:delete|remove|erase|trash|scrap|discard|get rid of|rewrite|redo|start over)\b|删除|删掉|删了|删|去掉|移除|重写|推翻/iu,
+  ],
+  [
+    'plan',
+    /\b(?:plan|outline|beat sheet|synopsis|structure|restructure)\b|大纲|细纲|章纲|提纲|规划|框架|结构|分章|分集/iu,
+  ],
+  [
+    'review',
+    /\b(?:review|check|critique|assess|proofread|read through|look (?:at|over)|go over)\b|审稿|审|检查|看看|看一下|看下|过一遍|挑(?:一下)?(?:错|毛病|问题)|错别字|评估|点评/iu,
+  ],
+  [
+    'edit',
+    /\b(?:edit|revise|polish|fix|tighten|trim|shorten|expand|improve|tweak|rework|change|cut|merge)\b|修改|润色|精简|调整|改|修/iu,
+  ],
   ['write', /\b(?:write|draft|continue|compose|finish)\b|续写|接着写|写/iu],
-  ['create', /\b(?:make|create|give me|brainstorm|come up with|generate|suggest|invent|design)\b|想(?:几个|一个|些)|起(?:个|几个)?名|出(?:个|几个|一份)|做(?:个|一份|一张)|设计|生成|列(?:个|一下|出)/iu],
+  [
+    'create',
+    /\b(?:make|create|give me|brainstorm|come up with|generate|suggest|invent|design)\b|想(?:几个|一个|些)|起(?:个|几个)?名|出(?:个|几个|一份)|做(?:个|一份|一张)|设计|生成|列(?:个|一下|出)/iu,
+  ],
 ];
 
 /** The kinds of work a message asks for, in the order above. */

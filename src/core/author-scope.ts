@@ -10,7 +10,14 @@
  * Pure module.
  */
 import { unitOfTitle } from './numerals';
-import { exceptionClauseOf, fileOrdersOf, openingTargets, type FileAction, type FileOrder, type Target } from './orders';
+import {
+  exceptionClauseOf,
+  fileOrdersOf,
+  openingTargets,
+  type FileAction,
+  type FileOrder,
+  type Target,
+} from './orders';
 import type { MessageReading, ReadSentence } from './reading';
 import { orderStands } from './order-checks';
 import { isQuestionSentence } from './utterance';
@@ -40,7 +47,9 @@ function names(target: Target, file: FileRef, unitKind: string | null): boolean 
   if (!unit) return false;
   if (target.kind === 'unit') {
     if (target.unit.kind !== unit.kind) return false;
-    return target.unit.list ? target.unit.list.includes(unit.n) : target.unit.from <= unit.n && unit.n <= target.unit.to;
+    return target.unit.list
+      ? target.unit.list.includes(unit.n)
+      : target.unit.from <= unit.n && unit.n <= target.unit.to;
   }
   if (target.kind === 'number') return unit.kind === unitKind && unit.n === target.n;
   return false;
@@ -48,7 +57,11 @@ function names(target: Target, file: FileRef, unitKind: string | null): boolean 
 
 /** A sentence that names files: then a question in it is about them, not about an earlier order. */
 function sentenceNames(s: ReadSentence, titles: readonly string[]): boolean {
-  return s.clauses.some((c) => c.words.some((w) => w.kind === 'unit') || titles.some((t) => t.trim() && c.text.toLowerCase().includes(t.toLowerCase())));
+  return s.clauses.some(
+    (c) =>
+      c.words.some((w) => w.kind === 'unit') ||
+      titles.some((t) => t.trim() && c.text.toLowerCase().includes(t.toLowerCase())),
+  );
 }
 
 /** Keep-words: a clause with one of them that is not a complete exception makes its sentence's orders partial. */
@@ -63,11 +76,18 @@ const keeps = (text: string): boolean => KEEPING.test(text) && !W.NEGATED_KEEP.t
  * when it opens with whole files as its subject ("第三章写得太烂了，删了吧", "Chapter 4 - delete it"),
  * with the bare lists before that ("Notes，大纲，都删掉").
  */
-function topicOf(reading: MessageReading, sentence: ReadSentence, ci: number, titles: readonly string[]): Target[] | null {
+function topicOf(
+  reading: MessageReading,
+  sentence: ReadSentence,
+  ci: number,
+  titles: readonly string[],
+): Target[] | null {
   // The clause just before: in this sentence, or the last of the sentence before when that one is a statement.
   const si = reading.sentences.indexOf(sentence);
   const before = reading.sentences[si - 1];
-  const prev = sentence.clauses[ci - 1] ?? (ci === 0 && before && !isQuestionSentence(before) ? before.clauses[before.clauses.length - 1] : undefined);
+  const prev =
+    sentence.clauses[ci - 1] ??
+    (ci === 0 && before && !isQuestionSentence(before) ? before.clauses[before.clauses.length - 1] : undefined);
   const first = prev ? openingTargets(prev, titles) : null;
   if (!first) return null;
   const out = [...first];
@@ -90,7 +110,13 @@ function bareList(clause: ReadSentence['clauses'][number], titles: readonly stri
   if (!targets) return null;
   const listed = new Set(targets.map((t) => JSON.stringify(t)));
   // The whole clause must be those references: every word a unit, a title word, a joiner or a mark.
-  const rest = clause.words.filter((w) => w.kind === 'word' && !titles.some((t) => t.toLowerCase().includes(w.text.toLowerCase())) && !W.JOIN.includes(w.text.toLowerCase()) && !W.DET_EN.includes(w.text.toLowerCase()));
+  const rest = clause.words.filter(
+    (w) =>
+      w.kind === 'word' &&
+      !titles.some((t) => t.toLowerCase().includes(w.text.toLowerCase())) &&
+      !W.JOIN.includes(w.text.toLowerCase()) &&
+      !W.DET_EN.includes(w.text.toLowerCase()),
+  );
   return rest.length === 0 && listed.size > 0 ? targets : null;
 }
 
@@ -126,12 +152,21 @@ function standingOrders(reading: MessageReading, titles: readonly string[]): Sta
         return;
       }
       const owner = orders[listing]!;
-      owner[owner.length - 1] = { ...owner[owner.length - 1]!, targets: [...owner[owner.length - 1]!.targets, ...list] };
+      owner[owner.length - 1] = {
+        ...owner[owner.length - 1]!,
+        targets: [...owner[owner.length - 1]!.targets, ...list],
+      };
       excepts[ci] = [];
     });
     orders.forEach((clauseOrders, ci) => {
       if (!clauseOrders.length || !orderStands(reading, si, ci, (s) => sentenceNames(s, titles))) return;
-      for (const order of clauseOrders) out.push({ order: { ...order, except: [...order.except, ...sentenceExcept] }, sentence, ci, at: sentence.clauses[ci]!.start });
+      for (const order of clauseOrders)
+        out.push({
+          order: { ...order, except: [...order.except, ...sentenceExcept] },
+          sentence,
+          ci,
+          at: sentence.clauses[ci]!.start,
+        });
     });
   });
   return out;
@@ -147,7 +182,10 @@ function keptFiles(reading: MessageReading, titles: readonly string[]): { target
     s.clauses.flatMap((c, ci) => {
       if (!keeps(c.text) || fileOrdersOf(c, titles).length) return [];
       return (exceptionClauseOf(c, titles) ?? []).flatMap((target) =>
-        (target.kind === 'pointer' ? (topicOf(reading, s, ci, titles) ?? [target]) : [target]).map((t) => ({ target: t, at: c.start })),
+        (target.kind === 'pointer' ? (topicOf(reading, s, ci, titles) ?? [target]) : [target]).map((t) => ({
+          target: t,
+          at: c.start,
+        })),
       );
     }),
   );

@@ -21,10 +21,14 @@ export function agentName(agent: AgentName, lang: Language, capital = false): st
   return capital && lang === 'en' ? name[0]!.toUpperCase() + name.slice(1) : name;
 }
 
-export type HandoffKind = 'explicit' | 'planned' | 'review_gate' | 'continuation' | 'planner_repair' | 'empty_file_repair';
+export type HandoffKind =
+  'explicit' | 'planned' | 'review_gate' | 'continuation' | 'planner_repair' | 'empty_file_repair';
 
 /** One sentence for a handoff card: who takes over and why, never the bare kind. */
-export function handoffText(h: { from: AgentName; to: AgentName; kind: HandoffKind; reason: string }, lang: Language): string {
+export function handoffText(
+  h: { from: AgentName; to: AgentName; kind: HandoffKind; reason: string },
+  lang: Language,
+): string {
   const to = agentName(h.to, lang);
   const To = agentName(h.to, lang, true);
   const reason = h.reason.trim();
@@ -48,7 +52,9 @@ export function handoffText(h: { from: AgentName; to: AgentName; kind: HandoffKi
   }
   switch (h.kind) {
     case 'continuation':
-      return h.from === h.to ? `${To} carries on where it stopped.` : `${To} carries on from ${agentName(h.from, lang)}.`;
+      return h.from === h.to
+        ? `${To} carries on where it stopped.`
+        : `${To} carries on from ${agentName(h.from, lang)}.`;
     case 'planned':
       return `Next in the plan: ${to}${why ? ` (${why})` : ''}.`;
     case 'review_gate':
@@ -74,14 +80,17 @@ export function chapters(n: number, lang: Language): string {
 
 /** A chapter range: "chapters 1–3" / "chapter 2"; "第1–3章" / "第2章". */
 export function chapterRange(from: number, to: number, lang: Language): string {
-  return chapterList(Array.from({ length: to - from + 1 }, (_, i) => from + i), lang);
+  return chapterList(
+    Array.from({ length: to - from + 1 }, (_, i) => from + i),
+    lang,
+  );
 }
 
 /** Numbers as runs, in order: [1, 2, 3, 7, 9, 10] → ["1–3", "7", "9–10"]. */
 export function numberRuns(ns: readonly number[]): string[] {
   const sorted = [...new Set(ns)].sort((a, b) => a - b);
   const runs: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
     runs.push(j === i ? `${sorted[i]}` : `${sorted[i]}–${sorted[j]}`);
@@ -108,7 +117,8 @@ const JOB_STATUS_WORDS: Record<string, Record<Language, string>> = {
 };
 
 /** A job's status as the author reads it ("进行中", "paused"). */
-export const jobStatusWord = (status: string, lang: Language): string => JOB_STATUS_WORDS[status]?.[lang] ?? (lang === 'zh' ? '未知' : 'unknown');
+export const jobStatusWord = (status: string, lang: Language): string =>
+  JOB_STATUS_WORDS[status]?.[lang] ?? (lang === 'zh' ? '未知' : 'unknown');
 
 /** A sentence's first letter in capitals (English; Chinese has none). */
 const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
@@ -125,14 +135,25 @@ export function jobWords(lang: Language) {
   const ch = (n: number) => chapterList([n], lang);
   return {
     /** The first message: the range, and what happens to chapters that already have text. */
-    started: (from: number, to: number, existing: readonly number[] = [], mode: 'skip' | 'revise' | 'rewrite' = 'skip') => {
-      const head = zh ? `任务开始：写${chapterRange(from, to, lang)}。` : `Job started: ${chapterRange(from, to, lang)}.`;
+    started: (
+      from: number,
+      to: number,
+      existing: readonly number[] = [],
+      mode: 'skip' | 'revise' | 'rewrite' = 'skip',
+    ) => {
+      const head = zh
+        ? `任务开始：写${chapterRange(from, to, lang)}。`
+        : `Job started: ${chapterRange(from, to, lang)}.`;
       if (!existing.length) return head;
       const list = chapterList(existing, lang);
       const one = existing.length === 1;
       const what = {
-        skip: zh ? `${list}已经有正文，保持原样、跳过。` : `${list} already ${one ? 'has' : 'have'} text and ${one ? 'is' : 'are'} left as ${one ? 'it is' : 'they are'}.`,
-        revise: zh ? `${list}已经有正文，会在原文上修改。` : `${list} already ${one ? 'has' : 'have'} text and will be revised in place.`,
+        skip: zh
+          ? `${list}已经有正文，保持原样、跳过。`
+          : `${list} already ${one ? 'has' : 'have'} text and ${one ? 'is' : 'are'} left as ${one ? 'it is' : 'they are'}.`,
+        revise: zh
+          ? `${list}已经有正文，会在原文上修改。`
+          : `${list} already ${one ? 'has' : 'have'} text and will be revised in place.`,
         rewrite: zh
           ? `${list}已经有正文，会重写（你自己写的章节要先经你同意）。`
           : `${list} already ${one ? 'has' : 'have'} text and will be rewritten (a chapter you wrote yourself only with your approval).`,
@@ -151,25 +172,42 @@ export function jobWords(lang: Language) {
         ? `已在${ch(before)}之前暂停：再写会超出 ${budget} 令牌的预算（已用 ${used}，每章约 ${perChapter}）。提高令牌预算后继续。`
         : `Paused before chapter ${before}: token budget ${budget} would be exceeded (${used} used, about ${perChapter} per chapter). Raise the token budget and resume to go on.`,
     budgetResumed: (at: number, budget: number | null) =>
-      zh ? `从${ch(at)}继续（令牌预算：${budget ?? '不限'}）。` : `Resumed at chapter ${at} (token budget ${budget ?? 'lifted'}).`,
+      zh
+        ? `从${ch(at)}继续（令牌预算：${budget ?? '不限'}）。`
+        : `Resumed at chapter ${at} (token budget ${budget ?? 'lifted'}).`,
     costBudgetPaused: (before: number, budget: number, used: number, perChapter: number) =>
       zh
         ? `已在${ch(before)}之前暂停：再写会超出 ${usd(budget)} 的费用预算（已用 ${usd(used)}，每章约 ${usd(perChapter)}）。提高费用预算后继续。`
         : `Paused before chapter ${before}: cost budget ${usd(budget)} would be exceeded (${usd(used)} spent, about ${usd(perChapter)} per chapter). Raise the cost budget and resume to go on.`,
     costBudgetResumed: (at: number, budget: number | null) =>
-      zh ? `从${ch(at)}继续（费用预算：${budget === null ? '不限' : usd(budget)}）。` : `Resumed at chapter ${at} (cost budget ${budget === null ? 'lifted' : usd(budget)}).`,
-    retrying: (chapter: number | null) => (chapter === null ? (zh ? '重新规划大纲。' : 'Retrying the outline.') : zh ? `重写${ch(chapter)}。` : `Retrying chapter ${chapter}.`),
+      zh
+        ? `从${ch(at)}继续（费用预算：${budget === null ? '不限' : usd(budget)}）。`
+        : `Resumed at chapter ${at} (cost budget ${budget === null ? 'lifted' : usd(budget)}).`,
+    retrying: (chapter: number | null) =>
+      chapter === null
+        ? zh
+          ? '重新规划大纲。'
+          : 'Retrying the outline.'
+        : zh
+          ? `重写${ch(chapter)}。`
+          : `Retrying chapter ${chapter}.`,
     planning: (count: number, missing: string) =>
-      zh ? `先规划大纲：第${missing}章还没有条目。` : `Planning the outline: ${count === 1 ? `chapter ${missing} has` : `chapters ${missing} have`} no entry.`,
+      zh
+        ? `先规划大纲：第${missing}章还没有条目。`
+        : `Planning the outline: ${count === 1 ? `chapter ${missing} has` : `chapters ${missing} have`} no entry.`,
     outlineStillMissing: (count: number, missing: string) =>
       zh
         ? `大纲里第${missing}章仍没有条目，将按故事发展来写。`
         : `The outline still has no entry for ${count === 1 ? `chapter ${missing}; it follows` : `chapters ${missing}; they follow`} the story.`,
     chapterWritten: (n: number, title: string, words: number) =>
-      zh ? `${ch(n)}写好了：《${title}》（${words}字）。` : `Chapter ${n} written: "${title}" (${words} ${words === 1 ? 'word' : 'words'}).`,
+      zh
+        ? `${ch(n)}写好了：《${title}》（${words}字）。`
+        : `Chapter ${n} written: "${title}" (${words} ${words === 1 ? 'word' : 'words'}).`,
     writing: (n: number) => (zh ? `正在写${ch(n)}。` : `Writing chapter ${n}.`),
-    revising: (n: number, round: number) => (zh ? `正在修改${ch(n)}（第${round}轮）。` : `Revising chapter ${n} (round ${round}).`),
-    completed: (done: number) => (zh ? `任务完成：写好了${chapters(done, lang)}。` : `Job completed: ${chapters(done, lang)} written.`),
+    revising: (n: number, round: number) =>
+      zh ? `正在修改${ch(n)}（第${round}轮）。` : `Revising chapter ${n} (round ${round}).`,
+    completed: (done: number) =>
+      zh ? `任务完成：写好了${chapters(done, lang)}。` : `Job completed: ${chapters(done, lang)} written.`,
     cancelled: (done: number) =>
       done === 0
         ? zh
@@ -188,17 +226,27 @@ export function jobWords(lang: Language) {
         no_draft: zh ? '没有留下有正文的草稿' : 'no draft with text was saved',
         error: zh ? '出了错' : 'something went wrong',
       }[reason];
-      return zh ? `${what}没能完成：${why}。恢复任务即可重试。` : `${what} could not be finished: ${why}. Resume the job to try again.`;
+      return zh
+        ? `${what}没能完成：${why}。恢复任务即可重试。`
+        : `${what} could not be finished: ${why}. Resume the job to try again.`;
     },
     /** The job's item on the project's task board: its range. */
-    taskTitle: (from: number, to: number) => (zh ? chapterRange(from, to, lang) : capital(chapterRange(from, to, lang))),
+    taskTitle: (from: number, to: number) =>
+      zh ? chapterRange(from, to, lang) : capital(chapterRange(from, to, lang)),
     /** The job's item's progress: chapters written, and how the job stands when it is not simply running. */
     taskProgress: (done: number, total: number, status: string, failedChapter: number | null = null) => {
       const count = zh ? `已写 ${done}/${total} 章` : `${done}/${total} chapters written`;
       const note = {
         pausing: zh ? '正在暂停' : 'pausing',
         paused: zh ? '任务已暂停' : 'job paused',
-        failed: failedChapter === null ? (zh ? '任务停下了，等待恢复' : 'job stopped; resume it to go on') : zh ? `任务停在${ch(failedChapter)}，等待恢复` : `job stopped at chapter ${failedChapter}; resume it to go on`,
+        failed:
+          failedChapter === null
+            ? zh
+              ? '任务停下了，等待恢复'
+              : 'job stopped; resume it to go on'
+            : zh
+              ? `任务停在${ch(failedChapter)}，等待恢复`
+              : `job stopped at chapter ${failedChapter}; resume it to go on`,
         cancelled: zh ? '任务已取消' : 'job cancelled',
       }[status];
       return note ? `${count}${zh ? '；' : '; '}${note}` : count;

@@ -45,7 +45,8 @@ const time = (d: Date | string | undefined): number => {
 };
 
 /** Last keys of the order: the `order` field, age, and the id, so every listing agrees. */
-const tieBreak = (a: Orderable, b: Orderable): number => a.order - b.order || time(a.createdAt) - time(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const tieBreak = (a: Orderable, b: Orderable): number =>
+  a.order - b.order || time(a.createdAt) - time(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * Chapters in reading order: numbered ones by their number; a chapter whose title names no
@@ -117,7 +118,28 @@ export function chineseNumeral(n: number): string {
   return out;
 }
 
-const EN_ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const EN_ONES = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
 const EN_TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 
 /** 9 → "nine", 21 → "twenty-one"; null above 99 (the parser reads words up to 99). */
@@ -138,8 +160,10 @@ const NUMERAL = /[0-9]+|[０-９]+|[零〇一二两三四五六七八九十百�
 
 /** `n` written the way `token` writes its number (digits, full-width digits, Chinese numerals, English words). */
 function writeLike(token: string, n: number): string {
-  if (/^[0-9]+$/.test(token)) return String(n).padStart(token.length > 1 && token.startsWith('0') ? token.length : 0, '0');
-  if (/^[０-９]+$/.test(token)) return String(n).replace(/[0-9]/g, (d) => String.fromCharCode(d.charCodeAt(0) + 0xfee0));
+  if (/^[0-9]+$/.test(token))
+    return String(n).padStart(token.length > 1 && token.startsWith('0') ? token.length : 0, '0');
+  if (/^[０-９]+$/.test(token))
+    return String(n).replace(/[0-9]/g, (d) => String.fromCharCode(d.charCodeAt(0) + 0xfee0));
   if (parseChineseNumeral(token) !== null) return chineseNumeral(n);
   const word = englishNumber(n);
   return word ? likeCase(word, token) : String(n);
@@ -156,7 +180,9 @@ export function renumberTitle(title: string, n: number): string | null {
   const span = title.slice(ref.start, ref.end);
   for (const m of span.matchAll(NUMERAL)) {
     const token = m[0];
-    const value = /^[0-9０-９]+$/.test(token) ? Number(token.replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0))) : (parseChineseNumeral(token) ?? parseEnglishNumber(token));
+    const value = /^[0-9０-９]+$/.test(token)
+      ? Number(token.replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)))
+      : (parseChineseNumeral(token) ?? parseEnglishNumber(token));
     if (value !== ref.from) continue;
     const at = ref.start + m.index;
     return title.slice(0, at) + writeLike(token, n) + title.slice(at + token.length);

@@ -49,15 +49,25 @@ export interface ContinuationRequest<M> {
 }
 
 /** The request that asks the model to continue `partial`, the start of its own answer to `messages`. */
-export function continuationRequest<M>(strategy: Exclude<ContinuationStrategy, 'off'>, messages: M[], partial: string): ContinuationRequest<M> {
+export function continuationRequest<M>(
+  strategy: Exclude<ContinuationStrategy, 'off'>,
+  messages: M[],
+  partial: string,
+): ContinuationRequest<M> {
   if (strategy === 'prefix') {
     // DeepSeek reads `prefix` on the last assistant message; the SDK passes it through.
     return { messages: [...messages, { role: 'assistant', content: partial, prefix: true }], body: {} };
   }
   if (strategy === 'continue_final_message') {
-    return { messages: [...messages, { role: 'assistant', content: partial }], body: { continue_final_message: true, add_generation_prompt: false } };
+    return {
+      messages: [...messages, { role: 'assistant', content: partial }],
+      body: { continue_final_message: true, add_generation_prompt: false },
+    };
   }
-  return { messages: [...messages, { role: 'assistant', content: partial }, { role: 'user', content: CONTINUE_INSTRUCTION }], body: {} };
+  return {
+    messages: [...messages, { role: 'assistant', content: partial }, { role: 'user', content: CONTINUE_INSTRUCTION }],
+    body: {},
+  };
 }
 
 /**
@@ -67,7 +77,8 @@ export function continuationRequest<M>(strategy: Exclude<ContinuationStrategy, '
 export const MIN_OVERLAP_CHARS = 8;
 const MIN_OVERLAP_CJK_CHARS = 4;
 const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
-const longEnough = (s: string): boolean => s.length >= MIN_OVERLAP_CHARS || (s.length >= MIN_OVERLAP_CJK_CHARS && CJK.test(s));
+const longEnough = (s: string): boolean =>
+  s.length >= MIN_OVERLAP_CHARS || (s.length >= MIN_OVERLAP_CJK_CHARS && CJK.test(s));
 /** How far back from the cut a model is expected to restart. */
 export const OVERLAP_WINDOW_CHARS = 400;
 

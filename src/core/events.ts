@@ -75,7 +75,9 @@ export type RefusalKind = (typeof REFUSAL_KINDS)[number];
 
 /** The refusal kind of a tool error, or undefined when the error is a real failure. */
 export const refusalOf = (errorType: string | undefined): RefusalKind | undefined =>
-  errorType && Object.hasOwn(INTENTIONAL_REFUSALS, errorType) ? INTENTIONAL_REFUSALS[errorType as keyof typeof INTENTIONAL_REFUSALS] : undefined;
+  errorType && Object.hasOwn(INTENTIONAL_REFUSALS, errorType)
+    ? INTENTIONAL_REFUSALS[errorType as keyof typeof INTENTIONAL_REFUSALS]
+    : undefined;
 
 /** What a `job_progress` event reports (its `kind`). */
 export const JOB_PROGRESS_KINDS = ['status', 'turn', 'chapter', 'skipped', 'note'] as const;
@@ -85,7 +87,12 @@ export type JobProgressKind = (typeof JOB_PROGRESS_KINDS)[number];
 export const eventDataSchemas = {
   /** First event of a turn, sent before any model call, so a client never waits in silence (seed 004). */
   turn_started: z.object({ sessionId: z.string() }),
-  agent_selected: z.object({ agent: agentSchema, reason: z.string(), plan: z.string().optional(), run: z.number().int() }),
+  agent_selected: z.object({
+    agent: agentSchema,
+    reason: z.string(),
+    plan: z.string().optional(),
+    run: z.number().int(),
+  }),
   thinking: z.object({ delta: z.string() }),
   content: z.object({ delta: z.string() }),
   tool_call: z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()), summary: z.string() }),
@@ -99,7 +106,14 @@ export const eventDataSchemas = {
     refusal: z.enum(REFUSAL_KINDS).optional(),
   }),
   /** `version`: the file's version number this write made (absent for an empty file and in events from before it was sent). */
-  file_created: z.object({ fileId: z.string(), title: z.string(), fileType: z.string(), versionId: z.string().optional(), words: z.number().int(), version: z.number().int().optional() }),
+  file_created: z.object({
+    fileId: z.string(),
+    title: z.string(),
+    fileType: z.string(),
+    versionId: z.string().optional(),
+    words: z.number().int(),
+    version: z.number().int().optional(),
+  }),
   file_updated: z.object({
     fileId: z.string(),
     title: z.string(),
@@ -123,7 +137,12 @@ export const eventDataSchemas = {
   usage: usageData,
   step_retry: z.object({ attempt: z.number().int(), message: z.string() }),
   /** A retried step goes on from the text its earlier attempt streamed: clients keep that step's text and append. */
-  step_resumed: z.object({ step: z.number().int(), attempt: z.number().int(), keptChars: z.number().int().nonnegative(), message: z.string() }),
+  step_resumed: z.object({
+    step: z.number().int(),
+    attempt: z.number().int(),
+    keptChars: z.number().int().nonnegative(),
+    message: z.string(),
+  }),
   /**
    * An agent asks to delete or wholly rewrite files the author wrote, which the author's
    * message did not authorise: the turn waits (TurnStatus awaiting_approval) for
@@ -151,7 +170,11 @@ export const eventDataSchemas = {
     chaptersDone: z.number().int(),
     status: z.string(),
     words: z.number().int(),
-    usage: z.object({ promptTokens: z.number().int(), completionTokens: z.number().int(), totalTokens: z.number().int() }),
+    usage: z.object({
+      promptTokens: z.number().int(),
+      completionTokens: z.number().int(),
+      totalTokens: z.number().int(),
+    }),
     turnId: z.string().optional(),
     message: z.string().optional(),
     /**
@@ -212,12 +235,22 @@ export const TOOL_EVENT_TYPES = ['tool_call', 'tool_result'] as const;
 type ToolEventType = (typeof TOOL_EVENT_TYPES)[number];
 
 function envelopeOf<T extends Exclude<EventType, ToolEventType>>(type: T) {
-  return z.object({ type: z.literal(type), ...envelopeBase, toolCallId: z.string().optional(), data: eventDataSchemas[type] });
+  return z.object({
+    type: z.literal(type),
+    ...envelopeBase,
+    toolCallId: z.string().optional(),
+    data: eventDataSchemas[type],
+  });
 }
 
 // A separate builder (not a conditional spread) so the inferred type says `toolCallId: string`.
 function toolEnvelopeOf<T extends ToolEventType>(type: T) {
-  return z.object({ type: z.literal(type), ...envelopeBase, toolCallId: z.string().min(1), data: eventDataSchemas[type] });
+  return z.object({
+    type: z.literal(type),
+    ...envelopeBase,
+    toolCallId: z.string().min(1),
+    data: eventDataSchemas[type],
+  });
 }
 
 export const streamEventSchema = z.discriminatedUnion('type', [
@@ -267,7 +300,11 @@ export type EventDraft<T extends EventType = EventType> = {
 /** Draft of any event type (a union, so `type` and `data` stay tied together). */
 export type AnyEventDraft = { [T in EventType]: EventDraft<T> }[EventType];
 
-export function draft<T extends EventType>(type: T, data: EventData<T>, extra: Omit<EventDraft<T>, 'type' | 'data'> = {}): EventDraft<T> {
+export function draft<T extends EventType>(
+  type: T,
+  data: EventData<T>,
+  extra: Omit<EventDraft<T>, 'type' | 'data'> = {},
+): EventDraft<T> {
   return { type, data, ...extra };
 }
 

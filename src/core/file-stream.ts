@@ -8,10 +8,7 @@
 import { unitNumbers } from './numerals';
 
 export type StreamPiece =
-  | { kind: 'chat'; text: string }
-  | { kind: 'file'; text: string }
-  | { kind: 'open' }
-  | { kind: 'close' };
+  { kind: 'chat'; text: string } | { kind: 'file'; text: string } | { kind: 'open' } | { kind: 'close' };
 
 const OPEN = '<file>';
 const CLOSE = '</file>';
@@ -158,7 +155,12 @@ function merge(pieces: StreamPiece[]): StreamPiece[] {
   const out: StreamPiece[] = [];
   for (const p of pieces) {
     const last = out[out.length - 1];
-    if (last && last.kind === p.kind && (p.kind === 'chat' || p.kind === 'file') && (last.kind === 'chat' || last.kind === 'file')) {
+    if (
+      last &&
+      last.kind === p.kind &&
+      (p.kind === 'chat' || p.kind === 'file') &&
+      (last.kind === 'chat' || last.kind === 'file')
+    ) {
       (last as { text: string }).text += (p as { text: string }).text;
     } else out.push({ ...p });
   }
@@ -190,7 +192,8 @@ export function closingWords(text: string): string {
     // reply that is all aside is the reply.
     let next = t.replace(SIGN_OFF, '').replace(TRAILING_SOFT, '');
     const aside = TRAILING_ASIDE.exec(next);
-    if (aside && !/[?？]\s*[)）\]】]\s*$/u.test(aside[0]) && /[\p{L}\p{N}]/u.test(next.slice(0, aside.index))) next = next.slice(0, aside.index);
+    if (aside && !/[?？]\s*[)）\]】]\s*$/u.test(aside[0]) && /[\p{L}\p{N}]/u.test(next.slice(0, aside.index)))
+      next = next.slice(0, aside.index);
     if (next === t) next = t.replace(TRAILING, '');
     if (next === t) return t;
     t = next;

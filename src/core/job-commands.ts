@@ -44,7 +44,8 @@ const JOB_WORD = /\b(?:job|jobs|generation|batch|run)\b|任务|生成任务|批�
 const STATUS =
   /\b(?:status|progress|how(?:'s| is| are) (?:it|the job|things|we) (?:going|doing|getting on|coming along)|where (?:is|are) (?:it|we)|how far|still (?:running|going|on)|is (?:it|the job) (?:running|done|finished))\b|进度|状态|进行到|进展|到哪了|到哪一步|怎么样了|写到第?几章|跑到第?几章|几章了|还在跑|跑完了|写完了吗/iu;
 /** Status questions that name no job word but can only mean it ("进度怎么样", "job progress?"). */
-const BARE_STATUS = /^(?:现在|目前)?(?:任务)?(?:进度|状态)(?:怎么样|如何)?了?[吗呢]?[?？。.!！]*$|^(?:what'?s the )?(?:job )?(?:status|progress)\??$|^(?:现在|目前)?(?:跑|写)到第?几章了?[?？]?$/iu;
+const BARE_STATUS =
+  /^(?:现在|目前)?(?:任务)?(?:进度|状态)(?:怎么样|如何)?了?[吗呢]?[?？。.!！]*$|^(?:what'?s the )?(?:job )?(?:status|progress)\??$|^(?:现在|目前)?(?:跑|写)到第?几章了?[?？]?$/iu;
 /** The take-back reading would see the command itself in "cancel that job". */
 const THAT_JOB = /\b(?:cancel|stop|abort|pause|hold) (?:that|this) (?:job|generation|batch|run)\b/giu;
 
@@ -76,7 +77,12 @@ export function jobCommandOf(reading: MessageReading): JobCommand | null {
       const action = jobOrderOf(clause)?.action ?? (prev && namesJob(prev) ? bareJobVerbOf(clause) : null);
       if (action && orderStands(reading, si, ci, () => false, THAT_JOB)) return { action, jobId };
     }
-  if ((JOB_WORD.test(text) || jobId) && STATUS.test(text) && !reading.sentences.some((s) => s.clauses.some((c) => mentionsJobControl(c)))) return { action: 'status', jobId };
+  if (
+    (JOB_WORD.test(text) || jobId) &&
+    STATUS.test(text) &&
+    !reading.sentences.some((s) => s.clauses.some((c) => mentionsJobControl(c)))
+  )
+    return { action: 'status', jobId };
   if (BARE_STATUS.test(text.trim())) return { action: 'status', jobId };
   return null;
 }
@@ -107,7 +113,8 @@ export function jobQuestionOf(reading: MessageReading): JobQuestion | null {
 }
 
 /** What happened, not what to do: "任务停止了", "I already paused it", "我刚才已经把任务暂停了". */
-const REPORT = /已经|刚才|刚刚|\b(?:already|just (?:paused|cancelled|canceled|resumed|stopped)|i (?:paused|cancelled|canceled|resumed|stopped))\b|(?:停止|取消|暂停|终止|中止|停掉|结束|恢复|继续)了[。.!！~～]*$/iu;
+const REPORT =
+  /已经|刚才|刚刚|\b(?:already|just (?:paused|cancelled|canceled|resumed|stopped)|i (?:paused|cancelled|canceled|resumed|stopped))\b|(?:停止|取消|暂停|终止|中止|停掉|结束|恢复|继续)了[。.!！~～]*$/iu;
 
 /** The job statuses each action applies to. */
 const APPLIES: Record<Exclude<JobCommandAction, 'status'>, string[]> = {
@@ -118,7 +125,8 @@ const APPLIES: Record<Exclude<JobCommandAction, 'status'>, string[]> = {
 };
 
 /** Whether the action does anything to a job in this status. */
-export const commandApplies = (action: JobCommandAction, status: string): boolean => action === 'status' || APPLIES[action].includes(status);
+export const commandApplies = (action: JobCommandAction, status: string): boolean =>
+  action === 'status' || APPLIES[action].includes(status);
 
 /** The turn's reply: what was done to which job, and where it stands, in the author's words (no status codes, ids or routes). */
 export function jobCommandReply(cmd: JobCommand, lookup: JobLookup, language: 'zh' | 'en', signalled: boolean): string {
@@ -139,15 +147,28 @@ export function jobCommandReply(cmd: JobCommand, lookup: JobLookup, language: 'z
     ? `任务（${chapterRange(job.from, job.to, language)}）：已完成 ${done}/${total} 章，共 ${job.words} 字，状态：${status}。`
     : `Job (${chapterRange(job.from, job.to, language)}): ${done} of ${total} ${total === 1 ? 'chapter' : 'chapters'} done, ${job.words} words, status: ${status}.`;
   if (cmd.action === 'status')
-    return job.status === 'failed' ? `${where}\n${jobWords(language).failed(job.failedChapter ?? null, 'error')}` : where;
-  if (!commandApplies(cmd.action, job.status)) return zh ? `${where}\n这个状态下无法${{ pause: '暂停', resume: '继续', cancel: '取消' }[cmd.action]}。` : `${where}\nIt cannot be ${cmd.action === 'pause' ? 'paused' : cmd.action === 'resume' ? 'resumed' : 'cancelled'} now.`;
+    return job.status === 'failed'
+      ? `${where}\n${jobWords(language).failed(job.failedChapter ?? null, 'error')}`
+      : where;
+  if (!commandApplies(cmd.action, job.status))
+    return zh
+      ? `${where}\n这个状态下无法${{ pause: '暂停', resume: '继续', cancel: '取消' }[cmd.action]}。`
+      : `${where}\nIt cannot be ${cmd.action === 'pause' ? 'paused' : cmd.action === 'resume' ? 'resumed' : 'cancelled'} now.`;
   if (!signalled)
     return zh
       ? `${where}\n这个任务已不在运行，请在“任务”页里${{ pause: '暂停', resume: '继续', cancel: '取消' }[cmd.action]}它。`
       : `${where}\nIt is no longer running: ${cmd.action === 'pause' ? 'pause' : cmd.action === 'resume' ? 'resume' : 'cancel'} it from the Jobs page.`;
   const did = zh
-    ? { pause: '正在暂停：当前这一章写完后停下。', resume: '已继续。', cancel: '已取消：正在写的那一章停止，已完成的章节都保留。' }[cmd.action]
-    : { pause: 'Pausing: the chapter being written is finished first, then the job waits.', resume: 'Resumed.', cancel: 'Cancelled: the chapter being written stops; finished chapters are kept.' }[cmd.action];
+    ? {
+        pause: '正在暂停：当前这一章写完后停下。',
+        resume: '已继续。',
+        cancel: '已取消：正在写的那一章停止，已完成的章节都保留。',
+      }[cmd.action]
+    : {
+        pause: 'Pausing: the chapter being written is finished first, then the job waits.',
+        resume: 'Resumed.',
+        cancel: 'Cancelled: the chapter being written stops; finished chapters are kept.',
+      }[cmd.action];
   return `${did}\n${where}`;
 }
 
@@ -158,12 +179,20 @@ export function jobCommandReply(cmd: JobCommand, lookup: JobLookup, language: 'z
 export function answerToJobOffer(offer: JobOffer, reading: MessageReading): JobCommand | null {
   const text = reading.text.trim();
   if (offer.action !== 'stop') return isConfirmation(text) ? { action: offer.action, jobId: offer.jobId } : null;
-  const pick = /^(?:pause|暂停)(?:\s*(?:it|please|吧|一下))?[.!。！]*$/iu.test(text) ? 'pause' : /^(?:cancel|取消)(?:\s*(?:it|please|吧|掉))?[.!。！]*$/iu.test(text) ? 'cancel' : null;
+  const pick = /^(?:pause|暂停)(?:\s*(?:it|please|吧|一下))?[.!。！]*$/iu.test(text)
+    ? 'pause'
+    : /^(?:cancel|取消)(?:\s*(?:it|please|吧|掉))?[.!。！]*$/iu.test(text)
+      ? 'cancel'
+      : null;
   return pick ? { action: pick, jobId: offer.jobId } : null;
 }
 
 /** The one line that asks before a job command the message did not clearly give. */
-export function jobQuestionReply(question: JobQuestion, job: NonNullable<JobLookup['job']>, language: 'zh' | 'en'): string {
+export function jobQuestionReply(
+  question: JobQuestion,
+  job: NonNullable<JobLookup['job']>,
+  language: 'zh' | 'en',
+): string {
   const zh = language === 'zh';
   const which = chapterRange(job.from, job.to, language);
   if (question.action === 'stop')
@@ -171,5 +200,7 @@ export function jobQuestionReply(question: JobQuestion, job: NonNullable<JobLook
       ? `要暂停任务（${which}）还是取消它？暂停之后可以继续；取消会停下正在写的那一章，已完成的章节都保留。请回复“暂停”或“取消”。`
       : `Pause the job (${which}) or cancel it? A paused job can be resumed; cancelling stops the chapter in flight and keeps the finished ones. Reply “pause” or “cancel”.`;
   const verb = zh ? { pause: '暂停', resume: '继续', cancel: '取消' }[question.action] : question.action;
-  return zh ? `现在就${verb}任务（${which}）吗？回复“好的”我就${verb}；不需要的话直接说你想做什么。` : `${verb[0]!.toUpperCase()}${verb.slice(1)} the job (${which}) now? Reply “yes” and I will; otherwise just tell me what you'd like.`;
+  return zh
+    ? `现在就${verb}任务（${which}）吗？回复“好的”我就${verb}；不需要的话直接说你想做什么。`
+    : `${verb[0]!.toUpperCase()}${verb.slice(1)} the job (${which}) now? Reply “yes” and I will; otherwise just tell me what you'd like.`;
 }

@@ -13,7 +13,7 @@ import { jobWords } from './author-words';
 export const jobTaskId = (jobId: string): string => `job-${jobId}`;
 
 /** The job a board task belongs to, or null for the team's own tasks. */
-export const jobIdOfTask = (taskId: string): string | null => (/^job-([0-9a-f]{24})$/.exec(taskId)?.[1] ?? null);
+export const jobIdOfTask = (taskId: string): string | null => /^job-([0-9a-f]{24})$/.exec(taskId)?.[1] ?? null;
 
 export interface JobTaskFacts {
   jobId: string;
@@ -44,7 +44,9 @@ export function jobTask(f: JobTaskFacts): JobTask {
   const words = jobWords(f.language === 'zh' ? 'zh' : 'en');
   const total = f.to - f.from + 1;
   // The chapter the job stopped on may keep a part (a cut-off answer): it is not written.
-  const doneUnits = [...new Set(f.doneUnits.filter((n) => n >= f.from && n <= f.to && n !== f.failedChapter))].sort((a, b) => a - b);
+  const doneUnits = [...new Set(f.doneUnits.filter((n) => n >= f.from && n <= f.to && n !== f.failedChapter))].sort(
+    (a, b) => a - b,
+  );
   return {
     id: jobTaskId(f.jobId),
     title: words.taskTitle(f.from, f.to),

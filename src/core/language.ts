@@ -23,7 +23,9 @@ export function carriesLanguage(message: string): boolean {
   rest = rest.replace(/[\p{N}\p{P}\p{S}\s]+/gu, ' ');
   // Agreement and choice words every author uses whatever their language.
   const agreeing = (t: string): string =>
-    t.replace(/\b(?:ok|okay|k|kk|yes|yep|yeah|yup|no|nope|nah|sure|thx|thanks|lol|haha|hmm|a|b|c|d)\b/giu, ' ').replace(/好的|好吧|好啊|好|嗯+|行|可以|是的|对|没问题|谢谢|哈+/gu, ' ');
+    t
+      .replace(/\b(?:ok|okay|k|kk|yes|yep|yeah|yup|no|nope|nah|sure|thx|thanks|lol|haha|hmm|a|b|c|d)\b/giu, ' ')
+      .replace(/好的|好吧|好啊|好|嗯+|行|可以|是的|对|没问题|谢谢|哈+/gu, ' ');
   rest = agreeing(rest);
   const whole = agreeing(message);
   const cjk = rest.match(CJK)?.length ?? 0;
@@ -49,6 +51,7 @@ export function replyLanguage(session: Language, message: string): Language {
  */
 export function sessionLanguage(messages: string[], fallback?: Language | null): Language {
   let lang: Language | null = null;
-  for (const m of messages) lang = lang === null ? (carriesLanguage(m) ? detectLanguage(m) : null) : replyLanguage(lang, m);
+  for (const m of messages)
+    lang = lang === null ? (carriesLanguage(m) ? detectLanguage(m) : null) : replyLanguage(lang, m);
   return lang ?? fallback ?? (messages.length ? detectLanguage(messages[messages.length - 1]!) : 'zh');
 }

@@ -12,7 +12,9 @@ export function agentHeader(agent: AgentName): string {
 /** Reads the role back out of a system message; null when it names none. */
 export function parseAgentHeader(systemPrompt: string): AgentName | null {
   // The last header: the role follows the project material, which could quote one.
-  const all = [...systemPrompt.matchAll(/^# Scriptorium (?:router|agent: (planner|hook_designer|writer|quality_reviewer))\s*$/gm)];
+  const all = [
+    ...systemPrompt.matchAll(/^# Scriptorium (?:router|agent: (planner|hook_designer|writer|quality_reviewer))\s*$/gm),
+  ];
   const m = all[all.length - 1];
   if (!m) return null;
   return (m[1] as AgentName | undefined) ?? 'router';

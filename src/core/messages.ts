@@ -16,7 +16,9 @@ export interface ApprovalAnswer {
   decision: 'approve' | 'deny';
 }
 /** Rejected (by its validator) when no approval with that id is pending: it was decided, or it expired. */
-export const decideApprovalUpdate = defineUpdate<{ approvalId: string; decision: ApprovalVerdict }, [ApprovalAnswer]>('decideApproval');
+export const decideApprovalUpdate = defineUpdate<{ approvalId: string; decision: ApprovalVerdict }, [ApprovalAnswer]>(
+  'decideApproval',
+);
 
 /** Custom search attributes (registered by scripts/services.sh at dev-server start). */
 export const SA = {

@@ -7,7 +7,20 @@
  * Pure module: imported by workflows, activities and the offline model alike.
  */
 
-const ZH_DIGITS: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
+const ZH_DIGITS: Record<string, number> = {
+  零: 0,
+  〇: 0,
+  一: 1,
+  二: 2,
+  两: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  七: 7,
+  八: 8,
+  九: 9,
+};
 const ZH_SMALL_UNITS: Record<string, number> = { 十: 10, 百: 100, 千: 1000 };
 
 /** Full-width digits (０-９) to ASCII; every other character is kept, so indexes stay valid. */
@@ -41,12 +54,36 @@ export function parseChineseNumeral(text: string): number | null {
   return total + section + digit;
 }
 
-const EN_ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const EN_ONES = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
 const EN_TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 
 /** An English number word up to 99: "ten" → 10, "twenty-one" → 21. Null otherwise. */
 export function parseEnglishNumber(text: string): number | null {
-  const [tens, ones, extra] = text.toLowerCase().trim().split(/[\s-]+/);
+  const [tens, ones, extra] = text
+    .toLowerCase()
+    .trim()
+    .split(/[\s-]+/);
   if (extra !== undefined) return null;
   const small = EN_ONES.indexOf(tens!);
   if (small >= 0) return ones === undefined ? small : null;
@@ -103,17 +140,47 @@ export interface UnitRef {
 export const MAX_RANGE_SPAN = 1000;
 
 const RANGE_SEP = String.raw`\s*(?:-|–|—|~|～|到|至|to|through|thru)\s*`;
-const ZH_RANGE = new RegExp(String.raw`第\s*(${NUM_SRC})\s*(?:[章集回幕])?${RANGE_SEP}第?\s*(${NUM_SRC})\s*([章集回幕])`, 'gu');
+const ZH_RANGE = new RegExp(
+  String.raw`第\s*(${NUM_SRC})\s*(?:[章集回幕])?${RANGE_SEP}第?\s*(${NUM_SRC})\s*([章集回幕])`,
+  'gu',
+);
 const ZH_SINGLE = new RegExp(String.raw`第\s*(${NUM_SRC})\s*([章集回幕])`, 'gu');
 /** "第3、4章", "第十、十一章", "第四和五章": one unit word after a list of numbers. */
 const ZH_LIST = new RegExp(String.raw`第\s*${NUM_SRC}(?:\s*[、,，和与及]\s*第?\s*${NUM_SRC})+\s*([章集回幕])`, 'gu');
 const ZH_LIST_NUM = new RegExp(NUM_SRC, 'gu');
 const ZH_FIRST_N = new RegExp(String.raw`前\s*(${NUM_SRC})\s*([章集回幕])`, 'gu');
 /** "一到三章", "3-5章": a range without 第, its unit word after the second number. */
-const ZH_BARE_RANGE = new RegExp(String.raw`(?<![第\d零〇一二两三四五六七八九十百千万])(${NUM_SRC})${RANGE_SEP}(${NUM_SRC})\s*([章集回幕])`, 'gu');
-const EN_ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth', 'nineteenth', 'twentieth'];
+const ZH_BARE_RANGE = new RegExp(
+  String.raw`(?<![第\d零〇一二两三四五六七八九十百千万])(${NUM_SRC})${RANGE_SEP}(${NUM_SRC})\s*([章集回幕])`,
+  'gu',
+);
+const EN_ORDINALS = [
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+  'eleventh',
+  'twelfth',
+  'thirteenth',
+  'fourteenth',
+  'fifteenth',
+  'sixteenth',
+  'seventeenth',
+  'eighteenth',
+  'nineteenth',
+  'twentieth',
+];
 /** "the third chapter", "3rd chapter", "the 12th episode": an ordinal before the unit word. */
-const EN_ORDINAL_REF = new RegExp(String.raw`\b(${EN_ORDINALS.join('|')}|\d+(?:st|nd|rd|th))\s+(chapter|episode|act)\b`, 'giu');
+const EN_ORDINAL_REF = new RegExp(
+  String.raw`\b(${EN_ORDINALS.join('|')}|\d+(?:st|nd|rd|th))\s+(chapter|episode|act)\b`,
+  'giu',
+);
 const ordinal = (w: string): number | null => {
   const i = EN_ORDINALS.indexOf(w.toLowerCase());
   if (i >= 0) return i + 1;
@@ -129,7 +196,14 @@ const EN_UNIT_SRC = String.raw`chapters?|chapt(?:er)?s?|chaps?|chpaters?|chatper
 const EN_REF = new RegExp(String.raw`\b(${EN_UNIT_SRC})\s*(${EN_NUM})\b${NOT_LENGTH}((?:${EN_TAIL_SRC})*)`, 'giu');
 const EN_TAIL = new RegExp(EN_TAIL_SRC, 'giu');
 
-function pushRange(out: UnitRef[], kind: UnitKind, from: number | null, to: number | null, start: number, end: number): void {
+function pushRange(
+  out: UnitRef[],
+  kind: UnitKind,
+  from: number | null,
+  to: number | null,
+  start: number,
+  end: number,
+): void {
   if (from === null || to === null || from < 1 || to < 1) return;
   out.push({ kind, from: Math.min(from, to), to: Math.max(from, to), start, end });
 }
@@ -161,7 +235,8 @@ export function findUnitRefs(text: string): UnitRef[] {
     const n = parseNumber(m[1]!);
     pushRange(out, ZH_UNIT[m[2]!]!, n, n, m.index, m.index + m[0].length);
   }
-  for (const m of text.matchAll(ZH_FIRST_N)) pushRange(out, ZH_UNIT[m[2]!]!, 1, parseNumber(m[1]!), m.index, m.index + m[0].length);
+  for (const m of text.matchAll(ZH_FIRST_N))
+    pushRange(out, ZH_UNIT[m[2]!]!, 1, parseNumber(m[1]!), m.index, m.index + m[0].length);
   for (const m of text.matchAll(ZH_BARE_RANGE)) {
     if (!free(m.index, m.index + m[0].length)) continue;
     pushRange(out, ZH_UNIT[m[3]!]!, parseNumber(m[1]!), parseNumber(m[2]!), m.index, m.index + m[0].length);

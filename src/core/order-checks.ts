@@ -40,12 +40,20 @@ export function sentenceCarriesOrders(s: ReadSentence): boolean {
  * message voids or takes it back or asks about it (a question naming other files asks about
  * those, not about this order).
  */
-export function orderStands(reading: MessageReading, si: number, ci: number, namesOther: (s: ReadSentence) => boolean, notATakeBack?: RegExp): boolean {
+export function orderStands(
+  reading: MessageReading,
+  si: number,
+  ci: number,
+  namesOther: (s: ReadSentence) => boolean,
+  notATakeBack?: RegExp,
+): boolean {
   const sentence = reading.sentences[si]!;
   if (!sentenceCarriesOrders(sentence)) return false;
   if (sentence.clauses.slice(0, ci + 1).some((c) => LATER.test(c.text))) return false;
-  const wordsOf = (text: string): number => text.split(/[\s\p{P}]+/u).filter(Boolean).length + (text.match(/\p{Script=Han}/gu)?.length ?? 0) / 2;
-  if (sentence.clauses.some((c, i) => i !== ci && isHedgedClause(c.text) && wordsOf(c.text) <= SHORT_HEDGE_WORDS)) return false;
+  const wordsOf = (text: string): number =>
+    text.split(/[\s\p{P}]+/u).filter(Boolean).length + (text.match(/\p{Script=Han}/gu)?.length ?? 0) / 2;
+  if (sentence.clauses.some((c, i) => i !== ci && isHedgedClause(c.text) && wordsOf(c.text) <= SHORT_HEDGE_WORDS))
+    return false;
   const clause = sentence.clauses[ci]!;
   if (lastVoidEnd(reading.text, notATakeBack) > clause.start) return false;
   return !reading.sentences.slice(si + 1).some((s) => isQuestionSentence(s) && !namesOther(s));

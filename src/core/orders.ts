@@ -68,7 +68,8 @@ function lexiconCut(key: string, lexicon: readonly string[] = ZH_LEXICON): strin
     best[i] = null;
     for (const p of lexicon) {
       const prev = i >= p.length ? best[i - p.length] : null;
-      if (prev && key.slice(i - p.length, i) === p && (!best[i] || prev.length + 1 < best[i]!.length)) best[i] = [...prev, p];
+      if (prev && key.slice(i - p.length, i) === p && (!best[i] || prev.length + 1 < best[i]!.length))
+        best[i] = [...prev, p];
     }
   }
   return best[key.length] ?? null;
@@ -86,7 +87,12 @@ function nameGoesOn(last: Tok, next: Tok | undefined): boolean {
   if (next.word.kind === 'word' && /^[A-Z][a-z]/.test(next.text) && gap === 1) return true;
   // The segmenter keeps a longer name whole ("林夏雪") or cuts a character off it ("林夏/雪"): a lone
   // Han character glued on that is no particle or verb continues the name; a word of its own does not.
-  return gap === 0 && /^\p{Script=Han}$/u.test(next.text) && /\p{Script=Han}$/u.test(last.text) && !/^[的是也都就太很挺不没和与及跟了吧啊呢吗写改删这那已还再被真好给全]$/u.test(next.text);
+  return (
+    gap === 0 &&
+    /^\p{Script=Han}$/u.test(next.text) &&
+    /\p{Script=Han}$/u.test(last.text) &&
+    !/^[的是也都就太很挺不没和与及跟了吧啊呢吗写改删这那已还再被真好给全]$/u.test(next.text)
+  );
 }
 
 /** The clause's tokens, with the words that spell a title (whole words only) merged into one. */
@@ -96,7 +102,13 @@ function tokensOf(clause: ReadClause, titles: readonly string[], lexicon?: reado
     if (!parts) return [{ text: w.text, key: norm(w.text), word: w, start: w.start, end: w.end }];
     let at = w.start;
     return parts.map((p) => {
-      const tok = { text: p, key: p, word: { ...w, text: p, start: at, end: at + p.length }, start: at, end: at + p.length };
+      const tok = {
+        text: p,
+        key: p,
+        word: { ...w, text: p, start: at, end: at + p.length },
+        start: at,
+        end: at + p.length,
+      };
       at += p.length;
       return tok;
     });
@@ -105,7 +117,7 @@ function tokensOf(clause: ReadClause, titles: readonly string[], lexicon?: reado
   // Longest titles first: "Notes 2" before "Notes", "林夏雪" before "林夏".
   const sorted = [...titles].filter((t) => t.trim()).sort((a, b) => b.length - a.length);
   const out: Tok[] = [];
-  for (let i = 0; i < toks.length; ) {
+  for (let i = 0; i < toks.length;) {
     let merged = false;
     for (const title of sorted) {
       const want = norm(title);
@@ -173,7 +185,9 @@ class Cursor {
     const t = this.peek();
     if (!t || !t.word || t.word.kind !== 'word' || t.key.length < 5 || !/^[a-z]+$/.test(t.key)) return null;
     // "deleted", "removes", "pausing" are the verb's own forms (a report, a description), not a typo of it.
-    const hit = typoOf.find((v) => phrases.includes(v) && oneTypo(t.key, v) && !(t.key.length > v.length && /(?:ed|d|s|ing)$/.test(t.key)));
+    const hit = typoOf.find(
+      (v) => phrases.includes(v) && oneTypo(t.key, v) && !(t.key.length > v.length && /(?:ed|d|s|ing)$/.test(t.key)),
+    );
     if (!hit) return null;
     this.i++;
     return hit;
@@ -390,7 +404,8 @@ function englishFileOrder(c: Cursor, titles: readonly string[]): FileOrder | nul
     verb = { action: 'rewrite', verb: 'write' };
     anew = true;
   }
-  if (!verb && c.eat(['start over on', 'start over with', 'start over'])) verb = { action: 'rewrite', verb: 'start over' };
+  if (!verb && c.eat(['start over on', 'start over with', 'start over']))
+    verb = { action: 'rewrite', verb: 'start over' };
   let startOver = false;
   if (!verb && c.eat(['start'])) {
     verb = { action: 'rewrite', verb: 'start' };
@@ -412,7 +427,9 @@ function englishFileOrder(c: Cursor, titles: readonly string[]): FileOrder | nul
   eatObjectTail(c, titles, verb.action, except);
   // "write chapter 3" is writing it; only "… from scratch / again / anew" makes it a rewrite.
   if (anew && !c.toks.slice(anewAt, c.i).some((t) => /^(?:scratch|again|anew|up)$/.test(t.key))) return null;
-  return c.done || ORDER_JOIN.includes(c.peek()!.key) ? { action: verb.action, targets, except, implicit: targets.length === 0 } : null;
+  return c.done || ORDER_JOIN.includes(c.peek()!.key)
+    ? { action: verb.action, targets, except, implicit: targets.length === 0 }
+    : null;
 }
 
 /**
@@ -518,7 +535,12 @@ function eatJobNoun(c: Cursor): boolean {
     // A job id is 24 hex digits, which the tokeniser cuts into numbers and letters: read them back together.
     let hex = '';
     let j = c.i;
-    while (j < c.toks.length && /^[0-9a-f]+$/i.test(c.toks[j]!.text) && (j === c.i || c.toks[j]!.start === c.toks[j - 1]!.end)) hex += c.toks[j++]!.text;
+    while (
+      j < c.toks.length &&
+      /^[0-9a-f]+$/i.test(c.toks[j]!.text) &&
+      (j === c.i || c.toks[j]!.start === c.toks[j - 1]!.end)
+    )
+      hex += c.toks[j++]!.text;
     if (/^[0-9a-f]{24}$/i.test(hex)) c.i = j;
     return true;
   }
@@ -574,16 +596,26 @@ export function bareJobVerbOf(clause: ReadClause): JobAction | null {
 /** Whether a clause names the job ("任务不要了", "the job is wrong"). */
 export function namesJob(clause: ReadClause): boolean {
   const keys = tokensOf(clause, []).map((t) => t.key);
-  return [...W.JOB_NOUN_EN, ...W.JOB_NOUN_ZH].some((n) => keys.includes(norm(n)) || keys.join(' ').includes(n.toLowerCase()));
+  return [...W.JOB_NOUN_EN, ...W.JOB_NOUN_ZH].some(
+    (n) => keys.includes(norm(n)) || keys.join(' ').includes(n.toLowerCase()),
+  );
 }
 
 /** Whether a clause mentions a job and a control verb at all (then, when it is not an order, the author is asked). */
 export function mentionsJobControl(clause: ReadClause): JobAction | 'stop' | null {
   const keys = tokensOf(clause, []).map((t) => t.key);
   const joined = keys.join(' ');
-  const hasNoun = [...W.JOB_NOUN_EN, ...W.JOB_NOUN_ZH].some((n) => keys.includes(norm(n)) || joined.includes(n.toLowerCase()));
+  const hasNoun = [...W.JOB_NOUN_EN, ...W.JOB_NOUN_ZH].some(
+    (n) => keys.includes(norm(n)) || joined.includes(n.toLowerCase()),
+  );
   if (!hasNoun) return null;
-  for (const v of JOB_VERBS) if (v.words.some((w) => keys.includes(norm(w)) || keys.some((k) => k.length >= 5 && W.TYPO_TARGETS.includes(w) && oneTypo(k, w)))) return v.action;
+  for (const v of JOB_VERBS)
+    if (
+      v.words.some(
+        (w) => keys.includes(norm(w)) || keys.some((k) => k.length >= 5 && W.TYPO_TARGETS.includes(w) && oneTypo(k, w)),
+      )
+    )
+      return v.action;
   if (keys.some((k) => ['stop', '停止', '停掉', '停', '结束', 'halt'].includes(k))) return 'stop';
   return null;
 }
@@ -611,7 +643,10 @@ export function stepOrderOf(clause: ReadClause): { action: StepAction; targets: 
  * Whether every word of the clause is one of these phrases (punctuation and emoji aside), read
  * left to right taking the longest phrase at each place; and the words each list matched.
  */
-export function accountFor(clause: ReadClause, lists: Record<string, readonly string[]>): Record<string, number> | null {
+export function accountFor(
+  clause: ReadClause,
+  lists: Record<string, readonly string[]>,
+): Record<string, number> | null {
   const lexicon = Object.values(lists)
     .flat()
     .filter((p) => /^\p{Script=Han}+$/u.test(p));

@@ -7,7 +7,8 @@
 import { findUnitRefs } from './numerals';
 
 /** A line that opens with a chapter reference, after list or heading marks. */
-const ENTRY_LINE = /^\s*(?:[#*>\-–•]+\s*|\d+[.)]\s*)?(?:\*\*)?(?:chapter\s*\d{1,4}\b|ch\.\s*\d{1,4}\b|第\s*[\d零〇一二两三四五六七八九十百千]{1,8}\s*章)/i;
+const ENTRY_LINE =
+  /^\s*(?:[#*>\-–•]+\s*|\d+[.)]\s*)?(?:\*\*)?(?:chapter\s*\d{1,4}\b|ch\.\s*\d{1,4}\b|第\s*[\d零〇一二两三四五六七八九十百千]{1,8}\s*章)/i;
 
 /** The chapter a title or outline line names first ("Chapter 7: …", "第7章", "第七章"), or null. */
 export function chapterOf(text: string): number | null {
@@ -50,7 +51,8 @@ const tidy = (s: string): string =>
 function splitRest(raw: string): { title: string; synopsis: string } {
   const rest = tidy(raw.replace(/^[\s*_]+/, ''));
   const split = /\s+[—–-]{1,2}\s+|——|—/.exec(rest) ?? /[:：]\s*/.exec(rest);
-  if (split) return { title: tidy(rest.slice(0, split.index)), synopsis: tidy(rest.slice(split.index + split[0].length)) };
+  if (split)
+    return { title: tidy(rest.slice(0, split.index)), synopsis: tidy(rest.slice(split.index + split[0].length)) };
   return rest.length <= 40 ? { title: rest, synopsis: '' } : { title: '', synopsis: rest };
 }
 
@@ -66,10 +68,15 @@ export function outlineEntries(outlines: readonly string[]): Map<number, Outline
       if (!ENTRY_LINE.test(line)) return;
       const ref = findUnitRefs(line).find((r) => r.kind === 'chapter');
       if (!ref || out.has(ref.from)) return;
-      const entry: OutlineEntry = { n: ref.from, label: line.slice(ref.start, ref.end).trim(), ...splitRest(line.slice(ref.end)) };
+      const entry: OutlineEntry = {
+        n: ref.from,
+        label: line.slice(ref.start, ref.end).trim(),
+        ...splitRest(line.slice(ref.end)),
+      };
       if (!entry.synopsis) {
         const next = lines.slice(i + 1).find((l) => l.trim());
-        if (next && !ENTRY_LINE.test(next) && !/^\s*#/.test(next)) entry.synopsis = tidy(next.replace(/^\s*(?:[-*>•]+|\d+[.)])\s*/, ''));
+        if (next && !ENTRY_LINE.test(next) && !/^\s*#/.test(next))
+          entry.synopsis = tidy(next.replace(/^\s*(?:[-*>•]+|\d+[.)])\s*/, ''));
       }
       entry.synopsis = entry.synopsis.slice(0, 300);
       out.set(ref.from, entry);

@@ -81,8 +81,15 @@ export function cutScope(scope: string): string {
  * Makes the router's answer consistent with the plan table: the table is the upper bound,
  * the answer may only drop agents; the current agent does not repeat at the head.
  */
-export function normaliseRouterAnswer(answer: RouterAnswer, source: RoutingSource, notes: string[] = []): RoutingDecision {
-  const allowed = planWorkflowAgents(answer.workflow_plan, { writeContent: answer.write_content, readOnly: answer.read_only });
+export function normaliseRouterAnswer(
+  answer: RouterAnswer,
+  source: RoutingSource,
+  notes: string[] = [],
+): RoutingDecision {
+  const allowed = planWorkflowAgents(answer.workflow_plan, {
+    writeContent: answer.write_content,
+    readOnly: answer.read_only,
+  });
   const asked = answer.workflow_agents.filter((a) => allowed.includes(a));
   let sequence = asked.length > 0 || answer.workflow_agents.length > 0 ? asked : allowed;
   if (sequence[0] === answer.current_agent) sequence = sequence.slice(1);

@@ -40,10 +40,15 @@ export function priceTable(json: string | undefined): PriceTable {
   try {
     parsed = JSON.parse(json);
   } catch {
-    throw new Error('MODEL_PRICES must be JSON: {"<model>": {"input": 2.5, "cachedInput": 1.25, "output": 10}} in USD per million tokens');
+    throw new Error(
+      'MODEL_PRICES must be JSON: {"<model>": {"input": 2.5, "cachedInput": 1.25, "output": 10}} in USD per million tokens',
+    );
   }
   const table = z.record(z.string().min(1), modelPriceSchema).safeParse(parsed);
-  if (!table.success) throw new Error(`MODEL_PRICES: ${table.error.issues.map((i) => `${i.path.join('.') || '(value)'}: ${i.message}`).join('; ')}`);
+  if (!table.success)
+    throw new Error(
+      `MODEL_PRICES: ${table.error.issues.map((i) => `${i.path.join('.') || '(value)'}: ${i.message}`).join('; ')}`,
+    );
   return { ...DEFAULT_MODEL_PRICES, ...table.data };
 }
 
@@ -57,10 +62,17 @@ export function priceOf(table: PriceTable, model: string): ModelPrice | null {
 }
 
 /** USD of one call; cached prompt tokens at the cached price. Null when the model has no price. */
-export function costUsd(price: ModelPrice | null, u: { promptTokens: number; completionTokens: number; cachedPromptTokens?: number }): number | null {
+export function costUsd(
+  price: ModelPrice | null,
+  u: { promptTokens: number; completionTokens: number; cachedPromptTokens?: number },
+): number | null {
   if (!price) return null;
   const cached = Math.min(u.cachedPromptTokens ?? 0, u.promptTokens);
-  const usd = ((u.promptTokens - cached) * price.input + cached * (price.cachedInput ?? price.input) + u.completionTokens * price.output) / 1e6;
+  const usd =
+    ((u.promptTokens - cached) * price.input +
+      cached * (price.cachedInput ?? price.input) +
+      u.completionTokens * price.output) /
+    1e6;
   // Nano-dollars: exact for any call, and sums of many stay free of floating noise in the API.
   return Math.round(usd * 1e9) / 1e9;
 }

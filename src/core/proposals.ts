@@ -12,7 +12,8 @@ import { TRAILING_OFF } from './utterance';
 import { closingWords, endsWithQuestion } from './file-stream';
 import { type RoutingDecision, cutScope } from './plans';
 
-const OFFER_ZH = /要不要我|需不需要我|需要我|要我|我可以|我来|是否需要|是否要|可以让我|让我|我帮你|我再|接下来|继续.*吗|开始.*吗/u;
+const OFFER_ZH =
+  /要不要我|需不需要我|需要我|要我|我可以|我来|是否需要|是否要|可以让我|让我|我帮你|我再|接下来|继续.*吗|开始.*吗/u;
 const OFFER_EN =
   /\b(?:shall i|should i|do you want me to|would you like me to|want me to|may i|can i|i can|i could|shall we|should we|ready for me to|how about i|let me know if you(?:'d)? (?:like|want) me to|would you like (?:the|chapter|episode|a|an))\b/iu;
 /** Questions that offer a change by themselves ("要这样改吗？", "Apply these fixes?", "Ready for chapter 2?"). */
@@ -22,10 +23,12 @@ const OFFER_TAIL =
 const AGREE_TAIL =
   /你觉得呢|你看呢|你觉得(?:怎么样|如何|可以吗|行吗|好吗)|怎么样|如何|可以吗|行吗|好吗|好不好|行不行|可不可以|同意吗|合适吗|\b(?:sounds? good|what do you think|thoughts|how does that sound|does that (?:work|sound)|ok(?:ay)? with (?:that|you)|okay|agree|go ahead)\b/iu;
 /** Choices and open questions are follow-ups about the current task, not offers ("A还是B？", "which POV?"). */
-const CHOICE = /还是|或者|或是|哪|什么|怎么(?!样)|如何(?=.)|为什么|多少|\b(?:or|which|whether)\b|^\s*(?:what|how|why|who|where|when)\b(?! do you think| does that)/iu;
+const CHOICE =
+  /还是|或者|或是|哪|什么|怎么(?!样)|如何(?=.)|为什么|多少|\b(?:or|which|whether)\b|^\s*(?:what|how|why|who|where|when)\b(?! do you think| does that)/iu;
 
 /** A change put forward in the reply ("建议…", "I'd…", "I suggest…"): agreeing to it is agreeing to an edit. */
-const PROPOSAL = /建议|我想|我打算|我觉得可以|我可以|可以把|不如|改成|换成|\b(?:i'?d|i would|i suggest|i propose|i recommend|i could|i can|how about|let me|we could|maybe we)\b/iu;
+const PROPOSAL =
+  /建议|我想|我打算|我觉得可以|我可以|可以把|不如|改成|换成|\b(?:i'?d|i would|i suggest|i propose|i recommend|i could|i can|how about|let me|we could|maybe we)\b/iu;
 
 /** The last sentence of the agent's own closing words (the question itself, without the proposal before it, quotations or asides). */
 function lastSentence(text: string): string {
@@ -36,7 +39,11 @@ function lastSentence(text: string): string {
 }
 
 /** The clause a question ends on ("第一章写完了，接着写第二章？" → "接着写第二章？"). */
-const lastClause = (sentence: string): string => sentence.split(/[,，;；:：]/u).pop()?.trim() ?? sentence;
+const lastClause = (sentence: string): string =>
+  sentence
+    .split(/[,，;；:：]/u)
+    .pop()
+    ?.trim() ?? sentence;
 
 /**
  * A yes/no question that opens on the step itself, with at most a linking word before the verb:
@@ -47,7 +54,8 @@ const STEP_FIRST =
 
 const PLAN = /大纲|规划|分章|分集|章纲|提纲|\b(?:outline|plan|synopsis|beat sheet)\b/iu;
 /** "按大纲继续写" follows the plan: that is writing, not planning. */
-const FOLLOWS_PLAN = /(?:按|按照|根据|照|依照|\b(?:following|according to|based on|from)\s+(?:the\s+|my\s+|your\s+)?)(?:大纲|规划|章纲|提纲|outline|plan)/iu;
+const FOLLOWS_PLAN =
+  /(?:按|按照|根据|照|依照|\b(?:following|according to|based on|from)\s+(?:the\s+|my\s+|your\s+)?)(?:大纲|规划|章纲|提纲|outline|plan)/iu;
 const EDIT =
   /修改|润色|调整|优化|精修|重写|改|修|换|压缩|合并|拆|精简|删减|提前|挪|加(?:一|个|段|点)|补|\b(?:revis|edit|fix|polish|tighten|rewrit|apply|chang|improv|rework|trim|shorten|expand|cut|merg|split|mov|add|replac|swap|compress|condens)\w*/iu;
 const WRITE = /续写|接着写|继续|写|\b(?:write|continue|draft|start|go on|carry on|keep going)\b/iu;
@@ -98,27 +106,115 @@ export function proposedStep(question: string | null | undefined, deliveredUnits
   // that names only a unit ("Ready for chapter 2?") offers to write it.
   const last = lastSentence(straightQuotes(question));
   const action =
-    actionOf(last) ?? actionOf(question) ?? (findUnitRefs(last).length || NEXT_UNIT.test(last) ? 'write' : PROPOSAL.test(question) ? 'edit' : null);
+    actionOf(last) ??
+    actionOf(question) ??
+    (findUnitRefs(last).length || NEXT_UNIT.test(last) ? 'write' : PROPOSAL.test(question) ? 'edit' : null);
   if (!action) return null;
   // The unit the question itself names ("Chapter 1 is saved. Ready for chapter 2?"), else the proposal's.
   const ref = findUnitRefs(last)[0] ?? findUnitRefs(question)[0];
   let units: ProposedStep['units'] = ref ? { kind: ref.kind, from: ref.from, to: ref.to } : null;
   if (!units && NEXT_UNIT.test(question) && deliveredUnits.length) {
     const next = Math.max(...deliveredUnits) + 1;
-    units = { kind: /集|episode/iu.test(question) ? 'episode' : /幕|\bact\b/iu.test(question) ? 'act' : 'chapter', from: next, to: next };
+    units = {
+      kind: /集|episode/iu.test(question) ? 'episode' : /幕|\bact\b/iu.test(question) ? 'act' : 'chapter',
+      from: next,
+      to: next,
+    };
   }
   return { action, units, question };
 }
 
 const CONFIRM_TOKENS = [
   // English, longest first (matched with spaces removed).
-  'yesplease', 'pleasedo', 'goahead', 'goforit', 'doit', 'soundsgood', "let'sdoit", 'letsdoit', "let'sgo", 'letsgo', 'ofcourse', 'absolutely',
-  'surething', 'forsure', 'soundsgreat', 'lovethat', 'loveit', 'goodidea', 'greatidea', 'letsdothat', "let'sdothat", 'doit',
-  'definitely', 'agreed', 'whynot', 'alright', 'allright', 'okay', 'carryon', 'continue', 'proceed', 'perfect', 'great', 'please', 'pls', 'plz',
-  'sure', 'yeah', 'yes', 'yep', 'yup', 'fine', 'right', 'ok', 'go', 'k', 'y',
+  'yesplease',
+  'pleasedo',
+  'goahead',
+  'goforit',
+  'doit',
+  'soundsgood',
+  "let'sdoit",
+  'letsdoit',
+  "let'sgo",
+  'letsgo',
+  'ofcourse',
+  'absolutely',
+  'surething',
+  'forsure',
+  'soundsgreat',
+  'lovethat',
+  'loveit',
+  'goodidea',
+  'greatidea',
+  'letsdothat',
+  "let'sdothat",
+  'doit',
+  'definitely',
+  'agreed',
+  'whynot',
+  'alright',
+  'allright',
+  'okay',
+  'carryon',
+  'continue',
+  'proceed',
+  'perfect',
+  'great',
+  'please',
+  'pls',
+  'plz',
+  'sure',
+  'yeah',
+  'yes',
+  'yep',
+  'yup',
+  'fine',
+  'right',
+  'ok',
+  'go',
+  'k',
+  'y',
   // Chinese.
-  '麻烦你了', '拜托了', '没问题', '就这么改', '就这么办', '就这样', '好主意', '同意', '开始吧', '继续吧', '可以的', '麻烦了', '好的', '好啊', '好呀', '好吧', '好滴', '好嘞', '嗯嗯', '可以',
-  '行吧', '行啊', '是的', '对的', '来吧', '写吧', '改吧', '去吧', '继续', '要的', '需要', '当然', '那就', '好', '嗯', '行', '是', '对', '要', '请', '成',
+  '麻烦你了',
+  '拜托了',
+  '没问题',
+  '就这么改',
+  '就这么办',
+  '就这样',
+  '好主意',
+  '同意',
+  '开始吧',
+  '继续吧',
+  '可以的',
+  '麻烦了',
+  '好的',
+  '好啊',
+  '好呀',
+  '好吧',
+  '好滴',
+  '好嘞',
+  '嗯嗯',
+  '可以',
+  '行吧',
+  '行啊',
+  '是的',
+  '对的',
+  '来吧',
+  '写吧',
+  '改吧',
+  '去吧',
+  '继续',
+  '要的',
+  '需要',
+  '当然',
+  '那就',
+  '好',
+  '嗯',
+  '行',
+  '是',
+  '对',
+  '要',
+  '请',
+  '成',
 ];
 /** Thanks only after an agreement: "好的谢谢" confirms, a bare "谢谢" may be a polite no. */
 const THANKS = ['thankyou', 'thanks', 'thx', '谢谢你', '谢谢', '辛苦了', '多谢'];
@@ -136,13 +232,18 @@ const NEGATIVE_EMOJI = /👎|❌|🚫|🙅|✋|⛔/u;
 const hesitant = (text: string): boolean => /[?？¿]/u.test(text) || TRAILING_OFF.test(text);
 const WHY_NOT_QUESTION = /\bwhy\s*not\s*[?？!！]+\s*$/iu;
 /** A hedge on its own ("maybe", "I guess", "也许吧", "呃"): neither a yes nor a no. */
-const HEDGE = /^(?:maybe|perhaps|iguess|isuppose|probably|kinda|sortof|we'?llsee|h+m+|u+m+|u+h+|也许|或许|可能|大概|应该|看情况|呃|额|唔|嗯哼)+(?:吧|把)?$/u;
+const HEDGE =
+  /^(?:maybe|perhaps|iguess|isuppose|probably|kinda|sortof|we'?llsee|h+m+|u+m+|u+h+|也许|或许|可能|大概|应该|看情况|呃|额|唔|嗯哼)+(?:吧|把)?$/u;
 /** Agreement cut off by its own "but" ("yes but", "好是好，但是"): the rest is still to come. */
 const BUT_TAIL = new RegExp(`^(?:${alt(CONFIRM_TOKENS)})+(?:but|however|though|不过|但是|可是|只是|就是)$`, 'u');
 
 /** The words of a short reply, for matching: straight quotes, 👍 as "ok", no spaces, punctuation or other emoji, lower case. */
 function replyWords(message: string): string {
-  return straightQuotes(message).replace(THUMBS, 'ok').replace(/\p{Extended_Pictographic}/gu, '').toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, '');
+  return straightQuotes(message)
+    .replace(THUMBS, 'ok')
+    .replace(/\p{Extended_Pictographic}/gu, '')
+    .toLowerCase()
+    .replace(/[\s\p{P}\p{S}]+/gu, '');
 }
 
 const short = (t: string): boolean => t.length > 0 && Array.from(t).length <= 20;
@@ -179,8 +280,16 @@ function stepScope(step: ProposedStep, language: 'zh' | 'en'): string {
  */
 export function declinedOfferRouting(language: 'zh' | 'en', unclear = false): RoutingDecision {
   if (unclear) {
-    const scope = cutScope(language === 'zh' ? '作者的回答不明确（不是肯定）：先不动，等作者说清楚' : "the author's reply was not a clear yes: nothing is written until they say so");
-    return { ...declinedOfferRouting(language), scope, notes: ['an unclear reply to the offered step is read as a no: nothing is written'] };
+    const scope = cutScope(
+      language === 'zh'
+        ? '作者的回答不明确（不是肯定）：先不动，等作者说清楚'
+        : "the author's reply was not a clear yes: nothing is written until they say so",
+    );
+    return {
+      ...declinedOfferRouting(language),
+      scope,
+      notes: ['an unclear reply to the offered step is read as a no: nothing is written'],
+    };
   }
   return {
     current_agent: 'writer',
@@ -201,13 +310,21 @@ export function declinedOfferRouting(language: 'zh' | 'en', unclear = false): Ro
  */
 export function confirmedStepRouting(step: ProposedStep, language: 'zh' | 'en'): RoutingDecision {
   const scope = stepScope(step, language);
-  const notes = [`confirmation of a proposed next step (${step.action}): read_only / write_content=false / the delivered scope not inherited`];
+  const notes = [
+    `confirmation of a proposed next step (${step.action}): read_only / write_content=false / the delivered scope not inherited`,
+  ];
   const base = { workflow_agents: [], scope, clarify_first: false, source: 'confirm_proposal' as const, notes };
   switch (step.action) {
     case 'plan':
       return { ...base, current_agent: 'planner', workflow_plan: 'standard', write_content: false, read_only: false };
     case 'review':
-      return { ...base, current_agent: 'quality_reviewer', workflow_plan: 'review_only', write_content: false, read_only: true };
+      return {
+        ...base,
+        current_agent: 'quality_reviewer',
+        workflow_plan: 'review_only',
+        write_content: false,
+        read_only: true,
+      };
     default:
       return { ...base, current_agent: 'writer', workflow_plan: 'quick', write_content: true, read_only: false };
   }

@@ -119,16 +119,25 @@ function clauseWords(text: string, offset: number, segment: Segmenter): Word[] {
   const out: Word[] = [];
   let at = 0;
   // A list ("chapters 2 and 5") comes as one reference per number over the same span: one word.
-  for (let i = 0; i < refs.length; ) {
+  for (let i = 0; i < refs.length;) {
     const r = refs[i]!;
     const same = refs.filter((x) => x.start === r.start && x.end === r.end);
     i += same.length;
     if (r.start < at) continue;
     out.push(...wordsOf(text.slice(at, r.start), offset + at, segment));
-    const list = same.length > 1 ? same.flatMap((x) => Array.from({ length: x.to - x.from + 1 }, (_, k) => x.from + k)) : undefined;
+    const list =
+      same.length > 1
+        ? same.flatMap((x) => Array.from({ length: x.to - x.from + 1 }, (_, k) => x.from + k))
+        : undefined;
     const from = Math.min(...same.map((x) => x.from));
     const to = Math.max(...same.map((x) => x.to));
-    out.push({ text: text.slice(r.start, r.end), kind: 'unit', start: offset + r.start, end: offset + r.end, unit: { kind: r.kind, from, to, ...(list ? { list } : {}) } });
+    out.push({
+      text: text.slice(r.start, r.end),
+      kind: 'unit',
+      start: offset + r.start,
+      end: offset + r.end,
+      unit: { kind: r.kind, from, to, ...(list ? { list } : {}) },
+    });
     at = r.end;
   }
   out.push(...wordsOf(text.slice(at), offset + at, segment));
@@ -142,13 +151,19 @@ export function readMessage(message: string, segment: Segmenter): MessageReading
     text: s.text,
     start: s.start,
     end: s.end,
-    clauses: s.clauses.map((c) => ({ text: c.text, start: c.start, sep: c.sep, words: clauseWords(c.text, c.start, segment) })),
+    clauses: s.clauses.map((c) => ({
+      text: c.text,
+      start: c.start,
+      sep: c.sep,
+      words: clauseWords(c.text, c.start, segment),
+    })),
   }));
   return { text, sentences };
 }
 
 /** Every word of the message, in order. */
-export const allWords = (reading: MessageReading): Word[] => reading.sentences.flatMap((s) => s.clauses.flatMap((c) => c.words));
+export const allWords = (reading: MessageReading): Word[] =>
+  reading.sentences.flatMap((s) => s.clauses.flatMap((c) => c.words));
 
 /** Whether the message has Han characters (then its words came from the segmenter). */
 export const hasHan = (reading: MessageReading): boolean => HAN.test(reading.text);

@@ -13,7 +13,15 @@ import { isHedgedClause, lastRetractionEnd, trailsOff } from './utterance';
 import type { MessageReading } from './reading';
 import { type RoutingDecision, type WorkAgent } from './plans';
 import { isNewInstruction, isRefusal } from './answers';
-import { confirmedStepRouting, declinedOfferRouting, isConfirmation, isOfferQuestion, isUnclearAnswer, proposedStep, type ProposedStep } from './proposals';
+import {
+  confirmedStepRouting,
+  declinedOfferRouting,
+  isConfirmation,
+  isOfferQuestion,
+  isUnclearAnswer,
+  proposedStep,
+  type ProposedStep,
+} from './proposals';
 
 /** What the workflow knows about the session's previous turn (loaded by an activity). */
 export interface PreviousTurnFacts {
@@ -47,7 +55,8 @@ const normalise = (s: string): string =>
     .replace(/[\s\p{P}\p{S}]+/gu, ' ')
     .trim();
 
-const CONTINUE_EN = /^(please )?(continue|go on|keep going|carry on|resume|proceed|go ahead|continue writing|keep writing|next)( please)?$/;
+const CONTINUE_EN =
+  /^(please )?(continue|go on|keep going|carry on|resume|proceed|go ahead|continue writing|keep writing|next)( please)?$/;
 const CONTINUE_ZH = /^(请)?(继续|接着|接着写|继续写|继续吧|接着来|往下写|继续下去|go on)(吧|呀|啊)?$/;
 
 /** "continue" / "继续" and close variants, as a whole message. */
@@ -58,30 +67,272 @@ export function isContinueMessage(message: string): boolean {
 
 /** Verbs of an edit that may say nothing of what to change. */
 const VAGUE_VERBS = [
-  'polish', 'improve', 'edit', 'fix', 'refine', 'tweak', 'rework', 'revise', 'enhance', 'optimise', 'optimize', 'touch up', 'clean up',
-  'spruce up', 'spice up', 'jazz up', 'punch up', 'make', 'give', 'work on', 'better', 'clean', 'touch', 'spice', 'spruce', 'jazz', 'smooth out', '让它', '优化', '润色', '修改', '完善', '调整', '打磨',
-  '提升', '改进', '美化', '精修', '修一修', '修修', '改一改', '改改', '改', '修', '弄', '搞', '润', '改善', '加工', '弄弄', '润润',
+  'polish',
+  'improve',
+  'edit',
+  'fix',
+  'refine',
+  'tweak',
+  'rework',
+  'revise',
+  'enhance',
+  'optimise',
+  'optimize',
+  'touch up',
+  'clean up',
+  'spruce up',
+  'spice up',
+  'jazz up',
+  'punch up',
+  'make',
+  'give',
+  'work on',
+  'better',
+  'clean',
+  'touch',
+  'spice',
+  'spruce',
+  'jazz',
+  'smooth out',
+  '让它',
+  '优化',
+  '润色',
+  '修改',
+  '完善',
+  '调整',
+  '打磨',
+  '提升',
+  '改进',
+  '美化',
+  '精修',
+  '修一修',
+  '修修',
+  '改一改',
+  '改改',
+  '改',
+  '修',
+  '弄',
+  '搞',
+  '润',
+  '改善',
+  '加工',
+  '弄弄',
+  '润润',
 ];
 /** Which text: pointing, a unit, the chapter or the whole — never what in it. */
 const VAGUE_OBJECTS = [
-  'it', 'this', 'that', 'the text', 'the chapter', 'this chapter', 'that chapter', 'the draft', 'the story', 'the writing', 'the prose',
-  'things', 'everything', 'the whole thing', 'the whole chapter', 'the book', 'this part', 'this bit', 'the piece', 'the scene',
-  'this scene', 'prologue', 'epilogue', 'the prologue', 'the epilogue', 'chapter', '序章', '尾声', '楔子', '番外', '开篇', '这章', '这一章',
-  '本章', '这段', '这一段', '这部分', '全文', '整体', '整篇', '全篇', '稿子', '文章', '文字', '内容', '它', '这个', '这篇', '这一版', '这版', '这',
+  'it',
+  'this',
+  'that',
+  'the text',
+  'the chapter',
+  'this chapter',
+  'that chapter',
+  'the draft',
+  'the story',
+  'the writing',
+  'the prose',
+  'things',
+  'everything',
+  'the whole thing',
+  'the whole chapter',
+  'the book',
+  'this part',
+  'this bit',
+  'the piece',
+  'the scene',
+  'this scene',
+  'prologue',
+  'epilogue',
+  'the prologue',
+  'the epilogue',
+  'chapter',
+  '序章',
+  '尾声',
+  '楔子',
+  '番外',
+  '开篇',
+  '这章',
+  '这一章',
+  '本章',
+  '这段',
+  '这一段',
+  '这部分',
+  '全文',
+  '整体',
+  '整篇',
+  '全篇',
+  '稿子',
+  '文章',
+  '文字',
+  '内容',
+  '它',
+  '这个',
+  '这篇',
+  '这一版',
+  '这版',
+  '这',
 ];
 /** How much and how good, courtesy, particles and interjections: they say how, not what. */
 const VAGUE_FILLER = [
-  'needs work', 'needs some work', 'needs a little work', 'needs love', 'needs some love', 'needs attention', 'needs help', 'better',
-  'nicer', 'good', 'great', 'stronger', 'more polished', 'polished', 'a bit', 'a little bit', 'a little', 'somewhat', 'some', 'slightly',
-  'more', 'again', 'up', 'overall', 'please', 'pls', 'plz', 'for me', 'can you', 'could you', 'would you', 'help me', 'just', 'maybe',
-  'kinda', 'sort of', 'thanks', 'thank you', 'quality', 'the quality', 'of', 'a', 'an', 'the', 'one more time', 'once more', 'flow',
-  'flows', 'punch', 'punchier', 'pop', 'engaging', 'compelling', 'interesting', 'readable', 'hmm', 'hm', 'um', 'uh', 'ok', 'okay', 'so',
-  'well', 'u', 'can u', 'could u', 'would u', 'pretty', 'real', 'really', 'lol', 'ty', 'thx', 'ta', 'eh', 'meh', 'another pass',
-  'a pass', 'another go', 'a go', 'have another go', 'another look', 'take another pass at', 'have', 'not quite there yet', 'feels off',
-  'not great', 'could be stronger', 'would you mind', 'it could be', '重新', '不太行', '不行', '差点意思', '还差点意思', '不够好', '一般般', '总觉得', '吸引人', '高级', '流畅', '出彩', '有意思', '好读',
-  '更好看', '更好', '好一点', '好一些', '好些', '好点', '好看', '精彩', '漂亮', '完美', '一点', '一些', '一下', '一遍', '一番', '再', '更', '好好', '请',
-  '帮我', '帮忙', '麻烦', '你', '吧', '呢', '哈', '啊', '呀', '好吗', '可以吗', '嗯', '下', '得', '的', '把', '给', '让', '质量', '水平', '地', '些',
-  '点', '呗', '哦', '嘛', '好', '呃', '额', '唔', '能', '能不能', '可以', '帮', '我',
+  'needs work',
+  'needs some work',
+  'needs a little work',
+  'needs love',
+  'needs some love',
+  'needs attention',
+  'needs help',
+  'better',
+  'nicer',
+  'good',
+  'great',
+  'stronger',
+  'more polished',
+  'polished',
+  'a bit',
+  'a little bit',
+  'a little',
+  'somewhat',
+  'some',
+  'slightly',
+  'more',
+  'again',
+  'up',
+  'overall',
+  'please',
+  'pls',
+  'plz',
+  'for me',
+  'can you',
+  'could you',
+  'would you',
+  'help me',
+  'just',
+  'maybe',
+  'kinda',
+  'sort of',
+  'thanks',
+  'thank you',
+  'quality',
+  'the quality',
+  'of',
+  'a',
+  'an',
+  'the',
+  'one more time',
+  'once more',
+  'flow',
+  'flows',
+  'punch',
+  'punchier',
+  'pop',
+  'engaging',
+  'compelling',
+  'interesting',
+  'readable',
+  'hmm',
+  'hm',
+  'um',
+  'uh',
+  'ok',
+  'okay',
+  'so',
+  'well',
+  'u',
+  'can u',
+  'could u',
+  'would u',
+  'pretty',
+  'real',
+  'really',
+  'lol',
+  'ty',
+  'thx',
+  'ta',
+  'eh',
+  'meh',
+  'another pass',
+  'a pass',
+  'another go',
+  'a go',
+  'have another go',
+  'another look',
+  'take another pass at',
+  'have',
+  'not quite there yet',
+  'feels off',
+  'not great',
+  'could be stronger',
+  'would you mind',
+  'it could be',
+  '重新',
+  '不太行',
+  '不行',
+  '差点意思',
+  '还差点意思',
+  '不够好',
+  '一般般',
+  '总觉得',
+  '吸引人',
+  '高级',
+  '流畅',
+  '出彩',
+  '有意思',
+  '好读',
+  '更好看',
+  '更好',
+  '好一点',
+  '好一些',
+  '好些',
+  '好点',
+  '好看',
+  '精彩',
+  '漂亮',
+  '完美',
+  '一点',
+  '一些',
+  '一下',
+  '一遍',
+  '一番',
+  '再',
+  '更',
+  '好好',
+  '请',
+  '帮我',
+  '帮忙',
+  '麻烦',
+  '你',
+  '吧',
+  '呢',
+  '哈',
+  '啊',
+  '呀',
+  '好吗',
+  '可以吗',
+  '嗯',
+  '下',
+  '得',
+  '的',
+  '把',
+  '给',
+  '让',
+  '质量',
+  '水平',
+  '地',
+  '些',
+  '点',
+  '呗',
+  '哦',
+  '嘛',
+  '好',
+  '呃',
+  '额',
+  '唔',
+  '能',
+  '能不能',
+  '可以',
+  '帮',
+  '我',
 ];
 
 /**
@@ -210,14 +461,22 @@ export function preRoute(reading: MessageReading, previous: PreviousTurnFacts | 
     if (isRefusal(message)) return declinedOfferRouting(detectLanguage(previous.question ?? message));
     // Anything that puts the step off, takes the yes back, jokes, hedges or asks back is no yes (nothing written).
     if (answerHolds(reading)) return declinedOfferRouting(detectLanguage(previous.question ?? message), true);
-    if (step && (isConfirmation(message) || ordersStep(reading, step))) return confirmedStepRouting(step, detectLanguage(step.question));
+    if (step && (isConfirmation(message) || ordersStep(reading, step)))
+      return confirmedStepRouting(step, detectLanguage(step.question));
     if (isUnclearAnswer(message)) return declinedOfferRouting(detectLanguage(previous.question ?? message), true);
     return null;
   }
 
   // An answer keeps the route; a new instruction, however short, goes to the router (issue 29).
-  const newInstruction = prevRouting && isNewInstruction(message, { agent: prevRouting.current_agent, readOnly: prevRouting.read_only });
-  if (previous?.status === 'awaiting_author' && previous.askedQuestion && prevRouting && isShortAnswer(message) && !newInstruction) {
+  const newInstruction =
+    prevRouting && isNewInstruction(message, { agent: prevRouting.current_agent, readOnly: prevRouting.read_only });
+  if (
+    previous?.status === 'awaiting_author' &&
+    previous.askedQuestion &&
+    prevRouting &&
+    isShortAnswer(message) &&
+    !newInstruction
+  ) {
     const resume = previous.resume ?? { agent: prevRouting.current_agent, remaining: prevRouting.workflow_agents };
     return {
       ...prevRouting,
@@ -245,7 +504,13 @@ function ordersStep(reading: MessageReading, step: ProposedStep): boolean {
     const order = stepOrderOf(clause);
     if (!order || order.action !== step.action) return false;
     const sameUnits = order.targets.every(
-      (t) => t.kind === 'pointer' || (t.kind === 'unit' && !!step.units && t.unit.kind === step.units.kind && t.unit.from === step.units.from && t.unit.to === step.units.to),
+      (t) =>
+        t.kind === 'pointer' ||
+        (t.kind === 'unit' &&
+          !!step.units &&
+          t.unit.kind === step.units.kind &&
+          t.unit.from === step.units.from &&
+          t.unit.to === step.units.to),
     );
     if (!sameUnits) return false;
     ordered = true;
@@ -265,13 +530,18 @@ function answerHolds(reading: MessageReading): boolean {
   return reading.sentences.some((s) => s.clauses.some((c) => isHedgedClause(c.text) || HOLD.test(c.text)));
 }
 /** Not now: later, a day, a condition on something else first. */
-const HOLD = /\b(?:tomorrow|later|tonight|next week|not (?:just )?yet|not now|first|until|once|after|before|idk|dunno|i suppose|i guess)\b|明天|晚点|回头|以后|再说|等(?:我|你|到|一下|等)|先别|先不|不过|但是|先看|先等/iu;
+const HOLD =
+  /\b(?:tomorrow|later|tonight|next week|not (?:just )?yet|not now|first|until|once|after|before|idk|dunno|i suppose|i guess)\b|明天|晚点|回头|以后|再说|等(?:我|你|到|一下|等)|先别|先不|不过|但是|先看|先等/iu;
 
 /**
  * After the LLM router: confirming a next step the previous turn proposed must not inherit
  * that turn's read-only scope (seed 001: "不沿用 read_only=true / write_content=false / 已交付的 scope").
  */
-export function applyConfirmationGuard(decision: RoutingDecision, message: string, previous: PreviousTurnFacts | null): RoutingDecision {
+export function applyConfirmationGuard(
+  decision: RoutingDecision,
+  message: string,
+  previous: PreviousTurnFacts | null,
+): RoutingDecision {
   if (!previous || !previous.askedQuestion || !isConfirmation(message)) return decision;
   if (decision.source === 'confirm_proposal' || !isOfferQuestion(previous.question)) return decision;
   const step = proposedStep(previous.question, previous.deliveredUnits ?? []);
@@ -284,6 +554,9 @@ export function applyConfirmationGuard(decision: RoutingDecision, message: strin
     read_only: inheritedReadOnly ? false : decision.read_only,
     write_content: inheritedNoContent ? true : decision.write_content,
     scope: inheritedScope ? formatUnitRange(step!.units!, detectLanguage(step!.question)) : decision.scope,
-    notes: [...decision.notes, 'confirmation of a proposed step: read_only / write_content=false / the delivered scope not inherited'],
+    notes: [
+      ...decision.notes,
+      'confirmation of a proposed step: read_only / write_content=false / the delivered scope not inherited',
+    ],
   };
 }

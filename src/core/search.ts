@@ -28,7 +28,12 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The query's words: whitespace-separated, at most 12, each at most 100 characters. */
 export function queryTerms(query: string): string[] {
-  return query.trim().split(/\s+/).filter(Boolean).slice(0, 12).map((t) => t.slice(0, 100));
+  return query
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 12)
+    .map((t) => t.slice(0, 100));
 }
 
 /** The phrase pattern: the words in order with any whitespace between them. */
@@ -110,7 +115,11 @@ export interface FileResult {
  * first, then the rest, each keeping the manuscript's order. `perFile` bounds the hits with
  * snippets per file; every hit is counted.
  */
-export function searchFiles(files: readonly Searchable[], query: string, perFile = 5): { results: FileResult[]; mode: 'phrase' | 'words' } {
+export function searchFiles(
+  files: readonly Searchable[],
+  query: string,
+  perFile = 5,
+): { results: FileResult[]; mode: 'phrase' | 'words' } {
   const terms = queryTerms(query);
   if (!terms.length) return { results: [], mode: 'phrase' };
   const phrase = phrasePattern(terms);
@@ -118,22 +127,32 @@ export function searchFiles(files: readonly Searchable[], query: string, perFile
     const out: FileResult[] = [];
     for (const f of files) {
       const r = match(f);
-      if (r && (r.titleMatch || r.found.count)) out.push({ id: f.id, title: f.title, titleMatch: r.titleMatch, hits: r.found.hits, count: r.found.count });
+      if (r && (r.titleMatch || r.found.count))
+        out.push({ id: f.id, title: f.title, titleMatch: r.titleMatch, hits: r.found.hits, count: r.found.count });
     }
     return [...out.filter((r) => r.titleMatch), ...out.filter((r) => !r.titleMatch)];
   };
-  const byPhrase = run((f) => ({ titleMatch: new RegExp(phrase.source, 'iu').test(f.title), found: findHits(f.content, phrase, perFile) }));
+  const byPhrase = run((f) => ({
+    titleMatch: new RegExp(phrase.source, 'iu').test(f.title),
+    found: findHits(f.content, phrase, perFile),
+  }));
   if (byPhrase.length || terms.length === 1) return { results: byPhrase, mode: 'phrase' };
   // No file holds the phrase: the files holding every word, with a hit for each word.
   const patterns = terms.map(termPattern);
   const byWords = run((f) => {
-    const where = patterns.map((p) => ({ inTitle: new RegExp(p.source, 'iu').test(f.title), found: findHits(f.content, p, perFile) }));
+    const where = patterns.map((p) => ({
+      inTitle: new RegExp(p.source, 'iu').test(f.title),
+      found: findHits(f.content, p, perFile),
+    }));
     if (!where.every((w) => w.inTitle || w.found.count)) return null;
     const hits = where
       .flatMap((w) => w.found.hits)
       .sort((a, b) => a.from - b.from)
       .slice(0, perFile);
-    return { titleMatch: where.every((w) => w.inTitle), found: { hits, count: where.reduce((n, w) => n + w.found.count, 0) } };
+    return {
+      titleMatch: where.every((w) => w.inTitle),
+      found: { hits, count: where.reduce((n, w) => n + w.found.count, 0) },
+    };
   });
   return { results: byWords, mode: 'words' };
 }

@@ -116,8 +116,14 @@ function lastIndex(items: TurnItem[], pred: (item: TurnItem) => boolean): number
   return -1;
 }
 
-const isFile = (fileId: string) => (x: TurnItem): x is FileCard => x.kind === 'file' && x.fileId === fileId;
-const isTool = (id: string) => (x: TurnItem): x is ToolStep => x.kind === 'tool' && x.id === id;
+const isFile =
+  (fileId: string) =>
+  (x: TurnItem): x is FileCard =>
+    x.kind === 'file' && x.fileId === fileId;
+const isTool =
+  (id: string) =>
+  (x: TurnItem): x is ToolStep =>
+    x.kind === 'tool' && x.id === id;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
 
 /** The title of a file this turn already showed (a call that names a file by id only). */
@@ -146,9 +152,23 @@ function fileSaved(items: TurnItem[], e: Extract<StreamEvent, { type: 'file_crea
   const i = lastIndex(items, isFile(d.fileId));
   const prior = i >= 0 ? (items[i] as FileCard) : null;
   // A file this turn created and then streamed into stays "created" when its body is saved.
-  const op: FileCardOp = deleted ? 'deleted' : e.type === 'file_created' || (prior?.op === 'created' && prior.live > 0) ? 'created' : 'updated';
+  const op: FileCardOp = deleted
+    ? 'deleted'
+    : e.type === 'file_created' || (prior?.op === 'created' && prior.live > 0)
+      ? 'created'
+      : 'updated';
   const version = d.version;
-  const card: FileCard = { kind: 'file', fileId: d.fileId, title: d.title, fileType: d.fileType, words: d.words, op, live: 0, body: '', ...(version ? { version } : {}) };
+  const card: FileCard = {
+    kind: 'file',
+    fileId: d.fileId,
+    title: d.title,
+    fileType: d.fileType,
+    words: d.words,
+    op,
+    live: 0,
+    body: '',
+    ...(version ? { version } : {}),
+  };
   if (prior && (prior.op === 'streaming' || prior.live > 0 || i === items.length - 1)) items[i] = card;
   else items.push(card);
 }
@@ -158,7 +178,14 @@ function toolCalled(list: TurnItem[], e: Extract<StreamEvent, { type: 'tool_call
   const args = e.data.arguments;
   const tasks = Array.isArray(args.tasks) ? args.tasks.length : undefined;
   const search = e.data.name === 'query_files' && !args.id && typeof args.query === 'string' ? true : undefined;
-  list.push({ kind: 'tool', id: e.toolCallId, tool: e.data.name, ...opt('target', targetOfCall(list, args)), ...opt('count', tasks), ...opt('search', search) });
+  list.push({
+    kind: 'tool',
+    id: e.toolCallId,
+    tool: e.data.name,
+    ...opt('target', targetOfCall(list, args)),
+    ...opt('count', tasks),
+    ...opt('search', search),
+  });
 }
 
 /** A tool's answer, on the step that called it. */
@@ -166,7 +193,12 @@ function toolAnswered(list: TurnItem[], e: Extract<StreamEvent, { type: 'tool_re
   const d = e.data;
   const i = lastIndex(list, isTool(e.toolCallId));
   const keptIn = str((d.result?.kept_in as { title?: unknown } | undefined)?.title);
-  const fields = { ok: d.ok, ...opt('refusal', d.refusal), ...opt('errorType', d.ok ? undefined : d.errorType), ...opt('keptIn', keptIn) };
+  const fields = {
+    ok: d.ok,
+    ...opt('refusal', d.refusal),
+    ...opt('errorType', d.ok ? undefined : d.errorType),
+    ...opt('keptIn', keptIn),
+  };
   if (i >= 0) {
     const step = list[i] as ToolStep;
     list[i] = { ...step, ...fields, ...opt('target', step.target ?? targetOfResult(d.result)) };
@@ -174,7 +206,13 @@ function toolAnswered(list: TurnItem[], e: Extract<StreamEvent, { type: 'tool_re
   }
   // A save refused after the call (the author edited the file meanwhile): its own step.
   const fileId = e.toolCallId.startsWith('save:') ? e.toolCallId.slice(5) : undefined;
-  list.push({ kind: 'tool', id: e.toolCallId, tool: d.name, ...fields, ...opt('target', knownTitle(list, fileId) ?? targetOfResult(d.result)) });
+  list.push({
+    kind: 'tool',
+    id: e.toolCallId,
+    tool: d.name,
+    ...fields,
+    ...opt('target', knownTitle(list, fileId) ?? targetOfResult(d.result)),
+  });
 }
 
 /** The author is asked: a card with the question, and the step that asked marked as asking. */
@@ -192,7 +230,12 @@ function approvalAsked(list: TurnItem[], e: Extract<StreamEvent, { type: 'approv
     ...opt('excerpt', d.excerpt),
   });
   const t = e.toolCallId ? lastIndex(list, isTool(e.toolCallId)) : -1;
-  if (t >= 0) list[t] = { ...(list[t] as ToolStep), approval: 'asked', target: d.files.map((f) => f.title).join(', ') || d.title };
+  if (t >= 0)
+    list[t] = {
+      ...(list[t] as ToolStep),
+      approval: 'asked',
+      target: d.files.map((f) => f.title).join(', ') || d.title,
+    };
 }
 
 /** The author's decision, on the card and on the step that asked. */
@@ -223,7 +266,8 @@ export function foldTurn(view: TurnView, events: readonly StreamEvent[]): TurnVi
       case 'thinking': {
         const kind = e.type === 'content' ? 'text' : 'thinking';
         const l = list[list.length - 1];
-        if (l && l.kind === kind && l.step === e.step && l.agent === e.agent) list[list.length - 1] = { ...l, text: l.text + e.data.delta };
+        if (l && l.kind === kind && l.step === e.step && l.agent === e.agent)
+          list[list.length - 1] = { ...l, text: l.text + e.data.delta };
         else list.push({ kind, agent: e.agent, step: e.step, text: e.data.delta });
         if (kind === 'text' && e.agent === 'quality_reviewer') {
           const verdict = parseVerdict((list[list.length - 1] as { text: string }).text);
@@ -252,7 +296,17 @@ export function foldTurn(view: TurnView, events: readonly StreamEvent[]): TurnVi
           const f = list[i] as FileCard;
           list[i] = { ...f, live: f.live + e.data.delta.length, body: f.body + e.data.delta, ...opt('step', e.step) };
         } else
-          list.push({ kind: 'file', fileId: e.data.fileId, title: '', fileType: '', words: 0, op: 'streaming', live: e.data.delta.length, body: e.data.delta, step: e.step });
+          list.push({
+            kind: 'file',
+            fileId: e.data.fileId,
+            title: '',
+            fileType: '',
+            words: 0,
+            op: 'streaming',
+            live: e.data.delta.length,
+            body: e.data.delta,
+            step: e.step,
+          });
         break;
       }
       case 'file_created':
@@ -290,7 +344,9 @@ export function foldTurn(view: TurnView, events: readonly StreamEvent[]): TurnVi
         v.doneStatus = e.data.status;
         // A body still streaming when the turn ended was never saved (a Stop, a failure): it
         // no longer looks as if it were being written.
-        v.items = items().map((i) => (i.kind === 'file' && (i.op === 'streaming' || i.live > 0) ? { ...i, op: 'discarded', body: '', live: 0 } : i));
+        v.items = items().map((i) =>
+          i.kind === 'file' && (i.op === 'streaming' || i.live > 0) ? { ...i, op: 'discarded', body: '', live: 0 } : i,
+        );
         break;
       default:
         break;

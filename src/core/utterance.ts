@@ -61,7 +61,10 @@ function joinsList(text: string, at: number, sep: string, refs: Span[]): boolean
 }
 
 function clausesOf(text: string, offset: number, references: Span[]): Clause[] {
-  const refs = [...findUnitRefs(text).map((r) => ({ start: r.start, end: r.end })), ...references.map((r) => ({ start: r.start - offset, end: r.end - offset }))];
+  const refs = [
+    ...findUnitRefs(text).map((r) => ({ start: r.start, end: r.end })),
+    ...references.map((r) => ({ start: r.start - offset, end: r.end - offset })),
+  ];
   const out: Clause[] = [];
   let sep = '';
   let from = 0;
@@ -97,7 +100,8 @@ export function splitSentences(message: string, references: Span[] = []): Senten
 /** Question words and auxiliaries that open an English question ("why did you…", "should I…", "can you…"). */
 const EN_QUESTION_START =
   /^(?:(?:so|and|but|ok|okay|hey|um|uh|well|also|then|please|pls|quick question|honestly|seriously|wait)[\s,]+)*(?:why|what|how|who|whom|whose|when|where|which|should|shall|can|could|would|will|do|does|did|is|are|was|were|have|has|had|may|might|must|wanna)\b|^(?:isn'?t|aren'?t|don'?t|doesn'?t|didn'?t|won'?t|wouldn'?t|shouldn'?t|couldn'?t|can'?t)\s+(?:you|it|we|i|they|he|she|this|that|there)\b/iu;
-const ZH_QUESTION = /([\u4e00-\u9fff])[不没]\1|吗|么(?![么])|为什么|为啥|干嘛|干吗|怎么|咋|要不要|能不能|可不可以|可以不|行不行|好不好|是不是|需不需要|该不该|会不会|有没有|是否|难道|何必|哪|谁|什么|多少|几章|呢\s*$/u;
+const ZH_QUESTION =
+  /([\u4e00-\u9fff])[不没]\1|吗|么(?![么])|为什么|为啥|干嘛|干吗|怎么|咋|要不要|能不能|可不可以|可以不|行不行|好不好|是不是|需不需要|该不该|会不会|有没有|是否|难道|何必|哪|谁|什么|多少|几章|呢\s*$/u;
 const EN_QUESTION_ANYWHERE = /\b(?:why|whether|wonder(?:ing)?)\b|\bor not\b|\bright\s*$/iu;
 
 /** The sentence asks (of any kind: a question, a request in question form, a rhetorical one). */
@@ -116,7 +120,8 @@ export function trailsOff(s: Pick<Sentence, 'end'>): boolean {
 export const TRAILING_OFF = /…|\.{2,}|。{2,}|⋯/u;
 
 /** A condition makes what follows a supposition ("if chapter 3 doesn't work, delete it"). */
-const CONDITIONAL = /\b(?:if|unless|in case|whether|once|when(?:ever)?|as soon as|provided)\b|如果|要是|假如|假设|假使|倘若|万一|的话|只要|等到|一旦/iu;
+const CONDITIONAL =
+  /\b(?:if|unless|in case|whether|once|when(?:ever)?|as soon as|provided)\b|如果|要是|假如|假设|假使|倘若|万一|的话|只要|等到|一旦/iu;
 
 export function isConditionalSentence(text: string): boolean {
   return CONDITIONAL.test(text);

@@ -62,7 +62,10 @@ interface OpenBurst {
 /** The head version when the author's next save may fold into it: their open burst, begun within the window. */
 async function openBurst(models: Models, file: FileDoc, save: AuthorSave): Promise<OpenBurst | null> {
   if (file.latestAuthor !== 'author' || !file.versionCount) return null;
-  const head = (await models.FileVersion.findOne({ fileId: save.fileId, version: file.versionCount }).lean()) as VersionRecord | null;
+  const head = (await models.FileVersion.findOne({
+    fileId: save.fileId,
+    version: file.versionCount,
+  }).lean()) as VersionRecord | null;
   const burst = head?.burst;
   if (!head || head.author !== 'author' || !burst?.startedAt || burst.userId !== save.userId) return null;
   const startedAt = new Date(burst.startedAt);
@@ -78,7 +81,8 @@ export function cutSize(before: string, after: string): number {
   let start = 0;
   while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let end = 0;
-  while (end < max - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)) end++;
+  while (end < max - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end))
+    end++;
   return before.length - start - end;
 }
 
@@ -103,13 +107,22 @@ export async function saveAuthorText(models: Models, file: FileDoc, save: Author
   // A fold replaces the head it read, so it must land right on that head.
   const expectedVersion = save.baseVersion ?? (fold ? file.versionCount : undefined);
   try {
-    const written = await writeVersion(models, save.fileId, save.content, { author: 'author', operation, expectedVersion, record });
+    const written = await writeVersion(models, save.fileId, save.content, {
+      author: 'author',
+      operation,
+      expectedVersion,
+      record,
+    });
     if (fold) await retire(models, file.projectId, save.fileId, fold.head, written.version);
     return { changed: true, version: written.version, folded: !!fold };
   } catch (err) {
     // A save without a base never conflicted: someone wrote meanwhile, so it is a version of its own.
     if (!(err instanceof VersionConflict) || save.baseVersion !== undefined) throw err;
-    const written = await writeVersion(models, save.fileId, save.content, { author: 'author', operation, record: fresh });
+    const written = await writeVersion(models, save.fileId, save.content, {
+      author: 'author',
+      operation,
+      record: fresh,
+    });
     return { changed: true, version: written.version, folded: false };
   }
 }
@@ -119,7 +132,13 @@ export async function saveAuthorText(models: Models, file: FileDoc, save: Author
  * (its `stale_content` check shows the changes since that text), so while one runs it is
  * only hidden; once the project is quiet it goes, with any hidden earlier.
  */
-async function retire(models: Models, projectId: string, fileId: string, folded: VersionRecord, into: number): Promise<void> {
+async function retire(
+  models: Models,
+  projectId: string,
+  fileId: string,
+  folded: VersionRecord,
+  into: number,
+): Promise<void> {
   const busy = await models.Turn.exists({ projectId, status: { $in: ACTIVE_TURN_STATUSES } });
   if (busy) {
     await models.FileVersion.updateOne({ _id: folded._id }, { $set: { foldedInto: into }, $unset: { burst: 1 } });

@@ -64,13 +64,29 @@ export async function claimExclusive(models: Models, spec: ClaimSpec): Promise<{
  * creation time), so a second remover that read the old holder cannot delete the claim a
  * new holder took in between.
  */
-export async function removeClaim(models: Models, model: ClaimModel, id: string, holderField: string, claim: ClaimDoc): Promise<void> {
+export async function removeClaim(
+  models: Models,
+  model: ClaimModel,
+  id: string,
+  holderField: string,
+  claim: ClaimDoc,
+): Promise<void> {
   const holder = String(claim[holderField]);
-  await deleteIncarnation(models, model, id, incarnationOf(holder, claim.createdAt), { [holderField]: holder, createdAt: claim.createdAt });
+  await deleteIncarnation(models, model, id, incarnationOf(holder, claim.createdAt), {
+    [holderField]: holder,
+    createdAt: claim.createdAt,
+  });
 }
 
 /** Releases the claim if `holder` holds it (a claim read earlier serves as well as one read now). */
-export async function releaseClaim(models: Models, model: ClaimModel, id: string, holderField: string, holder: string, read?: Promise<ClaimDoc | null>): Promise<void> {
+export async function releaseClaim(
+  models: Models,
+  model: ClaimModel,
+  id: string,
+  holderField: string,
+  holder: string,
+  read?: Promise<ClaimDoc | null>,
+): Promise<void> {
   const claim = await (read ?? (model.findById(id).lean() as Promise<ClaimDoc | null>));
   if (claim && claim[holderField] === holder) await removeClaim(models, model, id, holderField, claim);
 }

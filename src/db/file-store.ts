@@ -106,7 +106,12 @@ type VersionRecord = FileVersionDoc & { _id: Types.ObjectId };
  * version number.
  * @throws VersionConflict when `expectedVersion` is no longer the head.
  */
-export async function writeVersion(models: Models, fileId: string, content: string, meta: WriteMeta): Promise<WrittenVersion> {
+export async function writeVersion(
+  models: Models,
+  fileId: string,
+  content: string,
+  meta: WriteMeta,
+): Promise<WrittenVersion> {
   const versionId = meta.writeKey ? idFromKey(`version:${meta.writeKey}`) : new Types.ObjectId().toHexString();
   return compareAndSet<WrittenVersion>(`version of file ${fileId}`, async () => {
     // Both reads in one round trip (the file is read in vain only when a retry finds its version).
@@ -117,13 +122,21 @@ export async function writeVersion(models: Models, fileId: string, content: stri
     if (!file && meta.missingFile) throw meta.missingFile();
     const read = file ? { title: file.title, type: file.type } : null;
     if (existing) {
-      await moveHead(models, fileId, existing.version, existing.content, existing.words, existing.author as VersionAuthor);
+      await moveHead(
+        models,
+        fileId,
+        existing.version,
+        existing.content,
+        existing.words,
+        existing.author as VersionAuthor,
+      );
       return casWritten({ versionId, version: existing.version, words: existing.words, fresh: false, file: read });
     }
     if (!file) throw new Error(`file ${fileId} vanished while writing`);
     const refused = meta.refuse?.(file);
     if (refused) throw new WriteRefused(refused, file);
-    if (meta.expectedVersion !== undefined && file.versionCount !== meta.expectedVersion) throw new VersionConflict(fileId, meta.expectedVersion, file.versionCount);
+    if (meta.expectedVersion !== undefined && file.versionCount !== meta.expectedVersion)
+      throw new VersionConflict(fileId, meta.expectedVersion, file.versionCount);
     const version = file.versionCount + 1;
     const words = countWords(content);
     try {
@@ -145,8 +158,10 @@ export async function writeVersion(models: Models, fileId: string, content: stri
       // Another writer took this version number. If its head move never happened (a crash
       // between the two writes), finish it, so the file does not stay behind its history.
       const taken = await latestVersion(models, fileId);
-      if (taken) await moveHead(models, fileId, taken.version, taken.content, taken.words, taken.author as VersionAuthor);
-      if (meta.expectedVersion !== undefined) throw new VersionConflict(fileId, meta.expectedVersion, taken?.version ?? version);
+      if (taken)
+        await moveHead(models, fileId, taken.version, taken.content, taken.words, taken.author as VersionAuthor);
+      if (meta.expectedVersion !== undefined)
+        throw new VersionConflict(fileId, meta.expectedVersion, taken?.version ?? version);
       return casLost;
     }
     await moveHead(models, fileId, version, content, words, meta.author);
@@ -154,7 +169,14 @@ export async function writeVersion(models: Models, fileId: string, content: stri
   });
 }
 
-async function moveHead(models: Models, fileId: string, version: number, content: string, words: number, author: VersionAuthor): Promise<void> {
+async function moveHead(
+  models: Models,
+  fileId: string,
+  version: number,
+  content: string,
+  words: number,
+  author: VersionAuthor,
+): Promise<void> {
   // Only move forward: a late retry must not roll the head back over a newer version.
   await models.File.updateOne(
     { _id: fileId, versionCount: { $lt: version } },
@@ -180,10 +202,16 @@ export async function rememberSeen(models: Models, turnId: string, fileId: strin
 }
 
 /** Records a query_files full read in step `step` of agent run `run`. */
-export async function rememberRead(models: Models, at: { turnId: string; fileId: string; version: number; run: number; step: number }): Promise<void> {
+export async function rememberRead(
+  models: Models,
+  at: { turnId: string; fileId: string; version: number; run: number; step: number },
+): Promise<void> {
   await models.ReadSnapshot.updateOne(
     { _id: `${at.turnId}:${at.fileId}:read:${at.step}` },
-    { $max: { version: at.version }, $setOnInsert: { turnId: at.turnId, fileId: at.fileId, kind: 'read', run: at.run, step: at.step } },
+    {
+      $max: { version: at.version },
+      $setOnInsert: { turnId: at.turnId, fileId: at.fileId, kind: 'read', run: at.run, step: at.step },
+    },
     { upsert: true },
   );
 }
@@ -196,7 +224,12 @@ export async function rememberRead(models: Models, at: { turnId: string; fileId:
  * earlier step: a read's result reaches the model only at its next call, and a new run
  * (another agent, or a continuation) no longer has the read in its messages.
  */
-export async function seenVersion(models: Models, turnId: string, fileId: string, at?: { run: number; step: number }): Promise<number | null> {
+export async function seenVersion(
+  models: Models,
+  turnId: string,
+  fileId: string,
+  at?: { run: number; step: number },
+): Promise<number | null> {
   const [snaps, ownWrite] = await Promise.all([
     models.ReadSnapshot.find({ turnId, fileId }).lean(),
     models.FileVersion.findOne({ fileId, turnId, author: 'ai' }).sort({ version: -1 }).select({ version: 1 }).lean(),
@@ -218,11 +251,18 @@ export function unifiedDiff(then: string, now: string, maxChars = 6000): string 
 }
 
 /** Lines in `now` that were not in `then`, and lines removed, from a line diff (not a set). */
-export function describeChange(then: string, now: string, max = 10): { added: string[]; removed: string[]; diff: string } {
+export function describeChange(
+  then: string,
+  now: string,
+  max = 10,
+): { added: string[]; removed: string[]; diff: string } {
   const added: string[] = [];
   const removed: string[] = [];
   for (const part of diffLines(withEol(then), withEol(now))) {
-    const lines = part.value.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = part.value
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     if (part.added) added.push(...lines);
     else if (part.removed) removed.push(...lines);
   }
@@ -253,16 +293,27 @@ const withEol = (t: string): string => (t === '' || t.endsWith('\n') ? t : `${t}
 export async function authorEdits(models: Models, fileId: string): Promise<AuthorEdits | null> {
   const head = await latestVersion(models, fileId);
   if (!head || head.author !== 'author') return null;
-  const lastAi = (await models.FileVersion.findOne({ fileId, author: 'ai' }).sort({ version: -1 }).lean()) as VersionRecord | null;
+  const lastAi = (await models.FileVersion.findOne({ fileId, author: 'ai' })
+    .sort({ version: -1 })
+    .lean()) as VersionRecord | null;
   const before = lastAi?.content ?? '';
   const added: string[] = [];
   const removed: string[] = [];
   for (const part of diffLines(withEol(before), withEol(head.content))) {
-    const lines = part.value.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = part.value
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     if (part.added) added.push(...lines);
     else if (part.removed) removed.push(...lines);
   }
-  return { sinceVersion: lastAi?.version ?? 0, version: head.version, diff: lastAi ? unifiedDiff(before, head.content) : '', added, removed };
+  return {
+    sinceVersion: lastAi?.version ?? 0,
+    version: head.version,
+    diff: lastAi ? unifiedDiff(before, head.content) : '',
+    added,
+    removed,
+  };
 }
 
 /** How many versions back authorship is traced; older lines count as written by that version's author. */
@@ -275,13 +326,21 @@ const BLAME_DEPTH = 100;
  */
 export async function authorWrittenRanges(models: Models, fileId: string): Promise<[number, number][]> {
   if (!(await models.FileVersion.exists({ fileId, author: 'author' }))) return [];
-  const versions = (await models.FileVersion.find({ fileId }).sort({ version: -1 }).limit(BLAME_DEPTH).select({ content: 1, author: 1 }).lean()).reverse();
+  const versions = (
+    await models.FileVersion.find({ fileId })
+      .sort({ version: -1 })
+      .limit(BLAME_DEPTH)
+      .select({ content: 1, author: 1 })
+      .lean()
+  ).reverse();
   let text = '';
   let blame: string[] = [];
   for (const [i, v] of versions.entries()) {
     const next: string[] = [];
     let at = 0;
-    for (const part of i === 0 ? [{ added: true, removed: false, count: withEol(v.content).split('\n').length - 1 }] : diffLines(withEol(text), withEol(v.content))) {
+    for (const part of i === 0
+      ? [{ added: true, removed: false, count: withEol(v.content).split('\n').length - 1 }]
+      : diffLines(withEol(text), withEol(v.content))) {
       const count = part.count ?? 0;
       if (part.added) next.push(...Array<string>(count).fill(v.author));
       else if (!part.removed) next.push(...blame.slice(at, at + count));
@@ -300,7 +359,8 @@ export async function authorWrittenRanges(models: Models, fileId: string): Promi
 }
 
 /** Whether [start, end) overlaps one of `ranges`. */
-export const overlapsRanges = (ranges: [number, number][], start: number, end: number): boolean => ranges.some(([s, e]) => start < e && s < end);
+export const overlapsRanges = (ranges: [number, number][], start: number, end: number): boolean =>
+  ranges.some(([s, e]) => start < e && s < end);
 
 /**
  * Lines the author added after the last AI-written version (kept for callers that want

@@ -24,10 +24,19 @@ export interface JobRef {
 export async function jobCosts(models: Models, jobs: readonly JobRef[]): Promise<Map<string, JobCost>> {
   const out = new Map<string, JobCost>(jobs.map((j) => [j.jobId, { costUsd: 0, unpricedCalls: 0 }]));
   if (!jobs.length) return out;
-  const match = { projectId: { $in: [...new Set(jobs.map((j) => j.projectId))] }, jobId: { $in: jobs.map((j) => j.jobId) } };
+  const match = {
+    projectId: { $in: [...new Set(jobs.map((j) => j.projectId))] },
+    jobId: { $in: jobs.map((j) => j.jobId) },
+  };
   const [spent, unpriced] = await Promise.all([
-    models.UsageRecord.aggregate<{ _id: string; v: number }>([{ $match: match }, { $group: { _id: '$jobId', v: { $sum: '$costUsd' } } }]),
-    models.UsageRecord.aggregate<{ _id: string; n: number }>([{ $match: { ...match, priced: { $ne: true } } }, { $group: { _id: '$jobId', n: { $sum: 1 } } }]),
+    models.UsageRecord.aggregate<{ _id: string; v: number }>([
+      { $match: match },
+      { $group: { _id: '$jobId', v: { $sum: '$costUsd' } } },
+    ]),
+    models.UsageRecord.aggregate<{ _id: string; n: number }>([
+      { $match: { ...match, priced: { $ne: true } } },
+      { $group: { _id: '$jobId', n: { $sum: 1 } } },
+    ]),
   ]);
   for (const r of spent) out.get(r._id)!.costUsd = rounded(r.v ?? 0);
   for (const r of unpriced) out.get(r._id)!.unpricedCalls = r.n ?? 0;

@@ -15,7 +15,12 @@ import { readProjectState, type StoredTask, writeProjectState } from './project-
  * once (a lost race reads again).
  * @throws CompareAndSetExhausted when the board kept changing (the caller retries).
  */
-export async function writeJobTask(models: Models, projectId: string, taskId: string, build: (current: StoredTask | null) => JobTask | null): Promise<void> {
+export async function writeJobTask(
+  models: Models,
+  projectId: string,
+  taskId: string,
+  build: (current: StoredTask | null) => JobTask | null,
+): Promise<void> {
   await compareAndSet(
     `task board of project ${projectId}`,
     async () => {

@@ -6,7 +6,18 @@
  */
 import { createHash } from 'node:crypto';
 import { type FlattenMaps, type Connection, type InferSchemaType, Types } from 'mongoose';
-import { agentStepSchema, messageSchema, readSnapshotSchema, sessionLockSchema, sessionSchema, streamLedgerSchema, toolExecutionSchema, turnContextSchema, turnSchema, usageRecordSchema } from './schemas/conversation';
+import {
+  agentStepSchema,
+  messageSchema,
+  readSnapshotSchema,
+  sessionLockSchema,
+  sessionSchema,
+  streamLedgerSchema,
+  toolExecutionSchema,
+  turnContextSchema,
+  turnSchema,
+  usageRecordSchema,
+} from './schemas/conversation';
 import { fileSchema, fileVersionSchema, projectSchema } from './schemas/content';
 import { jobClaimSchema, jobSchema } from './schemas/jobs';
 import { revisionClaimSchema } from './schemas/revision-claims';

@@ -31,13 +31,21 @@ export async function readProjectState(models: Models, projectId: string): Promi
   const read = await readRevision<ProjectState>(models, models.Project, projectId, STATE_FIELDS);
   if (!read) return null;
   const v = read.value;
-  return { ...read, value: { summary: v.summary ?? '', style: v.style ?? '', notes: v.notes ?? '', tasks: v.tasks ?? [] } };
+  return {
+    ...read,
+    value: { summary: v.summary ?? '', style: v.style ?? '', notes: v.notes ?? '', tasks: v.tasks ?? [] },
+  };
 }
 
 /**
  * Writes `changes` over the state that was read, as the next revision.
  * @returns false when another writer changed the project since `read` (nothing written: read again).
  */
-export async function writeProjectState(models: Models, projectId: string, read: Revision<ProjectState>, changes: Partial<ProjectState>): Promise<boolean> {
+export async function writeProjectState(
+  models: Models,
+  projectId: string,
+  read: Revision<ProjectState>,
+  changes: Partial<ProjectState>,
+): Promise<boolean> {
   return writeRevision<ProjectState>(models, models.Project, projectId, read, { ...read.value, ...changes });
 }

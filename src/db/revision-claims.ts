@@ -59,9 +59,17 @@ const revisionClaimId = (target: string, rev: number): string => `${target}:${re
  * The current value of `fields` of document `id`, or null when there is no such document.
  * A newer claim than the document wins (and is rolled forward onto the document).
  */
-export async function readRevision<V extends object>(models: Models, model: AnyModel, id: string, fields: readonly (keyof V & string)[]): Promise<Revision<V> | null> {
+export async function readRevision<V extends object>(
+  models: Models,
+  model: AnyModel,
+  id: string,
+  fields: readonly (keyof V & string)[],
+): Promise<Revision<V> | null> {
   const readAt = performance.now();
-  const doc = (await model.findById(id).select([...fields, 'rev']).lean()) as (Record<string, unknown> & { rev?: number }) | null;
+  const doc = (await model
+    .findById(id)
+    .select([...fields, 'rev'])
+    .lean()) as (Record<string, unknown> & { rev?: number }) | null;
   if (!doc) return null;
   const rev = doc.rev ?? 0;
   const claim = await newestClaim(models, revisionTarget(model, id));
@@ -77,7 +85,13 @@ export async function readRevision<V extends object>(models: Models, model: AnyM
  * @returns true when this writer won that revision (its value is saved), false when another
  *   writer did first (read again and recompute).
  */
-export async function writeRevision<V extends object>(models: Models, model: AnyModel, id: string, read: Revision<V>, value: V): Promise<boolean> {
+export async function writeRevision<V extends object>(
+  models: Models,
+  model: AnyModel,
+  id: string,
+  read: Revision<V>,
+  value: V,
+): Promise<boolean> {
   // A read this old may predate pruning: recompute from a fresh read rather than risk a stale claim.
   if (performance.now() - read.readAt > PRUNE_AFTER_MS / 2) return false;
   const target = revisionTarget(model, id);
@@ -99,7 +113,13 @@ export async function writeRevision<V extends object>(models: Models, model: Any
  * creation time), at most one deleter ever. Returns when the incarnation is gone or another
  * live deleter owns its removal; the caller reads again either way.
  */
-export async function deleteIncarnation(models: Models, model: AnyModel, id: string, incarnation: string, filter: Record<string, unknown>): Promise<void> {
+export async function deleteIncarnation(
+  models: Models,
+  model: AnyModel,
+  id: string,
+  incarnation: string,
+  filter: Record<string, unknown>,
+): Promise<void> {
   const target = `${revisionTarget(model, id)}:del`;
   const claimId = `${target}:${incarnation}`;
   try {
@@ -111,11 +131,13 @@ export async function deleteIncarnation(models: Models, model: AnyModel, id: str
     if (!claim || Date.now() - new Date(claim.createdAt).getTime() < DELETE_ROLL_FORWARD_MS) return;
   }
   await model.deleteOne({ _id: id, ...filter });
-  if (Math.random() < 1 / 16) await models.RevisionClaim.deleteMany({ target, createdAt: { $lt: new Date(Date.now() - PRUNE_AFTER_MS) } });
+  if (Math.random() < 1 / 16)
+    await models.RevisionClaim.deleteMany({ target, createdAt: { $lt: new Date(Date.now() - PRUNE_AFTER_MS) } });
 }
 
 /** The incarnation id of a lock-like document: who holds it and since when. */
-export const incarnationOf = (holder: string, createdAt: Date | string): string => `${holder}:${new Date(createdAt).getTime()}`;
+export const incarnationOf = (holder: string, createdAt: Date | string): string =>
+  `${holder}:${new Date(createdAt).getTime()}`;
 
 async function newestClaim(models: Models, target: string): Promise<{ rev: number; value: unknown } | null> {
   const claim = await models.RevisionClaim.findOne({ target }).sort({ rev: -1 }).select({ rev: 1, value: 1 }).lean();
@@ -124,7 +146,10 @@ async function newestClaim(models: Models, target: string): Promise<{ rev: numbe
 
 /** Sets the claim's value and rev, unless the document is already at that revision or past it. */
 async function applyClaim<V extends object>(model: AnyModel, id: string, rev: number, value: V): Promise<void> {
-  await model.updateOne({ _id: id, $or: [{ rev: { $lt: rev } }, { rev: { $exists: false } }] }, { $set: { ...value, rev } });
+  await model.updateOne(
+    { _id: id, $or: [{ rev: { $lt: rev } }, { rev: { $exists: false } }] },
+    { $set: { ...value, rev } },
+  );
 }
 
 /**
@@ -133,14 +158,21 @@ async function applyClaim<V extends object>(model: AnyModel, id: string, rev: nu
  */
 async function settle(models: Models, model: AnyModel, id: string, target: string): Promise<void> {
   for (let round = 0; round < SETTLE_ROUNDS; round++) {
-    const [doc, claim] = await Promise.all([model.findById(id).select({ rev: 1 }).lean() as Promise<{ rev?: number } | null>, newestClaim(models, target)]);
+    const [doc, claim] = await Promise.all([
+      model.findById(id).select({ rev: 1 }).lean() as Promise<{ rev?: number } | null>,
+      newestClaim(models, target),
+    ]);
     if (!doc || !claim || claim.rev <= (doc.rev ?? 0)) return;
     await applyClaim(model, id, claim.rev, claim.value as object);
   }
 }
 
 async function pruneRevisions(models: Models, target: string, newest: number): Promise<void> {
-  await models.RevisionClaim.deleteMany({ target, rev: { $lt: newest - KEEP_REVISIONS }, createdAt: { $lt: new Date(Date.now() - PRUNE_AFTER_MS) } });
+  await models.RevisionClaim.deleteMany({
+    target,
+    rev: { $lt: newest - KEEP_REVISIONS },
+    createdAt: { $lt: new Date(Date.now() - PRUNE_AFTER_MS) },
+  });
 }
 
 function pick<V>(from: Record<string, unknown>, fields: readonly string[]): V {

@@ -13,15 +13,24 @@ export async function nameSession(models: Models, sessionId: string, message: st
  * Sessions whose first turn began before sessions were named by it: named now, from their
  * first message (one read for all of them, by sequence number), and kept so.
  */
-export async function nameUntitled<S extends Pick<SessionDoc, '_id' | 'title' | 'messageSeq' | 'kind'>>(models: Models, sessions: S[]): Promise<S[]> {
+export async function nameUntitled<S extends Pick<SessionDoc, '_id' | 'title' | 'messageSeq' | 'kind'>>(
+  models: Models,
+  sessions: S[],
+): Promise<S[]> {
   const untitled = sessions.filter((s) => !s.title && (s.messageSeq ?? 0) > 0 && s.kind !== 'job');
   if (!untitled.length) return sessions;
   const names = new Map<string, string>();
   try {
-    const firsts = await models.Message.find({ sessionId: { $in: untitled.map((s) => String(s._id)) }, seq: 1, role: 'user' })
+    const firsts = await models.Message.find({
+      sessionId: { $in: untitled.map((s) => String(s._id)) },
+      seq: 1,
+      role: 'user',
+    })
       .select({ sessionId: 1, content: 1 })
       .lean();
-    await Promise.all(firsts.map(async (m) => names.set(m.sessionId, await nameSession(models, m.sessionId, m.content))));
+    await Promise.all(
+      firsts.map(async (m) => names.set(m.sessionId, await nameSession(models, m.sessionId, m.content))),
+    );
   } catch {
     // A name is a convenience: the list is served without it, and the next listing tries again.
   }

@@ -6,8 +6,15 @@
 import type { Models } from './models';
 
 /** The slot counts on record for a stream (src/activities/publish.ts writes them). */
-export async function slotCounts(models: Pick<Models, 'StreamLedger'>, key: string): Promise<ReadonlyMap<number, number>> {
+export async function slotCounts(
+  models: Pick<Models, 'StreamLedger'>,
+  key: string,
+): Promise<ReadonlyMap<number, number>> {
   const doc = await models.StreamLedger.findById(key).lean();
   const slots = (doc?.slots ?? {}) as Record<string, unknown>;
-  return new Map(Object.entries(slots).flatMap(([slot, n]) => (typeof n === 'number' && /^\d+$/.test(slot) ? [[Number(slot), n] as [number, number]] : [])));
+  return new Map(
+    Object.entries(slots).flatMap(([slot, n]) =>
+      typeof n === 'number' && /^\d+$/.test(slot) ? [[Number(slot), n] as [number, number]] : [],
+    ),
+  );
 }

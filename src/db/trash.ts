@@ -19,7 +19,8 @@ const DAY_MS = 86_400_000;
 export const trashCutoff = (now: Date, retentionDays: number): Date => new Date(now.getTime() - retentionDays * DAY_MS);
 
 /** When a file trashed at `deletedAt` is purged. */
-export const purgeAt = (deletedAt: Date, retentionDays: number): Date => new Date(deletedAt.getTime() + retentionDays * DAY_MS);
+export const purgeAt = (deletedAt: Date, retentionDays: number): Date =>
+  new Date(deletedAt.getTime() + retentionDays * DAY_MS);
 
 export interface TrashStamp {
   /** One id per delete operation. */
@@ -36,17 +37,43 @@ export interface TrashStamp {
  * batch. A target given with `versionCount` moves only if nobody wrote it since it was
  * checked (an agent's delete must not take an author edit that landed meanwhile).
  */
-export async function moveToTrash(models: Models, targets: { id: string; versionCount?: number }[], stamp: TrashStamp): Promise<void> {
+export async function moveToTrash(
+  models: Models,
+  targets: { id: string; versionCount?: number }[],
+  stamp: TrashStamp,
+): Promise<void> {
   if (!targets.length) return;
   await models.File.updateMany(
-    { $or: targets.map((t) => ({ _id: t.id, ...(t.versionCount !== undefined ? { versionCount: t.versionCount } : {}) })), deletedAt: null },
-    { $set: { deletedAt: stamp.now, deletedBatch: stamp.batch, deletedWith: stamp.rootId, deletedByKey: stamp.key ?? null, pendingTurnId: null } },
+    {
+      $or: targets.map((t) => ({
+        _id: t.id,
+        ...(t.versionCount !== undefined ? { versionCount: t.versionCount } : {}),
+      })),
+      deletedAt: null,
+    },
+    {
+      $set: {
+        deletedAt: stamp.now,
+        deletedBatch: stamp.batch,
+        deletedWith: stamp.rootId,
+        deletedByKey: stamp.key ?? null,
+        pendingTurnId: null,
+      },
+    },
   );
 }
 
 /** Files in a project's trash that are still restorable, newest delete first (no content). */
-export async function listTrash(models: Models, q: { projectId: string; ownerId: string; cutoff: Date; type?: string; limit: number }): Promise<FileRecord[]> {
-  return (await models.File.find({ projectId: q.projectId, ownerId: q.ownerId, deletedAt: { $ne: null, $gt: q.cutoff }, ...(q.type ? { type: q.type } : {}) })
+export async function listTrash(
+  models: Models,
+  q: { projectId: string; ownerId: string; cutoff: Date; type?: string; limit: number },
+): Promise<FileRecord[]> {
+  return (await models.File.find({
+    projectId: q.projectId,
+    ownerId: q.ownerId,
+    deletedAt: { $ne: null, $gt: q.cutoff },
+    ...(q.type ? { type: q.type } : {}),
+  })
     .select({ content: 0 })
     .sort({ deletedAt: -1, order: 1 })
     .limit(q.limit)
@@ -79,18 +106,22 @@ export interface RestoredFile {
   movedToTop?: true;
 }
 
-export type UndeleteResult = { status: 'not_found' } | { status: 'not_deleted' } | { status: 'restored'; restored: RestoredFile[] };
+export type UndeleteResult =
+  { status: 'not_found' } | { status: 'not_deleted' } | { status: 'restored'; restored: RestoredFile[] };
 
 /** The folder's contents trashed by the same delete (walked down by parent, so only its own). */
 async function batchOf(models: Models, root: FileRecord): Promise<FileRecord[]> {
   if (root.type !== 'folder') return [root];
   // Files trashed before batches existed share the exact `deletedAt` of their folder's delete.
-  const sameDelete = root.deletedBatch ? { deletedBatch: root.deletedBatch } : { deletedBatch: null, deletedAt: root.deletedAt };
+  const sameDelete = root.deletedBatch
+    ? { deletedBatch: root.deletedBatch }
+    : { deletedBatch: null, deletedAt: root.deletedAt };
   const candidates = (await models.File.find({ projectId: root.projectId, ...sameDelete, deletedAt: { $ne: null } })
     .select({ content: 0 })
     .lean()) as FileRecord[];
   const out = [root];
-  for (let i = 0; i < out.length; i++) out.push(...candidates.filter((c) => c.parentId === String(out[i]!._id) && !out.includes(c)));
+  for (let i = 0; i < out.length; i++)
+    out.push(...candidates.filter((c) => c.parentId === String(out[i]!._id) && !out.includes(c)));
   return out;
 }
 
@@ -108,8 +139,13 @@ function freeTitle(title: string, taken: Set<string>): string {
  * whose folder is not live comes back at the top level. Contents are restored before the
  * folder, so a retry after a crash finds the folder still in the trash and finishes.
  */
-export async function undeleteFile(models: Models, q: { fileId: string; ownerId: string; cutoff: Date }): Promise<UndeleteResult> {
-  const root = (await models.File.findOne({ _id: q.fileId, ownerId: q.ownerId }).select({ content: 0 }).lean()) as FileRecord | null;
+export async function undeleteFile(
+  models: Models,
+  q: { fileId: string; ownerId: string; cutoff: Date },
+): Promise<UndeleteResult> {
+  const root = (await models.File.findOne({ _id: q.fileId, ownerId: q.ownerId })
+    .select({ content: 0 })
+    .lean()) as FileRecord | null;
   if (!root) return { status: 'not_found' };
   if (!root.deletedAt) return { status: 'not_deleted' };
   // Past retention it is gone, whether or not the purge has run yet.
@@ -119,7 +155,9 @@ export async function undeleteFile(models: Models, q: { fileId: string; ownerId:
   const ids = new Set(files.map((f) => String(f._id)));
   const live = await models.File.find({ projectId: root.projectId, deletedAt: null }).select({ title: 1 }).lean();
   const taken = new Set(live.filter((f) => !ids.has(String(f._id))).map((f) => f.title));
-  const parentLive = root.parentId ? await models.File.exists({ _id: root.parentId, projectId: root.projectId, deletedAt: null }) : true;
+  const parentLive = root.parentId
+    ? await models.File.exists({ _id: root.parentId, projectId: root.projectId, deletedAt: null })
+    : true;
 
   const restored: RestoredFile[] = [];
   for (const f of [...files].reverse()) {
@@ -130,7 +168,13 @@ export async function undeleteFile(models: Models, q: { fileId: string; ownerId:
     const set: Record<string, unknown> = { deletedAt: null, deletedBatch: null, deletedWith: null, title };
     if (toTop) set.parentId = null;
     await models.File.updateOne({ _id: id, deletedAt: { $ne: null } }, { $set: set });
-    restored.unshift({ id, title, type: f.type, ...(title !== f.title ? { renamedFrom: f.title } : {}), ...(toTop ? { movedToTop: true as const } : {}) });
+    restored.unshift({
+      id,
+      title,
+      type: f.type,
+      ...(title !== f.title ? { renamedFrom: f.title } : {}),
+      ...(toTop ? { movedToTop: true as const } : {}),
+    });
   }
   return { status: 'restored', restored };
 }

@@ -29,7 +29,12 @@ export const ABANDONED_STOP_REASON = 'abandoned';
  * Takes the session's lock for `turnId`. Returns the id of a live holder when busy.
  * @throws CompareAndSetExhausted when the lock kept changing hands under us.
  */
-export async function takeSessionLock(models: Models, sessionId: string, turnId: string, stale?: StaleLockCheck): Promise<{ busyWith: string | null }> {
+export async function takeSessionLock(
+  models: Models,
+  sessionId: string,
+  turnId: string,
+  stale?: StaleLockCheck,
+): Promise<{ busyWith: string | null }> {
   const { busyWith } = await claimExclusive(models, {
     model: models.SessionLock,
     id: sessionId,
@@ -58,10 +63,22 @@ export async function takeSessionLock(models: Models, sessionId: string, turnId:
 }
 
 /** Releases the session's lock if `turnId` holds it (never a filtered deleteOne: see claims.ts). */
-export async function releaseSessionLock(models: Models, sessionId: string, turnId: string, lockRead?: Promise<SessionLockDoc | null>): Promise<void> {
+export async function releaseSessionLock(
+  models: Models,
+  sessionId: string,
+  turnId: string,
+  lockRead?: Promise<SessionLockDoc | null>,
+): Promise<void> {
   // A lock read earlier (while the holder finished its work) is as good as one read now: only
   // its holder releases it, and the delete matches the incarnation read, never a newer one.
-  await releaseClaim(models, models.SessionLock, sessionId, 'turnId', turnId, lockRead as Promise<ClaimDoc | null> | undefined);
+  await releaseClaim(
+    models,
+    models.SessionLock,
+    sessionId,
+    'turnId',
+    turnId,
+    lockRead as Promise<ClaimDoc | null> | undefined,
+  );
 }
 
 export interface TurnRecordInput {
@@ -84,7 +101,9 @@ export interface TurnRecordInput {
  * or null when there is no such session. Seq, not the timestamp, orders a session's messages.
  */
 export async function reserveMessageSeqs(models: Models, sessionId: string, n: number): Promise<number | null> {
-  const session = await models.Session.findOneAndUpdate({ _id: sessionId }, { $inc: { messageSeq: n } }, { new: true }).lean().exec();
+  const session = await models.Session.findOneAndUpdate({ _id: sessionId }, { $inc: { messageSeq: n } }, { new: true })
+    .lean()
+    .exec();
   return session ? (session.messageSeq ?? n) - n + 1 : null;
 }
 
@@ -99,7 +118,11 @@ export async function reserveMessageSeqs(models: Models, sessionId: string, n: n
  * Returns the sequence number the author's message got here, or null when an earlier attempt
  * stored the message. The turn's first reads of its session start from it (TurnInput.openingSeq).
  */
-export async function createTurnRecords(models: Models, t: TurnRecordInput, opts: { newTurn?: boolean } = {}): Promise<{ seq: number | null }> {
+export async function createTurnRecords(
+  models: Models,
+  t: TurnRecordInput,
+  opts: { newTurn?: boolean } = {},
+): Promise<{ seq: number | null }> {
   const key = `${t.turnId}:user`;
   // Looked up by the _id derived from its key: a `{key}` filter reads every session's messages
   // on FerretDB v1, on the path of every turn's start. (One stored before ids were derived is

@@ -13,7 +13,10 @@ import { metrics } from './metrics';
 import { stepId } from '../activities/record-ids';
 
 function isCancellation(err: unknown): boolean {
-  return err instanceof CancelledFailure || (err instanceof Error && (err.name === 'AbortError' || err.name === 'APIUserAbortError'));
+  return (
+    err instanceof CancelledFailure ||
+    (err instanceof Error && (err.name === 'AbortError' || err.name === 'APIUserAbortError'))
+  );
 }
 
 export function activityInterceptors(deps: { models: Models }): ActivityInterceptorsFactory {
@@ -35,12 +38,17 @@ export function activityInterceptors(deps: { models: Models }): ActivityIntercep
         try {
           const result = await activityScope.run(scope, () => next(input));
           end({ outcome: 'ok' });
-          if (info.activityType === 'llmStep') countVerdict(deps.models, input.args[0] as LlmStepInput, result as LlmStepResult);
+          if (info.activityType === 'llmStep')
+            countVerdict(deps.models, input.args[0] as LlmStepInput, result as LlmStepResult);
           return result;
         } catch (err) {
           const cancelled = isCancellation(err);
           end({ outcome: cancelled ? 'cancelled' : 'error' });
-          if (!cancelled) metrics.activityErrors.inc({ activity: info.activityType, error: err instanceof Error ? err.name : 'unknown' });
+          if (!cancelled)
+            metrics.activityErrors.inc({
+              activity: info.activityType,
+              error: err instanceof Error ? err.name : 'unknown',
+            });
           throw err;
         }
       },

@@ -16,7 +16,8 @@ export function observeEvents(events: readonly AnyEventDraft[]): void {
         const labels = { agent: e.agent ?? 'unknown', usage_source: e.data.source };
         metrics.tokens.inc({ ...labels, kind: 'prompt' }, e.data.promptTokens);
         metrics.tokens.inc({ ...labels, kind: 'completion' }, e.data.completionTokens);
-        if (e.data.cachedPromptTokens) metrics.tokens.inc({ ...labels, kind: 'cached_prompt' }, e.data.cachedPromptTokens);
+        if (e.data.cachedPromptTokens)
+          metrics.tokens.inc({ ...labels, kind: 'cached_prompt' }, e.data.cachedPromptTokens);
         if (e.data.costUsd) metrics.costUsd.inc({ agent: labels.agent, model: e.data.model }, e.data.costUsd);
         break;
       }

@@ -35,7 +35,11 @@ export function instrumentedFetch(base: Fetch = fetch): Fetch {
     const seconds = (): number => (performance.now() - started) / 1000;
     const span = tracer.startSpan('llm.chat', {
       kind: SpanKind.CLIENT,
-      attributes: { 'gen_ai.system': 'openai', 'scriptorium.agent': agent, 'url.full': String(input instanceof Request ? input.url : input) },
+      attributes: {
+        'gen_ai.system': 'openai',
+        'scriptorium.agent': agent,
+        'url.full': String(input instanceof Request ? input.url : input),
+      },
     });
     let finished = false;
     const finish = (outcome: string, err?: unknown): void => {
@@ -44,7 +48,8 @@ export function instrumentedFetch(base: Fetch = fetch): Fetch {
       metrics.modelRequestDuration.observe({ agent, outcome }, seconds());
       // An author's interrupt is not a model failure.
       if (outcome !== 'ok' && outcome !== 'aborted') metrics.modelErrors.inc({ agent, class: outcome });
-      if (outcome !== 'ok') span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : outcome });
+      if (outcome !== 'ok')
+        span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : outcome });
       span.setAttribute('scriptorium.outcome', outcome);
       span.end();
     };

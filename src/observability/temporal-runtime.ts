@@ -4,10 +4,22 @@
  * own lines) go into our pino stream, and a worker's runtime serves Prometheus metrics
  * (task slots, schedule-to-start latency, activity latency) when a bind address is set.
  */
-import { type LogLevel, type LogMetadata, makeTelemetryFilterString, Runtime, type Logger as TemporalLogger } from '@temporalio/worker';
+import {
+  type LogLevel,
+  type LogMetadata,
+  makeTelemetryFilterString,
+  Runtime,
+  type Logger as TemporalLogger,
+} from '@temporalio/worker';
 import type { Logger, LevelWithSilent } from 'pino';
 
-const LEVELS: Record<LogLevel, Exclude<LevelWithSilent, 'silent' | 'fatal'>> = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' };
+const LEVELS: Record<LogLevel, Exclude<LevelWithSilent, 'silent' | 'fatal'>> = {
+  TRACE: 'trace',
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARN: 'warn',
+  ERROR: 'error',
+};
 
 const WEBPACK_SUMMARY = /\bwebpack [\d.]+ compiled\b/;
 

@@ -34,7 +34,8 @@ export function continuationAsk(body: ChatCompletionRequest): ContinuationAsk | 
     delete base.add_generation_prompt;
     return base as ChatCompletionRequest;
   };
-  if (isAssistant(last) && (last as { prefix?: unknown }).prefix === true) return { mode: 'prefix', partial: messageText(last), base: withoutLast(1) };
+  if (isAssistant(last) && (last as { prefix?: unknown }).prefix === true)
+    return { mode: 'prefix', partial: messageText(last), base: withoutLast(1) };
   if (isAssistant(last) && (body as { continue_final_message?: unknown }).continue_final_message === true) {
     return { mode: 'continue_final_message', partial: messageText(last), base: withoutLast(1) };
   }

@@ -16,7 +16,8 @@ import type { AgentName, ChatCompletionRequest, ChatMessage } from './types';
  */
 export function detectAgent(body: ChatCompletionRequest): AgentName | null {
   let agent: AgentName | null = null;
-  for (const m of body.messages) if (m.role === 'system' || m.role === 'developer') agent = parseAgentHeader(messageText(m)) ?? agent;
+  for (const m of body.messages)
+    if (m.role === 'system' || m.role === 'developer') agent = parseAgentHeader(messageText(m)) ?? agent;
   return agent;
 }
 
@@ -36,7 +37,9 @@ export function sections(text: string): { header: string | null; body: string }[
     if (m) out.push({ header: m[1].trim().toLowerCase(), lines: [] });
     else out[out.length - 1].lines.push(line);
   }
-  return out.map((s) => ({ header: s.header, body: s.lines.join('\n').trim() })).filter((s) => s.header !== null || s.body !== '');
+  return out
+    .map((s) => ({ header: s.header, body: s.lines.join('\n').trim() }))
+    .filter((s) => s.header !== null || s.body !== '');
 }
 
 /** Sections written by the author: `[user message]`, `[author steering]`, `[scope]`, … but not a question *for* the author. */
@@ -66,7 +69,11 @@ export function authorText(messages: ChatMessage[]): string {
     if (part) return part;
   }
   const last = lastUserMessage(messages);
-  return last ? messageText(last).replace(/^\[[^\]\n]+\]\s*$/gm, '').trim() : '';
+  return last
+    ? messageText(last)
+        .replace(/^\[[^\]\n]+\]\s*$/gm, '')
+        .trim()
+    : '';
 }
 
 export function replyLanguage(messages: ChatMessage[]): 'zh' | 'en' {

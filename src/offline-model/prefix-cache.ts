@@ -60,6 +60,7 @@ export class PrefixCache {
     if (this.recent.length > this.size) this.recent.shift();
     // The shared share of the prompt's tokens, by characters: no second tokenisation of a
     // long prompt on the model's hot path (the offline model shares the CPU in benchmarks).
-    return (promptTokens) => (best === 0 ? 0 : Math.min(Math.floor((promptTokens * best) / text.length / BLOCK) * BLOCK, promptTokens));
+    return (promptTokens) =>
+      best === 0 ? 0 : Math.min(Math.floor((promptTokens * best) / text.length / BLOCK) * BLOCK, promptTokens);
   }
 }

@@ -58,11 +58,18 @@ export interface Dialect {
   wireUsage: (u: UsageCounts) => Record<string, unknown>;
 }
 
-const total = (u: UsageCounts) => ({ prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.prompt_tokens + u.completion_tokens });
+const total = (u: UsageCounts) => ({
+  prompt_tokens: u.prompt_tokens,
+  completion_tokens: u.completion_tokens,
+  total_tokens: u.prompt_tokens + u.completion_tokens,
+});
 
 /** The original shape: OpenAI's fields, as the offline model always sent them. */
 function defaultUsage(u: UsageCounts): Record<string, unknown> {
-  return { ...total(u), ...(u.cached_tokens !== undefined ? { prompt_tokens_details: { cached_tokens: u.cached_tokens } } : {}) };
+  return {
+    ...total(u),
+    ...(u.cached_tokens !== undefined ? { prompt_tokens_details: { cached_tokens: u.cached_tokens } } : {}),
+  };
 }
 
 const DIALECTS: Record<ProfileName, Dialect> = {
@@ -91,7 +98,12 @@ const DIALECTS: Record<ProfileName, Dialect> = {
     wireUsage: (u) => ({
       ...total(u),
       prompt_tokens_details: { cached_tokens: u.cached_tokens ?? 0, audio_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: u.reasoning_tokens ?? 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      completion_tokens_details: {
+        reasoning_tokens: u.reasoning_tokens ?? 0,
+        audio_tokens: 0,
+        accepted_prediction_tokens: 0,
+        rejected_prediction_tokens: 0,
+      },
     }),
   },
   deepseek: {

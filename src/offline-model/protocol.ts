@@ -25,7 +25,11 @@ function finishReason(reply: ModelReply): string {
 }
 
 /** The whole answer as one `chat.completion` object. */
-export function completionObject(meta: CompletionMeta, reply: ModelReply, usage: UsageCounts | null): Record<string, unknown> {
+export function completionObject(
+  meta: CompletionMeta,
+  reply: ModelReply,
+  usage: UsageCounts | null,
+): Record<string, unknown> {
   const dialect = meta.dialect ?? defaultDialect;
   const message: Record<string, unknown> = {
     role: 'assistant',
@@ -34,7 +38,11 @@ export function completionObject(meta: CompletionMeta, reply: ModelReply, usage:
   };
   if (reply.reasoning && dialect.reasoningField) message[dialect.reasoningField] = reply.reasoning;
   if (reply.toolCalls.length > 0) {
-    message.tool_calls = reply.toolCalls.map((c) => ({ id: dialect.toolCallId(c.id), type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    message.tool_calls = reply.toolCalls.map((c) => ({
+      id: dialect.toolCallId(c.id),
+      type: 'function',
+      function: { name: c.name, arguments: c.arguments },
+    }));
   }
   const body: Record<string, unknown> = {
     id: meta.id,
@@ -63,7 +71,10 @@ const chunkEnvelope = (meta: CompletionMeta) => ({
 function chunk(meta: CompletionMeta, delta: Record<string, unknown>, finish: string | null = null): Chunk {
   const dialect = meta.dialect ?? defaultDialect;
   const shaped = dialect.roleOnEveryDelta ? { role: 'assistant', ...delta } : delta;
-  const out: Chunk = { ...chunkEnvelope(meta), choices: [{ index: 0, delta: shaped, logprobs: null, finish_reason: finish }] };
+  const out: Chunk = {
+    ...chunkEnvelope(meta),
+    choices: [{ index: 0, delta: shaped, logprobs: null, finish_reason: finish }],
+  };
   // OpenAI: "When present, it contains a null value except for the last chunk".
   if (dialect.usageNullOnChunks && meta.includeUsage) out.usage = null;
   return out;
@@ -87,12 +98,20 @@ export function* streamSteps(meta: CompletionMeta, reply: ModelReply): Generator
   const dialect = meta.dialect ?? defaultDialect;
   let contentChars = 0;
   if (dialect.roleChunk) {
-    yield { chunk: chunk(meta, { role: 'assistant', content: '', ...(dialect.name === 'openai' ? { refusal: null } : {}) }), kind: 'role', contentChars };
+    yield {
+      chunk: chunk(meta, { role: 'assistant', content: '', ...(dialect.name === 'openai' ? { refusal: null } : {}) }),
+      kind: 'role',
+      contentChars,
+    };
   }
   const field = dialect.reasoningField;
   // A profile that keeps thinking hidden (OpenAI) streams none of it; its tokens are still counted.
   for (const piece of field ? splitPieces(reply.reasoning) : []) {
-    yield { chunk: chunk(meta, { ...(dialect.nullContentWithReasoning ? { content: null } : {}), [field!]: piece }), kind: 'reasoning', contentChars };
+    yield {
+      chunk: chunk(meta, { ...(dialect.nullContentWithReasoning ? { content: null } : {}), [field!]: piece }),
+      kind: 'reasoning',
+      contentChars,
+    };
   }
   for (const piece of splitPieces(reply.content)) {
     contentChars += piece.length;
@@ -103,15 +122,36 @@ export function* streamSteps(meta: CompletionMeta, reply: ModelReply): Generator
 }
 
 /** One tool call: whole in one chunk (Ollama), or a header then its arguments in pieces. */
-function* toolCallSteps(meta: CompletionMeta, dialect: Dialect, index: number, call: ModelReply['toolCalls'][number], contentChars: number): Generator<StreamStep> {
+function* toolCallSteps(
+  meta: CompletionMeta,
+  dialect: Dialect,
+  index: number,
+  call: ModelReply['toolCalls'][number],
+  contentChars: number,
+): Generator<StreamStep> {
   const id = dialect.toolCallId(call.id);
   if (dialect.wholeToolCalls) {
-    yield { chunk: chunk(meta, { content: '', tool_calls: [{ id, index, type: 'function', function: { name: call.name, arguments: call.arguments } }] }), kind: 'tool', contentChars };
+    yield {
+      chunk: chunk(meta, {
+        content: '',
+        tool_calls: [{ id, index, type: 'function', function: { name: call.name, arguments: call.arguments } }],
+      }),
+      kind: 'tool',
+      contentChars,
+    };
     return;
   }
-  yield { chunk: chunk(meta, { tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: '' } }] }), kind: 'tool', contentChars };
+  yield {
+    chunk: chunk(meta, { tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: '' } }] }),
+    kind: 'tool',
+    contentChars,
+  };
   for (const piece of splitPieces(call.arguments)) {
-    yield { chunk: chunk(meta, { tool_calls: [{ index, function: { arguments: piece } }] }), kind: 'tool', contentChars };
+    yield {
+      chunk: chunk(meta, { tool_calls: [{ index, function: { arguments: piece } }] }),
+      kind: 'tool',
+      contentChars,
+    };
   }
 }
 
@@ -132,7 +172,11 @@ export function pacedPieceCount(reply: ModelReply): number {
 }
 
 /** OpenAI's error body: `{ error: { message, type, param, code } }`. */
-export function errorBody(message: string, type = 'invalid_request_error', code: string | null = null): Record<string, unknown> {
+export function errorBody(
+  message: string,
+  type = 'invalid_request_error',
+  code: string | null = null,
+): Record<string, unknown> {
   return { error: { message, type, param: null, code } };
 }
 

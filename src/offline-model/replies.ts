@@ -34,7 +34,11 @@ export function replyFromPersona(reply: PersonaReply, requestHash: string, timin
   return {
     content: reply.content,
     reasoning: '',
-    toolCalls: reply.toolCalls.map((c, i) => ({ id: toolCallId(requestHash, i), name: c.name, arguments: JSON.stringify(c.arguments) })),
+    toolCalls: reply.toolCalls.map((c, i) => ({
+      id: toolCallId(requestHash, i),
+      name: c.name,
+      arguments: JSON.stringify(c.arguments),
+    })),
     timing,
   };
 }

@@ -41,7 +41,9 @@ export class Script {
     entries.forEach((entry, i) => {
       const parsed = scriptEntrySchema.safeParse(entry);
       if (!parsed.success) {
-        throw new Error(`offline model: script entry ${i} is invalid: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+        throw new Error(
+          `offline model: script entry ${i} is invalid: ${parsed.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`,
+        );
       }
     });
     this.entries.push(...entries);

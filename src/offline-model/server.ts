@@ -174,7 +174,10 @@ class OfflineModelServer implements OfflineModel {
     try {
       const path = new URL(req.url ?? '/', 'http://offline').pathname.replace(/\/+$/, '');
       if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
-        sendJson(res, 200, { object: 'list', data: [{ id: OFFLINE_MODEL_ID, object: 'model', created: FIXED_CREATED, owned_by: 'scriptorium' }] });
+        sendJson(res, 200, {
+          object: 'list',
+          data: [{ id: OFFLINE_MODEL_ID, object: 'model', created: FIXED_CREATED, owned_by: 'scriptorium' }],
+        });
       } else if (req.method === 'GET' && (path === '' || path === '/health')) {
         sendJson(res, 200, { ok: true, model: OFFLINE_MODEL_ID, scripted: this.script_.scripted });
       } else if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions')) {
@@ -188,7 +191,8 @@ class OfflineModelServer implements OfflineModel {
         return;
       }
       this.logger.error('offline model: request failed', err);
-      if (!res.headersSent) sendJson(res, 500, errorBody(err instanceof Error ? err.message : String(err), 'server_error'));
+      if (!res.headersSent)
+        sendJson(res, 500, errorBody(err instanceof Error ? err.message : String(err), 'server_error'));
       else res.destroy();
     } finally {
       this.open -= 1;
@@ -208,7 +212,13 @@ class OfflineModelServer implements OfflineModel {
     const ask = continuationAsk(received);
     const body = ask?.base ?? received;
     const agent = detectAgent(body);
-    const recorded: RecordedRequest = { agent, body: received, at: Date.now(), profile: dialect.name, ...(ask ? { continuation: ask.mode } : {}) };
+    const recorded: RecordedRequest = {
+      agent,
+      body: received,
+      at: Date.now(),
+      profile: dialect.name,
+      ...(ask ? { continuation: ask.mode } : {}),
+    };
     this.record(recorded);
     const hash = requestHash(body);
 
@@ -216,7 +226,12 @@ class OfflineModelServer implements OfflineModel {
     if (!chosen) return;
     const reply = ask ? continueReply(chosen, ask) : chosen;
     const includeUsage = received.stream_options?.include_usage === true;
-    const meta = { id: `chatcmpl-${hash.slice(0, 24)}`, model: received.model ?? OFFLINE_MODEL_ID, dialect, includeUsage };
+    const meta = {
+      id: `chatcmpl-${hash.slice(0, 24)}`,
+      model: received.model ?? OFFLINE_MODEL_ID,
+      dialect,
+      includeUsage,
+    };
     // The prefix cache sees every request as it arrives; the prompt is counted only when the
     // usage goes out, after the answer: under 50 requests at once, counting each on arrival
     // delayed every first token behind the others' counts (bench:turn --concurrency 50).
@@ -224,7 +239,12 @@ class OfflineModelServer implements OfflineModel {
     const usage = (): UsageCounts | null => {
       if (reply.usage !== undefined) return reply.usage;
       const promptTokens = countPromptTokens(received);
-      return { prompt_tokens: promptTokens, completion_tokens: countCompletionTokens(reply), cached_tokens: cachedOf(promptTokens), reasoning_tokens: reasoningTokens(reply.reasoning) };
+      return {
+        prompt_tokens: promptTokens,
+        completion_tokens: countCompletionTokens(reply),
+        cached_tokens: cachedOf(promptTokens),
+        reasoning_tokens: reasoningTokens(reply.reasoning),
+      };
     };
     if (received.stream) {
       recorded.sentChars = 0;
@@ -245,7 +265,12 @@ class OfflineModelServer implements OfflineModel {
   }
 
   /** The reply to send, or null when an error answer was already written. */
-  private chooseReply(agent: RecordedRequest['agent'], body: ChatCompletionRequest, hash: string, res: ServerResponse): ModelReply | null {
+  private chooseReply(
+    agent: RecordedRequest['agent'],
+    body: ChatCompletionRequest,
+    hash: string,
+    res: ServerResponse,
+  ): ModelReply | null {
     // A responder's answer is checked like a script entry: a typo fails loudly, not oddly.
     if (this.responder) return this.entryReply(scriptEntrySchema.parse(this.responder(agent, body)), hash, res);
     if (!this.script_.scripted) return replyFromPersona(personaReply(agent, body, this.persona), hash, this.timing);
@@ -262,7 +287,12 @@ class OfflineModelServer implements OfflineModel {
   /** A script entry's reply, or null when it asks for an error answer (written here). */
   private entryReply(entry: ScriptEntry, hash: string, res: ServerResponse): ModelReply | null {
     if (entry.error) {
-      sendJson(res, entry.error.status, errorBody(entry.error.message, entry.error.type ?? errorTypeFor(entry.error.status)), entry.error.headers);
+      sendJson(
+        res,
+        entry.error.status,
+        errorBody(entry.error.message, entry.error.type ?? errorTypeFor(entry.error.status)),
+        entry.error.headers,
+      );
       return null;
     }
     return replyFromEntry(entry, hash, this.timing);

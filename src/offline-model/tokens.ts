@@ -26,7 +26,11 @@ export function splitPieces(text: string): string[] {
  * instructions, tool list and project material, one message more), and the offline model
  * counts every prompt on the cores the engine it serves runs on.
  */
-const counted = new LRUCache<string, number>({ max: 4096, maxSize: 16_000_000, sizeCalculation: (_n, text) => text.length || 1 });
+const counted = new LRUCache<string, number>({
+  max: 4096,
+  maxSize: 16_000_000,
+  sizeCalculation: (_n, text) => text.length || 1,
+});
 
 /** Counts tokens with the o200k tokenizer; special-token strings in text are counted as text. */
 export function tokenCount(text: string): number {
@@ -51,14 +55,19 @@ export function countPromptTokens(body: ChatCompletionRequest): number {
   let total = 3;
   for (const m of body.messages) {
     total += 4 + tokenCount(messageText(m));
-    for (const call of m.tool_calls ?? []) total += tokenCount(call.function.name) + tokenCount(call.function.arguments ?? '');
+    for (const call of m.tool_calls ?? [])
+      total += tokenCount(call.function.name) + tokenCount(call.function.arguments ?? '');
   }
   if (body.tools?.length) total += tokenCount(JSON.stringify(body.tools));
   return total;
 }
 
 /** Completion tokens of an answer: reasoning, content and every tool call. */
-export function countCompletionTokens(reply: { content: string; reasoning: string; toolCalls: { name: string; arguments: string }[] }): number {
+export function countCompletionTokens(reply: {
+  content: string;
+  reasoning: string;
+  toolCalls: { name: string; arguments: string }[];
+}): number {
   let total = tokenCount(reply.reasoning) + tokenCount(reply.content);
   for (const call of reply.toolCalls) total += 3 + tokenCount(call.name) + tokenCount(call.arguments);
   return total;

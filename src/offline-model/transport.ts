@@ -5,7 +5,15 @@
  */
 import type { ServerResponse } from 'node:http';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { completionObject, pacedPieceCount, sseFrame, streamSteps, usageChunk, type CompletionMeta, type StreamStep } from './protocol';
+import {
+  completionObject,
+  pacedPieceCount,
+  sseFrame,
+  streamSteps,
+  usageChunk,
+  type CompletionMeta,
+  type StreamStep,
+} from './protocol';
 import type { ModelReply, UsageCounts } from './types';
 
 /** Resolves after `ms`, or at once when `signal` aborts. Never rejects. */
@@ -71,7 +79,12 @@ async function write(res: ServerResponse, data: string, signal: AbortSignal): Pr
 }
 
 /** Sends a JSON body with a status. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
@@ -100,7 +113,11 @@ export async function streamCompletion(
   reply: ModelReply,
   options: StreamOptions,
 ): Promise<void> {
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   res.flushHeaders();
   const pacer = new Pacer(reply.timing.tokensPerSecond, signal);
   let started = false;

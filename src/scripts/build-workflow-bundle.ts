@@ -15,7 +15,9 @@ async function main(): Promise<void> {
     const { code } = await bundleWorkflowCode(workflowBundleOptions(tracing));
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, code);
-    console.log(`workflow bundle${tracing ? ' (tracing)' : ''}: ${out} (${(code.length / 1024).toFixed(0)} KiB, from ${WORKFLOWS_PATH})`);
+    console.log(
+      `workflow bundle${tracing ? ' (tracing)' : ''}: ${out} (${(code.length / 1024).toFixed(0)} KiB, from ${WORKFLOWS_PATH})`,
+    );
   }
 }
 

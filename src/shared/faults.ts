@@ -25,11 +25,15 @@ export function faultsFromEnv(raw: string | undefined): FaultInjector | undefine
   const fired = new Set<FaultRule>();
   return {
     hit(point, info) {
-      const rule = rules.find((r) => r.point === point && !fired.has(r) && Object.entries(r.match ?? {}).every(([k, v]) => info[k] === v));
+      const rule = rules.find(
+        (r) => r.point === point && !fired.has(r) && Object.entries(r.match ?? {}).every(([k, v]) => info[k] === v),
+      );
       if (!rule) return;
       const signal = rule.signal ?? 'SIGKILL';
       fired.add(rule);
-      process.stderr.write(`FAULT ${point} ${JSON.stringify(info)}: ${signal === 'SIGKILL' ? 'killing the process' : 'asking the process to shut down'}\n`);
+      process.stderr.write(
+        `FAULT ${point} ${JSON.stringify(info)}: ${signal === 'SIGKILL' ? 'killing the process' : 'asking the process to shut down'}\n`,
+      );
       process.kill(process.pid, signal);
     },
   };

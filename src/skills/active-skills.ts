@@ -9,7 +9,11 @@ import { isDuplicateKey, type Models, type SkillDoc } from '../db/models';
 
 /** Enabled skills of one user, by name. */
 export async function enabledSkills(models: Models, ownerId: string): Promise<SkillDoc[]> {
-  return models.Skill.find({ ownerId, enabled: true }).select({ resources: 0, manifest: 0 }).sort({ nameKey: 1 }).limit(200).lean();
+  return models.Skill.find({ ownerId, enabled: true })
+    .select({ resources: 0, manifest: 0 })
+    .sort({ nameKey: 1 })
+    .limit(200)
+    .lean();
 }
 
 const isHexId = (s: string): boolean => /^[0-9a-f]{24}$/.test(s) && isValidObjectId(s);
@@ -27,7 +31,11 @@ export async function findEnabledSkill(models: Models, ownerId: string, ref: str
  * The skills an author named for a turn, resolved to ids in the order given (duplicates
  * dropped). Returns the refs that match none of their enabled skills, for a 404.
  */
-export async function resolveNamedSkills(models: Models, ownerId: string, refs: string[]): Promise<{ ids: string[]; missing: string[] }> {
+export async function resolveNamedSkills(
+  models: Models,
+  ownerId: string,
+  refs: string[],
+): Promise<{ ids: string[]; missing: string[] }> {
   const ids: string[] = [];
   const missing: string[] = [];
   for (const ref of refs) {
@@ -39,7 +47,13 @@ export async function resolveNamedSkills(models: Models, ownerId: string, refs: 
 }
 
 /** Records that a turn read a skill: the skill's usage count grows once per turn, however often it is read. */
-export async function recordSkillUse(models: Models, turnId: string, skillId: string, ownerId: string, now: Date): Promise<void> {
+export async function recordSkillUse(
+  models: Models,
+  turnId: string,
+  skillId: string,
+  ownerId: string,
+  now: Date,
+): Promise<void> {
   let inserted = false;
   try {
     await models.SkillUse.create({ _id: `${turnId}:${skillId}`, turnId, skillId, ownerId });
@@ -48,5 +62,6 @@ export async function recordSkillUse(models: Models, turnId: string, skillId: st
     // Read before in this turn (or by a parallel sub-task at the same moment): counted already.
     if (!isDuplicateKey(err)) throw err;
   }
-  if (inserted) await models.Skill.updateOne({ _id: skillId, ownerId }, { $inc: { usageCount: 1 }, $set: { lastUsedAt: now } });
+  if (inserted)
+    await models.Skill.updateOne({ _id: skillId, ownerId }, { $inc: { usageCount: 1 }, $set: { lastUsedAt: now } });
 }

@@ -54,7 +54,10 @@ export async function chargeSkillRead(
     const doc = await models.SkillBudget.findById(turnId).lean();
     const skillIds = doc?.skillIds ?? [];
     const used = doc?.tokensUsed ?? 0;
-    const left = (ids: string[], tokens: number) => ({ skillsLeft: Math.max(0, limits.skillsPerRequest - ids.length), tokensLeft: Math.max(0, limits.tokenBudget - tokens) });
+    const left = (ids: string[], tokens: number) => ({
+      skillsLeft: Math.max(0, limits.skillsPerRequest - ids.length),
+      tokensLeft: Math.max(0, limits.tokenBudget - tokens),
+    });
     const prior = doc?.charges.find((c) => c.key === key);
     if (prior) return { ok: true, tokens: prior.tokens ?? 0, ...left(skillIds, used) };
     if (!skillIds.includes(skillId) && skillIds.length >= limits.skillsPerRequest)
@@ -71,10 +74,17 @@ export async function chargeSkillRead(
         message: `The skill text budget of this request (${limits.tokenBudget} tokens) is spent; work from what you have read.`,
       };
     const nextIds = skillIds.includes(skillId) ? skillIds : [...skillIds, skillId];
-    const next = { skillIds: nextIds, tokensUsed: used + grant, charges: [...(doc?.charges ?? []), { key, skillId, tokens: grant }] };
+    const next = {
+      skillIds: nextIds,
+      tokensUsed: used + grant,
+      charges: [...(doc?.charges ?? []), { key, skillId, tokens: grant }],
+    };
     // Under the lock this cannot race; the revision filter still refuses a write over a change we did not read.
     if (!doc) await models.SkillBudget.create({ _id: turnId, ...next, rev: 1 });
-    else if ((await models.SkillBudget.updateOne({ _id: turnId, rev: doc.rev }, { $set: { ...next, rev: doc.rev + 1 } })).matchedCount === 0)
+    else if (
+      (await models.SkillBudget.updateOne({ _id: turnId, rev: doc.rev }, { $set: { ...next, rev: doc.rev + 1 } }))
+        .matchedCount === 0
+    )
       throw new Error(`skill budget of turn ${turnId} changed under its lock`);
     return { ok: true, tokens: grant, ...left(nextIds, next.tokensUsed) };
   });

@@ -20,7 +20,10 @@ export interface CatalogOptions {
  * The descriptions are user- or model-written text: the block says so, and says that
  * nothing in a skill changes the rules or the tools of the turn.
  */
-export function renderSkillCatalog(skills: Pick<SkillDoc, '_id' | 'name' | 'description'>[], opts: CatalogOptions): string {
+export function renderSkillCatalog(
+  skills: Pick<SkillDoc, '_id' | 'name' | 'description'>[],
+  opts: CatalogOptions,
+): string {
   if (!skills.length) return '';
   const line = (s: (typeof skills)[number]): string =>
     `- ${truncate(s.name, 64)} (id=${String(s._id)}): ${truncate(s.description.replace(/\s+/g, ' '), 200)}`;
@@ -35,7 +38,10 @@ export function renderSkillCatalog(skills: Pick<SkillDoc, '_id' | 'name' | 'desc
     ...skills.slice(0, MAX_LISTED).map(line),
   ];
   if (skills.length > MAX_LISTED) lines.push(`(${skills.length - MAX_LISTED} more not listed)`);
-  if (selected.length) lines.push(`The author chose these skills for this turn; load them before you start: ${selected.map((s) => s.name).join(', ')}.`);
+  if (selected.length)
+    lines.push(
+      `The author chose these skills for this turn; load them before you start: ${selected.map((s) => s.name).join(', ')}.`,
+    );
   return lines.join('\n');
 }
 

@@ -26,10 +26,23 @@ export interface SkillRequestLimits {
   pageChars: number;
 }
 
-export function skillImportLimits(config: Pick<Config, 'SKILL_ZIP_MAX_BYTES' | 'SKILL_MAX_FILES' | 'SKILL_MAX_FILE_BYTES' | 'SKILL_MAX_TOTAL_BYTES'>): SkillImportLimits {
-  return { zipBytes: config.SKILL_ZIP_MAX_BYTES, files: config.SKILL_MAX_FILES, fileBytes: config.SKILL_MAX_FILE_BYTES, totalBytes: config.SKILL_MAX_TOTAL_BYTES };
+export function skillImportLimits(
+  config: Pick<Config, 'SKILL_ZIP_MAX_BYTES' | 'SKILL_MAX_FILES' | 'SKILL_MAX_FILE_BYTES' | 'SKILL_MAX_TOTAL_BYTES'>,
+): SkillImportLimits {
+  return {
+    zipBytes: config.SKILL_ZIP_MAX_BYTES,
+    files: config.SKILL_MAX_FILES,
+    fileBytes: config.SKILL_MAX_FILE_BYTES,
+    totalBytes: config.SKILL_MAX_TOTAL_BYTES,
+  };
 }
 
-export function skillRequestLimits(config: Pick<Config, 'SKILLS_PER_REQUEST' | 'SKILL_TOKEN_BUDGET' | 'SKILL_PAGE_CHARS'>): SkillRequestLimits {
-  return { skillsPerRequest: config.SKILLS_PER_REQUEST, tokenBudget: config.SKILL_TOKEN_BUDGET, pageChars: config.SKILL_PAGE_CHARS };
+export function skillRequestLimits(
+  config: Pick<Config, 'SKILLS_PER_REQUEST' | 'SKILL_TOKEN_BUDGET' | 'SKILL_PAGE_CHARS'>,
+): SkillRequestLimits {
+  return {
+    skillsPerRequest: config.SKILLS_PER_REQUEST,
+    tokenBudget: config.SKILL_TOKEN_BUDGET,
+    pageChars: config.SKILL_PAGE_CHARS,
+  };
 }

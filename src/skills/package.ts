@@ -68,29 +68,55 @@ export interface SkillPackage extends SkillManifest {
   resources: SkillResource[];
 }
 
-export const resourceKind = (path: string): SkillResource['kind'] => (SCRIPT_EXT.test(path) || /^scripts\//i.test(path) ? 'script' : 'reference');
+export const resourceKind = (path: string): SkillResource['kind'] =>
+  SCRIPT_EXT.test(path) || /^scripts\//i.test(path) ? 'script' : 'reference';
 
 /** Parses SKILL.md: `---` YAML front matter `---`, then the body. */
 export function parseSkillMd(text: string): SkillManifest {
   const src = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const m = /^---\n([\s\S]*?)\n(?:---|\.\.\.)[ \t]*(?:\n|$)/.exec(src);
-  if (!m) throw new SkillPackageError('skill_invalid_manifest', `${MANIFEST} must start with YAML front matter between --- lines`);
+  if (!m)
+    throw new SkillPackageError(
+      'skill_invalid_manifest',
+      `${MANIFEST} must start with YAML front matter between --- lines`,
+    );
   let data: unknown;
   try {
     // A small alias cap: front matter never needs anchors, and a "billion laughs" must not expand.
     data = parseYaml(m[1]!, { maxAliasCount: 10, uniqueKeys: true });
   } catch (err) {
-    throw new SkillPackageError('skill_invalid_manifest', `front matter is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+    throw new SkillPackageError(
+      'skill_invalid_manifest',
+      `front matter is not valid YAML: ${(err as Error).message.split('\n')[0]}`,
+    );
   }
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new SkillPackageError('skill_invalid_manifest', 'front matter must be a YAML mapping');
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw new SkillPackageError('skill_invalid_manifest', 'front matter must be a YAML mapping');
   const { name, description, ...metadata } = data as Record<string, unknown>;
-  if (typeof name !== 'string' || !name.trim()) throw new SkillPackageError('skill_invalid_manifest', 'front matter needs a name');
+  if (typeof name !== 'string' || !name.trim())
+    throw new SkillPackageError('skill_invalid_manifest', 'front matter needs a name');
   const cleanName = name.trim();
-  if (Array.from(cleanName).length > 64 || CONTROL.test(cleanName) || /[/\\]/.test(cleanName) || cleanName === '.' || cleanName === '..')
-    throw new SkillPackageError('skill_invalid_manifest', 'name must be 1–64 characters without slashes or control characters');
-  if (typeof description !== 'string' || !description.trim()) throw new SkillPackageError('skill_invalid_manifest', 'front matter needs a description');
-  if (Array.from(description.trim()).length > 1024) throw new SkillPackageError('skill_invalid_manifest', 'description is longer than 1024 characters');
-  return { name: cleanName, description: description.trim().replace(/\s+/g, ' '), body: src.slice(m[0].length).trim(), metadata: toPlain(metadata) };
+  if (
+    Array.from(cleanName).length > 64 ||
+    CONTROL.test(cleanName) ||
+    /[/\\]/.test(cleanName) ||
+    cleanName === '.' ||
+    cleanName === '..'
+  )
+    throw new SkillPackageError(
+      'skill_invalid_manifest',
+      'name must be 1–64 characters without slashes or control characters',
+    );
+  if (typeof description !== 'string' || !description.trim())
+    throw new SkillPackageError('skill_invalid_manifest', 'front matter needs a description');
+  if (Array.from(description.trim()).length > 1024)
+    throw new SkillPackageError('skill_invalid_manifest', 'description is longer than 1024 characters');
+  return {
+    name: cleanName,
+    description: description.trim().replace(/\s+/g, ' '),
+    body: src.slice(m[0].length).trim(),
+    metadata: toPlain(metadata),
+  };
 }
 
 /** YAML dates and the like become JSON-safe values (the metadata is stored and returned as JSON). */
@@ -100,7 +126,8 @@ function toPlain(v: Record<string, unknown>): Record<string, unknown> {
 
 /** Decodes UTF-8 text; a NUL byte or invalid UTF-8 means a binary file. */
 function decodeText(path: string, bytes: Buffer): string {
-  if (bytes.includes(0)) throw new SkillPackageError('skill_binary_file', `${path} is a binary file; skills hold text only`);
+  if (bytes.includes(0))
+    throw new SkillPackageError('skill_binary_file', `${path} is a binary file; skills hold text only`);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
   } catch {
@@ -112,16 +139,22 @@ function decodeText(path: string, bytes: Buffer): string {
 function checkedPath(entry: yauzl.Entry): string | null {
   // strictFileNames=false turns backslashes into slashes, so `..\x` is caught as traversal below.
   const raw = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
-  if (CONTROL.test(raw)) throw new SkillPackageError('skill_invalid_archive', 'a file name contains control characters');
-  if (/^[a-zA-Z]:/.test(raw) || raw.startsWith('/')) throw new SkillPackageError('skill_absolute_path', `absolute path in the archive: ${raw.slice(0, 200)}`);
+  if (CONTROL.test(raw))
+    throw new SkillPackageError('skill_invalid_archive', 'a file name contains control characters');
+  if (/^[a-zA-Z]:/.test(raw) || raw.startsWith('/'))
+    throw new SkillPackageError('skill_absolute_path', `absolute path in the archive: ${raw.slice(0, 200)}`);
   const segments = raw.split('/');
-  if (segments.includes('..')) throw new SkillPackageError('skill_path_traversal', `path leaves the skill folder: ${raw.slice(0, 200)}`);
+  if (segments.includes('..'))
+    throw new SkillPackageError('skill_path_traversal', `path leaves the skill folder: ${raw.slice(0, 200)}`);
   const type = (entry.externalFileAttributes >>> 16) & 0o170000;
-  if (type === 0o120000) throw new SkillPackageError('skill_link', `${raw.slice(0, 200)} is a symbolic link; skills hold plain files only`);
-  if (type !== 0 && type !== 0o100000 && type !== 0o040000) throw new SkillPackageError('skill_link', `${raw.slice(0, 200)} is not a regular file`);
+  if (type === 0o120000)
+    throw new SkillPackageError('skill_link', `${raw.slice(0, 200)} is a symbolic link; skills hold plain files only`);
+  if (type !== 0 && type !== 0o100000 && type !== 0o040000)
+    throw new SkillPackageError('skill_link', `${raw.slice(0, 200)} is not a regular file`);
   if (raw.endsWith('/') || CLUTTER.test(raw)) return null;
   const clean = segments.filter((s) => s !== '' && s !== '.').join('/');
-  if (!clean || Array.from(clean).length > 300) throw new SkillPackageError('skill_invalid_archive', 'a file name is empty or too long');
+  if (!clean || Array.from(clean).length > 300)
+    throw new SkillPackageError('skill_invalid_archive', 'a file name is empty or too long');
   return clean;
 }
 
@@ -147,10 +180,16 @@ async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, path: string, l
  * @throws SkillPackageError naming the first refusal reason found.
  */
 export async function readSkillZip(buffer: Buffer, limits: SkillImportLimits): Promise<SkillPackage> {
-  if (buffer.length > limits.zipBytes) throw new SkillPackageError('skill_archive_too_large', `the archive is larger than ${limits.zipBytes} bytes`);
+  if (buffer.length > limits.zipBytes)
+    throw new SkillPackageError('skill_archive_too_large', `the archive is larger than ${limits.zipBytes} bytes`);
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.fromBufferPromise(buffer, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, strictFileNames: false });
+    zip = await yauzl.fromBufferPromise(buffer, {
+      lazyEntries: true,
+      decodeStrings: false,
+      validateEntrySizes: true,
+      strictFileNames: false,
+    });
   } catch (err) {
     throw new SkillPackageError('skill_invalid_archive', `not a readable zip archive: ${(err as Error).message}`);
   }
@@ -158,7 +197,10 @@ export async function readSkillZip(buffer: Buffer, limits: SkillImportLimits): P
   // entries is refused before it is walked.
   if (zip.entryCount > limits.files * 4) {
     zip.close();
-    throw new SkillPackageError('skill_too_many_files', `the archive has ${zip.entryCount} entries; at most ${limits.files} files are allowed`);
+    throw new SkillPackageError(
+      'skill_too_many_files',
+      `the archive has ${zip.entryCount} entries; at most ${limits.files} files are allowed`,
+    );
   }
   const files: { path: string; bytes: Buffer }[] = [];
   const seen = new Set<string>();
@@ -168,13 +210,21 @@ export async function readSkillZip(buffer: Buffer, limits: SkillImportLimits): P
       const path = checkedPath(entry);
       if (path === null) continue;
       if (entry.isEncrypted()) throw new SkillPackageError('skill_encrypted_file', `${path} is encrypted`);
-      if (!entry.canDecodeFileData()) throw new SkillPackageError('skill_invalid_archive', `${path} uses an unsupported compression method`);
-      if (files.length + 1 > limits.files) throw new SkillPackageError('skill_too_many_files', `more than ${limits.files} files in the archive`);
-      if (seen.has(path.toLowerCase())) throw new SkillPackageError('skill_duplicate_path', `${path} appears twice in the archive`);
+      if (!entry.canDecodeFileData())
+        throw new SkillPackageError('skill_invalid_archive', `${path} uses an unsupported compression method`);
+      if (files.length + 1 > limits.files)
+        throw new SkillPackageError('skill_too_many_files', `more than ${limits.files} files in the archive`);
+      if (seen.has(path.toLowerCase()))
+        throw new SkillPackageError('skill_duplicate_path', `${path} appears twice in the archive`);
       seen.add(path.toLowerCase());
-      if (entry.uncompressedSize > limits.fileBytes) throw new SkillPackageError('skill_file_too_large', `${path} is larger than ${limits.fileBytes} bytes`);
+      if (entry.uncompressedSize > limits.fileBytes)
+        throw new SkillPackageError('skill_file_too_large', `${path} is larger than ${limits.fileBytes} bytes`);
       total += entry.uncompressedSize;
-      if (total > limits.totalBytes) throw new SkillPackageError('skill_archive_too_large', `the files add up to more than ${limits.totalBytes} bytes uncompressed`);
+      if (total > limits.totalBytes)
+        throw new SkillPackageError(
+          'skill_archive_too_large',
+          `the files add up to more than ${limits.totalBytes} bytes uncompressed`,
+        );
       files.push({ path, bytes: await readEntry(zip, entry, path, limits.fileBytes) });
     }
   } catch (err) {
@@ -192,7 +242,11 @@ function assemble(files: { path: string; bytes: Buffer }[]): SkillPackage {
     const tops = new Set(files.map((f) => (f.path.includes('/') ? f.path.split('/')[0] : '')));
     const [top] = [...tops];
     if (tops.size === 1 && top && files.some((f) => isManifest(f.path.slice(top.length + 1)))) prefix = `${top}/`;
-    else throw new SkillPackageError('skill_missing_manifest', `no ${MANIFEST} at the top of the archive (or of its one top-level folder)`);
+    else
+      throw new SkillPackageError(
+        'skill_missing_manifest',
+        `no ${MANIFEST} at the top of the archive (or of its one top-level folder)`,
+      );
   }
   let manifest = '';
   const resources: SkillResource[] = [];
@@ -207,7 +261,10 @@ function assemble(files: { path: string; bytes: Buffer }[]): SkillPackage {
 }
 
 /** A zip of the skill as it was imported: SKILL.md and its files at the root. */
-export function writeSkillZip(skill: { manifest: string; resources: { path: string; content: string }[] }, mtime: Date): Promise<Buffer> {
+export function writeSkillZip(
+  skill: { manifest: string; resources: { path: string; content: string }[] },
+  mtime: Date,
+): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   const opts = { mtime, mode: 0o100644 };
   zip.addBuffer(Buffer.from(skill.manifest, 'utf8'), MANIFEST, opts);

@@ -51,7 +51,8 @@ export class GapTracker {
     if (prev && id.slot < prev.slot) return false;
     // A new slot: the previous one is complete, none on record in between, and it starts at 0.
     if (prev && prev.index + 1 < (this.counts.get(prev.slot) ?? 0)) return true;
-    for (const [slot, n] of this.counts) if (n > 0 && slot < id.slot && (prev === null || slot > prev.slot)) return true;
+    for (const [slot, n] of this.counts)
+      if (n > 0 && slot < id.slot && (prev === null || slot > prev.slot)) return true;
     return id.slot !== Number.MAX_SAFE_INTEGER && id.index !== 0;
   }
 }

@@ -18,14 +18,20 @@ export const RESET_REASONS = {
   lostEvents: 'lost_events',
 } as const;
 
-export type ResumeVerdict = { kind: 'serve' } | { kind: 'finished' } | { kind: 'reset'; reason: string; lastAvailableId: string | null };
+export type ResumeVerdict =
+  { kind: 'serve' } | { kind: 'finished' } | { kind: 'reset'; reason: string; lastAvailableId: string | null };
 
 /**
  * Decides, before any byte is sent, whether the stream can serve a client resuming at
  * `cursor` (null: from the first event): serve it, tell it the stream is over (it already has
  * the terminal event), or reset it (trimmed, expired, or an id the stream never issued).
  */
-export async function resumeVerdict(redis: Redis, key: string, cursor: string | null, hasEnded: () => Promise<boolean>): Promise<ResumeVerdict> {
+export async function resumeVerdict(
+  redis: Redis,
+  key: string,
+  cursor: string | null,
+  hasEnded: () => Promise<boolean>,
+): Promise<ResumeVerdict> {
   const info = await streamInfo(redis, key);
   if (!info.exists) {
     // No stream and the turn is over: it expired. No stream yet but an id: it was never ours.
@@ -35,7 +41,8 @@ export async function resumeVerdict(redis: Redis, key: string, cursor: string | 
   // A late joiner must get the turn from its first event: a trimmed head is a gap for it too.
   if (missedAfter(info, cursor)) return { kind: 'reset', reason: RESET_REASONS.trimmed, lastAvailableId: info.lastId };
   if (!cursor) return { kind: 'serve' };
-  if (info.lastId && compareStreamIds(cursor, info.lastId) > 0) return { kind: 'reset', reason: RESET_REASONS.unknownId, lastAvailableId: info.lastId };
+  if (info.lastId && compareStreamIds(cursor, info.lastId) > 0)
+    return { kind: 'reset', reason: RESET_REASONS.unknownId, lastAvailableId: info.lastId };
   if (info.lastId && compareStreamIds(cursor, info.lastId) === 0) {
     const last = await lastEntry(redis, key);
     if (last && last.id === cursor && isTerminal(last.event)) return { kind: 'finished' };

@@ -145,14 +145,26 @@ function toEntries(raw: [string, string[]][]): StreamEntry[] {
 }
 
 /** Entries strictly after `afterId` (or from the start), up to `count`. */
-export async function readRange(redis: Redis, key: string, afterId: string | null, count = 1000): Promise<StreamEntry[]> {
+export async function readRange(
+  redis: Redis,
+  key: string,
+  afterId: string | null,
+  count = 1000,
+): Promise<StreamEntry[]> {
   const start = afterId ? `(${afterId}` : '-';
   return toEntries(await redis.xrange(key, start, '+', 'COUNT', count));
 }
 
 /** Blocks up to `blockMs` for entries after `afterId`. Use a dedicated connection: it blocks. */
-export async function readBlocking(redis: Redis, key: string, afterId: string, blockMs: number, count = 1000): Promise<StreamEntry[]> {
-  const res = (await redis.xread('COUNT', count, 'BLOCK', blockMs, 'STREAMS', key, afterId)) as [string, [string, string[]][]][] | null;
+export async function readBlocking(
+  redis: Redis,
+  key: string,
+  afterId: string,
+  blockMs: number,
+  count = 1000,
+): Promise<StreamEntry[]> {
+  const res = (await redis.xread('COUNT', count, 'BLOCK', blockMs, 'STREAMS', key, afterId)) as
+    [string, [string, string[]][]][] | null;
   return res?.[0] ? toEntries(res[0][1]) : [];
 }
 
@@ -185,7 +197,8 @@ export function missedAfter(info: StreamInfo, cursor: string | null): boolean {
   const lost = typeof info.entriesAdded === 'number' ? info.entriesAdded > (info.length ?? 0) : cursor !== null;
   if (!lost) return false;
   // Every remaining entry is newer than every lost one.
-  if (info.firstId === null) return cursor === null || (info.lastId !== null && compareStreamIds(cursor, info.lastId) < 0);
+  if (info.firstId === null)
+    return cursor === null || (info.lastId !== null && compareStreamIds(cursor, info.lastId) < 0);
   return cursor === null || compareStreamIds(cursor, info.firstId) < 0;
 }
 
@@ -194,7 +207,8 @@ export async function streamInfo(redis: Redis, key: string): Promise<StreamInfo>
   try {
     raw = (await redis.xinfo('STREAM', key)) as unknown[];
   } catch (err) {
-    if (err instanceof Error && /no such key/i.test(err.message)) return { exists: false, firstId: null, lastId: null, maxDeletedId: null };
+    if (err instanceof Error && /no such key/i.test(err.message))
+      return { exists: false, firstId: null, lastId: null, maxDeletedId: null };
     throw err;
   }
   const info = new Map<string, unknown>();

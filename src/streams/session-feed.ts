@@ -52,7 +52,13 @@ return 1
  * the order sent). Returns how many were new. Events are validated against the contract
  * first: a bad event is a bug, and none of the batch is written.
  */
-export async function publishToSessionFeed(redis: Redis, prefix: string, sessionId: string, items: FeedItem[], opts: FeedOptions): Promise<number> {
+export async function publishToSessionFeed(
+  redis: Redis,
+  prefix: string,
+  sessionId: string,
+  items: FeedItem[],
+  opts: FeedOptions,
+): Promise<number> {
   if (items.length === 0) return 0;
   const key = sessionFeedKey(prefix, sessionId);
   const ts = opts.clock().toISOString();
@@ -62,7 +68,9 @@ export async function publishToSessionFeed(redis: Redis, prefix: string, session
     return JSON.stringify(rest).slice(1);
   });
   const pipeline = redis.pipeline();
-  items.forEach((item, i) => pipeline.eval(PUBLISH_ONCE, 2, key, onceKey(key), item.key, bodies[i]!, opts.maxLen, opts.ttlSeconds, STREAM_FIELD));
+  items.forEach((item, i) =>
+    pipeline.eval(PUBLISH_ONCE, 2, key, onceKey(key), item.key, bodies[i]!, opts.maxLen, opts.ttlSeconds, STREAM_FIELD),
+  );
   const results = (await pipeline.exec()) ?? [];
   let added = 0;
   for (const [err, value] of results) {

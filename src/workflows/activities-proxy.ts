@@ -31,12 +31,7 @@ import { FailureType } from '../core/failure-types';
 
 /** The short, idempotent activities a turn may run as local activities. */
 export type ShortActivity =
-  | 'announceTurn'
-  | 'prepareTurn'
-  | 'answerNoise'
-  | 'executeTool'
-  | 'releaseHeldText'
-  | 'finalizeTurn';
+  'announceTurn' | 'prepareTurn' | 'answerNoise' | 'executeTool' | 'releaseHeldText' | 'finalizeTurn';
 
 export function turnActivities(settings: TurnSettings, opts: { local?: boolean } = {}) {
   const llm = proxyActivities<Pick<Activities, 'llmStep'>>({
@@ -45,7 +40,13 @@ export function turnActivities(settings: TurnSettings, opts: { local?: boolean }
     // The first retry comes soon: after a worker crash the heartbeat timeout has already cost
     // seconds (SIGKILL → retried step ≈ 3 s + this). Seven attempts keep the ~30 s a provider
     // outage is ridden out; a provider's own Retry-After overrides the schedule (nextRetryDelay).
-    retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 7, nonRetryableErrorTypes: [FailureType.LlmBadRequest] },
+    retry: {
+      initialInterval: '500ms',
+      backoffCoefficient: 2,
+      maximumInterval: '30s',
+      maximumAttempts: 7,
+      nonRetryableErrorTypes: [FailureType.LlmBadRequest],
+    },
   });
   const router = proxyLocalActivities<Pick<Activities, 'routeTurn'>>({
     startToCloseTimeout: '60s',

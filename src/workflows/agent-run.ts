@@ -50,12 +50,15 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
     const step = ++st.step;
     const steering = st.steering.splice(0);
     const prelude = st.prelude.splice(0);
-    for (const s of steering) prelude.push(draft('steering_received', { message: s }, { turnId: st.input.turnId, agent: req.agent, step }));
+    for (const s of steering)
+      prelude.push(draft('steering_received', { message: s }, { turnId: st.input.turnId, agent: req.agent, step }));
     // Once the writer has body text in this turn, its chat may be replaced by a reviewer's summary
     // (seed 001: only while the review cap is not reached — at the cap no review can follow).
     const reviewPossible = st.reviewRounds < (st.input.settings.maxReviewRounds ?? Infinity);
     const holdChat =
-      req.agent === 'writer' && (st.heldRuns.includes(run) || (reviewPossible && (st.bodyWords > 0 || (st.pendingFileId !== null && st.pendingFileIsBody))));
+      req.agent === 'writer' &&
+      (st.heldRuns.includes(run) ||
+        (reviewPossible && (st.bodyWords > 0 || (st.pendingFileId !== null && st.pendingFileIsBody))));
     if (holdChat && !st.heldRuns.includes(run)) st.heldRuns.push(run);
 
     let res: LlmStepResult;
@@ -75,7 +78,13 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
               runKind: req.kind,
               packet: i === 0 ? req.packet : null,
               ...(st.language ? { language: st.language } : {}),
-              scope: { scope: routing.scope, writeContent: routing.write_content, readOnly: flags.readOnly, clarifyFirst: flags.clarifyFirst, remainingPlan: [...st.remaining] },
+              scope: {
+                scope: routing.scope,
+                writeContent: routing.write_content,
+                readOnly: flags.readOnly,
+                clarifyFirst: flags.clarifyFirst,
+                remainingPlan: [...st.remaining],
+              },
               pendingFileId: st.pendingFileId,
               holdChat,
               // Held text counts as shown for the held steps after it: it is released or dropped together.
@@ -108,7 +117,11 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
       // Body text saved into the empty file: it is written (an empty <file></file> block is not).
       // A file the author deleted or wrote into meanwhile gets no correction round: the body is kept beside it.
       const keptAside = !saved.ok && (saved.errorType === 'file_deleted' || saved.errorType === 'stale_content');
-      if (st.emptyFile?.fileId === res.capture.fileId && (keptAside || (saved.ok && (res.capture.words ?? res.capture.chars) > 0))) st.emptyFile = null;
+      if (
+        st.emptyFile?.fileId === res.capture.fileId &&
+        (keptAside || (saved.ok && (res.capture.words ?? res.capture.chars) > 0))
+      )
+        st.emptyFile = null;
       if (res.capture.closed) {
         st.pendingFileId = null;
         st.pendingFileIsBody = false;
@@ -119,7 +132,15 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
     // A call the step did not run itself (older turns, parallel_execute, after a failure).
     const runTool = async (call: (typeof res.toolCalls)[number]) => {
       if (st.interruptRequested) throw new Interrupted();
-      const toolInput = { turnId: st.input.turnId, run, step, agent: req.agent, toolCallId: call.id, slot: st.nextSlot(), flags };
+      const toolInput = {
+        turnId: st.input.turnId,
+        run,
+        step,
+        agent: req.agent,
+        toolCallId: call.id,
+        slot: st.nextSlot(),
+        flags,
+      };
       const label = `${req.agent} · step ${step} · ${call.summary}`;
       return call.name === 'parallel_execute'
         ? runParallelBatch(acts, toolInput, label)
@@ -129,7 +150,13 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
       let outcome = index < ranInStep.length ? ranInStep[index]! : await runTool(call);
       // A delete or whole rewrite of the author's own file that their message did not ask for: ask them.
       if (!outcome.ok && outcome.errorType === 'approval_required' && outcome.approval)
-        outcome = await askAuthor(st, acts, { turnId: st.input.turnId, run, step, agent: req.agent, toolCallId: call.id, flags }, outcome.approval, `${req.agent} · step ${step} · ${call.summary}`);
+        outcome = await askAuthor(
+          st,
+          acts,
+          { turnId: st.input.turnId, run, step, agent: req.agent, toolCallId: call.id, flags },
+          outcome.approval,
+          `${req.agent} · step ${step} · ${call.summary}`,
+        );
       recordWrite(st, facts, req.agent, outcome);
       if (outcome.ok && outcome.handoff) facts.handoff = outcome.handoff;
       if (outcome.ok && outcome.clarification) facts.clarification = outcome.clarification;
@@ -143,7 +170,8 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
     if (res.toolCalls.length === 0) {
       facts.cutShort = cutShort(res);
       // Only when the turn has nothing else to show: a continuation or review round that adds nothing is fine.
-      facts.emptyAnswer = i === 0 && res.textChars === 0 && !res.capture && !st.shownText && !st.heldText && st.delivered.length === 0;
+      facts.emptyAnswer =
+        i === 0 && res.textChars === 0 && !res.capture && !st.shownText && !st.heldText && st.delivered.length === 0;
       facts.endsWithQuestion = res.endsWithQuestion;
       facts.question = res.question;
       facts.endsOnFileBlock = res.endsOnFileBlock;

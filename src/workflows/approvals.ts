@@ -15,15 +15,27 @@ import type { TurnRunState } from './turn-state';
 const DEFAULT_WAIT_SECONDS = 900;
 
 /** Deterministic and readable: the same call asks with the same id on replay. */
-export const approvalIdOf = (step: number, toolCallId: string): string => `s${step}-${toolCallId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40) || 'call'}`;
+export const approvalIdOf = (step: number, toolCallId: string): string =>
+  `s${step}-${toolCallId.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40) || 'call'}`;
 
-export async function askAuthor(st: TurnRunState, acts: TurnActivities, toolInput: Omit<ToolInput, 'slot' | 'approval'>, request: ApprovalRequest, label: string): Promise<ToolOutcome> {
+export async function askAuthor(
+  st: TurnRunState,
+  acts: TurnActivities,
+  toolInput: Omit<ToolInput, 'slot' | 'approval'>,
+  request: ApprovalRequest,
+  label: string,
+): Promise<ToolOutcome> {
   const approvalId = approvalIdOf(toolInput.step, toolInput.toolCallId);
   const waitSeconds = st.input.settings.approvalWaitSeconds ?? DEFAULT_WAIT_SECONDS;
   st.pendingApproval = { ...request, approvalId, toolCallId: toolInput.toolCallId, step: toolInput.step };
   st.approvalAnswer = null;
   st.status = 'awaiting_approval';
-  await acts.store.requestApproval({ turnId: st.input.turnId, approval: st.pendingApproval, waitSeconds, slot: st.nextSlot() });
+  await acts.store.requestApproval({
+    turnId: st.input.turnId,
+    approval: st.pendingApproval,
+    waitSeconds,
+    slot: st.nextSlot(),
+  });
   upsertSearchAttributes([{ key: SA.TurnStatus, value: 'awaiting_approval' }]);
   const answered = await condition(() => st.approvalAnswer !== null || st.interruptRequested, waitSeconds * 1000);
   const decision: ApprovalVerdict = st.interruptRequested ? 'deny' : answered ? st.approvalAnswer! : 'timeout';

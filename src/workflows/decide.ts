@@ -100,7 +100,14 @@ export type Decision =
       /** Correction round: the file to write, and what the interrupted run was about to do. */
       repair?: { fileId: string; title: string; carried: CarriedSignals };
     }
-  | { action: 'stop'; status: TurnStatus; reason: StopReason; message: string; resume: { agent: WorkAgent; remaining: WorkAgent[] } | null; errorCode?: string }
+  | {
+      action: 'stop';
+      status: TurnStatus;
+      reason: StopReason;
+      message: string;
+      resume: { agent: WorkAgent; remaining: WorkAgent[] } | null;
+      errorCode?: string;
+    }
   | { action: 'complete' };
 
 export interface DecisionWithCards {
@@ -119,7 +126,12 @@ export function reviewCapReached(s: Pick<DecideState, 'reviewRounds' | 'maxRevie
 }
 
 function reviewDue(facts: RunFacts, s: DecideState): boolean {
-  return facts.agent === 'writer' && s.bodyWordsThisTurn - s.bodyWordsReviewed >= s.reviewThreshold && !s.routing.read_only && !reviewCapReached(s);
+  return (
+    facts.agent === 'writer' &&
+    s.bodyWordsThisTurn - s.bodyWordsReviewed >= s.reviewThreshold &&
+    !s.routing.read_only &&
+    !reviewCapReached(s)
+  );
 }
 
 /** The correction round's own signals win; without any, the interrupted run's apply. */
@@ -160,10 +172,19 @@ function earlyEnd(facts: RunFacts, s: DecideState): Decision | null {
     const message = zh
       ? `模型服务的内容过滤中止了回答${file ? `：《${file.title}》没有写完，已写的 ${file.words} 字已保存` : ''}。`
       : `The model provider's content filter stopped the answer${file ? `: "${file.title}" is unfinished; the ${file.words} words written so far are saved` : ''}.`;
-    return { action: 'stop', status: 'failed', reason: 'content_filtered', message, resume, errorCode: 'content_filtered' };
+    return {
+      action: 'stop',
+      status: 'failed',
+      reason: 'content_filtered',
+      message,
+      resume,
+      errorCode: 'content_filtered',
+    };
   }
   if (facts.emptyAnswer) {
-    const message = zh ? '模型返回了空回答，没有写入任何内容。' : 'The model returned an empty answer; nothing was written.';
+    const message = zh
+      ? '模型返回了空回答，没有写入任何内容。'
+      : 'The model returned an empty answer; nothing was written.';
     return { action: 'stop', status: 'failed', reason: 'empty_answer', message, resume, errorCode: 'empty_answer' };
   }
   return null;
@@ -184,10 +205,21 @@ function capped(d: Decision, s: DecideState): Decision {
 export function decideAfterRun(ranFacts: RunFacts, s: DecideState): DecisionWithCards {
   let blockedHandoff: DecisionWithCards['blockedHandoff'] = null;
   let droppedHandoff = false;
-  const done = (decision: Decision): DecisionWithCards => ({ decision: capped(decision, s), blockedHandoff, droppedHandoff });
+  const done = (decision: Decision): DecisionWithCards => ({
+    decision: capped(decision, s),
+    blockedHandoff,
+    droppedHandoff,
+  });
 
   if (ranFacts.circuitOpen)
-    return done({ action: 'stop', status: 'failed', reason: 'tool_failure_circuit_open', message: ranFacts.circuitOpen.message, resume: null, errorCode: ranFacts.circuitOpen.reason });
+    return done({
+      action: 'stop',
+      status: 'failed',
+      reason: 'tool_failure_circuit_open',
+      message: ranFacts.circuitOpen.message,
+      resume: null,
+      errorCode: ranFacts.circuitOpen.reason,
+    });
   const early = earlyEnd(ranFacts, s);
   if (early) return done(early);
 
@@ -215,7 +247,12 @@ export function decideAfterRun(ranFacts: RunFacts, s: DecideState): DecisionWith
       repair: {
         fileId: empty.fileId,
         title: empty.title,
-        carried: { handoff: carriedNow.handoff, clarification: carriedNow.clarification, endsWithQuestion: carriedNow.endsWithQuestion, question: carriedNow.question },
+        carried: {
+          handoff: carriedNow.handoff,
+          clarification: carriedNow.clarification,
+          endsWithQuestion: carriedNow.endsWithQuestion,
+          question: carriedNow.question,
+        },
       },
     });
   }
@@ -227,7 +264,10 @@ export function decideAfterRun(ranFacts: RunFacts, s: DecideState): DecisionWith
     // At the review-round cap a handoff back to the reviewer would restart the writer↔reviewer loop.
     else if (facts.handoff.to === 'quality_reviewer' && reviewCapReached(s)) droppedHandoff = true;
     else if (s.routing.read_only && agentHasWriteTools(facts.handoff.to))
-      blockedHandoff = { to: facts.handoff.to, message: `Handoff to ${facts.handoff.to} blocked: this turn is read-only.` };
+      blockedHandoff = {
+        to: facts.handoff.to,
+        message: `Handoff to ${facts.handoff.to} blocked: this turn is read-only.`,
+      };
     else
       return done({
         action: 'run',
@@ -251,7 +291,14 @@ export function decideAfterRun(ranFacts: RunFacts, s: DecideState): DecisionWith
   // 3. A closing question to the author stops planned handoffs, with two exceptions.
   if (facts.endsWithQuestion) {
     if (reviewDue(facts, s))
-      return done({ action: 'run', agent: 'quality_reviewer', kind: 'review_gate', remaining: s.remaining.filter((a) => a !== 'quality_reviewer'), note: 'review gate', writerQuestion: facts.question });
+      return done({
+        action: 'run',
+        agent: 'quality_reviewer',
+        kind: 'review_gate',
+        remaining: s.remaining.filter((a) => a !== 'quality_reviewer'),
+        note: 'review gate',
+        writerQuestion: facts.question,
+      });
     if (PLANNERS.includes(facts.agent) && s.routing.write_content && s.remaining.includes('writer')) {
       const at = s.remaining.indexOf('writer');
       return done({
@@ -272,7 +319,13 @@ export function decideAfterRun(ranFacts: RunFacts, s: DecideState): DecisionWith
   }
 
   // 4. Planner pasted the plan into chat only: once per turn, write it into the outline.
-  if (facts.agent === 'planner' && s.requestAsksForPlan && !s.plannerRepairDone && facts.planUnits.length >= 5 && !s.wroteOutline)
+  if (
+    facts.agent === 'planner' &&
+    s.requestAsksForPlan &&
+    !s.plannerRepairDone &&
+    facts.planUnits.length >= 5 &&
+    !s.wroteOutline
+  )
     return done({
       action: 'run',
       agent: 'planner',
@@ -283,11 +336,24 @@ export function decideAfterRun(ranFacts: RunFacts, s: DecideState): DecisionWith
 
   // 5. The run ended right after a finished <file> block: same agent carries on.
   if (facts.createdFile && facts.endsOnFileBlock && agentHasWriteTools(facts.agent))
-    return done({ action: 'run', agent: facts.agent, kind: 'continuation', remaining: s.remaining, note: 'continuation' });
+    return done({
+      action: 'run',
+      agent: facts.agent,
+      kind: 'continuation',
+      remaining: s.remaining,
+      note: 'continuation',
+    });
 
   // 6. Auto review gate: enough body text written by the writer in successful writes.
   if (reviewDue(facts, s))
-    return done({ action: 'run', agent: 'quality_reviewer', kind: 'review_gate', remaining: s.remaining.filter((a) => a !== 'quality_reviewer'), note: 'review gate', writerQuestion: null });
+    return done({
+      action: 'run',
+      agent: 'quality_reviewer',
+      kind: 'review_gate',
+      remaining: s.remaining.filter((a) => a !== 'quality_reviewer'),
+      note: 'review gate',
+      writerQuestion: null,
+    });
 
   // 7. Next planned agent.
   const [next, ...rest] = s.remaining;

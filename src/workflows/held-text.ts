@@ -14,7 +14,12 @@ import type { TurnRunState } from './turn-state';
 
 export async function settleHeldText(st: TurnRunState, acts: TurnActivities, next: Decision): Promise<void> {
   if (st.heldRuns.length === 0) return;
-  if (next.action === 'run' && next.agent === 'writer' && (next.kind === 'continuation' || next.kind === 'empty_file_repair')) return;
+  if (
+    next.action === 'run' &&
+    next.agent === 'writer' &&
+    (next.kind === 'continuation' || next.kind === 'empty_file_repair')
+  )
+    return;
   const drop = next.action === 'run' && next.agent === 'quality_reviewer';
   // Released text is text the author has seen; dropped text never was.
   if (!drop) st.shownText ||= st.heldText;
@@ -23,7 +28,12 @@ export async function settleHeldText(st: TurnRunState, acts: TurnActivities, nex
     for (const rec of st.runs) if (st.heldRuns.includes(rec.run)) rec.textDropped = true;
     st.heldRuns = [];
   } else if (next.action === 'run') {
-    await acts.short.releaseHeldText({ turnId: st.input.turnId, runs: [...st.heldRuns], slot: st.nextSlot(), agent: 'writer' });
+    await acts.short.releaseHeldText({
+      turnId: st.input.turnId,
+      runs: [...st.heldRuns],
+      slot: st.nextSlot(),
+      agent: 'writer',
+    });
     st.heldRuns = [];
   } else {
     releaseAtTurnEnd(st);

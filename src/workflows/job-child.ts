@@ -28,7 +28,15 @@ import type { JobRunState } from './job-state';
 import { type RoutingDecision, writerAloneRouting } from '../core/plans';
 import type { turnWorkflow } from './turn';
 
-type JobActivity = 'openJobTurn' | 'abandonJobTurn' | 'existingChapters' | 'jobCost' | 'jobOutlineStatus' | 'reviewVerdict' | 'finishChapter' | 'recordJob';
+type JobActivity =
+  | 'openJobTurn'
+  | 'abandonJobTurn'
+  | 'existingChapters'
+  | 'jobCost'
+  | 'jobOutlineStatus'
+  | 'reviewVerdict'
+  | 'finishChapter'
+  | 'recordJob';
 
 /**
  * Job bookkeeping never gives up: a job should outlive a MongoDB or Redis outage.
@@ -41,7 +49,12 @@ type JobActivity = 'openJobTurn' | 'abandonJobTurn' | 'existingChapters' | 'jobC
  * holds it) the job waits for it as a regular activity, with its heartbeat and Temporal UI entry.
  */
 export function jobActivities(settings: JobSettings, opts: { local?: boolean } = {}) {
-  const retry: RetryPolicy = { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s', nonRetryableErrorTypes: [FailureType.JobNotFound, FailureType.NothingToRevise, FailureType.SessionBusy] };
+  const retry: RetryPolicy = {
+    initialInterval: '500ms',
+    backoffCoefficient: 2,
+    maximumInterval: '30s',
+    nonRetryableErrorTypes: [FailureType.JobNotFound, FailureType.NothingToRevise, FailureType.SessionBusy],
+  };
   const remote = proxyActivities<Pick<Activities, JobActivity>>({
     startToCloseTimeout: '60s',
     // The activities heartbeat every second: a dead worker is noticed in seconds.
@@ -50,7 +63,11 @@ export function jobActivities(settings: JobSettings, opts: { local?: boolean } =
     retry,
   });
   if (!opts.local) return { ...pick(remote), openJobTurnHere: null };
-  const local = proxyLocalActivities<Pick<Activities, JobActivity>>({ startToCloseTimeout: '60s', localRetryThreshold: '2s', retry });
+  const local = proxyLocalActivities<Pick<Activities, JobActivity>>({
+    startToCloseTimeout: '60s',
+    localRetryThreshold: '2s',
+    retry,
+  });
   return { ...pick(local), openJobTurn: remote.openJobTurn, openJobTurnHere: local.openJobTurn };
 }
 export type JobActivities = ReturnType<typeof jobActivities>;
@@ -106,8 +123,13 @@ export async function runChildTurn(st: JobRunState, acts: JobActivities, req: Ch
       st.childScope = CancellationScope.current();
       if (st.cancelRequested) st.childScope.cancel();
       const { kind, chapter, round } = req.open;
-      const label = kind === 'outline' ? 'outline' : `chapter ${chapter}${kind === 'revision' ? ` revision ${round}` : ''}`;
-      const opened = await openTurn(acts, { ...req.open, sessionId: input.sessionId, projectId: input.projectId }, `open turn · ${label}`);
+      const label =
+        kind === 'outline' ? 'outline' : `chapter ${chapter}${kind === 'revision' ? ` revision ${round}` : ''}`;
+      const opened = await openTurn(
+        acts,
+        { ...req.open, sessionId: input.sessionId, projectId: input.projectId },
+        `open turn · ${label}`,
+      );
       turnId = opened.turnId;
       st.turnId = turnId;
       const turnInput: TurnInput = {

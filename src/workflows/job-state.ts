@@ -7,7 +7,14 @@ import { addUsage, type Usage } from '../core/usage';
 import { CancellationScope, log } from '@temporalio/workflow';
 import type { JobStatus } from '../core/domain';
 import { jobWords } from '../core/author-words';
-import { initialCarry, type JobCarry, type JobInput, type JobProgress, type ProgressFacts, type TokenUsage } from '../core/job-messages';
+import {
+  initialCarry,
+  type JobCarry,
+  type JobInput,
+  type JobProgress,
+  type ProgressFacts,
+  type TokenUsage,
+} from '../core/job-messages';
 
 export class JobRunState {
   status: JobStatus = 'running';
@@ -86,7 +93,9 @@ export class JobRunState {
 
   /** Fire-and-forget {@link serial}: for signal handlers and announcements nobody waits on. */
   background(fn: (slot: number) => Promise<unknown>): void {
-    this.serial(fn).catch((err: Error) => log.warn('job bookkeeping failed', { jobId: this.input.jobId, error: err.message }));
+    this.serial(fn).catch((err: Error) =>
+      log.warn('job bookkeeping failed', { jobId: this.input.jobId, error: err.message }),
+    );
   }
 
   /** Resolves when every queued publishing call has finished (before continue-as-new). */

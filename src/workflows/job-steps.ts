@@ -9,7 +9,14 @@ import type { JobFailureReason } from '../core/author-words';
 import type { JobStatus } from '../core/domain';
 import type { JobResult } from '../core/job-messages';
 import { SA } from '../core/messages';
-import { type ChildRequest, type ChildResult, type JobActivities, plannerRouting, runChildTurn, writerRouting } from './job-child';
+import {
+  type ChildRequest,
+  type ChildResult,
+  type JobActivities,
+  plannerRouting,
+  runChildTurn,
+  writerRouting,
+} from './job-child';
 import type { JobRunState } from './job-state';
 
 /** Review gate threshold that never fires: with `review` off the writer's chapter is not reviewed. */
@@ -18,7 +25,11 @@ const NO_REVIEW = 1_000_000_000;
 export type Step = 'ok' | 'cancelled';
 
 /** `summary`: the job stopped here (ended, failed, paused at its budget): its session gets a closing message. */
-type StatusExtra = { failure?: { chapter: number | null; message: string; reason?: JobFailureReason } | null; done?: boolean; summary?: boolean };
+type StatusExtra = {
+  failure?: { chapter: number | null; message: string; reason?: JobFailureReason } | null;
+  done?: boolean;
+  summary?: boolean;
+};
 
 export class JobSteps {
   constructor(
@@ -39,8 +50,17 @@ export class JobSteps {
     st.status = status;
     upsertSearchAttributes([{ key: SA.JobStatus, value: status }]);
     const { summary, ...rest } = extra;
-    const facts = { status, usage: { ...st.usage }, progress: st.progress(message), ...rest, ...(summary ? { summary: { revisions: st.revisions, next: st.next } } : {}) };
-    return (slot) => this.acts.recordJob.executeWithOptions({ summary: `status ${status}` }, [{ jobId: this.input.jobId, slot, ...facts }]);
+    const facts = {
+      status,
+      usage: { ...st.usage },
+      progress: st.progress(message),
+      ...rest,
+      ...(summary ? { summary: { revisions: st.revisions, next: st.next } } : {}),
+    };
+    return (slot) =>
+      this.acts.recordJob.executeWithOptions({ summary: `status ${status}` }, [
+        { jobId: this.input.jobId, slot, ...facts },
+      ]);
   }
 
   setStatus(status: JobStatus, message: string, extra: StatusExtra = {}): Promise<void> {
@@ -90,7 +110,8 @@ export class JobSteps {
     if (st.maxTokens !== null) {
       const used = st.usage.totalTokens;
       const estimate = st.nextChapterEstimate();
-      if (used >= st.maxTokens || used + estimate > st.maxTokens) return { kind: 'tokens', message: st.wording.budgetPaused(st.next, st.maxTokens, used, estimate) };
+      if (used >= st.maxTokens || used + estimate > st.maxTokens)
+        return { kind: 'tokens', message: st.wording.budgetPaused(st.next, st.maxTokens, used, estimate) };
     }
     if (st.maxCostUsd !== null) {
       const { costUsd } = await this.acts.jobCost({ jobId: this.input.jobId });
@@ -112,7 +133,10 @@ export class JobSteps {
     st.failure = message;
     // Cleared before the status goes out: a client may resume as soon as it sees `failed`.
     st.resumeRequested = false;
-    await this.setStatus('failed', st.wording.failed(chapter, reason), { failure: { chapter, message, reason }, summary: true });
+    await this.setStatus('failed', st.wording.failed(chapter, reason), {
+      failure: { chapter, message, reason },
+      summary: true,
+    });
     await condition(() => st.resumeRequested || st.cancelRequested);
     if (st.cancelRequested) return 'cancelled';
     st.failure = null;
@@ -146,7 +170,13 @@ export class JobSteps {
       const after = await acts.jobOutlineStatus({ jobId });
       // A partial outline does not stop the job: each uncovered chapter is told to continue the story.
       if (!after.covered)
-        await st.serial((slot) => acts.recordJob({ jobId, slot, progress: st.progress(st.wording.outlineStillMissing(after.missing, after.missingText)) }));
+        await st.serial((slot) =>
+          acts.recordJob({
+            jobId,
+            slot,
+            progress: st.progress(st.wording.outlineStillMissing(after.missing, after.missingText)),
+          }),
+        );
       return 'ok';
     }
   }
@@ -160,7 +190,14 @@ export class JobSteps {
   async skipChapter(n: number): Promise<void> {
     const { st } = this;
     st.skipped += 1;
-    await st.serial((slot) => this.acts.recordJob({ jobId: this.input.jobId, slot, skippedChapter: n, progress: st.progress(st.wording.skipped(n), n) }));
+    await st.serial((slot) =>
+      this.acts.recordJob({
+        jobId: this.input.jobId,
+        slot,
+        skippedChapter: n,
+        progress: st.progress(st.wording.skipped(n), n),
+      }),
+    );
   }
 
   /**
@@ -180,8 +217,15 @@ export class JobSteps {
             routing: writerRouting(`revise Chapter ${n} only`),
             summary: `job ${jobId} · chapter ${n} · revise existing`,
           }
-        : { open: { jobId, kind: 'chapter' as const, chapter: n, attempt: st.attempt, round: 0 }, routing: writerRouting(`Chapter ${n} only`), summary: `job ${jobId} · chapter ${n}` };
-    let r = await this.child({ ...first, reviewWordThreshold: threshold }, how === 'revise' ? st.wording.revisingExisting(n) : st.wording.writing(n));
+        : {
+            open: { jobId, kind: 'chapter' as const, chapter: n, attempt: st.attempt, round: 0 },
+            routing: writerRouting(`Chapter ${n} only`),
+            summary: `job ${jobId} · chapter ${n}`,
+          };
+    let r = await this.child(
+      { ...first, reviewWordThreshold: threshold },
+      how === 'revise' ? st.wording.revisingExisting(n) : st.wording.writing(n),
+    );
     for (let round = 1; ; round++) {
       if (r.kind === 'cancelled' || st.cancelRequested) return 'cancelled';
       const why = problem(r, `chapter ${n}`);
@@ -189,7 +233,9 @@ export class JobSteps {
       if (r.kind !== 'ended') return 'failed';
       turnIds.push(r.turnId);
       if (!input.review || round > input.settings.maxRevisionRounds) break;
-      const { verdict } = await acts.reviewVerdict.executeWithOptions({ summary: `review verdict · chapter ${n}` }, [{ turnId: r.turnId }]);
+      const { verdict } = await acts.reviewVerdict.executeWithOptions({ summary: `review verdict · chapter ${n}` }, [
+        { turnId: r.turnId },
+      ]);
       if (verdict !== 'revise') break;
       st.revisions += 1;
       r = await this.child(
@@ -204,9 +250,14 @@ export class JobSteps {
     }
     st.turnId = null;
     const fin = await st.serial((slot) =>
-      acts.finishChapter.executeWithOptions({ summary: `finish chapter ${n}` }, [{ jobId, chapter: n, turnIds, slot, status: st.status, usage: { ...st.usage }, projectId: input.projectId }]),
+      acts.finishChapter.executeWithOptions({ summary: `finish chapter ${n}` }, [
+        { jobId, chapter: n, turnIds, slot, status: st.status, usage: { ...st.usage }, projectId: input.projectId },
+      ]),
     );
-    if (!fin.done) return (await this.failAndWait(n, { message: `chapter ${n}: ${fin.reason}`, reason: 'no_draft' })) === 'cancelled' ? 'cancelled' : 'failed';
+    if (!fin.done)
+      return (await this.failAndWait(n, { message: `chapter ${n}: ${fin.reason}`, reason: 'no_draft' })) === 'cancelled'
+        ? 'cancelled'
+        : 'failed';
     st.words = fin.totalWords;
     st.chaptersDone = fin.chaptersDone;
     return 'ok';
@@ -214,9 +265,17 @@ export class JobSteps {
 
   async finish(status: 'completed' | 'cancelled'): Promise<JobResult> {
     const { st } = this;
-    const message = status === 'completed' ? st.wording.completed(st.chaptersDone) : st.wording.cancelled(st.chaptersDone);
+    const message =
+      status === 'completed' ? st.wording.completed(st.chaptersDone) : st.wording.cancelled(st.chaptersDone);
     await this.setStatus(status, message, { done: true, summary: true });
-    return { status, chaptersDone: st.chaptersDone, chaptersSkipped: st.skipped, words: st.words, usage: { ...st.usage }, runs: st.run };
+    return {
+      status,
+      chaptersDone: st.chaptersDone,
+      chaptersSkipped: st.skipped,
+      words: st.words,
+      usage: { ...st.usage },
+      runs: st.run,
+    };
   }
 
   /** A child turn, announced in a job_progress event while it runs. */
@@ -226,7 +285,10 @@ export class JobSteps {
       ...req,
       // Not awaited: the chapter's turn runs while its announcement is written.
       onTurn: (turnId) => {
-        const facts = { ...st.progress(announce, req.open.chapter, turnId), turn: { kind: req.open.kind, round: req.open.round } };
+        const facts = {
+          ...st.progress(announce, req.open.chapter, turnId),
+          turn: { kind: req.open.kind, round: req.open.round },
+        };
         st.background((slot) => acts.recordJob({ jobId: this.input.jobId, slot, progress: facts }));
       },
     });
@@ -245,10 +307,18 @@ export interface Problem {
 function problem(r: ChildResult, what: string): Problem | null {
   if (r.kind === 'failed') return { message: `${what} failed: ${r.message}`, reason: 'error' };
   if (r.kind === 'cancelled') return null;
-  if (r.outcome.status === 'failed') return { message: `${what}: turn ${r.turnId} failed${r.outcome.stopReason ? ` (${r.outcome.stopReason})` : ''}`, reason: 'turn_failed' };
-  if (r.outcome.status === 'interrupted') return { message: `${what}: turn ${r.turnId} was interrupted`, reason: 'interrupted' };
+  if (r.outcome.status === 'failed')
+    return {
+      message: `${what}: turn ${r.turnId} failed${r.outcome.stopReason ? ` (${r.outcome.stopReason})` : ''}`,
+      reason: 'turn_failed',
+    };
+  if (r.outcome.status === 'interrupted')
+    return { message: `${what}: turn ${r.turnId} was interrupted`, reason: 'interrupted' };
   // Cut off at the model's output limit: part of the chapter is saved, and it is not written.
   if (r.outcome.stopReason === 'output_truncated')
-    return { message: `${what}: turn ${r.turnId} was cut off at the model's output limit (output_truncated)`, reason: 'cut_off' };
+    return {
+      message: `${what}: turn ${r.turnId} was cut off at the model's output limit (output_truncated)`,
+      reason: 'cut_off',
+    };
   return null;
 }

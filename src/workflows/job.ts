@@ -12,9 +12,24 @@
  * - A chapter that fails after its retries stops the job in a resumable `failed` state —
  *   never a silent skip; `resume` retries that chapter with a fresh turn.
  */
-import { CancellationScope, CancelledFailure, continueAsNew, isCancellation, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  CancelledFailure,
+  continueAsNew,
+  isCancellation,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { jobActivities } from './job-child';
-import { cancelJobSignal, type JobInput, type JobResult, pauseJobSignal, progressQuery, resumeJobSignal } from '../core/job-messages';
+import {
+  cancelJobSignal,
+  type JobInput,
+  type JobResult,
+  pauseJobSignal,
+  progressQuery,
+  resumeJobSignal,
+} from '../core/job-messages';
 import { JobRunState } from './job-state';
 import { JobSteps } from './job-steps';
 import { SA } from '../core/messages';
@@ -68,8 +83,13 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
     await steps.readExisting();
     // A pause signalled before the first workflow task was handled already (status pausing).
     const startStatus = st.pauseRequested ? 'pausing' : 'running';
-    if (!input.carry) await steps.setStatus(startStatus, st.wording.started(input.from, input.to, [...st.existing], input.existing ?? 'skip'));
-    else if (input.carry.restarted) await steps.setStatus(startStatus, st.wording.restarted(st.next), { failure: null });
+    if (!input.carry)
+      await steps.setStatus(
+        startStatus,
+        st.wording.started(input.from, input.to, [...st.existing], input.existing ?? 'skip'),
+      );
+    else if (input.carry.restarted)
+      await steps.setStatus(startStatus, st.wording.restarted(st.next), { failure: null });
     if (!st.outlineDone) {
       if ((await steps.ensureOutline()) === 'cancelled') return await steps.finish('cancelled');
       st.outlineDone = true;

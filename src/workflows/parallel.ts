@@ -13,7 +13,9 @@ export async function runParallelBatch(acts: TurnActivities, input: ToolInput, l
   if (count > 0)
     await Promise.all(
       Array.from({ length: count }, (_, index) =>
-        acts.store.runParallelTask.executeWithOptions({ summary: `${label} · task ${index + 1}/${count}` }, [{ ...input, index }]),
+        acts.store.runParallelTask.executeWithOptions({ summary: `${label} · task ${index + 1}/${count}` }, [
+          { ...input, index },
+        ]),
       ),
     );
   // Gathers what the sub-tasks stored (or reports the refusal) and publishes the one card.

@@ -10,7 +10,11 @@ import type { Activities } from '../activities';
 import type { TurnStatus } from '../core/domain';
 import type { TurnInput } from '../core/turn-types';
 
-export async function offerSuggestions(input: TurnInput, status: TurnStatus, language: 'zh' | 'en' | null = null): Promise<void> {
+export async function offerSuggestions(
+  input: TurnInput,
+  status: TurnStatus,
+  language: 'zh' | 'en' | null = null,
+): Promise<void> {
   if (status === 'failed' || status === 'interrupted' || !input.settings.suggestionsEnabled || input.jobId) return;
   const { suggestNextSteps } = proxyActivities<Pick<Activities, 'suggestNextSteps'>>({
     startToCloseTimeout: '60s',
@@ -21,6 +25,10 @@ export async function offerSuggestions(input: TurnInput, status: TurnStatus, lan
     await suggestNextSteps({ turnId: input.turnId, status, ...(language ? { language } : {}) });
   } catch (err) {
     // Even a cancellation only costs the suggestions: finalize (non-cancellable) must still run.
-    log.warn('no next-step suggestions; the turn ends without them', { turnId: input.turnId, cancelled: isCancellation(err), error: (err as Error).message });
+    log.warn('no next-step suggestions; the turn ends without them', {
+      turnId: input.turnId,
+      cancelled: isCancellation(err),
+      error: (err as Error).message,
+    });
   }
 }

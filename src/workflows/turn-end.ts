@@ -17,7 +17,13 @@ import type { TurnRunState } from './turn-state';
 
 export type TurnEnd = Pick<FinalizeInput, 'status' | 'stopReason' | 'stopMessage' | 'resume' | 'error'>;
 
-export const COMPLETED: TurnEnd = { status: 'completed', stopReason: null, stopMessage: null, resume: null, error: null };
+export const COMPLETED: TurnEnd = {
+  status: 'completed',
+  stopReason: null,
+  stopMessage: null,
+  resume: null,
+  error: null,
+};
 
 export function endOf(decision: Exclude<Decision, { action: 'run' }>): TurnEnd {
   if (decision.action === 'complete') return COMPLETED;
@@ -34,7 +40,13 @@ export function endOf(decision: Exclude<Decision, { action: 'run' }>): TurnEnd {
 export function endOnError(st: TurnRunState, err: unknown): TurnEnd | null {
   if (err instanceof Interrupted || isCancellation(err)) {
     keepRunInFlight(st, 'interrupted');
-    return { status: 'interrupted', stopReason: 'interrupted', stopMessage: 'Stopped by the author.', resume: null, error: null };
+    return {
+      status: 'interrupted',
+      stopReason: 'interrupted',
+      stopMessage: 'Stopped by the author.',
+      resume: null,
+      error: null,
+    };
   }
   // A local activity's failure (activity-errors.ts) counts too.
   if (err instanceof ActivityFailure || isActivityFailure(err)) {

@@ -26,7 +26,8 @@ export function installTurnHandlers(st: TurnRunState, cancelModelCall: () => voi
     },
     {
       validator: ({ approvalId, decision }) => {
-        if (decision !== 'approve' && decision !== 'deny') throw new Error(`decision must be approve or deny, not ${String(decision)}`);
+        if (decision !== 'approve' && decision !== 'deny')
+          throw new Error(`decision must be approve or deny, not ${String(decision)}`);
         if (!st.pendingApproval || st.pendingApproval.approvalId !== approvalId || st.approvalAnswer !== null)
           throw new Error(`approval ${approvalId} is not pending: it was decided or it expired`);
       },

@@ -7,7 +7,15 @@
  */
 import { getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
 import type { PreparedTurn, TurnInput } from '../core/turn-types';
-import { answerToJobOffer, commandApplies, type JobCommandAction, jobCommandOf, jobCommandReply, jobQuestionOf, jobQuestionReply } from '../core/job-commands';
+import {
+  answerToJobOffer,
+  commandApplies,
+  type JobCommandAction,
+  jobCommandOf,
+  jobCommandReply,
+  jobQuestionOf,
+  jobQuestionReply,
+} from '../core/job-commands';
 import { type MessageReading, readMessage, recordedSegmenter } from '../core/reading';
 import { pauseJobSignal, resumeJobSignal } from '../core/job-messages';
 import { cutScope, fallbackRouting, type RoutingDecision, writerAloneRouting } from '../core/plans';
@@ -27,18 +35,32 @@ export function readsToPrefetch(input: TurnInput): { context: boolean; router: b
 }
 
 /** Sets `st.routing`, or answers the author without a model and says how the turn ends. */
-export async function routeOrAnswer(st: TurnRunState, acts: TurnActivities, prepared: PreparedTurn): Promise<TurnEnd | null> {
+export async function routeOrAnswer(
+  st: TurnRunState,
+  acts: TurnActivities,
+  prepared: PreparedTurn,
+): Promise<TurnEnd | null> {
   const { input } = st;
   const { message } = input;
   if (!input.forcedRouting && isNoiseMessage(message)) {
     const question = await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot() });
-    return { status: 'awaiting_author', stopReason: 'clarification_requested', stopMessage: question, resume: null, error: null };
+    return {
+      status: 'awaiting_author',
+      stopReason: 'clarification_requested',
+      stopMessage: question,
+      resume: null,
+      error: null,
+    };
   }
   // The message as every rule reads it: its words as the preparation segmented them.
   const reading = readMessage(message, recordedSegmenter(prepared.wordEnds ?? []));
   const control = !input.forcedRouting && !input.jobId ? await controlJob(st, acts, prepared, reading) : null;
   if (control) return control;
-  const routing = input.forcedRouting ?? routerOff(input, message) ?? preRoute(reading, prepared.previous) ?? (await routeWithFallback(acts, input.turnId));
+  const routing =
+    input.forcedRouting ??
+    routerOff(input, message) ??
+    preRoute(reading, prepared.previous) ??
+    (await routeWithFallback(acts, input.turnId));
   st.routing = applyConfirmationGuard(routing, message, prepared.previous);
   // "不用了" / "no thanks" to an offered step: acknowledged without a model, nothing written.
   if (st.routing.source === 'decline_offer') {
@@ -54,14 +76,22 @@ export async function routeOrAnswer(st: TurnRunState, acts: TurnActivities, prep
  * job but gives no order ("can you pause the job?", "stop the job") is asked about in one line,
  * and the next plain yes runs it. Null when the message is about something else.
  */
-async function controlJob(st: TurnRunState, acts: TurnActivities, prepared: PreparedTurn, reading: MessageReading): Promise<TurnEnd | null> {
+async function controlJob(
+  st: TurnRunState,
+  acts: TurnActivities,
+  prepared: PreparedTurn,
+  reading: MessageReading,
+): Promise<TurnEnd | null> {
   const { input } = st;
   const language = st.language ?? 'en';
   const offer = prepared.previous?.offer;
   const command = jobCommandOf(reading) ?? (offer ? answerToJobOffer(offer, reading) : null);
   if (command) {
     const lookup = await acts.store.findJobForCommand({ turnId: input.turnId, jobId: command.jobId });
-    const signalled = lookup.job && command.action !== 'status' && commandApplies(command.action, lookup.job.status) ? await signalJob(lookup.job.workflowId, command.action) : false;
+    const signalled =
+      lookup.job && command.action !== 'status' && commandApplies(command.action, lookup.job.status)
+        ? await signalJob(lookup.job.workflowId, command.action)
+        : false;
     const text = jobCommandReply(command, lookup, language, signalled);
     await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot(), kind: 'direct', text });
     return COMPLETED;
@@ -71,14 +101,28 @@ async function controlJob(st: TurnRunState, acts: TurnActivities, prepared: Prep
   const lookup = await acts.store.findJobForCommand({ turnId: input.turnId, jobId: question.jobId });
   if (!lookup.job || (question.action !== 'stop' && !commandApplies(question.action, lookup.job.status))) return null;
   const text = jobQuestionReply(question, lookup.job, language);
-  await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot(), kind: 'direct', text, offer: { kind: 'job', action: question.action, jobId: lookup.job.id } });
-  return { status: 'awaiting_author', stopReason: 'clarification_requested', stopMessage: text, resume: null, error: null };
+  await acts.short.answerNoise({
+    turnId: input.turnId,
+    slot: st.nextSlot(),
+    kind: 'direct',
+    text,
+    offer: { kind: 'job', action: question.action, jobId: lookup.job.id },
+  });
+  return {
+    status: 'awaiting_author',
+    stopReason: 'clarification_requested',
+    stopMessage: text,
+    resume: null,
+    error: null,
+  };
 }
 
 /** ROUTER_STRATEGY=off (seed 001 router "off"): every turn starts with the writer, no router call and no pre-routing. */
 function routerOff(input: TurnInput, message: string): RoutingDecision | null {
   if (input.settings.routerStrategy !== 'off') return null;
-  return writerAloneRouting('router_off', cutScope(message.replace(/\s+/g, ' ')), ['ROUTER_STRATEGY=off: the writer starts every turn']);
+  return writerAloneRouting('router_off', cutScope(message.replace(/\s+/g, ' ')), [
+    'ROUTER_STRATEGY=off: the writer starts every turn',
+  ]);
 }
 
 async function routeWithFallback(acts: TurnActivities, turnId: string): Promise<RoutingDecision> {

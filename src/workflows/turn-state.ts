@@ -30,7 +30,9 @@ export class FailureBreaker {
   private signature = '';
   private count = 0;
 
-  record(o: ToolOutcome): { reason: 'repeated_unavailable_tool_call' | 'tool_failure_circuit_open'; message: string } | null {
+  record(
+    o: ToolOutcome,
+  ): { reason: 'repeated_unavailable_tool_call' | 'tool_failure_circuit_open'; message: string } | null {
     if (o.ok) {
       this.signature = '';
       this.count = 0;
@@ -40,7 +42,10 @@ export class FailureBreaker {
     this.count = sig === this.signature ? this.count + 1 : 1;
     this.signature = sig;
     if (this.count < 3) return null;
-    const reason = o.errorType === 'tool_not_found' || o.errorType === 'tool_not_permitted' ? 'repeated_unavailable_tool_call' : 'tool_failure_circuit_open';
+    const reason =
+      o.errorType === 'tool_not_found' || o.errorType === 'tool_not_permitted'
+        ? 'repeated_unavailable_tool_call'
+        : 'tool_failure_circuit_open';
     return { reason, message: `${o.name} failed 3 times in a row (${o.errorType}): ${o.message ?? ''}`.trim() };
   }
 }
@@ -108,13 +113,27 @@ export class TurnRunState {
     this.run += 1;
     this.agent = next.agent;
     if (from && next.kind !== 'initial') {
-      const handoff = { from, to: next.agent, kind: handoffKind(next.kind), reason: next.note.split('\n')[0]!.slice(0, 300) };
-      this.prelude.push(draft('handoff', { ...handoff, text: handoffText(handoff, this.language ?? 'en') }, { turnId }));
+      const handoff = {
+        from,
+        to: next.agent,
+        kind: handoffKind(next.kind),
+        reason: next.note.split('\n')[0]!.slice(0, 300),
+      };
+      this.prelude.push(
+        draft('handoff', { ...handoff, text: handoffText(handoff, this.language ?? 'en') }, { turnId }),
+      );
     }
     const reason = next.kind === 'initial' ? `routing: ${this.routing!.source}` : next.kind;
-    this.prelude.push(draft('agent_selected', { agent: next.agent, reason, plan: this.routing!.workflow_plan, run: this.run }, { turnId, agent: next.agent }));
+    this.prelude.push(
+      draft(
+        'agent_selected',
+        { agent: next.agent, reason, plan: this.routing!.workflow_plan, run: this.run },
+        { turnId, agent: next.agent },
+      ),
+    );
     if (next.agent === 'quality_reviewer' && next.kind === 'review_gate') this.bodyWordsReviewed = this.bodyWords;
-    if (next.agent === 'quality_reviewer' && (next.kind === 'review_gate' || next.kind === 'explicit')) this.reviewRounds += 1;
+    if (next.agent === 'quality_reviewer' && (next.kind === 'review_gate' || next.kind === 'explicit'))
+      this.reviewRounds += 1;
     this.currentKind = next.kind;
   }
 
@@ -122,8 +141,22 @@ export class TurnRunState {
   packetFor(next: NextRun, from: WorkAgent | null, prepared: PreparedTurn): string | null {
     if (next.kind === 'initial') return null;
     const review =
-      next.kind === 'review_gate' ? { bodyWords: this.bodyWords, lengthRequirements: prepared.lengthRequirements, writerQuestion: next.writerQuestion ?? null } : undefined;
-    return buildPacket({ from: from ?? next.agent, to: next.agent, kind: next.kind, scope: this.routing!.scope, note: next.note, delivered: this.delivered, review });
+      next.kind === 'review_gate'
+        ? {
+            bodyWords: this.bodyWords,
+            lengthRequirements: prepared.lengthRequirements,
+            writerQuestion: next.writerQuestion ?? null,
+          }
+        : undefined;
+    return buildPacket({
+      from: from ?? next.agent,
+      to: next.agent,
+      kind: next.kind,
+      scope: this.routing!.scope,
+      note: next.note,
+      delivered: this.delivered,
+      review,
+    });
   }
 
   /** What `decideAfterRun` reads about the turn once a run of `kind` has ended with `facts`. */
@@ -167,7 +200,8 @@ export class TurnRunState {
       this.pendingFileId = decision.repair.fileId;
       this.pendingFileIsBody = this.emptyFile?.isBody ?? false;
     }
-    if (blockedHandoff) this.blockedHandoffs.push({ reason: 'read_only_handoff_blocked', message: blockedHandoff.message });
+    if (blockedHandoff)
+      this.blockedHandoffs.push({ reason: 'read_only_handoff_blocked', message: blockedHandoff.message });
     this.runs.push({ run: this.run, agent: this.agent!, kind, outcome: outcomeLabel(decision), textDropped: false });
   }
 
@@ -195,7 +229,9 @@ export class TurnRunState {
   }
 }
 
-function handoffKind(kind: RunKind): 'explicit' | 'planned' | 'review_gate' | 'continuation' | 'planner_repair' | 'empty_file_repair' {
+function handoffKind(
+  kind: RunKind,
+): 'explicit' | 'planned' | 'review_gate' | 'continuation' | 'planner_repair' | 'empty_file_repair' {
   if (kind === 'writer_after_question' || kind === 'initial') return 'planned';
   return kind;
 }

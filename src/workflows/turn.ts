@@ -33,7 +33,14 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     // Awaited after prepareTurn; a turn cancelled meanwhile leaves through the catch below without
     // awaiting it, and its rejection must not count as unhandled (that failed the workflow task
     // over and over, so the turn never finalized).
-    const announced = quiet(acts.short.announceTurn({ turnId: input.turnId, sessionId: input.sessionId, slot: st.nextSlot(), jobId: input.jobId ?? null }));
+    const announced = quiet(
+      acts.short.announceTurn({
+        turnId: input.turnId,
+        sessionId: input.sessionId,
+        slot: st.nextSlot(),
+        jobId: input.jobId ?? null,
+      }),
+    );
     // The announcement and the turn's reads run side by side (turn_started has the first slot).
     const prepared = await acts.short.prepareTurn({
       turnId: input.turnId,
@@ -56,8 +63,15 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
       st.beginRun(next, from);
       upsertSearchAttributes([{ key: SA.CurrentAgent, value: next.agent }]);
       const packet = st.packetFor(next, from, prepared);
-      const facts = await runAgent(st, { agent: next.agent, kind: next.kind, packet }, { acts, setActiveScope: (s) => (modelCall = s) });
-      const { decision, blockedHandoff, droppedHandoff } = decideAfterRun(facts, st.decideState(next.kind, facts, prepared));
+      const facts = await runAgent(
+        st,
+        { agent: next.agent, kind: next.kind, packet },
+        { acts, setActiveScope: (s) => (modelCall = s) },
+      );
+      const { decision, blockedHandoff, droppedHandoff } = decideAfterRun(
+        facts,
+        st.decideState(next.kind, facts, prepared),
+      );
       st.applyDecision(next.kind, decision, blockedHandoff);
       if (droppedHandoff) log.info('explicit handoff dropped on a clarify-first turn', { turnId: input.turnId });
       await settleHeldText(st, acts, decision);

@@ -32,10 +32,20 @@ function SignIn({ onDone }: { onDone: () => void }) {
       <form onSubmit={(e) => void submit(e)}>
         <label>
           {t.tokenLabel}
-          <input type="password" autoComplete="current-password" value={token} onChange={(e) => setToken(e.target.value)} required />
+          <input
+            type="password"
+            autoComplete="current-password"
+            value={token}
+            onChange={(e) => setToken(e.target.value)}
+            required
+          />
         </label>
         <button type="submit">{t.signIn}</button>
-        {error && <p role="alert" className="error">{error}</p>}
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
       </form>
     </main>
   );

@@ -57,9 +57,15 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     json = null;
   }
   if (!res.ok) {
-    const err = (json as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | null)?.error;
+    const err = (json as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | null)
+      ?.error;
     if (res.status === 401) unauthorized.forEach((fn) => fn());
-    throw new ApiError(res.status, err?.code ?? 'http_error', err?.message ?? `${res.status} ${res.statusText}`, err?.details);
+    throw new ApiError(
+      res.status,
+      err?.code ?? 'http_error',
+      err?.message ?? `${res.status} ${res.statusText}`,
+      err?.details,
+    );
   }
   return json as T;
 }

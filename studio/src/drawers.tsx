@@ -86,7 +86,9 @@ export function DrawerToggles({ drawers, tasks }: { drawers: Drawers; tasks: boo
         {button('files', t.fileTree, '☰')}
         {tasks && button('tasks', t.taskBoard, '☑')}
       </div>
-      {drawers.open && <button type="button" className="drawer-shade" aria-label={t.closePanel} onClick={drawers.close} />}
+      {drawers.open && (
+        <button type="button" className="drawer-shade" aria-label={t.closePanel} onClick={drawers.close} />
+      )}
     </>
   );
 }

@@ -18,10 +18,19 @@ export type Route =
       q?: string;
     };
 
-const TABS: Record<string, ProjectTab> = { files: 'file', board: 'board', search: 'search', jobs: 'jobs', trash: 'trash' };
+const TABS: Record<string, ProjectTab> = {
+  files: 'file',
+  board: 'board',
+  search: 'search',
+  jobs: 'jobs',
+  trash: 'trash',
+};
 
 export function parseRoute(pathname: string, search = ''): Route {
-  const parts = pathname.replace(/^\/studio\/?/, '').split('/').filter(Boolean);
+  const parts = pathname
+    .replace(/^\/studio\/?/, '')
+    .split('/')
+    .filter(Boolean);
   if (parts[0] === 'projects' && parts[1]) {
     const tab = TABS[parts[2] ?? ''] ?? 'chat';
     const query = new URLSearchParams(search);
@@ -31,7 +40,9 @@ export function parseRoute(pathname: string, search = ''): Route {
       projectId: parts[1],
       tab,
       sub: parts[3],
-      ...(tab === 'file' && at && Number(at[2]) >= Number(at[1]) ? { at: { from: Number(at[1]), to: Number(at[2]) } } : {}),
+      ...(tab === 'file' && at && Number(at[2]) >= Number(at[1])
+        ? { at: { from: Number(at[1]), to: Number(at[2]) } }
+        : {}),
       ...(tab === 'search' && query.get('q') ? { q: query.get('q')! } : {}),
     };
   }

@@ -16,11 +16,33 @@ export type { Ev, StreamEvent } from './events';
 
 /** Every event name the API sends (the contract's types, plus any unknown one arriving as `message`). */
 const EVENT_NAMES = [
-  'turn_started', 'agent_selected', 'thinking', 'content', 'tool_call', 'tool_result', 'file_created', 'file_updated',
-  'file_content', 'handoff', 'workflow_stopped', 'steering_received', 'usage', 'step_retry', 'step_resumed',
-  'approval_requested', 'approval_decided', 'job_progress', 'reset', 'error', 'suggestions', 'done', 'message',
+  'turn_started',
+  'agent_selected',
+  'thinking',
+  'content',
+  'tool_call',
+  'tool_result',
+  'file_created',
+  'file_updated',
+  'file_content',
+  'handoff',
+  'workflow_stopped',
+  'steering_received',
+  'usage',
+  'step_retry',
+  'step_resumed',
+  'approval_requested',
+  'approval_decided',
+  'job_progress',
+  'reset',
+  'error',
+  'suggestions',
+  'done',
+  'message',
   // The session feed's own.
-  'turn_finished', 'job_started', 'job_finished',
+  'turn_finished',
+  'job_started',
+  'job_finished',
 ] as const;
 
 /** Redis stream ids (`ms-seq`) in order. */

@@ -10,7 +10,14 @@ import { createLogger } from '../../src/logger';
 import type { Models } from '../../src/db/models';
 import { writeVersion } from '../../src/db/file-store';
 import { createStartedServer } from '../helpers/app-server';
-import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { call, ofType, router, say } from '../helpers/script';
 
 // One test runs a real turn on services shared with other suites.
@@ -34,25 +41,45 @@ type Server = Pick<Harness, 'baseUrl'>;
 
 async function newFile(content: string): Promise<{ id: string; projectId: string; sessionId: string }> {
   const { projectId, sessionId } = await createProjectAndSession(h);
-  const r = await api<{ id: string }>(h, 'POST', '/api/v1/files', { projectId, type: 'draft', title: 'Chapter 1', content });
+  const r = await api<{ id: string }>(h, 'POST', '/api/v1/files', {
+    projectId,
+    type: 'draft',
+    title: 'Chapter 1',
+    content,
+  });
   expect(r.status).toBe(201);
   return { id: r.body.id, projectId, sessionId };
 }
 
 /** The editor's save: PUT with the version it started from; `autosave` unless saved by hand. */
-async function save(id: string, content: string, baseVersion: number, autosave = true, server: Server = h): Promise<Saved> {
-  const r = await api<Saved>(server, 'PUT', `/api/v1/files/${id}`, { content, baseVersion, ...(autosave ? { autosave: true } : {}) });
+async function save(
+  id: string,
+  content: string,
+  baseVersion: number,
+  autosave = true,
+  server: Server = h,
+): Promise<Saved> {
+  const r = await api<Saved>(server, 'PUT', `/api/v1/files/${id}`, {
+    content,
+    baseVersion,
+    ...(autosave ? { autosave: true } : {}),
+  });
   expect(r.status).toBe(200);
   return r.body;
 }
 
 /** The history as the author sees it: [version, author, operation, saves] per entry, oldest first. */
 async function history(id: string): Promise<Entry[]> {
-  const r = await api<{ items: { version: number; author: string; operation: string; saves: number }[] }>(h, 'GET', `/api/v1/files/${id}/versions`);
+  const r = await api<{ items: { version: number; author: string; operation: string; saves: number }[] }>(
+    h,
+    'GET',
+    `/api/v1/files/${id}/versions`,
+  );
   return r.body.items.map((v) => [v.version, v.author, v.operation, v.saves]);
 }
 
-const versionStatus = async (id: string, version: number) => (await api(h, 'GET', `/api/v1/files/${id}/versions/${version}`)).status;
+const versionStatus = async (id: string, version: number) =>
+  (await api(h, 'GET', `/api/v1/files/${id}/versions/${version}`)).status;
 
 test('fifty autosaves are one version in the history; each save still moves the version number; the text before the burst is kept', async () => {
   const { id } = await newFile('Chapter one.');
@@ -72,7 +99,9 @@ test('fifty autosaves are one version in the history; each save still moves the 
   const head = await api<{ content: string; version: number; versions: unknown[] }>(h, 'GET', `/api/v1/files/${id}`);
   expect(head.body).toMatchObject({ content: text, version: 51 });
   expect(head.body.versions).toHaveLength(2);
-  expect((await api<{ content: string }>(h, 'GET', `/api/v1/files/${id}/versions/1`)).body.content).toBe('Chapter one.');
+  expect((await api<{ content: string }>(h, 'GET', `/api/v1/files/${id}/versions/1`)).body.content).toBe(
+    'Chapter one.',
+  );
   // No turn was running: the folded versions are gone, not hidden.
   expect(await versionStatus(id, 2)).toBe(404);
   expect(await h.runtime.models.FileVersion.countDocuments({ fileId: id })).toBe(2);
@@ -84,15 +113,28 @@ test("an agent's write between autosaves splits the bursts, and an autosave from
   r = await save(id, 'The sea was calm. A gull cried.', r.version);
   r = await save(id, 'The sea was calm. A gull cried twice.', r.version);
   const beforeAgent = r.version;
-  const agent = await writeVersion(h.runtime.models, id, 'The sea was calm. A gull cried twice.\nThe bell rang.', { author: 'ai', agent: 'writer', turnId: 'a-turn', operation: 'edit:append' });
-
-  const stale = await api<{ error: { code: string; details: { version: number; latestAuthor: string } } }>(h, 'PUT', `/api/v1/files/${id}`, {
-    content: 'The sea was calm. A gull cried twice, then thrice.',
-    baseVersion: beforeAgent,
-    autosave: true,
+  const agent = await writeVersion(h.runtime.models, id, 'The sea was calm. A gull cried twice.\nThe bell rang.', {
+    author: 'ai',
+    agent: 'writer',
+    turnId: 'a-turn',
+    operation: 'edit:append',
   });
+
+  const stale = await api<{ error: { code: string; details: { version: number; latestAuthor: string } } }>(
+    h,
+    'PUT',
+    `/api/v1/files/${id}`,
+    {
+      content: 'The sea was calm. A gull cried twice, then thrice.',
+      baseVersion: beforeAgent,
+      autosave: true,
+    },
+  );
   expect(stale.status).toBe(409);
-  expect(stale.body.error).toMatchObject({ code: 'version_conflict', details: { version: agent.version, latestAuthor: 'ai' } });
+  expect(stale.body.error).toMatchObject({
+    code: 'version_conflict',
+    details: { version: agent.version, latestAuthor: 'ai' },
+  });
   expect((await api<{ content: string }>(h, 'GET', `/api/v1/files/${id}`)).body.content).toContain('The bell rang.');
 
   r = await save(id, 'The sea was calm. A gull cried twice.\nThe bell rang once.', agent.version);
@@ -106,7 +148,10 @@ test("an agent's write between autosaves splits the bursts, and an autosave from
     [r.version, 'author', 'author_autosave', 2],
   ]);
   // An autosave needs the version it was made from.
-  const baseless = await api<{ error: { code: string } }>(h, 'PUT', `/api/v1/files/${id}`, { content: 'x', autosave: true });
+  const baseless = await api<{ error: { code: string } }>(h, 'PUT', `/api/v1/files/${id}`, {
+    content: 'x',
+    autosave: true,
+  });
   expect(baseless.status).toBe(400);
 });
 
@@ -135,7 +180,14 @@ test('a save by hand folds into the burst and closes it; saving the same text by
 test('a burst folds saves for AUTOSAVE_BURST_MINUTES from its first save, then the next autosave starts a new entry', async () => {
   const { id } = await newFile('Fog.');
   let now = new Date('2030-01-01T10:00:00Z');
-  const app = createApp({ config: h.config, models: h.runtime.models, redis: h.runtime.redis, temporal: h.runtime.temporal, logger: createLogger('silent'), clock: () => now });
+  const app = createApp({
+    config: h.config,
+    models: h.runtime.models,
+    redis: h.runtime.redis,
+    temporal: h.runtime.temporal,
+    logger: createLogger('silent'),
+    clock: () => now,
+  });
   const server = await createStartedServer(app);
   try {
     expect(h.config.AUTOSAVE_BURST_MINUTES).toBe(10);
@@ -163,7 +215,9 @@ test('a save that cuts more than a paragraph is not folded: the text before the 
   const cut = await save(id, 'The end.', first.version);
   expect(cut).toMatchObject({ changed: true, folded: false });
   expect((await history(id)).map((e) => e[0])).toEqual([1, first.version, cut.version]);
-  expect((await api<{ content: string }>(h, 'GET', `/api/v1/files/${id}/versions/${first.version}`)).body.content).toBe(long);
+  expect((await api<{ content: string }>(h, 'GET', `/api/v1/files/${id}/versions/${first.version}`)).body.content).toBe(
+    long,
+  );
 });
 
 test("an agent's version landing between the check and a fold's write is a 409: the agent's text and the burst are kept", async () => {
@@ -177,7 +231,12 @@ test("an agent's version landing between the check and a fold's write is a 409: 
         return async (doc: { author?: string }) => {
           if (!raced && doc.author === 'author') {
             raced = true;
-            await writeVersion(real, id, 'Draft one, and the agent.', { author: 'ai', agent: 'writer', turnId: 'another-turn', operation: 'edit:append' });
+            await writeVersion(real, id, 'Draft one, and the agent.', {
+              author: 'ai',
+              agent: 'writer',
+              turnId: 'another-turn',
+              operation: 'edit:append',
+            });
           }
           return target.create(doc as never);
         };
@@ -185,17 +244,31 @@ test("an agent's version landing between the check and a fold's write is a 409: 
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
-  const app = createApp({ config: h.config, models: { ...real, FileVersion: racingVersions } as Models, redis: h.runtime.redis, temporal: h.runtime.temporal, logger: createLogger('silent'), clock: () => new Date() });
+  const app = createApp({
+    config: h.config,
+    models: { ...real, FileVersion: racingVersions } as Models,
+    redis: h.runtime.redis,
+    temporal: h.runtime.temporal,
+    logger: createLogger('silent'),
+    clock: () => new Date(),
+  });
   const server = await createStartedServer(app);
   try {
-    const res = await api<{ error: { code: string; details: { version: number } } }>(server, 'PUT', `/api/v1/files/${id}`, { content: 'Draft one, mine.', baseVersion: r.version, autosave: true });
+    const res = await api<{ error: { code: string; details: { version: number } } }>(
+      server,
+      'PUT',
+      `/api/v1/files/${id}`,
+      { content: 'Draft one, mine.', baseVersion: r.version, autosave: true },
+    );
     expect(raced).toBe(true);
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'version_conflict', details: { version: r.version + 1 } });
   } finally {
     await server.close();
   }
-  expect((await api<{ content: string }>(h, 'GET', `/api/v1/files/${id}`)).body.content).toBe('Draft one, and the agent.');
+  expect((await api<{ content: string }>(h, 'GET', `/api/v1/files/${id}`)).body.content).toBe(
+    'Draft one, and the agent.',
+  );
   expect(await history(id)).toEqual([
     [1, 'author', 'author_create', 1],
     [r.version, 'author', 'author_autosave', 1],
@@ -217,7 +290,9 @@ test("an agent that read the burst's head is refused (stale_content) after the a
   ]);
   // The writer's first request carries the burst's head in full; the author then types on.
   let folded: Saved | null = null;
-  const autosave = h.model.waitForRequests(2, 120_000).then(async () => (folded = await save(id, 'The sea was calm.\nNobody spoke a word.', open.version)));
+  const autosave = h.model
+    .waitForRequests(2, 120_000)
+    .then(async () => (folded = await save(id, 'The sea was calm.\nNobody spoke a word.', open.version)));
   const run = await runTurn(h, sessionId, 'Make the sea in chapter 1 angrier');
   await autosave;
   expect(folded).toMatchObject({ folded: true, version: open.version + 1 });
@@ -228,8 +303,14 @@ test("an agent that read the burst's head is refused (stale_content) after the a
     ['edit_file', 'ok'],
   ]);
   // The folded version was kept for the running turn: its changes are the author's, line by line.
-  expect(results[0]!.result).toMatchObject({ seen_version: open.version, version: open.version + 1, changes: { added: ['Nobody spoke a word.'], removed: ['Nobody spoke.'] } });
-  expect((await api<{ content: string }>(h, 'GET', `/api/v1/files/${id}`)).body.content).toBe('The sea was furious.\nNobody spoke a word.');
+  expect(results[0]!.result).toMatchObject({
+    seen_version: open.version,
+    version: open.version + 1,
+    changes: { added: ['Nobody spoke a word.'], removed: ['Nobody spoke.'] },
+  });
+  expect((await api<{ content: string }>(h, 'GET', `/api/v1/files/${id}`)).body.content).toBe(
+    'The sea was furious.\nNobody spoke a word.',
+  );
   const agentVersion = open.version + 2;
   expect(await history(id)).toEqual([
     [1, 'author', 'author_create', 1],

@@ -33,11 +33,18 @@ afterAll(async () => {
 
 interface Answer {
   status: number;
-  body: { error?: { code: string; message: string; details?: { fields?: { path: string; message: string }[] } } } | null;
+  body: {
+    error?: { code: string; message: string; details?: { fields?: { path: string; message: string }[] } };
+  } | null;
   ops: string[];
 }
 
-async function send(method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<Answer> {
+async function send(
+  method: string,
+  path: string,
+  body?: string | Buffer,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const before = mongoOps.length;
   const res = await fetch(`${h.baseUrl}${path}`, {
     method,
@@ -63,7 +70,13 @@ function refused(a: Answer, status: 400 | 413, field?: string): void {
   if (field !== undefined) expect(a.body!.error!.details!.fields!.map((f) => f.path)).toContain(field);
 }
 
-type BodyRoute = { name: string; method: string; path: () => string; valid: () => Record<string, unknown>; bad: [name: string, body: unknown, field: string][] };
+type BodyRoute = {
+  name: string;
+  method: string;
+  path: () => string;
+  valid: () => Record<string, unknown>;
+  bad: [name: string, body: unknown, field: string][];
+};
 
 const long = (n: number) => 'x'.repeat(n);
 /** Any well-formed id: field errors are found before any lookup, so it need not exist. */
@@ -140,8 +153,16 @@ const routes: BodyRoute[] = [
       ['too many chapters', { projectId: ID, chapters: { from: 1, to: 5000 } }, 'chapters'],
       ['unknown key in chapters', { projectId: ID, chapters: { from: 1, to: 2, step: 1 } }, 'chapters'],
       ['review as a string', { projectId: ID, chapters: { from: 1, to: 2 }, review: 'yes' }, 'review'],
-      ['wordsPerChapter too small', { projectId: ID, chapters: { from: 1, to: 2 }, wordsPerChapter: 5 }, 'wordsPerChapter'],
-      ['over-long instructions', { projectId: ID, chapters: { from: 1, to: 2 }, instructions: long(4001) }, 'instructions'],
+      [
+        'wordsPerChapter too small',
+        { projectId: ID, chapters: { from: 1, to: 2 }, wordsPerChapter: 5 },
+        'wordsPerChapter',
+      ],
+      [
+        'over-long instructions',
+        { projectId: ID, chapters: { from: 1, to: 2 }, instructions: long(4001) },
+        'instructions',
+      ],
     ],
   },
   {
@@ -215,8 +236,17 @@ describe.each(routes.map((r) => [r.name, r] as const))('%s', (_name, route) => {
     refused(await send(route.method, route.path(), json({ ...v, [firstKey]: long(300 * 1024) })), 413);
     refused(await send(route.method, route.path(), json({ ...v, message: long(1024 * 1024) })), 413);
     // Gzip is inflated before the limit applies: a small bomb is still 413, a broken one 400.
-    refused(await send(route.method, route.path(), Buffer.from('not gzip'), { 'content-encoding': 'gzip', 'content-type': 'application/json' }), 400);
-    refused(await send(route.method, route.path(), json(v), { 'content-type': 'application/json; charset=bogus' }), 400);
+    refused(
+      await send(route.method, route.path(), Buffer.from('not gzip'), {
+        'content-encoding': 'gzip',
+        'content-type': 'application/json',
+      }),
+      400,
+    );
+    refused(
+      await send(route.method, route.path(), json(v), { 'content-type': 'application/json; charset=bogus' }),
+      400,
+    );
   });
 });
 
@@ -256,12 +286,23 @@ const idRoutes: [string, string][] = [
   ['PATCH', '/api/v1/skills/:id'],
   ['DELETE', '/api/v1/skills/:id'],
 ];
-const badIds = ['abc', 'Z'.repeat(24), 'a'.repeat(25), 'A'.repeat(24), '%00', `${'a'.repeat(23)}%00`, encodeURIComponent('{"$gt":""}'), encodeURIComponent("' or 1=1 --"), '%E2%80%AE'];
+const badIds = [
+  'abc',
+  'Z'.repeat(24),
+  'a'.repeat(25),
+  'A'.repeat(24),
+  '%00',
+  `${'a'.repeat(23)}%00`,
+  encodeURIComponent('{"$gt":""}'),
+  encodeURIComponent("' or 1=1 --"),
+  '%E2%80%AE',
+];
 
 test.each(idRoutes)('malformed ids are 400 without a lookup: %s %s', async (method, path) => {
   for (const bad of badIds) {
     // Even with a body that is itself invalid, the id is checked first.
-    const body = method === 'GET' || method === 'DELETE' ? undefined : json({ message: 'hi', content: 'x', version: 1 });
+    const body =
+      method === 'GET' || method === 'DELETE' ? undefined : json({ message: 'hi', content: 'x', version: 1 });
     const a = await send(method, path.replace(':id', bad), body);
     expect({ bad, status: a.status, ops: a.ops }).toEqual({ bad, status: 400, ops: [] });
     expect(a.body?.error?.code).toBe('invalid_id');
@@ -306,17 +347,34 @@ test('malformed queries and headers are 400 without a lookup', async () => {
 });
 
 test('skill import: a bad query or a non-zip body is 400 without a lookup', async () => {
-  refused(await send('POST', '/api/v1/skills/import?replace=maybe', Buffer.from('PK'), { 'content-type': 'application/zip' }), 400, 'replace');
-  refused(await send('POST', '/api/v1/skills/import', Buffer.from('not a zip'), { 'content-type': 'application/zip' }), 400);
+  refused(
+    await send('POST', '/api/v1/skills/import?replace=maybe', Buffer.from('PK'), { 'content-type': 'application/zip' }),
+    400,
+    'replace',
+  );
+  refused(
+    await send('POST', '/api/v1/skills/import', Buffer.from('not a zip'), { 'content-type': 'application/zip' }),
+    400,
+  );
   refused(await send('POST', '/api/v1/skills/import', json({ name: 'x' })), 400);
-  refused(await send('POST', '/api/v1/skills/import', Buffer.alloc(2 * 1024 * 1024, 1), { 'content-type': 'application/zip' }), 413);
+  refused(
+    await send('POST', '/api/v1/skills/import', Buffer.alloc(2 * 1024 * 1024, 1), {
+      'content-type': 'application/zip',
+    }),
+    413,
+  );
 });
 
 test('odd requests never cost a 5xx', async () => {
   const odd: [string, string, (string | undefined)?, Record<string, string>?][] = [
     ['GET', '/api/v1/projects/%E0%A4%A'],
     ['GET', '/api/v1/files/%'],
-    ['POST', `/api/v1/sessions/${ids.sessionId}/turns`, 'message=hi', { 'content-type': 'application/x-www-form-urlencoded' }],
+    [
+      'POST',
+      `/api/v1/sessions/${ids.sessionId}/turns`,
+      'message=hi',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    ],
     ['POST', `/api/v1/sessions/${ids.sessionId}/turns`, json({ message: 'hi' }), { 'content-type': 'text/plain' }],
     ['POST', '/api/v1/projects', json({ title: 'T', type: 'novel' }), { 'content-encoding': 'br' }],
     ['POST', '/api/v1/projects', '{"title": "T", "type": "novel", "summary": 1e400}'],

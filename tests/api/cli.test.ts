@@ -8,7 +8,15 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { followStream, type Frame } from '../../src/cli/follow';
 import { TurnRenderer } from '../../src/cli/render';
-import { createHarness, type Harness, postTurn, createProjectAndSession, ROOT, routerReply, waitTurn } from '../helpers/harness';
+import {
+  createHarness,
+  type Harness,
+  postTurn,
+  createProjectAndSession,
+  ROOT,
+  routerReply,
+  waitTurn,
+} from '../helpers/harness';
 
 const run = promisify(execFile);
 let h: Harness;
@@ -22,19 +30,34 @@ beforeEach(() => h.model.reset());
 
 const body = Array.from({ length: 30 }, (_, i) => `Line ${i}: the ferry left without her.`).join('\n');
 const script = () => [
-  routerReply({ current_agent: 'planner', workflow_plan: 'standard', workflow_agents: ['planner', 'writer'], scope: 'chapter 1' }),
+  routerReply({
+    current_agent: 'planner',
+    workflow_plan: 'standard',
+    workflow_agents: ['planner', 'writer'],
+    scope: 'chapter 1',
+  }),
   { match: { agent: 'planner' as const }, reply: { content: 'Plan: one chapter, harbour setting.' } },
-  { match: { agent: 'writer' as const }, reply: { content: 'Writing it.', toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: 'Chapter 1' } }] } },
+  {
+    match: { agent: 'writer' as const },
+    reply: {
+      content: 'Writing it.',
+      toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: 'Chapter 1' } }],
+    },
+  },
   { match: { agent: 'writer' as const }, reply: { content: `<file>\n${body}\n</file>\nChapter 1 is saved.` } },
   { match: { agent: 'quality_reviewer' as const }, reply: { content: 'Solid.' } },
 ];
 
 test('npm run chat: a new project and session, the turn streamed with agents, file card and progress', async () => {
   h.model.script(script());
-  const { stdout, stderr } = await run(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'src/cli/chat.ts'), '--url', h.baseUrl, 'Write chapter 1'], {
-    cwd: ROOT,
-    timeout: 60000,
-  });
+  const { stdout, stderr } = await run(
+    path.join(ROOT, 'node_modules/.bin/tsx'),
+    [path.join(ROOT, 'src/cli/chat.ts'), '--url', h.baseUrl, 'Write chapter 1'],
+    {
+      cwd: ROOT,
+      timeout: 60000,
+    },
+  );
   expect(stderr).toMatch(/created project [0-9a-f]{24}/);
   expect(stderr).toMatch(/created session [0-9a-f]{24}/);
   expect(stdout).toContain('▶ The planner');
@@ -63,7 +86,12 @@ test('the follower resumes with Last-Event-ID after every drop and renders what 
     let out = '';
     const r = new TurnRenderer({ write: (s) => (out += s), tty: false });
     const frames: Frame[] = [];
-    const result = await followStream({ url, fetchImpl, retryMs: 10, onFrame: (f) => (frames.push(f), r.frame(f.data)) });
+    const result = await followStream({
+      url,
+      fetchImpl,
+      retryMs: 10,
+      onFrame: (f) => (frames.push(f), r.frame(f.data)),
+    });
     r.finish();
     return { out, frames, result };
   };
@@ -103,6 +131,10 @@ test('the follower resumes with Last-Event-ID after every drop and renders what 
   expect(sentIds.slice(1).every((id) => id !== null && /^\d+-\d+$/.test(id))).toBe(true);
 
   // Resuming after done: the server answers 204 and the follower knows it is complete.
-  const again = await followStream({ url, headers: { 'last-event-id': clean.frames[clean.frames.length - 1]!.id! }, onFrame: () => undefined });
+  const again = await followStream({
+    url,
+    headers: { 'last-event-id': clean.frames[clean.frames.length - 1]!.id! },
+    onFrame: () => undefined,
+  });
   expect(again.end).toBe('complete');
 });

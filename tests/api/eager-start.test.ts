@@ -4,7 +4,14 @@
  * comes back with the start call. Apart (separate processes, as in production), the client
  * does not ask for it, which the SDK would refuse on a plain gRPC connection.
  */
-import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn, waitTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+  waitTurn,
+} from '../helpers/harness';
 import { router, say } from '../helpers/script';
 import { startTurn } from '../../src/api/turn-starter';
 
@@ -35,7 +42,11 @@ async function ownerOf(h: Harness, sessionId: string): Promise<{ ownerId: string
 async function planChapterOne(h: Harness, eagerStart: boolean) {
   const { sessionId } = await createProjectAndSession(h);
   h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'Chapter 1 is planned.')]);
-  const started = await startTurn(deps(h, eagerStart), { ...(await ownerOf(h, sessionId)), sessionId, message: 'Plan chapter 1' });
+  const started = await startTurn(deps(h, eagerStart), {
+    ...(await ownerOf(h, sessionId)),
+    sessionId,
+    message: 'Plan chapter 1',
+  });
   return { sessionId, started, outcome: await waitTurn(h, started.turnId) };
 }
 
@@ -45,7 +56,10 @@ test('with client and worker on one NativeConnection, a turn starts eagerly and 
   expect(outcome).toMatchObject({ status: 'completed', agents: ['writer'] });
 
   // Through the API as well (the app's deps say eagerStart): same turn shape as without it.
-  shared.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'Chapter 2 is planned.')]);
+  shared.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    say('writer', 'Chapter 2 is planned.'),
+  ]);
   const viaApi = await runTurn(shared, sessionId, 'Plan chapter 2');
   expect(viaApi.outcome).toMatchObject({ status: 'completed', agents: ['writer'] });
 });

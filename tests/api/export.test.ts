@@ -71,9 +71,15 @@ test('Markdown: front matter, then every chapter in number order with its title,
   const r = await download(en, '?format=md');
   expect(r.status).toBe(200);
   expect(r.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
-  expect(r.headers.get('content-disposition')).toBe(`attachment; filename="${EN_TITLE}.md"; filename*=UTF-8''The%20Lighthouse%20Keeper.md`);
+  expect(r.headers.get('content-disposition')).toBe(
+    `attachment; filename="${EN_TITLE}.md"; filename*=UTF-8''The%20Lighthouse%20Keeper.md`,
+  );
   const md = r.body.toString('utf8');
-  expect(md.startsWith('---\ntitle: "The Lighthouse Keeper"\nauthor: "Mara Quill"\nlang: en\nabstract: "A keeper, a storm, a visitor."\n---\n')).toBe(true);
+  expect(
+    md.startsWith(
+      '---\ntitle: "The Lighthouse Keeper"\nauthor: "Mara Quill"\nlang: en\nabstract: "A keeper, a storm, a visitor."\n---\n',
+    ),
+  ).toBe(true);
   const headings = md.split('\n').filter((l) => l.startsWith('# '));
   expect(headings).toEqual(['# Chapter 1: The Storm', '# Chapter 2: The Visitor', '# Chapter 10']);
   expect(md).toContain('“Who goes there?” she called.\n\nThe wind didn’t answer.\n\n* * *\n\nMorning came grey.');
@@ -84,7 +90,9 @@ test('Markdown: front matter, then every chapter in number order with its title,
   expect(bare.startsWith('# Chapter 1: The Storm\n')).toBe(true);
   // A Chinese title keeps its name through filename*, with an ASCII fallback that says "manuscript".
   const z = await download(zh, '?format=md');
-  expect(z.headers.get('content-disposition')).toBe(`attachment; filename="manuscript.md"; filename*=UTF-8''${encodeURIComponent(`${ZH_TITLE}.md`)}`);
+  expect(z.headers.get('content-disposition')).toBe(
+    `attachment; filename="manuscript.md"; filename*=UTF-8''${encodeURIComponent(`${ZH_TITLE}.md`)}`,
+  );
   const zmd = z.body.toString('utf8');
   expect(zmd).toContain('lang: zh-CN');
   expect(zmd).toContain('# 第一章 雾起\n\n“你听见了吗？”她轻声问。\n\n远处的钟声');
@@ -100,9 +108,17 @@ test('DOCX: mammoth reads back the title page, the chapter headings in order and
   expect(h1s).toEqual(['Chapter 1: The Storm', 'Chapter 2: The Visitor', 'Chapter 10']);
   const paragraphs = [...html.matchAll(/<p>(.*?)<\/p>/g)].map((m) => m[1]);
   expect(paragraphs).toEqual(
-    expect.arrayContaining(['Mara Quill', 'A keeper, a storm, a visitor.', '“Who goes there?” she called.', 'The wind didn’t answer.', 'Tonight it <strong>flickered</strong>.']),
+    expect.arrayContaining([
+      'Mara Quill',
+      'A keeper, a storm, a visitor.',
+      '“Who goes there?” she called.',
+      'The wind didn’t answer.',
+      'Tonight it <strong>flickered</strong>.',
+    ]),
   );
-  expect(paragraphs.indexOf('The lamp had burned for forty years.')).toBeLessThan(paragraphs.indexOf('“Who goes there?” she called.'));
+  expect(paragraphs.indexOf('The lamp had burned for forty years.')).toBeLessThan(
+    paragraphs.indexOf('“Who goes there?” she called.'),
+  );
   expect(html).toContain(EN_TITLE);
 
   const z = await download(zh, '?format=docx&frontMatter=false');
@@ -122,12 +138,20 @@ test('DOCX: mammoth reads back the title page, the chapter headings in order and
 /** EPUBCheck's classpath, provisioned by scripts/epubcheck.sh; null where there is no Java. */
 function epubcheckClasspath(): string | null {
   if (spawnSync('java', ['-version']).status !== 0) return null;
-  return execFileSync('bash', [path.join(ROOT, 'scripts/epubcheck.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 300_000 }).trim();
+  return execFileSync('bash', [path.join(ROOT, 'scripts/epubcheck.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 300_000,
+  }).trim();
 }
 
 test('EPUB: mimetype first and stored, nav and spine in chapter order, the book’s language; EPUBCheck finds nothing', async () => {
   const books: Record<string, Buffer> = {};
-  for (const [name, id, q] of [['en', en, ''], ['zh', zh, ''], ['zh-bare', zh, '&frontMatter=false']] as const) {
+  for (const [name, id, q] of [
+    ['en', en, ''],
+    ['zh', zh, ''],
+    ['zh-bare', zh, '&frontMatter=false'],
+  ] as const) {
     const r = await download(id, `?format=epub${q}`);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('application/epub+zip');
@@ -159,7 +183,9 @@ test('EPUB: mimetype first and stored, nav and spine in chapter order, the book�
   const ch2 = await zip.file('OEBPS/chapter-002.xhtml')!.async('string');
   expect(ch2).toContain('<p>“Who goes there?” she called.</p>');
   expect(ch2).toContain('<hr class="scene"/>');
-  expect(await zip.file('OEBPS/chapter-003.xhtml')!.async('string')).toContain('<p>She wrote &lt;b&gt;Tom &amp; Jerry&lt;/b&gt; &lt;3 on the wall.</p>');
+  expect(await zip.file('OEBPS/chapter-003.xhtml')!.async('string')).toContain(
+    '<p>She wrote &lt;b&gt;Tom &amp; Jerry&lt;/b&gt; &lt;3 on the wall.</p>',
+  );
 
   const zzip = await JSZip.loadAsync(books.zh!);
   const zch1 = await zzip.file('OEBPS/chapter-001.xhtml')!.async('string');
@@ -182,14 +208,25 @@ test('EPUB: mimetype first and stored, nav and spine in chapter order, the book�
   for (const [name, buf] of Object.entries(books)) {
     const f = path.join(dir, `${name}.epub`);
     fs.writeFileSync(f, buf);
-    const run = spawnSync('java', ['-cp', cp, 'com.adobe.epubcheck.tool.Checker', f], { encoding: 'utf8', timeout: 120_000 });
-    expect({ name, status: run.status, out: `${run.stdout}${run.stderr}`.includes('No errors or warnings detected') }).toEqual({ name, status: 0, out: true });
+    const run = spawnSync('java', ['-cp', cp, 'com.adobe.epubcheck.tool.Checker', f], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect({
+      name,
+      status: run.status,
+      out: `${run.stdout}${run.stderr}`.includes('No errors or warnings detected'),
+    }).toEqual({ name, status: 0, out: true });
   }
   fs.rmSync(dir, { recursive: true, force: true });
 }, 300_000);
 
 test('bad input is a clear 400, an empty project a 409, another owner’s project a 404; export writes nothing', async () => {
-  const bad = await api<{ error: { code: string; message: string; details: unknown } }>(h, 'GET', `/api/v1/projects/${en}/export?format=pdf`);
+  const bad = await api<{ error: { code: string; message: string; details: unknown } }>(
+    h,
+    'GET',
+    `/api/v1/projects/${en}/export?format=pdf`,
+  );
   expect(bad.status).toBe(400);
   expect(JSON.stringify(bad.body)).toContain('format must be one of md, epub, docx');
   expect((await api(h, 'GET', `/api/v1/projects/${en}/export?format=md&frontMatter=yes`)).status).toBe(400);
@@ -199,7 +236,14 @@ test('bad input is a clear 400, an empty project a 409, another owner’s projec
   const none = await api<{ error: { code: string } }>(h, 'GET', `/api/v1/projects/${empty}/export?format=epub`);
   expect(none).toMatchObject({ status: 409, body: { error: { code: 'nothing_to_export' } } });
   const theirs = await h.runtime.models.Project.create({ ownerId: 'someone-else', title: 'Private', type: 'novel' });
-  await h.runtime.models.File.create({ projectId: String(theirs._id), ownerId: 'someone-else', type: 'draft', title: 'Chapter 1', content: 'secret', words: 1 });
+  await h.runtime.models.File.create({
+    projectId: String(theirs._id),
+    ownerId: 'someone-else',
+    type: 'draft',
+    title: 'Chapter 1',
+    content: 'secret',
+    words: 1,
+  });
   const other = await download(String(theirs._id), '?format=md');
   expect(other.status).toBe(404);
   expect(other.body.toString()).not.toContain('secret');
@@ -217,11 +261,13 @@ test('bad input is a clear 400, an empty project a 409, another owner’s projec
 test('figures: a 30-chapter Chinese book in each format (size and time printed)', async () => {
   const id = await project({ title: '长篇测试', author: '作者', summary: '三十章。' });
   // Varied text (a seeded pick of characters), so compressed sizes are like a real book's.
-  const chars = '海风从港口吹来带着咸味和铁锈的气息灯塔光在雾中一圈地扫过他她们说话走路看见听到远处近钟声夜晚早晨码头船只水手老人孩子门窗石阶小镇街道雨雪云天色';
+  const chars =
+    '海风从港口吹来带着咸味和铁锈的气息灯塔光在雾中一圈地扫过他她们说话走路看见听到远处近钟声夜晚早晨码头船只水手老人孩子门窗石阶小镇街道雨雪云天色';
   let seed = 7;
   const pick = (): string => chars[(seed = (seed * 1103515245 + 12345) % 2147483648) % chars.length]!;
   const para = (): string => Array.from({ length: 100 }, (_, i) => (i % 17 === 16 ? '，' : pick())).join('') + '。';
-  for (let n = 1; n <= 30; n++) await file(id, `第${n}章`, `# 第${n}章 雾\n\n${Array.from({ length: 40 }, para).join('\n')}`);
+  for (let n = 1; n <= 30; n++)
+    await file(id, `第${n}章`, `# 第${n}章 雾\n\n${Array.from({ length: 40 }, para).join('\n')}`);
   const lines: string[] = [];
   for (const format of ['md', 'docx', 'epub']) {
     const t0 = performance.now();

@@ -19,7 +19,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(started.map((id) => h.runtime.temporal.workflow.getHandle(id).terminate('test over').catch(() => undefined)));
+  await Promise.all(
+    started.map((id) =>
+      h.runtime.temporal.workflow
+        .getHandle(id)
+        .terminate('test over')
+        .catch(() => undefined),
+    ),
+  );
   await h.close();
 });
 
@@ -28,11 +35,25 @@ test('simultaneous job starts over a stale claim start exactly one job; the othe
   for (let round = 0; round < ROUNDS; round++) {
     const { projectId, sessionId } = await createProjectAndSession(h);
     const ended = newId();
-    await Job.create({ _id: ended, ownerId: 'local', projectId, sessionId, from: 1, to: 1, status: 'completed', workflowId: `job-${ended}` });
+    await Job.create({
+      _id: ended,
+      ownerId: 'local',
+      projectId,
+      sessionId,
+      from: 1,
+      to: 1,
+      status: 'completed',
+      workflowId: `job-${ended}`,
+    });
     await JobClaim.create({ _id: projectId, jobId: ended });
 
     const responses = await Promise.all(
-      Array.from({ length: REQUESTS }, () => api<{ jobId?: string; workflowId?: string }>(h, 'POST', '/api/v1/jobs', { projectId, chapters: { from: 1, to: 2 } })),
+      Array.from({ length: REQUESTS }, () =>
+        api<{ jobId?: string; workflowId?: string }>(h, 'POST', '/api/v1/jobs', {
+          projectId,
+          chapters: { from: 1, to: 2 },
+        }),
+      ),
     );
     const accepted = responses.filter((r) => r.status === 202);
     started.push(...accepted.map((r) => r.body.workflowId!));

@@ -17,7 +17,10 @@ let h: Harness;
 beforeAll(async () => {
   h = await createHarness({
     noWorker: true,
-    config: { API_TOKENS: 'author-a-token-0123456789:alice,author-b-token-0123456789:bob', STREAM_TOKEN_SECRET: 'manuscript-test-stream-secret-0123456789' },
+    config: {
+      API_TOKENS: 'author-a-token-0123456789:alice,author-b-token-0123456789:bob',
+      STREAM_TOKEN_SECRET: 'manuscript-test-stream-secret-0123456789',
+    },
   });
 });
 afterAll(async () => h?.close());
@@ -34,16 +37,42 @@ async function file(projectId: string, title: string, content: string, type = 'd
   expect(f.status).toBe(201);
   return f.body.id;
 }
-type Summary = { id: string; title: string; type: string; version: number; order: number; words: number; wordGoal: number | null; updatedAt: string };
-type Page = { items: Summary[]; total: number; counts: Record<string, number>; offset: number; nextOffset: number | null };
-const files = async (projectId: string, query = '') => (await as<Page>('GET', `/projects/${projectId}/files${query}`)).body;
-const content = async (id: string) => (await as<{ content: string; version: number; versions: unknown[] }>('GET', `/files/${id}`)).body;
+type Summary = {
+  id: string;
+  title: string;
+  type: string;
+  version: number;
+  order: number;
+  words: number;
+  wordGoal: number | null;
+  updatedAt: string;
+};
+type Page = {
+  items: Summary[];
+  total: number;
+  counts: Record<string, number>;
+  offset: number;
+  nextOffset: number | null;
+};
+const files = async (projectId: string, query = '') =>
+  (await as<Page>('GET', `/projects/${projectId}/files${query}`)).body;
+const content = async (id: string) =>
+  (await as<{ content: string; version: number; versions: unknown[] }>('GET', `/files/${id}`)).body;
 type Board = {
   totals: Record<string, number>;
   wordGoal: number | null;
   chapterWordGoal: number | null;
   writingJob: unknown;
-  items: { fileId: string | null; number: number | null; title: string; status: string; words: number; synopsis: string; suggestedTitle?: string; wordGoal: number | null }[];
+  items: {
+    fileId: string | null;
+    number: number | null;
+    title: string;
+    status: string;
+    words: number;
+    synopsis: string;
+    suggestedTitle?: string;
+    wordGoal: number | null;
+  }[];
 };
 const board = async (projectId: string) => (await as<Board>('GET', `/projects/${projectId}/board`)).body;
 
@@ -58,13 +87,22 @@ test('the files list comes in pages in the manuscript order, with the total and 
   const first = await files(p, '?limit=3');
   expect(first).toMatchObject({ total: 8, counts: { outline: 1, character: 1, draft: 6 }, offset: 0, nextOffset: 3 });
   const titles = [...first.items];
-  for (let next = first.nextOffset; next !== null; ) {
+  for (let next = first.nextOffset; next !== null;) {
     const page = await files(p, `?limit=3&offset=${next}`);
     expect(page.total).toBe(8);
     titles.push(...page.items);
     next = page.nextOffset;
   }
-  expect(titles.map((f) => f.title)).toEqual(['Outline', 'Mara', 'Chapter 1', 'Chapter 2', 'Chapter 3', 'Chapter 7', 'Chapter 10', 'Chapter Eleven']);
+  expect(titles.map((f) => f.title)).toEqual([
+    'Outline',
+    'Mara',
+    'Chapter 1',
+    'Chapter 2',
+    'Chapter 3',
+    'Chapter 7',
+    'Chapter 10',
+    'Chapter Eleven',
+  ]);
   // The default page holds them all and says there is no next page.
   expect(await files(p)).toMatchObject({ total: 8, nextOffset: null });
   expect((await files(p, '?offset=99')).items).toEqual([]);
@@ -100,7 +138,12 @@ test('a rename and a word goal change the file, not its text: no new version, up
   const before = (await files(p)).items[0]!;
   const renamed = await as<Summary>('PATCH', `/files/${id}`, { title: 'Chapter 1: The Tide', wordGoal: 2500 });
   expect(renamed.status).toBe(200);
-  expect(renamed.body).toMatchObject({ title: 'Chapter 1: The Tide', wordGoal: 2500, version: 1, updatedAt: before.updatedAt });
+  expect(renamed.body).toMatchObject({
+    title: 'Chapter 1: The Tide',
+    wordGoal: 2500,
+    version: 1,
+    updatedAt: before.updatedAt,
+  });
   const doc = await content(id);
   expect(doc).toMatchObject({ content: 'The tide came in.', version: 1 });
   expect(doc.versions).toHaveLength(1);
@@ -113,10 +156,20 @@ test('a rename and a word goal change the file, not its text: no new version, up
 
 test('moving “Chapter 3: The Bell” to second place renumbers titles only; the tree, the board and the export follow', async () => {
   const p = await project();
-  const texts = ['# Chapter 1: Storm\n\nThe lamp failed.', '# Chapter 2: Visitor\n\nA stranger came.', '# Chapter 3: The Bell\n\nThe bell rang.', 'The tide turned.'];
+  const texts = [
+    '# Chapter 1: Storm\n\nThe lamp failed.',
+    '# Chapter 2: Visitor\n\nA stranger came.',
+    '# Chapter 3: The Bell\n\nThe bell rang.',
+    'The tide turned.',
+  ];
   const ids: string[] = [];
-  for (const [i, name] of ['Storm', 'Visitor', 'The Bell', 'Tide'].entries()) ids.push(await file(p, `Chapter ${i + 1}: ${name}`, texts[i]!));
-  const moved = await as<{ order: string[]; renamed: { fileId: string; from: string; to: string }[]; skipped: string[] }>('POST', `/projects/${p}/chapters/move`, { fileId: ids[2], to: 1 });
+  for (const [i, name] of ['Storm', 'Visitor', 'The Bell', 'Tide'].entries())
+    ids.push(await file(p, `Chapter ${i + 1}: ${name}`, texts[i]!));
+  const moved = await as<{
+    order: string[];
+    renamed: { fileId: string; from: string; to: string }[];
+    skipped: string[];
+  }>('POST', `/projects/${p}/chapters/move`, { fileId: ids[2], to: 1 });
   expect(moved.status).toBe(200);
   expect(moved.body.order).toEqual([ids[0], ids[2], ids[1], ids[3]]);
   expect(moved.body.renamed).toEqual([
@@ -125,12 +178,22 @@ test('moving “Chapter 3: The Bell” to second place renumbers titles only; th
   ]);
   // Not one text changed and no version was written.
   for (const [i, id] of ids.entries()) expect(await content(id)).toMatchObject({ content: texts[i], version: 1 });
-  expect((await files(p)).items.map((f) => f.title)).toEqual(['Chapter 1: Storm', 'Chapter 2: The Bell', 'Chapter 3: Visitor', 'Chapter 4: Tide']);
+  expect((await files(p)).items.map((f) => f.title)).toEqual([
+    'Chapter 1: Storm',
+    'Chapter 2: The Bell',
+    'Chapter 3: Visitor',
+    'Chapter 4: Tide',
+  ]);
   expect((await board(p)).items.map((i) => i.fileId)).toEqual([ids[0], ids[2], ids[1], ids[3]]);
   // The export orders by the titles, and shows a heading still carrying the old number with the new one.
   const md = await fetch(`${h.baseUrl}/api/v1/projects/${p}/export?format=md`, { headers: A }).then((r) => r.text());
   const headings = md.split('\n').filter((l) => /^#+ Chapter/.test(l));
-  expect(headings).toEqual(['# Chapter 1: Storm', '# Chapter 2: The Bell', '# Chapter 3: Visitor', '# Chapter 4: Tide']);
+  expect(headings).toEqual([
+    '# Chapter 1: Storm',
+    '# Chapter 2: The Bell',
+    '# Chapter 3: Visitor',
+    '# Chapter 4: Tide',
+  ]);
   expect(md.indexOf('The bell rang.')).toBeLessThan(md.indexOf('A stranger came.'));
   // A job or an agent asking for chapter 2 now gets The Bell (chapters are found by the numbers in their titles).
   const byNumber = await chapterFiles(h.runtime.models, p);
@@ -140,11 +203,26 @@ test('moving “Chapter 3: The Bell” to second place renumbers titles only; th
   // A gap left by a delete closes with renumber.
   expect((await as('DELETE', `/files/${ids[0]}`)).status).toBe(204);
   const renumbered = await as<{ renamed: { to: string }[] }>('POST', `/projects/${p}/chapters/renumber`);
-  expect(renumbered.body.renamed.map((r) => r.to)).toEqual(['Chapter 1: The Bell', 'Chapter 2: Visitor', 'Chapter 3: Tide']);
+  expect(renumbered.body.renamed.map((r) => r.to)).toEqual([
+    'Chapter 1: The Bell',
+    'Chapter 2: Visitor',
+    'Chapter 3: Tide',
+  ]);
 
   // Not while a job is writing chapters by number.
-  const job = await h.runtime.models.Job.create({ ownerId: 'alice', projectId: p, sessionId: newId(), from: 1, to: 3, status: 'running', workflowId: `job-${newId()}` });
-  const refused = await as<{ error: { code: string } }>('POST', `/projects/${p}/chapters/move`, { fileId: ids[3], to: 0 });
+  const job = await h.runtime.models.Job.create({
+    ownerId: 'alice',
+    projectId: p,
+    sessionId: newId(),
+    from: 1,
+    to: 3,
+    status: 'running',
+    workflowId: `job-${newId()}`,
+  });
+  const refused = await as<{ error: { code: string } }>('POST', `/projects/${p}/chapters/move`, {
+    fileId: ids[3],
+    to: 0,
+  });
   expect([refused.status, refused.body.error.code]).toEqual([409, 'job_writing']);
   expect((await board(p)).writingJob).toMatchObject({ id: String(job._id), status: 'running' });
   await h.runtime.models.Job.updateOne({ _id: job._id }, { $set: { status: 'completed' } });
@@ -153,26 +231,56 @@ test('moving “Chapter 3: The Bell” to second place renumbers titles only; th
 
 test('Chinese titles renumber in Chinese numerals', async () => {
   const p = await project('雾港');
-  const ids = [await file(p, '第一章 雾起', '雾。'), await file(p, '第二章 来客', '客。'), await file(p, '第三章 钟声', '钟。')];
+  const ids = [
+    await file(p, '第一章 雾起', '雾。'),
+    await file(p, '第二章 来客', '客。'),
+    await file(p, '第三章 钟声', '钟。'),
+  ];
   await as('POST', `/projects/${p}/chapters/move`, { fileId: ids[2], to: 0 });
   expect((await files(p)).items.map((f) => f.title)).toEqual(['第一章 钟声', '第二章 雾起', '第三章 来客']);
 });
 
 test('the board: chapters with status, words, synopsis from the outline, planned entries, goals', async () => {
   const p = await project('The Lighthouse', { summary: 'A keeper.' });
-  await file(p, 'Outline', '# Outline\n\nChapter 1: The Storm — Mara sees the lamp fail.\nChapter 2: The Visitor — A stranger at the pier.\nChapter 3: Low Tide — The ledger.\nChapter 4: The Bell — It rings twice.', 'outline');
+  await file(
+    p,
+    'Outline',
+    '# Outline\n\nChapter 1: The Storm — Mara sees the lamp fail.\nChapter 2: The Visitor — A stranger at the pier.\nChapter 3: Low Tide — The ledger.\nChapter 4: The Bell — It rings twice.',
+    'outline',
+  );
   const one = await file(p, 'Chapter 1: The Storm', 'The lamp failed in the storm.');
   const two = await file(p, 'Chapter 2: The Visitor', 'A stranger came to the pier.');
   await file(p, 'Chapter 3: Low Tide', '');
   // Chapter 1 was reviewed in the turn that wrote it (the reviewer ran after the writer).
   await h.runtime.models.Turn.create({
-    sessionId: newId(), projectId: p, ownerId: 'alice', message: 'Write chapter 1', workflowId: 'turn-x', status: 'completed',
-    agentRuns: [{ agent: 'writer', outcome: 'done' }, { agent: 'quality_reviewer', outcome: 'done' }], filesTouched: [one], endedAt: new Date(Date.now() + 1000),
+    sessionId: newId(),
+    projectId: p,
+    ownerId: 'alice',
+    message: 'Write chapter 1',
+    workflowId: 'turn-x',
+    status: 'completed',
+    agentRuns: [
+      { agent: 'writer', outcome: 'done' },
+      { agent: 'quality_reviewer', outcome: 'done' },
+    ],
+    filesTouched: [one],
+    endedAt: new Date(Date.now() + 1000),
   });
   // A review that the writer followed again does not count for chapter 2.
   await h.runtime.models.Turn.create({
-    sessionId: newId(), projectId: p, ownerId: 'alice', message: 'Write chapter 2', workflowId: 'turn-y', status: 'completed',
-    agentRuns: [{ agent: 'writer', outcome: 'done' }, { agent: 'quality_reviewer', outcome: 'done' }, { agent: 'writer', outcome: 'done' }], filesTouched: [two], endedAt: new Date(Date.now() + 1000),
+    sessionId: newId(),
+    projectId: p,
+    ownerId: 'alice',
+    message: 'Write chapter 2',
+    workflowId: 'turn-y',
+    status: 'completed',
+    agentRuns: [
+      { agent: 'writer', outcome: 'done' },
+      { agent: 'quality_reviewer', outcome: 'done' },
+      { agent: 'writer', outcome: 'done' },
+    ],
+    filesTouched: [two],
+    endedAt: new Date(Date.now() + 1000),
   });
   expect((await as('PATCH', `/projects/${p}`, { wordGoal: 80000, chapterWordGoal: 3 })).status).toBe(200);
   expect((await as('PATCH', `/files/${two}`, { wordGoal: 6 })).status).toBe(200);
@@ -186,11 +294,17 @@ test('the board: chapters with status, words, synopsis from the outline, planned
   ]);
   expect(b.items[3]).toMatchObject({ fileId: null, suggestedTitle: 'Chapter 4: The Bell' });
   expect(b.items[1]!.wordGoal).toBe(6);
-  expect(b).toMatchObject({ wordGoal: 80000, chapterWordGoal: 3, totals: { chapters: 4, files: 3, words: 12, planned: 2, drafted: 1, reviewed: 1 } });
+  expect(b).toMatchObject({
+    wordGoal: 80000,
+    chapterWordGoal: 3,
+    totals: { chapters: 4, files: 3, words: 12, planned: 2, drafted: 1, reviewed: 1 },
+  });
 
   // An author edit after the review makes chapter 1 a draft again.
   await new Promise((r) => setTimeout(r, 1100));
-  expect((await as('PUT', `/files/${one}`, { content: 'The lamp failed in the great storm.', baseVersion: 1 })).status).toBe(200);
+  expect(
+    (await as('PUT', `/files/${one}`, { content: 'The lamp failed in the great storm.', baseVersion: 1 })).status,
+  ).toBe(200);
   expect((await board(p)).items[0]!.status).toBe('drafted');
 });
 
@@ -200,8 +314,20 @@ test('search: titles and text, English and Chinese, with offsets that point into
   const a = await file(p, 'Chapter 1: Lamps', en);
   const zhText = '远处的钟声在雾里回荡。\n“灯塔还亮着吗？”她问。';
   const b = await file(p, '第二章 来客', zhText);
-  type Result = { fileId: string; title: string; titleMatch: boolean; count: number; hits: { from: number; to: number; before: string; match: string; after: string }[] };
-  const search = async (q: string) => (await as<{ total: number; results: Result[]; mode: string }>('GET', `/projects/${p}/search?q=${encodeURIComponent(q)}`)).body;
+  type Result = {
+    fileId: string;
+    title: string;
+    titleMatch: boolean;
+    count: number;
+    hits: { from: number; to: number; before: string; match: string; after: string }[];
+  };
+  const search = async (q: string) =>
+    (
+      await as<{ total: number; results: Result[]; mode: string }>(
+        'GET',
+        `/projects/${p}/search?q=${encodeURIComponent(q)}`,
+      )
+    ).body;
 
   const lamps = await search('LAMPS');
   expect(lamps.results.map((r) => [r.fileId, r.titleMatch, r.count])).toEqual([[a, true, 1]]);
@@ -222,12 +348,28 @@ test('search: titles and text, English and Chinese, with offsets that point into
 test('a project is edited, deleted (kept with its files, gone from the desk) and restored; not while a turn runs', async () => {
   const p = await project('Draft title');
   const ch = await file(p, 'Chapter 1', 'Text.');
-  const edited = await as<{ title: string; summary: string; style: string; author: string }>('PATCH', `/projects/${p}`, { title: 'The Lighthouse', summary: 'A keeper and a storm.', style: 'Spare.', author: 'Mara Quill' });
+  const edited = await as<{ title: string; summary: string; style: string; author: string }>(
+    'PATCH',
+    `/projects/${p}`,
+    { title: 'The Lighthouse', summary: 'A keeper and a storm.', style: 'Spare.', author: 'Mara Quill' },
+  );
   expect(edited.status).toBe(200);
-  expect(edited.body).toMatchObject({ title: 'The Lighthouse', summary: 'A keeper and a storm.', style: 'Spare.', author: 'Mara Quill' });
+  expect(edited.body).toMatchObject({
+    title: 'The Lighthouse',
+    summary: 'A keeper and a storm.',
+    style: 'Spare.',
+    author: 'Mara Quill',
+  });
   expect((await as('PATCH', `/projects/${p}`, { notes: 'x' })).status).toBe(400);
 
-  const running = await h.runtime.models.Turn.create({ sessionId: newId(), projectId: p, ownerId: 'alice', message: 'Write', workflowId: 'turn-z', status: 'running' });
+  const running = await h.runtime.models.Turn.create({
+    sessionId: newId(),
+    projectId: p,
+    ownerId: 'alice',
+    message: 'Write',
+    workflowId: 'turn-z',
+    status: 'running',
+  });
   const busy = await as<{ error: { code: string } }>('DELETE', `/projects/${p}`);
   expect([busy.status, busy.body.error.code]).toEqual([409, 'project_busy']);
   await h.runtime.models.Turn.updateOne({ _id: running._id }, { $set: { status: 'completed' } });
@@ -244,7 +386,9 @@ test('a project is edited, deleted (kept with its files, gone from the desk) and
   const back = await as<{ id: string; title: string }>('POST', `/projects/${p}/undelete`);
   expect(back.body).toMatchObject({ id: p, title: 'The Lighthouse' });
   expect((await content(ch)).content).toBe('Text.');
-  expect((await as<{ error: { code: string } }>('POST', `/projects/${p}/undelete`)).body.error.code).toBe('not_deleted');
+  expect((await as<{ error: { code: string } }>('POST', `/projects/${p}/undelete`)).body.error.code).toBe(
+    'not_deleted',
+  );
 });
 
 test("another author's ids answer exactly like missing ones on every manuscript route", async () => {
@@ -262,8 +406,16 @@ test("another author's ids answer exactly like missing ones on every manuscript 
   ];
   for (const [method, path, body] of probes) {
     const [op, of] = [newId(), newId()];
-    const mine = await fetch(`${h.baseUrl}/api/v1${path(p, f)}`, { method, headers: { ...B, 'content-type': 'application/json' }, body: body ? JSON.stringify(body(p, f)) : undefined });
-    const none = await fetch(`${h.baseUrl}/api/v1${path(op, of)}`, { method, headers: { ...B, 'content-type': 'application/json' }, body: body ? JSON.stringify(body(op, of)) : undefined });
+    const mine = await fetch(`${h.baseUrl}/api/v1${path(p, f)}`, {
+      method,
+      headers: { ...B, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body(p, f)) : undefined,
+    });
+    const none = await fetch(`${h.baseUrl}/api/v1${path(op, of)}`, {
+      method,
+      headers: { ...B, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body(op, of)) : undefined,
+    });
     const text = (await mine.text()).split(p).join(op).split(f).join(of);
     expect([method, path('P', 'F'), mine.status]).toEqual([method, path('P', 'F'), 404]);
     expect(text).toBe(await none.text());

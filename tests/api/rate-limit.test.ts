@@ -4,18 +4,37 @@
  * body; only requests that start something count; another user is not affected.
  */
 import { WorkflowFailedError } from '@temporalio/client';
-import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, waitTurn } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  waitTurn,
+} from '../helpers/harness';
 import { startReplica, type Replica } from '../helpers/replica';
 import { router, say } from '../helpers/script';
 
-const LIMITS = { RATE_LIMIT_TURNS: '2', RATE_LIMIT_TURNS_WINDOW_SECONDS: '120', RATE_LIMIT_JOBS: '1', RATE_LIMIT_JOBS_WINDOW_SECONDS: '3600' };
+const LIMITS = {
+  RATE_LIMIT_TURNS: '2',
+  RATE_LIMIT_TURNS_WINDOW_SECONDS: '120',
+  RATE_LIMIT_JOBS: '1',
+  RATE_LIMIT_JOBS_WINDOW_SECONDS: '3600',
+};
 const ALICE = { authorization: 'Bearer alice-token-0123456789' };
 const BOB = { authorization: 'Bearer bob-token-0123456789' };
 
 let h: Harness;
 let replica: Replica;
 beforeAll(async () => {
-  h = await createHarness({ config: { ...LIMITS, API_TOKENS: 'alice-token-0123456789:alice,bob-token-0123456789:bob', STREAM_TOKEN_SECRET: 'rate-limit-test-secret-0123456789abcdef', REVIEW_WORD_THRESHOLD: '100000' } });
+  h = await createHarness({
+    config: {
+      ...LIMITS,
+      API_TOKENS: 'alice-token-0123456789:alice,bob-token-0123456789:bob',
+      STREAM_TOKEN_SECRET: 'rate-limit-test-secret-0123456789abcdef',
+      REVIEW_WORD_THRESHOLD: '100000',
+    },
+  });
   replica = await startReplica(h, LIMITS);
 }, 60000);
 afterAll(async () => {
@@ -34,10 +53,22 @@ test('turns per user: the limit holds across replicas, answers 429 with Retry-Af
   // Bad input does not start a turn, so it does not count.
   expect((await api(h, 'POST', `/api/v1/sessions/${a.sessionId}/turns`, { message: '' }, ALICE)).status).toBe(400);
   h.model.script([...quickTurn(), ...quickTurn()]);
-  const t1 = await api<{ turnId: string }>(h, 'POST', `/api/v1/sessions/${a.sessionId}/turns`, { message: 'Write a line' }, ALICE);
+  const t1 = await api<{ turnId: string }>(
+    h,
+    'POST',
+    `/api/v1/sessions/${a.sessionId}/turns`,
+    { message: 'Write a line' },
+    ALICE,
+  );
   expect(t1.status).toBe(202);
   // The second one goes through the other replica: same counter.
-  const t2 = await api<{ turnId: string }>(replica, 'POST', `/api/v1/sessions/${s2.body.id}/turns`, { message: 'Write a line' }, ALICE);
+  const t2 = await api<{ turnId: string }>(
+    replica,
+    'POST',
+    `/api/v1/sessions/${s2.body.id}/turns`,
+    { message: 'Write a line' },
+    ALICE,
+  );
   expect(t2.status).toBe(202);
   await Promise.all([waitTurn(h, t1.body.turnId), waitTurn(h, t2.body.turnId)]);
 
@@ -60,7 +91,13 @@ test('turns per user: the limit holds across replicas, answers 429 with Retry-Af
   // Bob has his own budget.
   const b = await createProjectAndSession(h, 'novel', BOB);
   h.model.script(quickTurn());
-  const tb = await api<{ turnId: string }>(replica, 'POST', `/api/v1/sessions/${b.sessionId}/turns`, { message: 'Write a line' }, BOB);
+  const tb = await api<{ turnId: string }>(
+    replica,
+    'POST',
+    `/api/v1/sessions/${b.sessionId}/turns`,
+    { message: 'Write a line' },
+    BOB,
+  );
   expect(tb.status).toBe(202);
   await waitTurn(h, tb.body.turnId);
 });
@@ -68,7 +105,13 @@ test('turns per user: the limit holds across replicas, answers 429 with Retry-Af
 test('jobs per user: the second job in the window answers 429 and starts nothing', async () => {
   const p1 = await createProjectAndSession(h, 'novel', BOB);
   const p2 = await createProjectAndSession(h, 'novel', BOB);
-  const first = await api<{ jobId: string }>(h, 'POST', '/api/v1/jobs', { projectId: p1.projectId, chapters: { from: 1, to: 2 } }, BOB);
+  const first = await api<{ jobId: string }>(
+    h,
+    'POST',
+    '/api/v1/jobs',
+    { projectId: p1.projectId, chapters: { from: 1, to: 2 } },
+    BOB,
+  );
   expect(first.status).toBe(202);
   expect((await api(h, 'POST', `/api/v1/jobs/${first.body.jobId}/cancel`, {}, BOB)).status).toBe(202);
   // The job ends cancelled (its result rejects) or, when it finished before the cancel landed,
@@ -78,7 +121,13 @@ test('jobs per user: the second job in the window answers 429 and starts nothing
     .result()
     .catch((err: unknown) => expect(err).toBeInstanceOf(WorkflowFailedError));
 
-  const second = await api<{ error: { code: string } }>(replica, 'POST', '/api/v1/jobs', { projectId: p2.projectId, chapters: { from: 1, to: 2 } }, BOB);
+  const second = await api<{ error: { code: string } }>(
+    replica,
+    'POST',
+    '/api/v1/jobs',
+    { projectId: p2.projectId, chapters: { from: 1, to: 2 } },
+    BOB,
+  );
   expect(second.status).toBe(429);
   expect(second.body.error.code).toBe('rate_limited');
   expect(await h.runtime.models.Job.countDocuments({ projectId: p2.projectId })).toBe(0);

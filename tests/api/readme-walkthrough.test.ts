@@ -48,13 +48,21 @@ afterAll(async () => h?.close());
 test.each([
   ['with jq', () => process.env.PATH ?? ''],
   ['without jq (node reads the JSON)', pathWithoutJq],
-])('the README walk-through runs as written, %s', async (_name, pathFor) => {
-  const script = walkthrough(h.baseUrl);
-  const { stdout } = await run('/bin/bash', ['-e', '-o', 'pipefail', '-c', script], { env: { PATH: pathFor(), HOME: os.tmpdir() }, timeout: 90_000, maxBuffer: 16 * 1024 * 1024 });
-  const ids = /P=([0-9a-f]{24}) S=([0-9a-f]{24}) T=([0-9a-f]{24})/.exec(stdout);
-  expect(ids).not.toBeNull();
-  // The stream the walk-through followed ran to the turn's end, and the turn is on record.
-  expect(stdout).toMatch(/"type":"done"/);
-  const turn = await h.runtime.models.Turn.findById(ids![3]).lean();
-  expect(turn).toMatchObject({ sessionId: ids![2], projectId: ids![1], message: 'Write chapter 1' });
-}, 120_000);
+])(
+  'the README walk-through runs as written, %s',
+  async (_name, pathFor) => {
+    const script = walkthrough(h.baseUrl);
+    const { stdout } = await run('/bin/bash', ['-e', '-o', 'pipefail', '-c', script], {
+      env: { PATH: pathFor(), HOME: os.tmpdir() },
+      timeout: 90_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const ids = /P=([0-9a-f]{24}) S=([0-9a-f]{24}) T=([0-9a-f]{24})/.exec(stdout);
+    expect(ids).not.toBeNull();
+    // The stream the walk-through followed ran to the turn's end, and the turn is on record.
+    expect(stdout).toMatch(/"type":"done"/);
+    const turn = await h.runtime.models.Turn.findById(ids![3]).lean();
+    expect(turn).toMatchObject({ sessionId: ids![2], projectId: ids![1], message: 'Write chapter 1' });
+  },
+  120_000,
+);

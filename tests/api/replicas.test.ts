@@ -25,15 +25,32 @@ test('the replica is a different process on its own port', async () => {
   const health = await fetch(`${replica.baseUrl}/health`);
   expect(health.status).toBe(200);
   // No API_TOKENS: loopback single-user mode, and /health says the secret is the default.
-  expect(((await health.json()) as { auth: unknown }).auth).toEqual({ mode: 'loopback', users: 0, streamTokenSecret: 'default', streamTokenTtlSeconds: 600 });
+  expect(((await health.json()) as { auth: unknown }).auth).toEqual({
+    mode: 'loopback',
+    users: 0,
+    streamTokenSecret: 'default',
+    streamTokenTtlSeconds: 600,
+  });
 });
 
 test('both replicas serve the same running turn with identical frames; resuming across replicas loses nothing', async () => {
   const { sessionId } = await createProjectAndSession(h);
   const body = Array.from({ length: 40 }, (_, i) => `Line ${i}: gulls over the breakwater.`).join('\n');
   h.model.script([
-    { match: { agent: 'router' }, reply: { content: '{"current_agent":"writer","workflow_plan":"quick","workflow_agents":["writer"],"write_content":true,"read_only":false,"scope":"ch1"}' } },
-    { match: { agent: 'writer' }, reply: { content: 'On it.', toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: 'Chapter 1' } }] } },
+    {
+      match: { agent: 'router' },
+      reply: {
+        content:
+          '{"current_agent":"writer","workflow_plan":"quick","workflow_agents":["writer"],"write_content":true,"read_only":false,"scope":"ch1"}',
+      },
+    },
+    {
+      match: { agent: 'writer' },
+      reply: {
+        content: 'On it.',
+        toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: 'Chapter 1' } }],
+      },
+    },
     { match: { agent: 'writer' }, reply: { content: `<file>\n${body}\n</file>\nDone.` }, tokensPerSecond: 2000 },
     { match: { agent: 'quality_reviewer' }, reply: { content: 'Fine.' } },
   ]);

@@ -55,19 +55,38 @@ function undocumented(schema: z.ZodType, value: unknown, at: string): string[] {
 }
 
 /** Calls a route and holds its answer to the schema the document gives it. */
-async function described<T>(method: string, documentedPath: string, url: string, body?: unknown, status = method === 'POST' ? 201 : 200): Promise<T> {
+async function described<T>(
+  method: string,
+  documentedPath: string,
+  url: string,
+  body?: unknown,
+  status = method === 'POST' ? 201 : 200,
+): Promise<T> {
   const schema = RESPONSES[`${method.toLowerCase()} /api/v1${documentedPath}`];
   expect(schema ? 'documented' : `no response schema for ${method} ${documentedPath}`).toBe('documented');
   const res = await api<T>(h, method, `/api/v1${url}`, body);
-  expect({ route: `${method} ${documentedPath}`, status: res.status }).toEqual({ route: `${method} ${documentedPath}`, status });
+  expect({ route: `${method} ${documentedPath}`, status: res.status }).toEqual({
+    route: `${method} ${documentedPath}`,
+    status,
+  });
   const parsed = schema!.safeParse(res.body);
-  expect({ route: `${method} ${documentedPath}`, issues: parsed.success ? [] : parsed.error.issues }).toEqual({ route: `${method} ${documentedPath}`, issues: [] });
-  expect({ route: `${method} ${documentedPath}`, undocumented: undocumented(schema!, res.body, '') }).toEqual({ route: `${method} ${documentedPath}`, undocumented: [] });
+  expect({ route: `${method} ${documentedPath}`, issues: parsed.success ? [] : parsed.error.issues }).toEqual({
+    route: `${method} ${documentedPath}`,
+    issues: [],
+  });
+  expect({ route: `${method} ${documentedPath}`, undocumented: undocumented(schema!, res.body, '') }).toEqual({
+    route: `${method} ${documentedPath}`,
+    undocumented: [],
+  });
   return res.body;
 }
 
 test('projects, sessions, files, versions and the trash answer as documented', async () => {
-  const project = await described<{ id: string }>('POST', '/projects', '/projects', { title: 'The Lighthouse', type: 'novel', summary: 'A keeper.' });
+  const project = await described<{ id: string }>('POST', '/projects', '/projects', {
+    title: 'The Lighthouse',
+    type: 'novel',
+    summary: 'A keeper.',
+  });
   await described('GET', '/projects', '/projects');
   await described('GET', '/projects/{projectId}', `/projects/${project.id}`);
   const session = await described<{ id: string }>('POST', '/sessions', '/sessions', { projectId: project.id });
@@ -75,9 +94,20 @@ test('projects, sessions, files, versions and the trash answer as documented', a
   await described('GET', '/sessions/{sessionId}', `/sessions/${session.id}`);
   await described('POST', '/sessions/{sessionId}/stream-token', `/sessions/${session.id}/stream-token`);
 
-  const file = await described<{ id: string; version: number }>('POST', '/files', '/files', { projectId: project.id, type: 'draft', title: 'Chapter 1', content: 'It rained.' });
+  const file = await described<{ id: string; version: number }>('POST', '/files', '/files', {
+    projectId: project.id,
+    type: 'draft',
+    title: 'Chapter 1',
+    content: 'It rained.',
+  });
   await described('GET', '/files/{fileId}', `/files/${file.id}`);
-  await described('PUT', '/files/{fileId}', `/files/${file.id}`, { content: 'It rained all night.', baseVersion: file.version }, 200);
+  await described(
+    'PUT',
+    '/files/{fileId}',
+    `/files/${file.id}`,
+    { content: 'It rained all night.', baseVersion: file.version },
+    200,
+  );
   await described('GET', '/files/{fileId}/versions', `/files/${file.id}/versions`);
   await described('GET', '/files/{fileId}/versions/{version}', `/files/${file.id}/versions/1`);
   await described('POST', '/files/{fileId}/restore', `/files/${file.id}/restore`, { version: 1 });
@@ -85,33 +115,59 @@ test('projects, sessions, files, versions and the trash answer as documented', a
   await described('GET', '/files', `/files?projectId=${project.id}`);
 
   expect((await api(h, 'DELETE', `/api/v1/files/${file.id}`)).status).toBe(204);
-  const trash = await described<{ items: unknown[] }>('GET', '/projects/{projectId}/files', `/projects/${project.id}/files?deleted=true`);
+  const trash = await described<{ items: unknown[] }>(
+    'GET',
+    '/projects/{projectId}/files',
+    `/projects/${project.id}/files?deleted=true`,
+  );
   expect(trash.items).toHaveLength(1);
   await described('POST', '/files/{fileId}/undelete', `/files/${file.id}/undelete`, {}, 200);
 });
 
 test('a turn, its messages and its controls answer as documented', async () => {
-  const project = await described<{ id: string }>('POST', '/projects', '/projects', { title: 'Night Crossing', type: 'novel' });
+  const project = await described<{ id: string }>('POST', '/projects', '/projects', {
+    title: 'Night Crossing',
+    type: 'novel',
+  });
   const session = await described<{ id: string }>('POST', '/sessions', '/sessions', { projectId: project.id });
   h.model.script([
     routerReply({ current_agent: 'writer', workflow_plan: 'quick', workflow_agents: ['writer'] }),
     { match: { agent: 'writer' }, reply: { content: 'The ferry could leave at dawn.' } },
   ]);
-  const started = await described<{ turnId: string }>('POST', '/sessions/{sessionId}/turns', `/sessions/${session.id}/turns`, { message: 'How does chapter 1 open?' }, 202);
+  const started = await described<{ turnId: string }>(
+    'POST',
+    '/sessions/{sessionId}/turns',
+    `/sessions/${session.id}/turns`,
+    { message: 'How does chapter 1 open?' },
+    202,
+  );
   await described('GET', '/turns/{turnId}', `/turns/${started.turnId}`);
   await waitTurn(h, started.turnId);
   await described('GET', '/turns/{turnId}', `/turns/${started.turnId}`);
   await described('POST', '/turns/{turnId}/stream-token', `/turns/${started.turnId}/stream-token`);
   await described('GET', '/sessions/{sessionId}/messages', `/sessions/${session.id}/messages`);
-  const turns = await described<{ items: unknown[] }>('GET', '/sessions/{sessionId}/turns', `/sessions/${session.id}/turns`);
+  const turns = await described<{ items: unknown[] }>(
+    'GET',
+    '/sessions/{sessionId}/turns',
+    `/sessions/${session.id}/turns`,
+  );
   expect(turns.items).toHaveLength(1);
 });
 
 test('a job answers as documented, running and done', async () => {
-  const project = await described<{ id: string }>('POST', '/projects', '/projects', { title: 'Short Job', type: 'novel' });
+  const project = await described<{ id: string }>('POST', '/projects', '/projects', {
+    title: 'Short Job',
+    type: 'novel',
+  });
   // The offline model's persona plans and writes when nothing is scripted.
   h.model.reset();
-  const job = await described<{ jobId: string }>('POST', '/jobs', '/jobs', { projectId: project.id, chapters: { from: 1, to: 1 } }, 202);
+  const job = await described<{ jobId: string }>(
+    'POST',
+    '/jobs',
+    '/jobs',
+    { projectId: project.id, chapters: { from: 1, to: 1 } },
+    202,
+  );
   await described('GET', '/jobs/{jobId}', `/jobs/${job.jobId}`);
   await described('POST', '/jobs/{jobId}/stream-token', `/jobs/${job.jobId}/stream-token`);
   await h.runtime.temporal.workflow.getHandle(`job-${job.jobId}`).result();

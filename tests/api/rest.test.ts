@@ -4,7 +4,16 @@
  * running turn per session (409 with its id), interrupt/steer on ended turns.
  */
 import { waitFor } from '../helpers/streams';
-import { api, createHarness, createProjectAndSession, type Harness, postTurn, routerReply, runTurn, waitTurn } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  createProjectAndSession,
+  type Harness,
+  postTurn,
+  routerReply,
+  runTurn,
+  waitTurn,
+} from '../helpers/harness';
 
 let h: Harness;
 beforeAll(async () => {
@@ -24,19 +33,42 @@ type FileBody = {
   content: string;
   title: string;
   changed?: boolean;
-  versions: { version: number; author: string; operation: string; words: number; turnId: string | null; content?: string }[];
+  versions: {
+    version: number;
+    author: string;
+    operation: string;
+    words: number;
+    turnId: string | null;
+    content?: string;
+  }[];
 };
 
 test('author files: create is version 1 by the author; edits add versions; a stale base version is refused with the head', async () => {
   const { projectId } = await createProjectAndSession(h);
-  const created = await api<FileBody>(h, 'POST', '/api/v1/files', { projectId, type: 'character', title: 'Mara', content: 'A harbour pilot.' });
+  const created = await api<FileBody>(h, 'POST', '/api/v1/files', {
+    projectId,
+    type: 'character',
+    title: 'Mara',
+    content: 'A harbour pilot.',
+  });
   expect(created.status).toBe(201);
-  expect(created.body).toMatchObject({ version: 1, latestAuthor: 'author', content: 'A harbour pilot.', title: 'Mara' });
-  expect(created.body.versions).toEqual([expect.objectContaining({ version: 1, author: 'author', operation: 'author_create', words: 3, turnId: null })]);
+  expect(created.body).toMatchObject({
+    version: 1,
+    latestAuthor: 'author',
+    content: 'A harbour pilot.',
+    title: 'Mara',
+  });
+  expect(created.body.versions).toEqual([
+    expect.objectContaining({ version: 1, author: 'author', operation: 'author_create', words: 3, turnId: null }),
+  ]);
   expect(created.body.versions[0]!.content).toBeUndefined();
   const id = created.body.id;
 
-  const edit = await api<FileBody>(h, 'PUT', `/api/v1/files/${id}`, { content: 'A harbour pilot. Fears deep water.', baseVersion: 1, title: 'Mara Voss' });
+  const edit = await api<FileBody>(h, 'PUT', `/api/v1/files/${id}`, {
+    content: 'A harbour pilot. Fears deep water.',
+    baseVersion: 1,
+    title: 'Mara Voss',
+  });
   expect(edit.status).toBe(200);
   expect(edit.body).toMatchObject({ version: 2, latestAuthor: 'author', title: 'Mara Voss', changed: true });
   expect(edit.body.versions.map((v) => [v.version, v.author, v.operation])).toEqual([
@@ -44,7 +76,10 @@ test('author files: create is version 1 by the author; edits add versions; a sta
     [2, 'author', 'author_edit'],
   ]);
 
-  const stale = await api<{ error: { code: string; details: { version: number } } }>(h, 'PUT', `/api/v1/files/${id}`, { content: 'Overwrite', baseVersion: 1 });
+  const stale = await api<{ error: { code: string; details: { version: number } } }>(h, 'PUT', `/api/v1/files/${id}`, {
+    content: 'Overwrite',
+    baseVersion: 1,
+  });
   expect(stale.status).toBe(409);
   expect(stale.body.error.code).toBe('version_conflict');
   expect(stale.body.error.details.version).toBe(2);
@@ -52,19 +87,31 @@ test('author files: create is version 1 by the author; edits add versions; a sta
   const same = await api<FileBody>(h, 'PUT', `/api/v1/files/${id}`, { content: 'A harbour pilot. Fears deep water.' });
   expect(same.body).toMatchObject({ version: 2, changed: false });
 
-  const v1 = await api<{ content: string; version: number; author: string }>(h, 'GET', `/api/v1/files/${id}/versions/1`);
-  expect(v1.body).toMatchObject({ version: 1, author: 'author', content: 'A harbour pilot.' });
-
-  const restored = await api<FileBody & { restoredFrom: number }>(h, 'POST', `/api/v1/files/${id}/restore`, { version: 1 });
-  expect(restored.status).toBe(201);
-  expect(restored.body).toMatchObject({ version: 3, content: 'A harbour pilot.', latestAuthor: 'author', restoredFrom: 1 });
-  expect(restored.body.versions[2]).toMatchObject({ version: 3, author: 'author', operation: 'restore' });
-  // The history on its own: every version, oldest first, who made it and how, no text.
-  const history = await api<{ fileId: string; title: string; headVersion: number; items: { version: number; author: string; operation: string; content?: string }[] }>(
+  const v1 = await api<{ content: string; version: number; author: string }>(
     h,
     'GET',
-    `/api/v1/files/${id}/versions`,
+    `/api/v1/files/${id}/versions/1`,
   );
+  expect(v1.body).toMatchObject({ version: 1, author: 'author', content: 'A harbour pilot.' });
+
+  const restored = await api<FileBody & { restoredFrom: number }>(h, 'POST', `/api/v1/files/${id}/restore`, {
+    version: 1,
+  });
+  expect(restored.status).toBe(201);
+  expect(restored.body).toMatchObject({
+    version: 3,
+    content: 'A harbour pilot.',
+    latestAuthor: 'author',
+    restoredFrom: 1,
+  });
+  expect(restored.body.versions[2]).toMatchObject({ version: 3, author: 'author', operation: 'restore' });
+  // The history on its own: every version, oldest first, who made it and how, no text.
+  const history = await api<{
+    fileId: string;
+    title: string;
+    headVersion: number;
+    items: { version: number; author: string; operation: string; content?: string }[];
+  }>(h, 'GET', `/api/v1/files/${id}/versions`);
   expect(history.status).toBe(200);
   expect(history.body).toMatchObject({ fileId: id, title: 'Mara Voss', headVersion: 3 });
   expect(history.body.items.map((v) => [v.version, v.author, v.operation])).toEqual([
@@ -75,26 +122,50 @@ test('author files: create is version 1 by the author; edits add versions; a sta
   expect(history.body.items.every((v) => v.content === undefined)).toBe(true);
   expect((await api(h, 'GET', '/api/v1/files/0123456789abcdef01234567/versions')).status).toBe(404);
   // History only grows: version 2 is still there.
-  expect((await api<{ content: string }>(h, 'GET', `/api/v1/files/${id}/versions/2`)).body.content).toBe('A harbour pilot. Fears deep water.');
+  expect((await api<{ content: string }>(h, 'GET', `/api/v1/files/${id}/versions/2`)).body.content).toBe(
+    'A harbour pilot. Fears deep water.',
+  );
 
   expect((await api(h, 'POST', `/api/v1/files/${id}/restore`, { version: 9 })).status).toBe(404);
   expect((await api(h, 'GET', `/api/v1/files/${id}/versions/9`)).status).toBe(404);
   for (const bad of ['0', 'abc', '1e3', '-1', '01'])
-    expect((await api<{ error: { code: string } }>(h, 'GET', `/api/v1/files/${id}/versions/${bad}`)).body.error.code).toBe('invalid_version');
+    expect(
+      (await api<{ error: { code: string } }>(h, 'GET', `/api/v1/files/${id}/versions/${bad}`)).body.error.code,
+    ).toBe('invalid_version');
 });
 
 test('listing by type carries no content; folders delete recursively only when asked; deleted files are gone', async () => {
   const { projectId } = await createProjectAndSession(h);
   const folder = await api<FileBody>(h, 'POST', '/api/v1/files', { projectId, type: 'folder', title: 'Part I' });
-  const ch = await api<FileBody>(h, 'POST', '/api/v1/files', { projectId, type: 'draft', title: 'Chapter 1', content: 'It rained.', parentId: folder.body.id });
+  const ch = await api<FileBody>(h, 'POST', '/api/v1/files', {
+    projectId,
+    type: 'draft',
+    title: 'Chapter 1',
+    content: 'It rained.',
+    parentId: folder.body.id,
+  });
   expect(ch.status).toBe(201);
-  const notFolder = await api<{ error: { code: string } }>(h, 'POST', '/api/v1/files', { projectId, type: 'draft', title: 'x', parentId: ch.body.id });
+  const notFolder = await api<{ error: { code: string } }>(h, 'POST', '/api/v1/files', {
+    projectId,
+    type: 'draft',
+    title: 'x',
+    parentId: ch.body.id,
+  });
   expect(notFolder.body.error.code).toBe('invalid_parent');
 
-  const drafts = await api<{ items: Record<string, unknown>[] }>(h, 'GET', `/api/v1/projects/${projectId}/files?type=draft`);
+  const drafts = await api<{ items: Record<string, unknown>[] }>(
+    h,
+    'GET',
+    `/api/v1/projects/${projectId}/files?type=draft`,
+  );
   expect(drafts.body.items.map((f) => f.title)).toEqual(['Chapter 1']);
   expect(drafts.body.items[0]).not.toHaveProperty('content');
-  expect(drafts.body.items[0]).toMatchObject({ version: 1, words: 2, latestAuthor: 'author', parentId: folder.body.id });
+  expect(drafts.body.items[0]).toMatchObject({
+    version: 1,
+    words: 2,
+    latestAuthor: 'author',
+    parentId: folder.body.id,
+  });
   const all = await api<{ items: unknown[] }>(h, 'GET', `/api/v1/projects/${projectId}/files`);
   expect(all.body.items).toHaveLength(2);
   expect((await api(h, 'GET', `/api/v1/projects/${projectId}/files?type=poem`)).status).toBe(400);
@@ -113,7 +184,13 @@ test('an author edit of an AI-written file is a new version marked author; usage
   const { projectId, sessionId } = await createProjectAndSession(h);
   h.model.script([
     routerReply({ current_agent: 'writer', workflow_plan: 'quick', workflow_agents: ['writer'], scope: 'ch1' }),
-    { match: { agent: 'writer' }, reply: { content: 'Writing.', toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: 'Chapter 1' } }] } },
+    {
+      match: { agent: 'writer' },
+      reply: {
+        content: 'Writing.',
+        toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: 'Chapter 1' } }],
+      },
+    },
     // No provider usage for this step: the activity estimates it and says so.
     { match: { agent: 'writer' }, reply: { content: '<file>\nThe tide turned.\n</file>\nSaved.', usage: null } },
   ]);
@@ -122,7 +199,10 @@ test('an author edit of an AI-written file is a new version marked author; usage
   const file = (await api<{ items: { id: string }[] }>(h, 'GET', `/api/v1/projects/${projectId}/files`)).body.items[0]!;
   const before = await api<FileBody>(h, 'GET', `/api/v1/files/${file.id}`);
   expect(before.body.versions).toEqual([expect.objectContaining({ version: 1, author: 'ai', turnId: run.turnId })]);
-  const edited = await api<FileBody>(h, 'PUT', `/api/v1/files/${file.id}`, { content: 'The tide turned at dawn.\n', baseVersion: 1 });
+  const edited = await api<FileBody>(h, 'PUT', `/api/v1/files/${file.id}`, {
+    content: 'The tide turned at dawn.\n',
+    baseVersion: 1,
+  });
   expect(edited.body.latestAuthor).toBe('author');
   expect(edited.body.versions.map((v) => v.author)).toEqual(['ai', 'author']);
 
@@ -144,7 +224,9 @@ test('an author edit of an AI-written file is a new version marked author; usage
   expect(agents.router).toMatchObject({ estimated: false });
   expect(agents.writer).toMatchObject({ estimated: true });
   expect(project.body.byAgent.reduce((s, a) => s + a.totalTokens, 0)).toBe(sum);
-  expect(project.body.byTurn).toEqual([expect.objectContaining({ turnId: run.turnId, totalTokens: sum, estimated: true, status: 'completed' })]);
+  expect(project.body.byTurn).toEqual([
+    expect.objectContaining({ turnId: run.turnId, totalTokens: sum, estimated: true, status: 'completed' }),
+  ]);
 
   const mine = await api<Usage>(h, 'GET', '/api/v1/usage');
   expect(mine.body.totals.totalTokens).toBeGreaterThanOrEqual(sum);
@@ -155,11 +237,20 @@ test('a second turn while one runs gets 409 with the running turn id; signals to
   h.model.script([
     routerReply({ current_agent: 'writer', workflow_plan: 'quick', workflow_agents: ['writer'], scope: 'x' }),
     // The writer hangs mid-answer, so the turn stays running until interrupted.
-    { match: { agent: 'writer' }, reply: { content: 'Let me think about the opening line for a long while.' }, stallAfterChars: 10 },
+    {
+      match: { agent: 'writer' },
+      reply: { content: 'Let me think about the opening line for a long while.' },
+      stallAfterChars: 10,
+    },
   ]);
   const first = await postTurn(h, sessionId, 'Write chapter 1');
   await waitFor(() => h.model.requests.some((r) => r.agent === 'writer'), 10000, 'the writer to start');
-  const second = await api<{ error: { code: string; details: { turnId: string } } }>(h, 'POST', `/api/v1/sessions/${sessionId}/turns`, { message: 'And chapter 2' });
+  const second = await api<{ error: { code: string; details: { turnId: string } } }>(
+    h,
+    'POST',
+    `/api/v1/sessions/${sessionId}/turns`,
+    { message: 'And chapter 2' },
+  );
   expect(second.status).toBe(409);
   expect(second.body.error.details.turnId).toBe(first);
   expect(await h.runtime.models.Turn.countDocuments({ sessionId })).toBe(1);
@@ -181,9 +272,16 @@ test('projects and sessions: list, get, messages in order', async () => {
   expect(projects.body.items.map((p) => p.id)).toContain(projectId);
   const sessions = await api<{ items: { id: string }[] }>(h, 'GET', `/api/v1/sessions?projectId=${projectId}`);
   expect(sessions.body.items.map((s) => s.id)).toEqual([sessionId]);
-  h.model.script([routerReply({ current_agent: 'writer', workflow_plan: 'quick', workflow_agents: ['writer'], scope: 'hi' }), { match: { agent: 'writer' }, reply: { content: 'Hello, author.' } }]);
+  h.model.script([
+    routerReply({ current_agent: 'writer', workflow_plan: 'quick', workflow_agents: ['writer'], scope: 'hi' }),
+    { match: { agent: 'writer' }, reply: { content: 'Hello, author.' } },
+  ]);
   await runTurn(h, sessionId, 'Say hello');
-  const messages = await api<{ items: { role: string; content: string; seq: number }[] }>(h, 'GET', `/api/v1/sessions/${sessionId}/messages`);
+  const messages = await api<{ items: { role: string; content: string; seq: number }[] }>(
+    h,
+    'GET',
+    `/api/v1/sessions/${sessionId}/messages`,
+  );
   expect(messages.body.items.map((m) => [m.role, m.content])).toEqual([
     ['user', 'Say hello'],
     ['assistant', 'Hello, author.'],

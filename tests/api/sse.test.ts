@@ -9,7 +9,15 @@ import { serveSse } from '../../src/api/sse';
 import { createStartedServer } from '../helpers/app-server';
 import { createHarness, createProjectAndSession, type Harness, postTurn, waitTurn } from '../helpers/harness';
 import { readSse } from '../helpers/sse-client';
-import { contentDraft, doneDraft, readerConnections, readResuming, syntheticTurn, waitFor, wire } from '../helpers/streams';
+import {
+  contentDraft,
+  doneDraft,
+  readerConnections,
+  readResuming,
+  syntheticTurn,
+  waitFor,
+  wire,
+} from '../helpers/streams';
 
 let h: Harness;
 beforeAll(async () => {
@@ -21,13 +29,26 @@ afterAll(async () => {
 beforeEach(() => h.model.reset());
 
 const writerScript = (body: string, extra: { tokensPerSecond?: number } = {}) => [
-  { match: { agent: 'router' as const }, reply: { content: '{"current_agent":"writer","workflow_plan":"quick","workflow_agents":["writer"],"write_content":true,"read_only":false,"scope":"ch1"}' } },
-  { match: { agent: 'writer' as const }, reply: { content: 'Drafting chapter 1 now.', toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: 'Chapter 1' } }] } },
+  {
+    match: { agent: 'router' as const },
+    reply: {
+      content:
+        '{"current_agent":"writer","workflow_plan":"quick","workflow_agents":["writer"],"write_content":true,"read_only":false,"scope":"ch1"}',
+    },
+  },
+  {
+    match: { agent: 'writer' as const },
+    reply: {
+      content: 'Drafting chapter 1 now.',
+      toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: 'Chapter 1' } }],
+    },
+  },
   { match: { agent: 'writer' as const }, reply: { content: `<file>\n${body}\n</file>\nSaved chapter 1.` }, ...extra },
   { match: { agent: 'quality_reviewer' as const }, reply: { content: 'Looks good.' } },
 ];
 
-const prose = (n: number) => Array.from({ length: n }, (_, i) => `Line ${i}: the lamps of the harbour went out one by one.`).join('\n');
+const prose = (n: number) =>
+  Array.from({ length: n }, (_, i) => `Line ${i}: the lamps of the harbour went out one by one.`).join('\n');
 
 test('a finished turn: reconnecting after every k-th event rebuilds the single full read byte for byte', async () => {
   const { sessionId } = await createProjectAndSession(h);
@@ -100,7 +121,10 @@ test('keep-alive comments flow while nothing happens', async () => {
 
 test('an id the stream trimmed answers an explicit reset pointing at the turn, never a silent gap', async () => {
   const t = await syntheticTurn(h, { status: 'completed' });
-  await t.publish(1, Array.from({ length: 20 }, (_, i) => contentDraft(t.turnId, `d${i}`)));
+  await t.publish(
+    1,
+    Array.from({ length: 20 }, (_, i) => contentDraft(t.turnId, `d${i}`)),
+  );
   await t.publish(2, [doneDraft(t.turnId)]);
   await h.runtime.redis.xtrim(t.key, 'MAXLEN', 5);
   const r = await readSse(t.url, { headers: { 'last-event-id': '1-3' } });
@@ -110,7 +134,11 @@ test('an id the stream trimmed answers an explicit reset pointing at the turn, n
   const reset = r.frames[0]!;
   expect(reset.event).toBe('reset');
   expect(reset.id).toBeUndefined();
-  expect(JSON.parse(reset.data)).toMatchObject({ type: 'reset', turnId: t.turnId, data: { reason: 'trimmed', stateUrl: `/api/v1/turns/${t.turnId}`, lastAvailableId: '2-0' } });
+  expect(JSON.parse(reset.data)).toMatchObject({
+    type: 'reset',
+    turnId: t.turnId,
+    data: { reason: 'trimmed', stateUrl: `/api/v1/turns/${t.turnId}`, lastAvailableId: '2-0' },
+  });
   // A late joiner (no id) would miss the head too.
   const late = await readSse(t.url);
   expect(late.frames.map((f) => [f.event, JSON.parse(f.data).data.reason])).toEqual([['reset', 'trimmed']]);
@@ -216,12 +244,18 @@ test('dedicated readers (one per client) serve the same frames and release their
   await t.publish(1, [contentDraft(t.turnId, 'a'), contentDraft(t.turnId, 'b')]);
   const app = express();
   app.get('/events', (req, res) =>
-    serveSse(req, res, h.runtime.redis, { key: t.key, stateUrl: '/state', envelope: { turnId: t.turnId }, hasEnded: async () => false }, {
-      keepAliveMs: 250,
-      retryMs: 1000,
-      clock: () => new Date(),
-      reader: 'dedicated',
-    }),
+    serveSse(
+      req,
+      res,
+      h.runtime.redis,
+      { key: t.key, stateUrl: '/state', envelope: { turnId: t.turnId }, hasEnded: async () => false },
+      {
+        keepAliveMs: 250,
+        retryMs: 1000,
+        clock: () => new Date(),
+        reader: 'dedicated',
+      },
+    ),
   );
   const s = await createStartedServer(app);
   try {
@@ -257,7 +291,13 @@ test('a client that leaves a dedicated reader mid-wait releases it at once', asy
   const t = await syntheticTurn(h);
   const app = express();
   app.get('/events', (req, res) =>
-    serveSse(req, res, h.runtime.redis, { key: t.key, stateUrl: '/s', envelope: {}, hasEnded: async () => false }, { keepAliveMs: 10_000, retryMs: 1000, clock: () => new Date(), reader: 'dedicated' }),
+    serveSse(
+      req,
+      res,
+      h.runtime.redis,
+      { key: t.key, stateUrl: '/s', envelope: {}, hasEnded: async () => false },
+      { keepAliveMs: 10_000, retryMs: 1000, clock: () => new Date(), reader: 'dedicated' },
+    ),
   );
   const s = await createStartedServer(app);
   try {

@@ -25,10 +25,16 @@ function build(name: string, js: string): void {
   fs.writeFileSync(file, js);
   fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(js));
   fs.writeFileSync(`${file}.gz`, zlib.gzipSync(js));
-  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><div id="root"></div><script src="/studio/assets/${name}"></script>`);
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    `<!doctype html><div id="root"></div><script src="/studio/assets/${name}"></script>`,
+  );
 }
 
-function get(p: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function get(
+  p: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .get(`${base}${p}`, { headers }, (res) => {

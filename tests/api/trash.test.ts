@@ -3,7 +3,14 @@
  * its versions until FILE_TRASH_RETENTION_DAYS ends; a folder's undelete brings back what
  * its recursive delete took; an undelete never overwrites a live file.
  */
-import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { call, ofType, router, say } from '../helpers/script';
 
 // Turns on services shared with other suites: a loaded machine makes each take seconds.
@@ -16,17 +23,30 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 afterEach(() => expectScriptFullyUsed(h));
 
-type FileBody = { id: string; title: string; content: string; parentId: string | null; versions: { version: number; author: string }[] };
+type FileBody = {
+  id: string;
+  title: string;
+  content: string;
+  parentId: string | null;
+  versions: { version: number; author: string }[];
+};
 type Trashed = { id: string; title: string; deletedAt: string; purgeAt: string; deletedWith: string | null };
 type Restored = FileBody & { restored: { id: string; title: string; renamedFrom?: string; movedToTop?: true }[] };
 
-async function file(projectId: string, title: string, content = '', extra: Record<string, unknown> = {}): Promise<string> {
+async function file(
+  projectId: string,
+  title: string,
+  content = '',
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const r = await api<FileBody>(h, 'POST', '/api/v1/files', { projectId, type: 'draft', title, content, ...extra });
   expect(r.status).toBe(201);
   return r.body.id;
 }
-const trash = async (projectId: string) => (await api<{ items: Trashed[] }>(h, 'GET', `/api/v1/projects/${projectId}/files?deleted=true`)).body.items;
-const live = async (projectId: string) => (await api<{ items: { id: string; title: string }[] }>(h, 'GET', `/api/v1/projects/${projectId}/files`)).body.items;
+const trash = async (projectId: string) =>
+  (await api<{ items: Trashed[] }>(h, 'GET', `/api/v1/projects/${projectId}/files?deleted=true`)).body.items;
+const live = async (projectId: string) =>
+  (await api<{ items: { id: string; title: string }[] }>(h, 'GET', `/api/v1/projects/${projectId}/files`)).body.items;
 
 test('deletes are recoverable: a deleted file is listed in the trash and undelete brings it back with all its versions', async () => {
   const { projectId } = await createProjectAndSession(h);
@@ -56,10 +76,18 @@ test('deletes are recoverable: a deleted file is listed in the trash and undelet
   expect([again.status, again.body.error.code]).toEqual([409, 'not_deleted']);
 });
 
-test("undeleting a folder restores what its recursive delete removed, not what was deleted on its own before", async () => {
+test('undeleting a folder restores what its recursive delete removed, not what was deleted on its own before', async () => {
   const { projectId } = await createProjectAndSession(h);
-  const folder = (await api<FileBody>(h, 'POST', '/api/v1/files', { projectId, type: 'folder', title: 'Part I' })).body.id;
-  const sub = (await api<FileBody>(h, 'POST', '/api/v1/files', { projectId, type: 'folder', title: 'Interludes', parentId: folder })).body.id;
+  const folder = (await api<FileBody>(h, 'POST', '/api/v1/files', { projectId, type: 'folder', title: 'Part I' })).body
+    .id;
+  const sub = (
+    await api<FileBody>(h, 'POST', '/api/v1/files', {
+      projectId,
+      type: 'folder',
+      title: 'Interludes',
+      parentId: folder,
+    })
+  ).body.id;
   const ch1 = await file(projectId, 'Chapter 1', 'One.', { parentId: folder });
   const ch2 = await file(projectId, 'Chapter 2', 'Two.', { parentId: folder });
   const inter = await file(projectId, 'Interlude', 'Rain.', { parentId: sub });
@@ -73,7 +101,12 @@ test("undeleting a folder restores what its recursive delete removed, not what w
   const back = await api<Restored>(h, 'POST', `/api/v1/files/${folder}/undelete`);
   expect(back.status).toBe(200);
   expect(back.body.restored.map((r) => r.id).sort()).toEqual([folder, sub, ch1, inter].sort());
-  expect((await live(projectId)).map((f) => f.title).sort()).toEqual(['Chapter 1', 'Interlude', 'Interludes', 'Part I']);
+  expect((await live(projectId)).map((f) => f.title).sort()).toEqual([
+    'Chapter 1',
+    'Interlude',
+    'Interludes',
+    'Part I',
+  ]);
   expect((await trash(projectId)).map((f) => f.id)).toEqual([ch2]);
   const restoredChild = await api<FileBody>(h, 'GET', `/api/v1/files/${inter}`);
   expect(restoredChild.body).toMatchObject({ parentId: sub, content: 'Rain.' });
@@ -87,7 +120,9 @@ test('undelete of a title that exists again never overwrites the live file: the 
 
   const back = await api<Restored>(h, 'POST', `/api/v1/files/${old}/undelete`);
   expect(back.status).toBe(200);
-  expect(back.body.restored).toEqual([{ id: old, title: 'Chapter 1 (restored)', type: 'draft', renamedFrom: 'Chapter 1' }]);
+  expect(back.body.restored).toEqual([
+    { id: old, title: 'Chapter 1 (restored)', type: 'draft', renamedFrom: 'Chapter 1' },
+  ]);
   expect(back.body.content).toBe('The old opening.');
   const current = await api<FileBody>(h, 'GET', `/api/v1/files/${fresh}`);
   expect(current.body).toMatchObject({ title: 'Chapter 1', content: 'The new opening.' });
@@ -96,7 +131,8 @@ test('undelete of a title that exists again never overwrites the live file: the 
 
 test('a file whose folder is still in the trash comes back at the top level', async () => {
   const { projectId } = await createProjectAndSession(h);
-  const folder = (await api<FileBody>(h, 'POST', '/api/v1/files', { projectId, type: 'folder', title: 'Act I' })).body.id;
+  const folder = (await api<FileBody>(h, 'POST', '/api/v1/files', { projectId, type: 'folder', title: 'Act I' })).body
+    .id;
   const ch = await file(projectId, 'Scene 1', 'Dawn.', { parentId: folder });
   expect((await api(h, 'DELETE', `/api/v1/files/${folder}?recursive=true`)).status).toBe(204);
   const back = await api<Restored>(h, 'POST', `/api/v1/files/${ch}/undelete`);
@@ -133,7 +169,11 @@ test("an agent's delete_file puts the file in the trash, and the author can unde
   await runTurn(h, sessionId, 'Write an outline');
   const outline = (await live(projectId))[0]!.id;
   h.model.reset();
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), call('writer', 'delete_file', { id: outline }), say('writer', 'Deleted the outline.')]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    call('writer', 'delete_file', { id: outline }),
+    say('writer', 'Deleted the outline.'),
+  ]);
   const r = await runTurn(h, sessionId, 'Delete the Outline');
   expect(ofType(r.events, 'tool_result')[0]!.data).toMatchObject({ ok: true, result: { in_trash: true } });
   expect((await trash(projectId)).map((f) => f.id)).toEqual([outline]);

@@ -30,22 +30,33 @@ test('a second start waits for the one running, in arrival order, and both turns
   const first = await createProjectAndSession(h);
   const second = await createProjectAndSession(h);
   const reply = say('writer', 'Hello. Chapter one is ready when you are.');
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), reply, router({ current_agent: 'writer', workflow_plan: 'quick' }), reply]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    reply,
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    reply,
+  ]);
   let release!: () => void;
   const reached = new Promise<void>((resolve) => {
     hold = { released: new Promise<void>((r) => (release = r)), reached: resolve };
   });
   const firstTurn = postTurn(h, first.sessionId, 'hello there');
   await reached;
-  const secondTurn = api<{ turnId: string }>(h, 'POST', `/api/v1/sessions/${second.sessionId}/turns`, { message: 'hi there' });
+  const secondTurn = api<{ turnId: string }>(h, 'POST', `/api/v1/sessions/${second.sessionId}/turns`, {
+    message: 'hi there',
+  });
   // The second request is in, and the start it needs is taken: nothing of its turn exists yet.
   await new Promise((r) => setTimeout(r, 300));
-  expect(await h.runtime.models.Turn.countDocuments({ sessionId: { $in: [first.sessionId, second.sessionId] } })).toBe(0);
+  expect(await h.runtime.models.Turn.countDocuments({ sessionId: { $in: [first.sessionId, second.sessionId] } })).toBe(
+    0,
+  );
 
   release();
   const [firstId, secondRes] = await Promise.all([firstTurn, secondTurn]);
   expect(secondRes.status).toBe(202);
-  const turns = await h.runtime.models.Turn.find({ _id: { $in: [firstId, secondRes.body.turnId] } }).sort({ createdAt: 1, _id: 1 }).lean();
+  const turns = await h.runtime.models.Turn.find({ _id: { $in: [firstId, secondRes.body.turnId] } })
+    .sort({ createdAt: 1, _id: 1 })
+    .lean();
   expect(turns.map((t) => String(t._id))).toEqual([firstId, secondRes.body.turnId]);
   expect((await waitTurn(h, firstId)).status).toBe('completed');
   expect((await waitTurn(h, secondRes.body.turnId)).status).toBe('completed');

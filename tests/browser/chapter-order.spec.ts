@@ -7,21 +7,34 @@
  */
 import { authorFile, createProject, expectAccessible, shot, studio, expect, test } from './helpers';
 
-test('the tree and the export order chapters the same way, by the core parser ("Chapter Ten" is 10)', async ({ page }) => {
+test('the tree and the export order chapters the same way, by the core parser ("Chapter Ten" is 10)', async ({
+  page,
+}) => {
   const projectId = await createProject(`Order ${Date.now()}`);
   const titles = ['Chapter 11: The Harbour', 'Scene 3', 'Chapter Ten: The Bell', '第12节 潮水', 'Chapter 9: The Fog'];
   const ids = new Map<string, string>();
-  for (const title of titles) ids.set(title, await authorFile(projectId, title, `The text of ${title}, one paragraph long.`));
+  for (const title of titles)
+    ids.set(title, await authorFile(projectId, title, `The text of ${title}, one paragraph long.`));
 
   await page.goto(studio(`projects/${projectId}/chat`));
   const tree = page.getByTestId('file-tree');
   await expect(tree.locator('a[data-file-id]')).toHaveCount(titles.length);
-  const treeOrder = await tree.locator('a[data-file-id]').evaluateAll((links) => links.map((a) => a.getAttribute('data-file-id')));
+  const treeOrder = await tree
+    .locator('a[data-file-id]')
+    .evaluateAll((links) => links.map((a) => a.getAttribute('data-file-id')));
   const byId = new Map([...ids].map(([title, id]) => [id, title]));
   const treeTitles = treeOrder.map((id) => byId.get(id!));
-  expect(treeTitles).toEqual(['Chapter 9: The Fog', 'Chapter Ten: The Bell', 'Chapter 11: The Harbour', 'Scene 3', '第12节 潮水']);
+  expect(treeTitles).toEqual([
+    'Chapter 9: The Fog',
+    'Chapter Ten: The Bell',
+    'Chapter 11: The Harbour',
+    'Scene 3',
+    '第12节 潮水',
+  ]);
 
-  const res = await fetch(`${process.env.STUDIO_URL}/api/v1/projects/${projectId}/export?format=md`, { headers: { authorization: `Bearer ${process.env.STUDIO_TOKEN}` } });
+  const res = await fetch(`${process.env.STUDIO_URL}/api/v1/projects/${projectId}/export?format=md`, {
+    headers: { authorization: `Bearer ${process.env.STUDIO_TOKEN}` },
+  });
   expect(res.status).toBe(200);
   const exported = [...(await res.text()).matchAll(/^# (.+)$/gm)].map((m) => m[1]);
   // The export reads each chapter's own title; the numbered ones, in the tree's order.

@@ -4,13 +4,30 @@
  * shows exactly the text the API streamed. Then a reload mid-stream and a dropped
  * connection mid-turn: the page ends with the same text, nothing missing or doubled.
  */
-import { api, dropStreams, editorText, expectAccessible, newestTurnId, pageTexts, persona, shot, streamTexts, studio, turnEvents, waitTurnDone, expect, test } from './helpers';
+import {
+  api,
+  dropStreams,
+  editorText,
+  expectAccessible,
+  newestTurnId,
+  pageTexts,
+  persona,
+  shot,
+  streamTexts,
+  studio,
+  turnEvents,
+  waitTurnDone,
+  expect,
+  test,
+} from './helpers';
 
 test.beforeEach(async () => {
   await persona();
 });
 
-test('create a project, run a turn to done: file cards, verdict, suggestions, usage; the text is the stream’s', async ({ page }) => {
+test('create a project, run a turn to done: file cards, verdict, suggestions, usage; the text is the stream’s', async ({
+  page,
+}) => {
   await page.goto(studio());
   const title = `Lighthouse ${Date.now()}`;
   await page.getByRole('button', { name: 'New project' }).click();
@@ -22,8 +39,17 @@ test('create a project, run a turn to done: file cards, verdict, suggestions, us
   await page.getByRole('button', { name: 'Create' }).click();
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   const projectId = /projects\/([0-9a-f]{24})/.exec(page.url())![1]!;
-  const project = await api<{ title: string; summary: string; style: string; type: string; author: string }>('GET', `/projects/${projectId}`);
-  expect(project.body).toMatchObject({ title, type: 'novel', author: 'M. Lantern', summary: 'A keeper finds a ship that is not on any chart.', style: 'Quiet, precise, salt-worn.' });
+  const project = await api<{ title: string; summary: string; style: string; type: string; author: string }>(
+    'GET',
+    `/projects/${projectId}`,
+  );
+  expect(project.body).toMatchObject({
+    title,
+    type: 'novel',
+    author: 'M. Lantern',
+    summary: 'A keeper finds a ship that is not on any chart.',
+    style: 'Quiet, precise, salt-worn.',
+  });
 
   await page.getByLabel('Message').fill('Write chapter 1');
   await page.getByRole('button', { name: 'Send' }).click();
@@ -43,7 +69,8 @@ test('create a project, run a turn to done: file cards, verdict, suggestions, us
   await expect(cards).toHaveCount(new Set(saved.map((e) => (e.data as { fileId: string }).fileId)).size);
   await expect(turn.locator('.verdict')).toBeVisible();
   const suggestions = events.find((e) => e.type === 'suggestions');
-  if (suggestions) for (const s of suggestions.data.items) await expect(page.getByRole('button', { name: s })).toBeVisible();
+  if (suggestions)
+    for (const s of suggestions.data.items) await expect(page.getByRole('button', { name: s })).toBeVisible();
   const tokens = events.filter((e) => e.type === 'usage').reduce((n, e) => n + e.data.totalTokens, 0);
   await expect(turn.getByTestId('usage')).toContainText(tokens.toLocaleString('en-US'));
   await shot(page, 'chat');
@@ -57,13 +84,16 @@ test('create a project, run a turn to done: file cards, verdict, suggestions, us
   const file = await api<{ content: string; version: number; words: number }>('GET', `/files/${first.fileId}`);
   // The editor draws only the paragraphs in view: its opening, and the words of the whole text.
   const opening = file.body.content.split('\n')[0]!;
-  await expect.poll(async () => (await editorText(page, new RegExp(`Text: ${first.title}`))).startsWith(opening)).toBe(true);
+  await expect
+    .poll(async () => (await editorText(page, new RegExp(`Text: ${first.title}`))).startsWith(opening))
+    .toBe(true);
   await expect(page.getByTestId('word-count')).toHaveText(String(file.body.words));
 });
 
 test('a reload mid-stream rejoins the running turn from its start: the same text, once', async ({ page }) => {
   await persona({ tokensPerSecond: 60 });
-  const projectId = (await api<{ id: string }>('POST', '/projects', { title: `Reload ${Date.now()}`, type: 'novel' })).body.id;
+  const projectId = (await api<{ id: string }>('POST', '/projects', { title: `Reload ${Date.now()}`, type: 'novel' }))
+    .body.id;
   await page.goto(studio(`projects/${projectId}/chat`));
   await page.getByLabel('Message').fill('Write chapter 1');
   await page.getByRole('button', { name: 'Send' }).click();
@@ -73,13 +103,19 @@ test('a reload mid-stream rejoins the running turn from its start: the same text
   await page.waitForTimeout(1500);
   await page.reload();
   await expect(page.locator(`article[data-turn-id="${turnId}"]`)).toHaveAttribute('data-status', 'running');
-  await expect(page.locator(`article[data-turn-id="${turnId}"]`)).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+  await expect(page.locator(`article[data-turn-id="${turnId}"]`)).toHaveAttribute('data-status', 'done', {
+    timeout: 60_000,
+  });
   expect(await pageTexts(page, turnId)).toEqual(streamTexts(await turnEvents(turnId)));
 });
 
-test('offline mid-turn, then back: EventSource resumes with Last-Event-ID; nothing missing or doubled', async ({ page, context }) => {
+test('offline mid-turn, then back: EventSource resumes with Last-Event-ID; nothing missing or doubled', async ({
+  page,
+  context,
+}) => {
   await persona({ tokensPerSecond: 60 });
-  const projectId = (await api<{ id: string }>('POST', '/projects', { title: `Offline ${Date.now()}`, type: 'novel' })).body.id;
+  const projectId = (await api<{ id: string }>('POST', '/projects', { title: `Offline ${Date.now()}`, type: 'novel' }))
+    .body.id;
   const resumes: string[] = [];
   page.on('request', (r) => {
     if (r.url().includes('/events?') && r.url().includes('after=')) resumes.push(r.url());
@@ -100,9 +136,12 @@ test('offline mid-turn, then back: EventSource resumes with Last-Event-ID; nothi
   expect(resumes.some((u) => u.includes(`/turns/${turnId}/events?`))).toBe(true);
 });
 
-test('the server drops the stream mid-turn: the browser’s EventSource reconnects by itself with Last-Event-ID', async ({ page }) => {
+test('the server drops the stream mid-turn: the browser’s EventSource reconnects by itself with Last-Event-ID', async ({
+  page,
+}) => {
   await persona({ tokensPerSecond: 60 });
-  const projectId = (await api<{ id: string }>('POST', '/projects', { title: `Drop ${Date.now()}`, type: 'novel' })).body.id;
+  const projectId = (await api<{ id: string }>('POST', '/projects', { title: `Drop ${Date.now()}`, type: 'novel' }))
+    .body.id;
   const lastIds: string[] = [];
   page.on('request', (r) => {
     if (!r.url().includes(`/events`)) return;
@@ -124,7 +163,8 @@ test('the server drops the stream mid-turn: the browser’s EventSource reconnec
 });
 
 test('a second tab on the same session sees the turn live through the session feed', async ({ page, context }) => {
-  const projectId = (await api<{ id: string }>('POST', '/projects', { title: `Two tabs ${Date.now()}`, type: 'novel' })).body.id;
+  const projectId = (await api<{ id: string }>('POST', '/projects', { title: `Two tabs ${Date.now()}`, type: 'novel' }))
+    .body.id;
   const sessionId = (await api<{ id: string }>('POST', '/sessions', { projectId })).body.id;
   const other = await context.newPage();
   await other.goto(studio(`projects/${projectId}/chat/${sessionId}`));

@@ -3,7 +3,20 @@
  * reload), a Chinese project created from the form, a turn in Chinese, chapters ordered by
  * their Chinese numerals, and word counts that count each CJK character.
  */
-import { api, authorFile, expectAccessible, newestTurnId, pageTexts, persona, shot, streamTexts, studio, turnEvents, expect, test } from './helpers';
+import {
+  api,
+  authorFile,
+  expectAccessible,
+  newestTurnId,
+  pageTexts,
+  persona,
+  shot,
+  streamTexts,
+  studio,
+  turnEvents,
+  expect,
+  test,
+} from './helpers';
 
 test('中文界面: projects, a turn, the manuscript tree in numeral order, CJK word counts', async ({ page }) => {
   await persona();
@@ -42,7 +55,9 @@ test('中文界面: projects, a turn, the manuscript tree in numeral order, CJK 
   const tree = page.getByTestId('file-tree');
   await expect(tree.locator(`a[data-file-id="${ten}"]`)).toBeVisible();
   await expect(tree.locator(`a[data-file-id="${two}"]`)).toBeVisible();
-  const order = await tree.locator('a[data-file-id]').evaluateAll((els) => els.map((e) => e.querySelector('.file-title')?.textContent ?? ''));
+  const order = await tree
+    .locator('a[data-file-id]')
+    .evaluateAll((els) => els.map((e) => e.querySelector('.file-title')?.textContent ?? ''));
   const chapters = order.filter((x) => /^第.+章/.test(x));
   expect(chapters.indexOf('第二章')).toBeLessThan(chapters.indexOf('第十章 归航'));
   const firstChapter = chapters.findIndex((x) => x.startsWith('第一章') || x.includes('第1章'));

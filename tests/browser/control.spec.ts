@@ -4,7 +4,23 @@
  */
 import type { Page } from '@playwright/test';
 import { call, router, say, words } from '../helpers/script';
-import { api, authorFile, createProject, expectAccessible, modelState, newestTurnId, persona, script, shot, studio, suggestionsEntry, turnEvents, waitTurnDone, expect, test } from './helpers';
+import {
+  api,
+  authorFile,
+  createProject,
+  expectAccessible,
+  modelState,
+  newestTurnId,
+  persona,
+  script,
+  shot,
+  studio,
+  suggestionsEntry,
+  turnEvents,
+  waitTurnDone,
+  expect,
+  test,
+} from './helpers';
 
 test.beforeEach(async () => {
   await persona();
@@ -71,10 +87,18 @@ test('steer a running turn, then stop it', async ({ page }) => {
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
     {
       match: { agent: 'writer' },
-      reply: { reasoning: 'A storm scene: check the files for an earlier storm first.', content: 'Let me look at what is there first.', toolCalls: [{ name: 'query_files', arguments: { query: 'storm' } }] },
+      reply: {
+        reasoning: 'A storm scene: check the files for an earlier storm first.',
+        content: 'Let me look at what is there first.',
+        toolCalls: [{ name: 'query_files', arguments: { query: 'storm' } }],
+      },
       ttftMs: 2500,
     },
-    { match: { agent: 'writer' }, reply: { content: `Here is the storm, shorter:\n${words(300)}` }, tokensPerSecond: 20 },
+    {
+      match: { agent: 'writer' },
+      reply: { content: `Here is the storm, shorter:\n${words(300)}` },
+      tokensPerSecond: 20,
+    },
   ]);
   await openChat(page, projectId);
   const turnId = await send(page, 'Write a storm scene');
@@ -93,7 +117,9 @@ test('steer a running turn, then stop it', async ({ page }) => {
   await expect(turn.locator('.stopped')).toHaveAttribute('data-reason', 'interrupted');
   expect((await waitTurnDone(turnId)).status).toBe('interrupted');
   const events = await turnEvents(turnId);
-  expect(events.filter((e) => e.type === 'steering_received').map((e) => e.data.message)).toEqual(['Keep it under 200 words']);
+  expect(events.filter((e) => e.type === 'steering_received').map((e) => e.data.message)).toEqual([
+    'Keep it under 200 words',
+  ]);
   expect(events.find((e) => e.type === 'workflow_stopped')?.data).toMatchObject({ reason: 'interrupted' });
   // The composer is back for the next message.
   await expect(page.getByLabel('Message')).toBeVisible();

@@ -199,15 +199,25 @@ test('drafts: one per file with its base; settled only by the text the server ha
   expect(drafts.read('a')).toMatchObject({ baseVersion: 3, text: 'text one' });
   drafts.settle('a', 'text one');
   expect(drafts.read('a')).toBeNull();
-  const full = new DraftStore({ getItem: () => null, setItem: () => { throw new Error('QuotaExceededError'); }, removeItem: () => undefined });
+  const full = new DraftStore({
+    getItem: () => null,
+    setItem: () => {
+      throw new Error('QuotaExceededError');
+    },
+    removeItem: () => undefined,
+  });
   expect(full.write('a', 1, 'x')).toBe(false);
 });
 
 test('merge: the author’s changes land on the newer text, even on neighbouring lines of a short text', () => {
   const base = 'The tide came in at dusk.\nMara counted the lamps.';
-  expect(mergeEdits(base, 'The tide came in at dusk.\nMara counted the lamps. None were lit.', 'The tide came in early, at dusk.\nMara counted the lamps.')).toBe(
-    'The tide came in early, at dusk.\nMara counted the lamps. None were lit.',
-  );
+  expect(
+    mergeEdits(
+      base,
+      'The tide came in at dusk.\nMara counted the lamps. None were lit.',
+      'The tide came in early, at dusk.\nMara counted the lamps.',
+    ),
+  ).toBe('The tide came in early, at dusk.\nMara counted the lamps. None were lit.');
   expect(mergeEdits('A.', 'B.', 'C.')).toBeNull();
 });
 
@@ -221,15 +231,28 @@ test('history compares by words: English words, Chinese words without spaces, an
     { text: '黄昏', kind: 'del' },
     { text: '清晨', kind: 'add' },
   ]);
-  const c = compareProse('A.\nThe tide came in at dusk.\nB.', 'A.\nNew paragraph.\nThe tide came in early, at dusk.\nB.');
-  expect(c.rows.map((r) => [r.kind, r.left?.map((p) => p.text).join('') ?? null, r.right?.map((p) => p.text).join('') ?? null])).toEqual([
+  const c = compareProse(
+    'A.\nThe tide came in at dusk.\nB.',
+    'A.\nNew paragraph.\nThe tide came in early, at dusk.\nB.',
+  );
+  expect(
+    c.rows.map((r) => [
+      r.kind,
+      r.left?.map((p) => p.text).join('') ?? null,
+      r.right?.map((p) => p.text).join('') ?? null,
+    ]),
+  ).toEqual([
     ['same', 'A.', 'A.'],
     ['change', null, 'New paragraph.'],
     ['change', 'The tide came in at dusk.', 'The tide came in early, at dusk.'],
     ['same', 'B.', 'B.'],
   ]);
   expect(c.rows[2]!.right!.filter((p) => p.kind === 'add').map((p) => p.text)).toEqual(['early, ']);
-  expect(c.inline.filter((l) => l.changed).map((l) => l.pieces.filter((p) => p.kind !== 'same').map((p) => `${p.kind}:${p.text}`))).toEqual([['add:New paragraph.'], ['add:early, ']]);
+  expect(
+    c.inline
+      .filter((l) => l.changed)
+      .map((l) => l.pieces.filter((p) => p.kind !== 'same').map((p) => `${p.kind}:${p.text}`)),
+  ).toEqual([['add:New paragraph.'], ['add:early, ']]);
   // Unchanged paragraphs far from a change fold away; two around it stay.
   const paras = Array.from({ length: 20 }, (_, i) => `Paragraph ${i}.`);
   const changed = [...paras];

@@ -13,9 +13,14 @@ test.use({ trace: 'off' });
 const EDITOR = 'Text: Chapter 1';
 const fileOf = async (id: string) => (await api<{ content: string }>('GET', `/files/${id}`)).body;
 const historyOf = async (id: string) =>
-  (await api<{ items: { author: string; operation: string }[] }>('GET', `/files/${id}/versions`)).body.items.map((v) => [v.author, v.operation]);
+  (await api<{ items: { author: string; operation: string }[] }>('GET', `/files/${id}/versions`)).body.items.map(
+    (v) => [v.author, v.operation],
+  );
 
-const VOCAB = 'the keeper climbed stairs toward lamp while rain hammered glass and distant ships blinked once twice before vanishing into fog that smelled of salt iron and old rope'.split(' ');
+const VOCAB =
+  'the keeper climbed stairs toward lamp while rain hammered glass and distant ships blinked once twice before vanishing into fog that smelled of salt iron and old rope'.split(
+    ' ',
+  );
 
 /** Prose of exactly `n` words: sentences of 14 words, paragraphs of about 120. */
 function prose(n: number): string {
@@ -54,7 +59,8 @@ const MEASURE_KEYS = `(() => {
   }).observe(document.querySelector('.cm-content'), { childList: true, subtree: true, characterData: true });
 })()`;
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
 test('typing in a 10,000-word chapter: the time each key costs, printed (target under 16 ms)', async ({ page }) => {
@@ -71,16 +77,18 @@ test('typing in a 10,000-word chapter: the time each key costs, printed (target 
   // The main thread's CPU time (Chrome's ThreadTime): what the keys cost whatever else the machine runs.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
-  const threadTime = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')!.value;
+  const threadTime = async () =>
+    (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')!.value;
   const cpuBefore = await threadTime();
 
-  const typed = ' Mara counted every lamp along the harbour wall, and none of them were lit tonight; the ferry bell rang twice and then the whole town held its breath until dawn came.';
+  const typed =
+    ' Mara counted every lamp along the harbour wall, and none of them were lit tonight; the ferry bell rang twice and then the whole town held its breath until dawn came.';
   const keys = (typed + typed).slice(0, 200);
   for (let i = 0; i < keys.length; i++) {
     await page.keyboard.type(keys[i]!);
     await page.waitForFunction(`window.__keys.length >= ${i + 1}`, undefined, { polling: 20 });
   }
-  const cpuPerKey = ((await threadTime()) - cpuBefore) * 1000 / keys.length;
+  const cpuPerKey = (((await threadTime()) - cpuBefore) * 1000) / keys.length;
   const samples = (await page.evaluate('window.__keys')) as { work: number; latency: number }[];
   expect(samples).toHaveLength(200);
   const work = samples.map((s) => s.work);

@@ -18,10 +18,13 @@ interface VersionsBody {
   items: { version: number; author: string; operation: string; saves: number }[];
 }
 const fileOf = async (id: string) => (await api<FileBody>('GET', `/files/${id}`)).body;
-const historyOf = async (id: string) => (await api<VersionsBody>('GET', `/files/${id}/versions`)).body.items.map((v) => [v.author, v.operation]);
+const historyOf = async (id: string) =>
+  (await api<VersionsBody>('GET', `/files/${id}/versions`)).body.items.map((v) => [v.author, v.operation]);
 
 /** A project with an outline and chapter 1 (written by the author: version 1). */
-async function book(chapter = 'The tide came in at dusk.'): Promise<{ projectId: string; outline: string; chapter: string }> {
+async function book(
+  chapter = 'The tide came in at dusk.',
+): Promise<{ projectId: string; outline: string; chapter: string }> {
   const projectId = await createProject(`Editor ${Date.now()}`);
   const outline = await authorFile(projectId, 'Outline', '1. The tide.\n2. The bell.', 'outline');
   return { projectId, outline, chapter: await authorFile(projectId, 'Chapter 1', chapter) };
@@ -87,7 +90,10 @@ test('a reload asks first, keeps the text and saves it; undo still works after t
   await expect.poll(async () => (await fileOf(chapter)).content).toBe('The tide came in at dusk. Lamps.');
 });
 
-test('offline: the text is kept on the device, leaving asks, and back online it is saved as one version', async ({ page, context }) => {
+test('offline: the text is kept on the device, leaving asks, and back online it is saved as one version', async ({
+  page,
+  context,
+}) => {
   const { projectId, outline, chapter } = await book();
   await openAtEnd(page, projectId, chapter);
   await page.keyboard.type(' Mara');
@@ -141,14 +147,20 @@ test('a tab closed with unsaved offline text: reopened, the text is back and sav
   await shot(again, 'editor-draft-restored');
 });
 
-test('a kept draft older than the file: both texts side by side, and the merge keeps both changes', async ({ page, context }) => {
+test('a kept draft older than the file: both texts side by side, and the merge keeps both changes', async ({
+  page,
+  context,
+}) => {
   const { projectId, chapter } = await book('The tide came in at dusk.\nMara counted the lamps.');
   await openAtEnd(page, projectId, chapter);
   await offline(context, page, true);
   await page.keyboard.type(' None were lit.');
   await expect(status(page)).toHaveText('Offline — kept on this device');
   // Meanwhile the file moved on (another device, an agent).
-  const moved = await api<FileBody>('PUT', `/files/${chapter}`, { content: 'The tide came in early, at dusk.\nMara counted the lamps.', baseVersion: 1 });
+  const moved = await api<FileBody>('PUT', `/files/${chapter}`, {
+    content: 'The tide came in early, at dusk.\nMara counted the lamps.',
+    baseVersion: 1,
+  });
   expect(moved.status).toBe(200);
   // The closing page's last attempt is refused (409): the draft stays on the device.
   await page.close();
@@ -159,8 +171,12 @@ test('a kept draft older than the file: both texts side by side, and the merge k
   const conflict = again.getByRole('alertdialog');
   await expect(conflict).toBeVisible();
   await expect(conflict).toContainText('was an edit of version 1');
-  await expect(conflict.getByTestId('their-text')).toHaveText('The tide came in early, at dusk.\nMara counted the lamps.');
-  await expect(conflict.getByTestId('your-text')).toHaveText('The tide came in at dusk.\nMara counted the lamps. None were lit.');
+  await expect(conflict.getByTestId('their-text')).toHaveText(
+    'The tide came in early, at dusk.\nMara counted the lamps.',
+  );
+  await expect(conflict.getByTestId('your-text')).toHaveText(
+    'The tide came in at dusk.\nMara counted the lamps. None were lit.',
+  );
   // Nothing is saved until the author chooses.
   expect((await fileOf(chapter)).version).toBe(2);
   await expectAccessible(again, 'conflict from a kept draft');
@@ -171,8 +187,13 @@ test('a kept draft older than the file: both texts side by side, and the merge k
 });
 
 test('restore says what it did; History compares by words, in English and Chinese', async ({ page }) => {
-  const { projectId, chapter } = await book('The tide came in at dusk.\nMara counted the lamps.\nNone of them were lit.');
-  const v2 = await api<FileBody>('PUT', `/files/${chapter}`, { content: 'The tide came in early, at dusk.\nMara counted the lamps.\nNone of them were lit.', baseVersion: 1 });
+  const { projectId, chapter } = await book(
+    'The tide came in at dusk.\nMara counted the lamps.\nNone of them were lit.',
+  );
+  const v2 = await api<FileBody>('PUT', `/files/${chapter}`, {
+    content: 'The tide came in early, at dusk.\nMara counted the lamps.\nNone of them were lit.',
+    baseVersion: 1,
+  });
   expect(v2.body.version).toBe(2);
   await page.goto(studio(`projects/${projectId}/files/${chapter}`));
   await page.getByRole('button', { name: 'History' }).click();
@@ -193,8 +214,13 @@ test('restore says what it did; History compares by words, in English and Chines
   await history.getByRole('button', { name: 'Restore this version' }).click();
   await expect(status(page)).toHaveText('Restored version 1 as version 3');
   await expect(page.getByTestId('file-meta')).toContainText('Version 3');
-  await expect.poll(() => editorText(page, EDITOR)).toBe('The tide came in at dusk.\nMara counted the lamps.\nNone of them were lit.');
-  expect(await fileOf(chapter)).toMatchObject({ version: 3, content: 'The tide came in at dusk.\nMara counted the lamps.\nNone of them were lit.' });
+  await expect
+    .poll(() => editorText(page, EDITOR))
+    .toBe('The tide came in at dusk.\nMara counted the lamps.\nNone of them were lit.');
+  expect(await fileOf(chapter)).toMatchObject({
+    version: 3,
+    content: 'The tide came in at dusk.\nMara counted the lamps.\nNone of them were lit.',
+  });
   await expect(history.locator('.versions li').first()).toContainText('Version 1 restored');
 
   // Chinese: words found without spaces; the restore said in Chinese.
@@ -262,7 +288,8 @@ test('focus mode hides the desk around the text; Esc leaves it. The ? sheet list
   await page.keyboard.press('?');
   const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(sheet).toBeVisible();
-  for (const what of ['Save now', 'Find and replace', 'Focus mode on or off', 'Undo, also after a save']) await expect(sheet).toContainText(what);
+  for (const what of ['Save now', 'Find and replace', 'Focus mode on or off', 'Undo, also after a save'])
+    await expect(sheet).toContainText(what);
   await shot(page, 'editor-shortcuts');
   await expectAccessible(page, 'shortcuts sheet');
   await page.keyboard.press('Escape');
@@ -286,7 +313,10 @@ test("the selection's words, and the chapter's goal with its progress", async ({
   await expect(page.getByTestId('word-count')).toHaveText('6');
   const goal = page.getByTestId('goal');
   await expect(goal).toContainText('6 of 8');
-  await expect(goal.getByRole('progressbar', { name: 'Progress towards the goal of 8 words' })).toHaveAttribute('value', '6');
+  await expect(goal.getByRole('progressbar', { name: 'Progress towards the goal of 8 words' })).toHaveAttribute(
+    'value',
+    '6',
+  );
   await page.keyboard.press('Shift+Home');
   await expect(page.getByTestId('selection-words')).toHaveText(' · 6 selected');
   await page.keyboard.press('Shift+ArrowRight');
@@ -332,4 +362,3 @@ test('at 390×844 the editor is usable, in English and Chinese', async ({ page }
   await shot(page, 'history-phone-zh');
   await expectAccessible(page, 'history (phone, zh)');
 });
-

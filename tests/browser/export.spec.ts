@@ -26,7 +26,9 @@ test('export buttons download md, epub and docx with the chapters in order', asy
   expect(text.indexOf('The first night')).toBeGreaterThan(-1);
   expect(text.indexOf('The first night')).toBeLessThan(text.indexOf('The second night'));
   // The same manuscript the API exports.
-  const viaApi = await (await fetch(`${BASE()}/api/v1/projects/${projectId}/export?format=md`, { headers: AUTH() })).text();
+  const viaApi = await (
+    await fetch(`${BASE()}/api/v1/projects/${projectId}/export?format=md`, { headers: AUTH() })
+  ).text();
   expect(text).toBe(viaApi);
 
   const docx = await download('DOCX');
@@ -39,6 +41,10 @@ test('export buttons download md, epub and docx with the chapters in order', asy
   expect(epub.name).toMatch(/\.epub$/);
   const zip = await JSZip.loadAsync(epub.bytes);
   expect(await zip.file('mimetype')!.async('string')).toBe('application/epub+zip');
-  const xhtml = await Promise.all(Object.keys(zip.files).filter((f) => f.endsWith('.xhtml')).map((f) => zip.file(f)!.async('string')));
+  const xhtml = await Promise.all(
+    Object.keys(zip.files)
+      .filter((f) => f.endsWith('.xhtml'))
+      .map((f) => zip.file(f)!.async('string')),
+  );
   expect(xhtml.join('\n')).toContain('The second night the bell rang twice.');
 });

@@ -49,7 +49,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.STUDIO_CONTROL = `http://127.0.0.1:${ports[1]}`;
   process.env.STUDIO_TOKEN = token;
   process.env.STUDIO_OTHER_TOKEN = otherToken;
-  console.log(`[browser] stack up in ${((Date.now() - started) / 1000).toFixed(1)} s at ${process.env.STUDIO_URL}/studio/`);
+  console.log(
+    `[browser] stack up in ${((Date.now() - started) / 1000).toFixed(1)} s at ${process.env.STUDIO_URL}/studio/`,
+  );
   return async () => {
     if (child.exitCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -17,7 +17,8 @@ export const AUTH = (token = process.env.STUDIO_TOKEN!) => ({ authorization: `Be
 export const test = base.extend<{ signedIn: boolean }>({
   signedIn: [true, { option: true }],
   context: async ({ context, signedIn }, use) => {
-    if (signedIn) await context.addInitScript((t) => localStorage.setItem('scriptorium.token', t), process.env.STUDIO_TOKEN!);
+    if (signedIn)
+      await context.addInitScript((t) => localStorage.setItem('scriptorium.token', t), process.env.STUDIO_TOKEN!);
     // Studio uses only the public API: every call the pages made is a route of the OpenAPI document.
     const calls = new Set<string>();
     context.on('request', (r) => {
@@ -35,9 +36,13 @@ let documented: RegExp[] | null = null;
 /** `method /api/v1/path` patterns of every documented route (`{id}` matches one segment). */
 async function documentedRoutes(): Promise<RegExp[]> {
   if (documented) return documented;
-  const doc = (await (await fetch(`${BASE()}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+  const doc = (await (await fetch(`${BASE()}/api/v1/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
   documented = Object.entries(doc.paths).flatMap(([p, ops]) =>
-    Object.keys(ops).map((m) => new RegExp(`^${m} ${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`)),
+    Object.keys(ops).map(
+      (m) => new RegExp(`^${m} ${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    ),
   );
   return documented;
 }
@@ -46,7 +51,11 @@ export const studio = (p = '') => `${BASE()}/studio/${p}`;
 export const SHOTS = path.resolve(__dirname, '../../.local/studio-screenshots');
 
 /** JSON against the API the page uses. */
-export async function api<T = Record<string, unknown>>(method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: T }> {
+export async function api<T = Record<string, unknown>>(
+  method: string,
+  urlPath: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${BASE()}/api/v1${urlPath}`, {
     method,
     headers: { ...AUTH(), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -57,7 +66,11 @@ export async function api<T = Record<string, unknown>>(method: string, urlPath: 
 }
 
 async function control(route: string, body: unknown = {}): Promise<{ pending: number; failures: string[] }> {
-  const res = await fetch(`${process.env.STUDIO_CONTROL}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${process.env.STUDIO_CONTROL}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as { pending: number; failures: string[]; error?: string };
   if (!res.ok) throw new Error(json.error);
   return json;
@@ -70,7 +83,10 @@ export const persona = (timing: { ttftMs?: number; tokensPerSecond?: number } = 
 /** Ends every open SSE response with a retry hint, as a replica going down does. */
 export const dropStreams = () => control('/drop-streams');
 /** The end-of-turn suggestions call, scripted (it comes after the agents' calls). */
-export const suggestionsEntry = (items: string[]): ScriptEntry => ({ match: { contains: '# Scriptorium suggestions' }, reply: { content: JSON.stringify(items) } });
+export const suggestionsEntry = (items: string[]): ScriptEntry => ({
+  match: { contains: '# Scriptorium suggestions' },
+  reply: { content: JSON.stringify(items) },
+});
 
 export async function createSession(projectId: string): Promise<string> {
   const r = await api<{ id: string }>('POST', '/sessions', { projectId });
@@ -84,7 +100,10 @@ export async function postTurn(sessionId: string, message: string): Promise<stri
   return r.body.turnId;
 }
 
-export const modelState = () => fetch(`${process.env.STUDIO_CONTROL}/model`).then((r) => r.json() as Promise<{ pending: number; failures: string[] }>);
+export const modelState = () =>
+  fetch(`${process.env.STUDIO_CONTROL}/model`).then(
+    (r) => r.json() as Promise<{ pending: number; failures: string[] }>,
+  );
 
 export async function createProject(title: string, type = 'novel'): Promise<string> {
   const r = await api<{ id: string }>('POST', '/projects', { title, type });
@@ -129,7 +148,9 @@ export function streamTexts(events: StreamEvent[]): string[] {
 
 /** The texts the page shows for one turn, in order. */
 export async function pageTexts(page: Page, turnId: string): Promise<string[]> {
-  return page.locator(`article[data-turn-id="${turnId}"] .msg-text`).evaluateAll((els) => els.map((e) => e.textContent ?? ''));
+  return page
+    .locator(`article[data-turn-id="${turnId}"] .msg-text`)
+    .evaluateAll((els) => els.map((e) => e.textContent ?? ''));
 }
 
 export async function waitTurnDone(turnId: string, timeoutMs = 60_000): Promise<{ status: string }> {
@@ -151,7 +172,13 @@ export async function shot(page: Page, name: string): Promise<void> {
 export async function expectAccessible(page: Page, name: string): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const summary = bad.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+  const summary = bad.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(' | ')}`,
+  );
   expect(summary, `axe on ${name}`).toEqual([]);
 }
 

@@ -17,7 +17,12 @@ interface JobBody {
   costUsd: number;
 }
 
-async function jobWhen(jobId: string, want: (j: JobBody) => boolean, what: string, timeoutMs = 60_000): Promise<JobBody> {
+async function jobWhen(
+  jobId: string,
+  want: (j: JobBody) => boolean,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<JobBody> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const j = (await api<JobBody>('GET', `/jobs/${jobId}`)).body;
@@ -51,7 +56,11 @@ async function sampleWriting(page: Page, jobId: string, chapter: number): Promis
   await expect(row).toHaveAttribute('data-state', 'writing', { timeout: 30_000 });
   const seen: number[] = [];
   for (let i = 0; i < 400; i++) {
-    const [state, words, pct] = await row.evaluate((el) => [el.getAttribute('data-state'), Number(el.getAttribute('data-words')), Number(el.querySelector('progress')?.getAttribute('value'))]);
+    const [state, words, pct] = await row.evaluate((el) => [
+      el.getAttribute('data-state'),
+      Number(el.getAttribute('data-words')),
+      Number(el.querySelector('progress')?.getAttribute('value')),
+    ]);
     if (state !== 'writing') break;
     if (words > 0 && words !== seen[seen.length - 1]) {
       seen.push(words);
@@ -62,7 +71,10 @@ async function sampleWriting(page: Page, jobId: string, chapter: number): Promis
   return seen;
 }
 
-test('a job that completes: its progress rises within each chapter, then completed everywhere with no controls, cost shown', async ({ page, context }) => {
+test('a job that completes: its progress rises within each chapter, then completed everywhere with no controls, cost shown', async ({
+  page,
+  context,
+}) => {
   // Slow enough to watch a chapter grow: the stack's persona writes 400-word chapters.
   await persona({ tokensPerSecond: 120, ttftMs: 20 });
   const projectId = await createProject(`Truth ${Date.now()}`);
@@ -102,7 +114,10 @@ test('a job that completes: its progress rises within each chapter, then complet
   await expect(view.getByTestId('job-status')).toHaveText('completed');
   await expect(view.getByTestId('job-now')).toHaveText('Job completed: 2 of 2 chapters written.');
   await expect(page.getByRole('button', { name: /Pause|Cancel|Resume|Keep going|Try again/ })).toHaveCount(0);
-  await expect(page.getByTestId('job-list').locator(`li[data-job-id="${jobId}"]`)).toHaveAttribute('data-status', 'completed');
+  await expect(page.getByTestId('job-list').locator(`li[data-job-id="${jobId}"]`)).toHaveAttribute(
+    'data-status',
+    'completed',
+  );
   await expect(page.getByTestId('job-list').locator(`li[data-job-id="${jobId}"]`)).toContainText('completed');
   await expect(item).toHaveAttribute('data-job-status', 'completed');
   await expect(item).toHaveAttribute('data-status', 'done');
@@ -116,7 +131,15 @@ test('a job that completes: its progress rises within each chapter, then complet
 
   // What a chapter costs the streams: the job's own (small), and the chapter turn's that the view follows.
   const jobEvents = await streamOf('jobs', jobId);
-  const turns = [...new Set(jobEvents.flatMap((e) => (e.type === 'job_progress' && e.data.kind === 'turn' && e.data.turnKind === 'chapter' && e.data.turnId ? [e.data.turnId] : [])))];
+  const turns = [
+    ...new Set(
+      jobEvents.flatMap((e) =>
+        e.type === 'job_progress' && e.data.kind === 'turn' && e.data.turnKind === 'chapter' && e.data.turnId
+          ? [e.data.turnId]
+          : [],
+      ),
+    ),
+  ];
   const perTurn = await Promise.all(turns.map((t) => streamOf('turns', t)));
   const fileEvents = perTurn.map((evs) => evs.filter((e) => e.type === 'file_content').length);
   console.log(
@@ -134,7 +157,11 @@ test('a job that completes: its progress rises within each chapter, then complet
 test('a cancelled job says cancelled in the view, the list and the task board, at once', async ({ page, context }) => {
   await persona({ tokensPerSecond: 150, ttftMs: 20 });
   const projectId = await createProject(`Cancel ${Date.now()}`);
-  const started = await api<{ jobId: string }>('POST', '/jobs', { projectId, chapters: { from: 1, to: 3 }, review: false });
+  const started = await api<{ jobId: string }>('POST', '/jobs', {
+    projectId,
+    chapters: { from: 1, to: 3 },
+    review: false,
+  });
   expect(started.status).toBe(202);
   const jobId = started.body.jobId;
   await page.goto(studio(`projects/${projectId}/jobs/${jobId}`));
@@ -149,33 +176,61 @@ test('a cancelled job says cancelled in the view, the list and the task board, a
   await expect(view).toHaveAttribute('data-status', 'cancelled');
   await expect(view.getByTestId('job-status')).toHaveText('cancelled');
   await expect(page.getByRole('button', { name: /Pause|Cancel|Resume/ })).toHaveCount(0);
-  await expect(page.getByTestId('job-list').locator(`li[data-job-id="${jobId}"]`)).toHaveAttribute('data-status', 'cancelled');
+  await expect(page.getByTestId('job-list').locator(`li[data-job-id="${jobId}"]`)).toHaveAttribute(
+    'data-status',
+    'cancelled',
+  );
   await expect(item).toHaveAttribute('data-job-status', 'cancelled');
   await expect(item).toContainText('cancelled');
   await expect(item).toHaveAttribute('data-status', 'todo');
   // The server's board says so too (agents read it), and the view counts what it counts: a
   // chapter whose text was saved before the cancel is in the manuscript; the rest are not written.
-  const tasks = (await api<{ tasks: { id: string; status: string; progress: string; doneUnits: number[] }[] }>('GET', `/projects/${projectId}`)).body.tasks;
+  const tasks = (
+    await api<{ tasks: { id: string; status: string; progress: string; doneUnits: number[] }[] }>(
+      'GET',
+      `/projects/${projectId}`,
+    )
+  ).body.tasks;
   const task = tasks.find((t) => t.id === `job-${jobId}`)!;
-  expect(task).toMatchObject({ status: 'todo', progress: `${task.doneUnits.length}/3 chapters written; job cancelled` });
+  expect(task).toMatchObject({
+    status: 'todo',
+    progress: `${task.doneUnits.length}/3 chapters written; job cancelled`,
+  });
   await expect(view.getByTestId('job-now')).toHaveText(
-    task.doneUnits.length ? `Job cancelled: ${task.doneUnits.length} of 3 chapters written, and they are kept.` : 'Job cancelled before any chapter was written.',
+    task.doneUnits.length
+      ? `Job cancelled: ${task.doneUnits.length} of 3 chapters written, and they are kept.`
+      : 'Job cancelled before any chapter was written.',
   );
   await expect(item).toContainText(`${task.doneUnits.length}/3 chapters written`);
-  for (const n of [1, 2, 3]) await expect(view.locator(`li[data-chapter="${n}"]`)).toHaveAttribute('data-state', task.doneUnits.includes(n) ? 'done' : 'notWritten');
+  for (const n of [1, 2, 3])
+    await expect(view.locator(`li[data-chapter="${n}"]`)).toHaveAttribute(
+      'data-state',
+      task.doneUnits.includes(n) ? 'done' : 'notWritten',
+    );
   await shot(page, 'jobs-cancelled-desktop-en');
   await shot(board, 'jobs-board-cancelled-desktop-en');
   await board.close();
 });
 
-test('a job paused at its budget says why, and the author lifts the budget from the job view to go on', async ({ page }) => {
+test('a job paused at its budget says why, and the author lifts the budget from the job view to go on', async ({
+  page,
+}) => {
   await persona({ tokensPerSecond: 2000, ttftMs: 5 });
   const projectId = await createProject(`Budget ${Date.now()}`);
-  const jobId = (await api<{ jobId: string }>('POST', '/jobs', { projectId, chapters: { from: 1, to: 2 }, review: false, maxTokens: 1 })).body.jobId;
+  const jobId = (
+    await api<{ jobId: string }>('POST', '/jobs', {
+      projectId,
+      chapters: { from: 1, to: 2 },
+      review: false,
+      maxTokens: 1,
+    })
+  ).body.jobId;
   await page.goto(studio(`projects/${projectId}/jobs/${jobId}`));
   const view = page.locator(`section[data-job-id="${jobId}"]`);
   await expect(view).toHaveAttribute('data-status', 'paused', { timeout: 60_000 });
-  await expect(view.getByTestId('job-now')).toHaveText('Paused before chapter 1. Resume to go on; finished chapters are kept.');
+  await expect(view.getByTestId('job-now')).toHaveText(
+    'Paused before chapter 1. Resume to go on; finished chapters are kept.',
+  );
   // Why, in words (never the API's field names), and where to change it.
   await expect(view.locator('.job-latest')).toContainText('token budget 1 would be exceeded');
   await expect(view.locator('.job-latest')).not.toContainText('maxTokens');
@@ -190,7 +245,10 @@ test('a job paused at its budget says why, and the author lifts the budget from 
   expect((await api<{ maxTokens: number | null }>('GET', `/jobs/${jobId}`)).body.maxTokens).toBeNull();
 });
 
-async function chinesePage(browser: Browser, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+async function chinesePage(
+  browser: Browser,
+  viewport: { width: number; height: number },
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport, locale: 'zh-CN' });
   await context.addInitScript((t) => {
     localStorage.setItem('scriptorium.token', t);
@@ -238,7 +296,8 @@ test('中文：任务页、任务列表和任务板全是中文，用“第1–2
   await shot(page, 'jobs-board-desktop-zh');
   // The job's own messages are Chinese too (the author's language went with the job).
   const events = await streamOf('jobs', jobId);
-  for (const e of events) if (e.type === 'job_progress') expect((e.data.message ?? '').replace(/《[^》]*》/g, '')).toMatch(/^[^A-Za-z]*$/);
+  for (const e of events)
+    if (e.type === 'job_progress') expect((e.data.message ?? '').replace(/《[^》]*》/g, '')).toMatch(/^[^A-Za-z]*$/);
   await context.close();
 });
 
@@ -248,7 +307,14 @@ test('phone: a job runs and ends readably at 390×844, in both languages', async
     const { context, page } = await chinesePage(browser, { width: 390, height: 844 });
     if (lang === 'en') await context.addInitScript(() => localStorage.setItem('scriptorium.lang', 'en'));
     const projectId = await createProject(`Phone ${lang} ${Date.now()}`);
-    const jobId = (await api<{ jobId: string }>('POST', '/jobs', { projectId, chapters: { from: 1, to: 2 }, review: false, language: lang })).body.jobId;
+    const jobId = (
+      await api<{ jobId: string }>('POST', '/jobs', {
+        projectId,
+        chapters: { from: 1, to: 2 },
+        review: false,
+        language: lang,
+      })
+    ).body.jobId;
     await page.goto(studio(`projects/${projectId}/jobs/${jobId}`));
     const view = page.locator(`section[data-job-id="${jobId}"]`);
     await expect(view.locator('li[data-chapter="1"]')).toHaveAttribute('data-state', 'writing', { timeout: 30_000 });
@@ -261,7 +327,9 @@ test('phone: a job runs and ends readably at 390×844, in both languages', async
     await shot(page, `jobs-writing-phone-${lang}`);
     // The job card alone at the width a phone gives the main column once the file tree is a
     // drawer (the shell's phone layout): the card fits its own width, whatever the page around it.
-    const restore = await page.addStyleTag({ content: '.project { grid-template-columns: 1fr !important; } .project > .side { display: none !important; }' });
+    const restore = await page.addStyleTag({
+      content: '.project { grid-template-columns: 1fr !important; } .project > .side { display: none !important; }',
+    });
     await shot(page, `jobs-writing-phone-card-${lang}`);
     expect(await view.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     await restore.evaluate((el) => el.remove());

@@ -12,22 +12,38 @@ const CHAPTERS = 1000;
 /** Runs `fn` over `items` with at most `width` at a time. */
 async function pool<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
-test('a 1,000-chapter book opens, counts its chapters, scrolls to chapter 1000 and lists them all on the board', async ({ page }) => {
+test('a 1,000-chapter book opens, counts its chapters, scrolls to chapter 1000 and lists them all on the board', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const projectId = await createProject(`Long book ${Date.now()}`);
   const seeded = Date.now();
-  const outline = Array.from({ length: CHAPTERS }, (_, i) => `Chapter ${i + 1}: Tide ${i + 1} — The sea turns for the ${i + 1}th time.`).join('\n');
-  expect((await api('POST', '/files', { projectId, type: 'outline', title: 'Outline', content: `# Outline\n\n${outline}` })).status).toBe(201);
+  const outline = Array.from(
+    { length: CHAPTERS },
+    (_, i) => `Chapter ${i + 1}: Tide ${i + 1} — The sea turns for the ${i + 1}th time.`,
+  ).join('\n');
+  expect(
+    (await api('POST', '/files', { projectId, type: 'outline', title: 'Outline', content: `# Outline\n\n${outline}` }))
+      .status,
+  ).toBe(201);
   await pool(
     Array.from({ length: CHAPTERS }, (_, i) => i + 1),
     8,
     async (n) => {
-      const r = await api('POST', '/files', { projectId, type: 'draft', title: `Chapter ${n}`, order: n, content: `The tide came in for the ${n}th time, and Mara counted the lamps.` });
+      const r = await api('POST', '/files', {
+        projectId,
+        type: 'draft',
+        title: `Chapter ${n}`,
+        order: n,
+        content: `The tide came in for the ${n}th time, and Mara counted the lamps.`,
+      });
       expect(r.status).toBe(201);
     },
   );
@@ -104,8 +120,15 @@ test('a 1,000-chapter book opens, counts its chapters, scrolls to chapter 1000 a
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   const hit = page.locator('.search-hit');
   await expect(hit).toHaveCount(1, { timeout: 60_000 });
-  const took = (await api<{ tookMs: number }>('GET', `/projects/${projectId}/search?q=${encodeURIComponent('1000th time, and Mara')}`)).body.tookMs;
-  console.log(`[studio] search across 1,000 chapters: results shown in ${Date.now() - searching} ms (the server's search took ${took} ms)`);
+  const took = (
+    await api<{ tookMs: number }>(
+      'GET',
+      `/projects/${projectId}/search?q=${encodeURIComponent('1000th time, and Mara')}`,
+    )
+  ).body.tookMs;
+  console.log(
+    `[studio] search across 1,000 chapters: results shown in ${Date.now() - searching} ms (the server's search took ${took} ms)`,
+  );
   await hit.click();
   await expect(page.getByRole('heading', { level: 2, name: 'Chapter 1000' })).toBeVisible();
 });

@@ -12,9 +12,19 @@ export async function expectFits(page: Page, name: string): Promise<void> {
     const head = document.querySelector('header.top').getBoundingClientRect();
     const root = document.documentElement;
     return { scrollW: root.scrollWidth, scrollH: root.scrollHeight, w: innerWidth, h: innerHeight, headTop: head.top, headH: head.height, scrollY };
-  })()`)) as { scrollW: number; scrollH: number; w: number; h: number; headTop: number; headH: number; scrollY: number };
+  })()`)) as {
+    scrollW: number;
+    scrollH: number;
+    w: number;
+    h: number;
+    headTop: number;
+    headH: number;
+    scrollY: number;
+  };
   expect(m.scrollW, `${name}: the page is wider than the screen`).toBeLessThanOrEqual(m.w);
-  expect(m.scrollH, `${name}: the page is taller than the screen (the header would scroll away)`).toBeLessThanOrEqual(m.h);
+  expect(m.scrollH, `${name}: the page is taller than the screen (the header would scroll away)`).toBeLessThanOrEqual(
+    m.h,
+  );
   expect({ top: m.headTop, scrollY: m.scrollY }, `${name}: the header is at the top`).toEqual({ top: 0, scrollY: 0 });
   expect(m.headH).toBeGreaterThan(20);
 }
@@ -57,8 +67,14 @@ export async function expectOnScreen(locator: Locator): Promise<void> {
     .poll(async () => {
       const box = await locator.boundingBox();
       if (!box) return 'not rendered';
-      const inside = box.x >= -0.5 && box.y >= -0.5 && box.x + box.width <= size.width + 0.5 && box.y + box.height <= size.height + 0.5;
-      return inside ? 'on screen' : `at ${Math.round(box.x)},${Math.round(box.y)} ${Math.round(box.width)}×${Math.round(box.height)}`;
+      const inside =
+        box.x >= -0.5 &&
+        box.y >= -0.5 &&
+        box.x + box.width <= size.width + 0.5 &&
+        box.y + box.height <= size.height + 0.5;
+      return inside
+        ? 'on screen'
+        : `at ${Math.round(box.x)},${Math.round(box.y)} ${Math.round(box.width)}×${Math.round(box.height)}`;
     })
     .toBe('on screen');
 }
@@ -75,7 +91,9 @@ export class TransferMeter {
     cdp.on('Network.requestWillBeSent', (e) => meter.urls.set(e.requestId, e.request.url));
     // dataReceived counts streams that never finish (the session feed); loadingFinished has the
     // exact total of the others.
-    cdp.on('Network.dataReceived', (e) => meter.bytes.set(e.requestId, (meter.bytes.get(e.requestId) ?? 0) + e.encodedDataLength));
+    cdp.on('Network.dataReceived', (e) =>
+      meter.bytes.set(e.requestId, (meter.bytes.get(e.requestId) ?? 0) + e.encodedDataLength),
+    );
     cdp.on('Network.loadingFinished', (e) => meter.bytes.set(e.requestId, e.encodedDataLength));
     cdp.on('Network.responseReceived', (e) => {
       // Headers arrive before the body; loadingFinished's total includes them.

@@ -14,7 +14,19 @@
  */
 import { chromium } from '@playwright/test';
 import { prose, router, say, streamFile } from '../helpers/script';
-import { authorFile, createProject, createSession, persona, postTurn, script, studio, suggestionsEntry, waitTurnDone, expect, test } from './helpers';
+import {
+  authorFile,
+  createProject,
+  createSession,
+  persona,
+  postTurn,
+  script,
+  studio,
+  suggestionsEntry,
+  waitTurnDone,
+  expect,
+  test,
+} from './helpers';
 import { CHROMIUM_ARGS } from './playwright.config';
 
 interface Category {
@@ -72,7 +84,12 @@ test('Lighthouse: performance and accessibility ≥ 90 on the projects, board, c
   test.setTimeout(600_000);
   // A book under way: an outline, twelve chapters of 2,000 words, a conversation with a chapter turn.
   const projectId = await createProject(`Lighthouse ${Date.now()}`);
-  await authorFile(projectId, 'Outline', Array.from({ length: 12 }, (_, i) => `Chapter ${i + 1}: the keeper's ${i + 1}th night.`).join('\n'), 'outline');
+  await authorFile(
+    projectId,
+    'Outline',
+    Array.from({ length: 12 }, (_, i) => `Chapter ${i + 1}: the keeper's ${i + 1}th night.`).join('\n'),
+    'outline',
+  );
   const chapters: string[] = [];
   for (let i = 1; i <= 12; i++) chapters.push(await authorFile(projectId, `Chapter ${i}`, prose(2000)));
   await script([
@@ -87,7 +104,11 @@ test('Lighthouse: performance and accessibility ≥ 90 on the projects, board, c
 
   const { launch } = await import('chrome-launcher');
   const { default: lighthouse } = await import('lighthouse');
-  const chrome = await launch({ chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', chromeFlags: CHROMIUM_ARGS, logLevel: 'silent' });
+  const chrome = await launch({
+    chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    chromeFlags: CHROMIUM_ARGS,
+    logLevel: 'silent',
+  });
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
   try {
     const page = await browser.contexts()[0]!.newPage();
@@ -114,7 +135,9 @@ test('Lighthouse: performance and accessibility ≥ 90 on the projects, board, c
     await cdp.send('Network.clearBrowserCache');
     const benchmarkIndex = (await audit('')).environment.benchmarkIndex;
     const slowdown = cpuSlowdownFor(benchmarkIndex);
-    console.log(`[lighthouse] this machine's BenchmarkIndex ${Math.round(benchmarkIndex)}: CPU slowed ${slowdown}× to stand for a mid-tier phone (slow 4G simulated)`);
+    console.log(
+      `[lighthouse] this machine's BenchmarkIndex ${Math.round(benchmarkIndex)}: CPU slowed ${slowdown}× to stand for a mid-tier phone (slow 4G simulated)`,
+    );
 
     const failures: string[] = [];
     for (const [name, path] of screens) {
@@ -124,14 +147,26 @@ test('Lighthouse: performance and accessibility ≥ 90 on the projects, board, c
       for (let i = 0; i < RUNS; i++) {
         await cdp.send('Network.clearBrowserCache');
         const lhr = await audit(path, slowdown);
-        const metrics = Object.entries(METRICS).map(([id, short]) => `${short} ${lhr.audits[id]!.displayValue}`).join(', ');
-        runs.push({ perf: Math.round((lhr.categories.performance!.score ?? 0) * 100), a11y: Math.round((lhr.categories.accessibility!.score ?? 0) * 100), metrics, lhr });
+        const metrics = Object.entries(METRICS)
+          .map(([id, short]) => `${short} ${lhr.audits[id]!.displayValue}`)
+          .join(', ');
+        runs.push({
+          perf: Math.round((lhr.categories.performance!.score ?? 0) * 100),
+          a11y: Math.round((lhr.categories.accessibility!.score ?? 0) * 100),
+          metrics,
+          lhr,
+        });
       }
       const median = [...runs].sort((a, b) => a.perf - b.perf)[Math.floor(RUNS / 2)]!;
       const a11y = Math.min(...runs.map((r) => r.a11y));
-      console.log(`[lighthouse] ${name}: performance ${median.perf} (runs ${runs.map((r) => r.perf).join(' / ')}; median run ${median.metrics}), accessibility ${a11y}`);
+      console.log(
+        `[lighthouse] ${name}: performance ${median.perf} (runs ${runs.map((r) => r.perf).join(' / ')}; median run ${median.metrics}), accessibility ${a11y}`,
+      );
       if (median.perf < 90) failures.push(`${name} performance ${median.perf}: ${weakest(median.lhr, 'performance')}`);
-      if (a11y < 90) failures.push(`${name} accessibility ${a11y}: ${weakest(runs.find((r) => r.a11y === a11y)!.lhr, 'accessibility')}`);
+      if (a11y < 90)
+        failures.push(
+          `${name} accessibility ${a11y}: ${weakest(runs.find((r) => r.a11y === a11y)!.lhr, 'accessibility')}`,
+        );
     }
     expect(failures).toEqual([]);
   } finally {

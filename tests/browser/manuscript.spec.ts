@@ -5,9 +5,27 @@
  * checked against the API: the page never shows a save, version or delete that did not happen.
  */
 import { router, call, say } from '../helpers/script';
-import { api, authorFile, createProject, createSession, editorText, expectAccessible, postTurn, script, shot, studio, suggestionsEntry, waitTurnDone, expect, test } from './helpers';
+import {
+  api,
+  authorFile,
+  createProject,
+  createSession,
+  editorText,
+  expectAccessible,
+  postTurn,
+  script,
+  shot,
+  studio,
+  suggestionsEntry,
+  waitTurnDone,
+  expect,
+  test,
+} from './helpers';
 
-test('edit while an agent edits (409 → merge), history diff and restore, delete and undelete', async ({ page, context }) => {
+test('edit while an agent edits (409 → merge), history diff and restore, delete and undelete', async ({
+  page,
+  context,
+}) => {
   const projectId = await createProject(`Manuscript ${Date.now()}`);
   const original = 'The tide came in at dusk.\nMara counted the lamps.\nNone of them were lit.';
   const fileId = await authorFile(projectId, 'Chapter 1', original);

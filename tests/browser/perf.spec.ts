@@ -7,10 +7,27 @@
  */
 import zlib from 'node:zlib';
 import { call, prose as numberedProse, router, say, streamFile } from '../helpers/script';
-import { authorFile, createProject, createSession, modelState, newestTurnId, postTurn, script, studio, suggestionsEntry, turnEvents, waitTurnDone, expect, test } from './helpers';
+import {
+  authorFile,
+  createProject,
+  createSession,
+  modelState,
+  newestTurnId,
+  postTurn,
+  script,
+  studio,
+  suggestionsEntry,
+  turnEvents,
+  waitTurnDone,
+  expect,
+  test,
+} from './helpers';
 import { kb, TransferMeter } from './layout';
 
-const VOCAB = 'the keeper climbed stairs toward lamp while rain hammered glass and distant ships blinked once twice before vanishing into fog that smelled of salt iron and old rope'.split(' ');
+const VOCAB =
+  'the keeper climbed stairs toward lamp while rain hammered glass and distant ships blinked once twice before vanishing into fog that smelled of salt iron and old rope'.split(
+    ' ',
+  );
 
 /** Prose of `n` words with sentence breaks and paragraphs, varied enough to tokenize like text. */
 function prose(n: number): string {
@@ -22,10 +39,17 @@ function prose(n: number): string {
   return out.join(' ');
 }
 
-test('bytes per screen on a cold visit: opening a project ≤ 150 KB, assets compressed, no openapi.json', async ({ page }) => {
+test('bytes per screen on a cold visit: opening a project ≤ 150 KB, assets compressed, no openapi.json', async ({
+  page,
+}) => {
   // A book under way: an outline, twelve chapters of 2,000 words, a conversation with a chapter turn.
   const projectId = await createProject(`Weights ${Date.now()}`);
-  await authorFile(projectId, 'Outline', Array.from({ length: 12 }, (_, i) => `Chapter ${i + 1}: the keeper's ${i + 1}th night.`).join('\n'), 'outline');
+  await authorFile(
+    projectId,
+    'Outline',
+    Array.from({ length: 12 }, (_, i) => `Chapter ${i + 1}: the keeper's ${i + 1}th night.`).join('\n'),
+    'outline',
+  );
   const chapters: string[] = [];
   for (let i = 1; i <= 12; i++) chapters.push(await authorFile(projectId, `Chapter ${i}`, numberedProse(2000)));
   await script([
@@ -41,11 +65,27 @@ test('bytes per screen on a cold visit: opening a project ≤ 150 KB, assets com
   const meter = await TransferMeter.attach(page);
   const screens: [string, string, () => Promise<unknown>][] = [
     ['projects', '', () => expect(page.getByRole('heading', { name: 'Projects' })).toBeVisible()],
-    ['project (chat)', `projects/${projectId}/chat/${sessionId}`, () => expect(page.locator('article.turn').first()).toBeVisible()],
+    [
+      'project (chat)',
+      `projects/${projectId}/chat/${sessionId}`,
+      () => expect(page.locator('article.turn').first()).toBeVisible(),
+    ],
     ['board', `projects/${projectId}/board`, () => expect(page.getByRole('heading', { level: 1 })).toBeVisible()],
-    ['editor (2,000 words)', `projects/${projectId}/files/${chapters[0]}`, () => expect(page.getByRole('button', { name: 'Save', exact: true })).toBeVisible()],
-    ['jobs', `projects/${projectId}/jobs`, () => expect(page.getByRole('heading', { name: 'Start a job' })).toBeVisible()],
-    ['trash', `projects/${projectId}/trash`, () => expect(page.getByRole('heading', { level: 2, name: 'Trash' })).toBeVisible()],
+    [
+      'editor (2,000 words)',
+      `projects/${projectId}/files/${chapters[0]}`,
+      () => expect(page.getByRole('button', { name: 'Save', exact: true })).toBeVisible(),
+    ],
+    [
+      'jobs',
+      `projects/${projectId}/jobs`,
+      () => expect(page.getByRole('heading', { name: 'Start a job' })).toBeVisible(),
+    ],
+    [
+      'trash',
+      `projects/${projectId}/trash`,
+      () => expect(page.getByRole('heading', { level: 2, name: 'Trash' })).toBeVisible(),
+    ],
   ];
   const figures: Record<string, number> = {};
   const requested: string[] = [];
@@ -57,14 +97,19 @@ test('bytes per screen on a cold visit: opening a project ≤ 150 KB, assets com
     const { bytes, top } = meter.total();
     figures[name] = bytes;
     requested.push(...meter.requested());
-    console.log(`[studio] ${name}: ${kb(bytes)} transferred (cold) — largest: ${top.map((r) => `${new URL(r.url).pathname.split('/').filter(Boolean).pop() ?? '/'} ${kb(r.bytes)}`).join(', ')}`);
+    console.log(
+      `[studio] ${name}: ${kb(bytes)} transferred (cold) — largest: ${top.map((r) => `${new URL(r.url).pathname.split('/').filter(Boolean).pop() ?? '/'} ${kb(r.bytes)}`).join(', ')}`,
+    );
   }
   // From the list into a project, as an author goes (the app's code is already loaded).
   await page.goto(studio());
   await expect(page.getByRole('heading', { name: 'Projects' })).toBeVisible();
   await meter.settle();
   meter.reset();
-  await page.getByRole('link', { name: /^Weights/ }).first().click();
+  await page
+    .getByRole('link', { name: /^Weights/ })
+    .first()
+    .click();
   await expect(page.locator('article.turn').first()).toBeVisible();
   await meter.settle();
   requested.push(...meter.requested());
@@ -75,7 +120,9 @@ test('bytes per screen on a cold visit: opening a project ≤ 150 KB, assets com
   // The scripts and styles came compressed (the meter counts bytes on the wire).
   const js = requested.filter((u) => /\/assets\/index-[^/]+\.js$/.test(u));
   expect(js.length).toBeGreaterThan(0);
-  const wire = await page.evaluate(`performance.getEntriesByType('resource').filter((e) => /\\/assets\\/index-[^/]+\\.js$/.test(e.name)).map((e) => [e.encodedBodySize, e.decodedBodySize])`);
+  const wire = await page.evaluate(
+    `performance.getEntriesByType('resource').filter((e) => /\\/assets\\/index-[^/]+\\.js$/.test(e.name)).map((e) => [e.encodedBodySize, e.decodedBodySize])`,
+  );
   for (const [encoded, decoded] of wire as [number, number][]) expect(encoded).toBeLessThan(decoded / 3);
 });
 
@@ -98,7 +145,9 @@ test('first-load JavaScript and the longest task while a 5,000-token chapter str
   await expect(page.getByRole('heading', { name: 'Projects' })).toBeVisible();
   await page.waitForLoadState('networkidle');
   const firstLoadGz = js.reduce((n, f) => n + f.bytes, 0);
-  console.log(`[studio] first-load JavaScript: ${(firstLoadGz / 1024).toFixed(1)} KB gzipped (${js.length} file${js.length === 1 ? '' : 's'}; target ≤ 250 KB)`);
+  console.log(
+    `[studio] first-load JavaScript: ${(firstLoadGz / 1024).toFixed(1)} KB gzipped (${js.length} file${js.length === 1 ? '' : 's'}; target ≤ 250 KB)`,
+  );
   expect(firstLoadGz).toBeLessThanOrEqual(250 * 1024);
 
   const projectId = await createProject(`Long chapter ${Date.now()}`);
@@ -118,13 +167,17 @@ test('first-load JavaScript and the longest task while a 5,000-token chapter str
   const live = page.getByTestId('file-live');
   await expect(live).toBeVisible();
   const from = await page.evaluate(() => performance.now());
-  await expect(page.locator(`article[data-turn-id="${turnId}"]`)).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+  await expect(page.locator(`article[data-turn-id="${turnId}"]`)).toHaveAttribute('data-status', 'done', {
+    timeout: 60_000,
+  });
   const to = await page.evaluate(() => performance.now());
   const tasks = (await page.evaluate('window.__longtasks')) as { start: number; duration: number }[];
   const during = tasks.filter((t) => t.start >= from - 50 && t.start <= to);
   const longest = Math.max(0, ...during.map((t) => t.duration));
   const events = await turnEvents(turnId);
-  const chapterTokens = events.filter((e) => e.type === 'usage' && e.step === 2).reduce((n, e) => n + (e.type === 'usage' ? e.data.completionTokens : 0), 0);
+  const chapterTokens = events
+    .filter((e) => e.type === 'usage' && e.step === 2)
+    .reduce((n, e) => n + (e.type === 'usage' ? e.data.completionTokens : 0), 0);
   const deltas = events.filter((e) => e.type === 'file_content').length;
   console.log(
     `[studio] streaming a ${chapterTokens}-token chapter (${deltas} file_content events in ${((to - from) / 1000).toFixed(1)} s): longest task ${longest.toFixed(0)} ms, ${during.length} long task(s) over 50 ms (target ≤ 200 ms)`,
@@ -133,5 +186,7 @@ test('first-load JavaScript and the longest task while a 5,000-token chapter str
   expect(longest).toBeLessThanOrEqual(200);
   // The saved chapter is the streamed one.
   expect((await modelState()).failures).toEqual([]);
-  await expect(page.locator(`article[data-turn-id="${turnId}"] .file-card[data-op]`).first()).toContainText('Chapter 1');
+  await expect(page.locator(`article[data-turn-id="${turnId}"] .file-card[data-op]`).first()).toContainText(
+    'Chapter 1',
+  );
 });

@@ -7,7 +7,20 @@
  */
 import { router, say } from '../helpers/script';
 import { DICTS, type Lang } from '../../studio/src/i18n/parts';
-import { api, authorFile, createProject, expectAccessible, newestTurnId, persona, script, shot, studio, suggestionsEntry, expect, test } from './helpers';
+import {
+  api,
+  authorFile,
+  createProject,
+  expectAccessible,
+  newestTurnId,
+  persona,
+  script,
+  shot,
+  studio,
+  suggestionsEntry,
+  expect,
+  test,
+} from './helpers';
 import { expectControlsOnScreen, expectFits, expectOnScreen } from './layout';
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -23,7 +36,12 @@ for (const lang of ['en', 'zh'] as Lang[]) {
     await page.addInitScript((l) => localStorage.setItem('scriptorium.lang', l), lang);
     const title = zh ? `雾港灯塔 ${Date.now()}` : `The Lighthouse Keeper ${Date.now()}`;
     const projectId = await createProject(title);
-    await authorFile(projectId, zh ? '大纲' : 'Outline', zh ? '第1章：守灯人发现一艘船。' : 'Chapter 1: the keeper finds a ship.', 'outline');
+    await authorFile(
+      projectId,
+      zh ? '大纲' : 'Outline',
+      zh ? '第1章：守灯人发现一艘船。' : 'Chapter 1: the keeper finds a ship.',
+      'outline',
+    );
     const chapter = zh ? '第1章 雨夜' : 'Chapter 1: The Rain';
     const chapterId = await authorFile(projectId, chapter, zh ? '雨下了一整夜。' : 'It rained all night.');
     const check = async (name: string) => {
@@ -66,7 +84,9 @@ for (const lang of ['en', 'zh'] as Lang[]) {
     const save = page.getByRole('button', { name: t.save, exact: true });
     await expectOnScreen(save);
     await save.click();
-    await expect.poll(async () => (await api<{ content: string }>('GET', `/files/${chapterId}`)).body.content).toContain(zh ? '灯塔还亮着。' : 'The lamp was still lit.');
+    await expect
+      .poll(async () => (await api<{ content: string }>('GET', `/files/${chapterId}`)).body.content)
+      .toContain(zh ? '灯塔还亮着。' : 'The lamp was still lit.');
     await check('chapter');
 
     // The task board's drawer, beside the chat; Escape shuts it and gives the focus back.
@@ -89,7 +109,10 @@ for (const lang of ['en', 'zh'] as Lang[]) {
     // A chat message, sent and answered.
     await script([
       router({ current_agent: 'writer', workflow_plan: 'quick' }),
-      say('writer', zh ? '第2章可以从灯塔看见那艘船开始。' : 'Chapter 2 could open with the ship seen from the lamp room.'),
+      say(
+        'writer',
+        zh ? '第2章可以从灯塔看见那艘船开始。' : 'Chapter 2 could open with the ship seen from the lamp room.',
+      ),
       suggestionsEntry([zh ? '写第2章' : 'Write chapter 2']),
     ]);
     const message = page.getByLabel(t.message);
@@ -97,8 +120,12 @@ for (const lang of ['en', 'zh'] as Lang[]) {
     await message.fill(zh ? '第2章怎么开头？' : 'How should chapter 2 open?');
     await page.getByRole('button', { name: t.send }).click();
     const turnId = await newestTurnId(page);
-    await expect(page.locator(`article[data-turn-id="${turnId}"]`)).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
-    await expect(page.locator(`article[data-turn-id="${turnId}"] .msg-text`)).toContainText(zh ? '从灯塔看见那艘船' : 'seen from the lamp room');
+    await expect(page.locator(`article[data-turn-id="${turnId}"]`)).toHaveAttribute('data-status', 'done', {
+      timeout: 60_000,
+    });
+    await expect(page.locator(`article[data-turn-id="${turnId}"] .msg-text`)).toContainText(
+      zh ? '从灯塔看见那艘船' : 'seen from the lamp room',
+    );
     await check('chat-answered');
 
     // The trash.

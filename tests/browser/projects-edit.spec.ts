@@ -24,12 +24,18 @@ test('edit a project, delete it (asked first, files kept) and restore it', async
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('projects-notice')).toHaveText('Saved “The Lighthouse”.');
   await expect(item.getByRole('link', { name: 'The Lighthouse' })).toBeVisible();
-  expect((await api('GET', `/projects/${projectId}`)).body).toMatchObject({ title: 'The Lighthouse', summary: 'A keeper, a storm, a visitor.', author: 'Mara Quill' });
+  expect((await api('GET', `/projects/${projectId}`)).body).toMatchObject({
+    title: 'The Lighthouse',
+    summary: 'A keeper, a storm, a visitor.',
+    author: 'Mara Quill',
+  });
 
   // Delete: the question says what happens to the files; Cancel changes nothing.
   await item.getByRole('button', { name: 'Delete “The Lighthouse”' }).click();
   const dialog = item.getByRole('alertdialog', { name: 'Delete “The Lighthouse”?' });
-  await expect(dialog).toContainText('Its 2 chapters, 1 other file and its conversations are not erased: the project moves to Deleted projects. You can restore it from there, whole, at any time.');
+  await expect(dialog).toContainText(
+    'Its 2 chapters, 1 other file and its conversations are not erased: the project moves to Deleted projects. You can restore it from there, whole, at any time.',
+  );
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await shot(page, 'project-delete');
   await expectAccessible(page, 'project delete');
@@ -50,7 +56,10 @@ test('edit a project, delete it (asked first, files kept) and restore it', async
   await gone.getByRole('button', { name: 'Restore “The Lighthouse”' }).click();
   await expect(page.getByTestId('projects-notice')).toHaveText('“The Lighthouse” is back.');
   await expect(item.getByRole('link', { name: 'The Lighthouse' })).toBeVisible();
-  expect((await api<{ content: string; version: number }>('GET', `/files/${chapter}`)).body).toMatchObject({ content: 'The tide came in at dusk.', version: 1 });
+  expect((await api<{ content: string; version: number }>('GET', `/files/${chapter}`)).body).toMatchObject({
+    content: 'The tide came in at dusk.',
+    version: 1,
+  });
   await item.getByRole('link', { name: 'The Lighthouse' }).click();
   await expect(page.getByTestId('file-tree').locator(`a[data-file-id="${chapter}"]`)).toBeVisible();
 });
@@ -63,7 +72,9 @@ test('the projects list in Chinese, with the delete question', async ({ page }) 
   await page.goto(studio());
   const item = page.getByTestId('project-list').locator(`li[data-project-id="${projectId}"]`);
   await item.getByRole('button', { name: `删除“${title}”` }).click();
-  await expect(item.getByRole('alertdialog')).toContainText('其中的1个章节、0个其他文件和所有对话都不会被抹去：作品会移到“已删除的作品”，之后随时可以从那里完整恢复。');
+  await expect(item.getByRole('alertdialog')).toContainText(
+    '其中的1个章节、0个其他文件和所有对话都不会被抹去：作品会移到“已删除的作品”，之后随时可以从那里完整恢复。',
+  );
   await shot(page, 'project-delete-zh');
   await expectAccessible(page, 'project delete (zh)');
   await page.setViewportSize({ width: 390, height: 844 });

@@ -69,7 +69,13 @@ async function rendered(page: Page, turnId: string) {
   const items = await turn.evaluate((el) => [
     el.querySelector('.user-msg')?.textContent ?? '',
     ...[...el.querySelectorAll('.assistant > *')].map((c) =>
-      [c.className, c.getAttribute('data-op') ?? '', c.getAttribute('data-version') ?? '', c.getAttribute('data-decision') ?? '', c.textContent ?? ''].join(' | '),
+      [
+        c.className,
+        c.getAttribute('data-op') ?? '',
+        c.getAttribute('data-version') ?? '',
+        c.getAttribute('data-decision') ?? '',
+        c.textContent ?? '',
+      ].join(' | '),
     ),
   ]);
   const suggestions = await page.locator('.suggestions button').allTextContents();
@@ -83,7 +89,9 @@ async function expectNoJargon(page: Page, where: string): Promise<void> {
   expect(text.match(JARGON)?.[0] ?? '', `jargon on screen (${where})`).toBe('');
 }
 
-test('a finished turn looks the same live, after a reload and after its stream expired: agents, steps, file cards with versions, verdict, usage, next steps', async ({ page }) => {
+test('a finished turn looks the same live, after a reload and after its stream expired: agents, steps, file cards with versions, verdict, usage, next steps', async ({
+  page,
+}) => {
   const projectId = await createProject(`Record ${Date.now()}`);
   await openChat(page, projectId);
   const turnId = await send(page, 'Write chapter 1');
@@ -115,7 +123,9 @@ test('a finished turn looks the same live, after a reload and after its stream e
 });
 
 for (const decision of ['approve', 'deny'] as const)
-  test(`the default setup asks before deleting the author’s chapter: ${decision}, and the chat says what became of it`, async ({ page }) => {
+  test(`the default setup asks before deleting the author’s chapter: ${decision}, and the chat says what became of it`, async ({
+    page,
+  }) => {
     const projectId = await createProject(`Ask ${decision} ${Date.now()}`);
     const fileId = await authorFile(projectId, 'Chapter 2', 'The author wrote chapter two, every word of it.');
     await openChat(page, projectId);
@@ -135,13 +145,21 @@ for (const decision of ['approve', 'deny'] as const)
       expect(trash.body.items.map((f) => f.id)).toEqual([fileId]);
       await expect(turn.locator('.tool')).toHaveText(/Asked you before deleting “Chapter 2”: you approved/);
       await expect(turn.locator('.file-card[data-op="deleted"]')).toContainText('Moved to the trash: Chapter 2');
-      await expect(turn.locator('.msg-text').last()).toContainText('"Chapter 2" is in the trash; you can restore it from the Trash.');
+      await expect(turn.locator('.msg-text').last()).toContainText(
+        '"Chapter 2" is in the trash; you can restore it from the Trash.',
+      );
       await expect(page.getByTestId('file-tree').locator(`a[data-file-id="${fileId}"]`)).toHaveCount(0);
     } else {
       expect(trash.body.items).toEqual([]);
-      expect((await api<{ content: string }>('GET', `/files/${fileId}`)).body.content).toBe('The author wrote chapter two, every word of it.');
-      await expect(turn.locator('.tool')).toHaveText(/Asked you before deleting “Chapter 2”: you said no, so it was kept/);
-      await expect(turn.locator('.msg-text').last()).toContainText('"Chapter 2" stays as it is: you chose not to delete it.');
+      expect((await api<{ content: string }>('GET', `/files/${fileId}`)).body.content).toBe(
+        'The author wrote chapter two, every word of it.',
+      );
+      await expect(turn.locator('.tool')).toHaveText(
+        /Asked you before deleting “Chapter 2”: you said no, so it was kept/,
+      );
+      await expect(turn.locator('.msg-text').last()).toContainText(
+        '"Chapter 2" stays as it is: you chose not to delete it.',
+      );
       await expect(turn.locator('.file-card')).toHaveCount(0);
     }
     await shots(page, `record-approval-${decision}`);
@@ -154,7 +172,9 @@ for (const decision of ['approve', 'deny'] as const)
     expect(await rendered(page, turnId)).toEqual(live);
   });
 
-test('a clear order goes ahead without asking; a step that fails says why in words, never its code', async ({ page }) => {
+test('a clear order goes ahead without asking; a step that fails says why in words, never its code', async ({
+  page,
+}) => {
   const projectId = await createProject(`Orders ${Date.now()}`);
   const two = await authorFile(projectId, 'Chapter 2', 'Mine.');
   await authorFile(projectId, 'Chapter 3', 'Also mine.');
@@ -164,13 +184,21 @@ test('a clear order goes ahead without asking; a step that fails says why in wor
   await expect(turn).toHaveAttribute('data-status', 'done');
   await expect(turn.locator('.approval')).toHaveCount(0);
   await expect(turn.locator('.file-card[data-op="deleted"]')).toContainText('Chapter 2');
-  expect((await api<{ items: { id: string }[] }>('GET', `/projects/${projectId}/files?deleted=true`)).body.items.map((f) => f.id)).toEqual([two]);
+  expect(
+    (await api<{ items: { id: string }[] }>('GET', `/projects/${projectId}/files?deleted=true`)).body.items.map(
+      (f) => f.id,
+    ),
+  ).toEqual([two]);
   // Asked to write a chapter that exists: the step failed, and says why.
   const exists = await send(page, 'Write chapter 3');
   const again = page.locator(`article[data-turn-id="${exists}"]`);
   await expect(again).toHaveAttribute('data-status', 'done');
-  await expect(again.locator('.tool.failed')).toHaveText(/Could not finish the step on “Chapter 3”: a file with that name already exists/);
-  await expect(again.locator('.msg-text').last()).toContainText('"Chapter 3" already exists, so I did not create it again.');
+  await expect(again.locator('.tool.failed')).toHaveText(
+    /Could not finish the step on “Chapter 3”: a file with that name already exists/,
+  );
+  await expect(again.locator('.msg-text').last()).toContainText(
+    '"Chapter 3" already exists, so I did not create it again.',
+  );
   await shots(page, 'record-refused');
   await expectNoJargon(page, 'a clear delete and a failed create');
 });
@@ -183,13 +211,17 @@ test('中文：整章推倒重写先征得作者同意，同意后如实告知�
   const turnId = await send(page, '能把第一章推倒重写吗？');
   const card = page.getByRole('group', { name: '需要你的确认' });
   await expect(card).toContainText('团队请求整体改写你写的文件：第一章');
-  await expect(card).toContainText(/将有 1 行被替换为 \d+ 行。会被替换掉的文字开头是：\s*作者亲手写的第一章，一字一句。/);
+  await expect(card).toContainText(
+    /将有 1 行被替换为 \d+ 行。会被替换掉的文字开头是：\s*作者亲手写的第一章，一字一句。/,
+  );
   await shots(page, 'record-approval-zh');
   await card.getByRole('button', { name: '同意' }).click();
   const turn = page.locator(`article[data-turn-id="${turnId}"]`);
   await expect(turn).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
   await expect(turn.locator('.tool').first()).toHaveText(/整体改写《第一章》之前先征求了你的同意：你同意了/);
-  await expect(turn.locator(`.file-card[data-file-id="${fileId}"]`).first()).toContainText(/已保存\s*第一章\s*· [\d,]+ 字 · 第 2 版/);
+  await expect(turn.locator(`.file-card[data-file-id="${fileId}"]`).first()).toContainText(
+    /已保存\s*第一章\s*· [\d,]+ 字 · 第 2 版/,
+  );
   // The writer's own word is held back when the reviewer reads the draft: the reviewer's verdict, in Chinese, says it.
   await expect(turn.locator('.verdict')).toHaveText('审稿结论：通过');
   await expect(turn.getByTestId('usage')).toContainText('用量：');
@@ -200,7 +232,9 @@ test('中文：整章推倒重写先征得作者同意，同意后如实告知�
   await expectNoJargon(page, 'rewrite approved (zh)');
 });
 
-test('conversations are named by their first message; job runs are listed apart, and open as their own record', async ({ page }) => {
+test('conversations are named by their first message; job runs are listed apart, and open as their own record', async ({
+  page,
+}) => {
   const projectId = await createProject(`Names ${Date.now()}`);
   await openChat(page, projectId);
   const turnId = await send(page, 'Plan a ten-chapter mystery set in a lighthouse');
@@ -208,9 +242,17 @@ test('conversations are named by their first message; job runs are listed apart,
   await expect(picker.locator('option:checked')).toHaveText('Plan a ten-chapter mystery set in a lighthouse');
   await waitTurnDone(turnId);
   // A job of one chapter, writing in a session of its own.
-  const job = await api<{ jobId: string; sessionId: string }>('POST', '/jobs', { projectId, chapters: { from: 1, to: 1 }, review: false });
+  const job = await api<{ jobId: string; sessionId: string }>('POST', '/jobs', {
+    projectId,
+    chapters: { from: 1, to: 1 },
+    review: false,
+  });
   expect(job.status).toBe(202);
-  await expect.poll(async () => (await api<{ status: string }>('GET', `/jobs/${job.body.jobId}`)).body.status, { timeout: 60_000 }).toBe('completed');
+  await expect
+    .poll(async () => (await api<{ status: string }>('GET', `/jobs/${job.body.jobId}`)).body.status, {
+      timeout: 60_000,
+    })
+    .toBe('completed');
   await page.reload();
   await expect(picker.locator('option:checked')).toHaveText('Plan a ten-chapter mystery set in a lighthouse');
   // The job's session is not among the conversations: it is a job run.
@@ -242,10 +284,19 @@ test('中文：对话以第一条消息命名，任务记录单独列出', async
   expect(job.status).toBe(202);
   // Cancelled, and over, before the next scenario scripts the model (a running job would take its answers).
   expect((await api('POST', `/jobs/${job.body.jobId}/cancel`, {})).status).toBeLessThan(300);
-  await expect.poll(async () => (await api<{ status: string }>('GET', `/jobs/${job.body.jobId}`)).body.status, { timeout: 60_000 }).toBe('cancelled');
+  await expect
+    .poll(async () => (await api<{ status: string }>('GET', `/jobs/${job.body.jobId}`)).body.status, {
+      timeout: 60_000,
+    })
+    .toBe('cancelled');
   await page.reload();
-  await expect(page.getByRole('combobox', { name: '对话' }).locator('option:checked')).toHaveText('规划一部十章的悬疑小说，故事发生在灯塔');
-  await expect(page.getByRole('combobox', { name: '任务记录' }).locator('option')).toHaveText(['任务记录 (1)', /^第2–3章 · /]);
+  await expect(page.getByRole('combobox', { name: '对话' }).locator('option:checked')).toHaveText(
+    '规划一部十章的悬疑小说，故事发生在灯塔',
+  );
+  await expect(page.getByRole('combobox', { name: '任务记录' }).locator('option')).toHaveText([
+    '任务记录 (1)',
+    /^第2–3章 · /,
+  ]);
   await shots(page, 'record-conversations-zh');
 });
 
@@ -289,12 +340,22 @@ test('a chapter Stop drops mid-stream is shown as not saved, live and from the r
   await expectNoJargon(page, 'a stopped chapter');
 });
 
-test('steering says what happens next: received — applied at the next step; then applied, or unused when the turn ended first', async ({ page }) => {
+test('steering says what happens next: received — applied at the next step; then applied, or unused when the turn ended first', async ({
+  page,
+}) => {
   const projectId = await createProject(`Steer ${Date.now()}`);
   await script([
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
-    { match: { agent: 'writer' }, reply: { content: 'Let me look first.', toolCalls: [{ name: 'query_files', arguments: { query: 'storm' } }] }, ttftMs: 2500 },
-    { match: { agent: 'writer' }, reply: { content: `Here is the storm, shorter:\n${words(80)}` }, tokensPerSecond: 60 },
+    {
+      match: { agent: 'writer' },
+      reply: { content: 'Let me look first.', toolCalls: [{ name: 'query_files', arguments: { query: 'storm' } }] },
+      ttftMs: 2500,
+    },
+    {
+      match: { agent: 'writer' },
+      reply: { content: `Here is the storm, shorter:\n${words(80)}` },
+      tokensPerSecond: 60,
+    },
     suggestionsEntry(['Write the calm after the storm']),
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
     { match: { agent: 'writer' }, reply: { content: 'A short answer.' }, ttftMs: 2500 },
@@ -305,9 +366,13 @@ test('steering says what happens next: received — applied at the next step; th
   const turn = page.locator(`article[data-turn-id="${turnId}"]`);
   await page.getByLabel('Extra instruction for the running turn').fill('Keep it under 200 words');
   await page.getByRole('button', { name: 'Steer' }).click();
-  await expect(turn.locator('.steer[data-state="pending"]')).toHaveText('✎ Steering received — applied at the next step: “Keep it under 200 words”');
+  await expect(turn.locator('.steer[data-state="pending"]')).toHaveText(
+    '✎ Steering received — applied at the next step: “Keep it under 200 words”',
+  );
   await shots(page, 'record-steer-pending');
-  await expect(turn.locator('.steer[data-state="applied"]')).toHaveText('✎ Steering applied from this step on: “Keep it under 200 words”');
+  await expect(turn.locator('.steer[data-state="applied"]')).toHaveText(
+    '✎ Steering applied from this step on: “Keep it under 200 words”',
+  );
   await expect(turn.locator('.steer')).toHaveCount(1);
   await expect(turn.locator('.tool')).toContainText('Searched the files for “storm”');
   await expect(turn).toHaveAttribute('data-status', 'done');
@@ -318,6 +383,8 @@ test('steering says what happens next: received — applied at the next step; th
   await page.getByRole('button', { name: 'Steer' }).click();
   await expect(second.locator('.steer[data-state="pending"]')).toBeVisible();
   await expect(second).toHaveAttribute('data-status', 'done');
-  await expect(second.locator('.steer[data-state="unused"]')).toHaveText('✎ Not used: the turn ended before its next step. Send it as a new message: “In one line”');
+  await expect(second.locator('.steer[data-state="unused"]')).toHaveText(
+    '✎ Not used: the turn ended before its next step. Send it as a new message: “In one line”',
+  );
   await shots(page, 'record-steer-unused');
 });

@@ -8,7 +8,9 @@ import type { Page } from '@playwright/test';
 import { api, authorFile, createProject, expectAccessible, shot, studio, expect, test } from './helpers';
 
 /** The selection of the open file's editor, and how far it is scrolled (in-page code as a string: this file is type-checked without the DOM's types). */
-async function editorSelection(page: Page): Promise<{ text: string; from: number; to: number; scrollTop: number; focused: boolean }> {
+async function editorSelection(
+  page: Page,
+): Promise<{ text: string; from: number; to: number; scrollTop: number; focused: boolean }> {
   return page.evaluate(`(() => {
     const area = document.querySelector('section.file textarea');
     if (area) return { text: area.value.slice(area.selectionStart, area.selectionEnd), from: area.selectionStart, to: area.selectionEnd, scrollTop: area.scrollTop, focused: document.activeElement === area };
@@ -18,7 +20,9 @@ async function editorSelection(page: Page): Promise<{ text: string; from: number
   })()`);
 }
 
-test('search in English: a hit deep in a long chapter opens it with the match selected and in view', async ({ page }) => {
+test('search in English: a hit deep in a long chapter opens it with the match selected and in view', async ({
+  page,
+}) => {
   const projectId = await createProject(`Search ${Date.now()}`);
   const long = `${prose(2500)}\nAt last Mara opened the Ledger of Tides and read her own name.\n${prose(300)}`;
   const chapter = await authorFile(projectId, 'Chapter 1: The Storm', long);
@@ -41,7 +45,10 @@ test('search in English: a hit deep in a long chapter opens it with the match se
   // The word in three files: the title match first, then the manuscript's order.
   await box.fill('ledger');
   await page.getByRole('button', { name: 'Search' }).click();
-  const api3 = await api<{ results: { fileId: string; count: number }[] }>('GET', `/projects/${projectId}/search?q=ledger`);
+  const api3 = await api<{ results: { fileId: string; count: number }[] }>(
+    'GET',
+    `/projects/${projectId}/search?q=ledger`,
+  );
   await expect(results).toHaveCount(api3.body.results.length);
   await expect(results.locator('h3 a')).toHaveText(['Chapter 2: The Ledger', 'Outline', 'Chapter 1: The Storm']);
   await shot(page, 'search');

@@ -55,9 +55,23 @@ async function main(): Promise<void> {
   const runtime = await connectRuntime(config, logger, { dbName, temporalConnection: connection });
   // Short persona chapters keep a 3-chapter job quick; the long-chapter scenario scripts its own.
   const model = await startOfflineModel({ ttftMs: 50, tokensPerSecond: 400, persona: { chapterWords: 400 } });
-  const worker = await createWorker({ config, runtime, llm: createLlmClient(config, model.baseURL), logger, connection });
+  const worker = await createWorker({
+    config,
+    runtime,
+    llm: createLlmClient(config, model.baseURL),
+    logger,
+    connection,
+  });
   const running = worker.run();
-  const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date(), eagerStart: true });
+  const app = createApp({
+    config,
+    models: runtime.models,
+    redis: runtime.redis,
+    temporal: runtime.temporal,
+    logger,
+    clock: () => new Date(),
+    eagerStart: true,
+  });
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
@@ -73,7 +87,13 @@ async function main(): Promise<void> {
         else if (req.url === '/drop-streams') closeSseClients(config.SSE_RETRY_MS);
         else if (req.url !== '/model') throw new Error(`no control route ${req.method} ${req.url}`);
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ pending: model.pendingEntries(), failures: model.failures, requests: model.requests.length }));
+        res.end(
+          JSON.stringify({
+            pending: model.pendingEntries(),
+            failures: model.failures,
+            requests: model.requests.length,
+          }),
+        );
       } catch (err) {
         res.writeHead(400, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: String(err instanceof Error ? err.message : err) }));

@@ -10,7 +10,8 @@ import { parseVerdict } from '../../src/core/verdict';
 import { apply, newTurn } from '../../studio/src/turn';
 import type { StreamEvent } from '../../src/core/events';
 
-const ev = (type: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type, data, seq: 0, ts: '', ...extra }) as unknown as StreamEvent;
+const ev = (type: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  ({ type, data, seq: 0, ts: '', ...extra }) as unknown as StreamEvent;
 
 test('word counts: each CJK character is a word, other runs of letters and digits one each', () => {
   expect(countWords('The tide came in at dusk.')).toBe(6);
@@ -41,18 +42,44 @@ test('the turn view: text per agent step, a retried step loses its partial text,
     ev('content', { delta: 'lo' }, { agent: 'writer', step: 1 }),
     ev('content', { delta: 'partial' }, { agent: 'writer', step: 2 }),
   ]);
-  v = apply(v, [ev('step_retry', { attempt: 2, message: '' }, { agent: 'writer', step: 2 }), ev('content', { delta: 'again' }, { agent: 'writer', step: 2 })]);
+  v = apply(v, [
+    ev('step_retry', { attempt: 2, message: '' }, { agent: 'writer', step: 2 }),
+    ev('content', { delta: 'again' }, { agent: 'writer', step: 2 }),
+  ]);
   expect(v.items.filter((i) => i.kind === 'text').map((i) => (i as { text: string }).text)).toEqual(['Hello', 'again']);
   v = apply(v, [
     ev('file_created', { fileId: 'f1', title: 'Chapter 1', fileType: 'draft', words: 0 }),
     ev('file_content', { fileId: 'f1', delta: 'Once' }),
-    ev('file_updated', { fileId: 'f1', title: 'Chapter 1', fileType: 'draft', versionId: 'v', words: 1, operation: 'stream' }),
+    ev('file_updated', {
+      fileId: 'f1',
+      title: 'Chapter 1',
+      fileType: 'draft',
+      versionId: 'v',
+      words: 1,
+      operation: 'stream',
+    }),
     ev('content', { delta: 'Verdict: revise\nTighten it.' }, { agent: 'quality_reviewer', step: 3 }),
-    ev('usage', { promptTokens: 10, completionTokens: 5, totalTokens: 15, source: 'provider', model: 'm', costUsd: 0.001 }),
+    ev('usage', {
+      promptTokens: 10,
+      completionTokens: 5,
+      totalTokens: 15,
+      source: 'provider',
+      model: 'm',
+      costUsd: 0.001,
+    }),
     ev('done', { status: 'completed' }),
   ]);
-  expect(v.items.filter((i) => i.kind === 'file')).toEqual([expect.objectContaining({ fileId: 'f1', op: 'created', words: 1, live: 0 })]);
-  expect(v).toMatchObject({ verdict: 'revise', tokens: 15, costUsd: 0.001, status: 'done', doneStatus: 'completed', filesChanged: 2 });
+  expect(v.items.filter((i) => i.kind === 'file')).toEqual([
+    expect.objectContaining({ fileId: 'f1', op: 'created', words: 1, live: 0 }),
+  ]);
+  expect(v).toMatchObject({
+    verdict: 'revise',
+    tokens: 15,
+    costUsd: 0.001,
+    status: 'done',
+    doneStatus: 'completed',
+    filesChanged: 2,
+  });
   expect(parseVerdict('结论：通过')).toBe('pass');
   expect(parseVerdict('Verdict: 返修')).toBe('revise');
   expect(parseVerdict('Verdict: re')).toBe('none');
@@ -66,9 +93,14 @@ test('a step that starts over drops the file body it was streaming; a resumed st
     ev('step_resumed', { step: 2, attempt: 2, keptChars: 22, message: '' }, { agent: 'writer', step: 2 }),
     ev('file_content', { fileId: 'f1', delta: 'me' }, { agent: 'writer', step: 2 }),
   ]);
-  expect(v.items.filter((i) => i.kind === 'file').map((i) => (i as { body: string }).body)).toEqual(['Once upon a time']);
+  expect(v.items.filter((i) => i.kind === 'file').map((i) => (i as { body: string }).body)).toEqual([
+    'Once upon a time',
+  ]);
   expect(v.items.filter((i) => i.kind === 'text').map((i) => (i as { text: string }).text)).toEqual(['Writing ']);
-  v = apply(v, [ev('step_retry', { attempt: 3, message: '' }, { agent: 'writer', step: 2 }), ev('file_content', { fileId: 'f1', delta: 'Once' }, { agent: 'writer', step: 2 })]);
+  v = apply(v, [
+    ev('step_retry', { attempt: 3, message: '' }, { agent: 'writer', step: 2 }),
+    ev('file_content', { fileId: 'f1', delta: 'Once' }, { agent: 'writer', step: 2 }),
+  ]);
   expect(v.items.filter((i) => i.kind === 'file').map((i) => (i as { body: string }).body)).toEqual(['Once']);
   expect(v.items.filter((i) => i.kind === 'text')).toEqual([]);
 });

@@ -7,7 +7,21 @@
 import type { Page } from '@playwright/test';
 import { router, say, streamFile } from '../helpers/script';
 import { DICTS, type Lang } from '../../studio/src/i18n/parts';
-import { authorFile, createProject, createSession, expectAccessible, persona, postTurn, script, shot, studio, suggestionsEntry, waitTurnDone, expect, test } from './helpers';
+import {
+  authorFile,
+  createProject,
+  createSession,
+  expectAccessible,
+  persona,
+  postTurn,
+  script,
+  shot,
+  studio,
+  suggestionsEntry,
+  waitTurnDone,
+  expect,
+  test,
+} from './helpers';
 import { expectFits } from './layout';
 
 /** The page's background, as a relative luminance from 0 (black) to 1 (white). */
@@ -23,9 +37,22 @@ const isDark = async (page: Page) => (await backgroundLuminance(page)) < 0.05;
 async function seededProject(lang: Lang): Promise<{ projectId: string; sessionId: string; chapterId: string }> {
   const zh = lang === 'zh';
   const projectId = await createProject(zh ? `夜航 ${Date.now()}` : `Night Crossing ${Date.now()}`);
-  await authorFile(projectId, zh ? '大纲' : 'Outline', zh ? '第1章：渡船在雾里出发。\n第2章：灯灭了。' : 'Chapter 1: the ferry leaves in fog.\nChapter 2: the lamp goes out.', 'outline');
-  const chapterId = await authorFile(projectId, zh ? '第2章 灯灭' : 'Chapter 2: The Lamp', zh ? '灯灭的时候，没有人说话。' : 'When the lamp went out, nobody spoke.');
-  const body = zh ? '渡船在雾里出发，船长数着浮标。'.repeat(8) : 'The ferry left in fog and the captain counted the buoys. '.repeat(40);
+  await authorFile(
+    projectId,
+    zh ? '大纲' : 'Outline',
+    zh
+      ? '第1章：渡船在雾里出发。\n第2章：灯灭了。'
+      : 'Chapter 1: the ferry leaves in fog.\nChapter 2: the lamp goes out.',
+    'outline',
+  );
+  const chapterId = await authorFile(
+    projectId,
+    zh ? '第2章 灯灭' : 'Chapter 2: The Lamp',
+    zh ? '灯灭的时候，没有人说话。' : 'When the lamp went out, nobody spoke.',
+  );
+  const body = zh
+    ? '渡船在雾里出发，船长数着浮标。'.repeat(8)
+    : 'The ferry left in fog and the captain counted the buoys. '.repeat(40);
   await script([
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
     ...streamFile('writer', zh ? '第1章 雾中' : 'Chapter 1: Fog', body),
@@ -82,17 +109,37 @@ test.describe('the system says light', () => {
       await page.addInitScript((l) => localStorage.setItem('scriptorium.lang', l), lang);
       const { projectId, sessionId, chapterId } = await seededProject(lang);
       const screens: [string, string, () => Promise<void>][] = [
-        ['chat', `projects/${projectId}/chat/${sessionId}`, () => expect(page.locator('article.turn').last()).toContainText(lang === 'zh' ? '写第1章' : 'Write chapter 1')],
-        ['file', `projects/${projectId}/files/${chapterId}`, () => expect(page.getByRole('button', { name: t.save, exact: true })).toBeVisible()],
-        ['jobs', `projects/${projectId}/jobs`, () => expect(page.getByRole('heading', { name: t.jobStartTitle })).toBeVisible()],
-        ['trash', `projects/${projectId}/trash`, () => expect(page.getByRole('heading', { level: 2, name: t.trash })).toBeVisible()],
+        [
+          'chat',
+          `projects/${projectId}/chat/${sessionId}`,
+          () =>
+            expect(page.locator('article.turn').last()).toContainText(lang === 'zh' ? '写第1章' : 'Write chapter 1'),
+        ],
+        [
+          'file',
+          `projects/${projectId}/files/${chapterId}`,
+          () => expect(page.getByRole('button', { name: t.save, exact: true })).toBeVisible(),
+        ],
+        [
+          'jobs',
+          `projects/${projectId}/jobs`,
+          () => expect(page.getByRole('heading', { name: t.jobStartTitle })).toBeVisible(),
+        ],
+        [
+          'trash',
+          `projects/${projectId}/trash`,
+          () => expect(page.getByRole('heading', { level: 2, name: t.trash })).toBeVisible(),
+        ],
       ];
       // Light first, as the system says; then the author's Dark on the same screens.
       for (const mode of ['light', 'dark'] as const) {
         await page.goto(studio(screens[0]![1]));
         await screens[0]![2]();
         if (mode === 'dark') await page.getByLabel(t.theme).selectOption('dark');
-        for (const size of [{ width: 1360, height: 860, name: 'desktop' }, { width: 390, height: 844, name: 'phone' }]) {
+        for (const size of [
+          { width: 1360, height: 860, name: 'desktop' },
+          { width: 390, height: 844, name: 'phone' },
+        ]) {
           await page.setViewportSize(size);
           for (const [name, path, ready] of screens) {
             await page.goto(studio(path));

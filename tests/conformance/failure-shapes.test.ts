@@ -6,7 +6,13 @@
  * claims no save that did not happen, and keeps every word that was written.
  */
 import type { ScriptEntry } from '../../src/offline-model';
-import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { call, chatText, ofType, prose, router, say } from '../helpers/script';
 import { assistantMessages, expectTrueAccount, expectValidStream, projectFiles } from './helpers';
 
@@ -14,14 +20,23 @@ jest.setTimeout(90000);
 
 const BODY = prose(80);
 const PART = prose(30);
-const opening = (): ScriptEntry[] => [router({ current_agent: 'writer', workflow_plan: 'quick' }), call('writer', 'create_file', { type: 'draft', title: 'Chapter 1' })];
-const chapter = (extra: Partial<ScriptEntry> = {}): ScriptEntry => ({ match: { agent: 'writer' }, reply: { content: `<file>\n${BODY}\n</file>\nChapter 1 is saved.` }, ...extra });
+const opening = (): ScriptEntry[] => [
+  router({ current_agent: 'writer', workflow_plan: 'quick' }),
+  call('writer', 'create_file', { type: 'draft', title: 'Chapter 1' }),
+];
+const chapter = (extra: Partial<ScriptEntry> = {}): ScriptEntry => ({
+  match: { agent: 'writer' },
+  reply: { content: `<file>\n${BODY}\n</file>\nChapter 1 is saved.` },
+  ...extra,
+});
 
 describe.each(['openai', 'deepseek'])('profile %s', (profile) => {
   let h: Harness;
   beforeAll(async () => {
     // A stream quiet for 1 s once started is given up and retried (the step's own limit stays 600 s).
-    h = await createHarness({ config: { OPENAI_MODEL: `offline:${profile}`, REVIEW_WORD_THRESHOLD: '5000', LLM_STREAM_IDLE_SECONDS: '1' } });
+    h = await createHarness({
+      config: { OPENAI_MODEL: `offline:${profile}`, REVIEW_WORD_THRESHOLD: '5000', LLM_STREAM_IDLE_SECONDS: '1' },
+    });
   });
   afterAll(async () => h?.close());
   afterEach(() => expectScriptFullyUsed(h));
@@ -33,11 +48,24 @@ describe.each(['openai', 'deepseek'])('profile %s', (profile) => {
     const r = await runTurn(h, sessionId, message);
     expectValidStream(r.events);
     await expectTrueAccount(h, r);
-    return { ...r, projectId, sessionId, elapsed: Date.now() - started, files: await projectFiles(h, r.turn.projectId as string), stored: (await assistantMessages(h, r.turnId)).join('\n') };
+    return {
+      ...r,
+      projectId,
+      sessionId,
+      elapsed: Date.now() - started,
+      files: await projectFiles(h, r.turn.projectId as string),
+      stored: (await assistantMessages(h, r.turnId)).join('\n'),
+    };
   }
 
   test('length inside a <file> body: what was written is saved and said to be unfinished; the turn stops, resumable', async () => {
-    const r = await turn([...opening(), { match: { agent: 'writer' }, reply: { reasoning: 'Long chapter ahead.', content: `<file>\n${PART}`, finishReason: 'length' } }]);
+    const r = await turn([
+      ...opening(),
+      {
+        match: { agent: 'writer' },
+        reply: { reasoning: 'Long chapter ahead.', content: `<file>\n${PART}`, finishReason: 'length' },
+      },
+    ]);
     expect(r.outcome).toMatchObject({ status: 'exhausted', stopReason: 'output_truncated' });
     expect(r.files['Chapter 1']!.content.trim()).toBe(PART);
     const stop = ofType(r.events, 'workflow_stopped')[0]!;
@@ -52,11 +80,20 @@ describe.each(['openai', 'deepseek'])('profile %s', (profile) => {
   test('length inside tool arguments: the cut call is refused, no file is made, the model is told and answers', async () => {
     const r = await turn([
       router({ current_agent: 'writer', workflow_plan: 'quick' }),
-      { match: { agent: 'writer' }, reply: { content: 'Opening it.', toolCalls: [{ name: 'create_file', arguments: '{"type":"draft","title":"Chap' }], finishReason: 'length' } },
+      {
+        match: { agent: 'writer' },
+        reply: {
+          content: 'Opening it.',
+          toolCalls: [{ name: 'create_file', arguments: '{"type":"draft","title":"Chap' }],
+          finishReason: 'length',
+        },
+      },
       say('writer', 'I could not open the chapter; nothing was created.'),
     ]);
     expect(r.outcome.status).toBe('completed');
-    expect(ofType(r.events, 'tool_result').map((e) => [e.data.ok, e.data.errorType])).toEqual([[false, 'invalid_arguments']]);
+    expect(ofType(r.events, 'tool_result').map((e) => [e.data.ok, e.data.errorType])).toEqual([
+      [false, 'invalid_arguments'],
+    ]);
     expect(ofType(r.events, 'file_created')).toEqual([]);
     expect(r.files).toEqual({});
     const second = h.model.requests.filter((q) => q.agent === 'writer')[1]!;
@@ -64,7 +101,10 @@ describe.each(['openai', 'deepseek'])('profile %s', (profile) => {
   });
 
   test('content_filter: the turn fails with the reason, and the text before the filter is kept', async () => {
-    const r = await turn([router({ current_agent: 'writer', workflow_plan: 'quick' }), { match: { agent: 'writer' }, reply: { content: 'The storm broke and the', finishReason: 'content_filter' } }]);
+    const r = await turn([
+      router({ current_agent: 'writer', workflow_plan: 'quick' }),
+      { match: { agent: 'writer' }, reply: { content: 'The storm broke and the', finishReason: 'content_filter' } },
+    ]);
     expect(r.outcome).toMatchObject({ status: 'failed', stopReason: 'content_filtered' });
     expect(ofType(r.events, 'workflow_stopped').map((e) => e.data.reason)).toEqual(['content_filtered']);
     expect(ofType(r.events, 'error').map((e) => e.data.code)).toEqual(['content_filtered']);
@@ -72,14 +112,20 @@ describe.each(['openai', 'deepseek'])('profile %s', (profile) => {
   });
 
   test('content_filter inside a <file> body: the part written is saved and called unfinished', async () => {
-    const r = await turn([...opening(), { match: { agent: 'writer' }, reply: { content: `<file>\n${PART}`, finishReason: 'content_filter' } }]);
+    const r = await turn([
+      ...opening(),
+      { match: { agent: 'writer' }, reply: { content: `<file>\n${PART}`, finishReason: 'content_filter' } },
+    ]);
     expect(r.outcome).toMatchObject({ status: 'failed', stopReason: 'content_filtered' });
     expect(r.files['Chapter 1']!.content.trim()).toBe(PART);
     expect(r.stored).toContain('"Chapter 1" is unfinished');
   });
 
   test('an empty answer: the turn fails saying so, no reply pretends otherwise', async () => {
-    const r = await turn([router({ current_agent: 'writer', workflow_plan: 'quick' }), { match: { agent: 'writer' }, reply: {} }]);
+    const r = await turn([
+      router({ current_agent: 'writer', workflow_plan: 'quick' }),
+      { match: { agent: 'writer' }, reply: {} },
+    ]);
     expect(r.outcome).toMatchObject({ status: 'failed', stopReason: 'empty_answer' });
     expect(r.stored).toBe('The model returned an empty answer; nothing was written.');
   });
@@ -87,8 +133,14 @@ describe.each(['openai', 'deepseek'])('profile %s', (profile) => {
   test('429 with Retry-After and a 500 are retried; the chapter is saved once', async () => {
     const r = await turn([
       ...opening(),
-      { match: { agent: 'writer' }, error: { status: 429, message: 'Rate limit reached', headers: { 'retry-after': '1' } } },
-      { match: { agent: 'writer' }, error: { status: 500, message: 'The server had an error while processing your request.' } },
+      {
+        match: { agent: 'writer' },
+        error: { status: 429, message: 'Rate limit reached', headers: { 'retry-after': '1' } },
+      },
+      {
+        match: { agent: 'writer' },
+        error: { status: 500, message: 'The server had an error while processing your request.' },
+      },
       chapter(),
     ]);
     expect(r.outcome.status).toBe('completed');
@@ -99,7 +151,10 @@ describe.each(['openai', 'deepseek'])('profile %s', (profile) => {
   });
 
   test('a provider that stays down (503) fails the turn in bounded time; the empty file it opened is not claimed', async () => {
-    const down = { match: { agent: 'writer' as const }, error: { status: 503, message: 'Service Unavailable', headers: { 'retry-after-ms': '50' } } };
+    const down = {
+      match: { agent: 'writer' as const },
+      error: { status: 503, message: 'Service Unavailable', headers: { 'retry-after-ms': '50' } },
+    };
     const r = await turn([...opening(), ...Array.from({ length: 7 }, () => down)]);
     expect(r.outcome.status).toBe('failed');
     expect(r.elapsed).toBeLessThan(20000);
@@ -110,7 +165,10 @@ describe.each(['openai', 'deepseek'])('profile %s', (profile) => {
   });
 
   test('a request the provider refuses outright (400, its filter on the prompt) fails at once, not retried', async () => {
-    const refused = { match: { agent: 'writer' as const }, error: { status: 400, message: 'The prompt was filtered by the content management policy.' } };
+    const refused = {
+      match: { agent: 'writer' as const },
+      error: { status: 400, message: 'The prompt was filtered by the content management policy.' },
+    };
     const r = await turn([router({ current_agent: 'writer', workflow_plan: 'quick' }), refused]);
     expect(r.outcome.status).toBe('failed');
     expect(h.model.requests.filter((q) => q.agent === 'writer')).toHaveLength(1);
@@ -125,7 +183,9 @@ describe.each(['openai', 'deepseek'])('profile %s', (profile) => {
     expect(ofType(r.events, 'step_resumed')).toHaveLength(1);
     expect(r.files['Chapter 1']!.content.trim()).toBe(BODY);
     expect(r.files['Chapter 1']!.versions).toBe(1);
-    const shown = ofType(r.events, 'file_content').map((e) => e.data.delta).join('');
+    const shown = ofType(r.events, 'file_content')
+      .map((e) => e.data.delta)
+      .join('');
     expect(shown.trim()).toBe(BODY);
   });
 

@@ -21,7 +21,14 @@ export const thinkingText = (events: StreamEvent[]): string =>
 /** The turn's usage records by step (one per model call). */
 export async function usageRecords(h: Harness, turnId: string) {
   const records = await h.runtime.models.UsageRecord.find({ turnId }).sort({ step: 1 }).lean();
-  return records as unknown as { step: number; agent: string; source: string; promptTokens: number; cachedPromptTokens: number; reasoningTokens: number }[];
+  return records as unknown as {
+    step: number;
+    agent: string;
+    source: string;
+    promptTokens: number;
+    cachedPromptTokens: number;
+    reasoningTokens: number;
+  }[];
 }
 
 /** The session's stored assistant messages of one turn, in order. */
@@ -38,18 +45,32 @@ export function everythingSent(h: Harness): string {
 /** Files of a project, by title, with their current content and version count. */
 export async function projectFiles(h: Harness, projectId: string) {
   const files = await h.runtime.models.File.find({ projectId, deletedAt: null }).lean();
-  return Object.fromEntries(files.map((f) => [f.title, { id: String(f._id), content: f.content, versions: f.versionCount }]));
+  return Object.fromEntries(
+    files.map((f) => [f.title, { id: String(f._id), content: f.content, versions: f.versionCount }]),
+  );
 }
 
 /**
  * The turn's account is true: every save the stream reports is a version on record, every
  * file the outcome or a stored message claims is there, and the session is free again.
  */
-export async function expectTrueAccount(h: Harness, r: { turnId: string; events: StreamEvent[]; outcome: { filesWritten: { fileId: string }[] }; turn: { sessionId: unknown } }) {
+export async function expectTrueAccount(
+  h: Harness,
+  r: {
+    turnId: string;
+    events: StreamEvent[];
+    outcome: { filesWritten: { fileId: string }[] };
+    turn: { sessionId: unknown };
+  },
+) {
   const { File, FileVersion, Message, SessionLock } = h.runtime.models;
-  for (const e of ofType(r.events, 'file_updated')) expect(await FileVersion.countDocuments({ _id: e.data.versionId, fileId: e.data.fileId })).toBe(1);
+  for (const e of ofType(r.events, 'file_updated'))
+    expect(await FileVersion.countDocuments({ _id: e.data.versionId, fileId: e.data.fileId })).toBe(1);
   const messages = await Message.find({ turnId: r.turnId, role: 'assistant' }).lean();
-  const claimed = [...r.outcome.filesWritten.map((f) => f.fileId), ...messages.flatMap((m) => (m.breadcrumb as { fileId: string }[]).map((b) => b.fileId))];
+  const claimed = [
+    ...r.outcome.filesWritten.map((f) => f.fileId),
+    ...messages.flatMap((m) => (m.breadcrumb as { fileId: string }[]).map((b) => b.fileId)),
+  ];
   for (const fileId of claimed) expect(await File.countDocuments({ _id: fileId, deletedAt: null })).toBe(1);
   expect(await SessionLock.countDocuments({ _id: String(r.turn.sessionId), turnId: r.turnId })).toBe(0);
 }

@@ -16,13 +16,25 @@ afterAll(async () => h?.close());
 afterEach(() => h.model.reset());
 
 const asks = (n: number) => ({ agent: 'writer' as const, contains: `Write Chapter ${n} of the story` });
-const opens = (n: number): ScriptEntry => ({ match: asks(n), reply: { toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: `Chapter ${n}` } }] } });
+const opens = (n: number): ScriptEntry => ({
+  match: asks(n),
+  reply: { toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: `Chapter ${n}` } }] },
+});
 const PART = prose(40);
 
 test('a truncated chapter stops the job at that chapter, not counted as done, with its written part kept', async () => {
   const { projectId, sessionId } = await createProjectAndSession(h);
   const outline = Array.from({ length: 2 }, (_, i) => `Chapter ${i + 1}: Part ${i + 1} — something happens`).join('\n');
-  expect((await api(h, 'POST', '/api/v1/files', { projectId, type: 'outline', title: 'Outline', content: `# Outline\n\n${outline}` })).status).toBe(201);
+  expect(
+    (
+      await api(h, 'POST', '/api/v1/files', {
+        projectId,
+        type: 'outline',
+        title: 'Outline',
+        content: `# Outline\n\n${outline}`,
+      })
+    ).status,
+  ).toBe(201);
   h.model.script([
     opens(1),
     { match: asks(1), reply: { content: `<file>\n# Chapter 1\n\n${prose(80)}\n</file>` } },
@@ -32,7 +44,13 @@ test('a truncated chapter stops the job at that chapter, not counted as done, wi
   ]);
   const { jobId, workflowId } = await startJob(h, { projectId, sessionId, chapters: { from: 1, to: 2 } });
   const failed = await waitFor('job stopped at chapter 2', async () => {
-    const j = (await api<{ status: string; chaptersDone: number[]; failedChapter: number | null; failure: string | null }>(h, 'GET', `/api/v1/jobs/${jobId}`)).body;
+    const j = (
+      await api<{ status: string; chaptersDone: number[]; failedChapter: number | null; failure: string | null }>(
+        h,
+        'GET',
+        `/api/v1/jobs/${jobId}`,
+      )
+    ).body;
     return j.status === 'failed' && j.failedChapter === 2 ? j : null;
   });
   expect(failed.chaptersDone).toEqual([1]);

@@ -9,9 +9,22 @@
  */
 import type { ScriptEntry } from '../../src/offline-model';
 import type { ProfileName } from '../../src/offline-model/profiles';
-import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { chatText, ofType, prose, router, say } from '../helpers/script';
-import { assistantMessages, everythingSent, expectValidStream, projectFiles, thinkingText, usageRecords } from './helpers';
+import {
+  assistantMessages,
+  everythingSent,
+  expectValidStream,
+  projectFiles,
+  thinkingText,
+  usageRecords,
+} from './helpers';
 
 const BODY = prose(60);
 const THOUGHT_1 = 'REASONING-ONE: the harbour scene needs the lamps before the storm.';
@@ -51,7 +64,10 @@ function chapterTurn(c: ProfileCase): ScriptEntry[] {
         ...(c.toolFinish ? { finishReason: c.toolFinish } : {}),
       },
     },
-    { match: { agent: 'writer' }, reply: { reasoning: THOUGHT_2, content: `<file>\n${BODY}\n</file>\nChapter 1 is saved: the harbour at night.` } },
+    {
+      match: { agent: 'writer' },
+      reply: { reasoning: THOUGHT_2, content: `<file>\n${BODY}\n</file>\nChapter 1 is saved: the harbour at night.` },
+    },
   ];
 }
 
@@ -104,7 +120,10 @@ describe.each(CASES)('profile $profile', (c) => {
 
     // The next turn's requests carry the history without any of the thinking.
     h.model.reset();
-    h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'Glad it works for you.')]);
+    h.model.script([
+      router({ current_agent: 'writer', workflow_plan: 'quick' }),
+      say('writer', 'Glad it works for you.'),
+    ]);
     const next = await runTurn(h, sessionId, 'Thanks, that is good.');
     expect(next.outcome.status).toBe('completed');
     const writerRequest = h.model.requests.find((q) => q.agent === 'writer')!;

@@ -22,19 +22,26 @@ beforeAll(() => {
 });
 
 const newProject = db.newProject;
-const toolContext = (projectId: string, i: number, authorMessage: string): ToolContext => db.plannerContext(projectId, authorMessage, `turn-${i}:1:call`);
+const toolContext = (projectId: string, i: number, authorMessage: string): ToolContext =>
+  db.plannerContext(projectId, authorMessage, `turn-${i}:1:call`);
 
 // Saved writes per round, printed at the end: how often writers were refused rather than saved.
 const stats = { notes: [] as number[], tasks: [] as number[] };
-afterAll(() => console.log(`saved of ${WRITERS} per round: notes ${stats.notes.join(',')}; job tasks ${stats.tasks.join(',')}`));
+afterAll(() =>
+  console.log(`saved of ${WRITERS} per round: notes ${stats.notes.join(',')}; job tasks ${stats.tasks.join(',')}`),
+);
 
-const together = <T>(n: number, fn: (i: number) => Promise<T>): Promise<T[]> => Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
+const together = <T>(n: number, fn: (i: number) => Promise<T>): Promise<T[]> =>
+  Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
 
 describe('compare-and-set writes under concurrent writers', () => {
   test('every note entry that update_project reported as saved is in the project notes', async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const projectId = await newProject();
-      const facts = Array.from({ length: WRITERS }, (_, i) => `Fact ${round}-${i}: the lighthouse keeper has ${i + 2} cats.`);
+      const facts = Array.from(
+        { length: WRITERS },
+        (_, i) => `Fact ${round}-${i}: the lighthouse keeper has ${i + 2} cats.`,
+      );
       const results = await together(WRITERS, (i) =>
         updateProject(toolContext(projectId, i, facts.join(' ')), { notes: facts[i], author_quotes: [facts[i]!] }),
       );
@@ -54,8 +61,18 @@ describe('compare-and-set writes under concurrent writers', () => {
   test('every job task written to the board concurrently stays on the board', async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const projectId = await newProject();
-      const jobs = Array.from({ length: WRITERS }, (_, i) => ({ jobId: newId(), projectId, from: i * 10 + 1, to: i * 10 + 3 }));
-      const outcomes = await together(WRITERS, (i) => updateJobTask(models, jobs[i]!, [jobs[i]!.from]).then(() => 'saved', (err: Error) => err.name));
+      const jobs = Array.from({ length: WRITERS }, (_, i) => ({
+        jobId: newId(),
+        projectId,
+        from: i * 10 + 1,
+        to: i * 10 + 3,
+      }));
+      const outcomes = await together(WRITERS, (i) =>
+        updateJobTask(models, jobs[i]!, [jobs[i]!.from]).then(
+          () => 'saved',
+          (err: Error) => err.name,
+        ),
+      );
       const tasks = (await models.Project.findById(projectId).lean())!.tasks;
       outcomes.forEach((o, i) => {
         if (o === 'saved') expect(tasks.map((t) => t.id)).toContain(jobTaskId(jobs[i]!.jobId));
@@ -71,10 +88,23 @@ describe('compare-and-set writes under concurrent writers', () => {
     for (let round = 0; round < ROUNDS * 2; round++) {
       const sessionId = newId();
       const stale = newId();
-      await models.Turn.create({ _id: stale, sessionId, projectId: 'p', ownerId: 'u1', message: 'm', status: 'completed', workflowId: `turn-${stale}` });
+      await models.Turn.create({
+        _id: stale,
+        sessionId,
+        projectId: 'p',
+        ownerId: 'u1',
+        message: 'm',
+        status: 'completed',
+        workflowId: `turn-${stale}`,
+      });
       await models.SessionLock.create({ _id: sessionId, turnId: stale });
       const turns = Array.from({ length: WRITERS * 2 }, () => newId());
-      const results = await together(WRITERS * 2, (i) => takeSessionLock(models, sessionId, turns[i]!).then((r) => r.busyWith, (err: Error) => err.name));
+      const results = await together(WRITERS * 2, (i) =>
+        takeSessionLock(models, sessionId, turns[i]!).then(
+          (r) => r.busyWith,
+          (err: Error) => err.name,
+        ),
+      );
       const winners = turns.filter((_, i) => results[i] === null);
       expect(winners).toHaveLength(1);
       const lock = await models.SessionLock.findById(sessionId).lean();
@@ -97,10 +127,19 @@ describe('compare-and-set writes under concurrent writers', () => {
 
   test('concurrent file writes each get their own version and the head ends on the newest', async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const file = await models.File.create({ projectId: 'p', ownerId: 'u1', type: 'draft', title: `Chapter ${round}` });
+      const file = await models.File.create({
+        projectId: 'p',
+        ownerId: 'u1',
+        type: 'draft',
+        title: `Chapter ${round}`,
+      });
       const fileId = String(file._id);
       const written = await together(WRITERS, (i) =>
-        writeVersion(models, fileId, `text of writer ${i}`, { author: 'ai', operation: 'edit', writeKey: `k${round}:${i}` }).then(
+        writeVersion(models, fileId, `text of writer ${i}`, {
+          author: 'ai',
+          operation: 'edit',
+          writeKey: `k${round}:${i}`,
+        }).then(
           (w) => w.version,
           (err: Error) => err.name,
         ),
@@ -123,7 +162,11 @@ describe('compare-and-set writes under concurrent writers', () => {
       const fileId = String(file._id);
       await writeVersion(models, fileId, 'first', { author: 'author', operation: 'author_edit' });
       const results = await together(WRITERS, (i) =>
-        writeVersion(models, fileId, `edit ${i}`, { author: 'author', operation: 'author_edit', expectedVersion: 1 }).then(
+        writeVersion(models, fileId, `edit ${i}`, {
+          author: 'author',
+          operation: 'author_edit',
+          expectedVersion: 1,
+        }).then(
           (w) => w.version,
           (err: Error) => (err instanceof VersionConflict ? 'conflict' : err.message),
         ),

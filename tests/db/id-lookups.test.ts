@@ -74,7 +74,9 @@ test('updates and deletes by _id (the same expression, now indexed) change exact
 });
 
 test('a find by _id $in, or by _id beside other conditions, searches the _id index', async () => {
-  await expectIdIndexSearch(await planOf({ find: 'agentsteps', filter: { _id: { $in: ['turn-10:3', 'turn-11:4', 'turn-12:5'] } } }));
+  await expectIdIndexSearch(
+    await planOf({ find: 'agentsteps', filter: { _id: { $in: ['turn-10:3', 'turn-11:4', 'turn-12:5'] } } }),
+  );
   await expectIdIndexSearch(await planOf({ find: 'agentsteps', filter: { _id: 'turn-10:3', agent: 'writer' } }));
 });
 
@@ -89,14 +91,17 @@ test('_id $in and _id beside other conditions still match exactly what the whole
   const mixed = await db.models.AgentStep.find({ _id: { $in: ['turn-12:5', /^turn-13:/] } }).lean();
   expect(ids(mixed)).toEqual(['turn-12:5', 'turn-13:6']);
   // Updates and deletes go through the same lookup.
-  await db.models.AgentStep.updateMany({ _id: { $in: ['turn-20:5', 'turn-21:6'] }, step: 5 }, { $set: { text: 'only step 5' } });
+  await db.models.AgentStep.updateMany(
+    { _id: { $in: ['turn-20:5', 'turn-21:6'] }, step: 5 },
+    { $set: { text: 'only step 5' } },
+  );
   expect((await db.models.AgentStep.findById('turn-20:5').lean())?.text).toBe('only step 5');
   expect((await db.models.AgentStep.findById('turn-21:6').lean())?.text).toBe('x'.repeat(200));
   await db.models.AgentStep.deleteMany({ _id: { $in: ['turn-30:7', 'turn-31:8'] } });
   expect(await db.models.AgentStep.countDocuments({ _id: { $in: ['turn-30:7', 'turn-31:8', 'turn-32:1'] } })).toBe(1);
 });
 
-test('a find by a string field searches that field\'s index instead of scanning the collection', async () => {
+test("a find by a string field searches that field's index instead of scanning the collection", async () => {
   const plan = await planOf({ find: 'agentsteps', filter: { turnId: 'turn-150' } });
   if (await isFerret()) {
     expect(plan).toMatch(/SEARCH agentsteps_\w+ USING INDEX agentsteps_\w+_turnId_1/);
@@ -119,7 +124,8 @@ test('string equalities still match what MongoDB matches: arrays holding the val
     { _id: 'tricky', sessionId: tricky } as never,
     { _id: 'tricky-array', sessionId: [tricky] } as never,
   ]);
-  const ids = async (filter: Record<string, unknown>) => (await raw.find(filter).toArray()).map((d) => String(d._id)).sort();
+  const ids = async (filter: Record<string, unknown>) =>
+    (await raw.find(filter).toArray()).map((d) => String(d._id)).sort();
   // As on MongoDB: the string itself and any array holding it, nothing that only starts like it.
   expect(await ids({ sessionId: 's1' })).toEqual(['array', 'plain']);
   expect(await ids({ sessionId: tricky })).toEqual(['tricky', 'tricky-array']);
@@ -147,10 +153,13 @@ test('comparisons with a number are narrowed in SQLite and still match what Mong
     { _id: 'missing' },
     { _id: 'big', seq: Long.fromString('9007199254740993') },
   ] as never[]);
-  const ids = async (filter: Record<string, unknown>) => (await raw.find(filter).toArray()).map((d) => String(d._id)).sort();
+  const ids = async (filter: Record<string, unknown>) =>
+    (await raw.find(filter).toArray()).map((d) => String(d._id)).sort();
   if (await isFerret()) {
     // The server narrows the rows in SQLite instead of decoding every document.
-    const explained = (await raw.db.command({ explain: { find: 'ranges', filter: { seq: { $gt: 600 } } } })) as { filterPushdown?: boolean };
+    const explained = (await raw.db.command({ explain: { find: 'ranges', filter: { seq: { $gt: 600 } } } })) as {
+      filterPushdown?: boolean;
+    };
     expect(explained.filterPushdown).toBe(true);
   }
   // Numbers of every kind compare by value; arrays match by any element; text, dates and null never match a number.
@@ -174,15 +183,21 @@ test('comparisons with a date are narrowed in SQLite and still match only dates,
     { _id: 'text', deletedAt: '2026-01-02' },
     { _id: 'array', deletedAt: [null, new Date('2026-01-02T00:00:00Z')] },
   ] as never[]);
-  const ids = async (filter: Record<string, unknown>) => (await raw.find(filter).toArray()).map((d) => String(d._id)).sort();
+  const ids = async (filter: Record<string, unknown>) =>
+    (await raw.find(filter).toArray()).map((d) => String(d._id)).sort();
   if (await isFerret()) {
-    const explained = (await raw.db.command({ explain: { find: 'dates', filter: { deletedAt: { $gte: new Date(0) } } } })) as { filterPushdown?: boolean };
+    const explained = (await raw.db.command({
+      explain: { find: 'dates', filter: { deletedAt: { $gte: new Date(0) } } },
+    })) as { filterPushdown?: boolean };
     expect(explained.filterPushdown).toBe(true);
   }
   // Dates compare by time; arrays match by any element; null, missing, numbers and text never match a date.
   expect(await ids({ deletedAt: { $gte: new Date(0) } })).toEqual(['array', 'deleted', 'epoch']);
   expect(await ids({ deletedAt: { $lt: new Date(0) } })).toEqual(['before-epoch']);
-  expect(await ids({ deletedAt: { $gt: new Date(0), $lte: new Date('2026-01-02T00:00:00Z') } })).toEqual(['array', 'deleted']);
+  expect(await ids({ deletedAt: { $gt: new Date(0), $lte: new Date('2026-01-02T00:00:00Z') } })).toEqual([
+    'array',
+    'deleted',
+  ]);
 });
 
 test('an $or of narrowed filters is narrowed in SQLite and matches what each clause says', async () => {
@@ -203,12 +218,17 @@ test('an $or of narrowed filters is narrowed in SQLite and matches what each cla
       { _id: { $in: ['same-1', 'moved-1', 'trashed', 'same-3', 'moved-3'] }, deletedAt: { $gte: new Date(0) } },
     ],
   };
-  const ids = async (filter: Record<string, unknown>) => (await raw.find(filter).toArray()).map((d) => String(d._id)).sort();
+  const ids = async (filter: Record<string, unknown>) =>
+    (await raw.find(filter).toArray()).map((d) => String(d._id)).sort();
   if (await isFerret()) {
-    const explained = (await raw.db.command({ explain: { find: 'ors', filter: moved } })) as { filterPushdown?: boolean };
+    const explained = (await raw.db.command({ explain: { find: 'ors', filter: moved } })) as {
+      filterPushdown?: boolean;
+    };
     expect(explained.filterPushdown).toBe(true);
     // A clause with nothing to narrow could match any document: then nothing is pushed down, and the answer is still exact.
-    const open = (await raw.db.command({ explain: { find: 'ors', filter: { $or: [{ _id: 'same-1' }, { deletedAt: { $exists: true } }] } } })) as {
+    const open = (await raw.db.command({
+      explain: { find: 'ors', filter: { $or: [{ _id: 'same-1' }, { deletedAt: { $exists: true } }] } },
+    })) as {
       filterPushdown?: boolean;
     };
     expect(open.filterPushdown).toBe(false);
@@ -216,12 +236,27 @@ test('an $or of narrowed filters is narrowed in SQLite and matches what each cla
   expect(await ids(moved)).toEqual(['moved-1', 'moved-3', 'trashed']);
   // Past SQLite's parameter budget for an $or, nothing is pushed down (no error), and the answer is still exact.
   const many = (tag: string) => [...Array.from({ length: 900 }, (_, i) => `${tag}-${i}`), 'moved-1', 'same-3'];
-  const huge = { $or: [{ _id: { $in: many('a') }, versionCount: { $gt: 1 } }, { _id: { $in: many('b') }, versionCount: { $gt: 1 } }, { _id: { $in: many('c') }, versionCount: { $gt: 4 } }] };
+  const huge = {
+    $or: [
+      { _id: { $in: many('a') }, versionCount: { $gt: 1 } },
+      { _id: { $in: many('b') }, versionCount: { $gt: 1 } },
+      { _id: { $in: many('c') }, versionCount: { $gt: 4 } },
+    ],
+  };
   if (await isFerret()) {
-    const explained = (await raw.db.command({ explain: { find: 'ors', filter: huge } })) as { filterPushdown?: boolean };
+    const explained = (await raw.db.command({ explain: { find: 'ors', filter: huge } })) as {
+      filterPushdown?: boolean;
+    };
     expect(explained.filterPushdown).toBe(false);
   }
   expect(await ids(huge)).toEqual(['moved-1', 'same-3']);
-  expect(await ids({ $or: [{ _id: 'same-1' }, { deletedAt: { $exists: true }, versionCount: 9 }] })).toEqual(['other', 'same-1']);
-  expect(await ids({ $or: [{ _id: 'same-1' }, { versionCount: { $gte: 3 } }], deletedAt: null })).toEqual(['moved-3', 'same-1', 'same-3']);
+  expect(await ids({ $or: [{ _id: 'same-1' }, { deletedAt: { $exists: true }, versionCount: 9 }] })).toEqual([
+    'other',
+    'same-1',
+  ]);
+  expect(await ids({ $or: [{ _id: 'same-1' }, { versionCount: { $gte: 3 } }], deletedAt: null })).toEqual([
+    'moved-3',
+    'same-1',
+    'same-3',
+  ]);
 });

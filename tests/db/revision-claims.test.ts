@@ -17,7 +17,8 @@ beforeAll(() => {
 });
 
 const newProject = db.newProject;
-const ctxFor = (projectId: string, authorMessage: string): ToolContext => db.plannerContext(projectId, authorMessage, 't1:1:c');
+const ctxFor = (projectId: string, authorMessage: string): ToolContext =>
+  db.plannerContext(projectId, authorMessage, 't1:1:c');
 
 test('a revision claimed by a writer that died before applying it is rolled forward, and the next write builds on it', async () => {
   const projectId = await newProject();
@@ -30,7 +31,10 @@ test('a revision claimed by a writer that died before applying it is rolled forw
   });
   expect((await models.Project.findById(projectId).lean())!.summary).toBe('');
 
-  const out = await updateProject(ctxFor(projectId, 'The sea is always grey.'), { notes: 'The sea is always grey.', author_quotes: ['The sea is always grey.'] });
+  const out = await updateProject(ctxFor(projectId, 'The sea is always grey.'), {
+    notes: 'The sea is always grey.',
+    author_quotes: ['The sea is always grey.'],
+  });
   expect(out.body.ok).toBe(true);
   const project = (await models.Project.findById(projectId).lean())!;
   expect(project.rev).toBe(2);
@@ -65,7 +69,10 @@ test('a read older than half the claim pruning age is not claimed from: the writ
 test('two writers from the same revision: one is saved, the other is told to read again, and nothing is written twice', async () => {
   const projectId = await newProject();
   const read = (await readProjectState(models, projectId))!;
-  const [a, b] = await Promise.all([writeProjectState(models, projectId, read, { summary: 'a' }), writeProjectState(models, projectId, read, { summary: 'b' })]);
+  const [a, b] = await Promise.all([
+    writeProjectState(models, projectId, read, { summary: 'a' }),
+    writeProjectState(models, projectId, read, { summary: 'b' }),
+  ]);
   expect([a, b].sort()).toEqual([false, true]);
   expect((await models.Project.findById(projectId).lean())!).toMatchObject({ rev: 1, summary: a ? 'a' : 'b' });
 });

@@ -14,9 +14,31 @@ const db = useScratchDb('router_input');
 async function session() {
   const projectId = await db.newProject();
   const sessionId = newId();
-  const earlier = await db.models.Turn.create({ sessionId, projectId, ownerId: 'u1', message: 'Write chapter 1', workflowId: 'turn-a', status: 'completed', routing: { workflow_plan: 'write_only' } });
-  await db.models.Message.create({ sessionId, projectId, turnId: String(earlier._id), role: 'assistant', content: 'Chapter 1 is done. Shall I go on?', seq: 2, key: `${projectId}:m2` });
-  const turn = await db.models.Turn.create({ sessionId, projectId, ownerId: 'u1', message: 'Yes, go on', workflowId: 'turn-b' });
+  const earlier = await db.models.Turn.create({
+    sessionId,
+    projectId,
+    ownerId: 'u1',
+    message: 'Write chapter 1',
+    workflowId: 'turn-a',
+    status: 'completed',
+    routing: { workflow_plan: 'write_only' },
+  });
+  await db.models.Message.create({
+    sessionId,
+    projectId,
+    turnId: String(earlier._id),
+    role: 'assistant',
+    content: 'Chapter 1 is done. Shall I go on?',
+    seq: 2,
+    key: `${projectId}:m2`,
+  });
+  const turn = await db.models.Turn.create({
+    sessionId,
+    projectId,
+    ownerId: 'u1',
+    message: 'Yes, go on',
+    workflowId: 'turn-b',
+  });
   return { projectId, sessionId, turn: turn.toObject() };
 }
 
@@ -29,7 +51,15 @@ test('the router gets the previous reply as it was when the turn was prepared, o
   prefetchRouterInput(db.models, routerInputs, turn, readSessionMessages(db.models, sessionId));
   await new Promise((r) => setTimeout(r, 300));
   // A later reply in the session (it cannot happen while the turn holds the lock, but it shows which read is used).
-  await db.models.Message.create({ sessionId, projectId, turnId: newId(), role: 'assistant', content: 'Something else entirely.', seq: 3, key: `${projectId}:m3` });
+  await db.models.Message.create({
+    sessionId,
+    projectId,
+    turnId: newId(),
+    role: 'assistant',
+    content: 'Something else entirely.',
+    seq: 3,
+    key: `${projectId}:m3`,
+  });
   const first = await routerInput(db.models, routerInputs, String(turn._id), readTurn(turn._id));
   expect(first!.message).toContain('Chapter 1 is done. Shall I go on?');
   expect(first!.message).toContain('[previous routing]\n{"workflow_plan":"write_only"}');

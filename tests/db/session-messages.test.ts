@@ -4,7 +4,19 @@
  * than the messages read is still found, by the reader's own query.
  */
 import { routerUserMessage } from '../../src/activities/router-input';
-import { AUTHOR_REQUESTS, HISTORY_MESSAGES, historyBefore, latestAuthorMessages, latestAuthorRequests, latestReply, OPENING_MESSAGES, openingReads, previousTurnId, readSessionMessages, SEQ_WINDOW } from '../../src/activities/session-messages';
+import {
+  AUTHOR_REQUESTS,
+  HISTORY_MESSAGES,
+  historyBefore,
+  latestAuthorMessages,
+  latestAuthorRequests,
+  latestReply,
+  OPENING_MESSAGES,
+  openingReads,
+  previousTurnId,
+  readSessionMessages,
+  SEQ_WINDOW,
+} from '../../src/activities/session-messages';
 import { newId } from '../../src/db/models';
 import { useScratchDb } from '../helpers/scratch-db';
 
@@ -13,7 +25,9 @@ const db = useScratchDb('session_messages');
 async function sessionWith(messages: { role: 'user' | 'assistant'; turnId: string; content: string }[]) {
   const projectId = await db.newProject();
   const sessionId = newId();
-  await db.models.Message.insertMany(messages.map((m, i) => ({ ...m, sessionId, projectId, seq: i + 1, key: `${sessionId}:${i + 1}` })));
+  await db.models.Message.insertMany(
+    messages.map((m, i) => ({ ...m, sessionId, projectId, seq: i + 1, key: `${sessionId}:${i + 1}` })),
+  );
   return { projectId, sessionId };
 }
 
@@ -32,7 +46,10 @@ test('a short session is read whole: the answers are final, and absent means abs
   expect(latestReply(read, (m) => m.turnId === t2)).toBeUndefined();
   // The turn before t2 is t1; before t1 there is none.
   expect(previousTurnId(read, t2)).toBe(t1);
-  const first = await readSessionMessages(db.models, (await sessionWith([{ role: 'user', turnId: t1, content: 'Hello' }])).sessionId);
+  const first = await readSessionMessages(
+    db.models,
+    (await sessionWith([{ role: 'user', turnId: t1, content: 'Hello' }])).sessionId,
+  );
   expect(previousTurnId(first, t1)).toBeUndefined();
   expect(previousTurnId({ docs: first.docs, complete: false, latestSeq: 0 }, t1)).toBeNull();
 });
@@ -40,7 +57,11 @@ test('a short session is read whole: the answers are final, and absent means abs
 test('a long session is read up to its limit: what lies beyond is "cannot tell", and the router still finds the old reply', async () => {
   const old = newId();
   const current = newId();
-  const authorTurns = Array.from({ length: HISTORY_MESSAGES + 29 }, (_, i) => ({ role: 'user' as const, turnId: newId(), content: `request ${i + 1}` }));
+  const authorTurns = Array.from({ length: HISTORY_MESSAGES + 29 }, (_, i) => ({
+    role: 'user' as const,
+    turnId: newId(),
+    content: `request ${i + 1}`,
+  }));
   const { sessionId, projectId } = await sessionWith([
     { role: 'user', turnId: old, content: 'Start the book' },
     { role: 'assistant', turnId: old, content: 'The outline is ready. Shall I write chapter 1?' },
@@ -51,7 +72,10 @@ test('a long session is read up to its limit: what lies beyond is "cannot tell",
   expect(read.complete).toBe(false);
   expect(read.docs).toHaveLength(HISTORY_MESSAGES + 1);
   // The history is the 200 latest messages before this turn, as the separate query gave them.
-  const separate = await db.models.Message.find({ sessionId, turnId: { $ne: current } }).sort({ seq: -1 }).limit(HISTORY_MESSAGES).lean();
+  const separate = await db.models.Message.find({ sessionId, turnId: { $ne: current } })
+    .sort({ seq: -1 })
+    .limit(HISTORY_MESSAGES)
+    .lean();
   expect(historyBefore(read, current)!.map((m) => m.seq)).toEqual(separate.map((m) => m.seq));
   expect(latestAuthorMessages(read, 20)!.map((m) => m.content)[1]).toBe(`request ${HISTORY_MESSAGES + 29}`);
   // The only reply is older than everything read.
@@ -64,12 +88,31 @@ test('a long session is read up to its limit: what lies beyond is "cannot tell",
 
 test('a long session is read by its latest sequence numbers, exactly as the whole read, even with unused numbers', async () => {
   const projectId = await db.newProject();
-  const all = (sessionId: string) => db.models.Message.find({ sessionId }).sort({ seq: -1 }).limit(HISTORY_MESSAGES + 1).lean();
+  const all = (sessionId: string) =>
+    db.models.Message.find({ sessionId })
+      .sort({ seq: -1 })
+      .limit(HISTORY_MESSAGES + 1)
+      .lean();
   /** A session whose messages have these sequence numbers, its counter at the highest. */
   async function session(seqs: number[]) {
-    const session = await db.models.Session.create({ projectId, ownerId: 'u1', title: 'Long', messageSeq: Math.max(...seqs) });
+    const session = await db.models.Session.create({
+      projectId,
+      ownerId: 'u1',
+      title: 'Long',
+      messageSeq: Math.max(...seqs),
+    });
     const sessionId = String(session._id);
-    await db.models.Message.insertMany(seqs.map((seq) => ({ sessionId, projectId, turnId: newId(), role: 'user', content: `m${seq}`, seq, key: `${sessionId}:${seq}` })));
+    await db.models.Message.insertMany(
+      seqs.map((seq) => ({
+        sessionId,
+        projectId,
+        turnId: newId(),
+        role: 'user',
+        content: `m${seq}`,
+        seq,
+        key: `${sessionId}:${seq}`,
+      })),
+    );
     return sessionId;
   }
   const spy = jest.spyOn(db.models.Message, 'find');
@@ -110,16 +153,23 @@ test('the turn\'s opening read takes only the latest few messages: the previous 
     ]),
     { role: 'user', turnId: current, content: 'Go on' },
   ];
-  await db.models.Message.insertMany(messages.map((m, i) => ({ ...m, sessionId, projectId, seq: i + 1, key: `${sessionId}:${i + 1}` })));
+  await db.models.Message.insertMany(
+    messages.map((m, i) => ({ ...m, sessionId, projectId, seq: i + 1, key: `${sessionId}:${i + 1}` })),
+  );
   await db.models.Session.updateOne({ _id: sessionId }, { $set: { messageSeq: messages.length } });
   const spy = jest.spyOn(db.models.Message, 'find');
   try {
     const read = await readSessionMessages(db.models, sessionId, OPENING_MESSAGES);
     // One query over the latest sequence numbers only, so the server decodes a few dozen messages, not the 201 of the history.
     expect(spy).toHaveBeenCalledTimes(1);
-    expect((spy.mock.calls[0] as unknown[])[0]).toMatchObject({ sessionId, seq: { $gt: messages.length - OPENING_MESSAGES - 20 } });
+    expect((spy.mock.calls[0] as unknown[])[0]).toMatchObject({
+      sessionId,
+      seq: { $gt: messages.length - OPENING_MESSAGES - 20 },
+    });
     expect(read.complete).toBe(false);
-    expect(read.docs.map((m) => m.seq)).toEqual(Array.from({ length: OPENING_MESSAGES }, (_, i) => messages.length - i));
+    expect(read.docs.map((m) => m.seq)).toEqual(
+      Array.from({ length: OPENING_MESSAGES }, (_, i) => messages.length - i),
+    );
   } finally {
     spy.mockRestore();
   }
@@ -132,13 +182,26 @@ test('the turn\'s opening read takes only the latest few messages: the previous 
   const find = jest.spyOn(db.models.Message, 'find');
   try {
     const requests = await latestAuthorRequests(db.models, sessionId, read, 20);
-    expect(requests.map((m) => m.content)).toEqual(['Go on', ...Array.from({ length: 19 }, (_, i) => `request ${150 - i}`)]);
+    expect(requests.map((m) => m.content)).toEqual([
+      'Go on',
+      ...Array.from({ length: 19 }, (_, i) => `request ${150 - i}`),
+    ]);
     expect(find).toHaveBeenCalledTimes(1);
-    expect((find.mock.calls[0] as unknown[])[0]).toMatchObject({ sessionId, role: 'user', seq: { $gt: messages.length - 20 * 5 - 20 } });
+    expect((find.mock.calls[0] as unknown[])[0]).toMatchObject({
+      sessionId,
+      role: 'user',
+      seq: { $gt: messages.length - 20 * 5 - 20 },
+    });
     // Requests further apart than the window (nine replies each): the whole session is asked, still exact.
     const chatty = newId();
-    const chattyMessages = Array.from({ length: 300 }, (_, i) => ({ role: i % 10 === 0 ? 'user' : 'assistant', turnId: `t${Math.floor(i / 10)}`, content: `m${i + 1}` }));
-    await db.models.Message.insertMany(chattyMessages.map((m, i) => ({ ...m, sessionId: chatty, projectId, seq: i + 1, key: `${chatty}:${i + 1}` })));
+    const chattyMessages = Array.from({ length: 300 }, (_, i) => ({
+      role: i % 10 === 0 ? 'user' : 'assistant',
+      turnId: `t${Math.floor(i / 10)}`,
+      content: `m${i + 1}`,
+    }));
+    await db.models.Message.insertMany(
+      chattyMessages.map((m, i) => ({ ...m, sessionId: chatty, projectId, seq: i + 1, key: `${chatty}:${i + 1}` })),
+    );
     const chattyRead = { docs: [], complete: false, latestSeq: 300 };
     find.mockClear();
     const sparse = await latestAuthorRequests(db.models, chatty, chattyRead, 20);
@@ -151,7 +214,7 @@ test('the turn\'s opening read takes only the latest few messages: the previous 
   expect(historyBefore(read, current)).toBeNull();
 });
 
-test('a long session\'s opening reads ask for the author\'s requests beside the latest messages, not after them; a short one\'s come from the latest messages', async () => {
+test("a long session's opening reads ask for the author's requests beside the latest messages, not after them; a short one's come from the latest messages", async () => {
   const projectId = await db.newProject();
   const session = await db.models.Session.create({ projectId, ownerId: 'u1', title: 'Long', messageSeq: 0 });
   const sessionId = String(session._id);
@@ -160,19 +223,33 @@ test('a long session\'s opening reads ask for the author\'s requests beside the 
     { role: 'user', turnId, content: `request ${i + 1}` },
     { role: 'assistant', turnId, content: `reply ${i + 1}` },
   ]);
-  await db.models.Message.insertMany(messages.map((m, i) => ({ ...m, sessionId, projectId, seq: i + 1, key: `${sessionId}:${i + 1}` })));
+  await db.models.Message.insertMany(
+    messages.map((m, i) => ({ ...m, sessionId, projectId, seq: i + 1, key: `${sessionId}:${i + 1}` })),
+  );
   await db.models.Session.updateOne({ _id: sessionId }, { $set: { messageSeq: messages.length } });
   // The latest-messages read never answers: the requests must not wait for it.
-  const never = { sort: () => never, limit: () => never, batchSize: () => never, lean: () => new Promise(() => undefined) };
-  const held = { ...db.models, Message: { find: (filter: { role?: string }) => (filter.role ? db.models.Message.find(filter) : never) } } as unknown as typeof db.models;
+  const never = {
+    sort: () => never,
+    limit: () => never,
+    batchSize: () => never,
+    lean: () => new Promise(() => undefined),
+  };
+  const held = {
+    ...db.models,
+    Message: { find: (filter: { role?: string }) => (filter.role ? db.models.Message.find(filter) : never) },
+  } as unknown as typeof db.models;
   const requests = await openingReads(held, sessionId).requests;
-  expect(requests.map((m) => m.content)).toEqual(Array.from({ length: AUTHOR_REQUESTS }, (_, i) => `request ${40 - i}`));
+  expect(requests.map((m) => m.content)).toEqual(
+    Array.from({ length: AUTHOR_REQUESTS }, (_, i) => `request ${40 - i}`),
+  );
 
-  const short = (await sessionWith([
-    { role: 'user', turnId: turns[0]!, content: 'Write chapter 1' },
-    { role: 'assistant', turnId: turns[0]!, content: 'Done.' },
-    { role: 'user', turnId: turns[1]!, content: 'Now chapter 2' },
-  ])).sessionId;
+  const short = (
+    await sessionWith([
+      { role: 'user', turnId: turns[0]!, content: 'Write chapter 1' },
+      { role: 'assistant', turnId: turns[0]!, content: 'Done.' },
+      { role: 'user', turnId: turns[1]!, content: 'Now chapter 2' },
+    ])
+  ).sessionId;
   const find = jest.spyOn(db.models.Message, 'find');
   try {
     const opening = openingReads(db.models, short);

@@ -15,7 +15,15 @@ test('one read gives every folder the count countDocuments gives it', async () =
   const projectId = await db.newProject();
   const other = await db.newProject();
   const folder = newId();
-  const file = (extra: object) => ({ _id: newId(), projectId, ownerId: 'u1', type: 'draft', title: 'x', order: 0, ...extra });
+  const file = (extra: object) => ({
+    _id: newId(),
+    projectId,
+    ownerId: 'u1',
+    type: 'draft',
+    title: 'x',
+    order: 0,
+    ...extra,
+  });
   await db.models.File.insertMany([
     file({ _id: folder, type: 'folder', parentId: null }),
     file({ parentId: null }),
@@ -26,10 +34,18 @@ test('one read gives every folder the count countDocuments gives it', async () =
     { ...file({}), projectId: other, parentId: null },
   ]);
   // A file stored without the field at all (older data) sits in the root too.
-  await db.models.File.collection.insertOne({ _id: newId() as never, projectId, ownerId: 'u1', type: 'draft', title: 'old', order: 0 });
+  await db.models.File.collection.insertOne({
+    _id: newId() as never,
+    projectId,
+    ownerId: 'u1',
+    type: 'draft',
+    title: 'old',
+    order: 0,
+  });
 
   const counts = await readSiblingCounts(db.models, projectId);
-  for (const parentId of [null, folder]) expect(counts.get(parentId)).toBe(await db.models.File.countDocuments({ projectId, parentId }));
+  for (const parentId of [null, folder])
+    expect(counts.get(parentId)).toBe(await db.models.File.countDocuments({ projectId, parentId }));
   expect(counts.get(null)).toBe(4);
   expect(counts.get(folder)).toBe(3);
   expect(counts.size).toBe(2);
@@ -37,15 +53,29 @@ test('one read gives every folder the count countDocuments gives it', async () =
 
 test('a step takes the early count for its first create_file only', async () => {
   const projectId = await db.newProject();
-  await db.models.File.create({ _id: newId(), projectId, ownerId: 'u1', type: 'outline', title: 'Outline', order: 0, parentId: null });
+  await db.models.File.create({
+    _id: newId(),
+    projectId,
+    ownerId: 'u1',
+    type: 'outline',
+    title: 'Outline',
+    order: 0,
+    parentId: null,
+  });
   const siblingCounts = new EarlySiblingCounts(db.models, projectId);
   siblingCounts.start();
   const counted = jest.spyOn(db.models.File, 'countDocuments');
   try {
     const turnId = newId();
-    const first = await createFile({ ...db.plannerContext(projectId, 'Add two notes', `${turnId}:2:call_a`), siblingCounts }, { title: 'Note A', type: 'setting', content: 'a' });
+    const first = await createFile(
+      { ...db.plannerContext(projectId, 'Add two notes', `${turnId}:2:call_a`), siblingCounts },
+      { title: 'Note A', type: 'setting', content: 'a' },
+    );
     expect(counted).not.toHaveBeenCalled();
-    const second = await createFile({ ...db.plannerContext(projectId, 'Add two notes', `${turnId}:2:call_b`), siblingCounts }, { title: 'Note B', type: 'setting', content: 'b' });
+    const second = await createFile(
+      { ...db.plannerContext(projectId, 'Add two notes', `${turnId}:2:call_b`), siblingCounts },
+      { title: 'Note B', type: 'setting', content: 'b' },
+    );
     expect(counted).toHaveBeenCalledTimes(1);
     const order = async (id: unknown) => (await db.models.File.findById(id).lean())!.order;
     expect(await order(first.outcome.fileId)).toBe(1);
@@ -58,7 +88,10 @@ test('a step takes the early count for its first create_file only', async () => 
 test('a count never started, or a failed read, leaves the call to count for itself', async () => {
   const projectId = await db.newProject();
   expect(await new EarlySiblingCounts(db.models, projectId).take(null)).toBeNull();
-  const failing = new EarlySiblingCounts({ File: { aggregate: () => Promise.reject(new Error('down')) } } as never, projectId);
+  const failing = new EarlySiblingCounts(
+    { File: { aggregate: () => Promise.reject(new Error('down')) } } as never,
+    projectId,
+  );
   failing.start();
   expect(await failing.take(null)).toBeNull();
 });

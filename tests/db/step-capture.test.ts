@@ -27,8 +27,18 @@ test('a rerun of the same attempt writes no second version', async () => {
   const again = await saveAttempt(fileId, 'Rain on the harbour.', 1);
   expect(await versions(fileId)).toEqual(['Rain on the harbour.']);
   expect(again.outcome).toEqual(first.outcome);
-  expect(first.outcome).toMatchObject({ ok: true, name: 'file_stream', op: 'edited', title: 'Chapter 1', fileType: 'draft', bodyWords: 4 });
-  expect(first.event).toMatchObject({ type: 'file_updated', data: { fileId, title: 'Chapter 1', operation: 'stream', words: 4 } });
+  expect(first.outcome).toMatchObject({
+    ok: true,
+    name: 'file_stream',
+    op: 'edited',
+    title: 'Chapter 1',
+    fileType: 'draft',
+    bodyWords: 4,
+  });
+  expect(first.event).toMatchObject({
+    type: 'file_updated',
+    data: { fileId, title: 'Chapter 1', operation: 'stream', words: 4 },
+  });
 });
 
 test('a retried step that streamed the same text reuses the first attempt’s version', async () => {
@@ -54,7 +64,10 @@ test('a file gone (or in the trash) before the save is not written: the step say
   expect(await versions(fileId)).toEqual([]);
   const trashed = await newFile('Chapter 4b');
   await db.models.File.updateOne({ _id: trashed }, { $set: { deletedAt: new Date() } });
-  expect((await saveAttempt(trashed, 'Into the trash?', 1)).outcome).toMatchObject({ ok: false, errorType: 'file_deleted' });
+  expect((await saveAttempt(trashed, 'Into the trash?', 1)).outcome).toMatchObject({
+    ok: false,
+    errorType: 'file_deleted',
+  });
   expect(await versions(trashed)).toEqual([]);
 });
 

@@ -12,9 +12,20 @@ const db = useScratchDb('task-board');
 /** A project whose board has chapter 1 in progress, and chapter 1 written by turn `turnId`. */
 async function chapterWritten(turnId: string): Promise<string> {
   const projectId = await db.newProject();
-  await db.models.Project.updateOne({ _id: projectId }, { $set: { tasks: [{ id: 'c1', title: 'Chapter 1', status: 'in_progress' }] } });
-  const fileId = String((await db.models.File.create({ projectId, ownerId: 'u1', type: 'draft', title: 'Chapter 1' }))._id);
-  await writeVersion(db.models, fileId, 'The tide came in.', { author: 'ai', agent: 'writer', turnId, operation: 'create', writeKey: `${turnId}:1:c` });
+  await db.models.Project.updateOne(
+    { _id: projectId },
+    { $set: { tasks: [{ id: 'c1', title: 'Chapter 1', status: 'in_progress' }] } },
+  );
+  const fileId = String(
+    (await db.models.File.create({ projectId, ownerId: 'u1', type: 'draft', title: 'Chapter 1' }))._id,
+  );
+  await writeVersion(db.models, fileId, 'The tide came in.', {
+    author: 'ai',
+    agent: 'writer',
+    turnId,
+    operation: 'create',
+    writeKey: `${turnId}:1:c`,
+  });
   return projectId;
 }
 

@@ -15,7 +15,15 @@ test('opening the same turn twice leaves one Turn, one author message and one se
   const session = await db.models.Session.create({ projectId, ownerId: 'u1' });
   const sessionId = String(session._id);
   const turnId = newId();
-  const open = () => createTurnRecords(db.models, { turnId, sessionId, projectId, ownerId: 'u1', message: 'Write chapter 2', jobId: 'job-1' });
+  const open = () =>
+    createTurnRecords(db.models, {
+      turnId,
+      sessionId,
+      projectId,
+      ownerId: 'u1',
+      message: 'Write chapter 2',
+      jobId: 'job-1',
+    });
   // The number goes to the turn's first reads (TurnInput.openingSeq); a retry took none.
   expect(await open()).toEqual({ seq: 1 });
   expect(await open()).toEqual({ seq: null });
@@ -24,7 +32,13 @@ test('opening the same turn twice leaves one Turn, one author message and one se
   expect(messages.map((m) => [m.role, m.content, m.seq])).toEqual([['user', 'Write chapter 2', 1]]);
   expect((await db.models.Session.findById(sessionId).lean())!.messageSeq).toBe(1);
   // The next turn's message follows it.
-  await createTurnRecords(db.models, { turnId: newId(), sessionId, projectId, ownerId: 'u1', message: 'Write chapter 3' });
+  await createTurnRecords(db.models, {
+    turnId: newId(),
+    sessionId,
+    projectId,
+    ownerId: 'u1',
+    message: 'Write chapter 3',
+  });
   expect((await db.models.Message.find({ sessionId }).sort({ seq: 1 }).lean()).map((m) => m.seq)).toEqual([1, 2]);
 });
 
@@ -32,7 +46,11 @@ test('a new turn reserves its sequence number while its Turn is created, and doe
   const projectId = await db.newProject();
   const session = await db.models.Session.create({ projectId, ownerId: 'u1' });
   const sessionId = String(session._id);
-  await createTurnRecords(db.models, { turnId: newId(), sessionId, projectId, ownerId: 'u1', message: 'Write chapter 1' }, { newTurn: true });
+  await createTurnRecords(
+    db.models,
+    { turnId: newId(), sessionId, projectId, ownerId: 'u1', message: 'Write chapter 1' },
+    { newTurn: true },
+  );
   const order: string[] = [];
   // The Turn's insert is slow: a number reserved after it would come only now.
   const turnCreate = beforeCalls(db.models.Turn, 'create', async () => {
@@ -45,7 +63,13 @@ test('a new turn reserves its sequence number while its Turn is created, and doe
   const exists = jest.spyOn(db.models.Message, 'exists');
   try {
     const turnId = newId();
-    expect(await createTurnRecords(db.models, { turnId, sessionId, projectId, ownerId: 'u1', message: 'Write chapter 2' }, { newTurn: true })).toEqual({ seq: 2 });
+    expect(
+      await createTurnRecords(
+        db.models,
+        { turnId, sessionId, projectId, ownerId: 'u1', message: 'Write chapter 2' },
+        { newTurn: true },
+      ),
+    ).toEqual({ seq: 2 });
     expect(order).toEqual(['number reserved', 'turn created']);
     expect(exists).not.toHaveBeenCalled();
     expect(await db.models.Turn.countDocuments({ _id: turnId })).toBe(1);

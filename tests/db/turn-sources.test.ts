@@ -25,9 +25,30 @@ afterEach(() => Promise.all([caches.turnSources.settled(), caches.routerInputs.s
 
 async function newTurn() {
   const projectId = await db.newProject();
-  await db.models.File.create({ projectId, ownerId: 'u1', type: 'draft', title: 'Chapter 1', content: 'Rain.', words: 1 });
-  await db.models.Message.create({ sessionId: 's1', projectId, turnId: 'earlier', role: 'user', content: 'Write chapter 1', seq: 1, key: `${projectId}:m1` });
-  const created = await db.models.Turn.create({ sessionId: 's1', projectId, ownerId: 'u1', message: 'Write chapter 2', workflowId: 'turn-x' });
+  await db.models.File.create({
+    projectId,
+    ownerId: 'u1',
+    type: 'draft',
+    title: 'Chapter 1',
+    content: 'Rain.',
+    words: 1,
+  });
+  await db.models.Message.create({
+    sessionId: 's1',
+    projectId,
+    turnId: 'earlier',
+    role: 'user',
+    content: 'Write chapter 1',
+    seq: 1,
+    key: `${projectId}:m1`,
+  });
+  const created = await db.models.Turn.create({
+    sessionId: 's1',
+    projectId,
+    ownerId: 'u1',
+    message: 'Write chapter 2',
+    workflowId: 'turn-x',
+  });
   // As prepareTurn has it: a plain read of the turn.
   const turn = (await db.models.Turn.findById(created._id).lean())!;
   return { projectId, turn, turnId: String(turn._id) };
@@ -38,7 +59,14 @@ test('the first step gets the files as they were when the turn was prepared; a l
   prefetchTurnSources(db.models, caches, turn, readSessionMessages(db.models, turn.sessionId));
   // The author adds a file while the router is answering (the early read has long finished).
   await new Promise((r) => setTimeout(r, 300));
-  await db.models.File.create({ projectId, ownerId: 'u1', type: 'draft', title: 'Chapter 2', content: 'Fog.', words: 1 });
+  await db.models.File.create({
+    projectId,
+    ownerId: 'u1',
+    type: 'draft',
+    title: 'Chapter 2',
+    content: 'Fog.',
+    words: 1,
+  });
   const turnReads = jest.spyOn(db.models.Turn, 'findById');
   try {
     const first = await turnSources(db.models, caches.turnSources, turnId);
@@ -57,7 +85,9 @@ test('the first step gets the files as they were when the turn was prepared; a l
 });
 
 test('a step whose turn is gone fails for good', async () => {
-  await expect(turnSources(db.models, caches.turnSources, '0123456789abcdef01234567')).rejects.toMatchObject({ nonRetryable: true });
+  await expect(turnSources(db.models, caches.turnSources, '0123456789abcdef01234567')).rejects.toMatchObject({
+    nonRetryable: true,
+  });
 });
 
 test('without an early read (another worker prepared the turn) the step reads itself', async () => {
@@ -73,18 +103,32 @@ test('the early reads build the project’s retrieval index, so the first step�
   const files = retrievableFiles(loadedFiles(sources.rawFiles));
   const indexing = jest.spyOn(MiniSearch.prototype, 'addAll');
   try {
-    expect(rankChunks(files, { text: 'rain', names: [] }, { indexes: caches.retrievalIndexes, key: projectId }).map((c) => c.fileId)).toEqual([files[0]!.id]);
+    expect(
+      rankChunks(files, { text: 'rain', names: [] }, { indexes: caches.retrievalIndexes, key: projectId }).map(
+        (c) => c.fileId,
+      ),
+    ).toEqual([files[0]!.id]);
     expect(indexing).not.toHaveBeenCalled();
     // A file written since is indexed by the search that sees it, and found.
     const changed = [{ ...files[0]!, content: 'Fog over the harbour.', version: files[0]!.version + 1 }];
-    expect(rankChunks(changed, { text: 'harbour', names: [] }, { indexes: caches.retrievalIndexes, key: projectId }).map((c) => c.fileId)).toEqual([files[0]!.id]);
+    expect(
+      rankChunks(changed, { text: 'harbour', names: [] }, { indexes: caches.retrievalIndexes, key: projectId }).map(
+        (c) => c.fileId,
+      ),
+    ).toEqual([files[0]!.id]);
     expect(indexing).toHaveBeenCalledTimes(1);
   } finally {
     indexing.mockRestore();
   }
 });
 
-const settings = { contextTokens: 8000, historyTokens: 4000, ledgerCeiling: 160_000, workingSetMaxFiles: 4, workingSetMaxChars: 20_000 };
+const settings = {
+  contextTokens: 8000,
+  historyTokens: 4000,
+  ledgerCeiling: 160_000,
+  workingSetMaxFiles: 4,
+  workingSetMaxChars: 20_000,
+};
 
 /** Reads of a stored context answer after `ms`, noting what `probe` says then. */
 const slowStoredRead = (ms: number, probe: () => boolean, seen: boolean[]) =>
@@ -143,6 +187,7 @@ test('a worker opening 50 turns at once keeps every turn’s early reads for its
   // were dropped and read again on the way to the first token).
   const turns = [];
   for (let i = 0; i < 50; i++) turns.push(await newTurn());
-  for (const { turn } of turns) prefetchTurnSources(db.models, caches, turn, readSessionMessages(db.models, turn.sessionId));
+  for (const { turn } of turns)
+    prefetchTurnSources(db.models, caches, turn, readSessionMessages(db.models, turn.sessionId));
   expect(turns.filter(({ turnId }) => holdsTurnSources(caches.turnSources, turnId)).length).toBe(50);
 });

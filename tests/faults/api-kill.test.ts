@@ -4,7 +4,14 @@
  * real process that SIGKILLs itself at the fault point; the surviving API then answers 409
  * while the holder could still be starting, and clears the dead holder after the grace.
  */
-import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, waitTurn } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  waitTurn,
+} from '../helpers/harness';
 import { startReplica } from '../helpers/replica';
 import { router, say } from '../helpers/script';
 
@@ -40,15 +47,25 @@ test('a turn whose API process died before starting its workflow does not hold t
   expect(orphan?.status).toBe('queued');
 
   // Within the grace the holder may still be starting its workflow: 409 as before.
-  const early = await api<{ error: { details: { turnId: string } } }>(h, 'POST', `/api/v1/sessions/${sessionId}/turns`, { message: 'Write chapter 1' });
+  const early = await api<{ error: { details: { turnId: string } } }>(
+    h,
+    'POST',
+    `/api/v1/sessions/${sessionId}/turns`,
+    { message: 'Write chapter 1' },
+  );
   if (Date.now() - killedAt < GRACE_SECONDS * 1000) {
     expect(early.status).toBe(409);
     expect(early.body.error.details.turnId).toBe(lock!.turnId);
   }
 
   await sleep(GRACE_SECONDS * 1000 + 200);
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'Here is a thought about chapter 1.')]);
-  const next = await api<{ turnId: string }>(h, 'POST', `/api/v1/sessions/${sessionId}/turns`, { message: 'Write chapter 1' });
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    say('writer', 'Here is a thought about chapter 1.'),
+  ]);
+  const next = await api<{ turnId: string }>(h, 'POST', `/api/v1/sessions/${sessionId}/turns`, {
+    message: 'Write chapter 1',
+  });
   expect(next.status).toBe(202);
   expect((await waitTurn(h, next.body.turnId)).status).toBe('completed');
   // The dead turn is closed visibly, not left queued.

@@ -3,14 +3,30 @@
  * SIGKILLed while the turn waits, a fresh worker takes over, the author approves, and the
  * call runs exactly once.
  */
-import { api, createAuthorFile, createHarness, createProjectAndSession, type Harness, postTurn, turnEvents, waitTurn } from '../helpers/harness';
+import {
+  api,
+  createAuthorFile,
+  createHarness,
+  createProjectAndSession,
+  type Harness,
+  postTurn,
+  turnEvents,
+  waitTurn,
+} from '../helpers/harness';
 import { call, ofType, router, say } from '../helpers/script';
 import { spawnWorker, type WorkerProcess } from '../helpers/worker-process';
 
 let h: Harness;
 let worker: WorkerProcess | null = null;
 beforeAll(async () => {
-  h = await createHarness({ noWorker: true, config: { LLM_HEARTBEAT_TIMEOUT_SECONDS: '2', STORE_HEARTBEAT_TIMEOUT_SECONDS: '2', REVIEW_WORD_THRESHOLD: '100000' } });
+  h = await createHarness({
+    noWorker: true,
+    config: {
+      LLM_HEARTBEAT_TIMEOUT_SECONDS: '2',
+      STORE_HEARTBEAT_TIMEOUT_SECONDS: '2',
+      REVIEW_WORD_THRESHOLD: '100000',
+    },
+  });
 });
 afterAll(async () => {
   await worker?.kill();
@@ -20,13 +36,18 @@ afterAll(async () => {
 test('a worker killed while the turn waits for approval loses nothing: the next worker runs the approved call once', async () => {
   const { sessionId, projectId } = await createProjectAndSession(h);
   const id = await createAuthorFile(h, projectId, 'Chapter 2', 'The author wrote chapter two.');
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), call('writer', 'delete_file', { id }), say('writer', 'Chapter 2 is in the trash.')]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    call('writer', 'delete_file', { id }),
+    say('writer', 'Chapter 2 is in the trash.'),
+  ]);
   worker = await spawnWorker(h);
   const turnId = await postTurn(h, sessionId, 'Go through the project files');
   let approvalId = '';
   for (let i = 0; i < 600 && !approvalId; i++) {
     const t = await h.runtime.models.Turn.findById(turnId).lean();
-    approvalId = t?.status === 'awaiting_approval' ? String((t.pendingApproval as { approvalId: string }).approvalId) : '';
+    approvalId =
+      t?.status === 'awaiting_approval' ? String((t.pendingApproval as { approvalId: string }).approvalId) : '';
     if (!approvalId) await new Promise((r) => setTimeout(r, 50));
   }
   expect(approvalId).not.toBe('');

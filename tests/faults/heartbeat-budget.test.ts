@@ -5,7 +5,14 @@
  * with a 3 s heartbeat timeout neither step is taken for dead: both chapters are written in one
  * attempt, with no `step_retry` or `step_resumed`.
  */
-import { createHarness, createProjectAndSession, type Harness, postTurn, turnEvents, waitTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  type Harness,
+  postTurn,
+  turnEvents,
+  waitTurn,
+} from '../helpers/harness';
 import { call, router } from '../helpers/script';
 import { turnWorkflowId } from '../../src/core/domain';
 import type { ScriptEntry } from '../../src/offline-model';
@@ -14,24 +21,39 @@ jest.setTimeout(120000);
 let h: Harness;
 
 beforeAll(async () => {
-  h = await createHarness({ config: { HEARTBEATS_PER_SECOND: '1', LLM_HEARTBEAT_TIMEOUT_SECONDS: '3', REVIEW_WORD_THRESHOLD: '100000' } });
+  h = await createHarness({
+    config: { HEARTBEATS_PER_SECOND: '1', LLM_HEARTBEAT_TIMEOUT_SECONDS: '3', REVIEW_WORD_THRESHOLD: '100000' },
+  });
 });
 afterAll(async () => h?.close());
 
-const prose = (place: string) => Array.from({ length: 40 }, (_, i) => `At the ${place}, the ${i + 1}th lamp went out before the rain came in.`).join(' ');
+const prose = (place: string) =>
+  Array.from({ length: 40 }, (_, i) => `At the ${place}, the ${i + 1}th lamp went out before the rain came in.`).join(
+    ' ',
+  );
 
 /** One turn's script: the writer creates its chapter, then streams it for about eight seconds. */
 const turnScript = (place: string): ScriptEntry[] => [
   router({ current_agent: 'writer', workflow_plan: 'quick' }),
-  { ...call('writer', 'create_file', { type: 'draft', title: `The ${place}` }), match: { agent: 'writer', contains: place } },
-  { match: { agent: 'writer', contains: place }, reply: { content: `<file>\n${prose(place)}\n</file>\nSaved.` }, tokensPerSecond: 60 },
+  {
+    ...call('writer', 'create_file', { type: 'draft', title: `The ${place}` }),
+    match: { agent: 'writer', contains: place },
+  },
+  {
+    match: { agent: 'writer', contains: place },
+    reply: { content: `<file>\n${prose(place)}\n</file>\nSaved.` },
+    tokensPerSecond: 60,
+  },
 ];
 
 /** The server's record of a running step's heartbeats: each new `lastHeartbeatTime` seen while it runs. */
 async function heartbeatTimes(workflowId: string, until: () => boolean): Promise<number[]> {
   const seen: number[] = [];
   while (!until()) {
-    const d = await h.runtime.temporal.workflow.getHandle(workflowId).describe().catch(() => null);
+    const d = await h.runtime.temporal.workflow
+      .getHandle(workflowId)
+      .describe()
+      .catch(() => null);
     for (const a of d?.raw.pendingActivities ?? []) {
       const at = a.lastHeartbeatTime;
       const ms = at ? Number(at.seconds ?? 0) * 1000 + Math.floor((at.nanos ?? 0) / 1e6) : 0;
@@ -48,7 +70,10 @@ test('two chapters streaming on a worker with a budget of one beat a second beat
   h.model.script([...turnScript('Harbor'), ...turnScript('Orchard')]);
   const a = await createProjectAndSession(h);
   const b = await createProjectAndSession(h);
-  const turns = [await postTurn(h, a.sessionId, 'Write the Harbor chapter'), await postTurn(h, b.sessionId, 'Write the Orchard chapter')];
+  const turns = [
+    await postTurn(h, a.sessionId, 'Write the Harbor chapter'),
+    await postTurn(h, b.sessionId, 'Write the Orchard chapter'),
+  ];
   let ended = false;
   const beats = heartbeatTimes(turnWorkflowId(turns[0]!), () => ended);
   const finished = await Promise.all(turns.map((t) => waitTurn(h, t)));

@@ -17,7 +17,9 @@ jest.setTimeout(180000);
 async function waitDone(h: Harness, turnId: string, timeoutMs = 120000): Promise<string> {
   const start = Date.now();
   for (;;) {
-    const t = await h.runtime.models.Turn.findById(turnId).lean().catch(() => null);
+    const t = await h.runtime.models.Turn.findById(turnId)
+      .lean()
+      .catch(() => null);
     if (t && !['queued', 'running'].includes(t.status)) return t.status;
     if (Date.now() - start > timeoutMs) throw new Error(`turn ${turnId} did not finish`);
     await new Promise((r) => setTimeout(r, 250));
@@ -28,7 +30,11 @@ const longWriterScript = () => [
   router({ current_agent: 'writer', workflow_plan: 'quick' }),
   call('writer', 'create_file', { type: 'draft', title: 'Chapter 1' }),
   // ~3 s of streaming so the restart lands mid-turn.
-  { match: { agent: 'writer' as const }, reply: { content: `<file>\n${words(600)}\n</file>\nSaved.` }, tokensPerSecond: 400 },
+  {
+    match: { agent: 'writer' as const },
+    reply: { content: `<file>\n${words(600)}\n</file>\nSaved.` },
+    tokensPerSecond: 400,
+  },
 ];
 
 describe('Temporal dev server restart mid-turn', () => {
@@ -37,7 +43,15 @@ describe('Temporal dev server restart mid-turn', () => {
   beforeAll(async () => {
     temporal = await privateTemporal();
     await temporal.start();
-    h = await createHarness({ config: { REVIEW_WORD_THRESHOLD: '100000', TEMPORAL_ADDRESS: temporal.url, TEMPORAL_NAMESPACE: 'default' /* a private server: only default exists */, LLM_HEARTBEAT_TIMEOUT_SECONDS: '5', STORE_HEARTBEAT_TIMEOUT_SECONDS: '5' } });
+    h = await createHarness({
+      config: {
+        REVIEW_WORD_THRESHOLD: '100000',
+        TEMPORAL_ADDRESS: temporal.url,
+        TEMPORAL_NAMESPACE: 'default' /* a private server: only default exists */,
+        LLM_HEARTBEAT_TIMEOUT_SECONDS: '5',
+        STORE_HEARTBEAT_TIMEOUT_SECONDS: '5',
+      },
+    });
   });
   afterAll(async () => {
     await h?.close();
@@ -116,7 +130,10 @@ const ferretAvailable = fs.existsSync(path.join(ROOT, '.local/bin/ferretdb'));
     const { sessionId, projectId } = await createProjectAndSession(h);
     h.model.script([
       router({ current_agent: 'writer', workflow_plan: 'quick' }),
-      { ...call('writer', 'create_file', { type: 'character', title: 'Mara', content: 'Mara builds boats.' }), ttftMs: 300 },
+      {
+        ...call('writer', 'create_file', { type: 'character', title: 'Mara', content: 'Mara builds boats.' }),
+        ttftMs: 300,
+      },
       say('writer', 'Mara is saved.'),
     ]);
     const turnId = await postTurn(h, sessionId, 'Add a character called Mara');

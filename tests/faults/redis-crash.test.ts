@@ -81,6 +81,8 @@ test('a late client after a Redis crash that lost stream entries gets reset(lost
   expect(state.body.status).toBe('completed');
   const file = await h.runtime.models.File.findOne({ projectId }).lean();
   expect(file?.words).toBe(600);
-  const resumed = await fetch(`${h.baseUrl}/api/v1/turns/${turnId}/events`, { headers: { 'last-event-id': reset.data.lastAvailableId! } });
+  const resumed = await fetch(`${h.baseUrl}/api/v1/turns/${turnId}/events`, {
+    headers: { 'last-event-id': reset.data.lastAvailableId! },
+  });
   expect(resumed.status).toBe(204);
 });

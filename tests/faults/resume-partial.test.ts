@@ -6,7 +6,14 @@
  * client that stayed connected shows it. With LLM_CONTINUATION=off the step starts over
  * (`step_retry`), as before.
  */
-import { createHarness, createProjectAndSession, type Harness, postTurn, turnEvents, waitTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  type Harness,
+  postTurn,
+  turnEvents,
+  waitTurn,
+} from '../helpers/harness';
 import { waitFor } from '../workflows/job-helpers';
 import { readSse } from '../helpers/sse-client';
 import { spawnWorker, type WorkerProcess } from '../helpers/worker-process';
@@ -20,7 +27,14 @@ let h: Harness;
 let workers: WorkerProcess[] = [];
 
 beforeAll(async () => {
-  h = await createHarness({ noWorker: true, config: { LLM_HEARTBEAT_TIMEOUT_SECONDS: '2', STORE_HEARTBEAT_TIMEOUT_SECONDS: '2', REVIEW_WORD_THRESHOLD: '100000' } });
+  h = await createHarness({
+    noWorker: true,
+    config: {
+      LLM_HEARTBEAT_TIMEOUT_SECONDS: '2',
+      STORE_HEARTBEAT_TIMEOUT_SECONDS: '2',
+      REVIEW_WORD_THRESHOLD: '100000',
+    },
+  });
 });
 afterEach(async () => {
   await Promise.all(workers.map((w) => w.kill('SIGKILL')));
@@ -29,7 +43,10 @@ afterEach(async () => {
 afterAll(async () => h?.close());
 
 /** Prose that does not repeat itself (each sentence is numbered), as a chapter does not. */
-const prose = Array.from({ length: 60 }, (_, i) => `The tide rose for the ${i + 1}th time that night, and Mara wrote down what it took from the flats.`).join(' ');
+const prose = Array.from(
+  { length: 60 },
+  (_, i) => `The tide rose for the ${i + 1}th time that night, and Mara wrote down what it took from the flats.`,
+).join(' ');
 const ANSWER = `<file>\n${prose}\n</file>\nChapter 1 is saved.`;
 const STALL_AT = 1500;
 const chapter = (stallAfterChars?: number): ScriptEntry => ({
@@ -38,7 +55,10 @@ const chapter = (stallAfterChars?: number): ScriptEntry => ({
   tokensPerSecond: 2000,
   ...(stallAfterChars ? { stallAfterChars } : {}),
 });
-const opening = (): ScriptEntry[] => [router({ current_agent: 'writer', workflow_plan: 'quick' }), call('writer', 'create_file', { type: 'draft', title: 'Chapter 1' })];
+const opening = (): ScriptEntry[] => [
+  router({ current_agent: 'writer', workflow_plan: 'quick' }),
+  call('writer', 'create_file', { type: 'draft', title: 'Chapter 1' }),
+];
 
 /** The file text a client shows: deltas per step, kept on step_resumed, dropped on step_retry. */
 function clientFileText(events: StreamEvent[]): string {
@@ -68,11 +88,17 @@ async function run(strategy: string, kill: boolean) {
   if (kill) {
     // The chapter has stalled mid-stream and what came is on the client's screen: the worker dies.
     let last = -1;
-    await waitFor('the chapter mid-stream', async () => {
-      const stalled = h.model.activeResponses() === 1 && h.model.pendingEntries() === 1 && seen > STALL_AT / 2 && seen === last;
-      last = seen;
-      return stalled;
-    }, 60000, 250);
+    await waitFor(
+      'the chapter mid-stream',
+      async () => {
+        const stalled =
+          h.model.activeResponses() === 1 && h.model.pendingEntries() === 1 && seen > STALL_AT / 2 && seen === last;
+        last = seen;
+        return stalled;
+      },
+      60000,
+      250,
+    );
     seenAtKill = seen;
     await workers[0]!.kill('SIGKILL');
     workers.push(await spawnWorker(h, env));
@@ -95,37 +121,57 @@ test('reference: the chapter written without a crash', async () => {
 });
 
 test.each([
-  ['prefix', (m: { role: string; prefix?: unknown }[]) => m.at(-1)!.role === 'assistant' && m.at(-1)!.prefix === true, 0],
-  ['continue_final_message', (m: { role: string }[], b: Record<string, unknown>) => m.at(-1)!.role === 'assistant' && b.continue_final_message === true, 0],
-  ['instruction', (m: { role: string }[]) => m.at(-2)!.role === 'assistant' && m.at(-1)!.role === 'user', REPEATED_CHARS],
-] as const)('%s: the step goes on from the kept text; the chapter is byte-identical to the reference', async (strategy, shaped, repeated) => {
-  const r = await run(strategy, true);
-  // Stored once, exactly the reference text; a connected client shows exactly that too.
-  expect(r.versions).toEqual(clean.versions);
-  expect(clientFileText(r.events)).toBe(clientFileText(clean.events));
-  const comebacks = r.events.filter((e) => e.type === 'step_resumed' || e.type === 'step_retry');
-  expect(comebacks.map((e) => e.type)).toEqual(['step_resumed']);
-  const resumed = comebacks[0] as Extract<StreamEvent, { type: 'step_resumed' }>;
-  expect(resumed.data.attempt).toBe(2);
-  // Kept: everything the client had seen ('<file>\n' and the body so far).
-  expect(resumed.data.keptChars).toBe('<file>\n'.length + r.seenAtKill);
+  [
+    'prefix',
+    (m: { role: string; prefix?: unknown }[]) => m.at(-1)!.role === 'assistant' && m.at(-1)!.prefix === true,
+    0,
+  ],
+  [
+    'continue_final_message',
+    (m: { role: string }[], b: Record<string, unknown>) =>
+      m.at(-1)!.role === 'assistant' && b.continue_final_message === true,
+    0,
+  ],
+  [
+    'instruction',
+    (m: { role: string }[]) => m.at(-2)!.role === 'assistant' && m.at(-1)!.role === 'user',
+    REPEATED_CHARS,
+  ],
+] as const)(
+  '%s: the step goes on from the kept text; the chapter is byte-identical to the reference',
+  async (strategy, shaped, repeated) => {
+    const r = await run(strategy, true);
+    // Stored once, exactly the reference text; a connected client shows exactly that too.
+    expect(r.versions).toEqual(clean.versions);
+    expect(clientFileText(r.events)).toBe(clientFileText(clean.events));
+    const comebacks = r.events.filter((e) => e.type === 'step_resumed' || e.type === 'step_retry');
+    expect(comebacks.map((e) => e.type)).toEqual(['step_resumed']);
+    const resumed = comebacks[0] as Extract<StreamEvent, { type: 'step_resumed' }>;
+    expect(resumed.data.attempt).toBe(2);
+    // Kept: everything the client had seen ('<file>\n' and the body so far).
+    expect(resumed.data.keptChars).toBe('<file>\n'.length + r.seenAtKill);
 
-  // The continuation request took the strategy's shape, with the kept text as the assistant's.
-  const [first, second] = [r.writer.at(-2)!, r.writer.at(-1)!];
-  expect(second.continuation).toBe(strategy);
-  const messages = second.body.messages as { role: string; content?: unknown; prefix?: unknown }[];
-  expect(shaped(messages as never, second.body as never)).toBe(true);
-  expect(messages.find((m, i) => m.role === 'assistant' && i >= messages.length - 2)!.content).toBe(ANSWER.slice(0, resumed.data.keptChars));
-  // Generated twice: only what a model repeats when asked by instruction (removed at the seam).
-  const regenerated = first.sentChars! + second.sentChars! - ANSWER.length;
-  expect(regenerated).toBe(repeated);
-});
+    // The continuation request took the strategy's shape, with the kept text as the assistant's.
+    const [first, second] = [r.writer.at(-2)!, r.writer.at(-1)!];
+    expect(second.continuation).toBe(strategy);
+    const messages = second.body.messages as { role: string; content?: unknown; prefix?: unknown }[];
+    expect(shaped(messages as never, second.body as never)).toBe(true);
+    expect(messages.find((m, i) => m.role === 'assistant' && i >= messages.length - 2)!.content).toBe(
+      ANSWER.slice(0, resumed.data.keptChars),
+    );
+    // Generated twice: only what a model repeats when asked by instruction (removed at the seam).
+    const regenerated = first.sentChars! + second.sentChars! - ANSWER.length;
+    expect(regenerated).toBe(repeated);
+  },
+);
 
 test('off: the step starts over (step_retry) and still ends with the reference text', async () => {
   const r = await run('off', true);
   expect(r.versions).toEqual(clean.versions);
   expect(clientFileText(r.events)).toBe(clientFileText(clean.events));
-  expect(r.events.filter((e) => e.type === 'step_resumed' || e.type === 'step_retry').map((e) => e.type)).toEqual(['step_retry']);
+  expect(r.events.filter((e) => e.type === 'step_resumed' || e.type === 'step_retry').map((e) => e.type)).toEqual([
+    'step_retry',
+  ]);
   expect(r.writer.at(-1)!.continuation).toBeUndefined();
   expect(r.writer.at(-1)!.sentChars).toBe(ANSWER.length);
 });

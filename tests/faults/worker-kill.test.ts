@@ -25,7 +25,11 @@ let worker: WorkerProcess | null = null;
 beforeAll(async () => {
   h = await createHarness({
     noWorker: true,
-    config: { LLM_HEARTBEAT_TIMEOUT_SECONDS: '2', STORE_HEARTBEAT_TIMEOUT_SECONDS: '2', REVIEW_WORD_THRESHOLD: '100000' },
+    config: {
+      LLM_HEARTBEAT_TIMEOUT_SECONDS: '2',
+      STORE_HEARTBEAT_TIMEOUT_SECONDS: '2',
+      REVIEW_WORD_THRESHOLD: '100000',
+    },
   });
 });
 afterEach(async () => {
@@ -57,7 +61,9 @@ async function runWithFault(fault: FaultRule | null): Promise<RunResult> {
   });
   if (fault) {
     const dead = worker.proc;
-    await new Promise<void>((resolve) => (dead.exitCode !== null || dead.signalCode !== null ? resolve() : dead.once('exit', () => resolve())));
+    await new Promise<void>((resolve) =>
+      dead.exitCode !== null || dead.signalCode !== null ? resolve() : dead.once('exit', () => resolve()),
+    );
     killedAt = Date.now();
     expect(worker.output()).toContain(`FAULT ${fault.point}`);
     worker = await spawnWorker(h);
@@ -67,12 +73,20 @@ async function runWithFault(fault: FaultRule | null): Promise<RunResult> {
   const fileDocs = await h.runtime.models.File.find({ projectId }).sort({ type: 1, title: 1 }).lean();
   const files = [];
   for (const f of fileDocs) {
-    const versions = await h.runtime.models.FileVersion.find({ fileId: String(f._id) }).sort({ version: 1 }).lean();
+    const versions = await h.runtime.models.FileVersion.find({ fileId: String(f._id) })
+      .sort({ version: 1 })
+      .lean();
     files.push({ title: f.title, type: f.type, versions: versions.map((v) => v.content) });
   }
   await worker.kill();
   worker = null;
-  return { frames: result.frames, events: result.frames.map((f) => JSON.parse(f.data) as StreamEvent), files, killedAt, firstEventAfterKill };
+  return {
+    frames: result.frames,
+    events: result.frames.map((f) => JSON.parse(f.data) as StreamEvent),
+    files,
+    killedAt,
+    firstEventAfterKill,
+  };
 }
 
 /**
@@ -96,7 +110,9 @@ function shape(events: StreamEvent[]): { sequence: string[]; text: Record<string
       continue;
     }
     const d = e.data as Record<string, unknown>;
-    sequence.push([e.type, e.agent ?? '', e.step ?? '', d.name ?? d.to ?? d.reason ?? d.title ?? d.status ?? ''].join('|'));
+    sequence.push(
+      [e.type, e.agent ?? '', e.step ?? '', d.name ?? d.to ?? d.reason ?? d.title ?? d.status ?? ''].join('|'),
+    );
   }
   return { sequence, text };
 }
@@ -128,44 +144,76 @@ test('clean run (reference)', async () => {
 type Comeback = 'step_resumed' | 'step_retry' | null;
 const scenarios: [string, FaultRule, Comeback][] = [
   // The step goes on from the chapter text its first attempt streamed (issue 32).
-  ['a. mid LLM stream (writer streaming the chapter)', { point: 'llm.mid_stream', match: { agent: 'writer', kind: 'planned' } }, 'step_resumed'],
-  ['b. after create_file committed to MongoDB, before the activity completed', { point: 'tool.after_write', match: { name: 'create_file', agent: 'writer' } }, null],
+  [
+    'a. mid LLM stream (writer streaming the chapter)',
+    { point: 'llm.mid_stream', match: { agent: 'writer', kind: 'planned' } },
+    'step_resumed',
+  ],
+  [
+    'b. after create_file committed to MongoDB, before the activity completed',
+    { point: 'tool.after_write', match: { name: 'create_file', agent: 'writer' } },
+    null,
+  ],
   // Nothing streamed yet: the step starts over (there is nothing to drop either).
-  ['c. mid-handoff: planner done, writer’s first step not started', { point: 'llm.start', match: { agent: 'writer', firstOfRun: true, kind: 'planned' } }, 'step_retry'],
+  [
+    'c. mid-handoff: planner done, writer’s first step not started',
+    { point: 'llm.start', match: { agent: 'writer', firstOfRun: true, kind: 'planned' } },
+    'step_retry',
+  ],
   // The round's chat text is held (shown only with the turn's final answer): nothing of it is
   // on the stream, so there is nothing to go on from and nothing for clients to drop.
-  ['d. during the writer’s file-stream continuation round', { point: 'llm.mid_stream', match: { agent: 'writer', kind: 'continuation' } }, 'step_retry'],
+  [
+    'd. during the writer’s file-stream continuation round',
+    { point: 'llm.mid_stream', match: { agent: 'writer', kind: 'continuation' } },
+    'step_retry',
+  ],
   // The step saves its streamed chapter itself (h10-capture-in-step): the retried step goes on
   // from the whole text, finds the first attempt's version of it and writes no second one.
-  ['e. after the writer’s step saved the streamed chapter, before the step completed', { point: 'llm.after_capture', match: { agent: 'writer' } }, 'step_resumed'],
+  [
+    'e. after the writer’s step saved the streamed chapter, before the step completed',
+    { point: 'llm.after_capture', match: { agent: 'writer' } },
+    'step_resumed',
+  ],
   // The step runs its own tool calls (h11-tools-in-step): the retry finds the answer on record,
   // does not ask the model again, and re-reports the stored call at the same stream positions.
-  ['f. after the writer’s step ran create_file and reported it, before the step completed', { point: 'llm.after_tool', match: { name: 'create_file', agent: 'writer' } }, null],
+  [
+    'f. after the writer’s step ran create_file and reported it, before the step completed',
+    { point: 'llm.after_tool', match: { name: 'create_file', agent: 'writer' } },
+    null,
+  ],
   // The step saved the chapter and reported the save and its usage, and never completed (as
   // when Temporal does not take a completion during an outage): the retry goes on from the
   // whole text and reports nothing twice (issue 34) — the sequence below would show it.
-  ['g. after the writer’s step reported its save and usage, before the step completed', { point: 'llm.after_end_events', match: { agent: 'writer', kind: 'planned' } }, 'step_resumed'],
+  [
+    'g. after the writer’s step reported its save and usage, before the step completed',
+    { point: 'llm.after_end_events', match: { agent: 'writer', kind: 'planned' } },
+    'step_resumed',
+  ],
   // The router runs as a local activity in the turn's first workflow task: the task times out on
   // the dead worker and the next worker runs the opening again, the router's call included.
   ['h. during routing: the router’s model answered, nothing of it on record', { point: 'router.answered' }, null],
 ];
 
-test.each(scenarios)('%s: the turn completes with the clean run’s files and text; no duplicates', async (name, fault, comeback) => {
-  const run = await runWithFault(fault);
-  expect(run.events[run.events.length - 1]!.type).toBe('done');
-  expect(run.events[run.events.length - 1]!.data).toEqual({ status: 'completed' });
-  expect(run.files).toEqual(clean.files);
-  expectExactlyOnceInOrder(run.frames);
-  const comebacks = run.events.filter((e) => e.type === 'step_retry' || e.type === 'step_resumed');
-  expect(comebacks.map((e) => e.type)).toEqual(comeback ? [comeback] : []);
-  if (comeback) expect(comebacks[0]!.attempt).toBeGreaterThan(1);
-  if (comeback === 'step_resumed') expect((comebacks[0]!.data as { keptChars: number }).keptChars).toBeGreaterThan(0);
-  const got = shape(run.events);
-  const want = shape(clean.events);
-  expect(got.sequence).toEqual(want.sequence);
-  expect(got.text).toEqual(want.text);
-  if (run.killedAt && run.firstEventAfterKill) recovery[name] = run.firstEventAfterKill - run.killedAt;
-}, 120000);
+test.each(scenarios)(
+  '%s: the turn completes with the clean run’s files and text; no duplicates',
+  async (name, fault, comeback) => {
+    const run = await runWithFault(fault);
+    expect(run.events[run.events.length - 1]!.type).toBe('done');
+    expect(run.events[run.events.length - 1]!.data).toEqual({ status: 'completed' });
+    expect(run.files).toEqual(clean.files);
+    expectExactlyOnceInOrder(run.frames);
+    const comebacks = run.events.filter((e) => e.type === 'step_retry' || e.type === 'step_resumed');
+    expect(comebacks.map((e) => e.type)).toEqual(comeback ? [comeback] : []);
+    if (comeback) expect(comebacks[0]!.attempt).toBeGreaterThan(1);
+    if (comeback === 'step_resumed') expect((comebacks[0]!.data as { keptChars: number }).keptChars).toBeGreaterThan(0);
+    const got = shape(run.events);
+    const want = shape(clean.events);
+    expect(got.sequence).toEqual(want.sequence);
+    expect(got.text).toEqual(want.text);
+    if (run.killedAt && run.firstEventAfterKill) recovery[name] = run.firstEventAfterKill - run.killedAt;
+  },
+  120000,
+);
 
 afterAll(() => {
   // Recovery time after SIGKILL → next event on the stream (heartbeat timeout 2 s).

@@ -10,7 +10,15 @@
  *   process).
  * The bounds leave room for a busy test machine; `npm run bench:recovery` reports the figures.
  */
-import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, postTurn, turnEvents, waitTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  postTurn,
+  turnEvents,
+  waitTurn,
+} from '../helpers/harness';
 import { readSse } from '../helpers/sse-client';
 import { spawnWorker, type WorkerProcess } from '../helpers/worker-process';
 import type { FaultRule } from '../../src/shared/faults';
@@ -80,7 +88,9 @@ test('SIGTERM mid-stream: the worker hands the step back at once and exits', asy
   expect(r.exitedAt - r.faultAt).toBeLessThan(5000);
   expect(r.outcome.status).toBe('completed');
   // The cancelled attempt's text was on the stream: the retry goes on from it.
-  expect(r.events.filter((e) => e.type === 'step_retry' || e.type === 'step_resumed').map((e) => e.type)).toEqual(['step_resumed']);
+  expect(r.events.filter((e) => e.type === 'step_retry' || e.type === 'step_resumed').map((e) => e.type)).toEqual([
+    'step_resumed',
+  ]);
   expect(r.files.map((f) => [f.versionCount, f.words])).toEqual([[1, 600]]);
   expectScriptFullyUsed(h);
 });

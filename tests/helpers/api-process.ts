@@ -17,7 +17,15 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, 'api-replica');
   const runtime = await connectRuntime(config, logger, { dbName: process.env.SCRIPTORIUM_TEST_DB });
-  const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date(), faults: faultsFromEnv(process.env.TEST_FAULTS) });
+  const app = createApp({
+    config,
+    models: runtime.models,
+    redis: runtime.redis,
+    temporal: runtime.temporal,
+    logger,
+    clock: () => new Date(),
+    faults: faultsFromEnv(process.env.TEST_FAULTS),
+  });
   const server = app.listen(0, '127.0.0.1', () => {
     process.stdout.write(`LISTENING ${(server.address() as AddressInfo).port}\n`);
   });

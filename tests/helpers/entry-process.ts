@@ -38,18 +38,34 @@ export interface EntryRun {
  * Runs `entry` (relative to the repo) with `env` and `args`; resolves with its exit code and
  * output (killed after 60 s). `port`: the PORT it is given (a free one unless set).
  */
-export async function runEntry(env: Record<string, string>, opts: { entry?: string; args?: string[]; port?: number } = {}): Promise<EntryRun> {
+export async function runEntry(
+  env: Record<string, string>,
+  opts: { entry?: string; args?: string[]; port?: number } = {},
+): Promise<EntryRun> {
   const port = opts.port ?? (await freePort());
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, opts.entry ?? 'src/main.ts'), ...(opts.args ?? [])], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, SCRIPTORIUM_ENV_PRIORITY: 'none', LOG_LEVEL: 'warn', HOST: '0.0.0.0', PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--require', 'tsx/cjs', path.join(ROOT, opts.entry ?? 'src/main.ts'), ...(opts.args ?? [])],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        SCRIPTORIUM_ENV_PRIORITY: 'none',
+        LOG_LEVEL: 'warn',
+        HOST: '0.0.0.0',
+        PORT: String(port),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   let listened = false;
-  const poll = opts.port === undefined ? setInterval(() => void listening(port).then((l) => (listened ||= l)), 100) : null;
+  const poll =
+    opts.port === undefined ? setInterval(() => void listening(port).then((l) => (listened ||= l)), 100) : null;
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
   if (poll) clearInterval(poll);

@@ -91,7 +91,10 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
   const config = testConfig(opts.config);
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL, 'test');
   const dbName = uniqueName('scriptorium_test');
-  const shared = opts.sharedConnection && !opts.noWorker ? await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }) : undefined;
+  const shared =
+    opts.sharedConnection && !opts.noWorker
+      ? await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS })
+      : undefined;
   const runtime = await connectRuntime(config, logger, { dbName, temporalConnection: shared });
   const model = await startOfflineModel({ ttftMs: 0, tokensPerSecond: 1e6 });
   // A created-but-never-run worker holds native resources that keep Jest alive: don't make one.
@@ -108,7 +111,16 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
         connection: shared,
       });
   let running: Promise<void> | null = null;
-  const app = createApp({ config, models: runtime.models, redis: runtime.redis, temporal: runtime.temporal, logger, clock: () => new Date(), eagerStart: !!shared, faults: opts.faults });
+  const app = createApp({
+    config,
+    models: runtime.models,
+    redis: runtime.redis,
+    temporal: runtime.temporal,
+    logger,
+    clock: () => new Date(),
+    eagerStart: !!shared,
+    faults: opts.faults,
+  });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -156,7 +168,11 @@ export async function api<T = Record<string, unknown>>(
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
 }
 
-export async function createProjectAndSession(h: Harness, type = 'novel', headers: Record<string, string> = {}): Promise<{ projectId: string; sessionId: string }> {
+export async function createProjectAndSession(
+  h: Harness,
+  type = 'novel',
+  headers: Record<string, string> = {},
+): Promise<{ projectId: string; sessionId: string }> {
   const p = await api<{ id: string }>(h, 'POST', '/api/v1/projects', { title: 'Test project', type }, headers);
   if (p.status !== 201) throw new Error(`project create failed: ${JSON.stringify(p.body)}`);
   const s = await api<{ id: string }>(h, 'POST', '/api/v1/sessions', { projectId: p.body.id }, headers);
@@ -164,7 +180,12 @@ export async function createProjectAndSession(h: Harness, type = 'novel', header
   return { projectId: p.body.id, sessionId: s.body.id };
 }
 
-export async function postTurn(h: Harness, sessionId: string, message: string, extra: Record<string, unknown> = {}): Promise<string> {
+export async function postTurn(
+  h: Harness,
+  sessionId: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const r = await api<{ turnId: string }>(h, 'POST', `/api/v1/sessions/${sessionId}/turns`, { message, ...extra });
   if (r.status !== 202) throw new Error(`turn start failed ${r.status}: ${JSON.stringify(r.body)}`);
   return r.body.turnId;
@@ -187,14 +208,21 @@ export type ApprovalAnswers = 'approve' | 'deny' | 'ignore' | ('approve' | 'deny
  * until the turn ends. A test that expects none gets its unexpected requests denied rather
  * than waiting out APPROVAL_WAIT_SECONDS. Resolves with the approvals it answered.
  */
-export async function answerApprovals(h: Harness, turnId: string, answers: ApprovalAnswers, done: Promise<unknown>, headers: Record<string, string> = {}) {
+export async function answerApprovals(
+  h: Harness,
+  turnId: string,
+  answers: ApprovalAnswers,
+  done: Promise<unknown>,
+  headers: Record<string, string> = {},
+) {
   const answered: { approvalId: string; decision: string; title: string; status: number }[] = [];
   if (answers === 'ignore') return answered;
   let over = false;
   void done.finally(() => (over = true)).catch(() => undefined);
   while (!over) {
     const t = await h.runtime.models.Turn.findById(turnId).lean();
-    const pending = t?.status === 'awaiting_approval' ? (t.pendingApproval as { approvalId: string; title: string } | null) : null;
+    const pending =
+      t?.status === 'awaiting_approval' ? (t.pendingApproval as { approvalId: string; title: string } | null) : null;
     if (pending && !answered.some((a) => a.approvalId === pending.approvalId)) {
       const decision = Array.isArray(answers) ? (answers[answered.length] ?? 'deny') : answers;
       const r = await api(h, 'POST', `/api/v1/turns/${turnId}/approvals/${pending.approvalId}`, { decision }, headers);
@@ -206,7 +234,13 @@ export async function answerApprovals(h: Harness, turnId: string, answers: Appro
 }
 
 /** Runs one turn start to finish; approval requests are answered with `opts.approvals` (default: deny). */
-export async function runTurn(h: Harness, sessionId: string, message: string, extra: Record<string, unknown> = {}, opts: { approvals?: ApprovalAnswers } = {}) {
+export async function runTurn(
+  h: Harness,
+  sessionId: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+  opts: { approvals?: ApprovalAnswers } = {},
+) {
   const turnId = await postTurn(h, sessionId, message, extra);
   const result = waitTurn(h, turnId);
   const approvals = await answerApprovals(h, turnId, opts.approvals ?? 'deny', result);
@@ -241,8 +275,23 @@ export function expectScriptFullyUsed(h: Pick<Harness, 'model'>): void {
 }
 
 /** A file the author wrote (version 1 by the author), as the author's own `PUT` leaves it. */
-export async function createAuthorFile(h: Pick<Harness, 'runtime'>, projectId: string, title: string, content: string, opts: { parentId?: string | null; type?: string } = {}): Promise<string> {
-  const f = await h.runtime.models.File.create({ projectId, ownerId: 'local', type: opts.type ?? 'draft', title, parentId: opts.parentId ?? null, content: '', versionCount: 0 });
-  if (content) await writeVersion(h.runtime.models, String(f._id), content, { author: 'author', operation: 'author_edit' });
+export async function createAuthorFile(
+  h: Pick<Harness, 'runtime'>,
+  projectId: string,
+  title: string,
+  content: string,
+  opts: { parentId?: string | null; type?: string } = {},
+): Promise<string> {
+  const f = await h.runtime.models.File.create({
+    projectId,
+    ownerId: 'local',
+    type: opts.type ?? 'draft',
+    title,
+    parentId: opts.parentId ?? null,
+    content: '',
+    versionCount: 0,
+  });
+  if (content)
+    await writeVersion(h.runtime.models, String(f._id), content, { author: 'author', operation: 'author_edit' });
   return String(f._id);
 }

@@ -33,7 +33,11 @@ export function interceptQueries<T extends object>(
  * a promise (it may wait) holds the call back until it settles: only for methods that return
  * a promise themselves (`create`), not a query.
  */
-export function beforeCalls<T extends object>(model: T, method: Method<T>, note: (...args: never[]) => void | Promise<void>): jest.SpyInstance {
+export function beforeCalls<T extends object>(
+  model: T,
+  method: Method<T>,
+  note: (...args: never[]) => void | Promise<void>,
+): jest.SpyInstance {
   const original = (model[method] as (...args: unknown[]) => unknown).bind(model);
   return jest.spyOn(model, method as never).mockImplementation(((...args: unknown[]) => {
     const noted = note(...(args as never[]));

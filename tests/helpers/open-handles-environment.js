@@ -16,7 +16,8 @@ if (process.env.SCRIPTORIUM_OPEN_HANDLES === 'trace') {
   asyncHooks
     .createHook({
       init(id, type) {
-        if (!IGNORED_TYPES.has(type)) traced.set(id, { type, stack: new Error().stack.split('\n').slice(2, 14).join('\n') });
+        if (!IGNORED_TYPES.has(type))
+          traced.set(id, { type, stack: new Error().stack.split('\n').slice(2, 14).join('\n') });
       },
       destroy(id) {
         traced.delete(id);
@@ -27,7 +28,18 @@ if (process.env.SCRIPTORIUM_OPEN_HANDLES === 'trace') {
 
 /** Handles that come and go with the runtime itself, not with a test's resources. */
 const IGNORED_TYPES = new Set(['PROMISE', 'TickObject', 'Microtask', 'Immediate']);
-const IGNORED = new Set(['TTYWrap', 'PipeWrap', 'FSReqCallback', 'FSReqPromise', 'FileHandleCloseReq', 'Immediate', 'GetAddrInfoReqWrap', 'SignalWrap', 'StatWatcher', 'FSEventWrap']);
+const IGNORED = new Set([
+  'TTYWrap',
+  'PipeWrap',
+  'FSReqCallback',
+  'FSReqPromise',
+  'FileHandleCloseReq',
+  'Immediate',
+  'GetAddrInfoReqWrap',
+  'SignalWrap',
+  'StatWatcher',
+  'FSEventWrap',
+]);
 const GRACE_MS = Number(process.env.SCRIPTORIUM_OPEN_HANDLES_GRACE_MS ?? 3000);
 
 function counts() {
@@ -66,7 +78,8 @@ class OpenHandlesEnvironment extends TestEnvironment {
     if (!leaked.length) return;
     const message = `${this.testPath.replace(`${process.cwd()}/`, '')} left handles open after its last test: ${leaked.join(', ')} (close clients, servers, workers and timers in afterAll)`;
     if (process.env.SCRIPTORIUM_OPEN_HANDLES === 'trace')
-      for (const { type, stack } of traced.values()) if (/Timeout|TCP|Pipe|Process/.test(type)) process.stderr.write(`[open-handles] live ${type}\n${stack}\n`);
+      for (const { type, stack } of traced.values())
+        if (/Timeout|TCP|Pipe|Process/.test(type)) process.stderr.write(`[open-handles] live ${type}\n${stack}\n`);
     if (process.env.SCRIPTORIUM_OPEN_HANDLES) process.stderr.write(`[open-handles] ${message}\n`);
     else throw new Error(message);
   }

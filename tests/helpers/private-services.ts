@@ -48,7 +48,14 @@ export interface PrivateService {
   dir: string;
 }
 
-function service(name: string, port: number, url: string, dir: string, cmd: () => [string, string[]], ready: () => Promise<void>): PrivateService {
+function service(
+  name: string,
+  port: number,
+  url: string,
+  dir: string,
+  cmd: () => [string, string[]],
+  ready: () => Promise<void>,
+): PrivateService {
   let proc: ChildProcess | null = null;
   return {
     port,
@@ -76,7 +83,15 @@ function service(name: string, port: number, url: string, dir: string, cmd: () =
   };
 }
 
-const SEARCH_ATTRIBUTES = ['ProjectId=Keyword', 'SessionId=Keyword', 'WorkflowPlan=Keyword', 'CurrentAgent=Keyword', 'TurnStatus=Keyword', 'JobStatus=Keyword', 'Chapter=Int'];
+const SEARCH_ATTRIBUTES = [
+  'ProjectId=Keyword',
+  'SessionId=Keyword',
+  'WorkflowPlan=Keyword',
+  'CurrentAgent=Keyword',
+  'TurnStatus=Keyword',
+  'JobStatus=Keyword',
+  'Chapter=Int',
+];
 
 export async function privateTemporal(): Promise<PrivateService> {
   const port = await freePort();
@@ -89,14 +104,31 @@ export async function privateTemporal(): Promise<PrivateService> {
     dir,
     () => [
       bin,
-      ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--db-filename', path.join(dir, 'temporal.db'), '--log-level', 'error', ...SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', a])],
+      [
+        'server',
+        'start-dev',
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--headless',
+        '--db-filename',
+        path.join(dir, 'temporal.db'),
+        '--log-level',
+        'error',
+        ...SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', a]),
+      ],
     ],
     async () => {
       await waitPort(port, 60000);
       // The namespace answers a moment after the port opens.
       for (let i = 0; i < 100; i++) {
         const ok = await new Promise<boolean>((resolve) => {
-          const p = spawn(bin, ['operator', 'namespace', 'describe', '--address', `127.0.0.1:${port}`, '-n', 'default'], { stdio: 'ignore' });
+          const p = spawn(
+            bin,
+            ['operator', 'namespace', 'describe', '--address', `127.0.0.1:${port}`, '-n', 'default'],
+            { stdio: 'ignore' },
+          );
           p.on('exit', (code) => resolve(code === 0));
         });
         if (ok) return;
@@ -115,7 +147,23 @@ export async function privateRedis(): Promise<PrivateService> {
     port,
     `redis://127.0.0.1:${port}`,
     dir,
-    () => ['redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '']],
+    () => [
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'everysec',
+        '--save',
+        '',
+      ],
+    ],
     () => waitPort(port, 20000),
   );
 }
@@ -130,7 +178,15 @@ export async function privateFerret(): Promise<PrivateService> {
     dir,
     () => [
       path.join(ROOT, '.local/bin/ferretdb'),
-      ['--handler=sqlite', '--debug-addr=127.0.0.1:0', `--sqlite-url=file:${dir}/`, `--state-dir=${dir}`, `--listen-addr=127.0.0.1:${port}`, '--telemetry=disable', '--log-level=error'],
+      [
+        '--handler=sqlite',
+        '--debug-addr=127.0.0.1:0',
+        `--sqlite-url=file:${dir}/`,
+        `--state-dir=${dir}`,
+        `--listen-addr=127.0.0.1:${port}`,
+        '--telemetry=disable',
+        '--log-level=error',
+      ],
     ],
     () => waitPort(port, 20000),
   );

@@ -8,7 +8,16 @@ import { call, prose, router } from './script';
  * chapter of a realistic length at a realistic pace.
  */
 export function recoveryScript(opts: { words?: number; tokensPerSecond?: number } = {}): ScriptEntry[] {
-  const chapter: ScriptEntry = { match: { agent: 'writer' }, reply: { content: `<file>\n${prose(opts.words ?? 600)}\n</file>\nSaved.` }, tokensPerSecond: opts.tokensPerSecond ?? 200 };
+  const chapter: ScriptEntry = {
+    match: { agent: 'writer' },
+    reply: { content: `<file>\n${prose(opts.words ?? 600)}\n</file>\nSaved.` },
+    tokensPerSecond: opts.tokensPerSecond ?? 200,
+  };
   // Short arguments: the fault point (40 characters into a step) must land in the chapter, not here.
-  return [router({ current_agent: 'writer', workflow_plan: 'quick' }), call('writer', 'create_file', { type: 'draft', title: 'Ch 1' }), chapter, chapter];
+  return [
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    call('writer', 'create_file', { type: 'draft', title: 'Ch 1' }),
+    chapter,
+    chapter,
+  ];
 }

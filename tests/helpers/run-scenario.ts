@@ -10,8 +10,19 @@ export async function runScenario(h: Harness, s: Scenario): Promise<{ turnId: st
   if (s.setup === 'author') {
     await h.runtime.models.FileVersion.deleteMany({ fileId: AUTHOR_FILE_ID });
     await h.runtime.models.File.deleteOne({ _id: AUTHOR_FILE_ID });
-    await h.runtime.models.File.create({ _id: AUTHOR_FILE_ID, projectId, ownerId: 'local', type: 'draft', title: 'Chapter 9', content: '', versionCount: 0 });
-    await writeVersion(h.runtime.models, AUTHOR_FILE_ID, 'The author wrote chapter nine.', { author: 'author', operation: 'author_edit' });
+    await h.runtime.models.File.create({
+      _id: AUTHOR_FILE_ID,
+      projectId,
+      ownerId: 'local',
+      type: 'draft',
+      title: 'Chapter 9',
+      content: '',
+      versionCount: 0,
+    });
+    await writeVersion(h.runtime.models, AUTHOR_FILE_ID, 'The author wrote chapter nine.', {
+      author: 'author',
+      operation: 'author_edit',
+    });
   }
   h.model.script(s.script);
   const turnId = await postTurn(h, sessionId, s.message);
@@ -25,7 +36,9 @@ export async function runScenario(h: Harness, s: Scenario): Promise<{ turnId: st
   const result = waitTurn(h, turnId);
   if (s.during === 'approve') await answerApprovals(h, turnId, 'approve', result);
   const outcome = await result;
-  if (outcome.status !== s.expectStatus) throw new Error(`scenario ${s.name}: expected ${s.expectStatus}, got ${outcome.status}`);
-  if (h.model.failures.length) throw new Error(`scenario ${s.name}: model script failures ${h.model.failures.join('; ')}`);
+  if (outcome.status !== s.expectStatus)
+    throw new Error(`scenario ${s.name}: expected ${s.expectStatus}, got ${outcome.status}`);
+  if (h.model.failures.length)
+    throw new Error(`scenario ${s.name}: model script failures ${h.model.failures.join('; ')}`);
   return { turnId, outcome };
 }

@@ -21,7 +21,10 @@ export function useScratchDb(prefix: string): ScratchDb {
   let conn: mongoose.Connection;
   let models: Models;
   beforeAll(async () => {
-    conn = await connectMongo(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/scriptorium_test', uniqueName(prefix));
+    conn = await connectMongo(
+      process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017/scriptorium_test',
+      uniqueName(prefix),
+    );
     models = createModels(conn);
     await syncIndexes(models);
   });

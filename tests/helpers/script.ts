@@ -14,7 +14,8 @@ export function words(n: number, word = 'storm'): string {
  */
 export function prose(n: number): string {
   const out: string[] = [];
-  for (let i = 1; out.length < n; i++) out.push(...`Wave ${i} broke over the seawall and Mara counted the lamps going out.`.split(' '));
+  for (let i = 1; out.length < n; i++)
+    out.push(...`Wave ${i} broke over the seawall and Mara counted the lamps going out.`.split(' '));
   return out.slice(0, n).join(' ').replace(/(\.) /g, '$1\n');
 }
 
@@ -28,13 +29,26 @@ export function router(answer: {
 }): ScriptEntry {
   return {
     match: { agent: 'router' },
-    reply: { content: JSON.stringify({ workflow_agents: [], write_content: true, read_only: false, scope: 'test scope', ...answer }) },
+    reply: {
+      content: JSON.stringify({
+        workflow_agents: [],
+        write_content: true,
+        read_only: false,
+        scope: 'test scope',
+        ...answer,
+      }),
+    },
   };
 }
 
 export const say = (agent: Agent, content: string): ScriptEntry => ({ match: { agent }, reply: { content } });
 
-export const call = (agent: Agent, name: string, args: Record<string, unknown> | string, content?: string): ScriptEntry => ({
+export const call = (
+  agent: Agent,
+  name: string,
+  args: Record<string, unknown> | string,
+  content?: string,
+): ScriptEntry => ({
   match: { agent },
   reply: { content, toolCalls: [{ name, arguments: args }] },
 });
@@ -47,9 +61,14 @@ export function streamFile(agent: Agent, title: string, body: string, type = 'dr
 export const types = (events: StreamEvent[]): string[] => events.map((e) => e.type);
 
 export const agentsSelected = (events: StreamEvent[]): string[] =>
-  events.filter((e): e is Extract<StreamEvent, { type: 'agent_selected' }> => e.type === 'agent_selected').map((e) => e.data.agent);
+  events
+    .filter((e): e is Extract<StreamEvent, { type: 'agent_selected' }> => e.type === 'agent_selected')
+    .map((e) => e.data.agent);
 
-export function ofType<T extends StreamEvent['type']>(events: StreamEvent[], type: T): Extract<StreamEvent, { type: T }>[] {
+export function ofType<T extends StreamEvent['type']>(
+  events: StreamEvent[],
+  type: T,
+): Extract<StreamEvent, { type: T }>[] {
   return events.filter((e): e is Extract<StreamEvent, { type: T }> => e.type === type);
 }
 
@@ -59,13 +78,33 @@ export const chatText = (events: StreamEvent[]): string =>
     .join('');
 
 /** The system prompt and the last message the model saw for each request of an agent. */
-export function requestsOf(model: { requests: { agent: AgentName | null; body: { messages: { role: string; content?: unknown }[]; tools?: { function: { name: string; description?: string } }[] } }[] }, agent: AgentName) {
-  return model.requests.filter((r) => r.agent === agent).map((r) => ({
-    // Every system message: the standing prompt, then the project with this turn's directives.
-    system: r.body.messages.filter((m) => m.role === 'system').map((m) => String(m.content ?? '')).join('\n\n'),
-    all: r.body.messages.map((m) => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')}`).join('\n'),
-    tools: (r.body.tools ?? []).map((t) => t.function.name),
-    toolDescriptions: Object.fromEntries((r.body.tools ?? []).map((t) => [t.function.name, t.function.description ?? ''])),
-    messages: r.body.messages,
-  }));
+export function requestsOf(
+  model: {
+    requests: {
+      agent: AgentName | null;
+      body: {
+        messages: { role: string; content?: unknown }[];
+        tools?: { function: { name: string; description?: string } }[];
+      };
+    }[];
+  },
+  agent: AgentName,
+) {
+  return model.requests
+    .filter((r) => r.agent === agent)
+    .map((r) => ({
+      // Every system message: the standing prompt, then the project with this turn's directives.
+      system: r.body.messages
+        .filter((m) => m.role === 'system')
+        .map((m) => String(m.content ?? ''))
+        .join('\n\n'),
+      all: r.body.messages
+        .map((m) => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')}`)
+        .join('\n'),
+      tools: (r.body.tools ?? []).map((t) => t.function.name),
+      toolDescriptions: Object.fromEntries(
+        (r.body.tools ?? []).map((t) => [t.function.name, t.function.description ?? '']),
+      ),
+      messages: r.body.messages,
+    }));
 }

@@ -60,6 +60,15 @@ export function skillMd(name: string, description: string, body: string, extra =
 }
 
 /** A valid skill zip: SKILL.md plus files. */
-export function skillZip(name: string, description: string, body: string, files: Record<string, string> = {}, folder = ''): Promise<Buffer> {
-  return zipOf([{ path: `${folder}SKILL.md`, content: skillMd(name, description, body) }, ...Object.entries(files).map(([path, content]) => ({ path: `${folder}${path}`, content }))]);
+export function skillZip(
+  name: string,
+  description: string,
+  body: string,
+  files: Record<string, string> = {},
+  folder = '',
+): Promise<Buffer> {
+  return zipOf([
+    { path: `${folder}SKILL.md`, content: skillMd(name, description, body) },
+    ...Object.entries(files).map(([path, content]) => ({ path: `${folder}${path}`, content })),
+  ]);
 }

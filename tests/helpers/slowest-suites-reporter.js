@@ -11,7 +11,9 @@ class SlowestSuitesReporter {
     if (!suites.length) return;
     const total = results.testResults.reduce((sum, r) => sum + (r.perfStats.end - r.perfStats.start), 0);
     const lines = suites.map((s) => `  ${(s.ms / 1000).toFixed(1).padStart(6)} s  ${s.file}`);
-    process.stdout.write(`\nSlowest ${suites.length} test files (of ${results.testResults.length}; ${(total / 1000).toFixed(0)} s summed over workers):\n${lines.join('\n')}\n`);
+    process.stdout.write(
+      `\nSlowest ${suites.length} test files (of ${results.testResults.length}; ${(total / 1000).toFixed(0)} s summed over workers):\n${lines.join('\n')}\n`,
+    );
   }
 }
 module.exports = SlowestSuitesReporter;

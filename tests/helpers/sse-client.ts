@@ -38,7 +38,10 @@ export async function readSse(url: string, opts: ReadOptions = {}): Promise<SseR
   const comments: string[] = [];
   let retry: number | null = null;
   let ended = false;
-  const res = await fetch(url, { headers: { accept: 'text/event-stream', ...opts.headers }, signal: controller.signal });
+  const res = await fetch(url, {
+    headers: { accept: 'text/event-stream', ...opts.headers },
+    signal: controller.signal,
+  });
   if (!res.ok || !res.body) {
     clearTimeout(timer);
     return { status: res.status, frames, comments, retry, ended: true };

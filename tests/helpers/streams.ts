@@ -20,7 +20,10 @@ export interface SyntheticTurn {
   setStatus(status: string): Promise<void>;
 }
 
-export async function syntheticTurn(h: Harness, opts: { ownerId?: string; status?: string; maxLen?: number } = {}): Promise<SyntheticTurn> {
+export async function syntheticTurn(
+  h: Harness,
+  opts: { ownerId?: string; status?: string; maxLen?: number } = {},
+): Promise<SyntheticTurn> {
   const turnId = newId();
   await h.runtime.models.Turn.create({
     _id: turnId,
@@ -36,7 +39,8 @@ export async function syntheticTurn(h: Harness, opts: { ownerId?: string; status
     turnId,
     key,
     url: `${h.baseUrl}/api/v1/turns/${turnId}/events`,
-    publish: (slot, drafts) => new StreamPublisher(h.runtime.redis, key, slot, { maxLen: opts.maxLen ?? 100000 }).publish(drafts),
+    publish: (slot, drafts) =>
+      new StreamPublisher(h.runtime.redis, key, slot, { maxLen: opts.maxLen ?? 100000 }).publish(drafts),
     setStatus: async (status) => {
       await h.runtime.models.Turn.updateOne({ _id: turnId }, { $set: { status } });
     },
@@ -44,18 +48,34 @@ export async function syntheticTurn(h: Harness, opts: { ownerId?: string; status
 }
 
 /** A `content` draft for a synthetic turn. */
-export const contentDraft = (turnId: string, delta: string): AnyEventDraft => ({ type: 'content', data: { delta }, turnId, agent: 'writer', step: 1 });
-export const doneDraft = (turnId: string, status = 'completed'): AnyEventDraft => ({ type: 'done', data: { status }, turnId });
+export const contentDraft = (turnId: string, delta: string): AnyEventDraft => ({
+  type: 'content',
+  data: { delta },
+  turnId,
+  agent: 'writer',
+  step: 1,
+});
+export const doneDraft = (turnId: string, status = 'completed'): AnyEventDraft => ({
+  type: 'done',
+  data: { status },
+  turnId,
+});
 
 /** Serialises frames exactly as they arrived, for byte-for-byte comparisons. */
-export const wire = (frames: SseFrame[]): string => frames.map((f) => `${f.id ?? ''}|${f.event ?? ''}|${f.data}`).join('\n');
+export const wire = (frames: SseFrame[]): string =>
+  frames.map((f) => `${f.id ?? ''}|${f.event ?? ''}|${f.data}`).join('\n');
 
 /**
  * Reads a stream the way a flaky client would: drops the connection after every `k`
  * frames and resumes with Last-Event-ID, until the stream ends. Returns every frame and
  * the number of connections it took.
  */
-export async function readResuming(url: string, k: number, headers: Record<string, string> = {}, maxConnections = 10000) {
+export async function readResuming(
+  url: string,
+  k: number,
+  headers: Record<string, string> = {},
+  maxConnections = 10000,
+) {
   const frames: SseFrame[] = [];
   let last: string | undefined;
   for (let connections = 1; connections <= maxConnections; connections++) {
@@ -65,7 +85,8 @@ export async function readResuming(url: string, k: number, headers: Record<strin
     const kept = r.frames.slice(0, k);
     frames.push(...kept);
     if (kept.length) last = kept[kept.length - 1]!.id;
-    if (kept.some((f) => f.event === 'done' || f.event === 'reset') || (r.ended && r.frames.length <= k)) return { frames, connections };
+    if (kept.some((f) => f.event === 'done' || f.event === 'reset') || (r.ended && r.frames.length <= k))
+      return { frames, connections };
   }
   throw new Error(`stream did not end within ${maxConnections} connections`);
 }
@@ -77,7 +98,11 @@ export async function readerConnections(redis: Redis, key: string): Promise<numb
   return list.split('\n').filter((line) => line.includes(` name=${name} `)).length;
 }
 
-export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;

@@ -7,10 +7,21 @@
 import { createLogger } from '../../src/logger';
 import { activityScope } from '../../src/observability/activity-scope';
 import { installTemporalRuntime } from '../../src/observability/temporal-runtime';
-import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, waitTurn } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  waitTurn,
+} from '../helpers/harness';
 import { router, say } from '../helpers/script';
 
-type Line = Record<string, unknown> & { msg?: string; level?: number; err?: { type?: string; message?: string; stack?: string } };
+type Line = Record<string, unknown> & {
+  msg?: string;
+  level?: number;
+  err?: { type?: string; message?: string; stack?: string };
+};
 const lines: Line[] = [];
 const logger = createLogger('debug', 'test', { write: (s: string) => void lines.push(JSON.parse(s) as Line) });
 let h: Harness;
@@ -30,7 +41,13 @@ test('the request id of the POST is on its log line, the Turn and the workflow m
     { match: { agent: 'writer' }, error: { status: 503, message: 'model overloaded' } },
     say('writer', 'A first line, on the second try.'),
   ]);
-  const r = await api<{ turnId: string }>(h, 'POST', `/api/v1/sessions/${sessionId}/turns`, { message: 'Write a first line' }, { 'x-request-id': 'req-h7-logging-1' });
+  const r = await api<{ turnId: string }>(
+    h,
+    'POST',
+    `/api/v1/sessions/${sessionId}/turns`,
+    { message: 'Write a first line' },
+    { 'x-request-id': 'req-h7-logging-1' },
+  );
   expect(r.status).toBe(202);
   const turnId = r.body.turnId;
   expect((await waitTurn(h, turnId)).status).toBe('completed');
@@ -59,9 +76,19 @@ test('the request id of the POST is on its log line, the Turn and the workflow m
 
 test("inside an activity every line of the app's logger carries the workflow and activity ids", () => {
   const before = lines.length;
-  activityScope.run({ workflowId: 'turn-abc', runId: 'run-1', activityId: '7', activityType: 'executeTool', attempt: 2 }, () => logger.info('saved a file'));
+  activityScope.run(
+    { workflowId: 'turn-abc', runId: 'run-1', activityId: '7', activityType: 'executeTool', attempt: 2 },
+    () => logger.info('saved a file'),
+  );
   logger.info('outside any activity');
   const [inside, outside] = lines.slice(before);
-  expect(inside).toMatchObject({ msg: 'saved a file', workflowId: 'turn-abc', runId: 'run-1', activityId: '7', activityType: 'executeTool', attempt: 2 });
+  expect(inside).toMatchObject({
+    msg: 'saved a file',
+    workflowId: 'turn-abc',
+    runId: 'run-1',
+    activityId: '7',
+    activityType: 'executeTool',
+    attempt: 2,
+  });
   expect(outside!.workflowId).toBeUndefined();
 });

@@ -8,11 +8,22 @@ import { metrics, registry } from '../../src/observability/metrics';
 import { instrumentedFetch } from '../../src/observability/model-fetch';
 import { parseMetrics, sumOf } from '../helpers/prometheus';
 
-const scope = { workflowId: 'turn-x', runId: 'r', activityId: '1', activityType: 'llmStep', attempt: 1, agent: 'writer' };
+const scope = {
+  workflowId: 'turn-x',
+  runId: 'r',
+  activityId: '1',
+  activityType: 'llmStep',
+  attempt: 1,
+  agent: 'writer',
+};
 const inScope = <T>(fn: () => Promise<T>): Promise<T> => activityScope.run(scope, fn);
-const value = async (name: string, labels: Record<string, string>): Promise<number> => sumOf(parseMetrics(await registry.metrics()), name, labels);
+const value = async (name: string, labels: Record<string, string>): Promise<number> =>
+  sumOf(parseMetrics(await registry.metrics()), name, labels);
 
-function streamOf(chunks: string[], opts: { delayFirstMs?: number; failAfter?: number } = {}): ReadableStream<Uint8Array> {
+function streamOf(
+  chunks: string[],
+  opts: { delayFirstMs?: number; failAfter?: number } = {},
+): ReadableStream<Uint8Array> {
   let i = 0;
   return new ReadableStream({
     async pull(c) {
@@ -31,11 +42,15 @@ beforeEach(() => {
 });
 
 test('time to first token is measured to the first streamed chunk, and the body passes through unchanged', async () => {
-  const f = instrumentedFetch(async () => new Response(streamOf(['data: a\n\n', 'data: b\n\n'], { delayFirstMs: 120 }), { status: 200 }));
+  const f = instrumentedFetch(
+    async () => new Response(streamOf(['data: a\n\n', 'data: b\n\n'], { delayFirstMs: 120 }), { status: 200 }),
+  );
   const text = await inScope(async () => (await f('http://model/v1/chat/completions', { method: 'POST' })).text());
   expect(text).toBe('data: a\n\ndata: b\n\n');
   expect(await value('scriptorium_llm_time_to_first_token_seconds_count', { agent: 'writer' })).toBe(1);
-  expect(await value('scriptorium_llm_time_to_first_token_seconds_sum', { agent: 'writer' })).toBeGreaterThanOrEqual(0.1);
+  expect(await value('scriptorium_llm_time_to_first_token_seconds_sum', { agent: 'writer' })).toBeGreaterThanOrEqual(
+    0.1,
+  );
   expect(await value('scriptorium_llm_request_duration_seconds_count', { agent: 'writer', outcome: 'ok' })).toBe(1);
   expect(await value('scriptorium_llm_errors_total', {})).toBe(0);
 });
@@ -50,7 +65,9 @@ test('model errors are counted by class: rate_limit, server_error, bad_request, 
     throw new TypeError('fetch failed');
   });
   await expect(inScope(() => refused('http://model', {}))).rejects.toThrow('fetch failed');
-  const cut = instrumentedFetch(async () => new Response(streamOf(['data: a\n\n', 'data: b\n\n'], { failAfter: 1 }), { status: 200 }));
+  const cut = instrumentedFetch(
+    async () => new Response(streamOf(['data: a\n\n', 'data: b\n\n'], { failAfter: 1 }), { status: 200 }),
+  );
   await expect(inScope(async () => (await cut('http://model', {})).text())).rejects.toThrow();
 
   for (const cls of ['rate_limit', 'server_error', 'bad_request', 'connection', 'stream_interrupted'])
@@ -64,6 +81,8 @@ test("an author's interrupt is an aborted request, not a model error", async () 
     throw Object.assign(new Error('aborted'), { name: 'AbortError', signal: init?.signal });
   });
   await expect(inScope(() => f('http://model', { signal: controller.signal }))).rejects.toThrow('aborted');
-  expect(await value('scriptorium_llm_request_duration_seconds_count', { agent: 'writer', outcome: 'aborted' })).toBe(1);
+  expect(await value('scriptorium_llm_request_duration_seconds_count', { agent: 'writer', outcome: 'aborted' })).toBe(
+    1,
+  );
   expect(await value('scriptorium_llm_errors_total', {})).toBe(0);
 });

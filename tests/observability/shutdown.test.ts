@@ -5,7 +5,15 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, ROOT, waitTurn } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  ROOT,
+  waitTurn,
+} from '../helpers/harness';
 import { freePort } from '../helpers/prometheus';
 import { router } from '../helpers/script';
 import { readSse } from '../helpers/sse-client';
@@ -18,7 +26,12 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 afterEach(() => expectScriptFullyUsed(h));
 
-function startApi(port: number): { child: ChildProcess; output: () => string; ready: Promise<void>; exited: Promise<number | null> } {
+function startApi(port: number): {
+  child: ChildProcess;
+  output: () => string;
+  ready: Promise<void>;
+  exited: Promise<number | null>;
+} {
   const c = h.config;
   const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), [path.join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
@@ -64,9 +77,18 @@ test('SIGTERM closes open SSE clients with a retry hint, then the API exits 0', 
     await proc.ready;
     const { sessionId } = await createProjectAndSession(h);
     // The writer streams a little and then stalls: the turn stays live while we shut down.
-    h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), { match: { agent: 'writer' }, reply: { content: 'Rain fell on the harbour all night long.' }, stallAfterChars: 12 }]);
+    h.model.script([
+      router({ current_agent: 'writer', workflow_plan: 'quick' }),
+      {
+        match: { agent: 'writer' },
+        reply: { content: 'Rain fell on the harbour all night long.' },
+        stallAfterChars: 12,
+      },
+    ]);
     const apiUrl = `http://127.0.0.1:${port}`;
-    const started = await api<{ turnId: string }>({ baseUrl: apiUrl }, 'POST', `/api/v1/sessions/${sessionId}/turns`, { message: 'Write an opening line' });
+    const started = await api<{ turnId: string }>({ baseUrl: apiUrl }, 'POST', `/api/v1/sessions/${sessionId}/turns`, {
+      message: 'Write an opening line',
+    });
     expect(started.status).toBe(202);
     const turnId = started.body.turnId;
 
@@ -91,7 +113,10 @@ test('SIGTERM closes open SSE clients with a retry hint, then the API exits 0', 
 
     // The client resumes on another replica right after its last event.
     const lastId = sse.frames.at(-1)!.id!;
-    const resumed = await readSse(`${h.baseUrl}/api/v1/turns/${turnId}/events`, { headers: { 'last-event-id': lastId }, timeoutMs: 1500 });
+    const resumed = await readSse(`${h.baseUrl}/api/v1/turns/${turnId}/events`, {
+      headers: { 'last-event-id': lastId },
+      timeoutMs: 1500,
+    });
     expect(resumed.status).toBe(200);
     expect(resumed.frames.filter((f) => f.id).every((f) => compareStreamIds(f.id!, lastId) > 0)).toBe(true);
 

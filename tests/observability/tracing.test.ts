@@ -5,7 +5,13 @@
  */
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { initTracing, shutdownTracing } from '../../src/observability/tracing';
-import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { router, say } from '../helpers/script';
 import { patchJestModules } from '../helpers/tracing';
 
@@ -35,11 +41,21 @@ async function spansOfTrace(traceId: string, until: (spans: ReadableSpan[]) => b
 test('one trace covers a turn: HTTP request → start workflow → workflow → activities → MongoDB, Redis and the model', async () => {
   const { sessionId } = await createProjectAndSession(h);
   exporter.reset();
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'Here is a first line for chapter one.')]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    say('writer', 'Here is a first line for chapter one.'),
+  ]);
   const { turnId, outcome } = await runTurn(h, sessionId, 'Write a first line');
   expect(outcome.status).toBe('completed');
 
-  const post = exporter.getFinishedSpans().find((s) => s.kind === 1 /* SERVER */ && s.attributes['http.method'] === 'POST' && String(s.attributes['http.target']).endsWith(`/sessions/${sessionId}/turns`));
+  const post = exporter
+    .getFinishedSpans()
+    .find(
+      (s) =>
+        s.kind === 1 /* SERVER */ &&
+        s.attributes['http.method'] === 'POST' &&
+        String(s.attributes['http.target']).endsWith(`/sessions/${sessionId}/turns`),
+    );
   expect(post).toBeDefined();
   const traceId = post!.spanContext().traceId;
   const spans = await spansOfTrace(traceId, (s) => s.some((x) => x.name === 'RunWorkflow:turnWorkflow'));
@@ -47,22 +63,37 @@ test('one trace covers a turn: HTTP request → start workflow → workflow → 
 
   // The API request starts the workflow (its parent is the test's own fetch, traced too).
   const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
-  const ancestors = (s: ReadableSpan): string[] => (s.parentSpanId && byId.has(s.parentSpanId) ? [s.parentSpanId, ...ancestors(byId.get(s.parentSpanId)!)] : []);
+  const ancestors = (s: ReadableSpan): string[] =>
+    s.parentSpanId && byId.has(s.parentSpanId) ? [s.parentSpanId, ...ancestors(byId.get(s.parentSpanId)!)] : [];
   const start = spans.find((s) => s.name === 'StartWorkflow:turnWorkflow')!;
   expect(start).toBeDefined();
   expect(ancestors(start)).toContain(post!.spanContext().spanId);
   const runWorkflow = spans.find((s) => s.name === 'RunWorkflow:turnWorkflow')!;
   expect(runWorkflow.parentSpanId).toBe(start.spanContext().spanId);
-  expect(names).toEqual(expect.arrayContaining(['RunActivity:prepareTurn', 'RunActivity:routeTurn', 'RunActivity:llmStep', 'RunActivity:finalizeTurn']));
+  expect(names).toEqual(
+    expect.arrayContaining([
+      'RunActivity:prepareTurn',
+      'RunActivity:routeTurn',
+      'RunActivity:llmStep',
+      'RunActivity:finalizeTurn',
+    ]),
+  );
   // The model call, with the HTTP client span of its request beneath it.
   const llm = spans.filter((s) => s.name === 'llm.chat');
   expect(llm.map((s) => s.attributes['scriptorium.agent']).sort()).toEqual(['router', 'writer']);
   const llmIds = new Set(llm.map((s) => s.spanContext().spanId));
-  expect(spans.some((s) => s.parentSpanId !== undefined && llmIds.has(s.parentSpanId) && s.kind === 2 /* CLIENT */)).toBe(true);
+  expect(
+    spans.some((s) => s.parentSpanId !== undefined && llmIds.has(s.parentSpanId) && s.kind === 2 /* CLIENT */),
+  ).toBe(true);
   // MongoDB and Redis calls made by the activities.
   expect(spans.some((s) => s.attributes['db.system'] === 'mongodb')).toBe(true);
-  expect(spans.some((s) => s.attributes['db.system'] === 'redis' && /xadd/i.test(String(s.attributes['db.statement'] ?? s.name)))).toBe(true);
+  expect(
+    spans.some(
+      (s) => s.attributes['db.system'] === 'redis' && /xadd/i.test(String(s.attributes['db.statement'] ?? s.name)),
+    ),
+  ).toBe(true);
   // The trace names the turn's workflow, and every activity hangs under its workflow run.
   expect(start.attributes.temporalWorkflowId).toBe(`turn-${turnId}`);
-  for (const run of spans.filter((s) => s.name.startsWith('RunActivity:'))) expect(ancestors(run)).toContain(runWorkflow.spanContext().spanId);
+  for (const run of spans.filter((s) => s.name.startsWith('RunActivity:')))
+    expect(ancestors(run)).toContain(runWorkflow.spanContext().spanId);
 });

@@ -21,7 +21,17 @@ type Reply = NonNullable<ScriptEntry['reply']>;
 
 const en = fc.lorem({ maxCount: 40, mode: 'sentences' });
 const zh = fc
-  .array(fc.constantFrom('雨已经下了三天。', '玛拉推开了门，', '潮水漫过盐滩，', '她数着熄灭的灯。', '档案员只说了一半的真话。', '远处传来钟声。'), { minLength: 1, maxLength: 30 })
+  .array(
+    fc.constantFrom(
+      '雨已经下了三天。',
+      '玛拉推开了门，',
+      '潮水漫过盐滩，',
+      '她数着熄灭的灯。',
+      '档案员只说了一半的真话。',
+      '远处传来钟声。',
+    ),
+    { minLength: 1, maxLength: 30 },
+  )
   .map((xs) => xs.join(''));
 const prose = fc.oneof(en, zh);
 const title = fc.constantFrom('Chapter 1', 'Chapter 2', '第3章', 'Outline', 'Mara Voss', 'Notes', '');
@@ -32,29 +42,72 @@ const call = (name: string, args: ScriptToolCall['arguments']): ScriptToolCall =
 
 /** One tool call a model might make, well-formed or not. */
 function toolCall(world: SoakWorld): fc.Arbitrary<ScriptToolCall> {
-  const authorId = world.authorFileIds.length ? fc.constantFrom(...world.authorFileIds) : fc.constant('000000000000000000000000');
-  const foreignId = world.foreignFileIds.length ? fc.constantFrom(...world.foreignFileIds) : fc.constant('111111111111111111111111');
+  const authorId = world.authorFileIds.length
+    ? fc.constantFrom(...world.authorFileIds)
+    : fc.constant('000000000000000000000000');
+  const foreignId = world.foreignFileIds.length
+    ? fc.constantFrom(...world.foreignFileIds)
+    : fc.constant('111111111111111111111111');
   return fc.oneof(
     // Well-formed: the calls a turn makes progress with.
     { weight: 4, arbitrary: fc.record({ type: fileType, title }).map((a) => call('create_file', a)) },
     // The chapter inside create_file's arguments instead of a <file> block.
-    { weight: 2, arbitrary: fc.record({ type: fc.constant('draft'), title, content: prose }).map((a) => call('create_file', a)) },
+    {
+      weight: 2,
+      arbitrary: fc.record({ type: fc.constant('draft'), title, content: prose }).map((a) => call('create_file', a)),
+    },
     // Wrong argument names and types.
     { weight: 1, arbitrary: fc.record({ name: title, body: prose }).map((a) => call('create_file', a)) },
-    { weight: 1, arbitrary: fc.record({ type: fc.integer(), title: fc.array(fc.string(), { maxLength: 2 }) }).map((a) => call('create_file', a)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({ type: fc.integer(), title: fc.array(fc.string(), { maxLength: 2 }) })
+        .map((a) => call('create_file', a)),
+    },
     // Another project's files; the author's own files, to rewrite or delete.
-    { weight: 1, arbitrary: fc.record({ id: foreignId, operation: fc.constant('rewrite'), text: prose }).map((a) => call('edit_file', a)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({ id: foreignId, operation: fc.constant('rewrite'), text: prose })
+        .map((a) => call('edit_file', a)),
+    },
     { weight: 1, arbitrary: fc.record({ id: foreignId }).map((a) => call('delete_file', a)) },
     { weight: 2, arbitrary: fc.record({ id: authorId }).map((a) => call('delete_file', a)) },
-    { weight: 2, arbitrary: fc.record({ id: authorId, operation: fc.constant('rewrite'), text: prose }).map((a) => call('edit_file', a)) },
-    { weight: 1, arbitrary: fc.record({ id: authorId, operation: fc.constant('append'), text: prose }).map((a) => call('edit_file', a)) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .record({ id: authorId, operation: fc.constant('rewrite'), text: prose })
+        .map((a) => call('edit_file', a)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({ id: authorId, operation: fc.constant('append'), text: prose })
+        .map((a) => call('edit_file', a)),
+    },
     // Unknown tools and invalid JSON.
     { weight: 1, arbitrary: fc.constantFrom('format_disk', 'write_chapter', 'save').map((n) => call(n, {})) },
-    { weight: 1, arbitrary: fc.constantFrom('{"type": "draft", "title": ', '{type: draft}', 'null', '[]', '').map((raw) => call('create_file', raw)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom('{"type": "draft", "title": ', '{type: draft}', 'null', '[]', '')
+        .map((raw) => call('create_file', raw)),
+    },
     // Control: handoffs (ping-pong when repeated) and clarifications.
-    { weight: 2, arbitrary: fc.record({ agent, reason: fc.constant('over to you') }).map((a) => call('handoff_to_agent', a)) },
-    { weight: 1, arbitrary: fc.record({ question: fc.constantFrom('Which chapter?', '哪一章？') }).map((a) => call('request_clarification', a)) },
-    { weight: 1, arbitrary: fc.record({ query: fc.constantFrom('Mara', 'chapter', '') }).map((a) => call('query_files', a)) },
+    {
+      weight: 2,
+      arbitrary: fc.record({ agent, reason: fc.constant('over to you') }).map((a) => call('handoff_to_agent', a)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record({ question: fc.constantFrom('Which chapter?', '哪一章？') })
+        .map((a) => call('request_clarification', a)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({ query: fc.constantFrom('Mara', 'chapter', '') }).map((a) => call('query_files', a)),
+    },
   );
 }
 
@@ -67,11 +120,25 @@ export function agentAnswer(world: SoakWorld): fc.Arbitrary<Reply> {
     { weight: 1, arbitrary: text(prose.map((b) => `\`\`\`\n${b}\n\`\`\``)) },
     { weight: 1, arbitrary: text(prose.map((b) => `\`\`\`markdown\n<file>\n${b}\n</file>\n\`\`\``)) },
     { weight: 1, arbitrary: text(prose.map((b) => `<file>\n${b}`)) },
-    { weight: 1, arbitrary: text(fc.tuple(prose, prose).map(([a, b]) => `<file>\n${a}\n</file>\nAnd another:\n<file>\n${b}\n</file>`)) },
+    {
+      weight: 1,
+      arbitrary: text(
+        fc.tuple(prose, prose).map(([a, b]) => `<file>\n${a}\n</file>\nAnd another:\n<file>\n${b}\n</file>`),
+      ),
+    },
     { weight: 1, arbitrary: text(fc.tuple(prose, prose).map(([b, t]) => `<file>\n${b}\n</file>\n${t}`)) },
     { weight: 1, arbitrary: text(fc.constantFrom('', ' ', '\n')) },
-    { weight: 1, arbitrary: text(prose.map((b) => b.repeat(Math.ceil(50_000 / Math.max(1, b.length))).slice(0, 50_000))) },
-    { weight: 4, arbitrary: fc.record({ content: fc.oneof(fc.constant(''), prose), toolCalls: fc.array(toolCall(world), { minLength: 1, maxLength: 3 }) }) },
+    {
+      weight: 1,
+      arbitrary: text(prose.map((b) => b.repeat(Math.ceil(50_000 / Math.max(1, b.length))).slice(0, 50_000))),
+    },
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        content: fc.oneof(fc.constant(''), prose),
+        toolCalls: fc.array(toolCall(world), { minLength: 1, maxLength: 3 }),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ reasoning: prose, content: prose.map((b) => `<file>\n${b}\n</file>`) }) },
   );
 }
@@ -90,7 +157,12 @@ export const routerAnswer: fc.Arbitrary<Reply> = fc.oneof(
       })
       .map((r) => ({ content: JSON.stringify({ workflow_agents: [], ...r }) })),
   },
-  { weight: 1, arbitrary: fc.constantFrom('not json', '{"current_agent": "nobody"}', '', '```json\n{}\n```').map((content) => ({ content })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('not json', '{"current_agent": "nobody"}', '', '```json\n{}\n```')
+      .map((content) => ({ content })),
+  },
 );
 
 /**

@@ -4,7 +4,12 @@
  * a stream token never outlives the configured maximum whatever its `exp` says.
  */
 import { issueStreamToken, signStreamToken, verifyStreamToken } from '../../src/api/auth';
-import { DEFAULT_STREAM_TOKEN_SECRET, MAX_STREAM_TOKEN_TTL_SECONDS, parseApiTokens, resolveAuth } from '../../src/auth-settings';
+import {
+  DEFAULT_STREAM_TOKEN_SECRET,
+  MAX_STREAM_TOKEN_TTL_SECONDS,
+  parseApiTokens,
+  resolveAuth,
+} from '../../src/auth-settings';
 import { loadConfig } from '../../src/config';
 
 const OWN_SECRET = 'an-operators-own-secret-0123456789abcdef';
@@ -18,7 +23,9 @@ describe('API_TOKENS', () => {
 
   test.each([' ', ',', ' , ', '\t'])('%j is set but holds no pair: refused, never "no auth"', (raw) => {
     expect(() => parseApiTokens(raw)).toThrow(/API_TOKENS/);
-    expect(() => loadConfig({ env: { SCRIPTORIUM_ENV_PRIORITY: 'none', API_TOKENS: raw, STREAM_TOKEN_SECRET: OWN_SECRET } })).toThrow(/API_TOKENS/);
+    expect(() =>
+      loadConfig({ env: { SCRIPTORIUM_ENV_PRIORITY: 'none', API_TOKENS: raw, STREAM_TOKEN_SECRET: OWN_SECRET } }),
+    ).toThrow(/API_TOKENS/);
   });
 
   test.each([
@@ -35,7 +42,9 @@ describe('API_TOKENS', () => {
   });
 
   test('the error never echoes a token', () => {
-    expect(() => parseApiTokens('supersecretvalue-9876:bad/user')).toThrow(expect.objectContaining({ message: expect.not.stringContaining('supersecretvalue') }));
+    expect(() => parseApiTokens('supersecretvalue-9876:bad/user')).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('supersecretvalue') }),
+    );
   });
 
   test('well-formed pairs map tokens to users', () => {
@@ -54,7 +63,9 @@ describe('STREAM_TOKEN_SECRET with auth on', () => {
     expect(() => resolveAuth(GOOD, undefined)).toThrow(/STREAM_TOKEN_SECRET must be set/);
     expect(() => resolveAuth(GOOD, DEFAULT_STREAM_TOKEN_SECRET)).toThrow(/STREAM_TOKEN_SECRET is the public default/);
     expect(() => resolveAuth(GOOD, 'sixteen-chars-ok-but-short')).toThrow(/STREAM_TOKEN_SECRET is shorter than 32/);
-    expect(() => loadConfig({ env: { SCRIPTORIUM_ENV_PRIORITY: 'none', API_TOKENS: GOOD } })).toThrow(/STREAM_TOKEN_SECRET/);
+    expect(() => loadConfig({ env: { SCRIPTORIUM_ENV_PRIORITY: 'none', API_TOKENS: GOOD } })).toThrow(
+      /STREAM_TOKEN_SECRET/,
+    );
   });
 
   test('loopback mode keeps the default (every request is the local user anyway)', () => {
@@ -64,9 +75,11 @@ describe('STREAM_TOKEN_SECRET with auth on', () => {
   });
 
   test('the token lifetime setting is capped', () => {
-    expect(() => loadConfig({ env: { SCRIPTORIUM_ENV_PRIORITY: 'none', STREAM_TOKEN_TTL_SECONDS: String(MAX_STREAM_TOKEN_TTL_SECONDS + 1) } })).toThrow(
-      /STREAM_TOKEN_TTL_SECONDS/,
-    );
+    expect(() =>
+      loadConfig({
+        env: { SCRIPTORIUM_ENV_PRIORITY: 'none', STREAM_TOKEN_TTL_SECONDS: String(MAX_STREAM_TOKEN_TTL_SECONDS + 1) },
+      }),
+    ).toThrow(/STREAM_TOKEN_TTL_SECONDS/);
   });
 });
 
@@ -100,7 +113,14 @@ describe('stream tokens', () => {
   test('malformed tokens and claims are refused', () => {
     const good = signStreamToken({ sub: 'alice', res: 'turn:1', exp: nowS + 60 }, OWN_SECRET);
     expect(verifyStreamToken(`${good}.extra`, 'turn:1', settings, now)).toBeNull();
-    expect(verifyStreamToken(signStreamToken({ sub: 'alice', res: 'turn:1', exp: 'soon' } as never, OWN_SECRET), 'turn:1', settings, now)).toBeNull();
+    expect(
+      verifyStreamToken(
+        signStreamToken({ sub: 'alice', res: 'turn:1', exp: 'soon' } as never, OWN_SECRET),
+        'turn:1',
+        settings,
+        now,
+      ),
+    ).toBeNull();
     expect(verifyStreamToken(signStreamToken(null as never, OWN_SECRET), 'turn:1', settings, now)).toBeNull();
   });
 });

@@ -34,13 +34,19 @@ describe('English process sentences when the author writes Chinese', () => {
     expect(shape('Let me read the outline.', { ...zh, toolCallsFollow: true })).toBe('');
   });
   test('right after tool calls, ahead of the real text, they are dropped', () => {
-    expect(shape('Now create the chapter file.\n第1章写好了。', { ...zh, afterToolCalls: true, size: 1 })).toBe('第1章写好了。');
+    expect(shape('Now create the chapter file.\n第1章写好了。', { ...zh, afterToolCalls: true, size: 1 })).toBe(
+      '第1章写好了。',
+    );
   });
   test('an English sentence between Chinese text, away from tool calls, is kept', () => {
-    expect(shape('第一段。The storm breaks here.\n第二段。', { ...zh, toolCallsFollow: true })).toBe('第一段。The storm breaks here.\n第二段。');
+    expect(shape('第一段。The storm breaks here.\n第二段。', { ...zh, toolCallsFollow: true })).toBe(
+      '第一段。The storm breaks here.\n第二段。',
+    );
   });
   test('an all-English final answer is still an answer: kept', () => {
-    expect(shape('Chapter 3 is saved and ready.', { ...zh, afterToolCalls: true })).toBe('Chapter 3 is saved and ready.');
+    expect(shape('Chapter 3 is saved and ready.', { ...zh, afterToolCalls: true })).toBe(
+      'Chapter 3 is saved and ready.',
+    );
   });
   test('English narrating a <file> block is dropped on both sides of it', () => {
     const s = new AuthorTextShaper({ separate: false, dropEnglishProcess: true, afterToolCalls: true });
@@ -57,11 +63,15 @@ describe('English process sentences when the author writes Chinese', () => {
     expect(shape('- Chapter 1: Rain\n', { ...zh, toolCallsFollow: true })).toBe('- Chapter 1: Rain');
   });
   test('when the author writes English nothing is dropped', () => {
-    expect(shape('Let me read the outline.', { toolCallsFollow: true, afterToolCalls: true })).toBe('Let me read the outline.');
+    expect(shape('Let me read the outline.', { toolCallsFollow: true, afterToolCalls: true })).toBe(
+      'Let me read the outline.',
+    );
   });
   test('the same input gives the same output however it is chunked (retries publish the same text)', () => {
     const text = '先看大纲。Let me check the outline.\n好的，开始写。\nNow create the file.';
-    const outs = [1, 2, 5, 100].map((size) => shape(text, { dropEnglishProcess: true, separate: true, toolCallsFollow: true, size }));
+    const outs = [1, 2, 5, 100].map((size) =>
+      shape(text, { dropEnglishProcess: true, separate: true, toolCallsFollow: true, size }),
+    );
     expect(new Set(outs).size).toBe(1);
     expect(outs[0]).toBe('\n\n先看大纲。Let me check the outline.\n好的，开始写。');
   });

@@ -10,8 +10,13 @@ import { read } from './read';
 const file = (title: string, id = 'f1') => ({ id, title });
 /** The project's other files, as a tool knows them: a file kept by name must be one ("keep the Prologue"). */
 const PROJECT = ['Prologue', '序章', 'Outline', '大纲'];
-const asks = (message: string, title: string, action: AuthorAction = 'delete', focusFileId: string | null = null, id = 'f1') =>
-  authorAskedFor({ reading: read(message), focusFileId, titles: [title, ...PROJECT] }, file(title, id), action);
+const asks = (
+  message: string,
+  title: string,
+  action: AuthorAction = 'delete',
+  focusFileId: string | null = null,
+  id = 'f1',
+) => authorAskedFor({ reading: read(message), focusFileId, titles: [title, ...PROJECT] }, file(title, id), action);
 
 describe('titles match as whole references, numerals equal', () => {
   test.each([
@@ -151,22 +156,31 @@ describe('the open file (focus) counts as named', () => {
     ['keep this, delete chapter 4', false],
     ['this is done, delete chapter 4', false],
     ['what do you think?', false],
-  ])('focus on Chapter 1, "%s" → delete: %s', (m, expected) => expect(asks(m, 'Chapter 1', 'delete', 'f1')).toBe(expected));
+  ])('focus on Chapter 1, "%s" → delete: %s', (m, expected) =>
+    expect(asks(m, 'Chapter 1', 'delete', 'f1')).toBe(expected),
+  );
   test('only the focus file: another file with the same pointing words is not named', () => {
     expect(asks('delete this', 'Chapter 1', 'delete', 'other')).toBe(false);
     expect(asks('delete this', 'Chapter 1', 'delete', null)).toBe(false);
   });
-  test('the focus file named by its own title still counts', () => expect(asks('rewrite chapter 1', 'Chapter 1', 'rewrite', 'f1')).toBe(true));
+  test('the focus file named by its own title still counts', () =>
+    expect(asks('rewrite chapter 1', 'Chapter 1', 'rewrite', 'f1')).toBe(true));
 });
 
 describe('clauses', () => {
   test('split on punctuation and conjunctions; "Ch. 10" and "1.5" stay whole', () => {
-    expect(splitClauses('keep the Prologue, delete Ch. 10 but not 1.5k words').map((c) => [c.sep, c.text.trim()])).toEqual([
+    expect(
+      splitClauses('keep the Prologue, delete Ch. 10 but not 1.5k words').map((c) => [c.sep, c.text.trim()]),
+    ).toEqual([
       ['', 'keep the Prologue'],
       [',', 'delete Ch. 10'],
       ['but', 'not 1.5k words'],
     ]);
-    expect(splitClauses('保留序章，删掉第四章。然后重写第五章').map((c) => c.text)).toEqual(['保留序章', '删掉第四章', '重写第五章']);
+    expect(splitClauses('保留序章，删掉第四章。然后重写第五章').map((c) => c.text)).toEqual([
+      '保留序章',
+      '删掉第四章',
+      '重写第五章',
+    ]);
     expect(splitClauses('')).toEqual([]);
   });
 });

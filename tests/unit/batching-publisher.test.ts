@@ -1,5 +1,10 @@
 import { draft, type AnyEventDraft } from '../../src/core/events';
-import { BatchingPublisher, DEFAULT_LINGER_MS, MAX_LINGER_MS, StreamLoad } from '../../src/activities/batching-publisher';
+import {
+  BatchingPublisher,
+  DEFAULT_LINGER_MS,
+  MAX_LINGER_MS,
+  StreamLoad,
+} from '../../src/activities/batching-publisher';
 import type { StreamPublisher } from '../../src/streams/redis-streams';
 
 /** Records each XADD batch instead of writing to Redis. */
@@ -16,7 +21,8 @@ function recorder(delayMs = 0): { publisher: StreamPublisher; batches: AnyEventD
 }
 
 const content = (delta: string) => draft('content', { delta }, { turnId: 't', agent: 'writer', step: 1, attempt: 1 });
-const fileDelta = (fileId: string, delta: string) => draft('file_content', { fileId, delta }, { turnId: 't', agent: 'writer', step: 1, attempt: 1 });
+const fileDelta = (fileId: string, delta: string) =>
+  draft('file_content', { fileId, delta }, { turnId: 't', agent: 'writer', step: 1, attempt: 1 });
 const deltas = (b: AnyEventDraft[]) => b.map((e) => (e.data as { delta: string }).delta);
 
 describe('BatchingPublisher', () => {
@@ -67,7 +73,13 @@ describe('BatchingPublisher', () => {
   it('keeps the order of events and never merges deltas of different files', async () => {
     const { publisher, batches } = recorder(5);
     const out = new BatchingPublisher(publisher, { lingerMs: 10 });
-    const sent = [content('Here'), fileDelta('f1', 'one'), fileDelta('f1', ' two'), fileDelta('f2', 'other'), content(' done')];
+    const sent = [
+      content('Here'),
+      fileDelta('f1', 'one'),
+      fileDelta('f1', ' two'),
+      fileDelta('f2', 'other'),
+      content(' done'),
+    ];
     for (const e of sent) out.add(e);
     await out.flush();
     const events = batches.flat();

@@ -29,7 +29,9 @@ describe('config', () => {
     const cwd = withDotenv('OPENAI_API_KEY=sk-from-dotenv-1234\nPORT=4000\n');
     const c = loadConfig({ cwd, env: { OPENAI_API_KEY: 'sk-global-broken-9999', PORT: '4000' } });
     expect(c.OPENAI_API_KEY).toBe('sk-from-dotenv-1234');
-    expect(c.meta.conflicts).toEqual([{ key: 'OPENAI_API_KEY', winner: 'dotenv', effective: '***1234', ignored: '***9999' }]);
+    expect(c.meta.conflicts).toEqual([
+      { key: 'OPENAI_API_KEY', winner: 'dotenv', effective: '***1234', ignored: '***9999' },
+    ]);
   });
 
   test('process priority lets the environment win; none ignores .env', () => {
@@ -57,7 +59,9 @@ describe('docker-compose.yml', () => {
   };
 
   test('describes production: Temporal with PostgreSQL, Temporal UI, MongoDB, Redis, API and worker', () => {
-    expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['postgresql', 'temporal', 'temporal-ui', 'mongodb', 'redis', 'api', 'worker']));
+    expect(Object.keys(compose.services)).toEqual(
+      expect.arrayContaining(['postgresql', 'temporal', 'temporal-ui', 'mongodb', 'redis', 'api', 'worker']),
+    );
     // Compiled code on Node, as the image builds it (not npx, not tsx).
     expect(compose.services.api!.command).toEqual(['node', 'dist/main.js']);
     expect(compose.services.worker!.command).toEqual(['node', 'dist/worker.js']);
@@ -68,7 +72,9 @@ describe('docker-compose.yml', () => {
     for (const svc of ['api', 'worker']) {
       const names = Object.keys(compose.services[svc]!.environment ?? {});
       expect(names.filter((n) => !known.has(n))).toEqual([]);
-      expect(names).toEqual(expect.arrayContaining(['TEMPORAL_ADDRESS', 'MONGODB_URI', 'REDIS_URL', 'TEMPORAL_TASK_QUEUE']));
+      expect(names).toEqual(
+        expect.arrayContaining(['TEMPORAL_ADDRESS', 'MONGODB_URI', 'REDIS_URL', 'TEMPORAL_TASK_QUEUE']),
+      );
     }
   });
 
@@ -77,7 +83,10 @@ describe('docker-compose.yml', () => {
     const target = temporal.environment!.DYNAMIC_CONFIG_FILE_PATH!;
     const mount = (temporal.volumes ?? []).find((v) => v.split(':')[1] === target);
     expect(mount).toBeDefined();
-    const dynamic = parse(fs.readFileSync(path.join(__dirname, '../..', mount!.split(':')[0]!), 'utf8')) as Record<string, { value: unknown }[]>;
+    const dynamic = parse(fs.readFileSync(path.join(__dirname, '../..', mount!.split(':')[0]!), 'utf8')) as Record<
+      string,
+      { value: unknown }[]
+    >;
     expect(dynamic['system.enableActivityEagerExecution']).toEqual([{ value: true }]);
     const services = fs.readFileSync(path.join(__dirname, '../../scripts/services.sh'), 'utf8');
     expect(services).toContain('--dynamic-config-value system.enableActivityEagerExecution=true');

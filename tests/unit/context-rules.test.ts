@@ -36,7 +36,12 @@ describe('priorities', () => {
   const tier = (c: ReturnType<typeof prioritize>['candidates'], id: string) => c.find((x) => x.fileId === id);
 
   test('a character named in the query goes to the front of CONSTRAINT, ahead of more important cards', () => {
-    const { candidates, names } = prioritize({ files, focusFileId: null, attachedFileIds: [], query: '写赵云舟在渡口等船的一场戏' });
+    const { candidates, names } = prioritize({
+      files,
+      focusFileId: null,
+      attachedFileIds: [],
+      query: '写赵云舟在渡口等船的一场戏',
+    });
     const constraint = candidates.filter((c) => c.priority === Priority.CONSTRAINT).map((c) => c.fileId);
     expect(constraint[0]).toBe(named.id);
     expect(constraint.indexOf(named.id)).toBeLessThan(constraint.indexOf(hero.id));
@@ -53,7 +58,9 @@ describe('priorities', () => {
     expect(tier(candidates, town.id)?.priority).toBe(Priority.RELEVANT);
     expect(tier(candidates, weather.id)?.priority).toBe(Priority.INSPIRATION);
     // Characters are constraints, high ones first; a low-importance walk-on waits with the rest.
-    const cards = candidates.filter((c) => c.priority === Priority.CONSTRAINT && c.reason === 'character').map((c) => c.fileId);
+    const cards = candidates
+      .filter((c) => c.priority === Priority.CONSTRAINT && c.reason === 'character')
+      .map((c) => c.fileId);
     expect(cards).toEqual([hero.id, plain.id]);
     expect(tier(candidates, minor.id)?.priority).toBe(Priority.INSPIRATION);
     expect(tier(candidates, named.id)?.priority).toBe(Priority.INSPIRATION);
@@ -61,12 +68,20 @@ describe('priorities', () => {
 
   test('the focus file is CRITICAL, its previous chapter CONSTRAINT and its nearest siblings RELEVANT (following first at equal distance)', () => {
     const focus = chapters[9]!; // 第10章
-    const { candidates } = prioritize({ files, focusFileId: focus.id, attachedFileIds: [chapters[0]!.id], query: '润色这一章' });
+    const { candidates } = prioritize({
+      files,
+      focusFileId: focus.id,
+      attachedFileIds: [chapters[0]!.id],
+      query: '润色这一章',
+    });
     expect(candidates.slice(0, 2).map((c) => [c.fileId, c.priority])).toEqual([
       [focus.id, Priority.CRITICAL],
       [chapters[0]!.id, Priority.CRITICAL],
     ]);
-    expect(tier(candidates, chapters[8]!.id)).toMatchObject({ priority: Priority.CONSTRAINT, reason: 'previous_chapter' });
+    expect(tier(candidates, chapters[8]!.id)).toMatchObject({
+      priority: Priority.CONSTRAINT,
+      reason: 'previous_chapter',
+    });
     const siblings = candidates.filter((c) => c.reason === 'sibling').map((c) => c.fileId);
     expect(siblings).toEqual([chapters[10]!.id, chapters[11]!.id, chapters[7]!.id, chapters[12]!.id]);
     expect(tier(candidates, chapters[19]!.id)?.priority).toBe(Priority.INSPIRATION);
@@ -78,7 +93,12 @@ describe('priorities', () => {
     expect(asked.candidates.find((c) => c.reason === 'asked_chapter')?.fileId).toBe(chapters[14]!.id);
     // A job's chapter message names the chapter to write first and the one before it later:
     // the anchor is the first, so the real previous chapter ranks as one.
-    const job = prioritize({ files, focusFileId: null, attachedFileIds: [], query: 'Write Chapter 16 of the story now.\nPrevious chapter: "第15章" — pick up where it ends.' });
+    const job = prioritize({
+      files,
+      focusFileId: null,
+      attachedFileIds: [],
+      query: 'Write Chapter 16 of the story now.\nPrevious chapter: "第15章" — pick up where it ends.',
+    });
     expect(job.candidates.find((c) => c.reason === 'previous_chapter')?.fileId).toBe(chapters[14]!.id);
     expect(job.candidates.find((c) => c.reason === 'asked_chapter')?.fileId).toBe(chapters[15]!.id);
     const none = prioritize({ files, focusFileId: null, attachedFileIds: [], query: 'keep going' });
@@ -132,9 +152,12 @@ describe('retrieval', () => {
 
   test('a worker keeps the indexes of 50 projects at once, sized by what each holds once it is up to date', () => {
     const indexes = createWorkerCaches().retrievalIndexes;
-    const chapter = (p: number, words: number) => [{ id: `c${p}`, title: 'Chapter 1', content: `Mara rings the ferry bell ${p}. `.repeat(words), version: words }];
+    const chapter = (p: number, words: number) => [
+      { id: `c${p}`, title: 'Chapter 1', content: `Mara rings the ferry bell ${p}. `.repeat(words), version: words },
+    ];
     // 50 turns (or 20 jobs) in as many projects: no project's index pushes out another's.
-    for (let p = 0; p < 50; p++) rankChunks(chapter(p, 10), { text: 'ferry bell', names: [] }, { indexes, key: `project-${p}` });
+    for (let p = 0; p < 50; p++)
+      rankChunks(chapter(p, 10), { text: 'ferry bell', names: [] }, { indexes, key: `project-${p}` });
     expect([...indexes.keys()].sort()).toEqual(Array.from({ length: 50 }, (_, p) => `project-${p}`).sort());
     // The size is taken after the index follows the files: a longer chapter weighs more.
     const before = indexes.calculatedSize;
@@ -170,7 +193,9 @@ describe('budget', () => {
     const b = item('b', 'beta line\n'.repeat(400), Priority.CONSTRAINT);
     const packed = pack([a, b], 900, 0, measures());
     expect(packed.placed.map((p) => p.mode)).toEqual(['full', 'truncated']);
-    expect(packed.placed[1]!.rendered).toMatch(/\[truncated: showing \d+\/4000 characters; full text: query_files\(id="0+b"\)\]/);
+    expect(packed.placed[1]!.rendered).toMatch(
+      /\[truncated: showing \d+\/4000 characters; full text: query_files\(id="0+b"\)\]/,
+    );
     expect(countTokens(packed.placed.map((p) => p.rendered).join('\n\n'))).toBeLessThanOrEqual(900);
   });
 
@@ -201,12 +226,18 @@ describe('budget', () => {
 
   test('snippets are marked as snippets with the way to read the file', () => {
     const packed = pack([item('s', 'a passage', Priority.RELEVANT, 'snippet')], 500, 0, measures());
-    expect(packed.placed[0]!.rendered).toMatch(/\[retrieved snippet, characters 0–9 of 36; not the full text: read it with query_files\(id="0+s"\)\]/);
+    expect(packed.placed[0]!.rendered).toMatch(
+      /\[retrieved snippet, characters 0–9 of 36; not the full text: read it with query_files\(id="0+s"\)\]/,
+    );
   });
 });
 
 describe('working set', () => {
-  const msg = (turnId: string, fileIds: string[], op = 'edited') => ({ turnId, role: 'assistant', breadcrumb: fileIds.map((fileId) => ({ op, fileId })) });
+  const msg = (turnId: string, fileIds: string[], op = 'edited') => ({
+    turnId,
+    role: 'assistant',
+    breadcrumb: fileIds.map((fileId) => ({ op, fileId })),
+  });
 
   test('covers the last two turns (however many runs each had), newest first, never the current turn', () => {
     const messages = [msg('t4', ['x']), msg('t3', ['c']), msg('t3', ['d'], 'read'), msg('t2', ['b']), msg('t1', ['a'])];
@@ -215,7 +246,14 @@ describe('working set', () => {
   });
 
   test('files come whole within the file and character limits, then as title + id; files already [full] in context get one line', () => {
-    const f = (id: string, chars: number) => ({ id: id.padStart(24, '0'), title: `File ${id}`, type: 'draft', content: 'z'.repeat(chars), version: 1, authorEdits: [] });
+    const f = (id: string, chars: number) => ({
+      id: id.padStart(24, '0'),
+      title: `File ${id}`,
+      type: 'draft',
+      content: 'z'.repeat(chars),
+      version: 1,
+      authorEdits: [],
+    });
     const files = [f('1', 1000), f('2', 1000), f('3', 100), f('4', 5000)];
     const ws = renderWorkingSet(files, new Set([files[1]!.id]), { maxFiles: 2, maxChars: 5000, maxTokens: 100_000 });
     expect(ws.whole.map((w) => w.fileId)).toEqual([files[0]!.id, files[2]!.id]);
@@ -228,18 +266,29 @@ describe('working set', () => {
 });
 
 describe('file list', () => {
-  const entry = (i: number, type = 'draft') => ({ id: i.toString(16).padStart(24, '0'), title: `第${i}章`, type, words: 3000, importance: null, latestAuthor: 'ai' });
+  const entry = (i: number, type = 'draft') => ({
+    id: i.toString(16).padStart(24, '0'),
+    title: `第${i}章`,
+    type,
+    words: 3000,
+    importance: null,
+    latestAuthor: 'ai',
+  });
 
   test('a long book keeps every non-chapter file, the candidates and the newest chapters listed, the rest summarised with a way to find them', () => {
     const files = [entry(9999, 'outline'), ...Array.from({ length: 400 }, (_, i) => entry(i + 1))];
     const list = renderManifest(files, new Set([entry(37).id]), 16000);
     expect(countTokens(list)).toBeLessThanOrEqual(16000 / 3);
-    expect(countTokens(files.map((f) => `- ${f.title} (id=${f.id}, draft, 3000 words)`).join('\n'))).toBeGreaterThan(16000 / 3);
+    expect(countTokens(files.map((f) => `- ${f.title} (id=${f.id}, draft, 3000 words)`).join('\n'))).toBeGreaterThan(
+      16000 / 3,
+    );
     expect(list).toContain(`(id=${entry(9999).id}, outline`);
     expect(list).toContain(`- 第37章 (id=${entry(37).id}`);
     expect(list).toContain(`- 第400章 (id=${entry(400).id}`);
     expect(list).not.toContain(`(id=${entry(100).id}`);
-    expect(list).toContain('- … and 379 more chapters (第1章 … 第380章) not listed here: find one with query_files(query="<its title>")');
+    expect(list).toContain(
+      '- … and 379 more chapters (第1章 … 第380章) not listed here: find one with query_files(query="<its title>")',
+    );
     // A book that fits is listed whole.
     expect(renderManifest(files.slice(0, 30), new Set(), 32000).split('\n')).toHaveLength(30);
   });

@@ -5,7 +5,13 @@
  * first streamed.
  */
 import { AuthorTextShaper } from '../../src/agents/author-facing-text';
-import { CONTINUE_INSTRUCTION, continuationRequest, MIN_OVERLAP_CHARS, OverlapTrimmer, resolveContinuation } from '../../src/core/continuation';
+import {
+  CONTINUE_INSTRUCTION,
+  continuationRequest,
+  MIN_OVERLAP_CHARS,
+  OverlapTrimmer,
+  resolveContinuation,
+} from '../../src/core/continuation';
 import { FileStreamProcessor } from '../../src/core/file-stream';
 import { continuationAsk, continueReply, REPEATED_CHARS } from '../../src/offline-model/continuation';
 import type { ChatCompletionRequest, ModelReply } from '../../src/offline-model/types';
@@ -17,7 +23,10 @@ const base = [
 
 describe('continuationRequest', () => {
   test('prefix: the partial as the last assistant message, marked prefix', () => {
-    expect(continuationRequest('prefix', base, 'Once upon')).toEqual({ messages: [...base, { role: 'assistant', content: 'Once upon', prefix: true }], body: {} });
+    expect(continuationRequest('prefix', base, 'Once upon')).toEqual({
+      messages: [...base, { role: 'assistant', content: 'Once upon', prefix: true }],
+      body: {},
+    });
   });
   test('continue_final_message: vLLM flags, no generation prompt', () => {
     const r = continuationRequest('continue_final_message', base, 'Once upon');
@@ -52,7 +61,10 @@ function trim(partial: string, continuation: string, size: number): { kept: stri
 describe('OverlapTrimmer', () => {
   const partial = 'The rain had not stopped for three days. Mara opened the do';
   test.each([1, 3, 7, 1000])('a restart a few words back is removed, whatever the chunking (%i chars)', (size) => {
-    expect(trim(partial, 'Mara opened the door and stepped out.', size)).toEqual({ kept: 'or and stepped out.', trimmed: 'Mara opened the do'.length });
+    expect(trim(partial, 'Mara opened the door and stepped out.', size)).toEqual({
+      kept: 'or and stepped out.',
+      trimmed: 'Mara opened the do'.length,
+    });
   });
   test('a continuation that goes straight on is kept whole', () => {
     expect(trim(partial, 'or and stepped out.', 2)).toEqual({ kept: 'or and stepped out.', trimmed: 0 });
@@ -63,7 +75,10 @@ describe('OverlapTrimmer', () => {
   });
   test('Chinese text: the repeated clause is removed', () => {
     const zh = '雨已经下了三天。玛拉推开了门，';
-    expect(trim(zh, '玛拉推开了门，走进了院子。', 2)).toEqual({ kept: '走进了院子。', trimmed: '玛拉推开了门，'.length });
+    expect(trim(zh, '玛拉推开了门，走进了院子。', 2)).toEqual({
+      kept: '走进了院子。',
+      trimmed: '玛拉推开了门，'.length,
+    });
   });
   test('a continuation that only repeats the end is dropped entirely', () => {
     expect(trim(partial, 'opened the do', 3)).toEqual({ kept: '', trimmed: 'opened the do'.length });
@@ -71,13 +86,28 @@ describe('OverlapTrimmer', () => {
 });
 
 describe('offline model: continuation requests', () => {
-  const reply: ModelReply = { content: 'Once upon a time there was a lighthouse keeper.', reasoning: 'plan', toolCalls: [], timing: { ttftMs: 0, tokensPerSecond: 1e6 } };
-  const body = (messages: unknown[], extra: object = {}) => ({ model: 'm', messages, ...extra }) as ChatCompletionRequest;
+  const reply: ModelReply = {
+    content: 'Once upon a time there was a lighthouse keeper.',
+    reasoning: 'plan',
+    toolCalls: [],
+    timing: { ttftMs: 0, tokensPerSecond: 1e6 },
+  };
+  const body = (messages: unknown[], extra: object = {}) =>
+    ({ model: 'm', messages, ...extra }) as ChatCompletionRequest;
 
   test.each([
     ['prefix', body([...base, { role: 'assistant', content: 'Once upon a', prefix: true }])],
-    ['continue_final_message', body([...base, { role: 'assistant', content: 'Once upon a' }], { continue_final_message: true, add_generation_prompt: false })],
-    ['instruction', body([...base, { role: 'assistant', content: 'Once upon a' }, { role: 'user', content: CONTINUE_INSTRUCTION }])],
+    [
+      'continue_final_message',
+      body([...base, { role: 'assistant', content: 'Once upon a' }], {
+        continue_final_message: true,
+        add_generation_prompt: false,
+      }),
+    ],
+    [
+      'instruction',
+      body([...base, { role: 'assistant', content: 'Once upon a' }, { role: 'user', content: CONTINUE_INSTRUCTION }]),
+    ],
   ])('%s: recognised, answered from the request without the partial', (mode, request) => {
     const ask = continuationAsk(request)!;
     expect(ask.mode).toBe(mode);
@@ -85,11 +115,17 @@ describe('offline model: continuation requests', () => {
     expect(ask.base.messages).toEqual(base);
     expect(ask.base).not.toHaveProperty('continue_final_message');
     const rest = continueReply(reply, ask).content;
-    expect(rest).toBe(mode === 'instruction' ? reply.content.slice(Math.max(0, 'Once upon a'.length - REPEATED_CHARS)) : ' time there was a lighthouse keeper.');
+    expect(rest).toBe(
+      mode === 'instruction'
+        ? reply.content.slice(Math.max(0, 'Once upon a'.length - REPEATED_CHARS))
+        : ' time there was a lighthouse keeper.',
+    );
     expect(continueReply(reply, ask).reasoning).toBe('');
   });
   test('an ordinary request (an assistant turn in history, no flag) is not a continuation', () => {
-    expect(continuationAsk(body([...base, { role: 'assistant', content: 'Done.' }, { role: 'user', content: 'Thanks' }]))).toBeNull();
+    expect(
+      continuationAsk(body([...base, { role: 'assistant', content: 'Done.' }, { role: 'user', content: 'Thanks' }])),
+    ).toBeNull();
     expect(continuationAsk(body([...base, { role: 'assistant', content: 'Done.' }]))).toBeNull();
   });
 });
@@ -118,8 +154,14 @@ function publish(opts: { zh: boolean }, pieces: string[], replayFirst = 0): { ch
 
 describe('the kept text fed again in one piece rebuilds the processors exactly', () => {
   const answers: [string, boolean][] = [
-    ['Here is the chapter.\n<file>\nThe rain had not stopped.\n\nMara opened the door.\n</file>\nSaved the chapter.', false],
-    ['Now create the chapter file. 好的，这是第一章。\n<file>\n雨已经下了三天。\n玛拉推开了门。\n</file>\n已保存。Let me know.', true],
+    [
+      'Here is the chapter.\n<file>\nThe rain had not stopped.\n\nMara opened the door.\n</file>\nSaved the chapter.',
+      false,
+    ],
+    [
+      'Now create the chapter file. 好的，这是第一章。\n<file>\n雨已经下了三天。\n玛拉推开了门。\n</file>\n已保存。Let me know.',
+      true,
+    ],
     ['<file>\nA body that ends in a near-tag </fil and goes on </file>', false],
   ];
   test.each(answers)('%#: every cut point, every chunking', (answer, zh) => {

@@ -6,28 +6,53 @@ import { FailureBreaker } from '../../src/workflows/turn-state';
 
 describe('decideAfterRun, in order', () => {
   test('explicit handoff wins over everything after it', () => {
-    const d = decideAfterRun(facts({ handoff: { to: 'hook_designer', reason: 'hooks first' }, endsWithQuestion: true }), state());
-    expect(d.decision).toMatchObject({ action: 'run', agent: 'hook_designer', kind: 'explicit', remaining: ['writer'] });
+    const d = decideAfterRun(
+      facts({ handoff: { to: 'hook_designer', reason: 'hooks first' }, endsWithQuestion: true }),
+      state(),
+    );
+    expect(d.decision).toMatchObject({
+      action: 'run',
+      agent: 'hook_designer',
+      kind: 'explicit',
+      remaining: ['writer'],
+    });
   });
   test('on a read-only turn a handoff to a writing agent is blocked with a card; to the reviewer it is allowed', () => {
     const ro = state({ routing: routing({ read_only: true }), remaining: [] });
-    const blocked = decideAfterRun(facts({ agent: 'quality_reviewer', handoff: { to: 'writer', reason: 'fix it' } }), ro);
+    const blocked = decideAfterRun(
+      facts({ agent: 'quality_reviewer', handoff: { to: 'writer', reason: 'fix it' } }),
+      ro,
+    );
     expect(blocked.blockedHandoff?.to).toBe('writer');
     expect(blocked.decision).toEqual({ action: 'complete' });
-    const allowed = decideAfterRun(facts({ agent: 'planner', handoff: { to: 'quality_reviewer', reason: 'check' } }), ro);
+    const allowed = decideAfterRun(
+      facts({ agent: 'planner', handoff: { to: 'quality_reviewer', reason: 'check' } }),
+      ro,
+    );
     expect(allowed.decision).toMatchObject({ action: 'run', agent: 'quality_reviewer' });
   });
   test('clarify_first drops explicit handoffs', () => {
-    const d = decideAfterRun(facts({ agent: 'writer', handoff: { to: 'planner', reason: 'x' } }), state({ routing: routing({ clarify_first: true }), remaining: [] }));
+    const d = decideAfterRun(
+      facts({ agent: 'writer', handoff: { to: 'planner', reason: 'x' } }),
+      state({ routing: routing({ clarify_first: true }), remaining: [] }),
+    );
     expect(d.droppedHandoff).toBe(true);
     expect(d.decision).toEqual({ action: 'complete' });
   });
   test('request_clarification stops the turn waiting for the author, resumable', () => {
     const d = decideAfterRun(facts({ clarification: { question: 'Which POV?' } }), state());
-    expect(d.decision).toMatchObject({ action: 'stop', status: 'awaiting_author', reason: 'clarification_requested', resume: { agent: 'planner', remaining: ['writer'] } });
+    expect(d.decision).toMatchObject({
+      action: 'stop',
+      status: 'awaiting_author',
+      reason: 'clarification_requested',
+      resume: { agent: 'planner', remaining: ['writer'] },
+    });
   });
   test('a closing question stops planned handoffs…', () => {
-    const d = decideAfterRun(facts({ agent: 'planner', endsWithQuestion: true, question: 'Which ending?' }), state({ routing: routing({ write_content: false }) }));
+    const d = decideAfterRun(
+      facts({ agent: 'planner', endsWithQuestion: true, question: 'Which ending?' }),
+      state({ routing: routing({ write_content: false }) }),
+    );
     expect(d.decision).toMatchObject({ action: 'stop', reason: 'question_to_author' });
   });
   test('…except a planner asking while prose is wanted and the writer is planned: the writer proceeds', () => {
@@ -36,34 +61,81 @@ describe('decideAfterRun, in order', () => {
     expect((d.decision as { note: string }).note).toMatch(/do not ask again/);
   });
   test('the review gate ignores the writer’s closing question and passes it on', () => {
-    const d = decideAfterRun(facts({ agent: 'writer', endsWithQuestion: true, question: 'Shall I write chapter 2?' }), state({ bodyWordsThisTurn: 900, remaining: [] }));
-    expect(d.decision).toMatchObject({ action: 'run', agent: 'quality_reviewer', kind: 'review_gate', writerQuestion: 'Shall I write chapter 2?' });
+    const d = decideAfterRun(
+      facts({ agent: 'writer', endsWithQuestion: true, question: 'Shall I write chapter 2?' }),
+      state({ bodyWordsThisTurn: 900, remaining: [] }),
+    );
+    expect(d.decision).toMatchObject({
+      action: 'run',
+      agent: 'quality_reviewer',
+      kind: 'review_gate',
+      writerQuestion: 'Shall I write chapter 2?',
+    });
   });
   test('planner repair: plan units pasted only in chat, once per turn', () => {
     const f = facts({ agent: 'planner', planUnits: [1, 2, 3, 4, 5, 6] });
-    expect(decideAfterRun(f, state({ requestAsksForPlan: true })).decision).toMatchObject({ action: 'run', agent: 'planner', kind: 'planner_repair' });
-    expect(decideAfterRun(f, state({ requestAsksForPlan: true, plannerRepairDone: true })).decision).toMatchObject({ agent: 'writer', kind: 'planned' });
-    expect(decideAfterRun(f, state({ requestAsksForPlan: true, wroteOutline: true })).decision).toMatchObject({ agent: 'writer' });
-    expect(decideAfterRun(facts({ agent: 'planner', planUnits: [1, 2, 3, 4] }), state({ requestAsksForPlan: true })).decision).toMatchObject({ agent: 'writer' });
+    expect(decideAfterRun(f, state({ requestAsksForPlan: true })).decision).toMatchObject({
+      action: 'run',
+      agent: 'planner',
+      kind: 'planner_repair',
+    });
+    expect(decideAfterRun(f, state({ requestAsksForPlan: true, plannerRepairDone: true })).decision).toMatchObject({
+      agent: 'writer',
+      kind: 'planned',
+    });
+    expect(decideAfterRun(f, state({ requestAsksForPlan: true, wroteOutline: true })).decision).toMatchObject({
+      agent: 'writer',
+    });
+    expect(
+      decideAfterRun(facts({ agent: 'planner', planUnits: [1, 2, 3, 4] }), state({ requestAsksForPlan: true }))
+        .decision,
+    ).toMatchObject({ agent: 'writer' });
   });
   test('continuation round comes before the review gate and the planned handoff', () => {
-    const d = decideAfterRun(facts({ agent: 'writer', createdFile: true, endsOnFileBlock: true }), state({ bodyWordsThisTurn: 2000, remaining: ['quality_reviewer'] }));
+    const d = decideAfterRun(
+      facts({ agent: 'writer', createdFile: true, endsOnFileBlock: true }),
+      state({ bodyWordsThisTurn: 2000, remaining: ['quality_reviewer'] }),
+    );
     expect(d.decision).toMatchObject({ action: 'run', agent: 'writer', kind: 'continuation' });
     // The reviewer cannot write, so it never gets a continuation round.
-    expect(decideAfterRun(facts({ agent: 'quality_reviewer', createdFile: true, endsOnFileBlock: true }), state({ remaining: [] })).decision).toEqual({ action: 'complete' });
+    expect(
+      decideAfterRun(
+        facts({ agent: 'quality_reviewer', createdFile: true, endsOnFileBlock: true }),
+        state({ remaining: [] }),
+      ).decision,
+    ).toEqual({ action: 'complete' });
   });
   test('review gate: only the writer, only at the threshold, only for new words', () => {
-    expect(decideAfterRun(facts({ agent: 'writer' }), state({ bodyWordsThisTurn: 499, remaining: [] })).decision).toEqual({ action: 'complete' });
-    expect(decideAfterRun(facts({ agent: 'writer' }), state({ bodyWordsThisTurn: 500, remaining: [] })).decision).toMatchObject({ agent: 'quality_reviewer' });
-    expect(decideAfterRun(facts({ agent: 'writer' }), state({ bodyWordsThisTurn: 900, bodyWordsReviewed: 600, remaining: [] })).decision).toEqual({ action: 'complete' });
-    expect(decideAfterRun(facts({ agent: 'planner' }), state({ bodyWordsThisTurn: 900, remaining: [] })).decision).toEqual({ action: 'complete' });
+    expect(
+      decideAfterRun(facts({ agent: 'writer' }), state({ bodyWordsThisTurn: 499, remaining: [] })).decision,
+    ).toEqual({ action: 'complete' });
+    expect(
+      decideAfterRun(facts({ agent: 'writer' }), state({ bodyWordsThisTurn: 500, remaining: [] })).decision,
+    ).toMatchObject({ agent: 'quality_reviewer' });
+    expect(
+      decideAfterRun(
+        facts({ agent: 'writer' }),
+        state({ bodyWordsThisTurn: 900, bodyWordsReviewed: 600, remaining: [] }),
+      ).decision,
+    ).toEqual({ action: 'complete' });
+    expect(
+      decideAfterRun(facts({ agent: 'planner' }), state({ bodyWordsThisTurn: 900, remaining: [] })).decision,
+    ).toEqual({ action: 'complete' });
   });
   test('MAX_AGENT_RUNS exhaustion is a resumable stop', () => {
     const d = decideAfterRun(facts(), state({ runsSoFar: 8 }));
-    expect(d.decision).toMatchObject({ action: 'stop', status: 'exhausted', reason: 'max_agent_runs', resume: { agent: 'writer', remaining: [] } });
+    expect(d.decision).toMatchObject({
+      action: 'stop',
+      status: 'exhausted',
+      reason: 'max_agent_runs',
+      resume: { agent: 'writer', remaining: [] },
+    });
   });
   test('an open circuit ends the turn with its reason as the error code', () => {
-    const d = decideAfterRun(facts({ circuitOpen: { reason: 'repeated_unavailable_tool_call', message: 'x' } }), state());
+    const d = decideAfterRun(
+      facts({ circuitOpen: { reason: 'repeated_unavailable_tool_call', message: 'x' } }),
+      state(),
+    );
     expect(d.decision).toMatchObject({ action: 'stop', status: 'failed', errorCode: 'repeated_unavailable_tool_call' });
   });
 });
@@ -108,11 +180,16 @@ describe('handoff packet', () => {
     expect(p).toContain('Body words written in this turn: 1834');
     expect(p).toContain('about 2000 words');
     expect(p).toContain('[writer question for the author] Shall I continue?');
-    expect(buildPacket({ from: 'writer', to: 'writer', kind: 'continuation', scope: 's', note: '', delivered: [] })).toMatch(/^\[file-stream continuation\]/);
+    expect(
+      buildPacket({ from: 'writer', to: 'writer', kind: 'continuation', scope: 's', note: '', delivered: [] }),
+    ).toMatch(/^\[file-stream continuation\]/);
   });
 });
 
-const collect = (p: FileStreamProcessor, deltas: string[]): StreamPiece[] => [...deltas.flatMap((d) => p.push(d)), ...p.end()];
+const collect = (p: FileStreamProcessor, deltas: string[]): StreamPiece[] => [
+  ...deltas.flatMap((d) => p.push(d)),
+  ...p.end(),
+];
 const textOf = (pieces: StreamPiece[], kind: 'chat' | 'file'): string =>
   pieces
     .filter((x) => x.kind === kind)

@@ -36,7 +36,23 @@ const PINNED: Record<string, string[]> = {
   usage: ['promptTokens', 'completionTokens', 'totalTokens', 'source', 'model'],
   step_retry: ['attempt', 'message'],
   step_resumed: ['step', 'attempt', 'keptChars', 'message'],
-  job_progress: ['chapter', 'of', 'from', 'to', 'chaptersDone', 'status', 'words', 'usage', 'turnId', 'message', 'kind', 'turnKind', 'round', 'costUsd', 'unpricedCalls'],
+  job_progress: [
+    'chapter',
+    'of',
+    'from',
+    'to',
+    'chaptersDone',
+    'status',
+    'words',
+    'usage',
+    'turnId',
+    'message',
+    'kind',
+    'turnKind',
+    'round',
+    'costUsd',
+    'unpricedCalls',
+  ],
   reset: ['reason', 'stateUrl', 'lastAvailableId'],
   error: ['code', 'message', 'retryable'],
   suggestions: ['items', 'language'],
@@ -46,11 +62,34 @@ const PINNED: Record<string, string[]> = {
   job_started: ['from', 'to'],
   job_finished: ['status'],
 };
-const ENVELOPE = ['type', 'turnId', 'jobId', 'sessionId', 'agent', 'step', 'attempt', 'seq', 'ts', 'toolCallId', 'data'];
-const STOP_REASONS = ['interrupted', 'clarification_requested', 'question_to_author', 'max_agent_runs', 'read_only_handoff_blocked', 'invalid_handoff', 'tool_failure_circuit_open', 'paused', 'cancelled'];
+const ENVELOPE = [
+  'type',
+  'turnId',
+  'jobId',
+  'sessionId',
+  'agent',
+  'step',
+  'attempt',
+  'seq',
+  'ts',
+  'toolCallId',
+  'data',
+];
+const STOP_REASONS = [
+  'interrupted',
+  'clarification_requested',
+  'question_to_author',
+  'max_agent_runs',
+  'read_only_handoff_blocked',
+  'invalid_handoff',
+  'tool_failure_circuit_open',
+  'paused',
+  'cancelled',
+];
 
 const shapeKeys = (schema: z.ZodType): string[] => Object.keys((schema as unknown as z.ZodObject).shape);
-const optionFor = (type: string) => streamEventSchema.options.find((o) => (o.shape.type as unknown as z.ZodLiteral).value === type)!;
+const optionFor = (type: string) =>
+  streamEventSchema.options.find((o) => (o.shape.type as unknown as z.ZodLiteral).value === type)!;
 
 test('every pinned event type exists (more may be added)', () => {
   for (const type of Object.keys(PINNED)) expect(EVENT_TYPES).toContain(type);
@@ -74,7 +113,9 @@ test('stop reasons and handoff kinds keep their values', () => {
   for (const r of STOP_REASONS) expect(reasons).toContain(r);
   const kinds = (eventDataSchemas.handoff.shape.kind as unknown as z.ZodEnum).options;
   for (const k of ['explicit', 'planned', 'review_gate', 'continuation']) expect(kinds).toContain(k);
-  expect((eventDataSchemas.usage.shape.source as unknown as z.ZodEnum).options).toEqual(expect.arrayContaining(['provider', 'estimate']));
+  expect((eventDataSchemas.usage.shape.source as unknown as z.ZodEnum).options).toEqual(
+    expect.arrayContaining(['provider', 'estimate']),
+  );
 });
 
 test('tool cards tell the truth: intentional refusals carry their kind, real failures none', () => {
@@ -82,18 +123,38 @@ test('tool cards tell the truth: intentional refusals carry their kind, real fai
   expect(refusalOf('stale_content')).toBe('kept_your_edits');
   expect(refusalOf('clarify_first')).toBe('asking_first');
   expect(refusalOf('read_only_request')).toBe('read_only');
-  for (const failure of ['not_found', 'anchor_not_found', 'tool_not_found', 'notes_over_budget', undefined, 'toString', '__proto__']) expect(refusalOf(failure)).toBeUndefined();
-  const card = draft('tool_result', { name: 'delete_file', ok: false, errorType: 'author_edit_protected', refusal: 'kept_your_edits' }, { turnId: 't', toolCallId: 'c' });
+  for (const failure of [
+    'not_found',
+    'anchor_not_found',
+    'tool_not_found',
+    'notes_over_budget',
+    undefined,
+    'toString',
+    '__proto__',
+  ])
+    expect(refusalOf(failure)).toBeUndefined();
+  const card = draft(
+    'tool_result',
+    { name: 'delete_file', ok: false, errorType: 'author_edit_protected', refusal: 'kept_your_edits' },
+    { turnId: 't', toolCallId: 'c' },
+  );
   expect(makeEvent(card, 1, 'now').data).toMatchObject({ refusal: 'kept_your_edits' });
   expect(() => makeEvent({ ...card, data: { ...card.data, refusal: 'failed' } } as never, 1, 'now')).toThrow();
 });
 
 test('tool events require toolCallId (cards are keyed by it, seed 002 pit 12); other events may omit it', () => {
   expect([...TOOL_EVENT_TYPES].sort()).toEqual(['tool_call', 'tool_result']);
-  const call: AnyEventDraft = draft('tool_call', { name: 'create_file', arguments: { title: 'Ch 1' }, summary: 'create_file Ch 1' }, { turnId: 't' });
+  const call: AnyEventDraft = draft(
+    'tool_call',
+    { name: 'create_file', arguments: { title: 'Ch 1' }, summary: 'create_file Ch 1' },
+    { turnId: 't' },
+  );
   expect(() => makeEvent(call, 1, new Date().toISOString())).toThrow();
   expect(() => makeEvent({ ...call, toolCallId: '' }, 1, new Date().toISOString())).toThrow();
-  expect(makeEvent({ ...call, toolCallId: 'call_1' }, 1, new Date().toISOString())).toMatchObject({ type: 'tool_call', toolCallId: 'call_1' });
+  expect(makeEvent({ ...call, toolCallId: 'call_1' }, 1, new Date().toISOString())).toMatchObject({
+    type: 'tool_call',
+    toolCallId: 'call_1',
+  });
   const result: AnyEventDraft = draft('tool_result', { name: 'create_file', ok: true }, { turnId: 't' });
   expect(() => makeEvent(result, 2, new Date().toISOString())).toThrow();
   expect(makeEvent(draft('content', { delta: 'x' }), 3, new Date().toISOString())).not.toHaveProperty('toolCallId');
@@ -105,12 +166,20 @@ test('a bad event is a bug: makeEvent refuses wrong data', () => {
 });
 
 test('SSE frames: one id line, one event line, one single-line data line; reset frames carry no id', () => {
-  const ev = makeEvent(draft('content', { delta: 'line one\nline two\r\n"quoted"' }, { turnId: 't', agent: 'writer' }), 7, '2025-01-01T00:00:00.000Z');
+  const ev = makeEvent(
+    draft('content', { delta: 'line one\nline two\r\n"quoted"' }, { turnId: 't', agent: 'writer' }),
+    7,
+    '2025-01-01T00:00:00.000Z',
+  );
   const frame = toSseFrame('3-4', ev);
   expect(frame).toBe(`id: 3-4\nevent: content\ndata: ${JSON.stringify(ev)}\n\n`);
   expect(frame.split('\n').filter((l) => l.startsWith('data:'))).toHaveLength(1);
   expect(JSON.parse(frame.split('\n')[2]!.slice(6))).toEqual(ev);
-  const reset = makeEvent(draft('reset', { reason: 'trimmed', stateUrl: '/api/v1/turns/t', lastAvailableId: null }, { turnId: 't' }), 0, 'now');
+  const reset = makeEvent(
+    draft('reset', { reason: 'trimmed', stateUrl: '/api/v1/turns/t', lastAvailableId: null }, { turnId: 't' }),
+    0,
+    'now',
+  );
   const r = toSseResetFrame(reset);
   expect(r.startsWith('event: reset\n')).toBe(true);
   expect(r).not.toMatch(/^id:/m);

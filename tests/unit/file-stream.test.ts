@@ -2,7 +2,13 @@
  * The file streaming protocol (seed 001 "文件流式写入协议") piece by piece: what is chat,
  * what is file body, which marker lines are dropped, and the closing-question helpers.
  */
-import { endsWithQuestion, FileStreamProcessor, lastQuestion, planUnits, type StreamPiece } from '../../src/core/file-stream';
+import {
+  endsWithQuestion,
+  FileStreamProcessor,
+  lastQuestion,
+  planUnits,
+  type StreamPiece,
+} from '../../src/core/file-stream';
 
 const run = (canCapture: boolean, deltas: string[]) => {
   const p = new FileStreamProcessor(canCapture);

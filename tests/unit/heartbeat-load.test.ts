@@ -9,7 +9,10 @@ import { BASE_BEAT_MS, HeartbeatLoad, MAX_BEAT_MS, heartbeatWhile } from '../../
 
 /** An activity context that counts its heartbeats. */
 function context(beats: unknown[], info: { isLocal?: boolean; heartbeatTimeoutMs?: number } = {}): Context {
-  return { info: { isLocal: false, heartbeatTimeoutMs: 3000, ...info }, heartbeat: (d: unknown) => void beats.push(d) } as unknown as Context;
+  return {
+    info: { isLocal: false, heartbeatTimeoutMs: 3000, ...info },
+    heartbeat: (d: unknown) => void beats.push(d),
+  } as unknown as Context;
 }
 
 /** `n` other activities of the worker counted as running. */
@@ -47,7 +50,12 @@ describe('heartbeatWhile', () => {
   async function beatsOver(ms: number, load: HeartbeatLoad, info?: { isLocal?: boolean }) {
     const beats: unknown[] = [];
     let step = 0;
-    const run = heartbeatWhile(context(beats, info), { load, beatsPerSecond: 25 }, () => ({ step: ++step }), () => new Promise((r) => setTimeout(r, ms)));
+    const run = heartbeatWhile(
+      context(beats, info),
+      { load, beatsPerSecond: 25 },
+      () => ({ step: ++step }),
+      () => new Promise((r) => setTimeout(r, ms)),
+    );
     await jest.advanceTimersByTimeAsync(ms);
     await run;
     return beats;
@@ -70,7 +78,12 @@ describe('heartbeatWhile', () => {
   it('counts an activity only while it runs, whether it ends or fails', async () => {
     const load = new HeartbeatLoad();
     await beatsOver(1_000, load);
-    const failing = heartbeatWhile(context([]), { load, beatsPerSecond: 25 }, () => null, () => Promise.reject(new Error('boom')));
+    const failing = heartbeatWhile(
+      context([]),
+      { load, beatsPerSecond: 25 },
+      () => null,
+      () => Promise.reject(new Error('boom')),
+    );
     await expect(failing).rejects.toThrow('boom');
     expect(load.activities).toBe(0);
   });

@@ -7,7 +7,13 @@ import { carriesLanguage, sessionLanguage } from '../../src/core/language';
 import { splitClauses } from '../../src/core/utterance';
 import { isNewInstruction, isRefusal } from '../../src/core/answers';
 import { commandApplies, jobCommandOf, jobCommandReply, type JobLookup } from '../../src/core/job-commands';
-import { countProposedChanges, declinedOfferRouting, isConfirmation, isOfferQuestion, proposedStep } from '../../src/core/proposals';
+import {
+  countProposedChanges,
+  declinedOfferRouting,
+  isConfirmation,
+  isOfferQuestion,
+  proposedStep,
+} from '../../src/core/proposals';
 import { read } from './read';
 
 describe('offers and confirmations', () => {
@@ -51,7 +57,10 @@ describe('offers and confirmations', () => {
     expect(isOfferQuestion('Ready for chapter 2?')).toBe(true);
   });
   test('the offered step: the question’s own verb first, the proposal’s next, a unit alone offers to write it', () => {
-    expect(proposedStep('Chapter 1 is saved. Ready for chapter 2?')).toMatchObject({ action: 'write', units: { from: 2, to: 2 } });
+    expect(proposedStep('Chapter 1 is saved. Ready for chapter 2?')).toMatchObject({
+      action: 'write',
+      units: { from: 2, to: 2 },
+    });
     expect(proposedStep('I suggest cutting the harbour walk. What do you think?')).toMatchObject({ action: 'edit' });
     expect(proposedStep('建议把结尾钩子换成匿名信。你觉得呢？')).toMatchObject({ action: 'edit' });
     expect(proposedStep('我建议这样处理。你觉得呢？')).toMatchObject({ action: 'edit' });
@@ -99,16 +108,30 @@ describe('language at its limits', () => {
 describe('clauses and lists', () => {
   test('、 between references joins them even with spaces; a comma does not', () => {
     expect(splitClauses('删掉第三章 、 第四章', [])).toHaveLength(1);
-    expect(splitClauses('delete Notes, Notes 2', [{ start: 7, end: 12 }, { start: 14, end: 21 }])).toHaveLength(2);
-    expect(splitClauses('删掉笔记、笔记2', [{ start: 2, end: 4 }, { start: 5, end: 8 }])).toHaveLength(1);
+    expect(
+      splitClauses('delete Notes, Notes 2', [
+        { start: 7, end: 12 },
+        { start: 14, end: 21 },
+      ]),
+    ).toHaveLength(2);
+    expect(
+      splitClauses('删掉笔记、笔记2', [
+        { start: 2, end: 4 },
+        { start: 5, end: 8 },
+      ]),
+    ).toHaveLength(1);
     expect(splitClauses('删掉笔记、再看看', [{ start: 2, end: 4 }])).toHaveLength(2);
   });
 });
 
 describe('author scope edges', () => {
   const titles = ['Notes', 'Notes File', 'Chapter 3: The Lighthouse', '大纲', '人物大纲'];
-  const asks = (message: string, title: string, action: 'delete' | 'rewrite' = 'delete', focusFileId: string | null = null) =>
-    authorAskedFor({ reading: read(message), titles, focusFileId }, { id: title, title }, action);
+  const asks = (
+    message: string,
+    title: string,
+    action: 'delete' | 'rewrite' = 'delete',
+    focusFileId: string | null = null,
+  ) => authorAskedFor({ reading: read(message), titles, focusFileId }, { id: title, title }, action);
   test('a longer title named at the place wins even when its tail reads as filler', () => {
     expect(asks('delete Notes File', 'Notes')).toBe(false);
     expect(asks('delete Notes File', 'Notes File')).toBe(true);
@@ -132,7 +155,9 @@ describe('author scope edges', () => {
     const files = titles.map((t) => ({ id: t, title: t }));
     for (const m of ['delete Notes File and 大纲', '删除人物大纲', 'rewrite chapter 3'])
       for (const action of ['delete', 'rewrite'] as const)
-        expect(authorisedFiles({ reading: read(m), titles }, files, action).map((f) => f.title)).toEqual(titles.filter((t) => asks(m, t, action)));
+        expect(authorisedFiles({ reading: read(m), titles }, files, action).map((f) => f.title)).toEqual(
+          titles.filter((t) => asks(m, t, action)),
+        );
   });
   test.each([
     ['delete Notes later', 'Notes', 'delete', false],
@@ -157,7 +182,9 @@ describe('author scope edges', () => {
     ['delete chapter 3 Notes', 'Notes', 'delete', false],
     ['delete chapter 3, Notes', 'Notes', 'delete', true],
   ] as const)('"%s" → %s %s: %s', (m, title, action, expected) =>
-    expect(authorAskedFor({ reading: read(m), titles: [...titles, '笔记'] }, { id: title, title }, action)).toBe(expected),
+    expect(authorAskedFor({ reading: read(m), titles: [...titles, '笔记'] }, { id: title, title }, action)).toBe(
+      expected,
+    ),
   );
   test('a choice between files asks for none; a question or an older sentence is not what "it" points at', () => {
     expect(asks('delete Notes or Notes File', 'Notes')).toBe(false);
@@ -177,31 +204,64 @@ describe('author scope edges', () => {
 });
 
 describe('run control replies', () => {
-  const job = { id: 'j1', workflowId: 'job-j1', status: 'paused', from: 2, to: 4, chaptersDone: [2], words: 1200, failure: null };
+  const job = {
+    id: 'j1',
+    workflowId: 'job-j1',
+    status: 'paused',
+    from: 2,
+    to: 4,
+    chaptersDone: [2],
+    words: 1200,
+    failure: null,
+  };
   const found: JobLookup = { job };
   test('what each action applies to', () => {
-    expect(['pause', 'resume', 'cancel', 'status'].map((a) => commandApplies(a as 'pause', 'paused'))).toEqual([false, true, true, true]);
+    expect(['pause', 'resume', 'cancel', 'status'].map((a) => commandApplies(a as 'pause', 'paused'))).toEqual([
+      false,
+      true,
+      true,
+      true,
+    ]);
     expect(commandApplies('pause', 'running')).toBe(true);
     expect(commandApplies('cancel', 'completed')).toBe(false);
   });
   test('replies in both languages', () => {
-    expect(jobCommandReply({ action: 'status', jobId: null }, found, 'en', false)).toBe('Job (chapters 2–4): 1 of 3 chapters done, 1200 words, status: paused.');
-    // The status in the author's words; an operator's failure message is never quoted.
-    expect(jobCommandReply({ action: 'status', jobId: null }, { job: { ...job, failure: 'model down' } }, 'zh', false)).toBe('任务（第2–4章）：已完成 1/3 章，共 1200 字，状态：已暂停。');
-    expect(jobCommandReply({ action: 'status', jobId: null }, { job: { ...job, status: 'failed', failure: 'model down', failedChapter: 3 } }, 'en', false)).toContain(
-      '\nChapter 3 could not be finished: something went wrong. Resume the job to try again.',
+    expect(jobCommandReply({ action: 'status', jobId: null }, found, 'en', false)).toBe(
+      'Job (chapters 2–4): 1 of 3 chapters done, 1200 words, status: paused.',
     );
+    // The status in the author's words; an operator's failure message is never quoted.
+    expect(
+      jobCommandReply({ action: 'status', jobId: null }, { job: { ...job, failure: 'model down' } }, 'zh', false),
+    ).toBe('任务（第2–4章）：已完成 1/3 章，共 1200 字，状态：已暂停。');
+    expect(
+      jobCommandReply(
+        { action: 'status', jobId: null },
+        { job: { ...job, status: 'failed', failure: 'model down', failedChapter: 3 } },
+        'en',
+        false,
+      ),
+    ).toContain('\nChapter 3 could not be finished: something went wrong. Resume the job to try again.');
     expect(jobCommandReply({ action: 'pause', jobId: null }, found, 'zh', true)).toContain('这个状态下无法暂停。');
     expect(jobCommandReply({ action: 'pause', jobId: null }, found, 'en', true)).toContain('It cannot be paused now.');
-    expect(jobCommandReply({ action: 'cancel', jobId: null }, { job: { ...job, status: 'completed' } }, 'en', true)).toContain('It cannot be cancelled now.');
-    expect(jobCommandReply({ action: 'resume', jobId: null }, found, 'en', true)).toBe('Resumed.\nJob (chapters 2–4): 1 of 3 chapters done, 1200 words, status: paused.');
+    expect(
+      jobCommandReply({ action: 'cancel', jobId: null }, { job: { ...job, status: 'completed' } }, 'en', true),
+    ).toContain('It cannot be cancelled now.');
+    expect(jobCommandReply({ action: 'resume', jobId: null }, found, 'en', true)).toBe(
+      'Resumed.\nJob (chapters 2–4): 1 of 3 chapters done, 1200 words, status: paused.',
+    );
     expect(jobCommandReply({ action: 'resume', jobId: null }, found, 'zh', true)).toMatch(/^已继续。\n/);
     expect(jobCommandReply({ action: 'cancel', jobId: null }, found, 'zh', true)).toMatch(/^已取消：/);
     expect(jobCommandReply({ action: 'cancel', jobId: null }, found, 'en', true)).toMatch(/^Cancelled: /);
-    expect(jobCommandReply({ action: 'resume', jobId: null }, found, 'en', false)).toContain('It is no longer running: resume it from the Jobs page.');
+    expect(jobCommandReply({ action: 'resume', jobId: null }, found, 'en', false)).toContain(
+      'It is no longer running: resume it from the Jobs page.',
+    );
     expect(jobCommandReply({ action: 'resume', jobId: null }, found, 'zh', false)).toContain('请在“任务”页里继续它。');
-    expect(jobCommandReply({ action: 'status', jobId: 'x' }, { job: null, reason: 'not_found' }, 'zh', false)).toBe('没有找到你说的这个任务。');
-    expect(jobCommandReply({ action: 'status', jobId: null }, { job: null, reason: 'none_running' }, 'zh', false)).toBe('这个项目现在没有进行中的任务。');
+    expect(jobCommandReply({ action: 'status', jobId: 'x' }, { job: null, reason: 'not_found' }, 'zh', false)).toBe(
+      '没有找到你说的这个任务。',
+    );
+    expect(jobCommandReply({ action: 'status', jobId: null }, { job: null, reason: 'none_running' }, 'zh', false)).toBe(
+      '这个项目现在没有进行中的任务。',
+    );
   });
   test('commands at their limits: length, lines, no action word', () => {
     // Every word of the order accounted for: an unknown word makes it none; a longer message is not a command at all.

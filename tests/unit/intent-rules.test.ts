@@ -4,7 +4,15 @@
  * answers against new instructions, refusals.
  */
 import { carriesLanguage, replyLanguage, sessionLanguage } from '../../src/core/language';
-import { isConditionalSentence, isHedgedClause, isQuestionSentence, lastRetractionEnd, splitClauses, splitSentences, trailsOff } from '../../src/core/utterance';
+import {
+  isConditionalSentence,
+  isHedgedClause,
+  isQuestionSentence,
+  lastRetractionEnd,
+  splitClauses,
+  splitSentences,
+  trailsOff,
+} from '../../src/core/utterance';
 import { actionsOf, isNewInstruction, isRefusal, routeActions } from '../../src/core/answers';
 
 describe('sentences and clauses', () => {
@@ -23,7 +31,10 @@ describe('sentences and clauses', () => {
       ['', 'delete chapters 4, 5 and 10'],
       [',', 'keep the rest'],
     ]);
-    expect(splitClauses('删掉第三章、第四章（第五章留着）').map((c) => c.text)).toEqual(['删掉第三章、第四章', '第五章留着']);
+    expect(splitClauses('删掉第三章、第四章（第五章留着）').map((c) => c.text)).toEqual([
+      '删掉第三章、第四章',
+      '第五章留着',
+    ]);
     expect(splitClauses('delete chapter 3 - no wait').map((c) => [c.sep, c.text.trim()])).toEqual([
       ['', 'delete chapter 3'],
       ['-', 'no wait'],
@@ -45,7 +56,8 @@ describe('sentences and clauses', () => {
     ['delete chapter 3', false],
     ['delete it, right', true],
   ])('"%s" asks: %s', (text, asks) => expect(isQuestionSentence({ text, end: '' })).toBe(asks));
-  test('a question mark alone makes a question', () => expect(isQuestionSentence({ text: '删除第三章', end: '？' })).toBe(true));
+  test('a question mark alone makes a question', () =>
+    expect(isQuestionSentence({ text: '删除第三章', end: '？' })).toBe(true));
   test.each([
     ['if chapter 3 fails, delete it', true],
     ['如果不行就删了', true],

@@ -18,10 +18,16 @@ test.each([
   ["how's the job going?", 'status'],
 ])('"%s" is %s', (m, action) => expect(jobCommandOf(read(m))?.action).toBe(action));
 
-test.each(['continue chapter 3', 'stop writing chapter 4 here', 'pause before the reveal in the story', "don't cancel the job", '别暂停任务', 'what is the status of Anna in chapter 2?', '继续写', 'write the next chapter'])(
-  '"%s" is not a command',
-  (m) => expect(jobCommandOf(read(m))).toBeNull(),
-);
+test.each([
+  'continue chapter 3',
+  'stop writing chapter 4 here',
+  'pause before the reveal in the story',
+  "don't cancel the job",
+  '别暂停任务',
+  'what is the status of Anna in chapter 2?',
+  '继续写',
+  'write the next chapter',
+])('"%s" is not a command', (m) => expect(jobCommandOf(read(m))).toBeNull());
 
 test.each([
   'should I cancel the job?',
@@ -69,43 +75,123 @@ test.each([
   expect(jobQuestionOf(read(m))?.action).toBe(action);
 });
 
-test.each(['我刚才已经把任务暂停了', 'I already paused the job', 'cancel the job lol', 'why did the job stop?', '任务停止了'])('"%s" is neither an order nor asked about', (m) => {
+test.each([
+  '我刚才已经把任务暂停了',
+  'I already paused the job',
+  'cancel the job lol',
+  'why did the job stop?',
+  '任务停止了',
+])('"%s" is neither an order nor asked about', (m) => {
   expect(jobCommandOf(read(m))).toBeNull();
   expect(jobQuestionOf(read(m))).toBeNull();
 });
 
-test('the id a message names is the job meant', () => expect(jobCommandOf(read('cancel job 0123456789ABCDEF01234567'))?.jobId).toBe('0123456789abcdef01234567'));
+test('the id a message names is the job meant', () =>
+  expect(jobCommandOf(read('cancel job 0123456789ABCDEF01234567'))?.jobId).toBe('0123456789abcdef01234567'));
 
 test('replies: singular and plural, both languages, and what cannot be done now', () => {
-  const job = { id: 'j', workflowId: 'job-j', status: 'running', from: 1, to: 1, chaptersDone: [], words: 0, failure: null };
-  expect(jobCommandReply({ action: 'status', jobId: null }, { job }, 'en', false)).toBe('Job (chapter 1): 0 of 1 chapter done, 0 words, status: running.');
-  expect(jobCommandReply({ action: 'resume', jobId: null }, { job }, 'en', false)).toContain('It cannot be resumed now.');
-  expect(jobCommandReply({ action: 'pause', jobId: null }, { job: { ...job, to: 3, chaptersDone: [1] } }, 'zh', true)).toBe('正在暂停：当前这一章写完后停下。\n任务（第1–3章）：已完成 1/3 章，共 0 字，状态：进行中。');
+  const job = {
+    id: 'j',
+    workflowId: 'job-j',
+    status: 'running',
+    from: 1,
+    to: 1,
+    chaptersDone: [],
+    words: 0,
+    failure: null,
+  };
+  expect(jobCommandReply({ action: 'status', jobId: null }, { job }, 'en', false)).toBe(
+    'Job (chapter 1): 0 of 1 chapter done, 0 words, status: running.',
+  );
+  expect(jobCommandReply({ action: 'resume', jobId: null }, { job }, 'en', false)).toContain(
+    'It cannot be resumed now.',
+  );
+  expect(
+    jobCommandReply({ action: 'pause', jobId: null }, { job: { ...job, to: 3, chaptersDone: [1] } }, 'zh', true),
+  ).toBe('正在暂停：当前这一章写完后停下。\n任务（第1–3章）：已完成 1/3 章，共 0 字，状态：进行中。');
 });
 
 test('replies never show the author a status code, an operator message, an id or an API route', () => {
-  const job = { id: '0123456789abcdef01234567', workflowId: 'job-x', status: 'failed', from: 2, to: 4, chaptersDone: [2], words: 900, failure: 'chapter 3: turn 65aa00000000000000000000 failed (output_truncated)', failedChapter: 3 };
+  const job = {
+    id: '0123456789abcdef01234567',
+    workflowId: 'job-x',
+    status: 'failed',
+    from: 2,
+    to: 4,
+    chaptersDone: [2],
+    words: 900,
+    failure: 'chapter 3: turn 65aa00000000000000000000 failed (output_truncated)',
+    failedChapter: 3,
+  };
   for (const lang of ['en', 'zh'] as const)
-    for (const [action, signalled] of [['status', true], ['resume', false], ['pause', true]] as const) {
+    for (const [action, signalled] of [
+      ['status', true],
+      ['resume', false],
+      ['pause', true],
+    ] as const) {
       const text = jobCommandReply({ action, jobId: null }, { job }, lang, signalled);
       expect(text).not.toMatch(/[0-9a-f]{24}|output_truncated|POST|\/api\/|status: failed|：failed/);
       if (lang === 'zh' && action === 'status') expect(text).toContain('第3章没能完成');
       if (lang === 'zh' && action === 'resume') expect(text).toContain('请在“任务”页里继续它');
     }
-  expect(jobCommandReply({ action: 'cancel', jobId: job.id }, { job: null, reason: 'not_found' }, 'en', false)).toBe('That job was not found.');
+  expect(jobCommandReply({ action: 'cancel', jobId: job.id }, { job: null, reason: 'not_found' }, 'en', false)).toBe(
+    'That job was not found.',
+  );
 });
 
 test('closing summaries say what was written and what is left', () => {
-  expect(jobSummaryText({ status: 'completed', from: 1, to: 3, chaptersDone: [1, 2, 3], words: 3000, revisions: 1, next: 4, reason: null }, 'en')).toBe(
+  expect(
+    jobSummaryText(
+      {
+        status: 'completed',
+        from: 1,
+        to: 3,
+        chaptersDone: [1, 2, 3],
+        words: 3000,
+        revisions: 1,
+        next: 4,
+        reason: null,
+      },
+      'en',
+    ),
+  ).toBe(
     'The job for chapters 1–3 is complete. Written: chapters 1–3 (3000 words, 1 revision round). Nothing is left.',
   );
   // The author reads the reason in words, with Chinese chapter forms (第1–2章, 第3–5章), never the operator's message.
-  expect(jobSummaryText({ status: 'failed', from: 1, to: 5, chaptersDone: [1, 2], words: 10, revisions: 0, next: 3, reason: 'cut_off' }, 'zh')).toBe(
-    '第3章没能完成：模型的回答到了长度上限，被截断了。恢复任务即可重试。已写完第1–2章，共 10 字。剩下第3–5章。',
-  );
-  expect(jobSummaryText({ status: 'failed', from: 1, to: 2, chaptersDone: [], words: 0, revisions: 0, next: 1, reason: 'turn_failed', failedChapter: null }, 'en')).toBe(
+  expect(
+    jobSummaryText(
+      { status: 'failed', from: 1, to: 5, chaptersDone: [1, 2], words: 10, revisions: 0, next: 3, reason: 'cut_off' },
+      'zh',
+    ),
+  ).toBe('第3章没能完成：模型的回答到了长度上限，被截断了。恢复任务即可重试。已写完第1–2章，共 10 字。剩下第3–5章。');
+  expect(
+    jobSummaryText(
+      {
+        status: 'failed',
+        from: 1,
+        to: 2,
+        chaptersDone: [],
+        words: 0,
+        revisions: 0,
+        next: 1,
+        reason: 'turn_failed',
+        failedChapter: null,
+      },
+      'en',
+    ),
+  ).toBe(
     'The outline could not be finished: the writing stopped on an error. Resume the job to try again. No chapter was finished. Left: chapters 1–2.',
   );
-  expect(jobSummaryText({ status: 'cancelled', from: 6, to: 8, chaptersDone: [6], words: 10, revisions: 0, next: 7, reason: null }, 'zh')).toBe('任务已取消（第6–8章）。已写完第6章，共 10 字。剩下第7–8章。');
-  expect(jobSummaryText({ status: 'paused', from: 2, to: 2, chaptersDone: [], words: 0, revisions: 0, next: 2, reason: null }, 'en')).toContain('No chapter was finished. Left: chapter 2.');
+  expect(
+    jobSummaryText(
+      { status: 'cancelled', from: 6, to: 8, chaptersDone: [6], words: 10, revisions: 0, next: 7, reason: null },
+      'zh',
+    ),
+  ).toBe('任务已取消（第6–8章）。已写完第6章，共 10 字。剩下第7–8章。');
+  expect(
+    jobSummaryText(
+      { status: 'paused', from: 2, to: 2, chaptersDone: [], words: 0, revisions: 0, next: 2, reason: null },
+      'en',
+    ),
+  ).toContain('No chapter was finished. Left: chapter 2.');
 });

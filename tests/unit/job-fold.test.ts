@@ -20,26 +20,61 @@ import {
 } from '../../studio/src/pages/job-fold';
 
 let seq = 0;
-const ev = (type: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type, data, seq: seq++, ts: '', ...extra }) as unknown as StreamEvent;
+const ev = (type: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  ({ type, data, seq: seq++, ts: '', ...extra }) as unknown as StreamEvent;
 const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
 const progress = (kind: string, data: Record<string, unknown>) =>
-  ev('job_progress', { chapter: 1, of: 3, from: 1, to: 3, chaptersDone: 0, status: 'running', words: 0, usage, kind, costUsd: 0.01, ...data });
-const record: JobRecord = { id: 'j', status: 'running', chapters: { from: 1, to: 3 }, chaptersDone: [], chaptersSkipped: [], words: 0, review: true, maxTokens: null, createdAt: '' };
+  ev('job_progress', {
+    chapter: 1,
+    of: 3,
+    from: 1,
+    to: 3,
+    chaptersDone: 0,
+    status: 'running',
+    words: 0,
+    usage,
+    kind,
+    costUsd: 0.01,
+    ...data,
+  });
+const record: JobRecord = {
+  id: 'j',
+  status: 'running',
+  chapters: { from: 1, to: 3 },
+  chaptersDone: [],
+  chaptersSkipped: [],
+  words: 0,
+  review: true,
+  maxTokens: null,
+  createdAt: '',
+};
 
 test('the stream decides the status; only an ended record overrides it', () => {
-  let live = foldJob(emptyJobLive(), [progress('status', { status: 'running' }), progress('turn', { turnId: 't1', turnKind: 'chapter', round: 0 })]);
+  let live = foldJob(emptyJobLive(), [
+    progress('status', { status: 'running' }),
+    progress('turn', { turnId: 't1', turnKind: 'chapter', round: 0 }),
+  ]);
   expect(jobStatus(record, live)).toBe('running');
-  live = foldJob(live, [progress('chapter', { chaptersDone: 1, words: 400, costUsd: 0.02 }), progress('status', { status: 'completed', chaptersDone: 1, costUsd: 0.02 }), ev('done', { status: 'completed' })]);
+  live = foldJob(live, [
+    progress('chapter', { chaptersDone: 1, words: 400, costUsd: 0.02 }),
+    progress('status', { status: 'completed', chaptersDone: 1, costUsd: 0.02 }),
+    ev('done', { status: 'completed' }),
+  ]);
   // A record fetched before the end still says running: the stream's "completed" stands.
   expect(jobStatus({ status: 'running' }, live)).toBe('completed');
   expect(live).toMatchObject({ ended: true, inFlight: null, written: [1], costUsd: 0.02 });
   // A job cancelled with no workflow left says so only in its record: the record wins once it has ended.
-  expect(jobStatus({ status: 'cancelled' }, foldJob(emptyJobLive(), [progress('status', { status: 'running' })]))).toBe('cancelled');
+  expect(jobStatus({ status: 'cancelled' }, foldJob(emptyJobLive(), [progress('status', { status: 'running' })]))).toBe(
+    'cancelled',
+  );
   expect(jobStatus({ status: 'paused' }, emptyJobLive())).toBe('paused');
 });
 
 test('the chapter in flight, its phase, and what a cancel or a failure leaves', () => {
-  let live = foldJob(emptyJobLive(), [progress('status', { status: 'running' }), progress('turn', { turnId: 'o', turnKind: 'outline', round: 0 })]);
+  let live = foldJob(emptyJobLive(), [
+    progress('status', { status: 'running' }),
+    progress('turn', { turnId: 'o', turnKind: 'outline', round: 0 }),
+  ]);
   expect(phaseOf(live, null)).toBe('outline');
   live = foldJob(live, [progress('turn', { turnId: 't1', turnKind: 'chapter', round: 0 })]);
   expect(phaseOf(live, null)).toBe('writing');
@@ -48,7 +83,10 @@ test('the chapter in flight, its phase, and what a cancel or a failure leaves', 
   live = foldJob(live, [progress('turn', { turnId: 't2', turnKind: 'revision', round: 1 })]);
   expect(phaseOf(live, null)).toBe('revising');
   // A stream older than turnKind: a second turn for a chapter is a revision.
-  const old = foldJob(emptyJobLive(), [progress('turn', { turnId: 'a', kind: undefined }), progress('turn', { turnId: 'b', kind: undefined })]);
+  const old = foldJob(emptyJobLive(), [
+    progress('turn', { turnId: 'a', kind: undefined }),
+    progress('turn', { turnId: 'b', kind: undefined }),
+  ]);
   expect(old.inFlight).toMatchObject({ turnId: 'b', round: 1 });
   // Pausing keeps the chapter writing; a failure stops it, and the failed chapter says so.
   expect(foldJob(live, [progress('status', { status: 'pausing' })]).inFlight?.turnId).toBe('t2');
@@ -69,18 +107,36 @@ test('the chapter in flight, its phase, and what a cancel or a failure leaves', 
 });
 
 test('words of the chapter being written rise as its body streams; a retried step starts its body over', () => {
-  let c = foldChapter(emptyChapterLive(), [ev('agent_selected', { agent: 'writer', reason: '', run: 1 }), ev('file_created', { fileId: 'f', title: 'Chapter 1', fileType: 'draft', words: 0 })]);
+  let c = foldChapter(emptyChapterLive(), [
+    ev('agent_selected', { agent: 'writer', reason: '', run: 1 }),
+    ev('file_created', { fileId: 'f', title: 'Chapter 1', fileType: 'draft', words: 0 }),
+  ]);
   const samples: number[] = [];
   for (let i = 0; i < 5; i++) {
-    c = foldChapter(c, [ev('file_content', { fileId: 'f', delta: 'The tide came in at dusk and nobody spoke. ' }, { step: 1 })]);
+    c = foldChapter(c, [
+      ev('file_content', { fileId: 'f', delta: 'The tide came in at dusk and nobody spoke. ' }, { step: 1 }),
+    ]);
     samples.push(chapterWords(c));
   }
   expect(samples).toEqual([9, 18, 27, 36, 45]);
   expect(chapterPercent('writing', 45, 90)).toBe(50);
   expect(chapterPercent('writing', 900, 90)).toBe(99);
-  c = foldChapter(c, [ev('step_retry', { attempt: 2, message: '' }, { step: 1 }), ev('file_content', { fileId: 'f', delta: '潮水在黄昏时涌来。' }, { step: 1 })]);
+  c = foldChapter(c, [
+    ev('step_retry', { attempt: 2, message: '' }, { step: 1 }),
+    ev('file_content', { fileId: 'f', delta: '潮水在黄昏时涌来。' }, { step: 1 }),
+  ]);
   expect(chapterWords(c)).toBe(8);
-  c = foldChapter(c, [ev('file_updated', { fileId: 'f', title: 'Chapter 1', fileType: 'draft', versionId: 'v', words: 412, operation: 'stream' }), ev('usage', { ...usage, source: 'provider', model: 'm', costUsd: 0.5 })]);
+  c = foldChapter(c, [
+    ev('file_updated', {
+      fileId: 'f',
+      title: 'Chapter 1',
+      fileType: 'draft',
+      versionId: 'v',
+      words: 412,
+      operation: 'stream',
+    }),
+    ev('usage', { ...usage, source: 'provider', model: 'm', costUsd: 0.5 }),
+  ]);
   expect(chapterWords(c)).toBe(412);
   expect(c).toMatchObject({ costUsd: 0.5, tokens: 15, fileEvents: 6 });
 });

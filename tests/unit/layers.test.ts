@@ -34,7 +34,12 @@ function edgesOf(file: string): Edge[] {
     if (!to) continue;
     // `import type {…}`, or every name imported as `type X`: erased from the JavaScript.
     const names = m[3]?.trim() ?? '';
-    const allTypes = /^\{[\s\S]*\}$/.test(names) && names.slice(1, -1).split(',').every((n) => !n.trim() || /^type\s/.test(n.trim()));
+    const allTypes =
+      /^\{[\s\S]*\}$/.test(names) &&
+      names
+        .slice(1, -1)
+        .split(',')
+        .every((n) => !n.trim() || /^type\s/.test(n.trim()));
     edges.push({ to, typeOnly: !!m[2] || allTypes });
   }
   cache.set(file, edges);
@@ -45,7 +50,11 @@ const rel = (f: string): string => path.relative(SRC, f);
 const layerOf = (f: string): string => rel(f).split(path.sep)[0]!.replace(/\.ts$/, '');
 
 function allFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? allFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? allFiles(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    );
 }
 
 test('the workflow bundle reaches only src/workflows and src/core', () => {
@@ -59,7 +68,9 @@ test('the workflow bundle reaches only src/workflows and src/core', () => {
   }
   const outside = [...seen].map(rel).filter((f) => !/^(workflows|core)\//.test(f));
   expect(outside).toEqual([]);
-  expect([...seen].map(rel)).toEqual(expect.arrayContaining(['workflows/turn.ts', 'core/routing.ts', 'core/events.ts']));
+  expect([...seen].map(rel)).toEqual(
+    expect.arrayContaining(['workflows/turn.ts', 'core/routing.ts', 'core/events.ts']),
+  );
 });
 
 /** Which top-level folders (or entry files) each layer may import from, types included. */
@@ -68,8 +79,32 @@ const MAY_IMPORT: Record<string, string[]> = {
   workflows: ['core', 'workflows', 'activities' /* types only, checked below */],
   db: ['core', 'db', 'shared', 'config'],
   streams: ['core', 'streams'],
-  activities: ['core', 'activities', 'db', 'shared', 'skills', 'observability', 'agents', 'streams', 'config', 'logger', 'workflow-liveness'],
-  api: ['core', 'api', 'db', 'shared', 'skills', 'observability', 'streams', 'config', 'logger', 'workflow-liveness', 'workflows' /* types only */],
+  activities: [
+    'core',
+    'activities',
+    'db',
+    'shared',
+    'skills',
+    'observability',
+    'agents',
+    'streams',
+    'config',
+    'logger',
+    'workflow-liveness',
+  ],
+  api: [
+    'core',
+    'api',
+    'db',
+    'shared',
+    'skills',
+    'observability',
+    'streams',
+    'config',
+    'logger',
+    'workflow-liveness',
+    'workflows' /* types only */,
+  ],
 };
 
 test('layers import only downward, and the API imports no activity code', () => {
@@ -79,7 +114,8 @@ test('layers import only downward, and the API imports no activity code', () => 
     if (!allowed) continue;
     for (const e of edgesOf(f)) {
       const to = layerOf(e.to);
-      const typesOnlyLayer = (layerOf(f) === 'workflows' && to === 'activities') || (layerOf(f) === 'api' && to === 'workflows');
+      const typesOnlyLayer =
+        (layerOf(f) === 'workflows' && to === 'activities') || (layerOf(f) === 'api' && to === 'workflows');
       if (!allowed.includes(to) || (typesOnlyLayer && !e.typeOnly)) violations.push(`${rel(f)} → ${rel(e.to)}`);
     }
   }

@@ -3,7 +3,8 @@ import OpenAI from 'openai';
 import { classifyLlmError, MAX_PROVIDER_RETRY_DELAY_MS, providerRetryDelayMs } from '../../src/activities/llm-errors';
 
 const headers = (h: Record<string, string>) => new Headers(h);
-const apiError = (status: number, h: Record<string, string> = {}) => OpenAI.APIError.generate(status, { message: 'nope' }, 'nope', headers(h));
+const apiError = (status: number, h: Record<string, string> = {}) =>
+  OpenAI.APIError.generate(status, { message: 'nope' }, 'nope', headers(h));
 
 describe('provider back-off', () => {
   test('retry-after-ms wins, then retry-after in seconds or as an HTTP date; junk is ignored', () => {
@@ -23,7 +24,9 @@ describe('provider back-off', () => {
     expect((limited as ApplicationFailure).nonRetryable).toBe(false);
     expect((limited as ApplicationFailure).nextRetryDelay).toBe(3000);
     expect((limited as ApplicationFailure).type).toBe('LlmRateLimited');
-    expect((classifyLlmError(apiError(503, { 'retry-after-ms': '800' })) as ApplicationFailure).type).toBe('LlmUnavailable');
+    expect((classifyLlmError(apiError(503, { 'retry-after-ms': '800' })) as ApplicationFailure).type).toBe(
+      'LlmUnavailable',
+    );
     const plain = apiError(429);
     expect(classifyLlmError(plain)).toBe(plain);
     expect((classifyLlmError(apiError(400)) as ApplicationFailure).nonRetryable).toBe(true);

@@ -47,7 +47,8 @@ it('json stays one object per line', () => {
 });
 
 it('the webpack summary of the workflow bundle is logged at debug, other Temporal info lines at info', () => {
-  const summary = 'asset workflow-bundle-3f2a.js 1.31 MiB [emitted] (name: main)\nruntime modules 670 bytes 3 modules\nwebpack 5.99.9 compiled successfully in 2154 ms';
+  const summary =
+    'asset workflow-bundle-3f2a.js 1.31 MiB [emitted] (name: main)\nruntime modules 670 bytes 3 modules\nwebpack 5.99.9 compiled successfully in 2154 ms';
   const atInfo = capture();
   const info = new PinoTemporalLogger(createLogger('info', 't', atInfo.stream));
   info.info(summary);

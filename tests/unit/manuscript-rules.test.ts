@@ -9,7 +9,13 @@ import { outlineEntries, outlineLines } from '../../src/core/outline';
 import { findHits, phrasePattern, searchFiles } from '../../src/core/search';
 
 const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i));
-const file = (id: string, type: string, title: string, order = 0, created = 0) => ({ id, type, title, order, createdAt: at(created) });
+const file = (id: string, type: string, title: string, order = 0, created = 0) => ({
+  id,
+  type,
+  title,
+  order,
+  createdAt: at(created),
+});
 
 test('the manuscript order: by type, chapters by the number the core reads (“Chapter Ten” is 10), unnumbered where their order puts them', () => {
   const files = [
@@ -54,14 +60,31 @@ test('titles without one unit are not renumbered', () => {
 
 test('Chinese numerals as chapter titles write them', () => {
   expect([1, 10, 11, 20, 21, 100, 101, 105, 110, 120, 999, 1000, 1001, 1010].map(chineseNumeral)).toEqual([
-    '一', '十', '十一', '二十', '二十一', '一百', '一百零一', '一百零五', '一百一十', '一百二十', '九百九十九', '一千', '一千零一', '一千零一十',
+    '一',
+    '十',
+    '十一',
+    '二十',
+    '二十一',
+    '一百',
+    '一百零一',
+    '一百零五',
+    '一百一十',
+    '一百二十',
+    '九百九十九',
+    '一千',
+    '一千零一',
+    '一千零一十',
   ]);
 });
 
 const seq = (...titles: string[]) => titles.map((title, i) => ({ id: `f${i + 1}`, title }));
 
 test('moving chapter 3 to second place renumbers it and the chapter it passed; the others keep their titles', () => {
-  const plan = planMove(seq('Chapter 1: Storm', 'Chapter 2: Visitor', 'Chapter 3: The Bell', 'Chapter 4: Tide'), 'f3', 1);
+  const plan = planMove(
+    seq('Chapter 1: Storm', 'Chapter 2: Visitor', 'Chapter 3: The Bell', 'Chapter 4: Tide'),
+    'f3',
+    1,
+  );
   expect(plan.ids).toEqual(['f1', 'f3', 'f2', 'f4']);
   expect([...plan.renames]).toEqual([
     ['f3', 'Chapter 2: The Bell'],
@@ -93,9 +116,27 @@ function applied(titles: string[], plan: ReturnType<typeof planMove>): string[] 
 
 test('after any move the manuscript order is the order asked for: with a prologue and an epilogue, and with no numbers at all', () => {
   const book = ['Prologue', 'Chapter 1: Storm', 'Chapter 2: Visitor', 'Chapter 3: Bell', 'Epilogue'];
-  expect(applied(book, planMove(seq(...book), 'f4', 0))).toEqual(['Chapter 1: Bell', 'Prologue', 'Chapter 2: Storm', 'Chapter 3: Visitor', 'Epilogue']);
-  expect(applied(book, planMove(seq(...book), 'f1', 2))).toEqual(['Chapter 1: Storm', 'Chapter 2: Visitor', 'Prologue', 'Chapter 3: Bell', 'Epilogue']);
-  expect(applied(book, planMove(seq(...book), 'f5', 0))).toEqual(['Epilogue', 'Prologue', 'Chapter 1: Storm', 'Chapter 2: Visitor', 'Chapter 3: Bell']);
+  expect(applied(book, planMove(seq(...book), 'f4', 0))).toEqual([
+    'Chapter 1: Bell',
+    'Prologue',
+    'Chapter 2: Storm',
+    'Chapter 3: Visitor',
+    'Epilogue',
+  ]);
+  expect(applied(book, planMove(seq(...book), 'f1', 2))).toEqual([
+    'Chapter 1: Storm',
+    'Chapter 2: Visitor',
+    'Prologue',
+    'Chapter 3: Bell',
+    'Epilogue',
+  ]);
+  expect(applied(book, planMove(seq(...book), 'f5', 0))).toEqual([
+    'Epilogue',
+    'Prologue',
+    'Chapter 1: Storm',
+    'Chapter 2: Visitor',
+    'Chapter 3: Bell',
+  ]);
   const story = ['Opening', 'The Storm', 'Ending'];
   const plan = planMove(seq(...story), 'f3', 0);
   expect(plan.renames.size).toBe(0);
@@ -103,7 +144,10 @@ test('after any move the manuscript order is the order asked for: with a prologu
 });
 
 test('renumbering closes gaps from 1 (or from 0 when the book has a chapter 0)', () => {
-  expect(Object.fromEntries(planRenumber(seq('Chapter 1', 'Chapter 4', 'Afterword', 'Chapter 7')).renames)).toEqual({ f2: 'Chapter 2', f4: 'Chapter 3' });
+  expect(Object.fromEntries(planRenumber(seq('Chapter 1', 'Chapter 4', 'Afterword', 'Chapter 7')).renames)).toEqual({
+    f2: 'Chapter 2',
+    f4: 'Chapter 3',
+  });
   expect(Object.fromEntries(planRenumber(seq('Chapter 0: Before', 'Chapter 3')).renames)).toEqual({ f2: 'Chapter 1' });
 });
 
@@ -122,7 +166,10 @@ test('outline entries: the name after the number and a one-line synopsis (the li
   expect([...e.keys()]).toEqual([1, 2, 3, 4, 5]);
   expect(e.get(1)).toEqual({ n: 1, label: 'Chapter 1', title: 'The Storm', synopsis: 'Mara sees the lamp fail.' });
   expect(e.get(2)).toMatchObject({ title: 'The Visitor', synopsis: 'A stranger waits at the pier.' });
-  expect(e.get(3)).toMatchObject({ title: '', synopsis: "The ledger's secret is out and everyone in town hears of it before nightfall." });
+  expect(e.get(3)).toMatchObject({
+    title: '',
+    synopsis: "The ledger's secret is out and everyone in town hears of it before nightfall.",
+  });
   expect(e.get(4)).toEqual({ n: 4, label: '第4章', title: '退潮', synopsis: '玛拉找到账本。' });
   expect(e.get(5)).toMatchObject({ label: '第五章', title: '归航', synopsis: '' });
   // The job's reading of the same outline: the entry lines as written.

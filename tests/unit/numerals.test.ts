@@ -23,25 +23,69 @@ const refs = (text: string) => findUnitRefs(text).map((r) => [r.kind, r.from, r.
 
 describe('numbers', () => {
   test.each([
-    ['一', 1], ['九', 9], ['十', 10], ['十二', 12], ['二十', 20], ['二十三', 23], ['两', 2], ['一百', 100], ['一百零五', 105],
-    ['一百二十', 120], ['两千', 2000], ['三千五百', 3500], ['一千零一', 1001], ['万', 10000], ['三万', 30000], ['一万五千', 15000],
-    ['十万', 100000], ['二十万零三', 200003], ['零', 0], ['〇', 0], ['二〇二六', 2026], ['廿三', 23], ['卅', 30], ['廿', 20],
+    ['一', 1],
+    ['九', 9],
+    ['十', 10],
+    ['十二', 12],
+    ['二十', 20],
+    ['二十三', 23],
+    ['两', 2],
+    ['一百', 100],
+    ['一百零五', 105],
+    ['一百二十', 120],
+    ['两千', 2000],
+    ['三千五百', 3500],
+    ['一千零一', 1001],
+    ['万', 10000],
+    ['三万', 30000],
+    ['一万五千', 15000],
+    ['十万', 100000],
+    ['二十万零三', 200003],
+    ['零', 0],
+    ['〇', 0],
+    ['二〇二六', 2026],
+    ['廿三', 23],
+    ['卅', 30],
+    ['廿', 20],
   ])('Chinese %s = %d', (zh, n) => expect(parseChineseNumeral(zh)).toBe(n));
 
   test.each(['', '三a', 'x', '章'])('"%s" is not a Chinese numeral', (s) => expect(parseChineseNumeral(s)).toBeNull());
 
   test.each([
-    ['one', 1], ['zero', 0], ['ten', 10], ['Twelve', 12], ['nineteen', 19], ['seventeen', 17], ['twenty', 20], ['twenty-one', 21],
-    ['ninety nine', 99], ['forty-two', 42],
+    ['one', 1],
+    ['zero', 0],
+    ['ten', 10],
+    ['Twelve', 12],
+    ['nineteen', 19],
+    ['seventeen', 17],
+    ['twenty', 20],
+    ['twenty-one', 21],
+    ['ninety nine', 99],
+    ['forty-two', 42],
   ])('English %s = %d', (w, n) => expect(parseEnglishNumber(w)).toBe(n));
 
-  test.each(['', 'eleventy', 'twenty-ten', 'twenty-zero', 'one two', 'ten-one', 'twenty one two', 'hundred'])('"%s" is not an English number', (w) =>
-    expect(parseEnglishNumber(w)).toBeNull(),
+  test.each(['', 'eleventy', 'twenty-ten', 'twenty-zero', 'one two', 'ten-one', 'twenty one two', 'hundred'])(
+    '"%s" is not an English number',
+    (w) => expect(parseEnglishNumber(w)).toBeNull(),
   );
 
   test.each([
-    ['12', 12], ['１２', 12], ['2,000', 2000], ['2，000', 2000], ['1,234,567', 1234567], ['1.5', 2], ['3k', 3000], ['3K', 3000],
-    ['1.5k', 1500], ['3千', 3000], ['1.5万', 15000], ['3w', 30000], ['3W', 30000], ['两千', 2000], ['twenty-one', 21], [' 7 ', 7],
+    ['12', 12],
+    ['１２', 12],
+    ['2,000', 2000],
+    ['2，000', 2000],
+    ['1,234,567', 1234567],
+    ['1.5', 2],
+    ['3k', 3000],
+    ['3K', 3000],
+    ['1.5k', 1500],
+    ['3千', 3000],
+    ['1.5万', 15000],
+    ['3w', 30000],
+    ['3W', 30000],
+    ['两千', 2000],
+    ['twenty-one', 21],
+    [' 7 ', 7],
   ])('parseNumber(%s) = %d', (t, n) => expect(parseNumber(t)).toBe(n));
 
   test.each(['1,5', 'abc', '3m', '', '12a'])('parseNumber("%s") is null', (t) => expect(parseNumber(t)).toBeNull());
@@ -79,9 +123,19 @@ describe('unit references', () => {
     expect(refs('episodes 2-4')).toEqual([['episode', 2, 4]]);
   });
   test('lists give one reference per number; a list may end in a range', () => {
-    expect(refs('chapters 2 and 5')).toEqual([['chapter', 2, 2], ['chapter', 5, 5]]);
-    expect(refs('chapters 1, 3-5')).toEqual([['chapter', 1, 1], ['chapter', 3, 5]]);
-    expect(refs('chapters 1-3, 7 & 9')).toEqual([['chapter', 1, 3], ['chapter', 7, 7], ['chapter', 9, 9]]);
+    expect(refs('chapters 2 and 5')).toEqual([
+      ['chapter', 2, 2],
+      ['chapter', 5, 5],
+    ]);
+    expect(refs('chapters 1, 3-5')).toEqual([
+      ['chapter', 1, 1],
+      ['chapter', 3, 5],
+    ]);
+    expect(refs('chapters 1-3, 7 & 9')).toEqual([
+      ['chapter', 1, 3],
+      ['chapter', 7, 7],
+      ['chapter', 9, 9],
+    ]);
   });
   test('a number with a length unit is not a unit', () => {
     expect(refs('expand chapter 3 to 5000 words')).toEqual([['chapter', 3, 3]]);
@@ -132,19 +186,33 @@ describe('unit references', () => {
 describe('length requirements', () => {
   const len = (t: string) => findLengthMentions(t).map((m) => [m.min, m.max, m.unit]);
   test.each([
-    ['两千字', 2000, 2000, 'zi'], ['三千字左右', 3000, 3000, 'zi'], ['3k words', 3000, 3000, 'words'], ['about 2,000 words', 2000, 2000, 'words'],
-    ['1.5万字', 15000, 15000, 'zi'], ['2000-3000字', 2000, 3000, 'zi'], ['2000到3000字', 2000, 3000, 'zi'], ['两三千字', 2000, 3000, 'zi'],
-    ['五千个字', 5000, 5000, 'zi'], ['５０００字', 5000, 5000, 'zi'], ['3000 characters', 3000, 3000, 'zi'], ['1 word'.replace('1', '800'), 800, 800, 'words'],
-    ['3000-2000 words', 2000, 3000, 'words'], ['五十字', 50, 50, 'zi'],
+    ['两千字', 2000, 2000, 'zi'],
+    ['三千字左右', 3000, 3000, 'zi'],
+    ['3k words', 3000, 3000, 'words'],
+    ['about 2,000 words', 2000, 2000, 'words'],
+    ['1.5万字', 15000, 15000, 'zi'],
+    ['2000-3000字', 2000, 3000, 'zi'],
+    ['2000到3000字', 2000, 3000, 'zi'],
+    ['两三千字', 2000, 3000, 'zi'],
+    ['五千个字', 5000, 5000, 'zi'],
+    ['５０００字', 5000, 5000, 'zi'],
+    ['3000 characters', 3000, 3000, 'zi'],
+    ['1 word'.replace('1', '800'), 800, 800, 'words'],
+    ['3000-2000 words', 2000, 3000, 'words'],
+    ['五十字', 50, 50, 'zi'],
   ])('%s', (t, min, max, unit) => expect(len(t as string)).toEqual([[min, max, unit]]));
-  test.each(['一字不改', '十字路口', '四十九字', 'three words', 'chapter 3'])('"%s" is no length requirement', (t) => expect(len(t)).toEqual([]));
+  test.each(['一字不改', '十字路口', '四十九字', 'three words', 'chapter 3'])('"%s" is no length requirement', (t) =>
+    expect(len(t)).toEqual([]),
+  );
   test('offsets point at the mention', () => {
     const t = '写第三章，3000字左右';
     const [m] = findLengthMentions(t);
     expect(t.slice(m!.start, m!.end)).toBe('3000字');
   });
   test('findLengthRequirements returns each sentence once, with Chinese numerals and decimals kept whole', () => {
-    expect(findLengthRequirements('Write chapter 3, about 2,000 words. Keep it tense.')).toEqual(['Write chapter 3, about 2,000 words']);
+    expect(findLengthRequirements('Write chapter 3, about 2,000 words. Keep it tense.')).toEqual([
+      'Write chapter 3, about 2,000 words',
+    ]);
     expect(findLengthRequirements('写第三章，两千字左右。节奏快一点')).toEqual(['写第三章，两千字左右']);
     expect(findLengthRequirements('先想想。第二章要1.5万字！')).toEqual(['第二章要1.5万字']);
     expect(findLengthRequirements('3k words? Fine, 3k words')).toEqual(['3k words', 'Fine, 3k words']);

@@ -4,7 +4,12 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { agentHeader, FILE_STREAM_CONTINUATION_MARKER, HANDOFF_PACKET_MARKER, REVIEW_EVIDENCE_MARKER } from '../../src/core/markers';
+import {
+  agentHeader,
+  FILE_STREAM_CONTINUATION_MARKER,
+  HANDOFF_PACKET_MARKER,
+  REVIEW_EVIDENCE_MARKER,
+} from '../../src/core/markers';
 import type { AgentName } from '../../src/core/events';
 import { startOfflineModel, type OfflineModel } from '../../src/offline-model';
 import { countWords } from '../../src/core/text';
@@ -14,14 +19,21 @@ const TOOLS: ChatCompletionTool[] = ['create_file', 'edit_file', 'query_files'].
   function: { name, parameters: { type: 'object', properties: {} } },
 }));
 
-const system = (agent: AgentName): ChatCompletionMessageParam => ({ role: 'system', content: `${agentHeader(agent)}\nInstructions follow.` });
+const system = (agent: AgentName): ChatCompletionMessageParam => ({
+  role: 'system',
+  content: `${agentHeader(agent)}\nInstructions follow.`,
+});
 
 /** The conversation after the persona's create_file call was answered. */
 function afterCreate(agent: AgentName, user: string, toolResult: string, args: string): ChatCompletionMessageParam[] {
   return [
     system(agent),
     { role: 'user', content: user },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'create_file', arguments: args } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'create_file', arguments: args } }],
+    },
     { role: 'tool', tool_call_id: 'call_a', content: toolResult },
   ];
 }
@@ -46,7 +58,10 @@ describe('offline model persona', () => {
   async function route(userMessage: string) {
     const res = await client.chat.completions.create({
       model: 'm',
-      messages: [{ role: 'system', content: agentHeader('router') }, { role: 'user', content: userMessage }],
+      messages: [
+        { role: 'system', content: agentHeader('router') },
+        { role: 'user', content: userMessage },
+      ],
     });
     const content = res.choices[0].message.content!;
     expect(content.trim().startsWith('{')).toBe(true);
@@ -80,14 +95,23 @@ describe('offline model persona', () => {
     ['写第三章', 'quick', ['writer'], true, false],
   ])('routes %j to %s', async (message, plan, agents, writeContent, readOnly) => {
     const d = await route(message);
-    expect(d).toMatchObject({ workflow_plan: plan, workflow_agents: agents, write_content: writeContent, read_only: readOnly });
+    expect(d).toMatchObject({
+      workflow_plan: plan,
+      workflow_agents: agents,
+      write_content: writeContent,
+      read_only: readOnly,
+    });
     expect(typeof d.current_agent).toBe('string');
     expect((d.scope as string).length).toBeLessThanOrEqual(40);
   });
 
   it('writer: opens an empty draft first, then streams a <file> block of about chapterWords words ending the text', async () => {
     const user = 'Please write chapter 3, the storm scene.';
-    const first = await client.chat.completions.create({ model: 'm', messages: [system('writer'), { role: 'user', content: user }], tools: TOOLS });
+    const first = await client.chat.completions.create({
+      model: 'm',
+      messages: [system('writer'), { role: 'user', content: user }],
+      tools: TOOLS,
+    });
     const call = first.choices[0].message.tool_calls![0];
     expect(first.choices[0].finish_reason).toBe('tool_calls');
     expect(call.type).toBe('function');
@@ -124,7 +148,11 @@ describe('offline model persona', () => {
 
   it('writer in Chinese: 第N章 in the title, Chinese prose counted in characters', async () => {
     const user = '请写第五章';
-    const first = await client.chat.completions.create({ model: 'm', messages: [system('writer'), { role: 'user', content: user }], tools: TOOLS });
+    const first = await client.chat.completions.create({
+      model: 'm',
+      messages: [system('writer'), { role: 'user', content: user }],
+      tools: TOOLS,
+    });
     const call = first.choices[0].message.tool_calls![0];
     if (call.type !== 'function') throw new Error('expected a function call');
     expect(JSON.parse(call.function.arguments)).toEqual({ type: 'draft', title: '第5章' });
@@ -142,20 +170,32 @@ describe('offline model persona', () => {
 
   it('writer takes the chapter title from an outline in its context', async () => {
     const user = `${HANDOFF_PACKET_MARKER}\nOutline:\nChapter 1: Arrival — x\nChapter 2: The Drowned Bell — y\n[user message]\nwrite chapter 2`;
-    const res = await client.chat.completions.create({ model: 'm', messages: afterCreate('writer', user, '{"ok":true}', '{}'), tools: TOOLS });
+    const res = await client.chat.completions.create({
+      model: 'm',
+      messages: afterCreate('writer', user, '{"ok":true}', '{}'),
+      tools: TOOLS,
+    });
     expect(res.choices[0].message.content).toContain('# Chapter 2: The Drowned Bell');
   });
 
   it('planner: create_file outline without content, then a ten-chapter outline in a <file> block', async () => {
     const user = 'Plan a mystery novel set in a harbour town';
-    const first = await client.chat.completions.create({ model: 'm', messages: [system('planner'), { role: 'user', content: user }], tools: TOOLS });
+    const first = await client.chat.completions.create({
+      model: 'm',
+      messages: [system('planner'), { role: 'user', content: user }],
+      tools: TOOLS,
+    });
     const call = first.choices[0].message.tool_calls![0];
     if (call.type !== 'function') throw new Error('expected a function call');
     const args = JSON.parse(call.function.arguments) as Record<string, unknown>;
     expect(args).toEqual({ type: 'outline', title: 'Outline' });
     expect(args).not.toHaveProperty('content');
 
-    const second = await client.chat.completions.create({ model: 'm', messages: afterCreate('planner', user, '{"ok":true}', call.function.arguments), tools: TOOLS });
+    const second = await client.chat.completions.create({
+      model: 'm',
+      messages: afterCreate('planner', user, '{"ok":true}', call.function.arguments),
+      tools: TOOLS,
+    });
     const m = FILE_BLOCK.exec(second.choices[0].message.content!);
     expect(m).not.toBeNull();
     const entries = m![2].split('\n').filter((l) => /^Chapter \d+: /.test(l));
@@ -164,31 +204,60 @@ describe('offline model persona', () => {
 
   it('hook designer: a setting file of opening hooks', async () => {
     const user = '开篇需要更抓人的钩子';
-    const first = await client.chat.completions.create({ model: 'm', messages: [system('hook_designer'), { role: 'user', content: user }], tools: TOOLS });
+    const first = await client.chat.completions.create({
+      model: 'm',
+      messages: [system('hook_designer'), { role: 'user', content: user }],
+      tools: TOOLS,
+    });
     const call = first.choices[0].message.tool_calls![0];
     if (call.type !== 'function') throw new Error('expected a function call');
     expect(JSON.parse(call.function.arguments)).toEqual({ type: 'setting', title: '开篇钩子' });
-    const second = await client.chat.completions.create({ model: 'm', messages: afterCreate('hook_designer', user, '{"ok":true}', call.function.arguments), tools: TOOLS });
+    const second = await client.chat.completions.create({
+      model: 'm',
+      messages: afterCreate('hook_designer', user, '{"ok":true}', call.function.arguments),
+      tools: TOOLS,
+    });
     const m = FILE_BLOCK.exec(second.choices[0].message.content!);
     expect(m![2].split('\n').filter((l) => /^\d\. /.test(l))).toHaveLength(3);
   });
 
   it('continuation round: a short summary and no tool calls', async () => {
     const packet = `${FILE_STREAM_CONTINUATION_MARKER}\nSaved:\n<file>\none two three four five\n</file>\n[author scope]\nwrite chapter 7`;
-    const res = await client.chat.completions.create({ model: 'm', messages: [system('writer'), { role: 'user', content: packet }], tools: TOOLS });
+    const res = await client.chat.completions.create({
+      model: 'm',
+      messages: [system('writer'), { role: 'user', content: packet }],
+      tools: TOOLS,
+    });
     expect(res.choices[0].message.tool_calls).toBeUndefined();
-    expect(res.choices[0].message.content).toBe('Chapter 7 is saved (5 words). I can revise it, or continue with Chapter 8.');
+    expect(res.choices[0].message.content).toBe(
+      'Chapter 7 is saved (5 words). I can revise it, or continue with Chapter 8.',
+    );
   });
 
   it('a failed create_file is reported in the author’s words (never its error code or message), not retried', async () => {
     const answer = async (user: string, result: string) =>
-      (await client.chat.completions.create({ model: 'm', messages: afterCreate('writer', user, result, '{}'), tools: TOOLS })).choices[0].message;
-    const readOnly = await answer('write chapter 1', '{"ok":false,"error_type":"read_only_request","message":"read-only turn"}');
+      (
+        await client.chat.completions.create({
+          model: 'm',
+          messages: afterCreate('writer', user, result, '{}'),
+          tools: TOOLS,
+        })
+      ).choices[0].message;
+    const readOnly = await answer(
+      'write chapter 1',
+      '{"ok":false,"error_type":"read_only_request","message":"read-only turn"}',
+    );
     expect(readOnly.tool_calls).toBeUndefined();
     expect(readOnly.content).toBe('You asked for no changes this time, so I did not create "Chapter 1".');
-    const exists = await answer('写第二章', '{"ok":false,"error_type":"file_exists","message":"\\"第2章\\" already exists here (id=65a1b2c3d4e5f60718293a4b, draft)","id":"65a1b2c3d4e5f60718293a4b"}');
+    const exists = await answer(
+      '写第二章',
+      '{"ok":false,"error_type":"file_exists","message":"\\"第2章\\" already exists here (id=65a1b2c3d4e5f60718293a4b, draft)","id":"65a1b2c3d4e5f60718293a4b"}',
+    );
     expect(exists.content).toBe('《第2章》已经存在，所以没有重复创建。可以让我修改它，或者推倒重写。');
-    const other = await answer('write chapter 3', '{"ok":false,"error_type":"invalid_parent","message":"65a1b2c3d4e5f60718293a4b is not a folder"}');
+    const other = await answer(
+      'write chapter 3',
+      '{"ok":false,"error_type":"invalid_parent","message":"65a1b2c3d4e5f60718293a4b is not a folder"}',
+    );
     expect(other.content).toBe('I could not create "Chapter 3", so nothing was written this time.');
   });
 
@@ -207,7 +276,10 @@ describe('offline model persona', () => {
       (
         await client.chat.completions.create({
           model: 'm',
-          messages: [system('quality_reviewer'), { role: 'user', content: `Review the draft.\n${REVIEW_EVIDENCE_MARKER}\n${evidence}` }],
+          messages: [
+            system('quality_reviewer'),
+            { role: 'user', content: `Review the draft.\n${REVIEW_EVIDENCE_MARKER}\n${evidence}` },
+          ],
         })
       ).choices[0].message;
     const pass = await review('word count: 1200\nrequired: at least 1000 words');
@@ -223,7 +295,11 @@ describe('offline model persona', () => {
     const a = await client.chat.completions.create({ model: 'm', messages, tools: TOOLS });
     const b = await client.chat.completions.create({ model: 'm', messages, tools: TOOLS });
     expect(b).toEqual(a);
-    const other = await client.chat.completions.create({ model: 'm', messages: afterCreate('writer', 'write chapter 5', '{"ok":true}', '{}'), tools: TOOLS });
+    const other = await client.chat.completions.create({
+      model: 'm',
+      messages: afterCreate('writer', 'write chapter 5', '{"ok":true}', '{}'),
+      tools: TOOLS,
+    });
     expect(other.choices[0].message.content).not.toBe(a.choices[0].message.content);
   });
 });

@@ -80,25 +80,41 @@ describe('offline model protocol', () => {
       { reply: { content: 'c' } },
     ]);
     const given = await collect(
-      await client.chat.completions.create({ model: 'm', messages: convo(WRITER_SYSTEM, 'x'), stream: true, stream_options: { include_usage: true } }),
+      await client.chat.completions.create({
+        model: 'm',
+        messages: convo(WRITER_SYSTEM, 'x'),
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
     );
     expect(given[given.length - 1].usage).toEqual({ prompt_tokens: 11, completion_tokens: 22, total_tokens: 33 });
 
     const none = await collect(
-      await client.chat.completions.create({ model: 'm', messages: convo(WRITER_SYSTEM, 'x'), stream: true, stream_options: { include_usage: true } }),
+      await client.chat.completions.create({
+        model: 'm',
+        messages: convo(WRITER_SYSTEM, 'x'),
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
     );
     expect(contentOf(none)).toBe('b');
     expect(none.some((c) => c.usage)).toBe(false);
 
-    const notAsked = await collect(await client.chat.completions.create({ model: 'm', messages: convo(WRITER_SYSTEM, 'x'), stream: true }));
+    const notAsked = await collect(
+      await client.chat.completions.create({ model: 'm', messages: convo(WRITER_SYSTEM, 'x'), stream: true }),
+    );
     expect(contentOf(notAsked)).toBe('c');
     expect(notAsked.some((c) => c.usage)).toBe(false);
   });
 
   it('streams reasoning first as reasoning_content', async () => {
     model.script([{ reply: { reasoning: 'Think about the harbour first.', content: 'Done.' } }]);
-    const chunks = await collect(await client.chat.completions.create({ model: 'm', messages: convo(WRITER_SYSTEM, 'x'), stream: true }));
-    const deltas = chunks.map((c) => c.choices[0]?.delta as { content?: string; reasoning_content?: string } | undefined);
+    const chunks = await collect(
+      await client.chat.completions.create({ model: 'm', messages: convo(WRITER_SYSTEM, 'x'), stream: true }),
+    );
+    const deltas = chunks.map(
+      (c) => c.choices[0]?.delta as { content?: string; reasoning_content?: string } | undefined,
+    );
     const reasoning = deltas.map((d) => d?.reasoning_content ?? '').join('');
     expect(reasoning).toBe('Think about the harbour first.');
     const firstContent = deltas.findIndex((d) => d?.content);
@@ -113,7 +129,11 @@ describe('offline model protocol', () => {
           content: 'Opening the file.',
           toolCalls: [
             { name: 'create_file', arguments: { type: 'draft', title: 'Chapter 3 — "The Tide"' } },
-            { name: 'update_project', arguments: '{"notes":"a long note with several words in it"}', id: 'call_custom' },
+            {
+              name: 'update_project',
+              arguments: '{"notes":"a long note with several words in it"}',
+              id: 'call_custom',
+            },
           ],
         },
       },
@@ -121,7 +141,8 @@ describe('offline model protocol', () => {
     const stream = client.chat.completions.stream({ model: 'm', messages: convo(WRITER_SYSTEM, 'x') });
     const rawArgFragments: string[] = [];
     stream.on('chunk', (c) => {
-      for (const t of c.choices[0]?.delta.tool_calls ?? []) if (t.function?.arguments) rawArgFragments.push(t.function.arguments);
+      for (const t of c.choices[0]?.delta.tool_calls ?? [])
+        if (t.function?.arguments) rawArgFragments.push(t.function.arguments);
     });
     const final = await stream.finalChatCompletion();
     const msg = final.choices[0].message;
@@ -137,14 +158,23 @@ describe('offline model protocol', () => {
   });
 
   it('answers non-streaming requests with one chat.completion, tool calls and usage', async () => {
-    model.script([{ reply: { toolCalls: [{ name: 'create_file', arguments: { type: 'outline', title: 'Outline' } }] } }, { reply: { content: 'Plain answer.' } }]);
-    const withTools = await client.chat.completions.create({ model: 'my-model', messages: convo(PLANNER_SYSTEM, 'plan') });
+    model.script([
+      { reply: { toolCalls: [{ name: 'create_file', arguments: { type: 'outline', title: 'Outline' } }] } },
+      { reply: { content: 'Plain answer.' } },
+    ]);
+    const withTools = await client.chat.completions.create({
+      model: 'my-model',
+      messages: convo(PLANNER_SYSTEM, 'plan'),
+    });
     expect(withTools.object).toBe('chat.completion');
     expect(withTools.model).toBe('my-model');
     expect(withTools.choices[0].finish_reason).toBe('tool_calls');
     expect(withTools.choices[0].message.content).toBeNull();
     const call = withTools.choices[0].message.tool_calls![0];
-    expect(call.type === 'function' && JSON.parse(call.function.arguments)).toEqual({ type: 'outline', title: 'Outline' });
+    expect(call.type === 'function' && JSON.parse(call.function.arguments)).toEqual({
+      type: 'outline',
+      title: 'Outline',
+    });
     expect(withTools.usage!.completion_tokens).toBeGreaterThan(0);
 
     const text = await client.chat.completions.create({ model: 'my-model', messages: convo(PLANNER_SYSTEM, 'plan') });
@@ -190,17 +220,24 @@ describe('offline model protocol', () => {
   it('stays scripted after the script runs out: the next request fails instead of falling back to the persona', async () => {
     model.script([{ reply: { content: 'only one' } }]);
     await client.chat.completions.create({ model: 'm', messages: convo(WRITER_SYSTEM, 'x') });
-    await expect(client.chat.completions.create({ model: 'm', messages: convo(WRITER_SYSTEM, 'x') })).rejects.toMatchObject({ status: 500 });
+    await expect(
+      client.chat.completions.create({ model: 'm', messages: convo(WRITER_SYSTEM, 'x') }),
+    ).rejects.toMatchObject({ status: 500 });
     expect(model.failures).toHaveLength(1);
     model.reset();
     expect(model.failures).toHaveLength(0);
-    const persona = await client.chat.completions.create({ model: 'm', messages: convo(WRITER_SYSTEM, 'write chapter 2') });
+    const persona = await client.chat.completions.create({
+      model: 'm',
+      messages: convo(WRITER_SYSTEM, 'write chapter 2'),
+    });
     expect(persona.choices[0].message.tool_calls).toHaveLength(1);
   });
 
   it('answers a scripted error entry with the OpenAI error shape and status', async () => {
     model.script([{ error: { status: 429, message: 'slow down' } }]);
-    const err = (await client.chat.completions.create({ model: 'm', messages: convo(WRITER_SYSTEM, 'x') }).catch((e: unknown) => e)) as APIError;
+    const err = (await client.chat.completions
+      .create({ model: 'm', messages: convo(WRITER_SYSTEM, 'x') })
+      .catch((e: unknown) => e)) as APIError;
     expect(err).toBeInstanceOf(APIError);
     expect(err.status).toBe(429);
     expect(err.error).toMatchObject({ message: 'slow down', type: 'rate_limit_error' });
@@ -208,9 +245,18 @@ describe('offline model protocol', () => {
 
   it('records every request with its agent and parsed body, in order', async () => {
     model.script([{ reply: { content: 'one' } }, { reply: { content: 'two' } }]);
-    const tools = [{ type: 'function' as const, function: { name: 'create_file', parameters: { type: 'object', properties: {} } } }];
+    const tools = [
+      { type: 'function' as const, function: { name: 'create_file', parameters: { type: 'object', properties: {} } } },
+    ];
     await client.chat.completions.create({ model: 'm', messages: convo(PLANNER_SYSTEM, 'first'), tools });
-    await collect(await client.chat.completions.create({ model: 'm', messages: convo(WRITER_SYSTEM, 'second'), stream: true, stream_options: { include_usage: true } }));
+    await collect(
+      await client.chat.completions.create({
+        model: 'm',
+        messages: convo(WRITER_SYSTEM, 'second'),
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+    );
     const recorded = await model.waitForRequests(2, 1000);
     expect(recorded.map((r) => r.agent)).toEqual(['planner', 'writer']);
     expect(recorded[0].body.messages[1]).toMatchObject({ role: 'user', content: 'first' });
@@ -281,7 +327,11 @@ describe('offline model timing and cancellation', () => {
     const content = Array.from({ length: 21 }, (_, i) => `w${i}`).join(' '); // 21 pieces
     model.script([{ reply: { content }, ttftMs: 150, tokensPerSecond: 100 }]);
     const started = performance.now();
-    const stream = await client.chat.completions.create({ model: 'm', messages: convo(WRITER_SYSTEM, 'x'), stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'm',
+      messages: convo(WRITER_SYSTEM, 'x'),
+      stream: true,
+    });
     let firstToken = 0;
     let text = '';
     for await (const c of stream) {
@@ -310,7 +360,14 @@ describe('offline model timing and cancellation', () => {
   });
 
   it('stalls after the given characters and stops promptly when the client aborts', async () => {
-    model.script([{ reply: { content: 'Hello there, this sentence never finishes streaming.' }, stallAfterChars: 12, ttftMs: 0, tokensPerSecond: 1e6 }]);
+    model.script([
+      {
+        reply: { content: 'Hello there, this sentence never finishes streaming.' },
+        stallAfterChars: 12,
+        ttftMs: 0,
+        tokensPerSecond: 1e6,
+      },
+    ]);
     const controller = new AbortController();
     const stream = await client.chat.completions.create(
       { model: 'm', messages: convo(WRITER_SYSTEM, 'x'), stream: true },
@@ -321,10 +378,11 @@ describe('offline model timing and cancellation', () => {
     const reading = (async () => {
       for await (const c of stream) {
         text += c.choices[0]?.delta.content ?? '';
-        if (text === 'Hello there,') setTimeout(() => {
-          abortedAt = performance.now();
-          controller.abort();
-        }, 50);
+        if (text === 'Hello there,')
+          setTimeout(() => {
+            abortedAt = performance.now();
+            controller.abort();
+          }, 50);
       }
     })();
     // The openai client ends the iteration quietly on an abort of its own signal.
@@ -342,7 +400,10 @@ describe('offline model timing and cancellation', () => {
     const content = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
     model.script([{ reply: { content }, ttftMs: 0, tokensPerSecond: 2 }]); // 500 ms between pieces, 20 s in all
     const controller = new AbortController();
-    const stream = await client.chat.completions.create({ model: 'm', messages: convo(WRITER_SYSTEM, 'x'), stream: true }, { signal: controller.signal });
+    const stream = await client.chat.completions.create(
+      { model: 'm', messages: convo(WRITER_SYSTEM, 'x'), stream: true },
+      { signal: controller.signal },
+    );
     let pieces = 0;
     for await (const c of stream) {
       if (c.choices[0]?.delta.content && ++pieces === 1) controller.abort();

@@ -38,13 +38,16 @@ describe('reading requests', () => {
   });
 
   it("takes the author's words from packets and ignores the rest", () => {
-    const routerInput = '[previous assistant ending]\n写完了第二章。\n[previous routing]\n{"a":1}\n[user message]\nWhat happens next?';
+    const routerInput =
+      '[previous assistant ending]\n写完了第二章。\n[previous routing]\n{"a":1}\n[user message]\nWhat happens next?';
     expect(authorText([{ role: 'user', content: routerInput }])).toBe('What happens next?');
     // A packet with no author section falls back to an earlier author message.
-    expect(authorText([
-      { role: 'user', content: '请写第一章' },
-      { role: 'user', content: '[handoff packet]\nplanner finished the outline' },
-    ])).toBe('请写第一章');
+    expect(
+      authorText([
+        { role: 'user', content: '请写第一章' },
+        { role: 'user', content: '[handoff packet]\nplanner finished the outline' },
+      ]),
+    ).toBe('请写第一章');
     expect(authorText([{ role: 'user', content: 'plain message' }])).toBe('plain message');
   });
 });

@@ -3,7 +3,12 @@
  * 不改刚交付的文件、不追加作者没要的产出」; 续写轮带已保存的文件、作者范围). Exact texts, so a
  * dropped line fails.
  */
-import { FILE_STREAM_CONTINUATION_MARKER, HANDOFF_PACKET_MARKER, REVIEW_EVIDENCE_MARKER, WRITER_QUESTION_MARKER } from '../../src/core/markers';
+import {
+  FILE_STREAM_CONTINUATION_MARKER,
+  HANDOFF_PACKET_MARKER,
+  REVIEW_EVIDENCE_MARKER,
+  WRITER_QUESTION_MARKER,
+} from '../../src/core/markers';
 import { buildPacket, FIXED_HANDOFF_RULES } from '../../src/workflows/packets';
 
 const delivered = [
@@ -12,11 +17,24 @@ const delivered = [
 ];
 
 test('the three fixed handoff rules', () => {
-  expect(FIXED_HANDOFF_RULES).toEqual(['Do not redo what is already done.', 'Do not modify the files just delivered unless the todo says so.', 'Do not add output the author did not ask for.']);
+  expect(FIXED_HANDOFF_RULES).toEqual([
+    'Do not redo what is already done.',
+    'Do not modify the files just delivered unless the todo says so.',
+    'Do not add output the author did not ask for.',
+  ]);
 });
 
 test('a planned handoff: marker, route, fixed rules, scope, todo, delivered files', () => {
-  expect(buildPacket({ from: 'planner', to: 'writer', kind: 'planned', scope: 'chapter 1', note: 'write chapter 1', delivered })).toBe(
+  expect(
+    buildPacket({
+      from: 'planner',
+      to: 'writer',
+      kind: 'planned',
+      scope: 'chapter 1',
+      note: 'write chapter 1',
+      delivered,
+    }),
+  ).toBe(
     [
       HANDOFF_PACKET_MARKER,
       'From planner to writer (planned).',
@@ -31,7 +49,14 @@ test('a planned handoff: marker, route, fixed rules, scope, todo, delivered file
 });
 
 test('no scope, no files: the scope falls back to the message and no file list is added', () => {
-  const p = buildPacket({ from: 'writer', to: 'planner', kind: 'writer_after_question', scope: '', note: 'n', delivered: [] });
+  const p = buildPacket({
+    from: 'writer',
+    to: 'planner',
+    kind: 'writer_after_question',
+    scope: '',
+    note: 'n',
+    delivered: [],
+  });
   expect(p).toContain('From writer to planner (writer after question).');
   expect(p).toContain("Author's scope: (as in the message)");
   expect(p).not.toContain('Files delivered');
@@ -49,14 +74,31 @@ test('review evidence: words, length requirements joined, the one-summary line, 
     review: { bodyWords: 2100, lengthRequirements: ['两千字左右', '3k words'], writerQuestion: '要我继续写第二章吗？' },
   });
   expect(p).toContain("Author's scope: s\nTodo: review gate\n");
-  expect(p).toContain(`${REVIEW_EVIDENCE_MARKER}\nBody words written in this turn: 2100\nAuthor's length requirements: 两千字左右 | 3k words\nJudge length by these figures. You write the one summary the author sees for this turn.\n${WRITER_QUESTION_MARKER} 要我继续写第二章吗？`);
-  const none = buildPacket({ from: 'writer', to: 'quality_reviewer', kind: 'review_gate', scope: 's', note: 'n', delivered: [], review: { bodyWords: 0, lengthRequirements: [], writerQuestion: null } });
+  expect(p).toContain(
+    `${REVIEW_EVIDENCE_MARKER}\nBody words written in this turn: 2100\nAuthor's length requirements: 两千字左右 | 3k words\nJudge length by these figures. You write the one summary the author sees for this turn.\n${WRITER_QUESTION_MARKER} 要我继续写第二章吗？`,
+  );
+  const none = buildPacket({
+    from: 'writer',
+    to: 'quality_reviewer',
+    kind: 'review_gate',
+    scope: 's',
+    note: 'n',
+    delivered: [],
+    review: { bodyWords: 0, lengthRequirements: [], writerQuestion: null },
+  });
   expect(none).toContain("Author's length requirements: (none stated)");
   expect(none).not.toContain(WRITER_QUESTION_MARKER);
 });
 
 test('a continuation round: its own marker first, saved files, scope, and what to do next', () => {
-  const p = buildPacket({ from: 'writer', to: 'writer', kind: 'continuation', scope: 'chapters 1-2', note: 'ignored', delivered });
+  const p = buildPacket({
+    from: 'writer',
+    to: 'writer',
+    kind: 'continuation',
+    scope: 'chapters 1-2',
+    note: 'ignored',
+    delivered,
+  });
   expect(p).toBe(
     [
       FILE_STREAM_CONTINUATION_MARKER,

@@ -15,7 +15,14 @@ import {
 } from '../../src/core/plans';
 
 const answer = (over: Record<string, unknown> = {}) =>
-  routerAnswerSchema.parse({ current_agent: 'planner', workflow_plan: 'standard', write_content: true, read_only: false, scope: 'plan it', ...over });
+  routerAnswerSchema.parse({
+    current_agent: 'planner',
+    workflow_plan: 'standard',
+    write_content: true,
+    read_only: false,
+    scope: 'plan it',
+    ...over,
+  });
 
 test('the plan table, exactly (seed 001)', () => {
   expect(PLAN_TABLE).toEqual({
@@ -38,8 +45,22 @@ test('planWorkflowAgents: a copy of the table row, trimmed by write_content and 
 });
 
 test('router answers: schema defaults, a bounded agent list, unknown agents refused', () => {
-  expect(routerAnswerSchema.parse({ current_agent: 'writer', workflow_plan: 'quick', write_content: true, read_only: false })).toMatchObject({ workflow_agents: [], scope: '' });
-  expect(routerAnswerSchema.safeParse({ current_agent: 'editor', workflow_plan: 'quick', write_content: true, read_only: false }).success).toBe(false);
+  expect(
+    routerAnswerSchema.parse({
+      current_agent: 'writer',
+      workflow_plan: 'quick',
+      write_content: true,
+      read_only: false,
+    }),
+  ).toMatchObject({ workflow_agents: [], scope: '' });
+  expect(
+    routerAnswerSchema.safeParse({
+      current_agent: 'editor',
+      workflow_plan: 'quick',
+      write_content: true,
+      read_only: false,
+    }).success,
+  ).toBe(false);
   expect(routerAnswerSchema.safeParse({ ...answer(), workflow_agents: Array(9).fill('writer') }).success).toBe(false);
   expect(routerAnswerSchema.safeParse({ ...answer(), workflow_agents: Array(8).fill('writer') }).success).toBe(true);
   expect(routerAnswerSchema.safeParse({ ...answer(), workflow_plan: 'epic' }).success).toBe(false);
@@ -58,10 +79,15 @@ describe('normaliseRouterAnswer', () => {
       source: 'llm',
       notes: [],
     });
-    expect(normaliseRouterAnswer(answer({ current_agent: 'writer', workflow_plan: 'full' }), 'llm').workflow_agents).toEqual(['planner', 'hook_designer', 'writer']);
+    expect(
+      normaliseRouterAnswer(answer({ current_agent: 'writer', workflow_plan: 'full' }), 'llm').workflow_agents,
+    ).toEqual(['planner', 'hook_designer', 'writer']);
   });
   test('agents named: only those the table allows, in the order given', () => {
-    const d = normaliseRouterAnswer(answer({ workflow_plan: 'full', workflow_agents: ['writer', 'quality_reviewer', 'hook_designer'] }), 'llm');
+    const d = normaliseRouterAnswer(
+      answer({ workflow_plan: 'full', workflow_agents: ['writer', 'quality_reviewer', 'hook_designer'] }),
+      'llm',
+    );
     expect(d.workflow_agents).toEqual(['writer', 'hook_designer']);
   });
   test('agents named but none allowed: an empty sequence, not the full row', () => {
@@ -70,7 +96,11 @@ describe('normaliseRouterAnswer', () => {
   test('read-only and no-prose answers are trimmed; notes and source are kept', () => {
     expect(normaliseRouterAnswer(answer({ read_only: true }), 'llm').workflow_agents).toEqual([]);
     expect(normaliseRouterAnswer(answer({ write_content: false }), 'forced', ['n']).workflow_agents).toEqual([]);
-    expect(normaliseRouterAnswer(answer({ write_content: false }), 'forced', ['n'])).toMatchObject({ source: 'forced', notes: ['n'], write_content: false });
+    expect(normaliseRouterAnswer(answer({ write_content: false }), 'forced', ['n'])).toMatchObject({
+      source: 'forced',
+      notes: ['n'],
+      write_content: false,
+    });
   });
 });
 
@@ -94,7 +124,12 @@ test('the writer alone, and the fallback that says why', () => {
     source: 'forced',
     notes: ['job'],
   });
-  expect(fallbackRouting('timeout')).toMatchObject({ source: 'fallback', scope: '', notes: ['router fallback: timeout'], current_agent: 'writer' });
+  expect(fallbackRouting('timeout')).toMatchObject({
+    source: 'fallback',
+    scope: '',
+    notes: ['router fallback: timeout'],
+    current_agent: 'writer',
+  });
 });
 
 test('isWorkAgent: the four work agents, not the router', () => {

@@ -11,7 +11,11 @@ function naive(a: string, b: string): number {
 describe('sharedPrefixLength (the offline model’s prefix cache)', () => {
   it('finds the same shared start as comparing character by character, at any length and cut', () => {
     // Two texts that share a start of any length (across the 4096/256/16 block edges) and then differ.
-    const pair = fc.tuple(fc.string({ unit: 'grapheme', maxLength: 9000 }), fc.string({ maxLength: 300 }), fc.string({ maxLength: 300 }));
+    const pair = fc.tuple(
+      fc.string({ unit: 'grapheme', maxLength: 9000 }),
+      fc.string({ maxLength: 300 }),
+      fc.string({ maxLength: 300 }),
+    );
     fc.assert(
       fc.property(pair, ([start, x, y]) => {
         expect(sharedPrefixLength(start + x, start + y)).toBe(naive(start + x, start + y));

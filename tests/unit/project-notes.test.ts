@@ -14,10 +14,16 @@ const MESSAGE = '记住：林默是左撇子。另外，故事发生在 1998 年
 test('notes are stored as plain text whose headings parse back into the three sections', () => {
   const notes = { unmarked: ['旧笔记：港口城市'], confirmed: ['林默是左撇子'], proposals: ['林默小时候溺过水'] };
   const text = renderProjectNotes(notes);
-  expect(text).toBe(`- 旧笔记：港口城市\n\n${CONFIRMED_HEADING}\n- 林默是左撇子\n\n${PROPOSALS_HEADING}\n- 林默小时候溺过水`);
+  expect(text).toBe(
+    `- 旧笔记：港口城市\n\n${CONFIRMED_HEADING}\n- 林默是左撇子\n\n${PROPOSALS_HEADING}\n- 林默小时候溺过水`,
+  );
   expect(parseProjectNotes(text)).toEqual(notes);
   // Free text from before provenance existed is all unmarked.
-  expect(parseProjectNotes('A port city.\nRains a lot.')).toEqual({ unmarked: ['A port city.', 'Rains a lot.'], confirmed: [], proposals: [] });
+  expect(parseProjectNotes('A port city.\nRains a lot.')).toEqual({
+    unmarked: ['A port city.', 'Rains a lot.'],
+    confirmed: [],
+    proposals: [],
+  });
 });
 
 test('the context renders the sections apart with proposals marked as not canon, and that text parses back too', () => {
@@ -46,7 +52,11 @@ test('an entry is author-confirmed only when it is itself a verbatim quote (or a
 });
 
 test('merge: a new entry without its own quote becomes a proposal; proposals replace the proposal section; author entries are never dropped', () => {
-  const first = mergeNotes('- 港口城市', { notes: '林默是左撇子\n林默小时候溺过水', authorQuotes: ['林默是左撇子'], authorMessage: MESSAGE });
+  const first = mergeNotes('- 港口城市', {
+    notes: '林默是左撇子\n林默小时候溺过水',
+    authorQuotes: ['林默是左撇子'],
+    authorMessage: MESSAGE,
+  });
   expect(first.notes).toEqual({ unmarked: ['港口城市'], confirmed: ['林默是左撇子'], proposals: ['林默小时候溺过水'] });
   expect(first.recordedAsProposals).toEqual(['林默小时候溺过水']);
 
@@ -54,7 +64,11 @@ test('merge: a new entry without its own quote becomes a proposal; proposals rep
   expect(second.notes).toEqual({ unmarked: ['港口城市'], confirmed: ['林默是左撇子'], proposals: ['林默有个妹妹'] });
 
   // The author now says it in their own words: the proposal is confirmed and leaves the proposals.
-  const third = mergeNotes(second.text, { notes: '林默有个妹妹', authorQuotes: ['林默有个妹妹'], authorMessage: '对，林默有个妹妹。' });
+  const third = mergeNotes(second.text, {
+    notes: '林默有个妹妹',
+    authorQuotes: ['林默有个妹妹'],
+    authorMessage: '对，林默有个妹妹。',
+  });
   expect(third.notes).toEqual({ unmarked: ['港口城市'], confirmed: ['林默是左撇子', '林默有个妹妹'], proposals: [] });
   expect(third.confirmedNow).toEqual(['林默有个妹妹']);
 });

@@ -46,11 +46,19 @@ describe('phrase detectors at their limits', () => {
     expect(isShortAnswer('a'.repeat(61))).toBe(false);
     expect(isShortAnswer('first    second')).toBe(true);
   });
-  test.each(['Plan the novel chapter-by-chapter', 'go chapter by chapter', 'break it down into chapters', 'break down into episodes', 'plan out the book', 'plan my story', '分集', '章纲'])(
-    '"%s" asks for a plan',
-    (m) => expect(requestAsksForPlan(m)).toBe(true),
+  test.each([
+    'Plan the novel chapter-by-chapter',
+    'go chapter by chapter',
+    'break it down into chapters',
+    'break down into episodes',
+    'plan out the book',
+    'plan my story',
+    '分集',
+    '章纲',
+  ])('"%s" asks for a plan', (m) => expect(requestAsksForPlan(m)).toBe(true));
+  test.each(['chapterXbyXchapter', 'break it into chapters', 'write chapter 3'])('"%s" does not ask for a plan', (m) =>
+    expect(requestAsksForPlan(m)).toBe(false),
   );
-  test.each(['chapterXbyXchapter', 'break it into chapters', 'write chapter 3'])('"%s" does not ask for a plan', (m) => expect(requestAsksForPlan(m)).toBe(false));
 });
 
 describe('preRoute decisions, exactly', () => {
@@ -70,7 +78,11 @@ describe('preRoute decisions, exactly', () => {
     expect(preRoute(read('polish it'), prev({ proposedChanges: 2 }))?.source).toBe('clarify_first');
   });
   test('resume after exhaustion keeps the route, clears clarify_first, says why', () => {
-    const p = prev({ status: 'exhausted', routing: routing({ clarify_first: true, scope: 'ch 2' }), resume: { agent: 'writer', remaining: ['quality_reviewer'] } });
+    const p = prev({
+      status: 'exhausted',
+      routing: routing({ clarify_first: true, scope: 'ch 2' }),
+      resume: { agent: 'writer', remaining: ['quality_reviewer'] },
+    });
     expect(preRoute(read('continue'), p)).toEqual({
       ...routing({ scope: 'ch 2' }),
       current_agent: 'writer',
@@ -80,7 +92,12 @@ describe('preRoute decisions, exactly', () => {
       notes: ['"continue" after an exhausted turn resumes its route'],
     });
     expect(preRoute(read('continue'), prev({ status: 'exhausted', resume: null }))).toBeNull();
-    expect(preRoute(read('continue'), prev({ status: 'exhausted', routing: null, resume: { agent: 'writer', remaining: [] } }))).toBeNull();
+    expect(
+      preRoute(
+        read('continue'),
+        prev({ status: 'exhausted', routing: null, resume: { agent: 'writer', remaining: [] } }),
+      ),
+    ).toBeNull();
     expect(preRoute(read('continue'), null)).toBeNull();
   });
   test('inherit after a question needs a waiting turn that asked and had a route', () => {
@@ -97,35 +114,67 @@ describe('preRoute decisions, exactly', () => {
     expect(preRoute(read('B'), { ...asked, askedQuestion: false })).toBeNull();
     expect(preRoute(read('B'), { ...asked, routing: null })).toBeNull();
     expect(preRoute(read('B'), null)).toBeNull();
-    expect(preRoute(read('B'), { ...asked, resume: { agent: 'writer', remaining: [] } })).toMatchObject({ current_agent: 'writer', workflow_agents: [] });
+    expect(preRoute(read('B'), { ...asked, resume: { agent: 'writer', remaining: [] } })).toMatchObject({
+      current_agent: 'writer',
+      workflow_agents: [],
+    });
   });
   test('the confirmation rule needs a question and an offer; units of an older turn are optional', () => {
-    const offer = prev({ status: 'awaiting_author', askedQuestion: true, question: '要我继续写下一章吗？', deliveredUnits: undefined });
-    expect(preRoute(read('好的'), offer)).toMatchObject({ source: 'confirm_proposal', scope: '作者确认：要我继续写下一章吗？' });
+    const offer = prev({
+      status: 'awaiting_author',
+      askedQuestion: true,
+      question: '要我继续写下一章吗？',
+      deliveredUnits: undefined,
+    });
+    expect(preRoute(read('好的'), offer)).toMatchObject({
+      source: 'confirm_proposal',
+      scope: '作者确认：要我继续写下一章吗？',
+    });
     expect(preRoute(read('好的'), { ...offer, deliveredUnits: [4] })).toMatchObject({ scope: '第5章' });
     expect(preRoute(read('好的'), { ...offer, askedQuestion: false })).toBeNull();
   });
 });
 
 describe('applyConfirmationGuard: only what was inherited is dropped', () => {
-  const offer = (over: Partial<PreviousTurnFacts> = {}) => prev({ status: 'awaiting_author', askedQuestion: true, question: 'Shall I revise chapter 2?', ...over });
+  const offer = (over: Partial<PreviousTurnFacts> = {}) =>
+    prev({ status: 'awaiting_author', askedQuestion: true, question: 'Shall I revise chapter 2?', ...over });
   test('read_only from the router is kept when the previous turn was not read-only; the same for write_content', () => {
     const d = routing({ read_only: true, write_content: false, scope: 'new' });
-    expect(applyConfirmationGuard(d, 'yes', offer({ routing: routing({ read_only: false, write_content: true }) }))).toBe(d);
+    expect(
+      applyConfirmationGuard(d, 'yes', offer({ routing: routing({ read_only: false, write_content: true }) })),
+    ).toBe(d);
     expect(applyConfirmationGuard(d, 'yes', offer({ routing: null }))).toBe(d);
   });
   test('each inherited field is dropped on its own', () => {
-    const ro = applyConfirmationGuard(routing({ read_only: true, scope: 'new' }), 'yes', offer({ routing: routing({ read_only: true }) }));
+    const ro = applyConfirmationGuard(
+      routing({ read_only: true, scope: 'new' }),
+      'yes',
+      offer({ routing: routing({ read_only: true }) }),
+    );
     expect([ro.read_only, ro.write_content, ro.scope]).toEqual([false, true, 'new']);
-    const nc = applyConfirmationGuard(routing({ write_content: false, scope: 'new' }), 'yes', offer({ routing: routing({ write_content: false }) }));
+    const nc = applyConfirmationGuard(
+      routing({ write_content: false, scope: 'new' }),
+      'yes',
+      offer({ routing: routing({ write_content: false }) }),
+    );
     expect([nc.read_only, nc.write_content, nc.scope]).toEqual([false, true, 'new']);
-    const sc = applyConfirmationGuard(routing({ scope: 'chapter 1' }), 'yes', offer({ routing: routing({ scope: 'chapter 1' }) }));
+    const sc = applyConfirmationGuard(
+      routing({ scope: 'chapter 1' }),
+      'yes',
+      offer({ routing: routing({ scope: 'chapter 1' }) }),
+    );
     expect([sc.read_only, sc.write_content, sc.scope]).toEqual([false, true, 'chapter 2']);
   });
   test('a different scope from the router, or an offer without a unit, is left alone', () => {
     const d = routing({ scope: 'chapter 2 darker' });
     expect(applyConfirmationGuard(d, 'yes', offer({ routing: routing({ scope: 'chapter 1' }) }))).toBe(d);
     const same = routing({ scope: 'chapter 1' });
-    expect(applyConfirmationGuard(same, 'yes', offer({ question: 'Shall I revise it?', routing: routing({ scope: 'chapter 1' }) }))).toBe(same);
+    expect(
+      applyConfirmationGuard(
+        same,
+        'yes',
+        offer({ question: 'Shall I revise it?', routing: routing({ scope: 'chapter 1' }) }),
+      ),
+    ).toBe(same);
   });
 });

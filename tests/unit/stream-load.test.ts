@@ -33,7 +33,13 @@ function deps(chunks: Chunk[], opts: { failAfter?: boolean; seen?: number[] } = 
 
 function request(published: AnyEventDraft[]): AnswerRequest {
   return {
-    input: { agent: 'writer', scope: { readOnly: false, clarifyFirst: false }, pendingFileId: null, holdChat: false, runTools: null },
+    input: {
+      agent: 'writer',
+      scope: { readOnly: false, clarifyFirst: false },
+      pendingFileId: null,
+      holdChat: false,
+      runTools: null,
+    },
     attempt: 1,
     messages: [],
     language: 'en',
@@ -53,7 +59,10 @@ const text = (t: string): Chunk => ({ choices: [{ delta: { content: t } }] });
 describe('streamAnswer and the worker’s stream load', () => {
   it('counts the answer as an open stream while it streams, and not once it has ended', async () => {
     const seen: number[] = [];
-    const { d, caches } = deps([text('The harbour'), text(' at dawn.'), { choices: [{ delta: {}, finish_reason: 'stop' }] }], { seen });
+    const { d, caches } = deps(
+      [text('The harbour'), text(' at dawn.'), { choices: [{ delta: {}, finish_reason: 'stop' }] }],
+      { seen },
+    );
     const published: AnyEventDraft[] = [];
     const answer = await streamAnswer(d, request(published));
     expect(answer.chatText).toBe('The harbour at dawn.');

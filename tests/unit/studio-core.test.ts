@@ -26,7 +26,12 @@ function runtimeImports(file: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(IMPORT)) {
     const names = m[3]?.trim() ?? '';
-    const allTypes = /^\{[\s\S]*\}$/.test(names) && names.slice(1, -1).split(',').every((n) => !n.trim() || /^type\s/.test(n.trim()));
+    const allTypes =
+      /^\{[\s\S]*\}$/.test(names) &&
+      names
+        .slice(1, -1)
+        .split(',')
+        .every((n) => !n.trim() || /^type\s/.test(n.trim()));
     if (!m[2] && !allTypes) out.push(m[4]!);
   }
   return out;
@@ -35,13 +40,18 @@ function runtimeImports(file: string): string[] {
 function resolve(from: string, spec: string): string | null {
   if (!spec.startsWith('.')) return null;
   const p = path.resolve(path.dirname(from), spec);
-  for (const c of [`${p}.ts`, `${p}.tsx`, path.join(p, 'index.ts'), p]) if (fs.existsSync(c) && fs.statSync(c).isFile()) return c;
+  for (const c of [`${p}.ts`, `${p}.tsx`, path.join(p, 'index.ts'), p])
+    if (fs.existsSync(c) && fs.statSync(c).isFile()) return c;
   return null;
 }
 
 test('Studio reaches only Node-free core modules of src/, and they stay small', () => {
   const reached = new Set<string>();
-  const queue = filesUnder(STUDIO).flatMap((f) => runtimeImports(f).map((s) => resolve(f, s)).filter((p): p is string => !!p && !p.startsWith(STUDIO)));
+  const queue = filesUnder(STUDIO).flatMap((f) =>
+    runtimeImports(f)
+      .map((s) => resolve(f, s))
+      .filter((p): p is string => !!p && !p.startsWith(STUDIO)),
+  );
   const problems: string[] = [];
   while (queue.length) {
     const f = queue.pop()!;
@@ -51,12 +61,17 @@ test('Studio reaches only Node-free core modules of src/, and they stay small', 
     for (const spec of runtimeImports(f)) {
       const target = resolve(f, spec);
       if (target) queue.push(target);
-      else if (spec !== 'zod') problems.push(`${path.relative(ROOT, f)} imports ${spec}${builtinModules.includes(spec.replace(/^node:/, '')) ? ' (a Node built-in)' : ''}`);
+      else if (spec !== 'zod')
+        problems.push(
+          `${path.relative(ROOT, f)} imports ${spec}${builtinModules.includes(spec.replace(/^node:/, '')) ? ' (a Node built-in)' : ''}`,
+        );
     }
   }
   expect(problems).toEqual([]);
   // The core's own rules, not a copy: these are what Studio's tree, editor and verdict badge use.
-  expect([...reached].map((f) => path.relative(ROOT, f)).sort()).toEqual(expect.arrayContaining(['src/core/numerals.ts', 'src/core/text.ts', 'src/core/verdict.ts']));
+  expect([...reached].map((f) => path.relative(ROOT, f)).sort()).toEqual(
+    expect.arrayContaining(['src/core/numerals.ts', 'src/core/text.ts', 'src/core/verdict.ts']),
+  );
   // Source bytes, comments included (the bundle is minified): the turn fold, the job task and the
   // author-facing words came in with the record and the job screens; a whole activity would not fit.
   const bytes = [...reached].reduce((n, f) => n + fs.statSync(f).size, 0);
@@ -64,6 +79,10 @@ test('Studio reaches only Node-free core modules of src/, and they stay small', 
 });
 
 test('Studio keeps no copy of the word counter, the chapter-number parser or the verdict parser', () => {
-  const copies = filesUnder(STUDIO).filter((f) => /function (countWords|chapterNumber|verdictOf|parseVerdict)\b|\/verdict\\s\*\[:：\]/.test(fs.readFileSync(f, 'utf8')));
+  const copies = filesUnder(STUDIO).filter((f) =>
+    /function (countWords|chapterNumber|verdictOf|parseVerdict)\b|\/verdict\\s\*\[:：\]/.test(
+      fs.readFileSync(f, 'utf8'),
+    ),
+  );
   expect(copies.map((f) => path.relative(ROOT, f))).toEqual([]);
 });

@@ -17,14 +17,25 @@ test('titleUnits reads ranges and single units in Chinese and English', () => {
   expect(titleUnits('chapters 1-5000')).toBeNull();
 });
 
-const task = (title: string, extra: Record<string, unknown> = {}) => ({ id: 't', title, status: 'in_progress', ...extra });
+const task = (title: string, extra: Record<string, unknown> = {}) => ({
+  id: 't',
+  title,
+  status: 'in_progress',
+  ...extra,
+});
 const body = (title: string) => ({ title, body: true });
 
 test('a range is done only when every unit has a file; otherwise done units and progress', () => {
-  const partial = finalizeBoard([task('第2-5集')], { written: [body('第2集'), body('第3集')], liveUnits: new Set([2, 3]) });
+  const partial = finalizeBoard([task('第2-5集')], {
+    written: [body('第2集'), body('第3集')],
+    liveUnits: new Set([2, 3]),
+  });
   expect(partial.changed).toBe(true);
   expect(partial.tasks[0]).toMatchObject({ status: 'in_progress', doneUnits: [2, 3], progress: '2/4 written: 2, 3' });
-  const done = finalizeBoard(partial.tasks, { written: [body('第4集'), body('第5集')], liveUnits: new Set([2, 3, 4, 5]) });
+  const done = finalizeBoard(partial.tasks, {
+    written: [body('第4集'), body('第5集')],
+    liveUnits: new Set([2, 3, 4, 5]),
+  });
   expect(done.tasks[0]).toMatchObject({ status: 'done', doneUnits: [2, 3, 4, 5] });
 });
 
@@ -41,7 +52,10 @@ test('a task with an artifact needs that file; outline files carry no chapter un
   const tasks = [task('整理大纲', { artifact: '大纲' }), task('第1章'), { id: 'x', title: '第1章', status: 'todo' }];
   const r = finalizeBoard(tasks, { written: [{ title: '第1章大纲', body: false }], liveUnits: new Set() });
   expect(r.changed).toBe(false);
-  const r2 = finalizeBoard(tasks, { written: [{ title: '大纲', body: false }, body('第1章')], liveUnits: new Set([1]) });
+  const r2 = finalizeBoard(tasks, {
+    written: [{ title: '大纲', body: false }, body('第1章')],
+    liveUnits: new Set([1]),
+  });
   expect(r2.tasks.map((t) => t.status)).toEqual(['done', 'done', 'todo']);
 });
 

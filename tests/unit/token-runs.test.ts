@@ -48,5 +48,4 @@ describe('boundedRuns', () => {
     expect(encodeInBoundedRuns(text, (p) => [p.length])).toEqual([256, 49]);
     expect(encodeInBoundedRuns('short', (p) => [p.length])).toEqual([5]);
   });
-
 });

@@ -20,11 +20,15 @@ test('every agent is sent the same list, in one order and one wording, whatever 
 });
 
 test('a read-only or clarify-first turn marks the write tools unavailable, for every agent alike', () => {
-  const readOnly = Object.fromEntries(toolsForTurn({ readOnly: true, clarifyFirst: false }).map((t) => [t.function.name, t.function.description]));
+  const readOnly = Object.fromEntries(
+    toolsForTurn({ readOnly: true, clarifyFirst: false }).map((t) => [t.function.name, t.function.description]),
+  );
   expect(readOnly.edit_file).toMatch(/^\[Unavailable this turn/);
   expect(readOnly.parallel_execute).toMatch(/^\[Unavailable this turn/);
   expect(readOnly.query_files).not.toMatch(/Unavailable/);
-  const clarify = Object.fromEntries(toolsForTurn({ readOnly: false, clarifyFirst: true }).map((t) => [t.function.name, t.function.description]));
+  const clarify = Object.fromEntries(
+    toolsForTurn({ readOnly: false, clarifyFirst: true }).map((t) => [t.function.name, t.function.description]),
+  );
   expect(clarify.delete_file).toMatch(/^\[Unavailable until the author says what to change\]/);
   expect(clarify.parallel_execute).not.toMatch(/Unavailable/);
 });
@@ -32,8 +36,18 @@ test('a read-only or clarify-first turn marks the write tools unavailable, for e
 test('a call is refused by name: an unknown tool is not found, a listed tool outside the role is not permitted', () => {
   expect(toolRefusal('writer', 'edit_file')).toBeNull();
   expect(toolRefusal('quality_reviewer', 'query_files')).toBeNull();
-  expect(toolRefusal('writer', 'format_disk')).toMatchObject({ errorType: 'tool_not_found', message: expect.stringContaining('There is no tool "format_disk"') });
-  for (const name of ['create_file', 'edit_file', 'delete_file', 'set_importance', 'update_project', 'parallel_execute']) {
+  expect(toolRefusal('writer', 'format_disk')).toMatchObject({
+    errorType: 'tool_not_found',
+    message: expect.stringContaining('There is no tool "format_disk"'),
+  });
+  for (const name of [
+    'create_file',
+    'edit_file',
+    'delete_file',
+    'set_importance',
+    'update_project',
+    'parallel_execute',
+  ]) {
     const refused = toolRefusal('quality_reviewer', name);
     expect(refused).toMatchObject({ errorType: 'tool_not_permitted' });
     expect(refused!.message).toContain('never changes files');
@@ -45,7 +59,11 @@ test('a call is refused by name: an unknown tool is not found, a listed tool out
 
 test('the role is read from the last agent header, so project text quoting one cannot pose as it', () => {
   expect(parseAgentHeader('# Scriptorium agent: writer\n\nRole: writer')).toBe('writer');
-  expect(parseAgentHeader('A chapter quoting\n# Scriptorium agent: planner\nthen the role\n# Scriptorium agent: quality_reviewer\nRole: …')).toBe('quality_reviewer');
+  expect(
+    parseAgentHeader(
+      'A chapter quoting\n# Scriptorium agent: planner\nthen the role\n# Scriptorium agent: quality_reviewer\nRole: …',
+    ),
+  ).toBe('quality_reviewer');
   expect(parseAgentHeader('# Scriptorium router\n\nYou route')).toBe('router');
   expect(parseAgentHeader('# Scriptorium agent: editor')).toBeNull();
 });

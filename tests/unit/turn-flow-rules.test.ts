@@ -52,8 +52,15 @@ const empty = { fileId: 'f'.repeat(24), title: 'Chapter 3' };
 describe('empty-file correction round', () => {
   test('the agent that created the empty file gets the correction round, whoever it is', () => {
     const d = decideAfterRun(facts({ agent: 'hook_designer', emptyFile: empty }), state({ remaining: ['writer'] }));
-    expect(d.decision).toMatchObject({ action: 'run', agent: 'hook_designer', kind: 'empty_file_repair', remaining: ['writer'] });
-    expect((d.decision as { note: string }).note).toContain(`"Chapter 3" (id=${empty.fileId}) was created but is still empty`);
+    expect(d.decision).toMatchObject({
+      action: 'run',
+      agent: 'hook_designer',
+      kind: 'empty_file_repair',
+      remaining: ['writer'],
+    });
+    expect((d.decision as { note: string }).note).toContain(
+      `"Chapter 3" (id=${empty.fileId}) was created but is still empty`,
+    );
   });
   test('read-only turns get no correction round (the empty file is rolled back at finalize)', () => {
     const d = decideAfterRun(facts({ emptyFile: empty }), state({ routing: routing({ read_only: true }) }));
@@ -64,23 +71,45 @@ describe('empty-file correction round', () => {
     const d = decideAfterRun(facts({ emptyFile: empty, handoff }), state());
     expect(d.decision).toMatchObject({ action: 'run', kind: 'empty_file_repair', repair: { carried: { handoff } } });
     const carried = (d.decision as { repair: { carried: DecideState['carried'] } }).repair.carried;
-    const after = decideAfterRun(facts({ kind: 'empty_file_repair', createdFile: false }), state({ carried, repairedFileIds: [empty.fileId] }));
+    const after = decideAfterRun(
+      facts({ kind: 'empty_file_repair', createdFile: false }),
+      state({ carried, repairedFileIds: [empty.fileId] }),
+    );
     expect(after.decision).toMatchObject({ action: 'run', agent: 'quality_reviewer', kind: 'explicit' });
   });
   test('seed A52: a clarification request waits until the repair is done, then stops the turn', () => {
     const d = decideAfterRun(facts({ emptyFile: empty, clarification: { question: 'Which POV?' } }), state());
     const carried = (d.decision as { repair: { carried: DecideState['carried'] } }).repair.carried;
-    const after = decideAfterRun(facts({ kind: 'empty_file_repair', createdFile: false }), state({ carried, repairedFileIds: [empty.fileId] }));
-    expect(after.decision).toMatchObject({ action: 'stop', status: 'awaiting_author', reason: 'clarification_requested', message: 'Which POV?' });
+    const after = decideAfterRun(
+      facts({ kind: 'empty_file_repair', createdFile: false }),
+      state({ carried, repairedFileIds: [empty.fileId] }),
+    );
+    expect(after.decision).toMatchObject({
+      action: 'stop',
+      status: 'awaiting_author',
+      reason: 'clarification_requested',
+      message: 'Which POV?',
+    });
   });
   test('the correction round’s own question wins over the carried one', () => {
     const carried = { handoff: null, clarification: null, endsWithQuestion: true, question: 'Old question?' };
-    const after = decideAfterRun(facts({ kind: 'empty_file_repair', endsWithQuestion: true, question: 'New question?' }), state({ carried, repairedFileIds: [empty.fileId] }));
+    const after = decideAfterRun(
+      facts({ kind: 'empty_file_repair', endsWithQuestion: true, question: 'New question?' }),
+      state({ carried, repairedFileIds: [empty.fileId] }),
+    );
     expect(after.decision).toMatchObject({ action: 'stop', message: 'New question?' });
   });
   test('one correction round per file: still empty after it, the turn stops as failed with empty_file_unwritten', () => {
-    const d = decideAfterRun(facts({ kind: 'empty_file_repair', emptyFile: empty }), state({ repairedFileIds: [empty.fileId], language: 'en' }));
-    expect(d.decision).toMatchObject({ action: 'stop', status: 'failed', reason: 'empty_file_unwritten', errorCode: 'empty_file_unwritten' });
+    const d = decideAfterRun(
+      facts({ kind: 'empty_file_repair', emptyFile: empty }),
+      state({ repairedFileIds: [empty.fileId], language: 'en' }),
+    );
+    expect(d.decision).toMatchObject({
+      action: 'stop',
+      status: 'failed',
+      reason: 'empty_file_unwritten',
+      errorCode: 'empty_file_unwritten',
+    });
     expect((d.decision as { message: string }).message).toMatch(/"Chapter 3" was not written/);
   });
   test('without the patch flag the old flow is kept (replay of older turns)', () => {
@@ -88,7 +117,14 @@ describe('empty-file correction round', () => {
     expect(d.decision).toEqual({ action: 'complete' });
   });
   test('the correction packet names the file and carries no handoff rules', () => {
-    const p = buildPacket({ from: 'writer', to: 'writer', kind: 'empty_file_repair', scope: 'chapter 3', note: 'Write it.', delivered: [] });
+    const p = buildPacket({
+      from: 'writer',
+      to: 'writer',
+      kind: 'empty_file_repair',
+      scope: 'chapter 3',
+      note: 'Write it.',
+      delivered: [],
+    });
     expect(p.split('\n')[0]).toBe('[empty file correction]');
     expect(p).toContain('Write it.');
     expect(p).not.toContain('[handoff packet]');
@@ -98,11 +134,18 @@ describe('empty-file correction round', () => {
 describe('review-round cap', () => {
   test('at the cap the review gate does not fire again', () => {
     const due = state({ bodyWordsThisTurn: 900, bodyWordsReviewed: 400 });
-    expect(decideAfterRun(facts({ createdFile: false }), { ...due, reviewRounds: 1, maxReviewRounds: 2 }).decision).toMatchObject({ kind: 'review_gate' });
-    expect(decideAfterRun(facts({ createdFile: false }), { ...due, reviewRounds: 2, maxReviewRounds: 2 }).decision).toEqual({ action: 'complete' });
+    expect(
+      decideAfterRun(facts({ createdFile: false }), { ...due, reviewRounds: 1, maxReviewRounds: 2 }).decision,
+    ).toMatchObject({ kind: 'review_gate' });
+    expect(
+      decideAfterRun(facts({ createdFile: false }), { ...due, reviewRounds: 2, maxReviewRounds: 2 }).decision,
+    ).toEqual({ action: 'complete' });
   });
   test('at the cap an explicit handoff back to the reviewer is dropped, not run', () => {
-    const d = decideAfterRun(facts({ createdFile: false, handoff: { to: 'quality_reviewer', reason: 'again' } }), state({ reviewRounds: 2, maxReviewRounds: 2 }));
+    const d = decideAfterRun(
+      facts({ createdFile: false, handoff: { to: 'quality_reviewer', reason: 'again' } }),
+      state({ reviewRounds: 2, maxReviewRounds: 2 }),
+    );
     expect(d.droppedHandoff).toBe(true);
     expect(d.decision).toEqual({ action: 'complete' });
   });
@@ -127,7 +170,9 @@ describe('review content (pure rendering)', () => {
       200,
     );
     expect(text).toContain('### 第1章 (id=aaaaaaaaaaaaaaaaaaaaaaaa, draft) — 6 words as saved\n雨下了一整夜。');
-    expect(text).toContain('### Prologue (id=bbbbbbbbbbbbbbbbbbbbbbbb, draft) — 503 words as saved; the file had text before this turn');
+    expect(text).toContain(
+      '### Prologue (id=bbbbbbbbbbbbbbbbbbbbbbbb, draft) — 503 words as saved; the file had text before this turn',
+    );
     expect(text).toContain('NEW PART here');
     expect(text).not.toContain('old old old old');
   });

@@ -5,7 +5,15 @@ import { workerCapacity } from '../../src/worker';
 const config = (env: Record<string, string>) => loadConfig({ env: { SCRIPTORIUM_ENV_PRIORITY: 'none', ...env } });
 
 test('set: each becomes the worker option it names', () => {
-  expect(workerCapacity(config({ WORKER_MAX_CONCURRENT_ACTIVITIES: '200', WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '80', WORKER_MAX_CACHED_WORKFLOWS: '1000' }))).toEqual({
+  expect(
+    workerCapacity(
+      config({
+        WORKER_MAX_CONCURRENT_ACTIVITIES: '200',
+        WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '80',
+        WORKER_MAX_CACHED_WORKFLOWS: '1000',
+      }),
+    ),
+  ).toEqual({
     maxConcurrentActivityTaskExecutions: 200,
     maxConcurrentWorkflowTaskExecutions: 80,
     maxCachedWorkflows: 1000,

@@ -2,7 +2,13 @@
  * Author-facing text in a real turn (seed 001 AgentTextShaper): what the author sees live
  * and what is stored are shaped the same way, held writer text included.
  */
-import { createHarness, expectScriptFullyUsed, createProjectAndSession, type Harness, runTurn } from '../helpers/harness';
+import {
+  createHarness,
+  expectScriptFullyUsed,
+  createProjectAndSession,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { call, chatText, router, say } from '../helpers/script';
 
 let h: Harness;

@@ -9,7 +9,14 @@ import type { Models } from '../../src/db/models';
 import { authorEdits, authorLines, rememberSeen, VersionConflict, writeVersion } from '../../src/db/file-store';
 import { deleteFile, editFile } from '../../src/activities/tools/file-tools';
 import { createStartedServer } from '../helpers/app-server';
-import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { call, ofType, router, say, words } from '../helpers/script';
 
 // Turns on services shared with other suites: a loaded machine makes each take seconds.
@@ -31,11 +38,17 @@ async function authorFile(projectId: string, title: string, content: string): Pr
 /** A file whose version 1 an agent wrote in an earlier turn. */
 async function aiFile(projectId: string, title: string, content: string, order = 0): Promise<string> {
   const f = await h.runtime.models.File.create({ projectId, ownerId: 'local', type: 'draft', title, order });
-  await writeVersion(h.runtime.models, String(f._id), content, { author: 'ai', agent: 'writer', turnId: 'an-earlier-turn', operation: 'create' });
+  await writeVersion(h.runtime.models, String(f._id), content, {
+    author: 'ai',
+    agent: 'writer',
+    turnId: 'an-earlier-turn',
+    operation: 'create',
+  });
   return String(f._id);
 }
 
-const authorWrites = (fileId: string, content: string) => writeVersion(h.runtime.models, fileId, content, { author: 'author', operation: 'author_edit' });
+const authorWrites = (fileId: string, content: string) =>
+  writeVersion(h.runtime.models, fileId, content, { author: 'author', operation: 'author_edit' });
 const contentOf = async (fileId: string) => (await h.runtime.models.File.findById(fileId).lean())!.content;
 /** The model holds this reply back long enough for the author's edit to land first. */
 const slow = <T extends object>(entry: T) => ({ ...entry, ttftMs: 5000 });
@@ -52,7 +65,9 @@ test('stale_content: an author edit during generation is refused with the new ch
     say('writer', 'Done, keeping your new line.'),
   ]);
   // The writer's first request carries chapter 1 [full] (version 1); the author then edits another line.
-  const authorEdit = h.model.waitForRequests(2, 120_000).then(() => authorWrites(id, 'The sea was calm.\nNobody spoke a word.'));
+  const authorEdit = h.model
+    .waitForRequests(2, 120_000)
+    .then(() => authorWrites(id, 'The sea was calm.\nNobody spoke a word.'));
   const r = await runTurn(h, sessionId, 'Make the sea in chapter 1 angrier');
   await authorEdit;
   const res = ofType(r.events, 'tool_result').map((e) => e.data);
@@ -61,7 +76,11 @@ test('stale_content: an author edit during generation is refused with the new ch
     ['query_files', 'ok'],
     ['edit_file', 'ok'],
   ]);
-  expect(res[0]!.result).toMatchObject({ seen_version: 1, version: 2, changes: { added: ['Nobody spoke a word.'], removed: ['Nobody spoke.'] } });
+  expect(res[0]!.result).toMatchObject({
+    seen_version: 1,
+    version: 2,
+    changes: { added: ['Nobody spoke a word.'], removed: ['Nobody spoke.'] },
+  });
   expect(String((res[0]!.result as { changes: { diff: string } }).changes.diff)).toContain('+Nobody spoke a word.');
   expect(await contentOf(id)).toBe('The sea was furious.\nNobody spoke a word.');
 });
@@ -72,7 +91,15 @@ test('a query_files read counts only from the next model call: an edit in the sa
   const edit = { id, operation: 'replace', anchor: 'Rain fell.', text: 'Hail fell.' };
   h.model.script([
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
-    slow({ match: { agent: 'writer' as const }, reply: { toolCalls: [{ name: 'query_files', arguments: { id } }, { name: 'edit_file', arguments: edit }] } }),
+    slow({
+      match: { agent: 'writer' as const },
+      reply: {
+        toolCalls: [
+          { name: 'query_files', arguments: { id } },
+          { name: 'edit_file', arguments: edit },
+        ],
+      },
+    }),
     call('writer', 'edit_file', edit),
     say('writer', 'Done.'),
   ]);
@@ -97,7 +124,9 @@ test("reads are cleared when the agent changes: the planner's read does not vouc
     call('writer', 'edit_file', { id, operation: 'replace', anchor: 'Mara waited.', text: 'Mara paced.' }),
     say('writer', 'Your chapter changed meanwhile; I kept it.'),
   ]);
-  const authorEdit = h.model.waitForRequests(2, 120_000).then(() => authorWrites(id, 'Mara waited.\nThe bell rang twice.'));
+  const authorEdit = h.model
+    .waitForRequests(2, 120_000)
+    .then(() => authorWrites(id, 'Mara waited.\nThe bell rang twice.'));
   const r = await runTurn(h, sessionId, 'Plan and revise chapter 1');
   await authorEdit;
   expect(ofType(r.events, 'tool_result').map((e) => [e.agent, e.data.name, e.data.errorType ?? 'ok'])).toEqual([
@@ -118,10 +147,14 @@ test("the request's own writes count as seen: an author edit after the agent's o
     slow(call('writer', 'edit_file', { id: first, operation: 'replace', anchor: 'Old line.', text: 'New line.' })),
     say('writer', 'Kept your change.'),
   ]);
-  const authorEdit = h.model.waitForRequests(3, 120_000).then(() => authorWrites(first, 'Old line.\nA coda, as I like it.'));
+  const authorEdit = h.model
+    .waitForRequests(3, 120_000)
+    .then(() => authorWrites(first, 'Old line.\nA coda, as I like it.'));
   const r = await runTurn(h, sessionId, 'Tidy chapter 5');
   await authorEdit;
-  expect(JSON.stringify(h.model.requests.filter((q) => q.agent === 'writer')[1]!.body.messages)).not.toContain(`(id=${first}) [full]`);
+  expect(JSON.stringify(h.model.requests.filter((q) => q.agent === 'writer')[1]!.body.messages)).not.toContain(
+    `(id=${first}) [full]`,
+  );
   expect(ofType(r.events, 'tool_result').map((e) => [e.data.name, e.data.errorType ?? 'ok'])).toEqual([
     ['edit_file', 'ok'],
     ['edit_file', 'stale_content'],
@@ -141,7 +174,9 @@ test('a file not seen in full this request is edited by exact match only (no sna
     call('writer', 'edit_file', { id: first, operation: 'replace', anchor: 'Old harbour.', text: 'The old harbour.' }),
     say('writer', 'Done.'),
   ]);
-  const authorEdit = h.model.waitForRequests(2, 120_000).then(() => authorWrites(first, `Old harbour at dusk.\nGulls.${rest}`));
+  const authorEdit = h.model
+    .waitForRequests(2, 120_000)
+    .then(() => authorWrites(first, `Old harbour at dusk.\nGulls.${rest}`));
   const r = await runTurn(h, sessionId, 'Tidy chapter 5');
   await authorEdit;
   const requests = h.model.requests.filter((q) => q.agent === 'writer');
@@ -177,7 +212,19 @@ test('edit_file writes only on the head it checked: an author version landing be
   });
   const models = { ...real, FileVersion: racingVersions } as Models;
   const out = await editFile(
-    { models, turnId, projectId, ownerId: 'local', agent: 'writer', authorMessage: 'calmer', focusFileId: null, key: `${turnId}:1:c1`, run: 1, step: 2, event: (d) => d },
+    {
+      models,
+      turnId,
+      projectId,
+      ownerId: 'local',
+      agent: 'writer',
+      authorMessage: 'calmer',
+      focusFileId: null,
+      key: `${turnId}:1:c1`,
+      run: 1,
+      step: 2,
+      event: (d) => d,
+    },
     { id, operation: 'replace', anchor: 'Calm water.', text: 'Still water.' },
   );
   expect(raced).toBe(true);
@@ -207,7 +254,19 @@ test("an agent's delete does not take an author edit that lands between its chec
   });
   const turnId = 'e'.repeat(24);
   const out = await deleteFile(
-    { models: { ...real, File: racingFiles } as Models, turnId, projectId, ownerId: 'local', agent: 'writer', authorMessage: 'tidy up', focusFileId: null, key: `${turnId}:1:d1`, run: 1, step: 1, event: (d) => d },
+    {
+      models: { ...real, File: racingFiles } as Models,
+      turnId,
+      projectId,
+      ownerId: 'local',
+      agent: 'writer',
+      authorMessage: 'tidy up',
+      focusFileId: null,
+      key: `${turnId}:1:d1`,
+      run: 1,
+      step: 1,
+      event: (d) => d,
+    },
     { id },
   );
   expect(raced).toBe(true);
@@ -226,7 +285,12 @@ test("the author's baseVersion edit is a compare-and-set: an agent's version lan
         return async (doc: { author?: string }) => {
           if (!raced && doc.author === 'author') {
             raced = true;
-            await writeVersion(real, id, 'Draft two by the agent.', { author: 'ai', agent: 'writer', turnId: 'another-turn', operation: 'edit:append' });
+            await writeVersion(real, id, 'Draft two by the agent.', {
+              author: 'ai',
+              agent: 'writer',
+              turnId: 'another-turn',
+              operation: 'edit:append',
+            });
           }
           return target.create(doc as never);
         };
@@ -234,10 +298,22 @@ test("the author's baseVersion edit is a compare-and-set: an agent's version lan
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
-  const app = createApp({ config: h.config, models: { ...real, FileVersion: racingVersions } as Models, redis: h.runtime.redis, temporal: h.runtime.temporal, logger: createLogger('silent'), clock: () => new Date() });
+  const app = createApp({
+    config: h.config,
+    models: { ...real, FileVersion: racingVersions } as Models,
+    redis: h.runtime.redis,
+    temporal: h.runtime.temporal,
+    logger: createLogger('silent'),
+    clock: () => new Date(),
+  });
   const server = await createStartedServer(app);
   try {
-    const res = await api<{ error: { code: string; details: { version: number; latestAuthor: string } } }>(server, 'PUT', `/api/v1/files/${id}`, { content: 'My draft.', baseVersion: 1 });
+    const res = await api<{ error: { code: string; details: { version: number; latestAuthor: string } } }>(
+      server,
+      'PUT',
+      `/api/v1/files/${id}`,
+      { content: 'My draft.', baseVersion: 1 },
+    );
     expect(raced).toBe(true);
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'version_conflict', details: { version: 2, latestAuthor: 'ai' } });
@@ -245,7 +321,9 @@ test("the author's baseVersion edit is a compare-and-set: an agent's version lan
     await server.close();
   }
   expect(await contentOf(id)).toBe('Draft two by the agent.');
-  await expect(writeVersion(real, id, 'late', { author: 'author', operation: 'author_edit', expectedVersion: 1 })).rejects.toBeInstanceOf(VersionConflict);
+  await expect(
+    writeVersion(real, id, 'late', { author: 'author', operation: 'author_edit', expectedVersion: 1 }),
+  ).rejects.toBeInstanceOf(VersionConflict);
 });
 
 test("author_edits: query_files by id returns the author's net diff since the last AI version (a real diff: a moved line shows)", async () => {
@@ -255,9 +333,15 @@ test("author_edits: query_files by id returns the author's net diff since the la
   // Only moved lines: a set of lines would say the author changed nothing.
   expect(await authorLines(h.runtime.models, id)).toEqual(['Beta.']);
   await authorWrites(id, 'Alpha.\nGamma.\nBeta.\nDelta, my own.');
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), call('writer', 'query_files', { id }), say('writer', 'Read it.')]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    call('writer', 'query_files', { id }),
+    say('writer', 'Read it.'),
+  ]);
   const r = await runTurn(h, sessionId, 'Read chapter 1');
-  const result = ofType(r.events, 'tool_result')[0]!.data.result as { author_edits: { since_version: number; version: number; diff: string } };
+  const result = ofType(r.events, 'tool_result')[0]!.data.result as {
+    author_edits: { since_version: number; version: number; diff: string };
+  };
   expect(result.author_edits).toMatchObject({ since_version: 1, version: 3 });
   expect(result.author_edits.diff).toContain('+Delta, my own.');
   // The moved line is both removed and added (whichever of the two the diff moves).
@@ -269,7 +353,12 @@ test("author_edits: query_files by id returns the author's net diff since the la
   expect(JSON.stringify(sent.body.messages)).toContain('+Delta, my own.');
 
   // After the AI writes again, there is nothing of the author's left to report.
-  await writeVersion(h.runtime.models, id, 'Alpha.\nGamma.\nBeta.\nDelta, my own.\nEpsilon.', { author: 'ai', agent: 'writer', turnId: 'later', operation: 'edit:append' });
+  await writeVersion(h.runtime.models, id, 'Alpha.\nGamma.\nBeta.\nDelta, my own.\nEpsilon.', {
+    author: 'ai',
+    agent: 'writer',
+    turnId: 'later',
+    operation: 'edit:append',
+  });
   expect(await authorEdits(h.runtime.models, id)).toBeNull();
 });
 
@@ -307,9 +396,14 @@ test('tool cards tell the truth: intentional refusals carry their kind (kept you
   ]);
 
   h.model.reset();
-  h.model.script([call('writer', 'edit_file', { id, operation: 'append', text: 'More.' }), say('writer', 'What should I change: pacing or tone?')]);
+  h.model.script([
+    call('writer', 'edit_file', { id, operation: 'append', text: 'More.' }),
+    say('writer', 'What should I change: pacing or tone?'),
+  ]);
   const r2 = await runTurn(h, sessionId, '帮我优化一下');
-  expect(ofType(r2.events, 'tool_result').map((e) => [e.data.errorType, e.data.refusal])).toEqual([['clarify_first', 'asking_first']]);
+  expect(ofType(r2.events, 'tool_result').map((e) => [e.data.errorType, e.data.refusal])).toEqual([
+    ['clarify_first', 'asking_first'],
+  ]);
 
   h.model.reset();
   h.model.script([
@@ -320,6 +414,8 @@ test('tool cards tell the truth: intentional refusals carry their kind (kept you
   // A fresh session: in this one the author's message would answer the writer's question.
   const other = await api<{ id: string }>(h, 'POST', '/api/v1/sessions', { projectId });
   const r3 = await runTurn(h, other.body.id, 'Just tell me what you think, change nothing');
-  expect(ofType(r3.events, 'tool_result').map((e) => [e.data.errorType, e.data.refusal])).toEqual([['read_only_request', 'read_only']]);
+  expect(ofType(r3.events, 'tool_result').map((e) => [e.data.errorType, e.data.refusal])).toEqual([
+    ['read_only_request', 'read_only'],
+  ]);
   expect(await contentOf(id)).toBe('My opening.');
 });

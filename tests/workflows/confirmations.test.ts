@@ -2,7 +2,13 @@
  * Confirming a proposed next step (issue 9 item 1) in real turns: a confirmation routes to
  * the offered step without the router; a short answer to a follow-up question inherits.
  */
-import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { agentsSelected, call, ofType, requestsOf, router, say, streamFile } from '../helpers/script';
 
 let h: Harness;
@@ -17,18 +23,32 @@ const routerCalls = () => h.model.requests.filter((r) => r.agent === 'router').l
 test('confirming a read-only reviewer’s offer ("要我帮你改吗？" → "好的") runs the writer with read_only=false and write_content=true', async () => {
   const { sessionId } = await createProjectAndSession(h);
   h.model.script([
-    router({ current_agent: 'quality_reviewer', workflow_plan: 'review_only', read_only: true, write_content: false, scope: '审阅第1章' }),
+    router({
+      current_agent: 'quality_reviewer',
+      workflow_plan: 'review_only',
+      read_only: true,
+      write_content: false,
+      scope: '审阅第1章',
+    }),
     say('quality_reviewer', '第一章开头节奏偏慢，对话也略显拖沓。要我帮你改吗？'),
   ]);
   const r1 = await runTurn(h, sessionId, '帮我看看第一章写得怎么样，先别改');
   expect(r1.outcome.status).toBe('awaiting_author');
 
   h.model.reset();
-  h.model.script([call('writer', 'create_file', { type: 'draft', title: '第1章（修订）', content: '修订后的开头。' }), say('writer', '已按建议改好。')]);
+  h.model.script([
+    call('writer', 'create_file', { type: 'draft', title: '第1章（修订）', content: '修订后的开头。' }),
+    say('writer', '已按建议改好。'),
+  ]);
   const r2 = await runTurn(h, sessionId, '好的');
   expect(routerCalls()).toBe(0);
   expect(agentsSelected(r2.events)).toEqual(['writer']);
-  expect(r2.turn.routing).toMatchObject({ current_agent: 'writer', read_only: false, write_content: true, source: 'confirm_proposal' });
+  expect(r2.turn.routing).toMatchObject({
+    current_agent: 'writer',
+    read_only: false,
+    write_content: true,
+    source: 'confirm_proposal',
+  });
   // Write tools work: the turn is not read-only any more.
   expect(ofType(r2.events, 'tool_result')[0]!.data).toMatchObject({ name: 'create_file', ok: true });
 });
@@ -55,7 +75,13 @@ test('"ok, go" after "Shall I write the next chapter?" follows the chapter the p
   const { sessionId } = await createProjectAndSession(h);
   h.model.script([
     router({ current_agent: 'writer', workflow_plan: 'quick', scope: 'chapter 3' }),
-    ...streamFile('writer', 'Chapter 3: The Reef', 'The reef waited.', 'draft', '\n\nChapter 3 is saved. Shall I write the next chapter?'),
+    ...streamFile(
+      'writer',
+      'Chapter 3: The Reef',
+      'The reef waited.',
+      'draft',
+      '\n\nChapter 3 is saved. Shall I write the next chapter?',
+    ),
   ]);
   await runTurn(h, sessionId, 'Write chapter 3');
 
@@ -79,5 +105,11 @@ test('a short answer to a follow-up question ("悬疑还是温情？" → "温�
   h.model.script([say('planner', '好的，按温情路线规划。')]);
   const r2 = await runTurn(h, sessionId, '温情');
   expect(routerCalls()).toBe(0);
-  expect(r2.turn.routing).toMatchObject({ current_agent: 'planner', workflow_plan: 'standard', write_content: false, scope: '全书大纲', source: 'inherit_after_question' });
+  expect(r2.turn.routing).toMatchObject({
+    current_agent: 'planner',
+    workflow_plan: 'standard',
+    write_content: false,
+    scope: '全书大纲',
+    source: 'inherit_after_question',
+  });
 });

@@ -7,26 +7,56 @@ import { buildAgentMessages } from '../../src/activities/agent-messages';
 import { assembleTurnContext, ensureTurnContext, storeTurnContext } from '../../src/activities/context';
 import { createWorkerCaches, type WorkerCaches } from '../../src/activities/worker-caches';
 import type { LlmStepInput } from '../../src/core/turn-types';
-import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { call, ofType, requestsOf, router, say } from '../helpers/script';
 
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness({
-    config: { AGENT_CONTEXT_TOKEN_BUDGET: '1500', AGENT_WORKING_SET_MAX_FILES: '2', AGENT_WORKING_SET_MAX_CHARS: '3000', REVIEW_WORD_THRESHOLD: '100000' },
+    config: {
+      AGENT_CONTEXT_TOKEN_BUDGET: '1500',
+      AGENT_WORKING_SET_MAX_FILES: '2',
+      AGENT_WORKING_SET_MAX_CHARS: '3000',
+      REVIEW_WORD_THRESHOLD: '100000',
+    },
   });
 });
 afterAll(async () => h?.close());
 afterEach(() => expectScriptFullyUsed(h));
 
-async function authorFile(projectId: string, title: string, content: string, type = 'draft', importance?: string): Promise<string> {
-  const r = await api<{ id: string }>(h, 'POST', '/api/v1/files', { projectId, type, title, content, ...(importance ? { importance } : {}) });
+async function authorFile(
+  projectId: string,
+  title: string,
+  content: string,
+  type = 'draft',
+  importance?: string,
+): Promise<string> {
+  const r = await api<{ id: string }>(h, 'POST', '/api/v1/files', {
+    projectId,
+    type,
+    title,
+    content,
+    ...(importance ? { importance } : {}),
+  });
   if (r.status !== 201) throw new Error(`file create failed ${r.status}: ${JSON.stringify(r.body)}`);
   return r.body.id;
 }
 
 /** Context settings of the tests that drive a step's context directly. */
-const STEP_SETTINGS = { contextTokens: 1500, historyTokens: 1000, ledgerCeiling: 160000, workingSetMaxFiles: 2, workingSetMaxChars: 3000 };
+const STEP_SETTINGS = {
+  contextTokens: 1500,
+  historyTokens: 1000,
+  ledgerCeiling: 160000,
+  workingSetMaxFiles: 2,
+  workingSetMaxChars: 3000,
+};
 
 /** The tests that drive a step's context directly each run as one worker, with its own caches. */
 let caches: WorkerCaches;
@@ -55,7 +85,13 @@ const writerFirstStep = (turnId: string, scope: string): LlmStepInput => ({
 async function chapterTurn(text: string) {
   const { sessionId, projectId } = await createProjectAndSession(h);
   const ch = await authorFile(projectId, 'Chapter 1', text);
-  const turn = await h.runtime.models.Turn.create({ sessionId, projectId, ownerId: 'local', message: 'Tighten chapter 1.', workflowId: 'direct' });
+  const turn = await h.runtime.models.Turn.create({
+    sessionId,
+    projectId,
+    ownerId: 'local',
+    message: 'Tighten chapter 1.',
+    workflowId: 'direct',
+  });
   return { sessionId, projectId, ch, turnId: String(turn._id) };
 }
 
@@ -86,9 +122,19 @@ const userOf = (agent: 'writer' | 'planner', i: number) => {
 
 test('a character named in the message is in context even when the budget is tight', async () => {
   const { sessionId, projectId } = await createProjectAndSession(h);
-  for (let i = 0; i < 12; i++) await authorFile(projectId, `Sailor ${String.fromCharCode(65 + i)}${i}`, prose(`Sailor${i}`, 700), 'character', 'high');
+  for (let i = 0; i < 12; i++)
+    await authorFile(
+      projectId,
+      `Sailor ${String.fromCharCode(65 + i)}${i}`,
+      prose(`Sailor${i}`, 700),
+      'character',
+      'high',
+    );
   const named = await authorFile(projectId, 'Orsolya Brandt', prose('Orsolya', 700), 'character', 'low');
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick', scope: 'one scene' }), say('writer', 'Noted.')]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick', scope: 'one scene' }),
+    say('writer', 'Noted.'),
+  ]);
   await runTurn(h, sessionId, 'Write a short scene where Orsolya Brandt meets the harbour master.');
   const context = contextOf('writer')[0]!;
   expect(context).toContain(`Orsolya Brandt (id=${named}) [full]`);
@@ -102,27 +148,44 @@ test('a sibling chapter of the focus file is in context, and a passage the messa
   const { sessionId, projectId } = await createProjectAndSession(h);
   const ids: string[] = [];
   for (let i = 1; i <= 12; i++) {
-    const body = i === 2 ? `${prose('Chapter2', 300)}\n\nShe hid the brass key under the ferry bell.\n\n${prose('Chapter2b', 300)}` : prose(`Chapter${i}`, 300);
+    const body =
+      i === 2
+        ? `${prose('Chapter2', 300)}\n\nShe hid the brass key under the ferry bell.\n\n${prose('Chapter2b', 300)}`
+        : prose(`Chapter${i}`, 300);
     ids.push(await authorFile(projectId, `Chapter ${i}`, body));
   }
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick', scope: 'polish chapter 6' }), say('writer', 'Polished.')]);
-  await runTurn(h, sessionId, 'Polish this chapter and keep the brass key under the ferry bell consistent.', { focusFileId: ids[5] });
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick', scope: 'polish chapter 6' }),
+    say('writer', 'Polished.'),
+  ]);
+  await runTurn(h, sessionId, 'Polish this chapter and keep the brass key under the ferry bell consistent.', {
+    focusFileId: ids[5],
+  });
   const context = contextOf('writer')[0]!;
   expect(context).toContain(`Chapter 6 (id=${ids[5]}) [full]`);
   expect(context).toContain(`Chapter 5 (id=${ids[4]}) [full]`);
   expect(context).toContain(`Chapter 7 (id=${ids[6]}) [full]`);
-  expect(context).toMatch(new RegExp(`Chapter 2 \\(id=${ids[1]}\\) \\[retrieved snippet, characters \\d+–\\d+ of \\d+; not the full text: read it with query_files\\(id="${ids[1]}"\\)\\]\\n[^#]*She hid the brass key`));
+  expect(context).toMatch(
+    new RegExp(
+      `Chapter 2 \\(id=${ids[1]}\\) \\[retrieved snippet, characters \\d+–\\d+ of \\d+; not the full text: read it with query_files\\(id="${ids[1]}"\\)\\]\\n[^#]*She hid the brass key`,
+    ),
+  );
   // Far chapters are not given whole before the neighbours.
   expect(context).not.toContain(`Chapter 1 (id=${ids[0]}) [full]`);
   expect(context.indexOf('Chapter 7 (id=')).toBeLessThan(context.indexOf('[retrieved snippet'));
 });
 
-test('the working set carries the last two turns\' files with content within its limits (one line when already [full] in context), author edits marked, before the labelled message', async () => {
+test("the working set carries the last two turns' files with content within its limits (one line when already [full] in context), author edits marked, before the labelled message", async () => {
   const { sessionId, projectId } = await createProjectAndSession(h);
   // A long high-importance card fills the context budget, so the working set is what carries the files.
   await authorFile(projectId, 'Ballast', prose('Ballast', 9000), 'character', 'high');
   h.model.script([
-    router({ current_agent: 'planner', workflow_plan: 'standard', workflow_agents: ['planner', 'writer'], scope: 'notes and a scene' }),
+    router({
+      current_agent: 'planner',
+      workflow_plan: 'standard',
+      workflow_agents: ['planner', 'writer'],
+      scope: 'notes and a scene',
+    }),
     call('planner', 'create_file', { type: 'setting', title: 'Harbour notes', content: prose('Notes', 1200) }),
     say('planner', 'Notes saved.'),
     call('writer', 'create_file', { type: 'draft', title: 'Scene one', content: prose('Scene', 1000) }),
@@ -132,22 +195,38 @@ test('the working set carries the last two turns\' files with content within its
   expect(t1.outcome.status).toBe('completed');
   const notes = (await h.runtime.models.File.findOne({ projectId, title: 'Harbour notes' }).lean())!;
   const scene = (await h.runtime.models.File.findOne({ projectId, title: 'Scene one' }).lean())!;
-  const edit = await api(h, 'PUT', `/api/v1/files/${String(scene._id)}`, { content: `${scene.content}\nThe author's own closing line.` });
+  const edit = await api(h, 'PUT', `/api/v1/files/${String(scene._id)}`, {
+    content: `${scene.content}\nThe author's own closing line.`,
+  });
   expect(edit.status).toBe(200);
 
   h.model.reset();
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), call('writer', 'query_files', { id: String(notes._id) }), say('writer', 'Read them.')]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    call('writer', 'query_files', { id: String(notes._id) }),
+    say('writer', 'Read them.'),
+  ]);
   await runTurn(h, sessionId, 'Look over the harbour notes again please.');
   const second = userOf('writer', 0);
   expect(second.startsWith('<previous_turn_working_set>')).toBe(true);
-  expect(second).toContain(`Scene one (id=${String(scene._id)}) [full]\n${scene.content}\nThe author's own closing line.\n<author_edits>\nThe author's own closing line.\n</author_edits>`);
+  expect(second).toContain(
+    `Scene one (id=${String(scene._id)}) [full]\n${scene.content}\nThe author's own closing line.\n<author_edits>\nThe author's own closing line.\n</author_edits>`,
+  );
   // The message names the notes, so the context carries them whole: the working set gives them one line.
   expect(contextOf('writer')[0]).toContain(`Harbour notes (id=${String(notes._id)}) [full]\n${notes.content}`);
   expect(second).toContain(`- Harbour notes (id=${String(notes._id)}): shown in full in the project context above`);
-  expect(second.endsWith("</previous_turn_working_set>\n\n[This turn's user message]\nLook over the harbour notes again please.")).toBe(true);
+  expect(
+    second.endsWith(
+      "</previous_turn_working_set>\n\n[This turn's user message]\nLook over the harbour notes again please.",
+    ),
+  ).toBe(true);
 
   h.model.reset();
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), call('writer', 'create_file', { type: 'draft', title: 'Long scene', content: prose('Long', 3500) }), say('writer', 'Long scene saved.')]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    call('writer', 'create_file', { type: 'draft', title: 'Long scene', content: prose('Long', 3500) }),
+    say('writer', 'Long scene saved.'),
+  ]);
   await runTurn(h, sessionId, 'Write a long scene at the lighthouse.');
   h.model.reset();
   h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'Ready.')]);
@@ -156,7 +235,9 @@ test('the working set carries the last two turns\' files with content within its
   const long = (await h.runtime.models.File.findOne({ projectId, title: 'Long scene' }).lean())!;
   // Last two turns only: the notes read in turn 2 (whole) and the long scene of turn 3, over the 3000-character limit (listed).
   expect(fourth).toContain(`Harbour notes (id=${String(notes._id)}) [full]\n${notes.content}`);
-  expect(fourth).toContain(`Long scene (id=${String(long._id)}, draft): not shown here (working-set limit); read it with query_files(id="${String(long._id)}")`);
+  expect(fourth).toContain(
+    `Long scene (id=${String(long._id)}, draft): not shown here (working-set limit); read it with query_files(id="${String(long._id)}")`,
+  );
   expect(fourth).not.toContain(prose('Long', 3500).slice(0, 200));
   expect(fourth).not.toContain('Scene one');
 });
@@ -173,7 +254,9 @@ test('context is assembled once per turn: later steps reuse it and a file change
   const { turnId } = await runTurn(h, sessionId, 'Add one closing line to chapter 1.');
   const [first, second, third] = contextOf('writer');
   expect(first).toContain(`Chapter 1 (id=${ch}) [full]`);
-  expect(second).toContain(`Chapter 1 (id=${ch}) [changed during this request: the text below is from its start; read the current text with query_files(id="${ch}")]`);
+  expect(second).toContain(
+    `Chapter 1 (id=${ch}) [changed during this request: the text below is from its start; read the current text with query_files(id="${ch}")]`,
+  );
   expect(second).not.toContain('A NEW LINE WRITTEN THIS TURN.');
   // Apart from the mark, later steps get exactly the first step's context: nothing was rebuilt.
   expect(second!.replace(/ \[changed during this request[^\]]*\]/, ' [full]')).toBe(first);
@@ -203,11 +286,20 @@ test("a step's tool calls take the Turn's fields from its context; a context sto
   await h.runtime.models.Turn.updateOne({ _id: turnId }, { $set: { focusFileId: ch } });
   const input = writerFirstStep(turnId, 'chapter 1');
   const built = await buildAgentMessages(h.runtime.models, createWorkerCaches(), input, STEP_SETTINGS);
-  expect(built.toolTurn).toEqual({ sessionId, projectId, ownerId: 'local', jobId: null, message: 'Tighten chapter 1.', focusFileId: ch });
+  expect(built.toolTurn).toEqual({
+    sessionId,
+    projectId,
+    ownerId: 'local',
+    jobId: null,
+    message: 'Tighten chapter 1.',
+    focusFileId: ch,
+  });
   await built.storeContext();
   // Read back by another worker: the same fields.
   const later = { ...input, step: 2 };
-  expect((await buildAgentMessages(h.runtime.models, createWorkerCaches(), later, STEP_SETTINGS)).toolTurn).toEqual(built.toolTurn);
+  expect((await buildAgentMessages(h.runtime.models, createWorkerCaches(), later, STEP_SETTINGS)).toolTurn).toEqual(
+    built.toolTurn,
+  );
   // Stored before contexts kept the focus file: none, and the step reads the Turn for its calls.
   await h.runtime.models.TurnContext.collection.updateOne({ _id: turnId } as never, { $unset: { focusFileId: '' } });
   expect((await buildAgentMessages(h.runtime.models, createWorkerCaches(), later, STEP_SETTINGS)).toolTurn).toBeNull();
@@ -223,7 +315,13 @@ test('each file shown whole is checked against the version it was shown at: the 
   const first = await buildAgentMessages(h.runtime.models, caches, input, STEP_SETTINGS);
   await first.storeContext();
   const shown = (await h.runtime.models.TurnContext.findById(turnId).lean())!.shown.map((s) => [s.fileId, s.version]);
-  expect(shown).toEqual(expect.arrayContaining([[ch, 1], [second, 2], [third, 1]]));
+  expect(shown).toEqual(
+    expect.arrayContaining([
+      [ch, 1],
+      [second, 2],
+      [third, 1],
+    ]),
+  );
   expect(first.ledger.changed).toEqual([]);
   // Chapter 2 moves on to version 3 and chapter 3 goes to the trash; chapter 1 stays as shown.
   await api(h, 'PUT', `/api/v1/files/${second}`, { content: 'THE AUTHOR REWROTE CHAPTER 2.' });
@@ -236,7 +334,7 @@ test('each file shown whole is checked against the version it was shown at: the 
   expect(context).toContain(`Chapter 3 (id=${third}) [changed during this request`);
 });
 
-test('a worker that built or read a turn\'s context serves later steps from memory, not from MongoDB', async () => {
+test("a worker that built or read a turn's context serves later steps from memory, not from MongoDB", async () => {
   const { turnId } = await chapterTurn(prose('Cached', 600));
   const first = await ensureTurnContext(h.runtime.models, caches, STEP_SETTINGS, turnId, 'chapter 1');
   await first.store();
@@ -275,7 +373,9 @@ test('an attempt whose context lost the race to a different one fails, so nothin
   const theirs = await assembleTurnContext(h.runtime.models, caches, STEP_SETTINGS, turnId, 'chapter 1');
   await storeTurnContext(h.runtime.models, theirs);
   await expect(storeTurnContext(h.runtime.models, mine)).rejects.toThrow(/different context/);
-  expect((await h.runtime.models.TurnContext.findById(turnId).lean())!.contextMoving).toContain('THE AUTHOR REWROTE THIS.');
+  expect((await h.runtime.models.TurnContext.findById(turnId).lean())!.contextMoving).toContain(
+    'THE AUTHOR REWROTE THIS.',
+  );
   // The winner's own retry goes on.
   await expect(storeTurnContext(h.runtime.models, theirs)).resolves.toBeUndefined();
 });
@@ -285,12 +385,20 @@ test('importance: the author sets it over REST, the planner through create_file 
   const hero = await authorFile(projectId, 'Mara Voss', 'A harbour pilot.', 'character', 'high');
   const town = await authorFile(projectId, 'Fog Town', 'A town under fog.', 'setting');
   expect((await api<{ importance: string | null }>(h, 'GET', `/api/v1/files/${town}`)).body.importance).toBeNull();
-  const put = await api<{ importance: string }>(h, 'PUT', `/api/v1/files/${town}`, { content: 'A town under fog.', importance: 'low' });
+  const put = await api<{ importance: string }>(h, 'PUT', `/api/v1/files/${town}`, {
+    content: 'A town under fog.',
+    importance: 'low',
+  });
   expect(put.body.importance).toBe('low');
 
   h.model.script([
     router({ current_agent: 'planner', workflow_plan: 'quick', workflow_agents: ['planner'] }),
-    call('planner', 'create_file', { type: 'character', title: 'Old Ferryman', content: 'He rows at night.', importance: 'low' }),
+    call('planner', 'create_file', {
+      type: 'character',
+      title: 'Old Ferryman',
+      content: 'He rows at night.',
+      importance: 'low',
+    }),
     call('planner', 'set_importance', { id: hero, importance: 'low' }),
     say('planner', 'Cast updated.'),
   ]);
@@ -313,10 +421,12 @@ test('importance: the author sets it over REST, the planner through create_file 
   await runTurn(h, sessionId, 'The ferryman should matter more in the story.');
   expect((await h.runtime.models.File.findById(ferryman._id).lean())!.importance).toBe('high');
   // The manifest every agent sees says so.
-  expect(contextOf('planner')[0]).toContain(`Old Ferryman (id=${String(ferryman._id)}, character, 4 words, importance low)`);
+  expect(contextOf('planner')[0]).toContain(
+    `Old Ferryman (id=${String(ferryman._id)}, character, 4 words, importance low)`,
+  );
 });
 
-test('chapters shown whole come before the history in book order, so the next chapter repeats the last prompt\'s start; the chapter a turn works on stays with what moves', async () => {
+test("chapters shown whole come before the history in book order, so the next chapter repeats the last prompt's start; the chapter a turn works on stays with what moves", async () => {
   const { sessionId, projectId } = await createProjectAndSession(h);
   // Created out of order: the standing part follows the book, not creation or id order.
   const ch3 = await authorFile(projectId, 'Chapter 3', prose('Third', 200));
@@ -324,8 +434,21 @@ test('chapters shown whole come before the history in book order, so the next ch
   const ch2 = await authorFile(projectId, 'Chapter 2', prose('Second', 200));
   const outline = await authorFile(projectId, 'Outline', prose('Outline', 200), 'outline');
   const turnOn = async (message: string, focusFileId?: string) => {
-    const turn = await h.runtime.models.Turn.create({ sessionId, projectId, ownerId: 'local', message, workflowId: 'direct', ...(focusFileId ? { focusFileId } : {}) });
-    return assembleTurnContext(h.runtime.models, caches, { ...STEP_SETTINGS, contextTokens: 20000 }, String(turn._id), message);
+    const turn = await h.runtime.models.Turn.create({
+      sessionId,
+      projectId,
+      ownerId: 'local',
+      message,
+      workflowId: 'direct',
+      ...(focusFileId ? { focusFileId } : {}),
+    });
+    return assembleTurnContext(
+      h.runtime.models,
+      caches,
+      { ...STEP_SETTINGS, contextTokens: 20000 },
+      String(turn._id),
+      message,
+    );
   };
   const next = await turnOn('Write the next chapter.');
   const at = (id: string) => next.context.indexOf(`(id=${id}) [full]`);

@@ -6,7 +6,14 @@
 import { newId } from '../../src/db/models';
 import { countPromptTokens } from '../../src/offline-model/tokens';
 import type { ChatCompletionRequest } from '../../src/offline-model/types';
-import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { call, requestsOf, router, say } from '../helpers/script';
 
 const CEILING = 4000;
@@ -34,7 +41,9 @@ test('the ledger never exceeds its ceiling: as the tool loop grows the history s
     projectId,
     type: 'draft',
     title: 'Logbook',
-    content: Array.from({ length: 30 }, (_, i) => `Entry ${i}: the wind turned north-east at bell ${i % 8}.`).join('\n'),
+    content: Array.from({ length: 30 }, (_, i) => `Entry ${i}: the wind turned north-east at bell ${i % 8}.`).join(
+      '\n',
+    ),
   });
   // A long earlier conversation in this session (written directly: twelve turns of chat would only slow the test).
   const { Message, Session } = h.runtime.models;
@@ -65,14 +74,18 @@ test('the ledger never exceeds its ceiling: as the tool loop grows the history s
   // The ledger was used, not left idle: the first step filled it close to the ceiling.
   expect(used[0]).toBeGreaterThan(CEILING * 0.8);
   // The earlier conversation is what gave way: fewer history messages at every step until none is left.
-  const historyCount = steps.map((s) => s.messages.filter((m) => /(Author|Writer) said thing/.test(String(m.content))).length);
+  const historyCount = steps.map(
+    (s) => s.messages.filter((m) => /(Author|Writer) said thing/.test(String(m.content))).length,
+  );
   expect(historyCount[0]).toBeGreaterThanOrEqual(4);
   for (let i = 1; i < historyCount.length; i++) {
     if (historyCount[i - 1]! > 0) expect(historyCount[i]).toBeLessThan(historyCount[i - 1]!);
     else expect(historyCount[i]).toBe(0);
   }
   // Only then, the oldest tool results of the run give way; the latest one is always whole.
-  const elided = steps.map((s) => s.messages.filter((m) => m.role === 'tool' && String(m.content).includes('"elided"')).length);
+  const elided = steps.map(
+    (s) => s.messages.filter((m) => m.role === 'tool' && String(m.content).includes('"elided"')).length,
+  );
   const firstElision = elided.findIndex((n) => n > 0);
   expect(firstElision).toBeGreaterThan(0);
   expect(historyCount[firstElision]).toBe(0);
@@ -83,6 +96,8 @@ test('the ledger never exceeds its ceiling: as the tool loop grows the history s
   // The context and the author's message stayed whole at every step.
   for (const s of steps) {
     expect(s.messages[1]!.content).toBe(steps[0]!.messages[1]!.content);
-    expect(s.messages.some((m) => m.role === 'user' && m.content === 'Read the logbook carefully before we go on.')).toBe(true);
+    expect(
+      s.messages.some((m) => m.role === 'user' && m.content === 'Read the logbook carefully before we go on.'),
+    ).toBe(true);
   }
 });

@@ -3,7 +3,13 @@
  * runs and is answered on its own — two create_file calls make two files, each announced
  * once — instead of the second being answered with the first's outcome and never made.
  */
-import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { ofType, router, say } from '../helpers/script';
 
 let h: Harness;
@@ -22,8 +28,16 @@ test('two calls with one id in one answer are two calls', async () => {
       reply: {
         content: '',
         toolCalls: [
-          { id: 'same', name: 'create_file', arguments: { title: 'Mara Voss', type: 'character', content: 'A harbour pilot.' } },
-          { id: 'same', name: 'create_file', arguments: { title: 'Ilse Brandt', type: 'character', content: 'The lighthouse keeper.' } },
+          {
+            id: 'same',
+            name: 'create_file',
+            arguments: { title: 'Mara Voss', type: 'character', content: 'A harbour pilot.' },
+          },
+          {
+            id: 'same',
+            name: 'create_file',
+            arguments: { title: 'Ilse Brandt', type: 'character', content: 'The lighthouse keeper.' },
+          },
         ],
       },
     },
@@ -42,6 +56,8 @@ test('two calls with one id in one answer are two calls', async () => {
   expect(results).toHaveLength(2);
   expect(new Set(results.map((e) => e.toolCallId)).size).toBe(2);
   const followUp = h.model.requests.filter((q) => q.agent === 'writer')[1]!;
-  const toolMessages = (followUp.body.messages as { role: string; tool_call_id?: string }[]).filter((m) => m.role === 'tool');
+  const toolMessages = (followUp.body.messages as { role: string; tool_call_id?: string }[]).filter(
+    (m) => m.role === 'tool',
+  );
   expect(new Set(toolMessages.map((m) => m.tool_call_id)).size).toBe(2);
 });

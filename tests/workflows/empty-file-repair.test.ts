@@ -4,7 +4,13 @@
  * a plain notice, and the record (files, messages, outcome) agrees with what the author saw.
  * Real services, scripted offline model.
  */
-import { createHarness, expectScriptFullyUsed, createProjectAndSession, type Harness, runTurn } from '../helpers/harness';
+import {
+  createHarness,
+  expectScriptFullyUsed,
+  createProjectAndSession,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { agentsSelected, call, chatText, ofType, requestsOf, router, say, words } from '../helpers/script';
 
 let h: Harness;
@@ -25,7 +31,9 @@ test('empty-file correction round: the agent that created the empty file (here t
   const { outcome, events, turn } = await runTurn(h, sessionId, 'Outline my novel');
   expect(outcome.status).toBe('completed');
   expect(agentsSelected(events)).toEqual(['planner', 'planner']);
-  expect(ofType(events, 'handoff').map((e) => `${e.data.from}>${e.data.to}:${e.data.kind}`)).toEqual(['planner>planner:empty_file_repair']);
+  expect(ofType(events, 'handoff').map((e) => `${e.data.from}>${e.data.to}:${e.data.kind}`)).toEqual([
+    'planner>planner:empty_file_repair',
+  ]);
   const repair = requestsOf(h.model, 'planner')[2]!;
   expect(repair.all).toContain('[empty file correction]');
   expect(repair.all).toMatch(/"Outline" \(id=[0-9a-f]{24}\) was created but is still empty/);
@@ -71,7 +79,10 @@ test('seed A52: a question to the author from the interrupted run carries over t
   expect(agentsSelected(events)).toEqual(['writer', 'writer']);
   expect(ofType(events, 'handoff').map((e) => e.data.kind)).toEqual(['empty_file_repair']);
   expect(outcome).toMatchObject({ status: 'awaiting_author', stopReason: 'question_to_author' });
-  expect(ofType(events, 'workflow_stopped')[0]!.data).toMatchObject({ reason: 'question_to_author', message: 'Shall I write chapter 2 as well?' });
+  expect(ofType(events, 'workflow_stopped')[0]!.data).toMatchObject({
+    reason: 'question_to_author',
+    message: 'Shall I write chapter 2 as well?',
+  });
   const file = await h.runtime.models.File.findOne({ projectId, title: 'Chapter 1' }).lean();
   expect(file?.words).toBe(60);
   // The held writer text is released (no review followed): the author sees the question.
@@ -90,6 +101,8 @@ test('seed A52 with the review gate: after the correction round the reviewer get
   const { outcome, events } = await runTurn(h, sessionId, 'Write chapter 5');
   expect(agentsSelected(events)).toEqual(['writer', 'writer', 'quality_reviewer']);
   expect(outcome.status).toBe('completed');
-  expect(requestsOf(h.model, 'quality_reviewer')[0]!.all).toContain('[writer question for the author] Want chapter 6 next?');
+  expect(requestsOf(h.model, 'quality_reviewer')[0]!.all).toContain(
+    '[writer question for the author] Want chapter 6 next?',
+  );
   expect(chatText(events)).not.toContain('HELD');
 });

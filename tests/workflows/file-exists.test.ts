@@ -3,7 +3,14 @@
  * item 4): the model gets `file_exists` with that file's id, to edit it, instead of a second
  * "Chapter 2" beside the first.
  */
-import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { call, ofType, requestsOf, router, say } from '../helpers/script';
 
 let h: Harness;
@@ -15,7 +22,12 @@ afterEach(() => expectScriptFullyUsed(h));
 
 test('a second file with an existing title in the same folder is refused with the existing id', async () => {
   const { projectId, sessionId } = await createProjectAndSession(h);
-  const mine = await api<{ id: string }>(h, 'POST', '/api/v1/files', { projectId, type: 'draft', title: 'Chapter 2', content: 'The author wrote this chapter.' });
+  const mine = await api<{ id: string }>(h, 'POST', '/api/v1/files', {
+    projectId,
+    type: 'draft',
+    title: 'Chapter 2',
+    content: 'The author wrote this chapter.',
+  });
   h.model.script([
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
     call('writer', 'create_file', { title: 'Chapter 2', type: 'draft' }),
@@ -28,7 +40,9 @@ test('a second file with an existing title in the same folder is refused with th
   expect(drafts.map((f) => String(f._id))).toEqual([mine.body.id]);
   expect(drafts[0]).toMatchObject({ content: 'The author wrote this chapter.', versionCount: 1 });
   expect(ofType(r.events, 'file_created')).toEqual([]);
-  expect(ofType(r.events, 'tool_result').map((e) => [e.data.name, e.data.ok, e.data.errorType])).toEqual([['create_file', false, 'file_exists']]);
+  expect(ofType(r.events, 'tool_result').map((e) => [e.data.name, e.data.ok, e.data.errorType])).toEqual([
+    ['create_file', false, 'file_exists'],
+  ]);
   // The model is told which file to edit.
   const followUp = requestsOf(h.model, 'writer')[1]!;
   expect(followUp.all).toContain(`"error_type":"file_exists"`);
@@ -41,7 +55,12 @@ test('the same title in another folder is a different file', async () => {
   const folder = await api<{ id: string }>(h, 'POST', '/api/v1/files', { projectId, type: 'folder', title: 'Part II' });
   h.model.script([
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
-    call('writer', 'create_file', { title: 'Notes', type: 'setting', parent_id: folder.body.id, content: 'Notes for part two.' }),
+    call('writer', 'create_file', {
+      title: 'Notes',
+      type: 'setting',
+      parent_id: folder.body.id,
+      content: 'Notes for part two.',
+    }),
     say('writer', 'Saved the notes for part two.'),
   ]);
   const r = await runTurn(h, sessionId, 'Add notes for part two');

@@ -3,7 +3,13 @@
  * messages' sequence numbers are reserved while finalize looks up which of the turn's files
  * are gone, not after, and the messages still follow the author's in order.
  */
-import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { beforeCalls, interceptQueries, sleep } from '../helpers/model-spies';
 import { router, say, streamFile, words } from '../helpers/script';
 
@@ -16,7 +22,11 @@ afterEach(() => expectScriptFullyUsed(h));
 
 test('the reply’s sequence number is reserved while the turn’s files are looked up; the messages keep their order', async () => {
   const { sessionId } = await createProjectAndSession(h);
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), ...streamFile('writer', 'Chapter 1', words(40)), say('writer', 'Chapter 1 is written.')]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    ...streamFile('writer', 'Chapter 1', words(40)),
+    say('writer', 'Chapter 1 is written.'),
+  ]);
   const order: string[] = [];
   // finalize's lookup of the files gone (by `_id` alone) answers slowly.
   const isGoneLookup = (filter: Record<string, unknown>) => Object.keys(filter).length === 1 && '_id' in filter;
@@ -47,6 +57,12 @@ test('the reply’s sequence number is reserved while the turn’s files are loo
   const messages = await h.runtime.models.Message.find({ sessionId }).sort({ seq: 1 }).lean();
   // Every number used, in order: the author's message, the first turn's replies, the second turn's.
   expect(messages.map((m) => m.seq)).toEqual(messages.map((_, i) => i + 1));
-  expect(messages.map((m) => (m.role === 'user' ? m.content : m.role))).toEqual(['Write chapter 1', 'assistant', 'assistant', 'And now?', 'assistant']);
+  expect(messages.map((m) => (m.role === 'user' ? m.content : m.role))).toEqual([
+    'Write chapter 1',
+    'assistant',
+    'assistant',
+    'And now?',
+    'assistant',
+  ]);
   expect(messages[1]!.breadcrumb).toEqual([{ op: 'created', fileId: expect.any(String), title: 'Chapter 1' }]);
 });

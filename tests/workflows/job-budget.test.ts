@@ -14,10 +14,18 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-type JobView = { status: string; chaptersDone: number[]; maxTokens: number | null; usage: { totalTokens: number }; live: JobProgress | null };
+type JobView = {
+  status: string;
+  chaptersDone: number[];
+  maxTokens: number | null;
+  usage: { totalTokens: number };
+  live: JobProgress | null;
+};
 const getJob = async (jobId: string) => (await api<JobView>(h, 'GET', `/api/v1/jobs/${jobId}`)).body;
 const budgetPauses = async (jobId: string) =>
-  progressOf(await jobEvents(h, jobId)).filter((p) => p.data.status === 'paused' && /token budget/.test(p.data.message ?? ''));
+  progressOf(await jobEvents(h, jobId)).filter(
+    (p) => p.data.status === 'paused' && /token budget/.test(p.data.message ?? ''),
+  );
 const chapterTurns = (jobId: string) => h.runtime.models.Turn.countDocuments({ jobId, message: /^Write Chapter/ });
 
 test('a job pauses before a chapter that would exceed maxTokens and resumes when the budget is raised or lifted', async () => {
@@ -45,9 +53,13 @@ test('a job pauses before a chapter that would exceed maxTokens and resumes when
   // Room for half an average chapter: the next chapter *would* exceed it, so it stays paused.
   const used = atSecond.live!.usage.totalTokens;
   const perChapter = Math.ceil(used / 1);
-  expect((await api(h, 'POST', `/api/v1/jobs/${jobId}/resume`, { maxTokens: used + Math.floor(perChapter / 2) })).status).toBe(202);
+  expect(
+    (await api(h, 'POST', `/api/v1/jobs/${jobId}/resume`, { maxTokens: used + Math.floor(perChapter / 2) })).status,
+  ).toBe(202);
   const third = await waitFor('another budget pause', async () => (await budgetPauses(jobId))[2]);
-  expect(third.data.message).toContain(`Paused before chapter 2: token budget ${used + Math.floor(perChapter / 2)} would be exceeded (${used} used, about ${perChapter} per chapter)`);
+  expect(third.data.message).toContain(
+    `Paused before chapter 2: token budget ${used + Math.floor(perChapter / 2)} would be exceeded (${used} used, about ${perChapter} per chapter)`,
+  );
   expect(await chapterTurns(jobId)).toBe(1);
   expect((await getJob(jobId)).status).toBe('paused');
 
@@ -62,7 +74,11 @@ test('a job pauses before a chapter that would exceed maxTokens and resumes when
 
 test('maxTokens is validated', async () => {
   const { projectId } = await createProjectAndSession(h);
-  const r = await api<{ error: { code: string } }>(h, 'POST', '/api/v1/jobs', { projectId, chapters: { from: 1, to: 2 }, maxTokens: 0 });
+  const r = await api<{ error: { code: string } }>(h, 'POST', '/api/v1/jobs', {
+    projectId,
+    chapters: { from: 1, to: 2 },
+    maxTokens: 0,
+  });
   expect(r.status).toBe(400);
   expect(await h.runtime.models.Job.countDocuments({ projectId })).toBe(0);
 });

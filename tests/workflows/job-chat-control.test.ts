@@ -14,13 +14,20 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 afterEach(() => h.model.setTiming({ ttftMs: 0, tokensPerSecond: 1e6 }));
 
-const jobStatus = async (jobId: string) => (await api<{ status: string; chaptersDone: number[] }>(h, 'GET', `/api/v1/jobs/${jobId}`)).body;
+const jobStatus = async (jobId: string) =>
+  (await api<{ status: string; chaptersDone: number[] }>(h, 'GET', `/api/v1/jobs/${jobId}`)).body;
 
 test('pause, status and cancel from the author’s chat, with no model call; the job’s session gets its closing summary', async () => {
   const { projectId, sessionId } = await createProjectAndSession(h);
   h.model.setTiming({ tokensPerSecond: 400 });
-  const { jobId, sessionId: jobSession } = await startJob(h, { projectId, chapters: { from: 1, to: 3 }, wordsPerChapter: 200 });
-  await waitFor('chapter 1 to be written', async () => ((await jobStatus(jobId)).chaptersDone.length >= 1 ? true : null));
+  const { jobId, sessionId: jobSession } = await startJob(h, {
+    projectId,
+    chapters: { from: 1, to: 3 },
+    wordsPerChapter: 200,
+  });
+  await waitFor('chapter 1 to be written', async () =>
+    (await jobStatus(jobId)).chaptersDone.length >= 1 ? true : null,
+  );
 
   const before = h.model.requests.length;
   const paused = await runTurn(h, sessionId, 'pause the job');
@@ -37,13 +44,20 @@ test('pause, status and cancel from the author’s chat, with no model call; the
   expect(await temporalStatus(h, jobId)).toBe('CANCELLED');
   // The chat turns themselves called no model (the job's own chapters did, before the pause).
   const chatTurns = [paused, status, cancelled].map((r) => r.turnId);
-  expect(h.model.requests.slice(before).filter((r) => chatTurns.some((t) => JSON.stringify(r.body).includes(t)))).toEqual([]);
+  expect(
+    h.model.requests.slice(before).filter((r) => chatTurns.some((t) => JSON.stringify(r.body).includes(t))),
+  ).toEqual([]);
   for (const r of [paused, status, cancelled]) expect(r.outcome.agents).toEqual([]);
 
   const summary = await waitFor('closing summary', async () =>
-    h.runtime.models.Message.findOne({ sessionId: jobSession, key: { $regex: `^job:${jobId}:summary:cancelled` } }).lean(),
+    h.runtime.models.Message.findOne({
+      sessionId: jobSession,
+      key: { $regex: `^job:${jobId}:summary:cancelled` },
+    }).lean(),
   );
-  expect(summary.content).toMatch(/^The job for chapters 1–3 was cancelled\. Written: chapters? [\d–, ]+ \(\d+ words\)\. Left: chapters? [\d–, ]+\.$/);
+  expect(summary.content).toMatch(
+    /^The job for chapters 1–3 was cancelled\. Written: chapters? [\d–, ]+ \(\d+ words\)\. Left: chapters? [\d–, ]+\.$/,
+  );
 });
 
 test('no running job, or another author’s id, is a clear answer, not an action', async () => {
@@ -58,6 +72,10 @@ test('a completed job says what it wrote, in its session', async () => {
   const { projectId } = await createProjectAndSession(h);
   const { jobId, sessionId } = await startJob(h, { projectId, chapters: { from: 1, to: 2 }, wordsPerChapter: 150 });
   expect(await waitJob(h, jobId)).toMatchObject({ status: 'completed' });
-  const msg = await waitFor('closing summary', async () => h.runtime.models.Message.findOne({ sessionId, key: { $regex: `^job:${jobId}:summary:completed` } }).lean());
-  expect(msg.content).toMatch(/^The job for chapters 1–2 is complete\. Written: chapters 1–2 \(\d+ words\)\. Nothing is left\.$/);
+  const msg = await waitFor('closing summary', async () =>
+    h.runtime.models.Message.findOne({ sessionId, key: { $regex: `^job:${jobId}:summary:completed` } }).lean(),
+  );
+  expect(msg.content).toMatch(
+    /^The job for chapters 1–2 is complete\. Written: chapters 1–2 \(\d+ words\)\. Nothing is left\.$/,
+  );
 });

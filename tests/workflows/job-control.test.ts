@@ -20,7 +20,9 @@ afterEach(() => h.model.setTiming({ ttftMs: 0, tokensPerSecond: 1e6 }));
 type JobView = { status: string; chaptersDone: number[]; live: JobProgress | null };
 const getJob = async (jobId: string) => (await api<JobView>(h, 'GET', `/api/v1/jobs/${jobId}`)).body;
 const announced = (jobId: string, chapter: number) =>
-  waitFor(`chapter ${chapter} to start`, async () => progressOf(await jobEvents(h, jobId)).find((p) => p.data.message === `Writing chapter ${chapter}.`));
+  waitFor(`chapter ${chapter} to start`, async () =>
+    progressOf(await jobEvents(h, jobId)).find((p) => p.data.message === `Writing chapter ${chapter}.`),
+  );
 
 test('pause lets the chapter in flight finish and waits (across continue-as-new); resume finishes the job', async () => {
   const { projectId } = await createProjectAndSession(h);
@@ -67,14 +69,25 @@ test('cancel stops the chapter in flight at once and keeps every finished chapte
   const { jobId } = await startJob(h, { projectId, sessionId, chapters: { from: 1, to: 4 }, wordsPerChapter: 300 });
   // Chapter 1 is on record ("written" goes out before chapter 2's turn opens). From here on,
   // chapter 2's body streams for ~15 s: cancel lands in the middle of it.
-  await waitFor('chapter 1 written', async () => progressOf(await jobEvents(h, jobId)).find((p) => p.data.message?.startsWith('Chapter 1 written')), 60000, 20);
+  await waitFor(
+    'chapter 1 written',
+    async () => progressOf(await jobEvents(h, jobId)).find((p) => p.data.message?.startsWith('Chapter 1 written')),
+    60000,
+    20,
+  );
   h.model.setTiming({ tokensPerSecond: 20 });
   await announced(jobId, 2);
   const before = await chapterSnapshot(h, projectId);
   // Written so far: chapter 1 (chapter 2's file may exist already, still empty).
   expect([...before].filter(([, files]) => files.some((f) => f.words > 0)).map(([n]) => n)).toEqual([1]);
-  const chapter2 = await waitFor('chapter 2 turn', async () => h.runtime.models.Turn.findOne({ jobId, message: /^Write Chapter 2 / }).lean());
-  await waitFor('chapter 2 streaming', async () => (await h.runtime.models.File.exists({ projectId, title: 'Chapter 2' })) && h.model.activeResponses() > 0);
+  const chapter2 = await waitFor('chapter 2 turn', async () =>
+    h.runtime.models.Turn.findOne({ jobId, message: /^Write Chapter 2 / }).lean(),
+  );
+  await waitFor(
+    'chapter 2 streaming',
+    async () =>
+      (await h.runtime.models.File.exists({ projectId, title: 'Chapter 2' })) && h.model.activeResponses() > 0,
+  );
   await new Promise((r) => setTimeout(r, 300));
 
   const t0 = Date.now();
@@ -101,7 +114,12 @@ test('cancel stops the chapter in flight at once and keeps every finished chapte
   expect(events[events.length - 1]).toMatchObject({ type: 'done', data: { status: 'cancelled' } });
   const project = await h.runtime.models.Project.findById(projectId).lean();
   // The board says the job was cancelled, with what it wrote: no longer in progress.
-  expect(project!.tasks.find((t) => t.id === `job-${jobId}`)).toMatchObject({ title: 'Chapters 1–4', status: 'todo', doneUnits: [1], progress: '1/4 chapters written; job cancelled' });
+  expect(project!.tasks.find((t) => t.id === `job-${jobId}`)).toMatchObject({
+    title: 'Chapters 1–4',
+    status: 'todo',
+    doneUnits: [1],
+    progress: '1/4 chapters written; job cancelled',
+  });
   // The session is free for the author again.
   h.model.setTiming({ tokensPerSecond: 1e6 });
   expect((await waitTurn(h, await postTurn(h, sessionId, 'How is it going?'))).status).toBe('completed');
@@ -125,13 +143,27 @@ test('two simultaneous job requests for one project: exactly one starts', async 
 test('a job whose session is busy waits for the turn holding it, then writes its chapters', async () => {
   const { projectId, sessionId } = await createProjectAndSession(h);
   // An author's turn holds the session (its request is live: within the start grace).
-  const holder = await h.runtime.models.Turn.create({ sessionId, projectId, ownerId: 'local', message: 'Still thinking', workflowId: 'turn-held', status: 'running' });
+  const holder = await h.runtime.models.Turn.create({
+    sessionId,
+    projectId,
+    ownerId: 'local',
+    message: 'Still thinking',
+    workflowId: 'turn-held',
+    status: 'running',
+  });
   await h.runtime.models.SessionLock.create({ _id: sessionId, turnId: String(holder._id) });
-  const { jobId, workflowId } = await startJob(h, { projectId, sessionId, chapters: { from: 1, to: 1 }, wordsPerChapter: 300 });
+  const { jobId, workflowId } = await startJob(h, {
+    projectId,
+    sessionId,
+    chapters: { from: 1, to: 1 },
+    wordsPerChapter: 300,
+  });
   // The job tried to open its first turn and is now waiting as a regular activity, whose heartbeat and Temporal UI entry show it.
   const history = () => h.runtime.temporal.workflow.getHandle(workflowId).fetchHistory();
   await waitFor('the job waiting for the session', async () =>
-    (await h.runtime.temporal.workflow.getHandle(workflowId).describe()).raw.pendingActivities?.some((a) => a.activityType?.name === 'openJobTurn'),
+    (await h.runtime.temporal.workflow.getHandle(workflowId).describe()).raw.pendingActivities?.some(
+      (a) => a.activityType?.name === 'openJobTurn',
+    ),
   );
   expect(await h.runtime.models.Turn.countDocuments({ jobId })).toBe(0);
   await new Promise((r) => setTimeout(r, 1000));
@@ -149,7 +181,11 @@ test('a job whose session is busy waits for the turn holding it, then writes its
   expect([...(await chapterSnapshot(h, projectId)).keys()]).toEqual([1]);
   // Every other turn opened at once, as a local activity; only the busy session needed the regular one.
   const events = (await history()).events ?? [];
-  const remoteOpens = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'openJobTurn');
+  const remoteOpens = events.filter(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'openJobTurn',
+  );
   expect(remoteOpens).toHaveLength(1);
-  expect(events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length).toBeGreaterThanOrEqual(turns.length);
+  expect(
+    events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
+  ).toBeGreaterThanOrEqual(turns.length);
 }, 90_000);

@@ -23,8 +23,12 @@ afterAll(async () => {
 });
 
 const asks = (n: number) => ({ agent: 'writer' as const, contains: `Write Chapter ${n} of the story` });
-const bodyOf = (n: number) => `# Chapter ${n}\n\n${`The tide came in over the flats in chapter ${n}, and Mara counted what it took. `.repeat(10).trim()}`;
-const opens = (n: number): ScriptEntry => ({ match: asks(n), reply: { toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: `Chapter ${n}` } }] } });
+const bodyOf = (n: number) =>
+  `# Chapter ${n}\n\n${`The tide came in over the flats in chapter ${n}, and Mara counted what it took. `.repeat(10).trim()}`;
+const opens = (n: number): ScriptEntry => ({
+  match: asks(n),
+  reply: { toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: `Chapter ${n}` } }] },
+});
 const streams = (n: number, stallAfterChars?: number): ScriptEntry => ({
   match: asks(n),
   reply: { content: `<file>\n${bodyOf(n)}\n</file>` },
@@ -36,14 +40,20 @@ const writes = (n: number): ScriptEntry[] => [opens(n), streams(n), sums(n)];
 test('SIGKILL in the middle of chapter 3 leaves chapters 1–2 untouched and the job finishes on a new worker', async () => {
   const { projectId } = await createProjectAndSession(h);
   const outline = Array.from({ length: 4 }, (_, i) => `Chapter ${i + 1}: Part ${i + 1} — the tide turns`).join('\n');
-  expect((await api(h, 'POST', '/api/v1/files', { projectId, type: 'outline', title: 'Outline', content: outline })).status).toBe(201);
+  expect(
+    (await api(h, 'POST', '/api/v1/files', { projectId, type: 'outline', title: 'Outline', content: outline })).status,
+  ).toBe(201);
   // Chapter 3's body stalls mid-stream (the worker dies there); its retry gets the whole body.
   h.model.script([...writes(1), ...writes(2), opens(3), streams(3, 150), streams(3), sums(3), ...writes(4)]);
 
   workers.push(await spawnWorker(h));
   const { jobId } = await startJob(h, { projectId, chapters: { from: 1, to: 4 } });
   // The stalled entry is taken and its response is open: chapter 3 is half-streamed.
-  await waitFor('chapter 3 mid-stream', async () => h.model.pendingEntries() === 5 && h.model.activeResponses() === 1, 60000);
+  await waitFor(
+    'chapter 3 mid-stream',
+    async () => h.model.pendingEntries() === 5 && h.model.activeResponses() === 1,
+    60000,
+  );
   const before = await chapterSnapshot(h, projectId);
   expect(before.get(1)?.[0]?.versions).toHaveLength(1);
   expect(before.get(2)?.[0]?.versions).toHaveLength(1);
@@ -70,7 +80,9 @@ test('SIGKILL in the middle of chapter 3 leaves chapters 1–2 untouched and the
   // the whole chapter, with no seam); the job stream has no duplicates and records chapter 3
   // exactly once.
   const turn3 = await h.runtime.models.Turn.findOne({ jobId, message: /^Write Chapter 3 / }).lean();
-  const comebacks = (await turnEvents(h, String(turn3!._id))).filter((e) => e.type === 'step_retry' || e.type === 'step_resumed');
+  const comebacks = (await turnEvents(h, String(turn3!._id))).filter(
+    (e) => e.type === 'step_retry' || e.type === 'step_resumed',
+  );
   expect(comebacks.map((e) => e.type)).toEqual(['step_resumed']);
   expect((comebacks[0]!.data as { keptChars: number }).keptChars).toBeGreaterThan(0);
   const events = await jobEvents(h, jobId);

@@ -18,19 +18,31 @@ afterAll(async () => {
 afterEach(() => h.model.reset());
 
 const asks = (n: number) => ({ agent: 'writer' as const, contains: `Write Chapter ${n} of the story` });
-const bodyOf = (n: number) => `# Chapter ${n}\n\n${`Mara walked the harbour steps in chapter ${n} and counted the boats. `.repeat(8).trim()}`;
-const opens = (n: number): ScriptEntry => ({ match: asks(n), reply: { toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: `Chapter ${n}` } }] } });
+const bodyOf = (n: number) =>
+  `# Chapter ${n}\n\n${`Mara walked the harbour steps in chapter ${n} and counted the boats. `.repeat(8).trim()}`;
+const opens = (n: number): ScriptEntry => ({
+  match: asks(n),
+  reply: { toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: `Chapter ${n}` } }] },
+});
 const writes = (n: number): ScriptEntry[] => [
   opens(n),
   { match: asks(n), reply: { content: `<file>\n${bodyOf(n)}\n</file>` } },
   { match: asks(n), reply: { content: `Chapter ${n} is saved.` } },
 ];
 /** The body step answers 400: a bad request is not retried, so the chapter turn fails. */
-const fails = (n: number): ScriptEntry[] => [opens(n), { match: asks(n), error: { status: 400, message: 'model rejected the request' } }];
+const fails = (n: number): ScriptEntry[] => [
+  opens(n),
+  { match: asks(n), error: { status: 400, message: 'model rejected the request' } },
+];
 
 async function outline(projectId: string, to: number): Promise<void> {
   const lines = Array.from({ length: to }, (_, i) => `Chapter ${i + 1}: Part ${i + 1} — something happens`);
-  const r = await api(h, 'POST', '/api/v1/files', { projectId, type: 'outline', title: 'Outline', content: `# Outline\n\n${lines.join('\n')}` });
+  const r = await api(h, 'POST', '/api/v1/files', {
+    projectId,
+    type: 'outline',
+    title: 'Outline',
+    content: `# Outline\n\n${lines.join('\n')}`,
+  });
   expect(r.status).toBe(201);
 }
 
@@ -93,7 +105,9 @@ test('a failed chapter stops the job resumably; resume retries it (signal, then 
   const seqs = events.map((e) => e.seq);
   expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
   expect(new Set(seqs).size).toBe(seqs.length);
-  expect(progressOf(events).map((p) => p.data.message)).toEqual(expect.arrayContaining(['Retrying chapter 2.', 'Job restarted at chapter 3.']));
+  expect(progressOf(events).map((p) => p.data.message)).toEqual(
+    expect.arrayContaining(['Retrying chapter 2.', 'Job restarted at chapter 3.']),
+  );
   expect(events[events.length - 1]).toMatchObject({ type: 'done', data: { status: 'completed' } });
   expect(h.model.failures).toEqual([]);
 }, 90_000);
@@ -124,21 +138,35 @@ test('review on: "revise" verdicts run bounded revision rounds that rewrite the 
     expect(file!.versions.map((v) => v.turnId)).toEqual([String(writeTurn._id), String(reviseTurn._id)]);
     // Each turn ended with the reviewer's verdict; the revision message carries its notes.
     for (const t of [writeTurn, reviseTurn]) {
-      const review = await h.runtime.models.Message.findOne({ turnId: String(t._id), agent: 'quality_reviewer' }).lean();
+      const review = await h.runtime.models.Message.findOne({
+        turnId: String(t._id),
+        agent: 'quality_reviewer',
+      }).lean();
       expect(review?.content).toMatch(/^Verdict: revise/);
     }
-    const notes = (await h.runtime.models.Message.findOne({ turnId: String(writeTurn._id), agent: 'quality_reviewer' }).lean())!.content;
+    const notes = (await h.runtime.models.Message.findOne({
+      turnId: String(writeTurn._id),
+      agent: 'quality_reviewer',
+    }).lean())!.content;
     expect(reviseTurn.message).toContain(`(id=${file!.id})`);
     expect(reviseTurn.message).toContain(notes.split('\n').find((l) => l.startsWith('- '))!);
   }
 
   // A draft that meets the target passes: one turn, one version.
   const other = await createProjectAndSession(h);
-  const pass = await startJob(h, { projectId: other.projectId, chapters: { from: 1, to: 1 }, review: true, wordsPerChapter: 1000 });
+  const pass = await startJob(h, {
+    projectId: other.projectId,
+    chapters: { from: 1, to: 1 },
+    review: true,
+    wordsPerChapter: 1000,
+  });
   expect(await waitJob(h, pass.jobId)).toMatchObject({ status: 'completed', chaptersDone: 1 });
   const passTurns = await h.runtime.models.Turn.find({ jobId: pass.jobId, message: /^(Write|Revise) Chapter/ }).lean();
   expect(passTurns).toHaveLength(1);
-  const review = await h.runtime.models.Message.findOne({ turnId: String(passTurns[0]!._id), agent: 'quality_reviewer' }).lean();
+  const review = await h.runtime.models.Message.findOne({
+    turnId: String(passTurns[0]!._id),
+    agent: 'quality_reviewer',
+  }).lean();
   expect(review?.content).toMatch(/^Verdict: pass/);
   expect((await chapterSnapshot(h, other.projectId)).get(1)![0]!.versions).toHaveLength(1);
 }, 90_000);

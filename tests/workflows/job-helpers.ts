@@ -10,8 +10,16 @@ import type { StreamEvent, StreamEventOf } from '../../src/core/events';
 import type { JobResult } from '../../src/core/job-messages';
 import { chapterOf } from '../../src/activities/job-files';
 
-export async function startJob(h: Harness, body: Record<string, unknown>): Promise<{ jobId: string; workflowId: string; sessionId: string; streamUrl: string }> {
-  const r = await api<{ jobId: string; workflowId: string; sessionId: string; streamUrl: string }>(h, 'POST', '/api/v1/jobs', body);
+export async function startJob(
+  h: Harness,
+  body: Record<string, unknown>,
+): Promise<{ jobId: string; workflowId: string; sessionId: string; streamUrl: string }> {
+  const r = await api<{ jobId: string; workflowId: string; sessionId: string; streamUrl: string }>(
+    h,
+    'POST',
+    '/api/v1/jobs',
+    body,
+  );
   if (r.status !== 202) throw new Error(`job start failed ${r.status}: ${JSON.stringify(r.body)}`);
   return r.body;
 }
@@ -31,7 +39,11 @@ export async function waitJob(h: Harness, jobId: string): Promise<JobResult> {
       chaptersDone: job.chaptersDone.length,
       chaptersSkipped: job.chaptersSkipped?.length ?? 0,
       words: job.words,
-      usage: { promptTokens: job.usage?.promptTokens ?? 0, completionTokens: job.usage?.completionTokens ?? 0, totalTokens: job.usage?.totalTokens ?? 0 },
+      usage: {
+        promptTokens: job.usage?.promptTokens ?? 0,
+        completionTokens: job.usage?.completionTokens ?? 0,
+        totalTokens: job.usage?.totalTokens ?? 0,
+      },
       runs: 0,
     };
   }
@@ -50,7 +62,12 @@ export async function jobEvents(h: Harness, jobId: string): Promise<StreamEvent[
 export const progressOf = (events: StreamEvent[]): StreamEventOf<'job_progress'>[] =>
   events.filter((e): e is StreamEventOf<'job_progress'> => e.type === 'job_progress');
 
-export async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 60000, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | null | undefined | false>,
+  timeoutMs = 60000,
+  everyMs = 100,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -64,13 +81,30 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | null | unde
 export async function chapterSnapshot(h: Harness, projectId: string) {
   const { File, FileVersion } = h.runtime.models;
   const files = await File.find({ projectId, type: 'draft', deletedAt: null }).lean();
-  const out = new Map<number, { id: string; title: string; content: string; words: number; versions: { version: number; content: string; turnId: string | null }[] }[]>();
+  const out = new Map<
+    number,
+    {
+      id: string;
+      title: string;
+      content: string;
+      words: number;
+      versions: { version: number; content: string; turnId: string | null }[];
+    }[]
+  >();
   for (const f of files) {
     const n = chapterOf(f.title);
     if (n === null) continue;
-    const versions = await FileVersion.find({ fileId: String(f._id) }).sort({ version: 1 }).lean();
+    const versions = await FileVersion.find({ fileId: String(f._id) })
+      .sort({ version: 1 })
+      .lean();
     const list = out.get(n) ?? [];
-    list.push({ id: String(f._id), title: f.title, content: f.content, words: f.words, versions: versions.map((v) => ({ version: v.version, content: v.content, turnId: v.turnId ?? null })) });
+    list.push({
+      id: String(f._id),
+      title: f.title,
+      content: f.content,
+      words: f.words,
+      versions: versions.map((v) => ({ version: v.version, content: v.content, turnId: v.turnId ?? null })),
+    });
     out.set(n, list);
   }
   return out;
@@ -124,7 +158,10 @@ export function workflowTaskOutputs(events: temporal.api.history.v1.IHistoryEven
     else if (e.workflowTaskScheduledEventAttributes) current = null;
     else if (current && e.markerRecordedEventAttributes?.markerName === 'core_local_activity') {
       const data = e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data;
-      if (data) current.localActivities.push((JSON.parse(Buffer.from(data).toString()) as { activity_type: string }).activity_type);
+      if (data)
+        current.localActivities.push(
+          (JSON.parse(Buffer.from(data).toString()) as { activity_type: string }).activity_type,
+        );
     } else if (current) {
       const kind = Object.keys(e).find((k) => k.endsWith('EventAttributes') && (e as Record<string, unknown>)[k]);
       if (kind) current.commands.push(kind.replace(/EventAttributes$/, ''));

@@ -7,7 +7,16 @@
 import { api, createHarness, createProjectAndSession, type Harness } from '../helpers/harness';
 import { readSse } from '../helpers/sse-client';
 import { SA } from '../../src/core/messages';
-import { chapterSnapshot, jobEvents, progressOf, runHistories, startJob, waitFor, waitJob, workflowTaskOutputs } from './job-helpers';
+import {
+  chapterSnapshot,
+  jobEvents,
+  progressOf,
+  runHistories,
+  startJob,
+  waitFor,
+  waitJob,
+  workflowTaskOutputs,
+} from './job-helpers';
 
 /**
  * Events in one run's history, whatever the job's length: an outline turn plus ten
@@ -27,7 +36,7 @@ afterAll(async () => {
 
 test('a 50-chapter job writes 50 drafts in order, one version each, with a bounded history per run', async () => {
   const { projectId } = await createProjectAndSession(h);
-    // 300-word chapters keep the suite quick; the persona keeps to a shorter length target.
+  // 300-word chapters keep the suite quick; the persona keeps to a shorter length target.
   const { jobId, workflowId, streamUrl, sessionId } = await startJob(h, {
     projectId,
     chapters: { from: 1, to: 50 },
@@ -40,11 +49,18 @@ test('a 50-chapter job writes 50 drafts in order, one version each, with a bound
   const sse = readSse(`${h.baseUrl}${streamUrl}`, { timeoutMs: 290_000 });
 
   // One job per project while it runs.
-  const second = await api<{ error: { code: string; details: { jobId: string } } }>(h, 'POST', '/api/v1/jobs', { projectId, chapters: { from: 51, to: 52 } });
+  const second = await api<{ error: { code: string; details: { jobId: string } } }>(h, 'POST', '/api/v1/jobs', {
+    projectId,
+    chapters: { from: 51, to: 52 },
+  });
   expect(second.status).toBe(409);
   expect(second.body.error.details.jobId).toBe(jobId);
   // The progress query answers while it runs.
-  const live = await waitFor('live progress', async () => (await api<{ live: { jobId: string; to: number } | null }>(h, 'GET', `/api/v1/jobs/${jobId}`)).body.live);
+  const live = await waitFor(
+    'live progress',
+    async () =>
+      (await api<{ live: { jobId: string; to: number } | null }>(h, 'GET', `/api/v1/jobs/${jobId}`)).body.live,
+  );
   expect(live).toMatchObject({ jobId, to: 50 });
 
   const result = await waitJob(h, jobId);
@@ -53,7 +69,9 @@ test('a 50-chapter job writes 50 drafts in order, one version each, with a bound
   // MongoDB: exactly one draft per chapter, with body text, written once (one version).
   const chapters = await chapterSnapshot(h, projectId);
   expect([...chapters.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
-  const jobTurns = new Set((await h.runtime.models.Turn.find({ jobId }).select({ _id: 1 }).lean()).map((t) => String(t._id)));
+  const jobTurns = new Set(
+    (await h.runtime.models.Turn.find({ jobId }).select({ _id: 1 }).lean()).map((t) => String(t._id)),
+  );
   let words = 0;
   for (const [n, files] of chapters) {
     expect(files).toHaveLength(1);
@@ -76,13 +94,21 @@ test('a 50-chapter job writes 50 drafts in order, one version each, with a bound
   const turns = await h.runtime.models.Turn.find({ jobId }).sort({ createdAt: 1 }).lean();
   expect(turns).toHaveLength(51); // outline + 50 chapters
   expect(turns.every((t) => t.sessionId === sessionId && t.status === 'completed')).toBe(true);
-  expect(turns.slice(1).map((t) => /^Write Chapter (\d+) /.exec(t.message)?.[1])).toEqual(Array.from({ length: 50 }, (_, i) => String(i + 1)));
+  expect(turns.slice(1).map((t) => /^Write Chapter (\d+) /.exec(t.message)?.[1])).toEqual(
+    Array.from({ length: 50 }, (_, i) => String(i + 1)),
+  );
   expect(turns[2]!.message).toContain(`Previous chapter: "Chapter 1" (id=${chapters.get(1)![0]!.id})`);
   expect(turns[2]!.message).toContain('Keep the harbour town bleak.');
   expect(await h.runtime.models.SessionLock.countDocuments({ _id: sessionId })).toBe(0);
 
   // The Job document and the API agree with the files; usage is every LLM step of the job.
-  const job = await api<{ status: string; chaptersDone: number[]; words: number; usage: { totalTokens: number }; live: unknown }>(h, 'GET', `/api/v1/jobs/${jobId}`);
+  const job = await api<{
+    status: string;
+    chaptersDone: number[];
+    words: number;
+    usage: { totalTokens: number };
+    live: unknown;
+  }>(h, 'GET', `/api/v1/jobs/${jobId}`);
   expect(job.body).toMatchObject({ status: 'completed', words, live: null });
   expect(job.body.chaptersDone).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
   const records = await h.runtime.models.UsageRecord.find({ jobId }).lean();
@@ -129,7 +155,9 @@ test('a 50-chapter job writes 50 drafts in order, one version each, with a bound
     expect(r.bytes).toBeGreaterThan(0);
     expect(r.bytes).toBeLessThan(MAX_BYTES_PER_RUN);
   }
-  const histories = await Promise.all(runs.map((r) => h.runtime.temporal.workflow.getHandle(workflowId, r.runId).fetchHistory()));
+  const histories = await Promise.all(
+    runs.map((r) => h.runtime.temporal.workflow.getHandle(workflowId, r.runId).fetchHistory()),
+  );
   expect(histories.some((hist) => JSON.stringify(hist).includes(sample))).toBe(false);
   // A chapter's turn starts without waiting for its announcement: no workflow task that starts
   // a child runs a recordJob after opening the turn (a task completes only once its local
@@ -137,11 +165,14 @@ test('a 50-chapter job writes 50 drafts in order, one version each, with a bound
   const tasks = histories.flatMap((hist) => workflowTaskOutputs(hist.events ?? []));
   const starting = tasks.filter((t) => t.commands.includes('startChildWorkflowExecutionInitiated'));
   expect(starting).toHaveLength(51);
-  const afterOpen = (t: (typeof tasks)[number]) => t.localActivities.slice(t.localActivities.lastIndexOf('openJobTurn'));
+  const afterOpen = (t: (typeof tasks)[number]) =>
+    t.localActivities.slice(t.localActivities.lastIndexOf('openJobTurn'));
   expect(starting.every((t) => t.localActivities.includes('openJobTurn'))).toBe(true);
   expect(starting.filter((t) => afterOpen(t).includes('recordJob'))).toEqual([]);
   expect(tasks.filter((t) => t.localActivities.includes('recordJob')).length).toBeGreaterThanOrEqual(51);
-  console.log(`50-chapter job: ${runs.length} runs, events per run ${runs.map((r) => r.events).join('/')}, bytes per run ${runs.map((r) => r.bytes).join('/')}`);
+  console.log(
+    `50-chapter job: ${runs.length} runs, events per run ${runs.map((r) => r.events).join('/')}, bytes per run ${runs.map((r) => r.bytes).join('/')}`,
+  );
 
   // Search attributes for operators.
   const desc = await h.runtime.temporal.workflow.getHandle(workflowId).describe();
@@ -176,12 +207,23 @@ test('bad job requests answer 400/404 and start nothing', async () => {
   expect(sessionId).toBeTruthy();
   // Every job route is in the OpenAPI document.
   const doc = await api<{ paths: Record<string, unknown> }>(h, 'GET', '/api/v1/openapi.json');
-  for (const p of ['/api/v1/jobs', '/api/v1/jobs/{jobId}', '/api/v1/jobs/{jobId}/pause', '/api/v1/jobs/{jobId}/resume', '/api/v1/jobs/{jobId}/cancel', '/api/v1/jobs/{jobId}/events'])
+  for (const p of [
+    '/api/v1/jobs',
+    '/api/v1/jobs/{jobId}',
+    '/api/v1/jobs/{jobId}/pause',
+    '/api/v1/jobs/{jobId}/resume',
+    '/api/v1/jobs/{jobId}/cancel',
+    '/api/v1/jobs/{jobId}/events',
+  ])
     expect(doc.body.paths[p]).toBeDefined();
 });
 
 test('a job speaks the author’s language: a Chinese project’s job reports in Chinese, counting chapters right', async () => {
-  const p = await api<{ id: string }>(h, 'POST', '/api/v1/projects', { title: '港口小镇', type: 'novel', summary: '一个关于灯塔看守人的故事。' });
+  const p = await api<{ id: string }>(h, 'POST', '/api/v1/projects', {
+    title: '港口小镇',
+    type: 'novel',
+    summary: '一个关于灯塔看守人的故事。',
+  });
   const { jobId } = await startJob(h, { projectId: p.body.id, chapters: { from: 1, to: 2 }, wordsPerChapter: 300 });
   expect(await waitJob(h, jobId)).toMatchObject({ status: 'completed', chaptersDone: 2 });
   const messages = progressOf(await jobEvents(h, jobId)).map((e) => e.data.message ?? '');

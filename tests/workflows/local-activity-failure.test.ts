@@ -6,7 +6,14 @@
  * itself, leaving the turn "running" and the session locked.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { createHarness, createProjectAndSession, type Harness, postTurn, turnEvents, waitTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  type Harness,
+  postTurn,
+  turnEvents,
+  waitTurn,
+} from '../helpers/harness';
 import { waitFor } from './job-helpers';
 
 let h: Harness;
@@ -17,7 +24,8 @@ beforeAll(async () => {
   h = await createHarness({
     faults: {
       hit(point) {
-        if (point === 'turn.prepare' && breakPrepare) throw ApplicationFailure.nonRetryable('the turn could not be prepared', 'PrepareBroken');
+        if (point === 'turn.prepare' && breakPrepare)
+          throw ApplicationFailure.nonRetryable('the turn could not be prepared', 'PrepareBroken');
       },
       async pause(point) {
         if ((point !== 'turn.announce' && point !== 'turn.prepare') || !holdAnnounce) return;
@@ -40,11 +48,15 @@ test('a local activity that fails for good ends the turn as failed, with the rea
   expect(outcome.status).toBe('failed');
   expect(await h.runtime.models.Turn.findById(turnId).lean()).toMatchObject({ status: 'failed' });
   const events = await turnEvents(h, turnId);
-  expect(events.find((e) => e.type === 'error')).toMatchObject({ data: { code: 'activity_failed', message: 'the turn could not be prepared' } });
+  expect(events.find((e) => e.type === 'error')).toMatchObject({
+    data: { code: 'activity_failed', message: 'the turn could not be prepared' },
+  });
   expect(events[events.length - 1]).toMatchObject({ type: 'done', data: { status: 'failed' } });
   expect(await h.runtime.models.SessionLock.countDocuments({ _id: sessionId })).toBe(0);
   // The next turn runs.
-  expect((await waitTurn(h, await postTurn(h, sessionId, 'Write a short scene on the pier.'))).status).toBe('completed');
+  expect((await waitTurn(h, await postTurn(h, sessionId, 'Write a short scene on the pier.'))).status).toBe(
+    'completed',
+  );
 }, 60_000);
 
 test('a turn cancelled while its first local activities run is finalized as interrupted (a job cancelling its chapter at once)', async () => {

@@ -2,7 +2,16 @@
  * Seed 004 in front of the router (issue 9 item 12): noise gets a friendly question with no
  * agent work, and the first stream event goes out before the router's model call.
  */
-import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, postTurn, runTurn, turnEvents, waitTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  postTurn,
+  runTurn,
+  turnEvents,
+  waitTurn,
+} from '../helpers/harness';
 import { chatText, ofType, router, say, types } from '../helpers/script';
 import { NOISE_REPLY } from '../../src/activities/turn-opening';
 
@@ -25,7 +34,10 @@ test('a noise message ("???") gets a friendly question, no router or agent model
   expect(types(r.events)).toEqual(['turn_started', 'content', 'workflow_stopped', 'done']);
   // In the language the author last wrote in.
   expect(chatText(r.events)).toBe(NOISE_REPLY.en);
-  expect(ofType(r.events, 'workflow_stopped')[0]!.data).toMatchObject({ reason: 'clarification_requested', terminal: true });
+  expect(ofType(r.events, 'workflow_stopped')[0]!.data).toMatchObject({
+    reason: 'clarification_requested',
+    terminal: true,
+  });
   const reply = await h.runtime.models.Message.findOne({ turnId: r.turnId, role: 'assistant' }).lean();
   expect(reply).toMatchObject({ agent: 'router', content: NOISE_REPLY.en });
 

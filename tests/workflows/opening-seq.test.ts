@@ -7,7 +7,14 @@
 import { arrayFromPayloads, defaultPayloadConverter } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import type { TurnInput } from '../../src/core/turn-types';
-import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn, testBundle } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+  testBundle,
+} from '../helpers/harness';
 import { router, say } from '../helpers/script';
 import { startJob, waitJob } from './job-helpers';
 
@@ -33,7 +40,10 @@ async function authorMessage(turnId: string) {
 
 test('turns started through the API name their author message’s sequence number, and replay', async () => {
   const { sessionId } = await createProjectAndSession(h);
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'Shall I start with the harbour?')]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    say('writer', 'Shall I start with the harbour?'),
+  ]);
   const first = await runTurn(h, sessionId, 'Sketch an opening scene');
   h.model.script([say('writer', 'The harbour it is.')]);
   const second = await runTurn(h, sessionId, 'Yes');
@@ -47,7 +57,11 @@ test('turns started through the API name their author message’s sequence numbe
   // previous turn's reply in the messages it read from that number.
   expect(second.turn.routing).toMatchObject({ current_agent: 'writer', source: 'confirm_proposal' });
   const history = await h.runtime.temporal.workflow.getHandle(`turn-${second.turnId}`).fetchHistory();
-  await Worker.runReplayHistory({ workflowBundle: testBundle(), replayName: 'opening-seq' }, history, `turn-${second.turnId}`);
+  await Worker.runReplayHistory(
+    { workflowBundle: testBundle(), replayName: 'opening-seq' },
+    history,
+    `turn-${second.turnId}`,
+  );
 });
 
 test('a job’s chapter turns name theirs too', async () => {

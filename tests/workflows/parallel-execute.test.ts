@@ -6,7 +6,15 @@
  * concurrent skill reads.
  */
 import { Worker } from '@temporalio/worker';
-import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn, testBundle } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+  testBundle,
+} from '../helpers/harness';
 import { call, ofType, router, say, words } from '../helpers/script';
 import { skillZip } from '../helpers/skill-zips';
 
@@ -44,7 +52,11 @@ async function authorFile(projectId: string, title: string, content: string): Pr
 
 async function toolResults(turnId: string): Promise<Record<string, unknown>[]> {
   const steps = await h.runtime.models.AgentStep.find({ turnId }).sort({ step: 1 }).lean();
-  return steps.flatMap((s) => s.toolCalls.map((c) => JSON.parse(s.toolResults.find((r) => r.toolCallId === c.id)?.content ?? 'null') as Record<string, unknown>));
+  return steps.flatMap((s) =>
+    s.toolCalls.map(
+      (c) => JSON.parse(s.toolResults.find((r) => r.toolCallId === c.id)?.content ?? 'null') as Record<string, unknown>,
+    ),
+  );
 }
 
 test('sub-tasks run concurrently and come back together in task order; reads reach breadcrumbs and read snapshots; the history replays', async () => {
@@ -80,7 +92,10 @@ test('sub-tasks run concurrently and come back together in task order; reads rea
   expect(results[1]!.results).toEqual([expect.objectContaining({ id: one, title: 'Chapter 1' })]);
 
   const card = ofType(r.events, 'tool_result').find((e) => e.data.name === 'parallel_execute')!;
-  expect(card.data).toMatchObject({ ok: true, result: { tasks: [{ tool: 'query_files', ok: true, id: two }, { found: 1 }, { id: one }] } });
+  expect(card.data).toMatchObject({
+    ok: true,
+    result: { tasks: [{ tool: 'query_files', ok: true, id: two }, { found: 1 }, { id: one }] },
+  });
   expect(JSON.stringify(card.data)).not.toContain('Fog rolled');
 
   const msg = await h.runtime.models.Message.findOne({ turnId: r.turnId, role: 'assistant' }).lean();
@@ -95,11 +110,19 @@ test('sub-tasks run concurrently and come back together in task order; reads rea
   const history = await h.runtime.temporal.workflow.getHandle(`turn-${r.turnId}`).fetchHistory();
   const events = history.events ?? [];
   const kinds = events.map((e) =>
-    e.activityTaskScheduledEventAttributes?.activityType?.name === 'runParallelTask' ? 'S' : e.activityTaskCompletedEventAttributes ? 'C' : '',
+    e.activityTaskScheduledEventAttributes?.activityType?.name === 'runParallelTask'
+      ? 'S'
+      : e.activityTaskCompletedEventAttributes
+        ? 'C'
+        : '',
   );
   const firstScheduled = kinds.indexOf('S');
   expect(kinds.slice(firstScheduled, firstScheduled + 3)).toEqual(['S', 'S', 'S']);
-  await Worker.runReplayHistory({ workflowBundle: testBundle(), replayName: 'parallel-execute' }, history, `turn-${r.turnId}`);
+  await Worker.runReplayHistory(
+    { workflowBundle: testBundle(), replayName: 'parallel-execute' },
+    history,
+    `turn-${r.turnId}`,
+  );
 });
 
 test('a read-only turn refuses the whole batch, even one of only query_files, and nothing runs', async () => {
@@ -113,7 +136,11 @@ test('a read-only turn refuses the whole batch, even one of only query_files, an
   const r = await runTurn(h, sessionId, 'What do you think of chapter 1? Do not change anything.');
   const [refused] = await toolResults(r.turnId);
   expect(refused).toMatchObject({ ok: false, error_type: 'read_only_request' });
-  expect(ofType(r.events, 'tool_result')[0]!.data).toMatchObject({ name: 'parallel_execute', ok: false, errorType: 'read_only_request' });
+  expect(ofType(r.events, 'tool_result')[0]!.data).toMatchObject({
+    name: 'parallel_execute',
+    ok: false,
+    errorType: 'read_only_request',
+  });
   expect(intervals).toEqual([]);
   // No sub-task ran: the only stored execution is the refused batch itself.
   const executions = await h.runtime.models.ToolExecution.find({ turnId: r.turnId }).lean();
@@ -123,10 +150,17 @@ test('a read-only turn refuses the whole batch, even one of only query_files, an
 test('the failure breaker counts sub-task failures: three identical failing reads in a batch open the circuit', async () => {
   const { sessionId } = await createProjectAndSession(h);
   const missing = (c: string) => ({ tool: 'query_files', arguments: { id: c.repeat(24) } });
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), call('writer', 'parallel_execute', { tasks: [missing('a'), missing('b'), missing('d')] })]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    call('writer', 'parallel_execute', { tasks: [missing('a'), missing('b'), missing('d')] }),
+  ]);
   const r = await runTurn(h, sessionId, 'Read those chapters');
   const [batch] = await toolResults(r.turnId);
-  expect((batch!.results as { error_type: string }[]).map((x) => x.error_type)).toEqual(['not_found', 'not_found', 'not_found']);
+  expect((batch!.results as { error_type: string }[]).map((x) => x.error_type)).toEqual([
+    'not_found',
+    'not_found',
+    'not_found',
+  ]);
   expect(r.outcome).toMatchObject({ status: 'failed', stopReason: 'tool_failure_circuit_open' });
 });
 
@@ -147,13 +181,19 @@ test('a batch may only hold reading tools with valid arguments; otherwise it is 
 
 test('skill readers in one batch share the 3-skill cap: four concurrent loads, exactly three granted', async () => {
   for (const n of [1, 2, 3, 4]) {
-    const res = await fetch(`${h.baseUrl}/api/v1/skills/import`, { method: 'POST', headers: { 'content-type': 'application/zip' }, body: await skillZip(`k${n}`, `Skill ${n}`, `Method ${n}.`) });
+    const res = await fetch(`${h.baseUrl}/api/v1/skills/import`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/zip' },
+      body: await skillZip(`k${n}`, `Skill ${n}`, `Method ${n}.`),
+    });
     expect(res.status).toBe(201);
   }
   const { sessionId } = await createProjectAndSession(h);
   h.model.script([
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
-    call('writer', 'parallel_execute', { tasks: [1, 2, 3, 4].map((n) => ({ tool: 'load_skill', arguments: { skill: `k${n}` } })) }),
+    call('writer', 'parallel_execute', {
+      tasks: [1, 2, 3, 4].map((n) => ({ tool: 'load_skill', arguments: { skill: `k${n}` } })),
+    }),
     say('writer', 'Loaded what I could.'),
   ]);
   const r = await runTurn(h, sessionId, 'Load all my skills');

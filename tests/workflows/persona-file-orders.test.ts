@@ -77,7 +77,9 @@ test('"rewrite chapter 1 from scratch" rewrites the author’s chapter (their cl
   expect(r.approvals).toEqual([]);
   expect((await fileOf(ch1))!.content).toContain('# Chapter 1');
   expect(await h.runtime.models.FileVersion.countDocuments({ fileId: ch1 })).toBe(2);
-  expect(chatText(r.events)).toMatch(/"Chapter 1" is rewritten from scratch \(\d+ words\); the earlier text is in its history\./);
+  expect(chatText(r.events)).toMatch(
+    /"Chapter 1" is rewritten from scratch \(\d+ words\); the earlier text is in its history\./,
+  );
 });
 
 test('the suggestion "Add character sheets for the main cast" creates character files, not a chapter; asked again, it keeps them', async () => {

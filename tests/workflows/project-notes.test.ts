@@ -7,7 +7,13 @@
 import type { Models } from '../../src/db/models';
 import { updateProject } from '../../src/activities/tools/project-tools';
 import { CONFIRMED_HEADING, PROPOSALS_HEADING, parseProjectNotes } from '../../src/activities/tools/project-notes';
-import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { call, ofType, requestsOf, router, say } from '../helpers/script';
 
 // Turns on services shared with other suites: a loaded machine makes each take seconds.
@@ -20,7 +26,8 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 afterEach(() => expectScriptFullyUsed(h));
 
-const notesOf = async (projectId: string) => parseProjectNotes((await h.runtime.models.Project.findById(projectId).lean())!.notes);
+const notesOf = async (projectId: string) =>
+  parseProjectNotes((await h.runtime.models.Project.findById(projectId).lean())!.notes);
 
 test('notes provenance: an entry is author-confirmed only as its own verbatim quote of the author message; the rest are recorded as proposals', async () => {
   const { sessionId, projectId } = await createProjectAndSession(h);
@@ -35,8 +42,15 @@ test('notes provenance: an entry is author-confirmed only as its own verbatim qu
   ]);
   const r = await runTurn(h, sessionId, '记住：林默是左撇子。另外，故事发生在 1998 年的海边小城。');
   const result = ofType(r.events, 'tool_result')[0]!.data;
-  expect(result).toMatchObject({ ok: true, result: { notes_recorded_as_proposals: ['林默小时候溺过水', '故事发生在青岛'] } });
-  expect(await notesOf(projectId)).toEqual({ unmarked: [], confirmed: ['林默是左撇子'], proposals: ['林默小时候溺过水', '故事发生在青岛'] });
+  expect(result).toMatchObject({
+    ok: true,
+    result: { notes_recorded_as_proposals: ['林默小时候溺过水', '故事发生在青岛'] },
+  });
+  expect(await notesOf(projectId)).toEqual({
+    unmarked: [],
+    confirmed: ['林默是左撇子'],
+    proposals: ['林默小时候溺过水', '故事发生在青岛'],
+  });
 
   // The next agent sees the sections apart, the proposals marked as not canon.
   h.model.reset();
@@ -60,7 +74,11 @@ test('notes and proposals share 4,000 characters: over budget is notes_over_budg
   const { sessionId, projectId } = await createProjectAndSession(h);
   h.model.script([
     router({ current_agent: 'planner', workflow_plan: 'standard', workflow_agents: ['planner'], write_content: false }),
-    call('planner', 'update_project', { summary: 'A new summary', notes: 'n'.repeat(2100), proposals: 'p'.repeat(2100) }),
+    call('planner', 'update_project', {
+      summary: 'A new summary',
+      notes: 'n'.repeat(2100),
+      proposals: 'p'.repeat(2100),
+    }),
     say('planner', 'Too long; I will shorten it.'),
   ]);
   const r = await runTurn(h, sessionId, 'Note everything down');

@@ -13,10 +13,13 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.close());
 
-test.each(SCENARIOS.map((s) => [s.name, s] as const))('%s completes with every task replayed', async (_name, scenario) => {
-  const { turnId, outcome } = await runScenario(h, scenario);
-  expect(outcome.status).toBe(scenario.expectStatus);
-  const history = await h.runtime.temporal.workflow.getHandle(`turn-${turnId}`).fetchHistory();
-  // No workflow task failed (a determinism error would fail the task and retry it).
-  expect((history.events ?? []).filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
-});
+test.each(SCENARIOS.map((s) => [s.name, s] as const))(
+  '%s completes with every task replayed',
+  async (_name, scenario) => {
+    const { turnId, outcome } = await runScenario(h, scenario);
+    expect(outcome.status).toBe(scenario.expectStatus);
+    const history = await h.runtime.temporal.workflow.getHandle(`turn-${turnId}`).fetchHistory();
+    // No workflow task failed (a determinism error would fail the task and retry it).
+    expect((history.events ?? []).filter((e) => e.workflowTaskFailedEventAttributes)).toEqual([]);
+  },
+);

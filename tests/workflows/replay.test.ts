@@ -18,13 +18,20 @@ function loadHistories() {
     .readdirSync(DIR)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((f) => ({ workflowId: `fixture-${f.replace(/\.json$/, '')}`, history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8'))) }));
+    .map((f) => ({
+      workflowId: `fixture-${f.replace(/\.json$/, '')}`,
+      history: historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8'))),
+    }));
 }
 
 async function replayAll(workflowBundle: { code: string }, tracing = true) {
   const results = [];
   // With tracing, the plugin registers the span sink the bundle's interceptors call.
-  for await (const r of Worker.runReplayHistories({ workflowBundle, replayName: 'gate', plugins: tracing ? [temporalTracingPlugin()] : [] }, loadHistories())) results.push(r);
+  for await (const r of Worker.runReplayHistories(
+    { workflowBundle, replayName: 'gate', plugins: tracing ? [temporalTracingPlugin()] : [] },
+    loadHistories(),
+  ))
+    results.push(r);
   return results;
 }
 
@@ -35,12 +42,15 @@ test('every representative scenario has a recorded history', () => {
   expect(names.sort()).toEqual(SCENARIOS.map((s) => s.name).sort());
 });
 
-test.each([true, false])('recorded histories replay against the current workflow code (tracing %s)', async (tracing) => {
-  const results = await replayAll(testBundle(tracing), tracing);
-  expect(results.length).toBe(SCENARIOS.length);
-  const failures = results.filter((r) => r.error).map((r) => `${r.workflowId}: ${String(r.error)}`);
-  expect(failures).toEqual([]);
-});
+test.each([true, false])(
+  'recorded histories replay against the current workflow code (tracing %s)',
+  async (tracing) => {
+    const results = await replayAll(testBundle(tracing), tracing);
+    expect(results.length).toBe(SCENARIOS.length);
+    const failures = results.filter((r) => r.error).map((r) => `${r.workflowId}: ${String(r.error)}`);
+    expect(failures).toEqual([]);
+  },
+);
 
 test('the gate fails when workflow code changes incompatibly', async () => {
   // A variant that adds a timer before the turn starts: an extra command the recorded
@@ -57,7 +67,10 @@ test('the gate fails when workflow code changes incompatibly', async () => {
       '}',
     ].join('\n'),
   );
-  const { code } = await bundleWorkflowCode({ workflowsPath: variant, logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: variant,
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} } as never,
+  });
   const results = await replayAll({ code });
   expect(results.length).toBe(SCENARIOS.length);
   expect(results.every((r) => r.error)).toBe(true);

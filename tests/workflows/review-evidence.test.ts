@@ -3,17 +3,31 @@
  * reviewer is sent, the review-round cap, and held writer text that survives a failed or
  * interrupted turn.
  */
-import { api, createAuthorFile, createHarness, expectScriptFullyUsed, createProjectAndSession, type Harness, postTurn, runTurn, turnEvents, waitTurn } from '../helpers/harness';
+import {
+  api,
+  createAuthorFile,
+  createHarness,
+  expectScriptFullyUsed,
+  createProjectAndSession,
+  type Harness,
+  postTurn,
+  runTurn,
+  turnEvents,
+  waitTurn,
+} from '../helpers/harness';
 import { agentsSelected, call, chatText, ofType, requestsOf, router, say, streamFile, words } from '../helpers/script';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness({ config: { REVIEW_WORD_THRESHOLD: '300', MAX_AGENT_RUNS: '8', REVIEW_EVIDENCE_MAX_CHARS: '4000' } });
+  h = await createHarness({
+    config: { REVIEW_WORD_THRESHOLD: '300', MAX_AGENT_RUNS: '8', REVIEW_EVIDENCE_MAX_CHARS: '4000' },
+  });
 });
 afterAll(async () => h?.close());
 afterEach(() => expectScriptFullyUsed(h));
 
-const authorFile = (projectId: string, title: string, content: string) => createAuthorFile(h, projectId, title, content);
+const authorFile = (projectId: string, title: string, content: string) =>
+  createAuthorFile(h, projectId, title, content);
 
 test('the reviewer gets this turn’s body files as saved, each with an editor-style word count', async () => {
   const { sessionId } = await createProjectAndSession(h);
@@ -28,14 +42,18 @@ test('the reviewer gets this turn’s body files as saved, each with an editor-s
   await runTurn(h, sessionId, '写第2章');
   const [reviewer, afterTool] = requestsOf(h.model, 'quality_reviewer');
   // Still in view after the reviewer's own tool call: the run's packet is reused, not dropped.
-  expect(afterTool!.all).toMatch(/\[content under review\]\n.*\n### 第2章 \(id=[0-9a-f]{24}, draft\) — 341 words as saved/);
+  expect(afterTool!.all).toMatch(
+    /\[content under review\]\n.*\n### 第2章 \(id=[0-9a-f]{24}, draft\) — 341 words as saved/,
+  );
   expect(reviewer!.all).toContain('[content under review]');
   // Editor count: each CJK character is a word, the Latin run one more.
   expect(reviewer!.all).toMatch(/### 第2章 \(id=[0-9a-f]{24}, draft\) — 341 words as saved/);
   expect(reviewer!.all).toContain('BODY-END-MARK');
   // The content comes from MongoDB, not through workflow history.
   const turn = await h.runtime.models.Turn.findOne({ sessionId }).lean();
-  const history = JSON.stringify(await h.runtime.temporal.workflow.getHandle(`turn-${String(turn!._id)}`).fetchHistory());
+  const history = JSON.stringify(
+    await h.runtime.temporal.workflow.getHandle(`turn-${String(turn!._id)}`).fetchHistory(),
+  );
   expect(history).not.toContain(Buffer.from('BODY-END-MARK').toString('base64').slice(0, 12));
 });
 
@@ -64,7 +82,13 @@ test('length requirements come from the project brief, style, notes, the session
   const { sessionId, projectId } = await createProjectAndSession(h);
   await h.runtime.models.Project.updateOne(
     { _id: projectId },
-    { $set: { summary: 'A harbour saga. 每章3000字左右。', style: 'Lean prose; scenes of about 1500 words.', notes: 'Keep each chapter over 2500 words.' } },
+    {
+      $set: {
+        summary: 'A harbour saga. 每章3000字左右。',
+        style: 'Lean prose; scenes of about 1500 words.',
+        notes: 'Keep each chapter over 2500 words.',
+      },
+    },
   );
   h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'Noted.')]);
   await runTurn(h, sessionId, 'Chapters should run near 2800 words. Just note that for now.');
@@ -76,7 +100,9 @@ test('length requirements come from the project brief, style, notes, the session
     say('quality_reviewer', 'Verdict: revise, too short.'),
   ]);
   await runTurn(h, sessionId, 'Write chapter 2, 1800 words.');
-  const line = requestsOf(h.model, 'quality_reviewer')[0]!.all.split('\n').find((l) => l.startsWith("Author's length requirements:"))!;
+  const line = requestsOf(h.model, 'quality_reviewer')[0]!
+    .all.split('\n')
+    .find((l) => l.startsWith("Author's length requirements:"))!;
   for (const req of ['1800 words', '3000字', '1500 words', '2500 words', '2800 words']) expect(line).toContain(req);
   // This message's requirement comes first.
   expect(line.indexOf('1800 words')).toBeLessThan(line.indexOf('3000字'));
@@ -98,7 +124,12 @@ test('a review-round cap (REVIEW_MAX_ROUNDS, default 2) stops a writer↔reviewe
   ]);
   const { outcome, events, turnId } = await runTurn(h, sessionId, 'Write chapter 7');
   expect(agentsSelected(events)).toEqual(['writer', 'quality_reviewer', 'writer', 'quality_reviewer', 'writer']);
-  expect(ofType(events, 'handoff').map((e) => e.data.kind)).toEqual(['review_gate', 'explicit', 'review_gate', 'explicit']);
+  expect(ofType(events, 'handoff').map((e) => e.data.kind)).toEqual([
+    'review_gate',
+    'explicit',
+    'review_gate',
+    'explicit',
+  ]);
   expect(outcome.status).toBe('completed');
   // At the cap no review can follow, so the writer's summary is not held: the author sees it live.
   expect(chatText(events)).toContain('REVISED-AGAIN');

@@ -4,7 +4,14 @@
  * whole history (the rollback used to delete the versions of every candidate file, including
  * one it no longer deleted).
  */
-import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { call, router, say } from '../helpers/script';
 
 const AUTHOR_TEXT = 'The author wrote this while the turn was closing.';

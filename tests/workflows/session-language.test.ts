@@ -2,7 +2,13 @@
  * The session keeps its reply language (issue 29): a Chinese author answering "OK", "👍" or
  * "1" still gets Chinese; an explicit request switches it.
  */
-import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { requestsOf, router, say } from '../helpers/script';
 
 let h: Harness;
@@ -16,7 +22,10 @@ const lastWriterSystem = () => requestsOf(h.model, 'writer').at(-1)!.system;
 
 test('"OK" in a Chinese session gets a Chinese reply; "reply in English from now on" switches', async () => {
   const { sessionId } = await createProjectAndSession(h);
-  const turn = () => [router({ current_agent: 'writer', workflow_plan: 'quick', write_content: false }), say('writer', '好的。')];
+  const turn = () => [
+    router({ current_agent: 'writer', workflow_plan: 'quick', write_content: false }),
+    say('writer', '好的。'),
+  ];
   h.model.script(turn());
   await runTurn(h, sessionId, '我们聊聊主角林夏的性格吧');
   expect(lastWriterSystem()).toContain('使用简体中文回复');
@@ -35,7 +44,10 @@ test('"OK" in a Chinese session gets a Chinese reply; "reply in English from now
 });
 
 test('a new session that opens with "OK" or "1" answers in the author’s interface language, from the turn or the session', async () => {
-  const turn = () => [router({ current_agent: 'writer', workflow_plan: 'quick', write_content: false }), say('writer', '好的。')];
+  const turn = () => [
+    router({ current_agent: 'writer', workflow_plan: 'quick', write_content: false }),
+    say('writer', '好的。'),
+  ];
   // The interface language given with the turn.
   const { sessionId } = await createProjectAndSession(h);
   h.model.script(turn());

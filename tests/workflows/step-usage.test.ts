@@ -4,7 +4,13 @@
  * and a step retried after its answer went on record writes the usage record if it had not
  * landed — and a create_file call reads while the answer goes on record but writes only after.
  */
-import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { beforeCalls, interceptQueries, sleep } from '../helpers/model-spies';
 import { ofType, router, say, streamFile, words } from '../helpers/script';
 
@@ -16,18 +22,26 @@ afterAll(async () => h?.close());
 afterEach(() => expectScriptFullyUsed(h));
 
 /** The writer's first step calls create_file; its second streams the chapter. */
-const chapterScript = () => [router({ current_agent: 'writer', workflow_plan: 'quick' }), ...streamFile('writer', 'Chapter 1', words(40)), say('writer', 'Chapter 1 is written.')];
+const chapterScript = () => [
+  router({ current_agent: 'writer', workflow_plan: 'quick' }),
+  ...streamFile('writer', 'Chapter 1', words(40)),
+  say('writer', 'Chapter 1 is written.'),
+];
 
 /** The first step's records (`<turnId>:1`: its usage, its transcript). */
 const firstStep = (filter: { _id?: string }) => String(filter._id ?? '').endsWith(':1');
 
 /** Usage writes of the first step's model call go through `onFirstStep`. */
 const interceptFirstStepUsage = (onFirstStep: (write: () => Promise<unknown>) => Promise<unknown>) =>
-  interceptQueries(h.runtime.models.UsageRecord, 'updateOne', (filter: { _id?: string }) => (firstStep(filter) ? onFirstStep : undefined));
+  interceptQueries(h.runtime.models.UsageRecord, 'updateOne', (filter: { _id?: string }) =>
+    firstStep(filter) ? onFirstStep : undefined,
+  );
 
 /** Writes of the first step's answer, recorded before its calls run, go through `answer`. */
 const interceptFirstAnswer = (answer: (write: () => Promise<unknown>) => Promise<unknown>) =>
-  interceptQueries(h.runtime.models.AgentStep, 'replaceOne', (filter: { _id?: string }, doc: { result?: unknown }) => (firstStep(filter) && doc.result ? answer : undefined));
+  interceptQueries(h.runtime.models.AgentStep, 'replaceOne', (filter: { _id?: string }, doc: { result?: unknown }) =>
+    firstStep(filter) && doc.result ? answer : undefined,
+  );
 
 test('the step’s create_file runs while its usage record is still being written', async () => {
   const { sessionId } = await createProjectAndSession(h);

@@ -4,7 +4,13 @@
  * writer's held "Chapter 3 is saved." to the live stream, and only the stored message said
  * the file was not saved. Now the live stream ends with the same "not saved" line.
  */
-import { createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { call, chatText, ofType, router, say } from '../helpers/script';
 
 let h: Harness;
@@ -27,7 +33,9 @@ test('a turn stopped at the run cap with an unwritten file says so live, as in i
   expect(await h.runtime.models.File.countDocuments({ projectId, title: 'Chapter 3', deletedAt: null })).toBe(0);
   const live = chatText(r.events);
   expect(live).toContain('(Not saved: "Chapter 3" was never written and was removed.)');
-  const stored = await h.runtime.models.Message.findOne({ turnId: r.turnId, role: 'assistant' }).sort({ seq: -1 }).lean();
+  const stored = await h.runtime.models.Message.findOne({ turnId: r.turnId, role: 'assistant' })
+    .sort({ seq: -1 })
+    .lean();
   expect(stored!.content).toContain('(Not saved: "Chapter 3" was never written and was removed.)');
   // The correction comes after any claim, before the stop.
   const types = r.events.map((e) => e.type);

@@ -4,7 +4,14 @@
  * text; ranges need every unit; deleted units drop out; nothing written, no update; a
  * model's unverified "done" is reported.
  */
-import { api, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { call, ofType, router, say } from '../helpers/script';
 
 // Turns on services shared with other suites: a loaded machine makes each take seconds.
@@ -25,16 +32,27 @@ async function withBoard(tasks: Task[]) {
   return ps;
 }
 const board = async (projectId: string) => (await h.runtime.models.Project.findById(projectId).lean())!.tasks;
-const writes = (...titles: string[]) => titles.map((title) => call('writer', 'create_file', { type: 'script', title, content: `${title}：正文。` }));
+const writes = (...titles: string[]) =>
+  titles.map((title) => call('writer', 'create_file', { type: 'script', title, content: `${title}：正文。` }));
 
 test('task board finalize: a range closes only when every unit has a file; until then done_units and progress', async () => {
   const { projectId, sessionId } = await withBoard([{ id: 'eps', title: '写第2-5集', status: 'in_progress' }]);
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), ...writes('第2集', '第3集'), say('writer', '写好了第2、3集。')]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    ...writes('第2集', '第3集'),
+    say('writer', '写好了第2、3集。'),
+  ]);
   await runTurn(h, sessionId, '先写第2、3集');
-  expect(await board(projectId)).toEqual([expect.objectContaining({ status: 'in_progress', doneUnits: [2, 3], progress: '2/4 written: 2, 3' })]);
+  expect(await board(projectId)).toEqual([
+    expect.objectContaining({ status: 'in_progress', doneUnits: [2, 3], progress: '2/4 written: 2, 3' }),
+  ]);
 
   h.model.reset();
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), ...writes('第4集', '第5集'), say('writer', '写完了。')]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    ...writes('第4集', '第5集'),
+    say('writer', '写完了。'),
+  ]);
   await runTurn(h, sessionId, '写第4、5集');
   expect(await board(projectId)).toEqual([expect.objectContaining({ status: 'done', doneUnits: [2, 3, 4, 5] })]);
 });
@@ -45,13 +63,24 @@ test('task board finalize: units whose files were deleted drop out, and a chapte
     { id: 'single', title: 'Episode 9', status: 'in_progress' },
   ]);
   // Episode 9 exists from before these turns: it is no evidence for the task.
-  expect((await api(h, 'POST', '/api/v1/files', { projectId, type: 'script', title: 'Episode 9', content: 'An old draft.' })).status).toBe(201);
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), ...writes('Episode 1', 'Episode 2'), say('writer', 'Done.')]);
+  expect(
+    (await api(h, 'POST', '/api/v1/files', { projectId, type: 'script', title: 'Episode 9', content: 'An old draft.' }))
+      .status,
+  ).toBe(201);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    ...writes('Episode 1', 'Episode 2'),
+    say('writer', 'Done.'),
+  ]);
   await runTurn(h, sessionId, 'Write episodes 1 and 2');
   const ep2 = (await h.runtime.models.File.findOne({ projectId, title: 'Episode 2' }).lean())!;
   expect((await api(h, 'DELETE', `/api/v1/files/${String(ep2._id)}`)).status).toBe(204);
   h.model.reset();
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), ...writes('Episode 3'), say('writer', 'Done.')]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    ...writes('Episode 3'),
+    say('writer', 'Done.'),
+  ]);
   await runTurn(h, sessionId, 'Write episode 3');
   const [range, single] = await board(projectId);
   expect(range).toMatchObject({ status: 'in_progress', doneUnits: [1, 3], progress: '2/3 written: 1, 3' });
@@ -64,7 +93,10 @@ test('task board finalize: nothing written, no update; a task with an artifact n
     { id: 'ep1', title: '第1集', status: 'in_progress' },
   ]);
   const before = (await h.runtime.models.Project.findById(projectId).lean())!;
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', '我们先聊聊第1集的走向？')]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    say('writer', '我们先聊聊第1集的走向？'),
+  ]);
   await runTurn(h, sessionId, '聊聊第1集');
   const after = (await h.runtime.models.Project.findById(projectId).lean())!;
   expect(after.updatedAt.getTime()).toBe(before.updatedAt.getTime());
@@ -93,7 +125,12 @@ test('a model that marks a range done while files are missing gets unverified_do
   h.model.script([
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
     ...writes('Episode 1'),
-    call('writer', 'update_project', { tasks: [{ id: 'r', title: 'Episodes 1-3', status: 'done' }, { id: 'one', title: 'Episode 1', status: 'done' }] }),
+    call('writer', 'update_project', {
+      tasks: [
+        { id: 'r', title: 'Episodes 1-3', status: 'done' },
+        { id: 'one', title: 'Episode 1', status: 'done' },
+      ],
+    }),
     say('writer', 'All done.'),
   ]);
   const r = await runTurn(h, sessionId, 'Write episodes 1-3');

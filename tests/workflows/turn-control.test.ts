@@ -2,7 +2,17 @@
  * Routing inputs and fallbacks, prompt composition, human-in-the-loop signals (interrupt,
  * steer), the state query, search attributes, activity summaries and finalization.
  */
-import { api, createHarness, expectScriptFullyUsed, createProjectAndSession, type Harness, postTurn, runTurn, turnEvents, waitTurn } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  expectScriptFullyUsed,
+  createProjectAndSession,
+  type Harness,
+  postTurn,
+  runTurn,
+  turnEvents,
+  waitTurn,
+} from '../helpers/harness';
 import { agentsSelected, call, ofType, requestsOf, router, say, streamFile, words } from '../helpers/script';
 import { stateQuery } from '../../src/core/messages';
 
@@ -16,10 +26,16 @@ afterEach(() => expectScriptFullyUsed(h));
 test('the router sees the previous ending (600 chars), a status card and the previous routing as one JSON line', async () => {
   const { sessionId } = await createProjectAndSession(h);
   const longEnding = `${'x'.repeat(700)} ENDING-MARK`;
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick', scope: 'first' }), say('writer', longEnding)]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick', scope: 'first' }),
+    say('writer', longEnding),
+  ]);
   await runTurn(h, sessionId, 'Write a scene');
   h.model.reset();
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick', scope: 'x'.repeat(120) }), say('writer', 'ok')]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick', scope: 'x'.repeat(120) }),
+    say('writer', 'ok'),
+  ]);
   const second = await runTurn(h, sessionId, 'Now a different scene');
   const routerMsg = String(h.model.requests.find((r) => r.agent === 'router')!.body.messages[1]!.content);
   expect(routerMsg).toContain('[previous assistant ending]');
@@ -35,12 +51,18 @@ test('the router sees the previous ending (600 chars), a status card and the pre
 
 test('an invalid router answer degrades to the writer alone and records why', async () => {
   const { sessionId } = await createProjectAndSession(h);
-  h.model.script([{ match: { agent: 'router' }, reply: { content: 'I think the planner should go first!' } }, say('writer', 'Here you go.')]);
+  h.model.script([
+    { match: { agent: 'router' }, reply: { content: 'I think the planner should go first!' } },
+    say('writer', 'Here you go.'),
+  ]);
   const r = await runTurn(h, sessionId, 'Write something');
   expect(r.turn.routing).toMatchObject({ source: 'fallback', current_agent: 'writer', workflow_plan: 'quick' });
   expect(r.turn.routing!.notes[0]).toMatch(/router answer is not JSON/);
   h.model.reset();
-  h.model.script([{ match: { agent: 'router' }, reply: { content: '{"current_agent":"editor","workflow_plan":"quick"}' } }, say('writer', 'ok')]);
+  h.model.script([
+    { match: { agent: 'router' }, reply: { content: '{"current_agent":"editor","workflow_plan":"quick"}' } },
+    say('writer', 'ok'),
+  ]);
   const r2 = await runTurn(h, (await createProjectAndSession(h)).sessionId, 'Write');
   expect(r2.turn.routing!.notes[0]).toMatch(/router answer invalid: current_agent/);
 });
@@ -49,7 +71,12 @@ test('prompts are composed per agent: role header, project type, scope directive
   const p = await api<{ id: string }>(h, 'POST', '/api/v1/projects', { title: '剧本', type: 'screenplay' });
   const s = await api<{ id: string }>(h, 'POST', '/api/v1/sessions', { projectId: p.body.id });
   h.model.script([
-    router({ current_agent: 'planner', workflow_plan: 'standard', workflow_agents: ['planner', 'writer'], scope: '第一集大纲和正文' }),
+    router({
+      current_agent: 'planner',
+      workflow_plan: 'standard',
+      workflow_agents: ['planner', 'writer'],
+      scope: '第一集大纲和正文',
+    }),
     say('planner', '大纲已经想好了。'),
     say('writer', '第一集写好了。'),
   ]);
@@ -61,13 +88,21 @@ test('prompts are composed per agent: role header, project type, scope directive
   // What every agent shares comes first, the role after it, this turn's directives last (issue
   // 32: a provider's prefix cache serves the shared start to every agent).
   const shared = (a: string, b: string) => [...a].findIndex((c, i) => c !== b[i]);
-  expect(shared(planner.system, writer.system)).toBe(planner.system.indexOf('# Scriptorium agent: planner') + '# Scriptorium agent: '.length);
+  expect(shared(planner.system, writer.system)).toBe(
+    planner.system.indexOf('# Scriptorium agent: planner') + '# Scriptorium agent: '.length,
+  );
   // The role follows the project and this turn's context, and both are sent one tool list, so
   // the writer's whole prompt up to its role repeats the planner's.
-  expect(planner.system.indexOf('# Scriptorium agent: planner')).toBeGreaterThan(planner.system.indexOf('## Project files'));
+  expect(planner.system.indexOf('# Scriptorium agent: planner')).toBeGreaterThan(
+    planner.system.indexOf('## Project files'),
+  );
   expect(writer.tools).toEqual(planner.tools);
-  expect(JSON.stringify(requestsOf(h.model, 'writer')[0]!.toolDescriptions)).toBe(JSON.stringify(planner.toolDescriptions));
-  expect(planner.system.indexOf("Author's scope for this turn")).toBeGreaterThan(planner.system.indexOf('Project type: screenplay'));
+  expect(JSON.stringify(requestsOf(h.model, 'writer')[0]!.toolDescriptions)).toBe(
+    JSON.stringify(planner.toolDescriptions),
+  );
+  expect(planner.system.indexOf("Author's scope for this turn")).toBeGreaterThan(
+    planner.system.indexOf('Project type: screenplay'),
+  );
   for (const r of [planner, writer]) {
     expect(r.system).toContain('Project type: screenplay');
     expect(r.system).toContain("Author's scope for this turn: 第一集大纲和正文");
@@ -81,12 +116,20 @@ test('prompts are composed per agent: role header, project type, scope directive
 test('request_clarification stops the turn; the short answer inherits the routing and goes back to that agent', async () => {
   const { sessionId } = await createProjectAndSession(h);
   h.model.script([
-    router({ current_agent: 'planner', workflow_plan: 'standard', workflow_agents: ['planner', 'writer'], scope: 'plan and write' }),
+    router({
+      current_agent: 'planner',
+      workflow_plan: 'standard',
+      workflow_agents: ['planner', 'writer'],
+      scope: 'plan and write',
+    }),
     call('planner', 'request_clarification', { question: 'First person or third?', options: ['first', 'third'] }),
   ]);
   const first = await runTurn(h, sessionId, 'Plan my novel and write chapter 1');
   expect(first.outcome).toMatchObject({ status: 'awaiting_author', stopReason: 'clarification_requested' });
-  expect(ofType(first.events, 'workflow_stopped')[0]!.data).toMatchObject({ reason: 'clarification_requested', message: 'First person or third?' });
+  expect(ofType(first.events, 'workflow_stopped')[0]!.data).toMatchObject({
+    reason: 'clarification_requested',
+    message: 'First person or third?',
+  });
   h.model.reset();
   h.model.script([say('planner', 'Third person it is; plan saved.'), say('writer', 'Chapter 1 in third person.')]);
   const second = await runTurn(h, sessionId, 'third');
@@ -98,7 +141,11 @@ test('steer: the next LLM step sees the extra instruction and the stream shows s
   const { sessionId } = await createProjectAndSession(h);
   h.model.script([
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
-    { match: { agent: 'writer' }, reply: { content: 'Thinking…', toolCalls: [{ name: 'query_files', arguments: { query: 'storm' } }] }, ttftMs: 1500 },
+    {
+      match: { agent: 'writer' },
+      reply: { content: 'Thinking…', toolCalls: [{ name: 'query_files', arguments: { query: 'storm' } }] },
+      ttftMs: 1500,
+    },
     say('writer', 'Done, and shorter.'),
   ]);
   const turnId = await postTurn(h, sessionId, 'Write a storm scene');
@@ -170,8 +217,16 @@ test('search attributes, activity summaries and finalization (breadcrumbs, routi
   const results = (history.events ?? [])
     .map((e) => e.activityTaskCompletedEventAttributes?.result?.payloads?.[0]?.data)
     .filter(Boolean)
-    .map((d) => JSON.parse(Buffer.from(d as Uint8Array).toString()) as { toolCalls?: { summary: string }[]; toolOutcomes?: unknown[] });
-  expect(results.some((r) => r.toolCalls?.some((c) => c.summary === 'create_file 第3章') && r.toolOutcomes?.length === 1)).toBe(true);
+    .map(
+      (d) =>
+        JSON.parse(Buffer.from(d as Uint8Array).toString()) as {
+          toolCalls?: { summary: string }[];
+          toolOutcomes?: unknown[];
+        },
+    );
+  expect(
+    results.some((r) => r.toolCalls?.some((c) => c.summary === 'create_file 第3章') && r.toolOutcomes?.length === 1),
+  ).toBe(true);
   // The step that streams the chapter also saves it (h10-capture-in-step).
   expect(summaries).toContain('writer · step 2 · model · save <file>');
   // Usage: one record per LLM step, rolled up on the turn.

@@ -4,7 +4,13 @@
  * Each test scripts the model, runs one turn through the real workflow and asserts the
  * agent sequence, what each agent was sent, files in MongoDB and events on the stream.
  */
-import { createHarness, expectScriptFullyUsed, createProjectAndSession, type Harness, runTurn } from '../helpers/harness';
+import {
+  createHarness,
+  expectScriptFullyUsed,
+  createProjectAndSession,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { agentsSelected, call, chatText, ofType, requestsOf, router, say, streamFile, words } from '../helpers/script';
 
 let h: Harness;
@@ -17,7 +23,12 @@ afterEach(() => expectScriptFullyUsed(h));
 test('standard plan: planner writes the outline, continuation round, then the writer with a handoff packet', async () => {
   const { sessionId, projectId } = await createProjectAndSession(h);
   h.model.script([
-    router({ current_agent: 'planner', workflow_plan: 'standard', workflow_agents: ['planner', 'writer'], scope: 'outline + chapter 1' }),
+    router({
+      current_agent: 'planner',
+      workflow_plan: 'standard',
+      workflow_agents: ['planner', 'writer'],
+      scope: 'outline + chapter 1',
+    }),
     ...streamFile('planner', 'Outline', 'Chapter 1: Rain\nChapter 2: Boats', 'outline'),
     say('planner', 'The outline is saved.'),
     ...streamFile('writer', 'Chapter 1', words(120)),
@@ -109,15 +120,26 @@ test('held writer text is released when no review follows', async () => {
 
 test('a closing question stops the plan; the planner exception sends the writer on with the recommended option', async () => {
   const { sessionId } = await createProjectAndSession(h);
-  h.model.script([router({ current_agent: 'planner', workflow_plan: 'standard', workflow_agents: ['planner'], write_content: false }), say('planner', 'Two options: A or B. Which do you prefer?')]);
+  h.model.script([
+    router({ current_agent: 'planner', workflow_plan: 'standard', workflow_agents: ['planner'], write_content: false }),
+    say('planner', 'Two options: A or B. Which do you prefer?'),
+  ]);
   const stopped = await runTurn(h, sessionId, 'Sketch the plot options');
   expect(stopped.outcome).toMatchObject({ status: 'awaiting_author', stopReason: 'question_to_author' });
-  expect(ofType(stopped.events, 'workflow_stopped')[0]?.data).toMatchObject({ reason: 'question_to_author', terminal: true });
+  expect(ofType(stopped.events, 'workflow_stopped')[0]?.data).toMatchObject({
+    reason: 'question_to_author',
+    terminal: true,
+  });
 
   const s2 = await createProjectAndSession(h);
   h.model.reset();
   h.model.script([
-    router({ current_agent: 'planner', workflow_plan: 'standard', workflow_agents: ['planner', 'writer'], write_content: true }),
+    router({
+      current_agent: 'planner',
+      workflow_plan: 'standard',
+      workflow_agents: ['planner', 'writer'],
+      write_content: true,
+    }),
     say('planner', 'I would go with option A. Or would you prefer B?'),
     say('writer', 'Going with option A as recommended.'),
   ]);
@@ -144,9 +166,14 @@ test('planner repair: a plan pasted only in chat is written into the outline onc
 
 test('MAX_AGENT_RUNS exhaustion ends the turn resumably; "continue" picks up the route', async () => {
   const { sessionId } = await createProjectAndSession(h);
-  const handoff = (from: 'planner' | 'hook_designer', to: string) => call(from, 'handoff_to_agent', { agent: to, reason: 'ping' });
+  const handoff = (from: 'planner' | 'hook_designer', to: string) =>
+    call(from, 'handoff_to_agent', { agent: to, reason: 'ping' });
   h.model.script([
-    router({ current_agent: 'planner', workflow_plan: 'full', workflow_agents: ['planner', 'hook_designer', 'writer'] }),
+    router({
+      current_agent: 'planner',
+      workflow_plan: 'full',
+      workflow_agents: ['planner', 'hook_designer', 'writer'],
+    }),
     handoff('planner', 'hook_designer'),
     handoff('hook_designer', 'planner'),
     handoff('planner', 'hook_designer'),

@@ -2,7 +2,14 @@
  * Guards and tools inside a real turn: read-only turns, clarify-first, tool errors and the
  * failure breaker, author protection, stale anchors, the one-pending-empty-file rule.
  */
-import { api, createHarness, expectScriptFullyUsed, createProjectAndSession, type Harness, runTurn } from '../helpers/harness';
+import {
+  api,
+  createHarness,
+  expectScriptFullyUsed,
+  createProjectAndSession,
+  type Harness,
+  runTurn,
+} from '../helpers/harness';
 import { agentsSelected, call, ofType, requestsOf, router, say } from '../helpers/script';
 
 let h: Harness;
@@ -16,7 +23,14 @@ async function authorFile(projectId: string, title: string, content: string, typ
   const r = await api<{ id: string }>(h, 'POST', '/api/v1/files', { projectId, type, title, content });
   if (r.status !== 201) {
     // Files API may not exist yet in this build: write directly as the author would.
-    const f = await h.runtime.models.File.create({ projectId, ownerId: 'local', type, title, content: '', versionCount: 0 });
+    const f = await h.runtime.models.File.create({
+      projectId,
+      ownerId: 'local',
+      type,
+      title,
+      content: '',
+      versionCount: 0,
+    });
     const { writeVersion } = await import('../../src/db/file-store');
     await writeVersion(h.runtime.models, String(f._id), content, { author: 'author', operation: 'author_edit' });
     return String(f._id);
@@ -79,17 +93,28 @@ test('clarify_first: a vague request makes the writer ask; write tools refuse wi
 test('tool errors come back as data; a tool outside the role is refused; three identical failures open the circuit with an error event', async () => {
   const { sessionId } = await createProjectAndSession(h);
   const badEdit = call('quality_reviewer', 'edit_file', { id: 'a'.repeat(24), operation: 'append', text: 'x' });
-  h.model.script([router({ current_agent: 'quality_reviewer', workflow_plan: 'review_only', write_content: false }), badEdit, badEdit, badEdit]);
+  h.model.script([
+    router({ current_agent: 'quality_reviewer', workflow_plan: 'review_only', write_content: false }),
+    badEdit,
+    badEdit,
+    badEdit,
+  ]);
   const r = await runTurn(h, sessionId, 'Review and fix chapter 1');
   const results = ofType(r.events, 'tool_result');
-  expect(results.map((e) => e.data.errorType)).toEqual(['tool_not_permitted', 'tool_not_permitted', 'tool_not_permitted']);
+  expect(results.map((e) => e.data.errorType)).toEqual([
+    'tool_not_permitted',
+    'tool_not_permitted',
+    'tool_not_permitted',
+  ]);
   expect(results.every((e) => e.toolCallId)).toBe(true);
   const error = ofType(r.events, 'error')[0]!;
   expect(error.data.code).toBe('repeated_unavailable_tool_call');
   expect(r.outcome).toMatchObject({ status: 'failed', stopReason: 'tool_failure_circuit_open' });
   // The model saw the structured error, not an exception.
   expect(requestsOf(h.model, 'quality_reviewer')[1]!.all).toContain('"error_type":"tool_not_permitted"');
-  expect(requestsOf(h.model, 'quality_reviewer')[1]!.all).toContain('the quality reviewer reads and reports and never changes files');
+  expect(requestsOf(h.model, 'quality_reviewer')[1]!.all).toContain(
+    'the quality reviewer reads and reports and never changes files',
+  );
 });
 
 test('invalid arguments and unknown ids are readable errors', async () => {
@@ -102,7 +127,11 @@ test('invalid arguments and unknown ids are readable errors', async () => {
     say('writer', 'Nothing worked.'),
   ]);
   const r = await runTurn(h, sessionId, 'do things');
-  expect(ofType(r.events, 'tool_result').map((e) => e.data.errorType)).toEqual(['invalid_arguments', 'not_found', 'invalid_arguments']);
+  expect(ofType(r.events, 'tool_result').map((e) => e.data.errorType)).toEqual([
+    'invalid_arguments',
+    'not_found',
+    'invalid_arguments',
+  ]);
 });
 
 test('author protection: deleting or rewriting the author’s file is refused unless named and asked; touching author text is reported', async () => {
@@ -112,13 +141,28 @@ test('author protection: deleting or rewriting the author’s file is refused un
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
     call('writer', 'delete_file', { id: fileId }),
     call('writer', 'edit_file', { id: fileId, operation: 'rewrite', text: 'Replaced.' }),
-    call('writer', 'edit_file', { id: fileId, operation: 'replace', anchor: 'My own opening line.', text: 'A sharper opening line.' }),
+    call('writer', 'edit_file', {
+      id: fileId,
+      operation: 'replace',
+      anchor: 'My own opening line.',
+      text: 'A sharper opening line.',
+    }),
     say('writer', 'I kept your prologue and sharpened the first line.'),
   ]);
   const r = await runTurn(h, sessionId, 'Tighten the first line of the prologue');
   const results = ofType(r.events, 'tool_result').map((e) => e.data);
-  expect(results[0]).toMatchObject({ name: 'delete_file', ok: false, errorType: 'author_declined', refusal: 'kept_your_edits' });
-  expect(results[1]).toMatchObject({ name: 'edit_file', ok: false, errorType: 'author_declined', refusal: 'kept_your_edits' });
+  expect(results[0]).toMatchObject({
+    name: 'delete_file',
+    ok: false,
+    errorType: 'author_declined',
+    refusal: 'kept_your_edits',
+  });
+  expect(results[1]).toMatchObject({
+    name: 'edit_file',
+    ok: false,
+    errorType: 'author_declined',
+    refusal: 'kept_your_edits',
+  });
   expect(results[2]).toMatchObject({ name: 'edit_file', ok: true });
   expect(results[2]!.result).toMatchObject({ author_edits_touched: true });
   const file = await h.runtime.models.File.findById(fileId).lean();
@@ -126,7 +170,11 @@ test('author protection: deleting or rewriting the author’s file is refused un
   expect(file?.deletedAt).toBeNull();
 
   h.model.reset();
-  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), call('writer', 'delete_file', { id: fileId }), say('writer', 'Deleted.')]);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    call('writer', 'delete_file', { id: fileId }),
+    say('writer', 'Deleted.'),
+  ]);
   const r2 = await runTurn(h, sessionId, 'Please delete the Prologue file.');
   expect(ofType(r2.events, 'tool_result')[0]!.data).toMatchObject({ ok: true });
   expect((await h.runtime.models.File.findById(fileId).lean())?.deletedAt).not.toBeNull();
@@ -140,11 +188,19 @@ test('stale_content: the author changed the anchor after the model read the file
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
     call('writer', 'query_files', { id: fileId }),
     // Between these steps the author edits the file (see the request hook below).
-    call('writer', 'edit_file', { id: fileId, operation: 'replace', anchor: 'The sea was calm.', text: 'The sea was furious.' }),
+    call('writer', 'edit_file', {
+      id: fileId,
+      operation: 'replace',
+      anchor: 'The sea was calm.',
+      text: 'The sea was furious.',
+    }),
     say('writer', 'Your text changed meanwhile; I left it alone.'),
   ]);
   const edited = h.model.waitForRequests(3).then(() =>
-    writeVersion(h.runtime.models, fileId, 'The sea was glass.\nNobody spoke.', { author: 'author', operation: 'author_edit' }),
+    writeVersion(h.runtime.models, fileId, 'The sea was glass.\nNobody spoke.', {
+      author: 'author',
+      operation: 'author_edit',
+    }),
   );
   const r = await runTurn(h, sessionId, 'Make the sea in chapter 1 angrier');
   await edited;
@@ -180,9 +236,17 @@ test('query_files by query, update_project, and delete of a folder needs recursi
   const folderId = String(folder._id);
   h.model.script([
     router({ current_agent: 'planner', workflow_plan: 'standard', workflow_agents: ['planner'], write_content: false }),
-    call('planner', 'create_file', { type: 'character', title: 'Mara', content: 'Mara, a boat-builder with a secret.', parent_id: folderId }),
+    call('planner', 'create_file', {
+      type: 'character',
+      title: 'Mara',
+      content: 'Mara, a boat-builder with a secret.',
+      parent_id: folderId,
+    }),
     call('planner', 'query_files', { query: 'boat-builder' }),
-    call('planner', 'update_project', { summary: 'A storm novel', tasks: [{ id: 't1', title: 'Chapter 1', status: 'todo' }] }),
+    call('planner', 'update_project', {
+      summary: 'A storm novel',
+      tasks: [{ id: 't1', title: 'Chapter 1', status: 'todo' }],
+    }),
     call('planner', 'delete_file', { id: folderId }),
     call('planner', 'delete_file', { id: folderId, recursive: true }),
     say('planner', 'Done.'),

@@ -8,7 +8,16 @@ import { settledView, foldTurn, newTurnView, type TurnView } from '../../src/cor
 import { type AnyEventDraft, draft } from '../../src/core/events';
 import { readTurnStream, storeTurnView, viewAtEnd } from '../../src/activities/turn-view-record';
 import { parseStreamId, StreamPublisher, turnStreamKey } from '../../src/streams/redis-streams';
-import { api, createAuthorFile, createHarness, createProjectAndSession, expectScriptFullyUsed, type Harness, runTurn, turnEvents } from '../helpers/harness';
+import {
+  api,
+  createAuthorFile,
+  createHarness,
+  createProjectAndSession,
+  expectScriptFullyUsed,
+  type Harness,
+  runTurn,
+  turnEvents,
+} from '../helpers/harness';
 import { call, router, say, streamFile, words } from '../helpers/script';
 
 let h: Harness;
@@ -20,7 +29,8 @@ afterEach(() => expectScriptFullyUsed(h));
 
 const streamKey = (turnId: string) => turnStreamKey(h.config.REDIS_KEY_PREFIX, turnId);
 type TurnItem = { record: TurnView | null; id: string };
-const recordsOf = async (sessionId: string) => (await api<{ items: TurnItem[] }>(h, 'GET', `/api/v1/sessions/${sessionId}/turns?record=true&limit=10`)).body.items;
+const recordsOf = async (sessionId: string) =>
+  (await api<{ items: TurnItem[] }>(h, 'GET', `/api/v1/sessions/${sessionId}/turns?record=true&limit=10`)).body.items;
 
 test('a written and reviewed chapter: the record is the fold of the whole stream, without file bodies; it outlives the stream', async () => {
   const { sessionId } = await createProjectAndSession(h);
@@ -40,9 +50,15 @@ test('a written and reviewed chapter: the record is the fold of the whole stream
   expect(view.items.map((i) => i.kind)).toEqual(expect.arrayContaining(['agent', 'tool', 'file', 'text', 'handoff']));
   const file = view.items.find((i) => i.kind === 'file')!;
   expect(file).toMatchObject({ title: 'Chapter 1', op: 'created', words: 60, version: 1, body: '', live: 0 });
-  expect(view.items.find((i) => i.kind === 'tool')).toMatchObject({ tool: 'create_file', target: 'Chapter 1', ok: true });
+  expect(view.items.find((i) => i.kind === 'tool')).toMatchObject({
+    tool: 'create_file',
+    target: 'Chapter 1',
+    ok: true,
+  });
   expect(view).toMatchObject({ status: 'done', doneStatus: 'completed', verdict: 'pass', userText: 'Write chapter 1' });
-  expect(view.tokens).toBe(r.events.filter((e) => e.type === 'usage').reduce((n, e) => n + (e.data as { totalTokens: number }).totalTokens, 0));
+  expect(view.tokens).toBe(
+    r.events.filter((e) => e.type === 'usage').reduce((n, e) => n + (e.data as { totalTokens: number }).totalTokens, 0),
+  );
   expect(view.tokens).toBeGreaterThan(0);
   // No body of the file in the record: the file holds it.
   expect(JSON.stringify(view)).not.toContain(words(60).slice(0, 40));
@@ -71,7 +87,9 @@ test('an approval asked and denied, then one approved: the decisions, the steps 
     ['Chapter 2', 'deny'],
     ['Chapter 3', 'approve'],
   ]);
-  expect(view.items.filter((i) => i.kind === 'tool').map((i) => [i.tool, i.target, i.approval, i.ok, i.refusal])).toEqual([
+  expect(
+    view.items.filter((i) => i.kind === 'tool').map((i) => [i.tool, i.target, i.approval, i.ok, i.refusal]),
+  ).toEqual([
     ['delete_file', 'Chapter 2', 'deny', false, 'kept_your_edits'],
     ['delete_file', 'Chapter 3', 'approve', true, undefined],
   ]);
@@ -94,7 +112,9 @@ test('the end retried after it published: the same record, written once; the cos
   expect(stream.events).toEqual(r.events);
   // The end's own slot is the stream's last: its events are what a retry would publish again.
   const finalSlot = parseStreamId(stream.ids[stream.ids.length - 1]!)!.slot;
-  const closing = stream.events.filter((_, i) => parseStreamId(stream.ids[i]!)!.slot === finalSlot) as unknown as AnyEventDraft[];
+  const closing = stream.events.filter(
+    (_, i) => parseStreamId(stream.ids[i]!)!.slot === finalSlot,
+  ) as unknown as AnyEventDraft[];
   expect(closing.map((e) => e.type)).toContain('done');
   const again = viewAtEnd(r.turnId, 'Write chapter 1', stream, finalSlot, closing);
   const stored = (await h.runtime.models.TurnView.findById(r.turnId).lean())!;
@@ -110,7 +130,10 @@ test('the end retried after it published: the same record, written once; the cos
   const started = performance.now();
   for (let i = 0; i < runs; i++) {
     const s = await readTurnStream(h.runtime.redis, streamKey(r.turnId));
-    await storeTurnView(h.runtime.models, owner, viewAtEnd(r.turnId, 'Write chapter 1', s, finalSlot, closing), { events: s.events.length, partial: false });
+    await storeTurnView(h.runtime.models, owner, viewAtEnd(r.turnId, 'Write chapter 1', s, finalSlot, closing), {
+      events: s.events.length,
+      partial: false,
+    });
   }
   const perTurn = (performance.now() - started) / runs;
 
@@ -122,15 +145,38 @@ test('the end retried after it published: the same record, written once; the cos
   const chunks = words(5000).match(/(?:\S+\s*){1,4}/g)!;
   await publisher.publish([
     draft('agent_selected', { agent: 'writer', reason: 'r', run: 1 }, { turnId }),
-    draft('file_created', { fileId: 'f'.repeat(24), title: 'Chapter 9', fileType: 'draft', words: 0 }, { turnId, step: 1 }),
-    ...chunks.map((delta) => draft('file_content', { fileId: 'f'.repeat(24), delta }, { turnId, agent: 'writer', step: 2 })),
-    draft('file_updated', { fileId: 'f'.repeat(24), title: 'Chapter 9', fileType: 'draft', versionId: 'v', words: 5000, operation: 'stream', version: 1 }, { turnId, step: 2 }),
-    ...Array.from({ length: 60 }, () => draft('content', { delta: 'The chapter is saved and ' }, { turnId, agent: 'writer', step: 3 })),
+    draft(
+      'file_created',
+      { fileId: 'f'.repeat(24), title: 'Chapter 9', fileType: 'draft', words: 0 },
+      { turnId, step: 1 },
+    ),
+    ...chunks.map((delta) =>
+      draft('file_content', { fileId: 'f'.repeat(24), delta }, { turnId, agent: 'writer', step: 2 }),
+    ),
+    draft(
+      'file_updated',
+      {
+        fileId: 'f'.repeat(24),
+        title: 'Chapter 9',
+        fileType: 'draft',
+        versionId: 'v',
+        words: 5000,
+        operation: 'stream',
+        version: 1,
+      },
+      { turnId, step: 2 },
+    ),
+    ...Array.from({ length: 60 }, () =>
+      draft('content', { delta: 'The chapter is saved and ' }, { turnId, agent: 'writer', step: 3 }),
+    ),
   ]);
   const bigStarted = performance.now();
   for (let i = 0; i < runs; i++) {
     const s = await readTurnStream(h.runtime.redis, bigKey);
-    await storeTurnView(h.runtime.models, owner, viewAtEnd(r.turnId, 'Write chapter 9', s, 2, closing), { events: s.events.length, partial: false });
+    await storeTurnView(h.runtime.models, owner, viewAtEnd(r.turnId, 'Write chapter 9', s, 2, closing), {
+      events: s.events.length,
+      partial: false,
+    });
   }
   const bigPerTurn = (performance.now() - bigStarted) / runs;
   const big = await readTurnStream(h.runtime.redis, bigKey);
@@ -152,7 +198,9 @@ test('a chapter still streaming when the author stops the turn is on record as n
     call('writer', 'create_file', { type: 'draft', title: 'Chapter 4' }),
     { match: { agent: 'writer' }, reply: { content: `<file>\n${words(2000)}\n</file>` }, tokensPerSecond: 200 },
   ]);
-  const turnId = (await api<{ turnId: string }>(h, 'POST', `/api/v1/sessions/${sessionId}/turns`, { message: 'Write chapter 4' })).body.turnId;
+  const turnId = (
+    await api<{ turnId: string }>(h, 'POST', `/api/v1/sessions/${sessionId}/turns`, { message: 'Write chapter 4' })
+  ).body.turnId;
   for (let i = 0; i < 400; i++) {
     const evs = await turnEvents(h, turnId);
     if (evs.some((e) => e.type === 'file_content')) break;

@@ -18,9 +18,24 @@ afterAll(async () => {
 test('a turn streams over SSE, ends with done, and leaves a versioned file in MongoDB and a workflow in Temporal', async () => {
   const { projectId, sessionId } = await createProjectAndSession(h);
   h.model.script([
-    { match: { agent: 'router' }, reply: { content: '{"current_agent":"writer","workflow_plan":"quick","workflow_agents":["writer"],"write_content":true,"read_only":false,"scope":"chapter 1"}' } },
-    { match: { agent: 'writer' }, reply: { content: 'Writing it now.', toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: 'Chapter 1' } }] } },
-    { match: { agent: 'writer' }, reply: { content: '<file>\nThe rain came early that year.\nMara counted the boats.\n</file>\nSaved chapter 1.' } },
+    {
+      match: { agent: 'router' },
+      reply: {
+        content:
+          '{"current_agent":"writer","workflow_plan":"quick","workflow_agents":["writer"],"write_content":true,"read_only":false,"scope":"chapter 1"}',
+      },
+    },
+    {
+      match: { agent: 'writer' },
+      reply: {
+        content: 'Writing it now.',
+        toolCalls: [{ name: 'create_file', arguments: { type: 'draft', title: 'Chapter 1' } }],
+      },
+    },
+    {
+      match: { agent: 'writer' },
+      reply: { content: '<file>\nThe rain came early that year.\nMara counted the boats.\n</file>\nSaved chapter 1.' },
+    },
   ]);
   const turnId = await postTurn(h, sessionId, 'Write chapter 1');
   const sse = await readSse(`${h.baseUrl}/api/v1/turns/${turnId}/events`);
@@ -29,7 +44,17 @@ test('a turn streams over SSE, ends with done, and leaves a versioned file in Mo
   expect(sse.retry).toBeGreaterThan(0);
   const types = sse.frames.map((f) => f.event);
   expect(types[types.length - 1]).toBe('done');
-  expect(types).toEqual(expect.arrayContaining(['agent_selected', 'tool_call', 'tool_result', 'file_created', 'file_content', 'file_updated', 'usage']));
+  expect(types).toEqual(
+    expect.arrayContaining([
+      'agent_selected',
+      'tool_call',
+      'tool_result',
+      'file_created',
+      'file_content',
+      'file_updated',
+      'usage',
+    ]),
+  );
   // Every frame carries the Redis stream id, and they are strictly increasing.
   const ids = sse.frames.map((f) => f.id!);
   expect(ids.every(Boolean)).toBe(true);
@@ -73,9 +98,14 @@ test('bad input to the slice answers 400/404 JSON and starts nothing', async () 
   const bad = await api<{ error: { code: string } }>(h, 'POST', `/api/v1/sessions/${sessionId}/turns`, { message: '' });
   expect(bad.status).toBe(400);
   expect(bad.body.error.code).toBe('validation_failed');
-  const extra = await api<{ error: { code: string } }>(h, 'POST', `/api/v1/sessions/${sessionId}/turns`, { message: 'hi', workflowId: 'mine' });
+  const extra = await api<{ error: { code: string } }>(h, 'POST', `/api/v1/sessions/${sessionId}/turns`, {
+    message: 'hi',
+    workflowId: 'mine',
+  });
   expect(extra.status).toBe(400);
-  const badId = await api<{ error: { code: string } }>(h, 'POST', `/api/v1/sessions/not-an-id/turns`, { message: 'hi' });
+  const badId = await api<{ error: { code: string } }>(h, 'POST', `/api/v1/sessions/not-an-id/turns`, {
+    message: 'hi',
+  });
   expect(badId.status).toBe(400);
   expect(badId.body.error.code).toBe('invalid_id');
   const missing = await api(h, 'POST', `/api/v1/sessions/${'a'.repeat(24)}/turns`, { message: 'hi' });

@@ -67,7 +67,12 @@ const TURN_WORK_REASONS: readonly Candidate['reason'][] = ['focus', 'attached', 
  *   priority order, sent after the session history, which only grows at its end.
  * Only the order changes: what is shown was packed already.
  */
-function cacheFriendly(placed: Packed['placed'], header: string, byId: Map<string, LoadedFile>, turnWork: ReadonlySet<string>): { standing: string; moving: string } {
+function cacheFriendly(
+  placed: Packed['placed'],
+  header: string,
+  byId: Map<string, LoadedFile>,
+  turnWork: ReadonlySet<string>,
+): { standing: string; moving: string } {
   const CHAPTERS = STANDING_TYPES.length;
   // Each item's place once: its rank (a standing type, the chapters after them, or -1: it
   // moves) and, for a chapter, its number (else its place in the book): ids derived from keys
@@ -76,7 +81,8 @@ function cacheFriendly(placed: Packed['placed'], header: string, byId: Map<strin
     const f = byId.get(p.item.fileId);
     const type = f?.type ?? '';
     const chapter = BODY_FILE_TYPES.includes(type as FileType);
-    const rank = p.mode !== 'full' ? -1 : chapter ? (turnWork.has(p.item.fileId) ? -1 : CHAPTERS) : STANDING_TYPES.indexOf(type);
+    const rank =
+      p.mode !== 'full' ? -1 : chapter ? (turnWork.has(p.item.fileId) ? -1 : CHAPTERS) : STANDING_TYPES.indexOf(type);
     return { p, rank, place: rank === CHAPTERS ? (chapterNo(f!) ?? f!.order) : 0 };
   });
   const standing = ranked
@@ -84,17 +90,30 @@ function cacheFriendly(placed: Packed['placed'], header: string, byId: Map<strin
     .sort((a, b) => a.rank - b.rank || a.place - b.place || (a.p.item.fileId < b.p.item.fileId ? -1 : 1));
   const moving = ranked.filter((r) => r.rank < 0);
   const [headerLine, ...rest] = header.split('\n');
-  return { standing: [headerLine, ...standing.map((r) => r.p.rendered)].join('\n\n'), moving: [rest.join('\n'), ...moving.map((r) => r.p.rendered)].join('\n\n') };
+  return {
+    standing: [headerLine, ...standing.map((r) => r.p.rendered)].join('\n\n'),
+    moving: [rest.join('\n'), ...moving.map((r) => r.p.rendered)].join('\n\n'),
+  };
 }
 
 function snippetItem(c: ScoredChunk, file: LoadedFile): ContextItem {
-  return { fileId: c.fileId, title: file.title, priority: Priority.RELEVANT, kind: 'snippet', text: c.text, start: c.start, end: c.end, fileChars: file.content.length };
+  return {
+    fileId: c.fileId,
+    title: file.title,
+    priority: Priority.RELEVANT,
+    kind: 'snippet',
+    text: c.text,
+    start: c.start,
+    end: c.end,
+    fileChars: file.content.length,
+  };
 }
 
 /** Chunks the model already sees: all of a `[full]` file, the shown prefix of a cut one. */
 function coveredBy(packed: Packed): (c: Chunk) => boolean {
   const shown = new Map<string, number>();
-  for (const p of packed.placed) if (p.item.kind === 'file') shown.set(p.item.fileId, p.mode === 'full' ? Infinity : p.shownChars);
+  for (const p of packed.placed)
+    if (p.item.kind === 'file') shown.set(p.item.fileId, p.mode === 'full' ? Infinity : p.shownChars);
   return (c) => c.end <= (shown.get(c.fileId) ?? -1);
 }
 
@@ -102,19 +121,34 @@ function coveredBy(packed: Packed): (c: Chunk) => boolean {
  * Builds the turn's context. Reads only; the caller stores it. The worker's `caches` hold the
  * turn's early reads, the project's retrieval index and the counts of texts seen before.
  */
-export async function assembleTurnContext(models: Models, caches: WorkerCaches, settings: ContextSettings, turnId: string, scope: string): Promise<TurnContextDoc> {
+export async function assembleTurnContext(
+  models: Models,
+  caches: WorkerCaches,
+  settings: ContextSettings,
+  turnId: string,
+  scope: string,
+): Promise<TurnContextDoc> {
   const started = performance.now();
   // Retrieval ranks every file's text, so the whole project is read once per turn (prefetch.ts).
   const { turn, rawFiles, messages, skillCatalog } = await turnSources(models, caches.turnSources, turnId);
   const files = loadedFiles(rawFiles);
   const byId = new Map(files.map((f) => [f.id, f]));
   const query = [turn.message, scope].filter(Boolean).join('\n');
-  const { candidates, names } = prioritize({ files, focusFileId: turn.focusFileId ?? null, attachedFileIds: turn.attachedFileIds, query });
+  const { candidates, names } = prioritize({
+    files,
+    focusFileId: turn.focusFileId ?? null,
+    attachedFileIds: turn.attachedFileIds,
+    query,
+  });
 
   const header = [
     CONTEXT_HEADER,
     '## Project files',
-    renderManifest(files, new Set(candidates.filter((c) => c.priority <= Priority.RELEVANT).map((c) => c.fileId)), settings.contextTokens),
+    renderManifest(
+      files,
+      new Set(candidates.filter((c) => c.priority <= Priority.RELEVANT).map((c) => c.fileId)),
+      settings.contextTokens,
+    ),
     turn.quotes.length ? `\n## Passages the author quoted\n${turn.quotes.map((q) => `> ${q}`).join('\n')}` : '',
   ].join('\n');
   const headerTokens = countTokens(header);
@@ -132,14 +166,19 @@ export async function assembleTurnContext(models: Models, caches: WorkerCaches, 
     return f.content ? { fileId: f.id, title: f.title, priority: c.priority, kind: 'file', text: f.content } : null;
   };
   const tiers = (tier: (p: Priority) => boolean): ContextItem[] =>
-    candidates.filter((c) => tier(c.priority)).map(fileItem).filter((i): i is ContextItem => i !== null);
+    candidates
+      .filter((c) => tier(c.priority))
+      .map(fileItem)
+      .filter((i): i is ContextItem => i !== null);
   const upToRelevant = tiers((p) => p <= Priority.RELEVANT);
   const inspiration = tiers((p) => p === Priority.INSPIRATION);
   const cache = new MeasureCache(caches.measuredTexts);
   // Snippets sit at the end of RELEVANT. Retrieval leaves out only what was finally shown:
   // a first pass finds the selection, the second offers snippets outside it.
   const attempt = (covered: (c: Chunk) => boolean): Packed => {
-    const snippets = pickSnippets(ranked, covered, SNIPPET_LIMIT, SNIPPETS_PER_FILE).map((c) => snippetItem(c, byId.get(c.fileId)!));
+    const snippets = pickSnippets(ranked, covered, SNIPPET_LIMIT, SNIPPETS_PER_FILE).map((c) =>
+      snippetItem(c, byId.get(c.fileId)!),
+    );
     return pack([...upToRelevant, ...snippets, ...inspiration], settings.contextTokens, headerTokens, cache);
   };
   const first = attempt(() => false);
@@ -168,7 +207,10 @@ export async function assembleTurnContext(models: Models, caches: WorkerCaches, 
   const ws = renderWorkingSet(wsFiles, whole, {
     maxFiles: settings.workingSetMaxFiles,
     maxChars: settings.workingSetMaxChars,
-    maxTokens: Math.max(0, Math.floor(settings.ledgerCeiling * (1 - WORKING_SET_RESERVE_SHARE) - packed.tokens - messageTokens)),
+    maxTokens: Math.max(
+      0,
+      Math.floor(settings.ledgerCeiling * (1 - WORKING_SET_RESERVE_SHARE) - packed.tokens - messageTokens),
+    ),
   });
   const user = userContent(ws.text, turn.message);
 
@@ -226,12 +268,20 @@ function breadcrumbLine(b: { op?: string | null; fileId?: string | null; title?:
  * Records in one bulk write that the model saw these versions in full (what `rememberSeen`
  * does per file): a long book shows dozens of files, and one command per file adds up.
  */
-async function rememberSeenAll(models: Models, turnId: string, shown: { fileId: string; version: number }[]): Promise<void> {
+async function rememberSeenAll(
+  models: Models,
+  turnId: string,
+  shown: { fileId: string; version: number }[],
+): Promise<void> {
   if (!shown.length) return;
   await models.ReadSnapshot.bulkWrite(
     shown.map((s) => ({
       // Same record as rememberSeen: the earliest version shown this request (its start) is what stale_content compares with.
-      updateOne: { filter: { _id: `${turnId}:${s.fileId}` }, update: { $min: { version: s.version }, $setOnInsert: { turnId, fileId: s.fileId, kind: 'context' } }, upsert: true },
+      updateOne: {
+        filter: { _id: `${turnId}:${s.fileId}` },
+        update: { $min: { version: s.version }, $setOnInsert: { turnId, fileId: s.fileId, kind: 'context' } },
+        upsert: true,
+      },
     })),
     { ordered: false },
   );
@@ -260,7 +310,13 @@ export interface StepContext {
 /** The store of a context that is already on record (read back, or cached once stored). */
 const onRecord = (): Promise<void> => Promise.resolve();
 
-export async function ensureTurnContext(models: Models, caches: WorkerCaches, settings: ContextSettings, turnId: string, scope: string): Promise<StepContext> {
+export async function ensureTurnContext(
+  models: Models,
+  caches: WorkerCaches,
+  settings: ContextSettings,
+  turnId: string,
+  scope: string,
+): Promise<StepContext> {
   // Turn contexts this worker built and stored, or read back: a stored context never changes (worker-caches.ts).
   const { turnContexts } = caches;
   const cached = turnContexts.get(turnId);
@@ -272,7 +328,9 @@ export async function ensureTurnContext(models: Models, caches: WorkerCaches, se
   // Building only reads; a build a stored context makes moot is dropped. Elsewhere (another
   // worker, a later step) the stored context is the usual case, and building it would read
   // the whole project in vain.
-  const building = holdsTurnSources(caches.turnSources, turnId) ? quiet(assembleTurnContext(models, caches, settings, turnId, scope)) : null;
+  const building = holdsTurnSources(caches.turnSources, turnId)
+    ? quiet(assembleTurnContext(models, caches, settings, turnId, scope))
+    : null;
   const stored = await storedRead;
   if (stored) {
     turnContexts.set(turnId, stored);
@@ -283,7 +341,8 @@ export async function ensureTurnContext(models: Models, caches: WorkerCaches, se
   // failed before it stored) must store it. The step awaits it; quiet: not unhandled when the
   // model call fails first.
   let storing: Promise<void> | null = null;
-  const store = () => (storing ??= quiet(storeTurnContext(models, built).then(() => void turnContexts.set(turnId, built))));
+  const store = () =>
+    (storing ??= quiet(storeTurnContext(models, built).then(() => void turnContexts.set(turnId, built))));
   return { context: built, store };
 }
 
@@ -302,11 +361,19 @@ export async function storeTurnContext(models: Models, built: TurnContextDoc): P
     if (!isDuplicateKey(err)) throw err;
     const winner = (await models.TurnContext.findById(turnId).lean()) as TurnContextDoc | null;
     if (!winner || promptView(winner) !== promptView(built))
-      throw new Error(`another attempt stored a different context for turn ${turnId} first; this step is retried on that one`);
+      throw new Error(
+        `another attempt stored a different context for turn ${turnId} first; this step is retried on that one`,
+      );
   }
 }
 
 /** What of a context reaches the model's prompt. */
 function promptView(c: TurnContextDoc): string {
-  return JSON.stringify([c.skillCatalog ?? '', c.context, c.contextMoving ?? '', c.userContent, (c.history ?? []).map((m) => [m.role, m.content])]);
+  return JSON.stringify([
+    c.skillCatalog ?? '',
+    c.context,
+    c.contextMoving ?? '',
+    c.userContent,
+    (c.history ?? []).map((m) => [m.role, m.content]),
+  ]);
 }

@@ -84,7 +84,12 @@ export function pack(items: ContextItem[], budget: number, startTokens: number, 
     const header = item.kind === 'file' ? fullHeader(item.title, item.fileId) : snippetHeader(item);
     const headerTokens = countTokens(header) + JOIN_TOKENS;
     if (headerTokens + body.count <= left) {
-      placed.push({ item, mode: item.kind === 'file' ? 'full' : 'snippet', shownChars: item.text.length, rendered: `${header}\n${item.text}` });
+      placed.push({
+        item,
+        mode: item.kind === 'file' ? 'full' : 'snippet',
+        shownChars: item.text.length,
+        rendered: `${header}\n${item.text}`,
+      });
       used += headerTokens + body.count;
       continue;
     }
@@ -94,7 +99,8 @@ export function pack(items: ContextItem[], budget: number, startTokens: number, 
       continue;
     }
     // The cut header is a little longer (two numbers, the query_files hint): measure it with the largest numbers.
-    const cutHeaderTokens = countTokens(truncatedHeader(item.title, item.fileId, item.text.length, item.text.length)) + JOIN_TOKENS;
+    const cutHeaderTokens =
+      countTokens(truncatedHeader(item.title, item.fileId, item.text.length, item.text.length)) + JOIN_TOKENS;
     const cut = body.prefix(left - cutHeaderTokens);
     if (item.priority !== Priority.CRITICAL && cut.length < MIN_FRAGMENT_CHARS && cut.length < item.text.length / 2) {
       dropped.push(item.fileId);

@@ -25,7 +25,10 @@ async function readTurnSources(models: Models, turn: SourcesTurn, recent?: Promi
   const turnId = String(turn._id);
   const history = async () =>
     (recent && historyBefore(await recent, turnId)) ??
-    models.Message.find({ sessionId: turn.sessionId, turnId: { $ne: turnId } }).sort({ seq: -1 }).limit(HISTORY_MESSAGES).lean();
+    models.Message.find({ sessionId: turn.sessionId, turnId: { $ne: turnId } })
+      .sort({ seq: -1 })
+      .limit(HISTORY_MESSAGES)
+      .lean();
   const [rawFiles, messages, skillCatalog] = await Promise.all([
     models.File.find({ projectId: turn.projectId, deletedAt: null }).sort({ type: 1, order: 1 }).lean(),
     history(),
@@ -60,7 +63,12 @@ export function loadedFiles(rawFiles: TurnSources['rawFiles']): LoadedFile[] {
  * kept in the worker's turn sources, and once they land brings the project's retrieval index
  * in the worker's caches up to them, as the first step's search would (retrieval.ts).
  */
-export function prefetchTurnSources(models: Models, caches: WorkerCaches, turn: SourcesTurn, recent: Promise<SessionMessages>): void {
+export function prefetchTurnSources(
+  models: Models,
+  caches: WorkerCaches,
+  turn: SourcesTurn,
+  recent: Promise<SessionMessages>,
+): void {
   const reads = readTurnSources(models, turn, recent);
   caches.turnSources.start(
     String(turn._id),
@@ -72,7 +80,11 @@ export function prefetchTurnSources(models: Models, caches: WorkerCaches, turn: 
 }
 
 /** The index is a cache: a failure here only leaves the step to index for itself. */
-function warmIndex(indexes: WorkerCaches['retrievalIndexes'], projectId: string, rawFiles: TurnSources['rawFiles']): void {
+function warmIndex(
+  indexes: WorkerCaches['retrievalIndexes'],
+  projectId: string,
+  rawFiles: TurnSources['rawFiles'],
+): void {
   try {
     syncRetrievalIndex({ indexes, key: projectId }, retrievableFiles(loadedFiles(rawFiles)));
   } catch {

@@ -30,7 +30,17 @@ export interface Candidate {
   fileId: string;
   priority: Priority;
   /** Why it was chosen (stats and tests). */
-  reason: 'focus' | 'attached' | 'named' | 'character' | 'setting' | 'outline' | 'previous_chapter' | 'asked_chapter' | 'sibling' | 'rest';
+  reason:
+    | 'focus'
+    | 'attached'
+    | 'named'
+    | 'character'
+    | 'setting'
+    | 'outline'
+    | 'previous_chapter'
+    | 'asked_chapter'
+    | 'sibling'
+    | 'rest';
 }
 
 export interface PriorityInput {
@@ -100,7 +110,9 @@ export function prioritize(input: PriorityInput): { candidates: Candidate[]; nam
   for (const id of input.attachedFileIds) add(byId.get(id), Priority.CRITICAL, 'attached');
 
   const named = namedInQuery(files, input.query);
-  const cards = files.filter((f) => f.type === 'character').sort((a, b) => rank(a.importance) - rank(b.importance) || byOrder(a, b));
+  const cards = files
+    .filter((f) => f.type === 'character')
+    .sort((a, b) => rank(a.importance) - rank(b.importance) || byOrder(a, b));
   const settings = files.filter((f) => f.type === 'setting').sort(byOrder);
   for (const f of [...cards, ...settings]) if (named.has(f.id)) add(f, Priority.CONSTRAINT, 'named');
   // Low-importance cards (walk-ons) wait with the rest: a cast of forty must not crowd out the chapters.
@@ -123,15 +135,18 @@ export function prioritize(input: PriorityInput): { candidates: Candidate[]; nam
 
   let previous: ManifestFile | undefined;
   if (anchorNo !== null) previous = chapters.find((c) => chapterNo(c) === anchorNo - 1);
-  if (!previous && anchorFile) previous = chapters.filter((c) => c.parentId === anchorFile.parentId && c.order < anchorFile.order).pop();
+  if (!previous && anchorFile)
+    previous = chapters.filter((c) => c.parentId === anchorFile.parentId && c.order < anchorFile.order).pop();
   // Nothing to anchor on: the latest chapter keeps continuity for "write the next one".
-  if (!previous && anchorNo === null && !anchorFile) previous = [...chapters].sort((a, b) => (chapterNo(b) ?? b.order) - (chapterNo(a) ?? a.order))[0];
+  if (!previous && anchorNo === null && !anchorFile)
+    previous = [...chapters].sort((a, b) => (chapterNo(b) ?? b.order) - (chapterNo(a) ?? a.order))[0];
   add(previous, Priority.CONSTRAINT, 'previous_chapter');
 
   for (const f of askedFiles) add(f, Priority.RELEVANT, 'asked_chapter');
   const anchor = anchorFile ?? askedFiles[0];
   if (anchor || anchorNo !== null) {
-    const position = (c: ManifestFile): number => (anchorNo !== null ? (chapterNo(c) ?? c.order) - anchorNo : c.order - anchor!.order);
+    const position = (c: ManifestFile): number =>
+      anchorNo !== null ? (chapterNo(c) ?? c.order) - anchorNo : c.order - anchor!.order;
     const siblings = chapters
       .filter((c) => !taken.has(c.id) && (!anchor || c.parentId === anchor.parentId))
       .sort((a, b) => Math.abs(position(a)) - Math.abs(position(b)) || position(b) - position(a));
@@ -141,7 +156,9 @@ export function prioritize(input: PriorityInput): { candidates: Candidate[]; nam
 
   for (const f of cards) add(f, Priority.INSPIRATION, 'character');
   for (const f of settings) add(f, Priority.INSPIRATION, 'setting');
-  const newestFirst = [...chapters].sort((a, b) => (chapterNo(b) ?? b.order) - (chapterNo(a) ?? a.order) || b.order - a.order);
+  const newestFirst = [...chapters].sort(
+    (a, b) => (chapterNo(b) ?? b.order) - (chapterNo(a) ?? a.order) || b.order - a.order,
+  );
   for (const f of newestFirst) add(f, Priority.INSPIRATION, 'rest');
   for (const f of files) add(f, Priority.INSPIRATION, 'rest');
 

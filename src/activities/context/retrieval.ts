@@ -66,7 +66,8 @@ export function chunkText(fileId: string, text: string): Chunk[] {
       end = at > 0 ? start + at : end;
     }
     const piece = text.slice(start, end);
-    if (piece.trim()) chunks.push({ id: `${fileId}:${chunks.length}`, fileId, seq: chunks.length, start, end, text: piece.trim() });
+    if (piece.trim())
+      chunks.push({ id: `${fileId}:${chunks.length}`, fileId, seq: chunks.length, start, end, text: piece.trim() });
     start = end;
     while (start < text.length && text[start] === '\n') start++;
   }
@@ -178,7 +179,12 @@ export function rankChunks(files: RetrievableFile[], q: RetrievalQuery, kept: Ke
  * The snippets to offer: the best chunks not already visible in the context (`covered`),
  * at most `perFile` from one file so one long chapter does not take every slot.
  */
-export function pickSnippets(ranked: ScoredChunk[], covered: (c: Chunk) => boolean, limit: number, perFile: number): ScoredChunk[] {
+export function pickSnippets(
+  ranked: ScoredChunk[],
+  covered: (c: Chunk) => boolean,
+  limit: number,
+  perFile: number,
+): ScoredChunk[] {
   const perFileCount = new Map<string, number>();
   const out: ScoredChunk[] = [];
   for (const c of ranked) {

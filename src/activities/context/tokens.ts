@@ -10,7 +10,8 @@ const PLAIN = { disallowedSpecial: new Set<string>() };
 
 // Chinese prose has no spaces: one chapter is one unbroken run, which BPE encodes in quadratic
 // time; counting and encoding in bounded runs keeps a long Chinese book linear (src/shared/token-runs.ts).
-export const countTokens = (text: string): number => (text ? countInBoundedRuns(text, (t) => encode(t, PLAIN).length) : 0);
+export const countTokens = (text: string): number =>
+  text ? countInBoundedRuns(text, (t) => encode(t, PLAIN).length) : 0;
 
 /** Entries the worker's stable counts keep; past it the oldest is dropped. */
 const STABLE_COUNTS_MAX = 5000;

@@ -60,7 +60,8 @@ export function workingSetIds(messages: HistoryMessage[], currentTurnId: string)
     }
     // Within a message the last operation is the most recent.
     for (const b of [...m.breadcrumb].reverse())
-      if (b.fileId && b.op && ['created', 'edited', 'read'].includes(b.op) && !ids.includes(b.fileId)) ids.push(b.fileId);
+      if (b.fileId && b.op && ['created', 'edited', 'read'].includes(b.op) && !ids.includes(b.fileId))
+        ids.push(b.fileId);
   }
   return ids;
 }
@@ -69,7 +70,8 @@ function authorEditsBlock(f: WorkingSetFile): string {
   if (!f.authorEdits.length) return '';
   // A file the author wrote from scratch: every line is theirs, so say that instead of repeating it.
   const own = new Set(f.authorEdits);
-  if (f.content.split('\n').every((l) => !l.trim() || own.has(l.trim()))) return '\n<author_edits>The author wrote this whole file: keep it.</author_edits>';
+  if (f.content.split('\n').every((l) => !l.trim() || own.has(l.trim())))
+    return '\n<author_edits>The author wrote this whole file: keep it.</author_edits>';
   return `\n<author_edits>\n${f.authorEdits.join('\n')}\n</author_edits>`;
 }
 
@@ -77,7 +79,11 @@ function authorEditsBlock(f: WorkingSetFile): string {
  * Renders the block: files whole while they fit the file, character and token limits;
  * beyond them title + id only; files already `[full]` in the project context one line each.
  */
-export function renderWorkingSet(files: WorkingSetFile[], inContext: Set<string>, limits: WorkingSetLimits): WorkingSet {
+export function renderWorkingSet(
+  files: WorkingSetFile[],
+  inContext: Set<string>,
+  limits: WorkingSetLimits,
+): WorkingSet {
   if (!files.length) return { text: '', whole: [], listed: 0 };
   const parts: string[] = [];
   const whole: WorkingSet['whole'] = [];
@@ -89,7 +95,8 @@ export function renderWorkingSet(files: WorkingSetFile[], inContext: Set<string>
       continue;
     }
     const entry = `${fullHeader(f.title, f.id)}\n${f.content}${authorEditsBlock(f)}`;
-    const entryTokens = whole.length < limits.maxFiles && chars + f.content.length <= limits.maxChars ? countTokens(entry) : Infinity;
+    const entryTokens =
+      whole.length < limits.maxFiles && chars + f.content.length <= limits.maxChars ? countTokens(entry) : Infinity;
     if (tokens + entryTokens <= limits.maxTokens) {
       parts.push(entry);
       whole.push({ fileId: f.id, version: f.version });
@@ -97,11 +104,13 @@ export function renderWorkingSet(files: WorkingSetFile[], inContext: Set<string>
       tokens += entryTokens;
       continue;
     }
-    parts.push(`- ${f.title} (id=${f.id}, ${f.type}): not shown here (working-set limit); read it with query_files(id="${f.id}")${authorEditsBlock(f)}`);
+    parts.push(
+      `- ${f.title} (id=${f.id}, ${f.type}): not shown here (working-set limit); read it with query_files(id="${f.id}")${authorEditsBlock(f)}`,
+    );
   }
   const text = [
     '<previous_turn_working_set>',
-    'Files read or written in your last two replies, with their current text as of the start of this request. Lines in <author_edits> are the author\'s own changes since the last AI version: keep them.',
+    "Files read or written in your last two replies, with their current text as of the start of this request. Lines in <author_edits> are the author's own changes since the last AI version: keep them.",
     ...parts,
     '</previous_turn_working_set>',
   ].join('\n');

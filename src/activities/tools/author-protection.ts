@@ -16,7 +16,10 @@ import { authorWrittenRanges, type FileRecord } from '../../db/file-store';
 import { failure, type ToolContext, type ToolExecution } from './types';
 
 /** Whether the author wrote any of the file's current text (one AI line added to their chapter does not lift it). */
-export async function isAuthorsFile(ctx: Pick<ToolContext, 'models'>, file: Pick<FileRecord, '_id' | 'latestAuthor'>): Promise<boolean> {
+export async function isAuthorsFile(
+  ctx: Pick<ToolContext, 'models'>,
+  file: Pick<FileRecord, '_id' | 'latestAuthor'>,
+): Promise<boolean> {
   if (file.latestAuthor === 'author') return true;
   return (await authorWrittenRanges(ctx.models, String(file._id))).length > 0;
 }
@@ -33,7 +36,10 @@ export function previewOf(action: AuthorAction, files: Pick<FileRecord, 'title' 
 }
 
 /** What a whole rewrite would change: lines gone and come, and the start of the text that would go. */
-export function rewriteChange(before: string, next?: string): { change: { removed: number; added: number }; excerpt: string } {
+export function rewriteChange(
+  before: string,
+  next?: string,
+): { change: { removed: number; added: number }; excerpt: string } {
   let removed = 0;
   let added = 0;
   for (const part of diffLines(before, next ?? '')) {
@@ -59,8 +65,18 @@ export async function protectAuthorFiles(
   for (const f of files) if (await isAuthorsFile(ctx, f)) authors.push(f);
   if (!authors.length) return null;
   // A job's instructions and chapter messages are the system's words: they authorise nothing.
-  const scope = ctx.authorMessage ? { reading: readAuthorMessage(ctx.authorMessage), focusFileId: ctx.focusFileId, titles: await projectTitles(ctx) } : null;
-  const asked = new Set(scope ? authorisedFiles(scope, authors.map((f) => ({ id: String(f._id), title: f.title })), action).map((f) => f.id) : []);
+  const scope = ctx.authorMessage
+    ? { reading: readAuthorMessage(ctx.authorMessage), focusFileId: ctx.focusFileId, titles: await projectTitles(ctx) }
+    : null;
+  const asked = new Set(
+    scope
+      ? authorisedFiles(
+          scope,
+          authors.map((f) => ({ id: String(f._id), title: f.title })),
+          action,
+        ).map((f) => f.id)
+      : [],
+  );
   const unasked = authors.filter((f) => !asked.has(String(f._id)));
   if (!unasked.length) return null;
   const titles = unasked.map((f) => `"${f.title}"`).join(', ');
@@ -69,13 +85,23 @@ export async function protectAuthorFiles(
     case 'approve':
       return null;
     case 'deny':
-      return failure(tool, 'author_declined', `The author declined: ${titles} ${unasked.length > 1 ? 'were' : 'was'} not ${verb}. Go on without it.`, {
-        approval_id: ctx.approval.approvalId,
-      });
+      return failure(
+        tool,
+        'author_declined',
+        `The author declined: ${titles} ${unasked.length > 1 ? 'were' : 'was'} not ${verb}. Go on without it.`,
+        {
+          approval_id: ctx.approval.approvalId,
+        },
+      );
     case 'timeout':
-      return failure(tool, 'approval_timeout', `The author did not answer in time: ${titles} ${unasked.length > 1 ? 'were' : 'was'} not ${verb}. Go on without it.`, {
-        approval_id: ctx.approval.approvalId,
-      });
+      return failure(
+        tool,
+        'approval_timeout',
+        `The author did not answer in time: ${titles} ${unasked.length > 1 ? 'were' : 'was'} not ${verb}. Go on without it.`,
+        {
+          approval_id: ctx.approval.approvalId,
+        },
+      );
   }
   const first = unasked[0]!;
   const approval: ApprovalRequest = {
@@ -89,7 +115,15 @@ export async function protectAuthorFiles(
   const message = `The author wrote ${titles}; their message did not ask for ${action === 'delete' ? 'deleting' : 'rewriting'} it, so they are asked to approve first.`;
   return {
     body: { ok: false, error_type: 'approval_required', message, approval },
-    outcome: { name: tool, ok: false, errorType: 'approval_required', message, fileId: approval.fileId, title: approval.title, approval },
+    outcome: {
+      name: tool,
+      ok: false,
+      errorType: 'approval_required',
+      message,
+      fileId: approval.fileId,
+      title: approval.title,
+      approval,
+    },
     events: [],
   };
 }

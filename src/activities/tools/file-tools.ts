@@ -28,7 +28,9 @@ import { failure, type ToolContext, type ToolExecution } from './types';
 
 /** Files in the folder: from the step's early read when it has one for this call, else counted now. */
 async function countSiblings(ctx: ToolContext, parentId: string | null): Promise<number> {
-  return (await ctx.siblingCounts?.take(parentId)) ?? ctx.models.File.countDocuments({ projectId: ctx.projectId, parentId });
+  return (
+    (await ctx.siblingCounts?.take(parentId)) ?? ctx.models.File.countDocuments({ projectId: ctx.projectId, parentId })
+  );
 }
 
 export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>): Promise<ToolExecution> {
@@ -39,7 +41,14 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
     args.parent_id ? findLiveFile(models, ctx.projectId, args.parent_id) : null,
     models.File.findOne({ projectId: ctx.projectId, pendingTurnId: ctx.turnId, deletedAt: null }).lean(),
     args.order === undefined ? countSiblings(ctx, args.parent_id ?? null) : null,
-    models.File.findOne({ projectId: ctx.projectId, parentId: args.parent_id ?? null, title: args.title, deletedAt: null }).select({ _id: 1, type: 1 }).lean(),
+    models.File.findOne({
+      projectId: ctx.projectId,
+      parentId: args.parent_id ?? null,
+      title: args.title,
+      deletedAt: null,
+    })
+      .select({ _id: 1, type: 1 })
+      .lean(),
   ]);
   // The reads above may go out while the step's answer goes on record; nothing is written before it is.
   await ctx.answerRecorded;
@@ -48,12 +57,30 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
     if (parent.type !== 'folder') return failure('create_file', 'invalid_parent', `${parent.title} is not a folder.`);
   }
   if (pending && String(pending._id) !== fileId) {
-    const same = pending.title === args.title && pending.type === args.type && (pending.parentId ?? null) === (args.parent_id ?? null);
+    const same =
+      pending.title === args.title &&
+      pending.type === args.type &&
+      (pending.parentId ?? null) === (args.parent_id ?? null);
     if (same && !args.content) {
       // The model re-created the file it has not written yet: give it back instead of failing.
       return {
-        body: { ok: true, id: String(pending._id), title: pending.title, type: pending.type, content: '', next_step: 'Write the body now as <file>…</file>.' },
-        outcome: { name: 'create_file', ok: true, fileId: String(pending._id), fileType: pending.type, title: pending.title, op: 'opened', pendingBody: true },
+        body: {
+          ok: true,
+          id: String(pending._id),
+          title: pending.title,
+          type: pending.type,
+          content: '',
+          next_step: 'Write the body now as <file>…</file>.',
+        },
+        outcome: {
+          name: 'create_file',
+          ok: true,
+          fileId: String(pending._id),
+          fileType: pending.type,
+          title: pending.title,
+          op: 'opened',
+          pendingBody: true,
+        },
         events: [],
       };
     }
@@ -90,7 +117,13 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
   let version: { versionId: string; version: number; words: number } | null = null;
   if (args.content) {
     // Its version is this request's own write: seenVersion counts it.
-    version = await writeVersion(models, fileId, args.content, { author: 'ai', agent: ctx.agent, turnId: ctx.turnId, operation: 'create', writeKey: ctx.key });
+    version = await writeVersion(models, fileId, args.content, {
+      author: 'ai',
+      agent: ctx.agent,
+      turnId: ctx.turnId,
+      operation: 'create',
+      writeKey: ctx.key,
+    });
   }
   const words = version?.words ?? 0;
   return {
@@ -100,7 +133,9 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
       title: args.title,
       type: args.type,
       words,
-      ...(args.content || args.type === 'folder' ? {} : { next_step: 'Now write the body as a line <file>, the text, then a line </file>.' }),
+      ...(args.content || args.type === 'folder'
+        ? {}
+        : { next_step: 'Now write the body as a line <file>, the text, then a line </file>.' }),
     },
     outcome: {
       name: 'create_file',
@@ -112,7 +147,18 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
       bodyWords: isBodyType(args.type) ? words : 0,
       pendingBody: !args.content && args.type !== 'folder',
     },
-    events: [ctx.event(draft('file_created', { fileId, title: args.title, fileType: args.type, versionId: version?.versionId, words, ...(version ? { version: version.version } : {}) }))],
+    events: [
+      ctx.event(
+        draft('file_created', {
+          fileId,
+          title: args.title,
+          fileType: args.type,
+          versionId: version?.versionId,
+          words,
+          ...(version ? { version: version.version } : {}),
+        }),
+      ),
+    ],
   };
 }
 
@@ -128,9 +174,15 @@ function applyEdit(current: string, args: ToolArgs<'edit_file'>): { next: string
       return { next: current.replace(args.anchor!, ''), span: anchorSpan };
     case 'insert':
       // Text beside the author's paragraph leaves their words as they were.
-      return { next: current.replace(args.anchor!, (m) => (args.position === 'before' ? text + m : m + text)), span: null };
+      return {
+        next: current.replace(args.anchor!, (m) => (args.position === 'before' ? text + m : m + text)),
+        span: null,
+      };
     case 'append':
-      return { next: current + (current && !current.endsWith('\n') && !text.startsWith('\n') ? '\n' : '') + text, span: null };
+      return {
+        next: current + (current && !current.endsWith('\n') && !text.startsWith('\n') ? '\n' : '') + text,
+        span: null,
+      };
     case 'rewrite':
       return { next: text, span: [0, current.length] };
   }
@@ -155,7 +207,14 @@ export async function editFile(ctx: ToolContext, args: ToolArgs<'edit_file'>): P
   // A retry after the version was committed must not re-apply the edit to the new text
   // (its anchor is gone by then): report the version this call already wrote.
   const prior = await models.FileVersion.findById(idFromKey(`version:${ctx.key}`)).lean();
-  if (prior) return editResult(ctx, first, args, { versionId: String(prior._id), version: prior.version, words: prior.words }, false);
+  if (prior)
+    return editResult(
+      ctx,
+      first,
+      args,
+      { versionId: String(prior._id), version: prior.version, words: prior.words },
+      false,
+    );
   if (first.type === 'folder') return failure('edit_file', 'invalid_target', 'Folders have no text to edit.');
 
   try {
@@ -166,9 +225,17 @@ export async function editFile(ctx: ToolContext, args: ToolArgs<'edit_file'>): P
       if (stale) return casWritten(stale);
       const current = file.content;
       if (args.anchor && !current.includes(args.anchor))
-        return casWritten(failure('edit_file', 'anchor_not_found', `The anchor text is not in "${file.title}". Copy it exactly from the current text (query_files(id) shows it).`));
+        return casWritten(
+          failure(
+            'edit_file',
+            'anchor_not_found',
+            `The anchor text is not in "${file.title}". Copy it exactly from the current text (query_files(id) shows it).`,
+          ),
+        );
       if (args.anchor && current.split(args.anchor).length > 2 && args.operation !== 'insert')
-        return casWritten(failure('edit_file', 'ambiguous_anchor', 'The anchor appears more than once; include more surrounding text.'));
+        return casWritten(
+          failure('edit_file', 'ambiguous_anchor', 'The anchor appears more than once; include more surrounding text.'),
+        );
       const { next, span } = applyEdit(current, args);
       // Checked on every attempt (the author may have written the file since the last one), and
       // for every edit that replaces or empties the whole text, not only the rewrite operation.
@@ -194,7 +261,11 @@ export async function editFile(ctx: ToolContext, args: ToolArgs<'edit_file'>): P
     });
   } catch (err) {
     if (!(err instanceof CompareAndSetExhausted)) throw err;
-    return failure('edit_file', 'concurrent_edit', `"${first.title}" kept changing while this edit was being saved; nothing was written. Read it again and retry.`);
+    return failure(
+      'edit_file',
+      'concurrent_edit',
+      `"${first.title}" kept changing while this edit was being saved; nothing was written. Read it again and retry.`,
+    );
   }
 }
 
@@ -236,8 +307,28 @@ function editResult(
       // The card says so plainly, and restoring `previous_version` undoes it.
       ...(touched ? { author_edits_touched: true, previous_version: previous ?? v.version - 1 } : {}),
     },
-    outcome: { name: 'edit_file', ok: true, fileId: args.id, fileType: file.type, title: file.title, op: 'edited', bodyWords },
-    events: [ctx.event(draft('file_updated', { fileId: args.id, title: file.title, fileType: file.type, versionId: v.versionId, words: v.words, operation: args.operation, version: v.version }))],
+    outcome: {
+      name: 'edit_file',
+      ok: true,
+      fileId: args.id,
+      fileType: file.type,
+      title: file.title,
+      op: 'edited',
+      bodyWords,
+    },
+    events: [
+      ctx.event(
+        draft('file_updated', {
+          fileId: args.id,
+          title: file.title,
+          fileType: file.type,
+          versionId: v.versionId,
+          words: v.words,
+          operation: args.operation,
+          version: v.version,
+        }),
+      ),
+    ],
   };
 }
 
@@ -252,9 +343,17 @@ export async function deleteFile(ctx: ToolContext, args: ToolArgs<'delete_file'>
   if (file.type === 'folder') {
     const queue = [String(file._id)];
     while (queue.length) {
-      const children = await models.File.find({ projectId: ctx.projectId, parentId: queue.shift(), deletedAt: null }).lean();
+      const children = await models.File.find({
+        projectId: ctx.projectId,
+        parentId: queue.shift(),
+        deletedAt: null,
+      }).lean();
       if (children.length && !args.recursive)
-        return failure('delete_file', 'folder_not_empty', `"${file.title}" is not empty; pass recursive=true to delete it with its contents.`);
+        return failure(
+          'delete_file',
+          'folder_not_empty',
+          `"${file.title}" is not empty; pass recursive=true to delete it with its contents.`,
+        );
       for (const c of children) {
         targets.push(c as typeof file);
         queue.push(String(c._id));
@@ -266,14 +365,25 @@ export async function deleteFile(ctx: ToolContext, args: ToolArgs<'delete_file'>
   if (refused) return refused;
   // Into the trash, not gone: the author can undelete it (with its versions) until retention ends.
   const checked = targets.map((t) => ({ id: String(t._id), versionCount: t.versionCount }));
-  await moveToTrash(models, checked, { batch: idFromKey(`trash:${ctx.key}`), rootId: args.id, now: new Date(), key: ctx.key });
+  await moveToTrash(models, checked, {
+    batch: idFromKey(`trash:${ctx.key}`),
+    rootId: args.id,
+    now: new Date(),
+    key: ctx.key,
+  });
   const trashed = (await models.File.find({ projectId: ctx.projectId, deletedByKey: ctx.key }).lean()) as FileRecord[];
   // A file written after the check above (the author saving meanwhile) stayed where it was.
   const kept = targets.filter((t) => !trashed.some((x) => String(x._id) === String(t._id)));
   if (!trashed.length)
-    return failure('delete_file', 'stale_content', `"${file.title}" changed while it was being deleted, so it was kept; read it again before deciding.`, { id: args.id });
+    return failure(
+      'delete_file',
+      'stale_content',
+      `"${file.title}" changed while it was being deleted, so it was kept; read it again before deciding.`,
+      { id: args.id },
+    );
   const result = deleteResult(ctx, args.id, trashed);
-  if (kept.length) Object.assign(result.body, { kept_changed_meanwhile: kept.map((t) => ({ id: String(t._id), title: t.title })) });
+  if (kept.length)
+    Object.assign(result.body, { kept_changed_meanwhile: kept.map((t) => ({ id: String(t._id), title: t.title })) });
   return result;
 }
 
@@ -288,15 +398,34 @@ function deleteResult(ctx: ToolContext, id: string, targets: FileRecord[]): Tool
     },
     outcome: { name: 'delete_file', ok: true, fileId: id, fileType: file.type, title: file.title, op: 'deleted' },
     events: targets.map((t) =>
-      ctx.event(draft('file_updated', { fileId: String(t._id), title: t.title, fileType: t.type, versionId: '', words: 0, operation: 'delete' })),
+      ctx.event(
+        draft('file_updated', {
+          fileId: String(t._id),
+          title: t.title,
+          fileType: t.type,
+          versionId: '',
+          words: 0,
+          operation: 'delete',
+        }),
+      ),
     ),
   };
 }
 
 /** `author_edits` as the model reads it: what the author changed since the AI last wrote, to keep. */
 function presentAuthorEdits(e: AuthorEdits): Record<string, unknown> {
-  if (e.sinceVersion === 0) return { since_version: 0, whole_file: true, note: 'The author wrote this whole file: keep their wording unless they ask otherwise.' };
-  return { since_version: e.sinceVersion, version: e.version, diff: e.diff, note: 'The author changed these lines after the last AI version: keep them unless they ask otherwise.' };
+  if (e.sinceVersion === 0)
+    return {
+      since_version: 0,
+      whole_file: true,
+      note: 'The author wrote this whole file: keep their wording unless they ask otherwise.',
+    };
+  return {
+    since_version: e.sinceVersion,
+    version: e.version,
+    diff: e.diff,
+    note: 'The author changed these lines after the last AI version: keep them unless they ask otherwise.',
+  };
 }
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -307,7 +436,13 @@ export async function queryFiles(ctx: ToolContext, args: ToolArgs<'query_files'>
     const file = await findLiveFile(models, ctx.projectId, args.id);
     if (!file) return failure('query_files', 'not_found', `No file with id ${args.id} in this project.`);
     // Counts for edits from the model's next call on, when it has the text in front of it.
-    await rememberRead(models, { turnId: ctx.turnId, fileId: args.id, version: file.versionCount, run: ctx.run, step: ctx.step });
+    await rememberRead(models, {
+      turnId: ctx.turnId,
+      fileId: args.id,
+      version: file.versionCount,
+      run: ctx.run,
+      step: ctx.step,
+    });
     const edits = await authorEdits(models, args.id);
     return {
       body: {
@@ -330,7 +465,10 @@ export async function queryFiles(ctx: ToolContext, args: ToolArgs<'query_files'>
     const rx = new RegExp(escapeRegex(args.query), 'i');
     filter.$or = [{ title: rx }, { content: rx }];
   }
-  const files = await models.File.find(filter).sort({ type: 1, order: 1 }).limit(args.limit ?? 20).lean();
+  const files = await models.File.find(filter)
+    .sort({ type: 1, order: 1 })
+    .limit(args.limit ?? 20)
+    .lean();
   const results = files.map((f) => {
     const at = args.query ? f.content.toLowerCase().indexOf(args.query.toLowerCase()) : -1;
     const snippet = at >= 0 ? f.content.slice(Math.max(0, at - 80), at + 160) : truncate(f.content, 200);

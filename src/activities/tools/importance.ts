@@ -13,7 +13,11 @@ export async function setImportance(ctx: ToolContext, args: ToolArgs<'set_import
   const file = await findLiveFile(ctx.models, ctx.projectId, args.id);
   if (!file) return failure('set_importance', 'not_found', `No file with id ${args.id} in this project.`);
   if (file.type !== 'character' && file.type !== 'setting')
-    return failure('set_importance', 'invalid_target', `"${file.title}" is a ${file.type}; only characters and settings carry an importance.`);
+    return failure(
+      'set_importance',
+      'invalid_target',
+      `"${file.title}" is a ${file.type}; only characters and settings carry an importance.`,
+    );
   const askedNow = ctx.authorMessage.includes(file.title) && IMPORTANCE_WORDS.test(ctx.authorMessage);
   if (file.importanceSetBy === 'author' && file.importance !== args.importance && !askedNow)
     return failure(

@@ -5,7 +5,14 @@
  * under the same stream ids, which Redis deduplicates.
  */
 import { Context } from '@temporalio/activity';
-import { FILE_WRITE_TOOLS, READ_ONLY_REFUSED_TOOLS, type ToolArgs, type ToolName, toolArgSchemas, toolRefusal } from '../../core/tool-schemas';
+import {
+  FILE_WRITE_TOOLS,
+  READ_ONLY_REFUSED_TOOLS,
+  type ToolArgs,
+  type ToolName,
+  toolArgSchemas,
+  toolRefusal,
+} from '../../core/tool-schemas';
 import { type AnyEventDraft, draft, refusalOf } from '../../core/events';
 import { idFromKey, isDuplicateKey } from '../../db/models';
 import type { ToolInput, ToolOutcome } from '../../core/turn-types';
@@ -34,7 +41,8 @@ function cardResult(body: Record<string, unknown>): Record<string, unknown> {
   for (const [k, v] of Object.entries(body)) {
     if (k === 'ok' || k === 'error_type' || k === 'message') continue;
     if (k === 'content') out.contentChars = typeof v === 'string' ? v.length : 0;
-    else if (k === 'results' && Array.isArray(v)) out.results = v.map((r: { id: string; title: string }) => ({ id: r.id, title: r.title }));
+    else if (k === 'results' && Array.isArray(v))
+      out.results = v.map((r: { id: string; title: string }) => ({ id: r.id, title: r.title }));
     else out[k] = v;
   }
   return out;
@@ -61,7 +69,11 @@ async function dispatch(ctx: ToolContext, name: ToolName, args: unknown): Promis
 }
 
 /** Checks the call against the agent's tools, its arguments and the turn's flags, then runs it. */
-async function run(input: ToolInput, ctx: ToolContext, call: { name: string; arguments: string }): Promise<ToolExecution> {
+async function run(
+  input: ToolInput,
+  ctx: ToolContext,
+  call: { name: string; arguments: string },
+): Promise<ToolExecution> {
   const name = call.name as ToolName;
   const refused = toolRefusal(input.agent, call.name);
   if (refused) return failure(call.name, refused.errorType, refused.message);
@@ -73,9 +85,17 @@ async function run(input: ToolInput, ctx: ToolContext, call: { name: string; arg
   }
   const parsed = toolArgSchemas[name].safeParse(raw);
   if (!parsed.success)
-    return failure(name, 'invalid_arguments', parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+    return failure(
+      name,
+      'invalid_arguments',
+      parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
+    );
   if (READ_ONLY_REFUSED_TOOLS.includes(name) && input.flags.readOnly)
-    return failure(name, 'read_only_request', 'The author asked for no file changes in this turn: answer without writing.');
+    return failure(
+      name,
+      'read_only_request',
+      'The author asked for no file changes in this turn: answer without writing.',
+    );
   if (FILE_WRITE_TOOLS.includes(name) && input.flags.clarifyFirst)
     return failure(name, 'clarify_first', 'Ask the author what exactly to change before editing anything.');
   // On a clarify-first turn the writer asks; handing the vague request on would skip that.
@@ -108,7 +128,11 @@ export interface ToolCallToPerform {
  * step's transcript and publishes its cards. Used by the executeTool activity and, in turns
  * by the LLM step right after the model's answer.
  */
-export async function performToolCall(deps: ActivityDeps, input: ToolInput, p: ToolCallToPerform): Promise<ToolOutcome> {
+export async function performToolCall(
+  deps: ActivityDeps,
+  input: ToolInput,
+  p: ToolCallToPerform,
+): Promise<ToolOutcome> {
   const { models } = deps;
   const key = toolKey(input.turnId, input.step, input.toolCallId);
   const envelope = { turnId: input.turnId, agent: input.agent, step: input.step, attempt: p.attempt };
@@ -130,12 +154,19 @@ export async function performToolCall(deps: ActivityDeps, input: ToolInput, p: T
     if (execution.outcome.errorType === 'approval_required') return execution.outcome;
     deps.faults?.hit('tool.after_write', { name: p.call.name, agent: input.agent, step: input.step });
     try {
-      await models.ToolExecution.create({ _id: toolExecutionId(key), key, turnId: input.turnId, name: p.call.name, result: execution });
+      await models.ToolExecution.create({
+        _id: toolExecutionId(key),
+        key,
+        turnId: input.turnId,
+        name: p.call.name,
+        result: execution,
+      });
     } catch (err) {
       if (!isDuplicateKey(err)) throw err;
       // Stored first by a concurrent attempt, or before executions were keyed by _id: the
       // unique `key` index caught it; its result is the one the model gets.
-      execution = ((await models.ToolExecution.findOne({ key }).lean())?.result as ToolExecution | undefined) ?? execution;
+      execution =
+        ((await models.ToolExecution.findOne({ key }).lean())?.result as ToolExecution | undefined) ?? execution;
     }
   }
   const body = execution.body as Record<string, unknown>;
@@ -145,7 +176,10 @@ export async function performToolCall(deps: ActivityDeps, input: ToolInput, p: T
   // append: the prompt builder takes a call's first result, and both carry the one stored execution.
   const pushed = p.resultInTranscript
     ? Promise.resolve()
-    : models.AgentStep.updateOne({ _id: stepId(input.turnId, input.step) }, { $push: { toolResults: { toolCallId: input.toolCallId, content: JSON.stringify(execution.body) } } }).exec();
+    : models.AgentStep.updateOne(
+        { _id: stepId(input.turnId, input.step) },
+        { $push: { toolResults: { toolCallId: input.toolCallId, content: JSON.stringify(execution.body) } } },
+      ).exec();
   const published = p.publisher.publish([
     stamp(
       draft(

@@ -40,11 +40,15 @@ const SUB_TOOLS: { [N in ParallelTool]: (ctx: ToolContext, args: ToolArgs<N>) =>
 export const subTaskKey = (key: string, index: number): string => `${key}#${index}`;
 
 /** Every task must be a reader this agent has, with arguments its schema accepts. */
-export function checkBatch(agent: WorkAgent, args: ToolArgs<'parallel_execute'>): { ok: true; tasks: SubTask[] } | { ok: false; execution: ToolExecution } {
+export function checkBatch(
+  agent: WorkAgent,
+  args: ToolArgs<'parallel_execute'>,
+): { ok: true; tasks: SubTask[] } | { ok: false; execution: ToolExecution } {
   const tasks: SubTask[] = [];
   for (const [i, t] of args.tasks.entries()) {
     const refused = toolRefusal(agent, t.tool);
-    if (refused) return { ok: false, execution: failure('parallel_execute', refused.errorType, `tasks.${i}: ${refused.message}`) };
+    if (refused)
+      return { ok: false, execution: failure('parallel_execute', refused.errorType, `tasks.${i}: ${refused.message}`) };
     const parsed = toolArgSchemas[t.tool].safeParse(t.arguments);
     if (!parsed.success)
       return {
@@ -52,7 +56,9 @@ export function checkBatch(agent: WorkAgent, args: ToolArgs<'parallel_execute'>)
         execution: failure(
           'parallel_execute',
           'invalid_arguments',
-          parsed.error.issues.map((x) => `tasks.${i}.arguments.${x.path.join('.') || '(root)'}: ${x.message}`).join('; '),
+          parsed.error.issues
+            .map((x) => `tasks.${i}.arguments.${x.path.join('.') || '(root)'}: ${x.message}`)
+            .join('; '),
         ),
       };
     tasks.push({ tool: t.tool, args: parsed.data });
@@ -78,11 +84,15 @@ export function combine(tasks: SubTask[], subs: ToolExecution[]): ToolExecution 
 }
 
 /** The batch one after another, inside one activity: the dispatch-table entry, for callers that do not fan out. */
-export async function parallelExecuteSerial(ctx: ToolContext, args: ToolArgs<'parallel_execute'>): Promise<ToolExecution> {
+export async function parallelExecuteSerial(
+  ctx: ToolContext,
+  args: ToolArgs<'parallel_execute'>,
+): Promise<ToolExecution> {
   const checked = checkBatch(ctx.agent, args);
   if (!checked.ok) return checked.execution;
   const subs: ToolExecution[] = [];
-  for (const [i, task] of checked.tasks.entries()) subs.push(await runSubTask({ ...ctx, key: subTaskKey(ctx.key, i) }, task));
+  for (const [i, task] of checked.tasks.entries())
+    subs.push(await runSubTask({ ...ctx, key: subTaskKey(ctx.key, i) }, task));
   return combine(checked.tasks, subs);
 }
 
@@ -122,22 +132,38 @@ export function createParallelActivities(deps: ActivityDeps) {
       try {
         raw = call.arguments?.trim() ? JSON.parse(call.arguments) : {};
       } catch {
-        return { ok: false, execution: failure('parallel_execute', 'invalid_arguments', 'Arguments are not valid JSON.') };
+        return {
+          ok: false,
+          execution: failure('parallel_execute', 'invalid_arguments', 'Arguments are not valid JSON.'),
+        };
       }
       const parsed = toolArgSchemas.parallel_execute.safeParse(raw);
       if (!parsed.success)
         return {
           ok: false,
-          execution: failure('parallel_execute', 'invalid_arguments', parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')),
+          execution: failure(
+            'parallel_execute',
+            'invalid_arguments',
+            parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
+          ),
         };
       if (input.flags.readOnly)
         return {
           ok: false,
-          execution: failure('parallel_execute', 'read_only_request', 'The author asked for no file changes in this turn: parallel_execute is unavailable; call the reading tools one by one.'),
+          execution: failure(
+            'parallel_execute',
+            'read_only_request',
+            'The author asked for no file changes in this turn: parallel_execute is unavailable; call the reading tools one by one.',
+          ),
         };
       return checkBatch(input.agent, parsed.data);
     })();
-    const ctx = toolContextFor(deps, turn, input, key, (d) => ({ ...d, turnId: input.turnId, agent: input.agent, step: input.step }));
+    const ctx = toolContextFor(deps, turn, input, key, (d) => ({
+      ...d,
+      turnId: input.turnId,
+      agent: input.agent,
+      step: input.step,
+    }));
     return { key, stepDoc, call, ctx, checked };
   }
 
@@ -150,7 +176,8 @@ export function createParallelActivities(deps: ActivityDeps) {
 
     async runParallelTask(input: ToolInput & { index: number }): Promise<ToolOutcome> {
       const { key, ctx, checked } = await load(input);
-      if (!checked.ok || !checked.tasks[input.index]) throw new Error(`parallel task ${input.index} of ${key} does not exist`);
+      if (!checked.ok || !checked.tasks[input.index])
+        throw new Error(`parallel task ${input.index} of ${key} does not exist`);
       const subKey = subTaskKey(key, input.index);
       const stored = await models.ToolExecution.findOne({ key: subKey }).lean();
       if (stored) return (stored.result as ToolExecution).outcome;
@@ -161,7 +188,9 @@ export function createParallelActivities(deps: ActivityDeps) {
         await models.ToolExecution.create({ key: subKey, turnId: input.turnId, name: task.tool, result: execution });
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
-        execution = ((await models.ToolExecution.findOne({ key: subKey }).lean())?.result as ToolExecution | undefined) ?? execution;
+        execution =
+          ((await models.ToolExecution.findOne({ key: subKey }).lean())?.result as ToolExecution | undefined) ??
+          execution;
       }
       return execution.outcome;
     },
@@ -184,14 +213,20 @@ export function createParallelActivities(deps: ActivityDeps) {
           await models.ToolExecution.create({ key, turnId: input.turnId, name: 'parallel_execute', result: execution });
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
-          execution = ((await models.ToolExecution.findOne({ key }).lean())?.result as ToolExecution | undefined) ?? execution;
+          execution =
+            ((await models.ToolExecution.findOne({ key }).lean())?.result as ToolExecution | undefined) ?? execution;
         }
       }
       await models.AgentStep.updateOne(
         { _id: stepDoc._id, 'toolResults.toolCallId': { $ne: input.toolCallId } },
         { $push: { toolResults: { toolCallId: input.toolCallId, content: JSON.stringify(execution.body) } } },
       );
-      const envelope = { turnId: input.turnId, agent: input.agent, step: input.step, attempt: Context.current().info.attempt };
+      const envelope = {
+        turnId: input.turnId,
+        agent: input.agent,
+        step: input.step,
+        attempt: Context.current().info.attempt,
+      };
       const body = execution.body as Record<string, unknown>;
       await publisherFor(deps, 'turn', input.turnId, input.slot).publish([
         {

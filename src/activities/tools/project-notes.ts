@@ -74,7 +74,9 @@ export function renderNotesForContext(text: string): string {
   return [
     'Notes:',
     n.unmarked.length ? list(n.unmarked) : '',
-    n.confirmed.length ? `${CONFIRMED_HEADING} (confirmed by the author, in their own words: canon)\n${list(n.confirmed)}` : '',
+    n.confirmed.length
+      ? `${CONFIRMED_HEADING} (confirmed by the author, in their own words: canon)\n${list(n.confirmed)}`
+      : '',
     n.proposals.length
       ? `${PROPOSALS_HEADING} (AI proposals the author has not confirmed: NOT canon, not settled facts; do not write them into the story as given)\n${list(n.proposals)}`
       : '',

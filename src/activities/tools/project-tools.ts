@@ -11,14 +11,25 @@ import { missingUnits } from '../task-board-rules';
 import { liveBodyUnits } from '../task-board';
 import { failure, type ToolContext, type ToolExecution } from './types';
 
-type StoredTask = { id: string; title: string; status?: string | null; artifact?: string | null; doneUnits?: number[] | null; progress?: string | null };
+type StoredTask = {
+  id: string;
+  title: string;
+  status?: string | null;
+  artifact?: string | null;
+  doneUnits?: number[] | null;
+  progress?: string | null;
+};
 
 /**
  * The model's task board, with what the stored board recorded for each task (`doneUnits`,
  * `progress`) carried over by id or, failing that, by the same title. A task the model marks
  * done is checked: its artifact, or every unit of its range, must exist with body text.
  */
-async function reviseTasks(ctx: ToolContext, previous: StoredTask[], tasks: NonNullable<ToolArgs<'update_project'>['tasks']>) {
+async function reviseTasks(
+  ctx: ToolContext,
+  previous: StoredTask[],
+  tasks: NonNullable<ToolArgs<'update_project'>['tasks']>,
+) {
   const byId = new Map(previous.map((t) => [t.id, t]));
   const byTitle = new Map(previous.map((t) => [t.title.trim(), t]));
   const unverifiedDone: string[] = [];
@@ -28,7 +39,12 @@ async function reviseTasks(ctx: ToolContext, previous: StoredTask[], tasks: NonN
   for (const t of tasks) {
     const prior = byId.get(t.id) ?? byTitle.get(t.title.trim());
     if (t.status === 'done' && t.artifact) {
-      const exists = await ctx.models.File.exists({ projectId: ctx.projectId, title: t.artifact, deletedAt: null, words: { $gt: 0 } });
+      const exists = await ctx.models.File.exists({
+        projectId: ctx.projectId,
+        title: t.artifact,
+        deletedAt: null,
+        words: { $gt: 0 },
+      });
       if (!exists) unverifiedDone.push(t.id);
     } else if (t.status === 'done') {
       live ??= await liveBodyUnits(ctx.models, ctx.projectId);
@@ -59,14 +75,24 @@ export async function updateProject(ctx: ToolContext, args: ToolArgs<'update_pro
       const report: Record<string, unknown> = {};
       for (const k of ['summary', 'style'] as const) if (args[k] !== undefined) set[k] = args[k];
       if (args.notes !== undefined || args.proposals !== undefined) {
-        const merged = mergeNotes(project.notes, { notes: args.notes, proposals: args.proposals, authorQuotes: args.author_quotes ?? [], authorMessage: ctx.authorMessage });
+        const merged = mergeNotes(project.notes, {
+          notes: args.notes,
+          proposals: args.proposals,
+          authorQuotes: args.author_quotes ?? [],
+          authorMessage: ctx.authorMessage,
+        });
         // Over budget, nothing at all is written: a half-applied update would be worse than none.
         if (merged.text.length > NOTES_BUDGET_CHARS)
           return casWritten(
-            failure('update_project', 'notes_over_budget', `Notes and proposals would take ${merged.text.length} characters; they share ${NOTES_BUDGET_CHARS}. Nothing was saved: shorten or drop entries and try again.`, {
-              chars: merged.text.length,
-              budget: NOTES_BUDGET_CHARS,
-            }),
+            failure(
+              'update_project',
+              'notes_over_budget',
+              `Notes and proposals would take ${merged.text.length} characters; they share ${NOTES_BUDGET_CHARS}. Nothing was saved: shorten or drop entries and try again.`,
+              {
+                chars: merged.text.length,
+                budget: NOTES_BUDGET_CHARS,
+              },
+            ),
           );
         set.notes = merged.text;
         if (merged.recordedAsProposals.length) report.notes_recorded_as_proposals = merged.recordedAsProposals;
@@ -89,7 +115,11 @@ export async function updateProject(ctx: ToolContext, args: ToolArgs<'update_pro
     });
   } catch (err) {
     if (!(err instanceof CompareAndSetExhausted)) throw err;
-    return failure('update_project', 'concurrent_update', 'The project kept changing while this update was being saved; nothing was saved. Try again.');
+    return failure(
+      'update_project',
+      'concurrent_update',
+      'The project kept changing while this update was being saved; nothing was saved. Try again.',
+    );
   }
 }
 

@@ -17,7 +17,10 @@ import { quiet } from '../../core/quiet';
 /** Files per folder of a project (the root is null), trashed ones included as countDocuments counts them. */
 export async function readSiblingCounts(models: Models, projectId: string): Promise<Map<string | null, number>> {
   // A file without parentId groups under null, as {parentId: null} matches it.
-  const rows = await models.File.aggregate<{ _id: string | null; n: number }>([{ $match: { projectId } }, { $group: { _id: '$parentId', n: { $sum: 1 } } }]);
+  const rows = await models.File.aggregate<{ _id: string | null; n: number }>([
+    { $match: { projectId } },
+    { $group: { _id: '$parentId', n: { $sum: 1 } } },
+  ]);
   return new Map(rows.map((r) => [r._id === null ? null : String(r._id), r.n]));
 }
 

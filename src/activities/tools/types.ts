@@ -40,10 +40,14 @@ export interface ToolContext {
 }
 
 /** What the author said this turn, as the author-protection matcher reads it. */
-export const authorScope = (ctx: Pick<ToolContext, 'authorMessage' | 'focusFileId'>): AuthorScope => ({ reading: readAuthorMessage(ctx.authorMessage), focusFileId: ctx.focusFileId });
+export const authorScope = (ctx: Pick<ToolContext, 'authorMessage' | 'focusFileId'>): AuthorScope => ({
+  reading: readAuthorMessage(ctx.authorMessage),
+  focusFileId: ctx.focusFileId,
+});
 
 /** The JSON the model gets back. Failures are data it can act on, never exceptions. */
-export type ToolResultBody = ({ ok: true } & Record<string, unknown>) | { ok: false; error_type: string; message: string; [k: string]: unknown };
+export type ToolResultBody =
+  ({ ok: true } & Record<string, unknown>) | { ok: false; error_type: string; message: string; [k: string]: unknown };
 
 export interface ToolExecution {
   body: ToolResultBody;
@@ -52,7 +56,12 @@ export interface ToolExecution {
   events: AnyEventDraft[];
 }
 
-export function failure(name: string, errorType: string, message: string, extra: Record<string, unknown> = {}): ToolExecution {
+export function failure(
+  name: string,
+  errorType: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): ToolExecution {
   return {
     body: { ok: false, error_type: errorType, message, ...extra },
     outcome: { name, ok: false, errorType, message },

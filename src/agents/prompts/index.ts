@@ -32,10 +32,15 @@ export function scopeDirective(agent: AgentName, facts: ScopeFacts): string {
   const lines = [`Author's scope for this turn: ${facts.scope || '(not stated)'}.`];
   if (facts.readOnly) lines.push('This turn is read-only: answer or review; do not create, edit or delete files.');
   if (facts.clarifyFirst)
-    lines.push('The request is too vague to act on: ask the author exactly what to change (one short question). File-writing tools are refused this turn.');
-  if (!facts.writeContent && !facts.readOnly) lines.push('The author did not ask for prose in this turn: do not write chapter text.');
+    lines.push(
+      'The request is too vague to act on: ask the author exactly what to change (one short question). File-writing tools are refused this turn.',
+    );
+  if (!facts.writeContent && !facts.readOnly)
+    lines.push('The author did not ask for prose in this turn: do not write chapter text.');
   if (PLANNING_AGENTS.includes(agent) && facts.writeContent && facts.remainingPlan.includes('writer'))
-    lines.push('The author already asked for the prose: when your part is saved, stop; the writer takes over automatically. Do not ask whether to continue.');
+    lines.push(
+      'The author already asked for the prose: when your part is saved, stop; the writer takes over automatically. Do not ask whether to continue.',
+    );
   return lines.join('\n');
 }
 
@@ -65,7 +70,10 @@ export function rolePrompt(agent: Exclude<AgentName, 'router'>): string {
 }
 
 /** This turn's instructions for an agent: the author's scope and the reply language. */
-export function turnDirectives(agent: Exclude<AgentName, 'router'>, opts: { language: 'zh' | 'en'; scope: ScopeFacts }): string {
+export function turnDirectives(
+  agent: Exclude<AgentName, 'router'>,
+  opts: { language: 'zh' | 'en'; scope: ScopeFacts },
+): string {
   return [scopeDirective(agent, opts.scope), languageDirective(opts.language)].join('\n\n');
 }
 

@@ -36,7 +36,9 @@ function chapterParagraphs(m: Manuscript, blocks: Block[]): Paragraph[] {
 }
 
 function titlePage(m: Manuscript): Paragraph[] {
-  const page: Paragraph[] = [new Paragraph({ text: m.title, heading: HeadingLevel.TITLE, alignment: AlignmentType.CENTER })];
+  const page: Paragraph[] = [
+    new Paragraph({ text: m.title, heading: HeadingLevel.TITLE, alignment: AlignmentType.CENTER }),
+  ];
   if (m.author) page.push(new Paragraph({ text: m.author, alignment: AlignmentType.CENTER, spacing: { before: 240 } }));
   if (m.summary)
     for (const line of m.summary.split(/\n+/).filter((l) => l.trim()))
@@ -49,7 +51,9 @@ export async function toDocx(m: Manuscript, frontMatter: boolean): Promise<Buffe
   const children: Paragraph[] = frontMatter ? titlePage(m) : [];
   m.chapters.forEach((ch, i) => {
     const pageBreak = i > 0 || frontMatter;
-    children.push(new Paragraph({ heading: HeadingLevel.HEADING_1, pageBreakBefore: pageBreak, children: [new TextRun(ch.title)] }));
+    children.push(
+      new Paragraph({ heading: HeadingLevel.HEADING_1, pageBreakBefore: pageBreak, children: [new TextRun(ch.title)] }),
+    );
     children.push(...chapterParagraphs(m, ch.blocks));
   });
   const doc = new Document({

@@ -34,7 +34,8 @@ hr.scene::after { content: "* * *"; }
 .front { text-align: center; }
 .front p { text-indent: 0; text-align: center; margin: 1em 0; }
 `;
-  if (m.language === 'zh') return `${common}p { text-indent: 2em; line-height: 1.8; hyphens: none; line-break: strict; }\n`;
+  if (m.language === 'zh')
+    return `${common}p { text-indent: 2em; line-height: 1.8; hyphens: none; line-break: strict; }\n`;
   return `${common}p { text-indent: 1.5em; line-height: 1.5; hyphens: auto; -epub-hyphens: auto; }
 h1 + p, h2 + p, hr + p, .front p { text-indent: 0; }
 `;
@@ -70,7 +71,12 @@ function blockHtml(b: Block): string {
 const chapterFile = (i: number): string => `chapter-${String(i + 1).padStart(3, '0')}.xhtml`;
 
 function chapterXhtml(m: Manuscript, ch: Chapter): string {
-  const body = [`<section epub:type="chapter" role="doc-chapter">`, `<h1>${esc(ch.title)}</h1>`, ...ch.blocks.map(blockHtml), '</section>'].join('\n');
+  const body = [
+    `<section epub:type="chapter" role="doc-chapter">`,
+    `<h1>${esc(ch.title)}</h1>`,
+    ...ch.blocks.map(blockHtml),
+    '</section>',
+  ].join('\n');
   return xhtml(m, ch.title, body);
 }
 
@@ -85,8 +91,14 @@ function titleXhtml(m: Manuscript): string {
 function navXhtml(m: Manuscript, frontMatter: boolean): string {
   const items = m.chapters.map((ch, i) => `<li><a href="${chapterFile(i)}">${esc(ch.title)}</a></li>`);
   const heading = m.language === 'zh' ? '目录' : 'Contents';
-  const landmarks = frontMatter ? `<nav epub:type="landmarks" hidden="hidden"><ol><li><a epub:type="titlepage" href="title.xhtml">${esc(m.title)}</a></li><li><a epub:type="bodymatter" href="${chapterFile(0)}">${esc(m.chapters[0]!.title)}</a></li></ol></nav>` : '';
-  return xhtml(m, heading, `<nav epub:type="toc" id="toc"><h1>${heading}</h1><ol>\n${items.join('\n')}\n</ol></nav>${landmarks}`);
+  const landmarks = frontMatter
+    ? `<nav epub:type="landmarks" hidden="hidden"><ol><li><a epub:type="titlepage" href="title.xhtml">${esc(m.title)}</a></li><li><a epub:type="bodymatter" href="${chapterFile(0)}">${esc(m.chapters[0]!.title)}</a></li></ol></nav>`
+    : '';
+  return xhtml(
+    m,
+    heading,
+    `<nav epub:type="toc" id="toc"><h1>${heading}</h1><ol>\n${items.join('\n')}\n</ol></nav>${landmarks}`,
+  );
 }
 
 /** A UUID derived from the project id: the same book keeps the same identifier across exports. */
@@ -111,7 +123,10 @@ function packageOpf(m: Manuscript, frontMatter: boolean): string {
     ...(frontMatter ? ['<item id="title" href="title.xhtml" media-type="application/xhtml+xml"/>'] : []),
     ...m.chapters.map((_, i) => `<item id="ch${i + 1}" href="${chapterFile(i)}" media-type="application/xhtml+xml"/>`),
   ];
-  const spine = [...(frontMatter ? ['<itemref idref="title"/>'] : []), ...m.chapters.map((_, i) => `<itemref idref="ch${i + 1}"/>`)];
+  const spine = [
+    ...(frontMatter ? ['<itemref idref="title"/>'] : []),
+    ...m.chapters.map((_, i) => `<itemref idref="ch${i + 1}"/>`),
+  ];
   return `<?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="${attr(m.languageTag)}">
 <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
@@ -149,5 +164,10 @@ export async function toEpub(m: Manuscript, frontMatter: boolean): Promise<Buffe
   // A fixed date: the same manuscript zips to the same bytes (entries would otherwise carry "now").
   const date = m.updatedAt;
   zip.forEach((_, f) => (f.date = date));
-  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 }, mimeType: 'application/epub+zip' });
+  return zip.generateAsync({
+    type: 'nodebuffer',
+    compression: 'DEFLATE',
+    compressionOptions: { level: 9 },
+    mimeType: 'application/epub+zip',
+  });
 }

@@ -67,7 +67,8 @@ export function chapterOf(fileTitle: string, content: string): Chapter {
     // The file's title names the chapter (a reorder renumbers titles, never text): a heading
     // that still carries an older number is shown with the title's.
     const number = titleNumber(title);
-    title = number !== null && titleNumber(first[1]!) !== number ? (renumberTitle(first[1]!, number) ?? title) : first[1]!;
+    title =
+      number !== null && titleNumber(first[1]!) !== number ? (renumberTitle(first[1]!, number) ?? title) : first[1]!;
     i++;
   }
   const blocks: Block[] = [];
@@ -90,7 +91,8 @@ export function pickChapters(files: BodyFile[]): BodyFile[] {
     const unit = unitOfTitle(f.title);
     if (!unit) continue;
     const held = numbered.get(unit.n);
-    const better = !held || (!!held.keptFrom && !f.keptFrom) || (!held.keptFrom === !f.keptFrom && f.updatedAt > held.updatedAt);
+    const better =
+      !held || (!!held.keptFrom && !f.keptFrom) || (!held.keptFrom === !f.keptFrom && f.updatedAt > held.updatedAt);
     if (better) numbered.set(unit.n, f);
   }
   if (numbered.size) return [...numbered.entries()].sort(([a], [b]) => a - b).map(([, f]) => f);
@@ -98,7 +100,10 @@ export function pickChapters(files: BodyFile[]): BodyFile[] {
 }
 
 /** The project's manuscript; `project` is already checked to be the caller's. */
-export async function loadManuscript(models: Models, project: { _id: unknown; title: string; summary?: string; author?: string; updatedAt: Date }): Promise<Manuscript> {
+export async function loadManuscript(
+  models: Models,
+  project: { _id: unknown; title: string; summary?: string; author?: string; updatedAt: Date },
+): Promise<Manuscript> {
   const projectId = String(project._id);
   const files = await models.File.find({ projectId, type: { $in: BODY_FILE_TYPES }, deletedAt: null })
     .select({ title: 1, content: 1, words: 1, order: 1, createdAt: 1, updatedAt: 1, keptFrom: 1 })

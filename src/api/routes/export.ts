@@ -51,11 +51,24 @@ documentRoute({
  * header value or name a path.
  */
 export function contentDisposition(title: string, ext: string): string {
-  const clean = title.replace(/[\p{Cc}\p{Cf}/\\:*?"<>|]+/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, 120) || 'manuscript';
+  const clean =
+    title
+      .replace(/[\p{Cc}\p{Cf}/\\:*?"<>|]+/gu, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 120) || 'manuscript';
   // NFKD turns full-width punctuation into ASCII (`：` → `:`): strip the unsafe set again after it.
-  const folded = clean.normalize('NFKD').replace(/[^\x20-\x7E]/g, '').replace(/[/\\:*?"<>|%;]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const folded = clean
+    .normalize('NFKD')
+    .replace(/[^\x20-\x7E]/g, '')
+    .replace(/[/\\:*?"<>|%;]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const ascii = /[A-Za-z0-9]/.test(folded) ? folded : 'manuscript';
-  const encoded = encodeURIComponent(`${clean}.${ext}`).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(`${clean}.${ext}`).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}.${ext}"; filename*=UTF-8''${encoded}`;
 }
 
@@ -65,10 +78,20 @@ export function exportRouter(deps: AppDeps): Router {
     const q = parseQuery(exportQuery, req.query);
     const project = await ownedProject(deps.models, userOf(req), parseId(req.params.projectId, 'projectId'));
     const m = await loadManuscript(deps.models, project);
-    if (!m.chapters.length) throw new ConflictError('the project has no chapter with text yet: nothing to export', { projectId: m.projectId }, 'nothing_to_export');
+    if (!m.chapters.length)
+      throw new ConflictError(
+        'the project has no chapter with text yet: nothing to export',
+        { projectId: m.projectId },
+        'nothing_to_export',
+      );
     const format = q.format as Format;
     const frontMatter = q.frontMatter === 'true';
-    const body = format === 'md' ? Buffer.from(toMarkdown(m, frontMatter), 'utf8') : format === 'docx' ? await toDocx(m, frontMatter) : await toEpub(m, frontMatter);
+    const body =
+      format === 'md'
+        ? Buffer.from(toMarkdown(m, frontMatter), 'utf8')
+        : format === 'docx'
+          ? await toDocx(m, frontMatter)
+          : await toEpub(m, frontMatter);
     res.setHeader('Content-Type', EXPORT_FORMATS[format].type);
     res.setHeader('Content-Disposition', contentDisposition(m.title, EXPORT_FORMATS[format].ext));
     res.setHeader('Cache-Control', 'no-store');

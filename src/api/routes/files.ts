@@ -10,7 +10,15 @@ import { userOf } from '../auth';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { ownedFile, ownedProject } from '../ownership';
 import { presentFile, presentFileSummary, presentVersion } from '../present';
-import { createFileBody, deleteFileQuery, editFileBody, fileListQuery, listFilesQuery, restoreVersionBody, versionParam } from '../schemas';
+import {
+  createFileBody,
+  deleteFileQuery,
+  editFileBody,
+  fileListQuery,
+  listFilesQuery,
+  restoreVersionBody,
+  versionParam,
+} from '../schemas';
 import { sendJson } from '../json-response';
 import { inTreeOrder } from '../../core/chapter-order';
 import { parseBody, parseId, parseQuery } from '../validation';
@@ -25,7 +33,10 @@ import { listTrash, moveToTrash, purgeAt, purgeExpiredTrash, trashCutoff, undele
  * An autosave burst is one entry: the versions folded into its last are left out.
  */
 async function versionHistory(models: Models, fileId: string) {
-  const versions = await models.FileVersion.find({ fileId, foldedInto: { $exists: false } }).select({ content: 0 }).sort({ version: 1 }).lean();
+  const versions = await models.FileVersion.find({ fileId, foldedInto: { $exists: false } })
+    .select({ content: 0 })
+    .sort({ version: 1 })
+    .lean();
   return versions.map((v) => presentVersion(v));
 }
 
@@ -63,11 +74,23 @@ interface TrashPolicy {
  * `deleted=true`, the trash (expired trash is purged here, lazily: reading the live files
  * leaves it alone, since every trash read already treats an expired file as gone).
  */
-async function listFiles(models: Models, trash: TrashPolicy, userId: string, projectId: string, q: z.infer<typeof listFilesQuery>) {
+async function listFiles(
+  models: Models,
+  trash: TrashPolicy,
+  userId: string,
+  projectId: string,
+  q: z.infer<typeof listFilesQuery>,
+) {
   await ownedProject(models, userId, projectId);
   if (q.deleted === 'true') {
     await purgeExpiredTrash(models, { projectId, cutoff: trash.cutoff() });
-    const trashed = await listTrash(models, { projectId, ownerId: userId, cutoff: trash.cutoff(), type: q.type, limit: q.limit });
+    const trashed = await listTrash(models, {
+      projectId,
+      ownerId: userId,
+      cutoff: trash.cutoff(),
+      type: q.type,
+      limit: q.limit,
+    });
     return { items: trashed.map((f) => presentTrashed(f, trash.retentionDays)) };
   }
   const filter = { projectId, ownerId: userId, deletedAt: null, ...(q.type ? { type: q.type } : {}) };
@@ -78,19 +101,35 @@ async function listFiles(models: Models, trash: TrashPolicy, userId: string, pro
   for (const f of ordered) counts[f.type] = (counts[f.type] ?? 0) + 1;
   const page = ordered.slice(q.offset, q.offset + q.limit);
   const next = q.offset + page.length;
-  return { items: page.map(presentFileSummary), total: ordered.length, counts, offset: q.offset, nextOffset: next < ordered.length ? next : null };
+  return {
+    items: page.map(presentFileSummary),
+    total: ordered.length,
+    counts,
+    offset: q.offset,
+    nextOffset: next < ordered.length ? next : null,
+  };
 }
 
 /** An author's new file (in a folder of theirs when `parentId` names one) with its first version; returns its id. */
 async function createFile(models: Models, userId: string, body: z.infer<typeof createFileBody>): Promise<string> {
   await ownedProject(models, userId, body.projectId);
   if (body.parentId) {
-    const parent = await models.File.findOne({ _id: body.parentId, projectId: body.projectId, ownerId: userId, deletedAt: null }).lean();
+    const parent = await models.File.findOne({
+      _id: body.parentId,
+      projectId: body.projectId,
+      ownerId: userId,
+      deletedAt: null,
+    }).lean();
     if (!parent) throw new NotFoundError('parent folder');
     if (parent.type !== 'folder')
-      throw new BadRequestError('parentId is not a folder', { fields: [{ path: 'parentId', message: 'not a folder' }] }, 'invalid_parent');
+      throw new BadRequestError(
+        'parentId is not a folder',
+        { fields: [{ path: 'parentId', message: 'not a folder' }] },
+        'invalid_parent',
+      );
   }
-  const order = body.order ?? (await models.File.countDocuments({ projectId: body.projectId, parentId: body.parentId ?? null }));
+  const order =
+    body.order ?? (await models.File.countDocuments({ projectId: body.projectId, parentId: body.parentId ?? null }));
   const file = await models.File.create({
     projectId: body.projectId,
     ownerId: userId,
@@ -119,15 +158,30 @@ async function createFile(models: Models, userId: string, body: z.infer<typeof c
  * silently replacing their work. Saving unchanged content adds no version. An editor's
  * `autosave` folds into the author's open burst of autosaves (src/db/author-saves.ts).
  */
-async function editFile(deps: AppDeps, userId: string, fileId: string, body: z.infer<typeof editFileBody>): Promise<AuthorSaveResult> {
+async function editFile(
+  deps: AppDeps,
+  userId: string,
+  fileId: string,
+  body: z.infer<typeof editFileBody>,
+): Promise<AuthorSaveResult> {
   const { models } = deps;
   const file = await ownedFile(models, userId, fileId);
   const conflict = (head: number, latestAuthor: string) =>
-    new ConflictError(`the file is at version ${head}, not ${body.baseVersion}: reload it and apply your edit again`, { version: head, latestAuthor }, 'version_conflict');
+    new ConflictError(
+      `the file is at version ${head}, not ${body.baseVersion}: reload it and apply your edit again`,
+      { version: head, latestAuthor },
+      'version_conflict',
+    );
   if (body.autosave && body.baseVersion === undefined)
-    throw new BadRequestError('an autosave needs the version it was made from', { fields: [{ path: 'baseVersion', message: 'required with autosave' }] }, 'invalid_body');
-  if (body.baseVersion !== undefined && body.baseVersion !== file.versionCount) throw conflict(file.versionCount, file.latestAuthor);
-  if (body.importance !== undefined) await models.File.updateOne({ _id: fileId }, { $set: { importance: body.importance, importanceSetBy: 'author' } });
+    throw new BadRequestError(
+      'an autosave needs the version it was made from',
+      { fields: [{ path: 'baseVersion', message: 'required with autosave' }] },
+      'invalid_body',
+    );
+  if (body.baseVersion !== undefined && body.baseVersion !== file.versionCount)
+    throw conflict(file.versionCount, file.latestAuthor);
+  if (body.importance !== undefined)
+    await models.File.updateOne({ _id: fileId }, { $set: { importance: body.importance, importanceSetBy: 'author' } });
   let saved: AuthorSaveResult;
   try {
     // The base version is checked by the write itself: an agent's version landing after
@@ -146,22 +200,39 @@ async function editFile(deps: AppDeps, userId: string, fileId: string, body: z.i
     const head = await models.File.findById(fileId).select({ latestAuthor: 1 }).lean();
     throw conflict(err.head, head?.latestAuthor ?? 'ai');
   }
-  if (body.title !== undefined && body.title !== file.title) await models.File.updateOne({ _id: fileId }, { $set: { title: body.title } });
+  if (body.title !== undefined && body.title !== file.title)
+    await models.File.updateOne({ _id: fileId }, { $set: { title: body.title } });
   return saved;
 }
 
 /** Soft delete into the trash: versions stay. A folder with live children needs `recursive`. */
-async function trashFile(deps: AppDeps, trash: TrashPolicy, userId: string, fileId: string, recursive: boolean): Promise<void> {
+async function trashFile(
+  deps: AppDeps,
+  trash: TrashPolicy,
+  userId: string,
+  fileId: string,
+  recursive: boolean,
+): Promise<void> {
   const { models } = deps;
   const file = await ownedFile(models, userId, fileId);
   const ids = [fileId];
   for (let i = 0; i < ids.length && file.type === 'folder'; i++) {
-    const children = await models.File.find({ projectId: file.projectId, parentId: ids[i], deletedAt: null }).select({ _id: 1 }).lean();
+    const children = await models.File.find({ projectId: file.projectId, parentId: ids[i], deletedAt: null })
+      .select({ _id: 1 })
+      .lean();
     if (children.length && !recursive)
-      throw new ConflictError(`"${file.title}" is not empty; pass ?recursive=true to delete it with its contents`, undefined, 'folder_not_empty');
+      throw new ConflictError(
+        `"${file.title}" is not empty; pass ?recursive=true to delete it with its contents`,
+        undefined,
+        'folder_not_empty',
+      );
     ids.push(...children.map((c) => String(c._id)));
   }
-  await moveToTrash(models, ids.map((id) => ({ id })), { batch: newId(), rootId: fileId, now: deps.clock() });
+  await moveToTrash(
+    models,
+    ids.map((id) => ({ id })),
+    { batch: newId(), rootId: fileId, now: deps.clock() },
+  );
   await purgeExpiredTrash(models, { projectId: file.projectId, cutoff: trash.cutoff() });
 }
 
@@ -190,7 +261,12 @@ export function filesRouter(deps: AppDeps): Router {
   r.get('/files/:fileId/versions', async (req, res) => {
     const fileId = parseId(req.params.fileId, 'fileId');
     const file = await ownedFile(models, userOf(req), fileId);
-    res.json({ fileId, title: file.title, headVersion: file.versionCount, items: await versionHistory(models, fileId) });
+    res.json({
+      fileId,
+      title: file.title,
+      headVersion: file.versionCount,
+      items: await versionHistory(models, fileId),
+    });
   });
 
   r.get('/files/:fileId/versions/:version', async (req, res) => {
@@ -224,7 +300,11 @@ export function filesRouter(deps: AppDeps): Router {
     await ownedFile(models, userId, fileId);
     const source = await models.FileVersion.findOne({ fileId, version: body.version }).lean();
     if (!source) throw new NotFoundError(`version ${body.version}`);
-    await writeVersion(models, fileId, source.content, { author: 'author', operation: 'restore', record: { restoredFrom: body.version } });
+    await writeVersion(models, fileId, source.content, {
+      author: 'author',
+      operation: 'restore',
+      record: { restoredFrom: body.version },
+    });
     res.status(201).json({ ...(await fileWithVersions(models, userId, fileId)), restoredFrom: body.version });
   });
 
@@ -237,7 +317,8 @@ export function filesRouter(deps: AppDeps): Router {
     const userId = userOf(req);
     const result = await undeleteFile(models, { fileId, ownerId: userId, cutoff: trash.cutoff() });
     if (result.status === 'not_found') throw new NotFoundError('file');
-    if (result.status === 'not_deleted') throw new ConflictError('the file is not in the trash', undefined, 'not_deleted');
+    if (result.status === 'not_deleted')
+      throw new ConflictError('the file is not in the trash', undefined, 'not_deleted');
     res.json({ ...(await fileWithVersions(models, userId, fileId)), restored: result.restored });
   });
 

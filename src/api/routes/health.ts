@@ -1,10 +1,18 @@
 import { Router } from 'express';
 import type { AppDeps } from '../context';
 
-async function probe(fn: () => Promise<unknown>, timeoutMs = 2000): Promise<{ ok: boolean; latencyMs: number; error?: string }> {
+async function probe(
+  fn: () => Promise<unknown>,
+  timeoutMs = 2000,
+): Promise<{ ok: boolean; latencyMs: number; error?: string }> {
   const start = Date.now();
   try {
-    await Promise.race([fn(), new Promise((_, reject) => setTimeout(() => reject(new Error(`timeout after ${timeoutMs} ms`)), timeoutMs).unref())]);
+    await Promise.race([
+      fn(),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`timeout after ${timeoutMs} ms`)), timeoutMs).unref(),
+      ),
+    ]);
     return { ok: true, latencyMs: Date.now() - start };
   } catch (err) {
     return { ok: false, latencyMs: Date.now() - start, error: (err as Error).message };

@@ -47,18 +47,44 @@ const ENDED = ENDED_JOB_STATUSES;
     {
       method: 'post',
       path: v1('/jobs'),
-      summary: 'Start a multi-chapter job (202 with jobId, workflowId, sessionId, streamUrl, streamToken); 409 while another job runs in the project',
+      summary:
+        'Start a multi-chapter job (202 with jobId, workflowId, sessionId, streamUrl, streamToken); 409 while another job runs in the project',
       tag: 'jobs',
       body: createJobBody,
       status: 202,
       errors: [400, 401, 404, 409, 413, 429],
     },
-    { method: 'get', path: v1('/jobs'), summary: 'List your jobs (optionally of one project)', tag: 'jobs', query: listQuery },
-    { method: 'get', path: v1('/jobs/:jobId'), summary: 'Job status, chapters done, words, usage, cost so far (and live progress while not over)', tag: 'jobs', params },
+    {
+      method: 'get',
+      path: v1('/jobs'),
+      summary: 'List your jobs (optionally of one project)',
+      tag: 'jobs',
+      query: listQuery,
+    },
+    {
+      method: 'get',
+      path: v1('/jobs/:jobId'),
+      summary: 'Job status, chapters done, words, usage, cost so far (and live progress while not over)',
+      tag: 'jobs',
+      params,
+    },
     control('pause', 'Pause after the chapter in flight'),
-    { ...control('resume', 'Resume a paused job, or retry the failed chapter of a failed one; maxTokens / maxCostUsd raise (null lifts) a budget'), body: resumeJobBody },
+    {
+      ...control(
+        'resume',
+        'Resume a paused job, or retry the failed chapter of a failed one; maxTokens / maxCostUsd raise (null lifts) a budget',
+      ),
+      body: resumeJobBody,
+    },
     { ...control('cancel', 'Cancel: stop the chapter in flight, keep finished chapters'), body: interruptBody },
-    { method: 'post', path: v1('/jobs/:jobId/stream-token'), summary: 'A short-lived token for this job’s stream', tag: 'jobs', params, status: 201 },
+    {
+      method: 'post',
+      path: v1('/jobs/:jobId/stream-token'),
+      summary: 'A short-lived token for this job’s stream',
+      tag: 'jobs',
+      params,
+      status: 201,
+    },
     {
       method: 'get',
       path: v1('/jobs/:jobId/events'),
@@ -72,7 +98,6 @@ const ENDED = ENDED_JOB_STATUSES;
   ];
   specs.forEach(documentRoute);
 }
-
 
 /** A job as the API shows it; `cost` from its usage records (./db/job-cost.ts). */
 export const presentJob = (j: JobDoc, cost: JobCost = { costUsd: 0, unpricedCalls: 0 }) => ({
@@ -121,8 +146,16 @@ async function recordBudgets(models: Models, job: JobDoc, given: ResumeJobArgs):
 /** A job with no workflow left to record its end: its record and its item on the task board (if it has one) say cancelled. */
 async function recordCancelled(models: Models, job: JobDoc): Promise<void> {
   await models.Job.updateOne({ _id: job._id }, { $set: { status: 'cancelled' satisfies JobStatus } });
-  const facts = { jobId: String(job._id), from: job.from, to: job.to, language: job.language, status: 'cancelled' as const };
-  await writeJobTask(models, job.projectId, jobTaskId(facts.jobId), (current) => (current ? jobTask({ ...facts, doneUnits: current.doneUnits ?? [] }) : null));
+  const facts = {
+    jobId: String(job._id),
+    from: job.from,
+    to: job.to,
+    language: job.language,
+    status: 'cancelled' as const,
+  };
+  await writeJobTask(models, job.projectId, jobTaskId(facts.jobId), (current) =>
+    current ? jobTask({ ...facts, doneUnits: current.doneUnits ?? [] }) : null,
+  );
 }
 
 export function jobsRouter(deps: AppDeps): Router {
@@ -134,9 +167,13 @@ export function jobsRouter(deps: AppDeps): Router {
 
   const { conflictingJob, restart, startJob } = jobStarter(deps);
 
-  const loadOwned = async (req: Request): Promise<JobDoc> => ownedJob(models, userOf(req), parseId(req.params.jobId, 'jobId'));
+  const loadOwned = async (req: Request): Promise<JobDoc> =>
+    ownedJob(models, userOf(req), parseId(req.params.jobId, 'jobId'));
 
-  const signal = async (job: JobDoc, fn: (h: ReturnType<typeof deps.temporal.workflow.getHandle>) => Promise<void>): Promise<boolean> => {
+  const signal = async (
+    job: JobDoc,
+    fn: (h: ReturnType<typeof deps.temporal.workflow.getHandle>) => Promise<void>,
+  ): Promise<boolean> => {
     try {
       // No run id: signals reach the current run, whatever continue-as-new did.
       await fn(deps.temporal.workflow.getHandle(job.workflowId));
@@ -153,11 +190,14 @@ export function jobsRouter(deps: AppDeps): Router {
     await ownedProject(models, userId, body.projectId);
     if (body.sessionId) {
       const s = await ownedSession(models, userId, body.sessionId);
-      if (s.projectId !== body.projectId) throw new BadRequestError('the session belongs to another project', undefined, 'session_project_mismatch');
+      if (s.projectId !== body.projectId)
+        throw new BadRequestError('the session belongs to another project', undefined, 'session_project_mismatch');
     }
     const { jobId, workflowId, sessionId } = await startJob(userId, body);
     const { token } = streamToken(userId, jobId);
-    res.status(202).json({ jobId, workflowId, sessionId, streamUrl: `/api/v1/jobs/${jobId}/events`, streamToken: token });
+    res
+      .status(202)
+      .json({ jobId, workflowId, sessionId, streamUrl: `/api/v1/jobs/${jobId}/events`, streamToken: token });
   });
 
   r.get('/jobs', async (req, res) => {
@@ -166,21 +206,34 @@ export function jobsRouter(deps: AppDeps): Router {
     const filter: Record<string, unknown> = { ownerId: userId };
     if (q.projectId) filter.projectId = String((await ownedProject(models, userId, q.projectId))._id);
     const list = await models.Job.find(filter).sort({ createdAt: -1 }).limit(q.limit).lean();
-    const costs = await jobCosts(models, list.map((j) => ({ jobId: String(j._id), projectId: j.projectId })));
+    const costs = await jobCosts(
+      models,
+      list.map((j) => ({ jobId: String(j._id), projectId: j.projectId })),
+    );
     res.json({ items: list.map((j) => presentJob(j, costs.get(String(j._id)))) });
   });
 
   r.get('/jobs/:jobId', async (req, res) => {
     const job = await loadOwned(req);
     // The workflow's own view (chapter in flight, its turn id) while the job is not over.
-    const live = ENDED.includes(job.status as JobStatus) ? null : deps.temporal.workflow.getHandle(job.workflowId).query(progressQuery).catch(() => null);
-    res.json({ ...presentJob(job, await jobCost(models, { jobId: String(job._id), projectId: job.projectId })), live: await live });
+    const live = ENDED.includes(job.status as JobStatus)
+      ? null
+      : deps.temporal.workflow
+          .getHandle(job.workflowId)
+          .query(progressQuery)
+          .catch(() => null);
+    res.json({
+      ...presentJob(job, await jobCost(models, { jobId: String(job._id), projectId: job.projectId })),
+      live: await live,
+    });
   });
 
   r.post('/jobs/:jobId/pause', async (req, res) => {
     const job = await loadOwned(req);
-    if (!ACTIVE.includes(job.status as JobStatus)) throw new ConflictError(`job is ${job.status}`, { status: job.status });
-    if (!(await signal(job, (h) => h.signal(pauseJobSignal)))) throw new ConflictError('job is no longer running', { status: job.status });
+    if (!ACTIVE.includes(job.status as JobStatus))
+      throw new ConflictError(`job is ${job.status}`, { status: job.status });
+    if (!(await signal(job, (h) => h.signal(pauseJobSignal))))
+      throw new ConflictError('job is no longer running', { status: job.status });
     res.status(202).json({ jobId: String(job._id), requested: 'pause' });
   });
 
@@ -188,7 +241,8 @@ export function jobsRouter(deps: AppDeps): Router {
     const { maxTokens, maxCostUsd } = parseBody(resumeJobBody, req.body);
     const job = await loadOwned(req);
     const status = job.status as JobStatus;
-    if (!['paused', 'pausing', 'failed'].includes(status)) throw new ConflictError(`job is ${status}: only a paused or failed job resumes`, { status });
+    if (!['paused', 'pausing', 'failed'].includes(status))
+      throw new ConflictError(`job is ${status}: only a paused or failed job resumes`, { status });
     if (status === 'failed') await conflictingJob(job.projectId, String(job._id));
     const budgets = await recordBudgets(models, job, { maxTokens, maxCostUsd });
     let restarted = false;
@@ -203,7 +257,8 @@ export function jobsRouter(deps: AppDeps): Router {
     // The optional reason is validated; the job's record says cancelled, its stream ends with `done`.
     parseBody(interruptBody, req.body);
     const job = await loadOwned(req);
-    if (ENDED.includes(job.status as JobStatus)) throw new ConflictError(`job is ${job.status}`, { status: job.status });
+    if (ENDED.includes(job.status as JobStatus))
+      throw new ConflictError(`job is ${job.status}`, { status: job.status });
     // A job whose workflow is gone has nothing in flight: its record is all there is to cancel.
     // A Temporal cancellation (not only our signal): the workflow ends as Canceled in Temporal UI.
     // A closed workflow (terminated by an operator) takes a cancellation request without a
@@ -223,7 +278,11 @@ export function jobsRouter(deps: AppDeps): Router {
     const jobId = parseId(req.params.jobId, 'jobId');
     const q = parseQuery(eventsQuery, req.query);
     resumeIdOf(req); // a malformed Last-Event-ID is refused before any lookup, as on turn streams
-    const job = await ownedJob(models, streamReader(req, `job:${jobId}`, q.token, streamTokenSettings(config), deps.clock().getTime()), jobId);
+    const job = await ownedJob(
+      models,
+      streamReader(req, `job:${jobId}`, q.token, streamTokenSettings(config), deps.clock().getTime()),
+      jobId,
+    );
     await serveSse(
       req,
       res,

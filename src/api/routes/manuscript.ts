@@ -53,7 +53,8 @@ import type { Models } from '../../db/models';
     {
       method: 'post',
       path: v1('/projects/:projectId/chapters/renumber'),
-      summary: 'Renumber the chapters 1, 2, 3 … in their current order (closing gaps left by deleted chapters). Titles only. 409 while a job writes chapters',
+      summary:
+        'Renumber the chapters 1, 2, 3 … in their current order (closing gaps left by deleted chapters). Titles only. 409 while a job writes chapters',
       tag: 'manuscript',
       params,
       errors: [400, 401, 404, 409],
@@ -73,7 +74,9 @@ import type { Models } from '../../db/models';
 
 /** Every live file with its text, in the manuscript's order. */
 async function searchableFiles(models: Models, projectId: string, ownerId: string) {
-  const files = await models.File.find({ projectId, ownerId, deletedAt: null }).select({ title: 1, type: 1, order: 1, content: 1, createdAt: 1 }).lean();
+  const files = await models.File.find({ projectId, ownerId, deletedAt: null })
+    .select({ title: 1, type: 1, order: 1, content: 1, createdAt: 1 })
+    .lean();
   return inTreeOrder(files.map((f) => ({ ...f, id: String(f._id) })));
 }
 
@@ -87,7 +90,11 @@ export function manuscriptRouter(deps: AppDeps): Router {
     const userId = userOf(req);
     await ownedFile(models, userId, fileId);
     // Not a new version: the text is untouched, and `updatedAt` stays the time the text last changed.
-    await models.File.updateOne({ _id: fileId, ownerId: userId, deletedAt: null }, { $set: body }, { timestamps: false });
+    await models.File.updateOne(
+      { _id: fileId, ownerId: userId, deletedAt: null },
+      { $set: body },
+      { timestamps: false },
+    );
     res.json(presentFileSummary(await ownedFile(models, userId, fileId)));
   });
 
@@ -125,7 +132,15 @@ export function manuscriptRouter(deps: AppDeps): Router {
       total: results.reduce((n, f) => n + f.count, 0),
       files: results.length,
       truncated: results.length > q.limit,
-      results: results.slice(0, q.limit).map((f) => ({ fileId: f.id, title: f.title, type: byId.get(f.id)!.type, number: titleNumber(f.title), titleMatch: f.titleMatch, count: f.count, hits: f.hits })),
+      results: results.slice(0, q.limit).map((f) => ({
+        fileId: f.id,
+        title: f.title,
+        type: byId.get(f.id)!.type,
+        number: titleNumber(f.title),
+        titleMatch: f.titleMatch,
+        count: f.count,
+        hits: f.hits,
+      })),
       tookMs: Date.now() - started,
     });
   });

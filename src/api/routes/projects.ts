@@ -28,7 +28,8 @@ import { readProjectState, writeProjectState } from '../../db/project-state';
     {
       method: 'patch',
       path: v1('/projects/:projectId'),
-      summary: 'Edit a project: title, type, author, summary, style, and word goals (wordGoal for the book, chapterWordGoal per chapter; null clears)',
+      summary:
+        'Edit a project: title, type, author, summary, style, and word goals (wordGoal for the book, chapterWordGoal per chapter; null clears)',
       tag: 'projects',
       params,
       body: updateProjectBody,
@@ -37,19 +38,31 @@ import { readProjectState, writeProjectState } from '../../db/project-state';
     {
       method: 'delete',
       path: v1('/projects/:projectId'),
-      summary: 'Delete a project: it leaves your list with its files and conversations kept, restorable with undelete; 409 while a turn or job runs in it',
+      summary:
+        'Delete a project: it leaves your list with its files and conversations kept, restorable with undelete; 409 while a turn or job runs in it',
       tag: 'projects',
       params,
       status: 204,
       errors: [400, 401, 404, 409],
     },
-    { method: 'post', path: v1('/projects/:projectId/undelete'), summary: 'Restore a deleted project with everything it had', tag: 'projects', params, errors: [400, 401, 404, 409] },
+    {
+      method: 'post',
+      path: v1('/projects/:projectId/undelete'),
+      summary: 'Restore a deleted project with everything it had',
+      tag: 'projects',
+      params,
+      errors: [400, 401, 404, 409],
+    },
   ];
   specs.forEach(documentRoute);
 }
 
 /** Summary and style are agent-writable state under the project's revision: changed by compare-and-set, never over a concurrent write. */
-async function writeSummaryAndStyle(models: Models, projectId: string, changes: { summary?: string; style?: string }): Promise<void> {
+async function writeSummaryAndStyle(
+  models: Models,
+  projectId: string,
+  changes: { summary?: string; style?: string },
+): Promise<void> {
   if (changes.summary === undefined && changes.style === undefined) return;
   await compareAndSet(
     `summary and style of project ${projectId}`,
@@ -60,17 +73,32 @@ async function writeSummaryAndStyle(models: Models, projectId: string, changes: 
     },
     { attempts: 8 },
   ).catch((err: unknown) => {
-    if (err instanceof CompareAndSetExhausted) throw new ConflictError('the project kept changing while it was saved: try again', undefined, 'project_busy');
+    if (err instanceof CompareAndSetExhausted)
+      throw new ConflictError('the project kept changing while it was saved: try again', undefined, 'project_busy');
     throw err;
   });
 }
 
 /** A running turn or an active job would go on writing into a project that is gone from the author's desk. */
 async function refuseWhileWriting(models: Models, projectId: string): Promise<void> {
-  const turn = await models.Turn.findOne({ projectId, status: { $in: ACTIVE_TURN_STATUSES } }).select({ _id: 1 }).lean();
-  if (turn) throw new ConflictError('a turn is running in this project: stop it or wait for it to end, then delete', { turnId: String(turn._id) }, 'project_busy');
-  const job = await models.Job.findOne({ projectId, status: { $in: ACTIVE_JOB_STATUSES } }).select({ _id: 1, status: 1 }).lean();
-  if (job) throw new ConflictError('a job is working in this project: cancel it or let it finish, then delete', { jobId: String(job._id), status: job.status }, 'project_busy');
+  const turn = await models.Turn.findOne({ projectId, status: { $in: ACTIVE_TURN_STATUSES } })
+    .select({ _id: 1 })
+    .lean();
+  if (turn)
+    throw new ConflictError(
+      'a turn is running in this project: stop it or wait for it to end, then delete',
+      { turnId: String(turn._id) },
+      'project_busy',
+    );
+  const job = await models.Job.findOne({ projectId, status: { $in: ACTIVE_JOB_STATUSES } })
+    .select({ _id: 1, status: 1 })
+    .lean();
+  if (job)
+    throw new ConflictError(
+      'a job is working in this project: cancel it or let it finish, then delete',
+      { jobId: String(job._id), status: job.status },
+      'project_busy',
+    );
 }
 
 export function projectsRouter(deps: AppDeps): Router {
@@ -114,7 +142,10 @@ export function projectsRouter(deps: AppDeps): Router {
     const userId = userOf(req);
     await ownedProject(models, userId, projectId);
     await refuseWhileWriting(models, projectId);
-    await models.Project.updateOne({ _id: projectId, ownerId: userId, deletedAt: null }, { $set: { deletedAt: deps.clock() } });
+    await models.Project.updateOne(
+      { _id: projectId, ownerId: userId, deletedAt: null },
+      { $set: { deletedAt: deps.clock() } },
+    );
     res.status(204).end();
   });
 

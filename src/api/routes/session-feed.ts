@@ -45,7 +45,14 @@ export const sessionTurnsQuery = z
       query: eventsQuery,
       produces: { type: 'text/event-stream', schema: streamEventSchema },
     },
-    { method: 'post', path: v1('/sessions/:sessionId/stream-token'), summary: 'A short-lived token for this session’s feed (EventSource cannot send headers)', tag: 'sessions', params, status: 201 },
+    {
+      method: 'post',
+      path: v1('/sessions/:sessionId/stream-token'),
+      summary: 'A short-lived token for this session’s feed (EventSource cannot send headers)',
+      tag: 'sessions',
+      params,
+      status: 201,
+    },
     {
       method: 'get',
       path: v1('/sessions/:sessionId/turns'),
@@ -67,7 +74,9 @@ export function sessionFeedRouter(deps: AppDeps): Router {
   r.post('/sessions/:sessionId/stream-token', async (req, res) => {
     const userId = userOf(req);
     const s = await ownedSession(models, userId, parseId(req.params.sessionId, 'sessionId'));
-    res.status(201).json(issueStreamToken(userId, resource(String(s._id)), streamTokenSettings(config), deps.clock().getTime()));
+    res
+      .status(201)
+      .json(issueStreamToken(userId, resource(String(s._id)), streamTokenSettings(config), deps.clock().getTime()));
   });
 
   r.get('/sessions/:sessionId/turns', async (req, res) => {
@@ -77,7 +86,13 @@ export function sessionFeedRouter(deps: AppDeps): Router {
     if (q.active) filter.status = q.active === 'true' ? { $in: ACTIVE_TURN_STATUSES } : { $nin: ACTIVE_TURN_STATUSES };
     const list = await models.Turn.find(filter).sort({ createdAt: -1 }).limit(q.limit).lean();
     // Records by `_id` (the index FerretDB v1 answers), one read for the page.
-    const records = q.record === 'true' ? await turnViewsOf(models, list.map((t) => String(t._id))) : null;
+    const records =
+      q.record === 'true'
+        ? await turnViewsOf(
+            models,
+            list.map((t) => String(t._id)),
+          )
+        : null;
     res.json({
       items: list.map((t) => ({
         ...presentTurn(t),
@@ -91,7 +106,11 @@ export function sessionFeedRouter(deps: AppDeps): Router {
     const sessionId = parseId(req.params.sessionId, 'sessionId');
     const q = parseQuery(eventsQuery, req.query);
     resumeIdOf(req); // a malformed Last-Event-ID is refused before any lookup, as on turn streams
-    await ownedSession(models, streamReader(req, resource(sessionId), q.token, streamTokenSettings(config), deps.clock().getTime()), sessionId);
+    await ownedSession(
+      models,
+      streamReader(req, resource(sessionId), q.token, streamTokenSettings(config), deps.clock().getTime()),
+      sessionId,
+    );
     await serveSse(
       req,
       res,

@@ -15,7 +15,12 @@ export function sessionsRouter(deps: AppDeps): Router {
     const body = parseBody(createSessionBody, req.body);
     const userId = userOf(req);
     await ownedProject(models, userId, body.projectId);
-    const s = await models.Session.create({ projectId: body.projectId, title: body.title ?? '', ownerId: userId, uiLanguage: body.uiLanguage ?? null });
+    const s = await models.Session.create({
+      projectId: body.projectId,
+      title: body.title ?? '',
+      ownerId: userId,
+      uiLanguage: body.uiLanguage ?? null,
+    });
     res.status(201).json(presentSession(s.toObject()));
   });
 
@@ -38,7 +43,10 @@ export function sessionsRouter(deps: AppDeps): Router {
   /** Messages in their stable order (seq), with tool breadcrumbs. */
   r.get('/sessions/:sessionId/messages', async (req, res) => {
     const s = await ownedSession(models, userOf(req), parseId(req.params.sessionId, 'sessionId'));
-    const list = await models.Message.find({ sessionId: String(s._id) }).sort({ seq: 1, createdAt: 1 }).limit(1000).lean();
+    const list = await models.Message.find({ sessionId: String(s._id) })
+      .sort({ seq: 1, createdAt: 1 })
+      .limit(1000)
+      .lean();
     res.json({ items: list.map(presentMessage) });
   });
   return r;

@@ -40,8 +40,20 @@ const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed', 'applicati
       status: 201,
       errors: [400, 401, 409, 413],
     },
-    { method: 'get', path: v1('/skills'), summary: 'Your skills (without file contents)', tag: 'skills', errors: [400, 401] },
-    { method: 'get', path: v1('/skills/:skillId'), summary: 'One skill with its method and file list', tag: 'skills', params },
+    {
+      method: 'get',
+      path: v1('/skills'),
+      summary: 'Your skills (without file contents)',
+      tag: 'skills',
+      errors: [400, 401],
+    },
+    {
+      method: 'get',
+      path: v1('/skills/:skillId'),
+      summary: 'One skill with its method and file list',
+      tag: 'skills',
+      params,
+    },
     {
       method: 'get',
       path: v1('/skills/:skillId/export'),
@@ -50,7 +62,14 @@ const ZIP_TYPES = ['application/zip', 'application/x-zip-compressed', 'applicati
       params,
       produces: { type: 'application/zip', schema: z.string() },
     },
-    { method: 'patch', path: v1('/skills/:skillId'), summary: 'Enable or disable a skill', tag: 'skills', params, body: updateSkillBody },
+    {
+      method: 'patch',
+      path: v1('/skills/:skillId'),
+      summary: 'Enable or disable a skill',
+      tag: 'skills',
+      params,
+      body: updateSkillBody,
+    },
     { method: 'delete', path: v1('/skills/:skillId'), summary: 'Delete a skill', tag: 'skills', params, status: 204 },
   ];
   specs.forEach(documentRoute);
@@ -80,7 +99,11 @@ async function ownedSkill(models: Models, userId: string, id: string): Promise<S
 export async function namedSkillIds(models: Models, userId: string, refs: string[], cap: number): Promise<string[]> {
   const unique = [...new Set(refs)];
   if (unique.length > cap)
-    throw new BadRequestError('invalid request', { fields: [{ path: 'skills', message: `at most ${cap} skills per turn` }] }, 'validation_failed');
+    throw new BadRequestError(
+      'invalid request',
+      { fields: [{ path: 'skills', message: `at most ${cap} skills per turn` }] },
+      'validation_failed',
+    );
   const { ids, missing } = await resolveNamedSkills(models, userId, unique);
   if (missing.length) throw new NotFoundError(`skill ${missing[0]!.slice(0, 100)}`);
   return ids;
@@ -94,7 +117,11 @@ export function skillsRouter(deps: AppDeps): Router {
   r.post('/skills/import', express.raw({ type: ZIP_TYPES, limit: limits.zipBytes }), async (req, res) => {
     const q = parseQuery(importSkillQuery, req.query);
     if (!Buffer.isBuffer(req.body) || req.body.length === 0)
-      throw new BadRequestError('send the skill as a zip body (content-type application/zip)', undefined, 'skill_invalid_archive');
+      throw new BadRequestError(
+        'send the skill as a zip body (content-type application/zip)',
+        undefined,
+        'skill_invalid_archive',
+      );
     let pkg;
     try {
       pkg = await readSkillZip(req.body, limits);
@@ -121,7 +148,9 @@ export function skillsRouter(deps: AppDeps): Router {
       const existing = await models.Skill.findOne({ ownerId: userId, nameKey: fields.nameKey }).lean();
       // Replacing a skill the author already has is their explicit choice, never a side effect.
       if (q.replace !== 'true' || !existing)
-        throw new ConflictError(`a skill named "${pkg.name}" exists; import with ?replace=true to replace it`, { skillId: existing ? String(existing._id) : undefined });
+        throw new ConflictError(`a skill named "${pkg.name}" exists; import with ?replace=true to replace it`, {
+          skillId: existing ? String(existing._id) : undefined,
+        });
       await models.Skill.updateOne({ _id: existing._id, ownerId: userId }, { $set: fields });
       doc = await models.Skill.findById(existing._id).lean();
     }
@@ -130,7 +159,11 @@ export function skillsRouter(deps: AppDeps): Router {
 
   r.get('/skills', async (req, res) => {
     parseQuery(emptyQuery, req.query);
-    const items = await models.Skill.find({ ownerId: userOf(req) }).select({ manifest: 0, body: 0, 'resources.content': 0 }).sort({ nameKey: 1 }).limit(500).lean();
+    const items = await models.Skill.find({ ownerId: userOf(req) })
+      .select({ manifest: 0, body: 0, 'resources.content': 0 })
+      .sort({ nameKey: 1 })
+      .limit(500)
+      .lean();
     res.json({ items: items.map((s) => presentSkill(s)) });
   });
 
@@ -141,18 +174,28 @@ export function skillsRouter(deps: AppDeps): Router {
   r.get('/skills/:skillId/export', async (req, res) => {
     const skill = await ownedSkill(models, userOf(req), parseId(req.params.skillId, 'skillId'));
     const zip = await writeSkillZip(
-      { manifest: skill.manifest, resources: (skill.resources ?? []).map((x) => ({ path: x.path ?? '', content: x.content ?? '' })) },
+      {
+        manifest: skill.manifest,
+        resources: (skill.resources ?? []).map((x) => ({ path: x.path ?? '', content: x.content ?? '' })),
+      },
       skill.updatedAt ?? deps.clock(),
     );
     const file = `${skill.name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) || 'skill'}.zip`;
-    res.status(200).set({ 'content-type': 'application/zip', 'content-disposition': `attachment; filename="${file}"` }).send(zip);
+    res
+      .status(200)
+      .set({ 'content-type': 'application/zip', 'content-disposition': `attachment; filename="${file}"` })
+      .send(zip);
   });
 
   r.patch('/skills/:skillId', async (req, res) => {
     const skillId = parseId(req.params.skillId, 'skillId');
     const body = parseBody(updateSkillBody, req.body);
     const userId = userOf(req);
-    const done = await models.Skill.findOneAndUpdate({ _id: skillId, ownerId: userId }, { $set: { enabled: body.enabled } }, { new: true }).lean();
+    const done = await models.Skill.findOneAndUpdate(
+      { _id: skillId, ownerId: userId },
+      { $set: { enabled: body.enabled } },
+      { new: true },
+    ).lean();
     if (!done) throw new NotFoundError('skill');
     res.json(presentSkill(done));
   });

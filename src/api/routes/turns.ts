@@ -45,7 +45,8 @@ async function turnEnded(deps: AppDeps, turnId: string): Promise<void> {
 async function startOrAnswer(deps: AppDeps, start: () => ReturnType<typeof startTurn>, message: string) {
   return start().catch(async (err: unknown) => {
     // The running turn waits for the author's approval: this message is their answer, not a 409.
-    const waiting = err instanceof ConflictError ? await waitingForApproval(deps.models, String(err.details?.turnId ?? '')) : null;
+    const waiting =
+      err instanceof ConflictError ? await waitingForApproval(deps.models, String(err.details?.turnId ?? '')) : null;
     if (!waiting) throw err;
     const decision = decisionInMessage(message);
     const approvalId = String((waiting.pendingApproval as { approvalId?: string }).approvalId);
@@ -60,7 +61,8 @@ async function startOrAnswer(deps: AppDeps, start: () => ReturnType<typeof start
 /** Runs `fn` on the workflow of the author's turn while it is active; 409 when it is not (or its workflow is gone). */
 async function signalActive(deps: AppDeps, userId: string, turnId: string, fn: (workflowId: string) => Promise<void>) {
   const turn = await ownedTurn(deps.models, userId, turnId);
-  if (!ACTIVE_TURN_STATUSES.includes(turn.status as TurnStatus)) throw new ConflictError(`turn is ${turn.status}`, { status: turn.status });
+  if (!ACTIVE_TURN_STATUSES.includes(turn.status as TurnStatus))
+    throw new ConflictError(`turn is ${turn.status}`, { status: turn.status });
   try {
     await fn(turn.workflowId);
   } catch (err) {
@@ -88,16 +90,36 @@ export function turnsRouter(deps: AppDeps): Router {
     const userId = userOf(req);
     const session = await ownedSession(models, userId, sessionId);
     for (const id of [body.focusFileId, ...(body.attachedFileIds ?? [])].filter(Boolean) as string[])
-      if (!(await models.File.exists({ _id: id, projectId: session.projectId, deletedAt: null }))) throw new NotFoundError(`file ${id}`);
-    const skills = body.skills?.length ? await namedSkillIds(models, userId, body.skills, config.SKILLS_PER_REQUEST) : undefined;
+      if (!(await models.File.exists({ _id: id, projectId: session.projectId, deletedAt: null })))
+        throw new NotFoundError(`file ${id}`);
+    const skills = body.skills?.length
+      ? await namedSkillIds(models, userId, body.skills, config.SKILLS_PER_REQUEST)
+      : undefined;
     const uiLanguage = body.uiLanguage ?? (session.uiLanguage as 'zh' | 'en' | null) ?? undefined;
-    const start = () => startGate(() => startTurn(deps, { ownerId: userId, sessionId, projectId: session.projectId, ...body, uiLanguage, skills, requestId: requestIdOfRequest(req) }));
+    const start = () =>
+      startGate(() =>
+        startTurn(deps, {
+          ownerId: userId,
+          sessionId,
+          projectId: session.projectId,
+          ...body,
+          uiLanguage,
+          skills,
+          requestId: requestIdOfRequest(req),
+        }),
+      );
     const started = await startOrAnswer(deps, start, body.message);
     // An answered approval reports the turn it answered, and what the message decided there.
-    const { turnId, workflowId } = 'answered' in started ? { turnId: String(started.answered._id), workflowId: started.answered.workflowId } : started;
+    const { turnId, workflowId } =
+      'answered' in started
+        ? { turnId: String(started.answered._id), workflowId: started.answered.workflowId }
+        : started;
     const { token } = streamToken(userId, turnId);
-    const approval = 'answered' in started ? { approval: { approvalId: started.approvalId, decision: started.decision } } : {};
-    res.status(202).json({ turnId, workflowId, streamUrl: `/api/v1/turns/${turnId}/events`, streamToken: token, ...approval });
+    const approval =
+      'answered' in started ? { approval: { approvalId: started.approvalId, decision: started.decision } } : {};
+    res
+      .status(202)
+      .json({ turnId, workflowId, streamUrl: `/api/v1/turns/${turnId}/events`, streamToken: token, ...approval });
   });
 
   r.post('/turns/:turnId/approvals/:approvalId', async (req, res) => {
@@ -106,7 +128,11 @@ export function turnsRouter(deps: AppDeps): Router {
     const { decision } = parseBody(approvalBody, req.body);
     const turn = await ownedTurn(models, userOf(req), turnId);
     if (!ACTIVE_TURN_STATUSES.includes(turn.status as TurnStatus))
-      throw new ConflictError(`turn is ${turn.status}: approval ${approvalId} is not pending`, { status: turn.status }, 'approval_not_pending');
+      throw new ConflictError(
+        `turn is ${turn.status}: approval ${approvalId} is not pending`,
+        { status: turn.status },
+        'approval_not_pending',
+      );
     const result = await decideApproval(deps, turn, approvalId, decision);
     res.json({ turnId, ...result });
   });
@@ -115,7 +141,10 @@ export function turnsRouter(deps: AppDeps): Router {
     const turn = await ownedTurn(models, userOf(req), parseId(req.params.turnId, 'turnId'));
     let live = null;
     if (ACTIVE_TURN_STATUSES.includes(turn.status as TurnStatus)) {
-      live = await deps.temporal.workflow.getHandle(turn.workflowId).query(stateQuery).catch(() => null);
+      live = await deps.temporal.workflow
+        .getHandle(turn.workflowId)
+        .query(stateQuery)
+        .catch(() => null);
     }
     res.json({ ...presentTurn(turn), live });
   });
@@ -123,14 +152,18 @@ export function turnsRouter(deps: AppDeps): Router {
   r.post('/turns/:turnId/interrupt', async (req, res) => {
     const turnId = parseId(req.params.turnId, 'turnId');
     const body = parseBody(interruptBody, req.body);
-    const turn = await signalActive(deps, userOf(req), turnId, (wf) => deps.temporal.workflow.getHandle(wf).signal(interruptSignal, { reason: body.reason }));
+    const turn = await signalActive(deps, userOf(req), turnId, (wf) =>
+      deps.temporal.workflow.getHandle(wf).signal(interruptSignal, { reason: body.reason }),
+    );
     res.status(202).json({ turnId: String(turn._id), interrupted: true });
   });
 
   r.post('/turns/:turnId/steer', async (req, res) => {
     const turnId = parseId(req.params.turnId, 'turnId');
     const body = parseBody(steerBody, req.body);
-    const turn = await signalActive(deps, userOf(req), turnId, (wf) => deps.temporal.workflow.getHandle(wf).signal(steerSignal, { message: body.message }));
+    const turn = await signalActive(deps, userOf(req), turnId, (wf) =>
+      deps.temporal.workflow.getHandle(wf).signal(steerSignal, { message: body.message }),
+    );
     res.status(202).json({ turnId: String(turn._id), steered: true });
   });
 
@@ -144,7 +177,11 @@ export function turnsRouter(deps: AppDeps): Router {
     const turnId = parseId(req.params.turnId, 'turnId');
     const q = parseQuery(eventsQuery, req.query);
     resumeIdOf(req); // a malformed Last-Event-ID is refused before any lookup
-    const turn = await ownedTurn(models, streamReader(req, `turn:${turnId}`, q.token, streamTokenSettings(config), deps.clock().getTime()), turnId);
+    const turn = await ownedTurn(
+      models,
+      streamReader(req, `turn:${turnId}`, q.token, streamTokenSettings(config), deps.clock().getTime()),
+      turnId,
+    );
     await serveSse(
       req,
       res,

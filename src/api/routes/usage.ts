@@ -36,7 +36,16 @@ interface Group {
   n: number;
 }
 
-const zero = (): UsageFigures => ({ promptTokens: 0, completionTokens: 0, totalTokens: 0, cachedPromptTokens: 0, costUsd: 0, unpricedSteps: 0, steps: 0, estimated: false });
+const zero = (): UsageFigures => ({
+  promptTokens: 0,
+  completionTokens: 0,
+  totalTokens: 0,
+  cachedPromptTokens: 0,
+  costUsd: 0,
+  unpricedSteps: 0,
+  steps: 0,
+  estimated: false,
+});
 
 function add(into: UsageFigures, g: Group): void {
   into.promptTokens += g.p;
@@ -60,7 +69,12 @@ async function groupedUsage(models: Models, match: Record<string, string>): Prom
   const sumOf = (field: keyof Omit<Group, '_id'>, expr: string | number) =>
     models.UsageRecord.aggregate<{ _id: Group['_id']; v: number }>([
       { $match: match },
-      { $group: { _id: { turnId: '$turnId', agent: '$agent', source: '$source', priced: '$priced' }, v: { $sum: expr } } },
+      {
+        $group: {
+          _id: { turnId: '$turnId', agent: '$agent', source: '$source', priced: '$priced' },
+          v: { $sum: expr },
+        },
+      },
     ]).then((rows) => rows.map((r) => ({ field, ...r, _id: { ...r._id, priced: r._id.priced === true } })));
   const parts = await Promise.all([
     sumOf('p', '$promptTokens'),
@@ -90,19 +104,33 @@ export async function usageReport(models: Models, match: Record<string, string>,
     add(byTurn.get(g._id.turnId) ?? byTurn.set(g._id.turnId, zero()).get(g._id.turnId)!, g);
   }
   const turnIds = [...byTurn.keys()].filter((id) => /^[0-9a-f]{24}$/.test(id));
-  const turns = opts.perTurn === false ? [] : await models.Turn.find({ _id: { $in: turnIds } })
-    .select({ sessionId: 1, status: 1, createdAt: 1, jobId: 1 })
-    .lean();
+  const turns =
+    opts.perTurn === false
+      ? []
+      : await models.Turn.find({ _id: { $in: turnIds } })
+          .select({ sessionId: 1, status: 1, createdAt: 1, jobId: 1 })
+          .lean();
   const turnInfo = new Map(turns.map((t) => [String(t._id), t]));
   return {
     totals,
-    byAgent: [...byAgent].map(([agent, u]) => ({ agent, ...u })).sort((a, b) => b.totalTokens - a.totalTokens || a.agent.localeCompare(b.agent)),
+    byAgent: [...byAgent]
+      .map(([agent, u]) => ({ agent, ...u }))
+      .sort((a, b) => b.totalTokens - a.totalTokens || a.agent.localeCompare(b.agent)),
     byTurn: [...(opts.perTurn === false ? [] : byTurn)]
       .map(([turnId, u]) => {
         const t = turnInfo.get(turnId);
-        return { turnId, sessionId: t?.sessionId ?? null, jobId: t?.jobId ?? null, status: t?.status ?? null, createdAt: t?.createdAt ?? null, ...u };
+        return {
+          turnId,
+          sessionId: t?.sessionId ?? null,
+          jobId: t?.jobId ?? null,
+          status: t?.status ?? null,
+          createdAt: t?.createdAt ?? null,
+          ...u,
+        };
       })
-      .sort((a, b) => (a.createdAt?.getTime() ?? 0) - (b.createdAt?.getTime() ?? 0) || a.turnId.localeCompare(b.turnId)),
+      .sort(
+        (a, b) => (a.createdAt?.getTime() ?? 0) - (b.createdAt?.getTime() ?? 0) || a.turnId.localeCompare(b.turnId),
+      ),
   };
 }
 

@@ -19,9 +19,23 @@ export const EN_BANK: Bank = {
     'the covered market',
     'the ferry landing',
   ],
-  objects: ['the brass key', 'a water-stained letter', 'the ledger', 'a map drawn in pencil', 'the cracked lantern', 'a ring of iron keys'],
+  objects: [
+    'the brass key',
+    'a water-stained letter',
+    'the ledger',
+    'a map drawn in pencil',
+    'the cracked lantern',
+    'a ring of iron keys',
+  ],
   weather: ['fog', 'rain', 'sea wind', 'dusk', 'cold', 'drizzle'],
-  sounds: ['a gull crying', 'the tide against the pilings', 'a bell somewhere inland', 'boots on wet stone', 'a shutter banging', 'the kettle in the back room'],
+  sounds: [
+    'a gull crying',
+    'the tide against the pilings',
+    'a bell somewhere inland',
+    'boots on wet stone',
+    'a shutter banging',
+    'the kettle in the back room',
+  ],
   novelTitles: ['The Salt Archive', 'Lanterns over Harrow', 'The Quiet Ledger', 'A Map in Pencil', 'The Tide Keeper'],
   chapterTitles: [
     'The Lantern Hour',
@@ -80,14 +94,23 @@ export const EN_BANK: Bank = {
     'A cart rattled past outside, and for a moment the whole room held its breath.',
   ],
   dialogue: [
-    ['"We should not be here," {B} said, without moving toward the door.', '"We should have been here years ago," {A} answered.'],
+    [
+      '"We should not be here," {B} said, without moving toward the door.',
+      '"We should have been here years ago," {A} answered.',
+    ],
     ['"Who else knows about {object}?" {A} asked.', '"Everyone who mattered," {C} said. "And most of them are gone."'],
     ['"You kept it all this time?" {B} asked.', '"Someone had to," {A} said. "It was never going to keep itself."'],
-    ['"Tell me what the ledger says," {A} said.', '"It says what ledgers always say," {C} replied. "Who owed, and who paid."'],
+    [
+      '"Tell me what the ledger says," {A} said.',
+      '"It says what ledgers always say," {C} replied. "Who owed, and who paid."',
+    ],
     ['"Do you hear that?" {B} whispered.', '"The tide," {A} said, though it was not the tide.'],
     ['"If we open it, we cannot close it again," {C} said.', '"Then we had better be sure," {A} said, and opened it.'],
     ['"You are not the first to come looking," {C} said.', '"No," {A} said. "But I mean to be the last."'],
-    ['"We could still walk away," {B} said.', '"You could," {A} said gently. "I stopped being able to a long time ago."'],
+    [
+      '"We could still walk away," {B} said.',
+      '"You could," {A} said gently. "I stopped being able to a long time ago."',
+    ],
   ],
   beats: [
     '{A} returns to {place} and finds {object} where it should not be.',
@@ -110,7 +133,7 @@ export const EN_BANK: Bank = {
   reviewNotes: {
     pass: [
       'Pacing: the scene turns on a clear decision, and the chapter ends with a question that pulls the reader on.',
-      "Dialogue: the exchanges stay short and carry subtext; each speaker sounds distinct.",
+      'Dialogue: the exchanges stay short and carry subtext; each speaker sounds distinct.',
       'Continuity: names, places and objects agree with the outline and the earlier chapters.',
       'Imagery: the weather and sound details ground each scene without slowing it down.',
     ],

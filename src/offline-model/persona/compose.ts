@@ -22,7 +22,12 @@ class SlotDrawer {
   }
 
   next(): Slots {
-    return { place: this.places.next(), object: this.objects.next(), weather: this.weather.next(), sound: this.sounds.next() };
+    return {
+      place: this.places.next(),
+      object: this.objects.next(),
+      weather: this.weather.next(),
+      sound: this.sounds.next(),
+    };
   }
 }
 
@@ -78,7 +83,10 @@ export function hooksDoc(bank: Bank, seed: number): string {
   const lines = chosen.map(([kind, hook], i) => `${i + 1}. ${kind} — ${fill(hook, bank, slots.next())}`);
   const [heading, recommend] =
     bank.lang === 'en'
-      ? ['# Opening hooks', `Recommendation: hook 1 (${chosen[0][0].toLowerCase()}) — it raises a question on the first page that only ${bank.cast.A} can answer.`]
+      ? [
+          '# Opening hooks',
+          `Recommendation: hook 1 (${chosen[0][0].toLowerCase()}) — it raises a question on the first page that only ${bank.cast.A} can answer.`,
+        ]
       : ['# 开篇钩子', `推荐：钩子1（${chosen[0][0]}）——第一页就抛出一个只有${bank.cast.A}能回答的问题。`];
   return [heading, '', ...lines, '', recommend].join('\n');
 }
@@ -127,7 +135,12 @@ export function chapterDoc(bank: Bank, seed: number, chapter: number, title: str
       lastWasDialogue = true;
     } else {
       const count = 3 + Math.floor(rand() * 3);
-      added = [joinSentences(bank, Array.from({ length: count }, () => fill(narration.next(), bank, s)))];
+      added = [
+        joinSentences(
+          bank,
+          Array.from({ length: count }, () => fill(narration.next(), bank, s)),
+        ),
+      ];
       lastWasDialogue = false;
     }
     for (const block of added) words += countWords(block);
@@ -147,8 +160,10 @@ const num = (s: string) => Number(s.replace(/[,，]/g, ''));
 /** Reads "1,204 words" / "word count: 1204" / "字数：1204" and "at least 3000" / "至少3000字". */
 export function readEvidence(text: string): ReviewEvidence {
   // "words written in this turn: 1204" is how the engine's review packet says it.
-  const words = /(?:word count|words written|字数)[^\d\n]{0,20}(\d[\d,，]*)/i.exec(text) ?? /(\d[\d,]*)\s*words?\b/i.exec(text);
-  const required = /(?:at least|minimum|min\.?|target|required|requirement|至少|不少于|目标)[^\d\n]{0,20}(\d[\d,，]*)/i.exec(text);
+  const words =
+    /(?:word count|words written|字数)[^\d\n]{0,20}(\d[\d,，]*)/i.exec(text) ?? /(\d[\d,]*)\s*words?\b/i.exec(text);
+  const required =
+    /(?:at least|minimum|min\.?|target|required|requirement|至少|不少于|目标)[^\d\n]{0,20}(\d[\d,，]*)/i.exec(text);
   return { words: words ? num(words[1]) : null, required: required ? num(required[1]) : null };
 }
 

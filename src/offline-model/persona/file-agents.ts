@@ -43,7 +43,8 @@ const SPECS: Record<FileAgent, FileAgentSpec> = {
     title: (ctx) => (en(ctx) ? 'Outline' : '大纲'),
     leadIn: (ctx) => {
       const n = outlineSize(ctx);
-      if (n === 10) return en(ctx) ? 'Here is a ten-chapter outline to build on.' : '下面是一份十章的大纲，可以在此基础上展开。';
+      if (n === 10)
+        return en(ctx) ? 'Here is a ten-chapter outline to build on.' : '下面是一份十章的大纲，可以在此基础上展开。';
       return en(ctx) ? `Here is a ${n}-chapter outline to build on.` : `下面是一份${n}章的大纲，可以在此基础上展开。`;
     },
     document: (ctx) => {
@@ -101,7 +102,10 @@ export interface PersonaReply {
 /** Step 1: open an empty file. */
 export function openFileStep(agent: FileAgent, ctx: FileAgentContext): PersonaReply {
   const spec = SPECS[agent];
-  return { content: '', toolCalls: [{ name: 'create_file', arguments: { type: spec.fileType, title: spec.title(ctx) } }] };
+  return {
+    content: '',
+    toolCalls: [{ name: 'create_file', arguments: { type: spec.fileType, title: spec.title(ctx) } }],
+  };
 }
 
 /**
@@ -119,7 +123,12 @@ export function rewriteTarget(authorWords: string): string | null {
 
 /** Step 1 of a rewrite: the whole new text through edit_file, in one call. */
 export function rewriteFileStep(agent: FileAgent, ctx: FileAgentContext, fileId: string): PersonaReply {
-  return { content: '', toolCalls: [{ name: 'edit_file', arguments: { id: fileId, operation: 'rewrite', text: SPECS[agent].document(ctx) } }] };
+  return {
+    content: '',
+    toolCalls: [
+      { name: 'edit_file', arguments: { id: fileId, operation: 'rewrite', text: SPECS[agent].document(ctx) } },
+    ],
+  };
 }
 
 /** Step 2: stream the file body; the text ends right after `</file>`. */
@@ -141,7 +150,10 @@ function savedWords(contextTexts: string[]): number | null {
 
 /** Continuation round: one or two sentences on what was saved, no tool calls. */
 export function summaryStep(agent: FileAgent, ctx: FileAgentContext): PersonaReply {
-  return { content: SPECS[agent].summary(ctx, agent === 'writer' ? savedWords(ctx.contextTexts) : null), toolCalls: [] };
+  return {
+    content: SPECS[agent].summary(ctx, agent === 'writer' ? savedWords(ctx.contextTexts) : null),
+    toolCalls: [],
+  };
 }
 
 /**
@@ -153,8 +165,14 @@ const CREATE_FAILED: Record<string, [en: (title: string) => string, zh: (title: 
     (t) => `"${t}" already exists, so I did not create it again. Ask me to revise it, or to rewrite it from scratch.`,
     (t) => `《${t}》已经存在，所以没有重复创建。可以让我修改它，或者推倒重写。`,
   ],
-  read_only_request: [(t) => `You asked for no changes this time, so I did not create "${t}".`, (t) => `你这次要求不改动文件，所以没有创建《${t}》。`],
-  clarify_first: [(t) => `Tell me what you want in "${t}" first, and I will write it.`, (t) => `先告诉我《${t}》要写什么，我再动笔。`],
+  read_only_request: [
+    (t) => `You asked for no changes this time, so I did not create "${t}".`,
+    (t) => `你这次要求不改动文件，所以没有创建《${t}》。`,
+  ],
+  clarify_first: [
+    (t) => `Tell me what you want in "${t}" first, and I will write it.`,
+    (t) => `先告诉我《${t}》要写什么，我再动笔。`,
+  ],
 };
 
 /** A failed tool: say what failed and stop, rather than retrying into the circuit breaker. */
@@ -173,7 +191,11 @@ export const fileTitleOf = (agent: FileAgent, ctx: FileAgentContext): string => 
 
 /** The run has no `create_file` tool (a read-only turn): answer in chat without touching files. */
 export function noFileToolStep(agent: FileAgent, ctx: FileAgentContext): PersonaReply {
-  const what = { planner: ['an outline', '大纲'], hook_designer: ['opening hooks', '开篇钩子'], writer: ['a draft', '草稿'] }[agent];
+  const what = {
+    planner: ['an outline', '大纲'],
+    hook_designer: ['opening hooks', '开篇钩子'],
+    writer: ['a draft', '草稿'],
+  }[agent];
   return {
     content: en(ctx)
       ? `I can't create files on this turn, so I won't write ${what[0]} now. Ask me to write it and I will save it as a file.`

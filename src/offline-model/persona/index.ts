@@ -35,7 +35,17 @@ import {
   type FileAgentContext,
   type PersonaReply,
 } from './file-agents';
-import { afterFileOrder, chapterFiles, characterSheet, fileOrderOf, type FileOrder, listedFiles, type ListedFile, nothingToTouch, rewrittenChapter } from './file-orders';
+import {
+  afterFileOrder,
+  chapterFiles,
+  characterSheet,
+  fileOrderOf,
+  type FileOrder,
+  listedFiles,
+  type ListedFile,
+  nothingToTouch,
+  rewrittenChapter,
+} from './file-orders';
 import { routeMessage } from './router';
 import { isSuggestionsRequest, suggestionsReply } from './suggestions';
 
@@ -92,10 +102,26 @@ function fileOrderStep(order: FileOrder, ctx: FileAgentContext, files: ListedFil
   if (order.kind === 'characters') {
     const have = new Set(files.filter((f) => f.type === 'character').map((f) => f.title));
     const roles = (['A', 'B', 'C'] as const).filter((r) => !have.has(ctx.bank.cast[r]));
-    if (!roles.length) return { content: afterFileOrder(ctx.bank, 'characters', (['A', 'B', 'C'] as const).map((r) => ({ title: ctx.bank.cast[r], ok: false }))), toolCalls: [] };
+    if (!roles.length)
+      return {
+        content: afterFileOrder(
+          ctx.bank,
+          'characters',
+          (['A', 'B', 'C'] as const).map((r) => ({ title: ctx.bank.cast[r], ok: false })),
+        ),
+        toolCalls: [],
+      };
     return {
       content: '',
-      toolCalls: roles.map((r) => ({ name: 'create_file', arguments: { type: 'character', title: ctx.bank.cast[r], content: characterSheet(ctx.bank, r), importance: r === 'A' ? 'high' : 'medium' } })),
+      toolCalls: roles.map((r) => ({
+        name: 'create_file',
+        arguments: {
+          type: 'character',
+          title: ctx.bank.cast[r],
+          content: characterSheet(ctx.bank, r),
+          importance: r === 'A' ? 'high' : 'medium',
+        },
+      })),
     };
   }
   const targets = chapterFiles(files, order.chapters);
@@ -105,7 +131,14 @@ function fileOrderStep(order: FileOrder, ctx: FileAgentContext, files: ListedFil
     toolCalls: targets.map((f) =>
       order.kind === 'delete'
         ? { name: 'delete_file', arguments: { id: f.id } }
-        : { name: 'edit_file', arguments: { id: f.id, operation: 'rewrite', text: rewrittenChapter(ctx.bank, f, ctx.contextTexts, ctx.chapterWords) } },
+        : {
+            name: 'edit_file',
+            arguments: {
+              id: f.id,
+              operation: 'rewrite',
+              text: rewrittenChapter(ctx.bank, f, ctx.contextTexts, ctx.chapterWords),
+            },
+          },
     ),
   };
 }
@@ -121,12 +154,16 @@ function fileOrderAnswered(
     ? 'delete'
     : calls.every((c) => c.name === 'edit_file' && c.args.operation === 'rewrite')
       ? 'rewrite'
-      : calls.every((c) => c.name === 'create_file' && c.args.type === 'character' && typeof c.args.content === 'string')
+      : calls.every(
+            (c) => c.name === 'create_file' && c.args.type === 'character' && typeof c.args.content === 'string',
+          )
         ? 'characters'
         : null;
   if (!kind || !calls.length || calls.length !== outcomes.length) return null;
   const titleOf = (c: { args: Record<string, unknown> }) =>
-    typeof c.args.title === 'string' ? c.args.title : (files.find((f) => f.id === c.args.id)?.title ?? (ctx.bank.lang === 'en' ? 'the file' : '那个文件'));
+    typeof c.args.title === 'string'
+      ? c.args.title
+      : (files.find((f) => f.id === c.args.id)?.title ?? (ctx.bank.lang === 'en' ? 'the file' : '那个文件'));
   const results = calls.map((c, i) => ({
     title: titleOf(c),
     ok: outcomes[i]!.ok,
@@ -182,7 +219,11 @@ function lengthTarget(text: string): number | null {
 }
 
 /** The persona's answer to a request from `agent` (null: not one of ours). */
-export function personaReply(agent: AgentName | null, body: ChatCompletionRequest, options: PersonaOptions = {}): PersonaReply {
+export function personaReply(
+  agent: AgentName | null,
+  body: ChatCompletionRequest,
+  options: PersonaOptions = {},
+): PersonaReply {
   if (agent === 'router') {
     return { content: JSON.stringify(routeMessage(authorText(body.messages))), toolCalls: [] };
   }
@@ -195,7 +236,10 @@ export function personaReply(agent: AgentName | null, body: ChatCompletionReques
     bank,
     authorWords,
     chapter: chapterAsked(body, authorWords),
-    chapterWords: Math.max(1, Math.min(options.chapterWords ?? DEFAULT_CHAPTER_WORDS, lengthTarget(authorWords) ?? Infinity)),
+    chapterWords: Math.max(
+      1,
+      Math.min(options.chapterWords ?? DEFAULT_CHAPTER_WORDS, lengthTarget(authorWords) ?? Infinity),
+    ),
     contextTexts: contextTextsOf(body.messages),
   };
   return fileAgentReply(agent, body, ctx);

@@ -32,7 +32,13 @@ function scopeOf(text: string): string {
 }
 
 /** Drops a plan's agents the way the plan table does (write_content=false drops the writer). */
-function decision(plan: WorkflowPlan, agents: AgentName[], writeContent: boolean, readOnly: boolean, text: string): RoutingDecision {
+function decision(
+  plan: WorkflowPlan,
+  agents: AgentName[],
+  writeContent: boolean,
+  readOnly: boolean,
+  text: string,
+): RoutingDecision {
   const trimmed = readOnly ? [] : writeContent ? agents : agents.filter((a) => a !== 'writer');
   const planned = plan === 'review_only' ? agents : trimmed;
   return {

@@ -30,8 +30,16 @@ export function suggestionsReply(body: ChatCompletionRequest): { content: string
           '为主要人物补充人物小传',
         ]
       : [
-          chapter ? `Write chapter ${chapter + 1}` : planned ? 'Write chapter 1 from the outline' : 'Write the next chapter',
-          trashed ? 'Review the outline for what is missing' : chapter ? `Review the pacing and dialogue of chapter ${chapter}` : 'Review what was just written',
+          chapter
+            ? `Write chapter ${chapter + 1}`
+            : planned
+              ? 'Write chapter 1 from the outline'
+              : 'Write the next chapter',
+          trashed
+            ? 'Review the outline for what is missing'
+            : chapter
+              ? `Review the pacing and dialogue of chapter ${chapter}`
+              : 'Review what was just written',
           'Add character sheets for the main cast',
         ];
   return { content: JSON.stringify(items), toolCalls: [] };

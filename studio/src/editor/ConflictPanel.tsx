@@ -12,9 +12,21 @@ export interface Conflict {
   fromDraft: boolean;
 }
 
-export function ConflictPanel({ conflict, onMerge, onTakeTheirs, onOverwrite }: { conflict: Conflict; onMerge: () => void; onTakeTheirs: () => void; onOverwrite: () => void }) {
+export function ConflictPanel({
+  conflict,
+  onMerge,
+  onTakeTheirs,
+  onOverwrite,
+}: {
+  conflict: Conflict;
+  onMerge: () => void;
+  onTakeTheirs: () => void;
+  onOverwrite: () => void;
+}) {
   const { t } = useI18n();
-  const body = conflict.fromDraft ? fmt(t.edConflictDraftBody, { base: conflict.base.version, v: conflict.theirs.version }) : fmt(t.conflictBody, { v: conflict.theirs.version });
+  const body = conflict.fromDraft
+    ? fmt(t.edConflictDraftBody, { base: conflict.base.version, v: conflict.theirs.version })
+    : fmt(t.conflictBody, { v: conflict.theirs.version });
   return (
     <div className="conflict card" role="alertdialog" aria-labelledby="conflict-h" aria-describedby="conflict-b">
       <h3 id="conflict-h">{t.conflictTitle}</h3>

@@ -47,7 +47,8 @@ const cmPhrases = (t: Dict): Record<string, string> => ({
 /** A positive number, or undefined (goals are optional fields the API may not send). */
 const goalOf = (v: unknown): number | undefined => (typeof v === 'number' && v > 0 ? v : undefined);
 
-const editable = (el: EventTarget | null) => el instanceof HTMLElement && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
+const editable = (el: EventTarget | null) =>
+  el instanceof HTMLElement && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
 
 /** Calls `fn` once things have been quiet for `ms` (word counts of a long chapter wait for a pause). */
 function useDebounced(fn: () => void, ms: number) {
@@ -99,9 +100,15 @@ export default function FileDesk({ fileId }: { fileId: string }) {
 
   const phrases = useMemo(() => cmPhrases(t), [t]);
   const { read } = fs;
-  const recount = useDebounced(useCallback(() => setWords(countWords(read())), [read]), 250);
+  const recount = useDebounced(
+    useCallback(() => setWords(countWords(read())), [read]),
+    250,
+  );
   const selection = useRef('');
-  const countSelection = useDebounced(useCallback(() => setSelected(selection.current ? countWords(selection.current) : 0), []), 120);
+  const countSelection = useDebounced(
+    useCallback(() => setSelected(selection.current ? countWords(selection.current) : 0), []),
+    120,
+  );
   useEffect(() => {
     if (fs.initialText !== null) setWords(countWords(fs.initialText));
   }, [fs.initialText]);
@@ -174,29 +181,52 @@ export default function FileDesk({ fileId }: { fileId: string }) {
     }
   };
 
-  if (fs.error && !file) return <p role="alert" className="error">{fs.error}</p>;
+  if (fs.error && !file)
+    return (
+      <p role="alert" className="error">
+        {fs.error}
+      </p>
+    );
   if (!file || fs.initialText === null) return <p>{t.loading}</p>;
   const isChapter = file.type === 'draft' || file.type === 'script';
-  const goal = goalOf((file as { wordGoal?: unknown }).wordGoal) ?? (isChapter ? goalOf((project as { chapterWordGoal?: unknown }).chapterWordGoal) : undefined);
+  const goal =
+    goalOf((file as { wordGoal?: unknown }).wordGoal) ??
+    (isChapter ? goalOf((project as { chapterWordGoal?: unknown }).chapterWordGoal) : undefined);
   const status = () => [noteText(t, fs.note), stateText(t, fs.state, lang)].filter(Boolean).join(' · ');
-  const quiet = fs.state.kind === 'clean' || fs.state.kind === 'pending' || fs.state.kind === 'saving' || (fs.state.kind === 'saved' && !fs.state.byHand);
+  const quiet =
+    fs.state.kind === 'clean' ||
+    fs.state.kind === 'pending' ||
+    fs.state.kind === 'saving' ||
+    (fs.state.kind === 'saved' && !fs.state.byHand);
   const announce = [noteText(t, fs.note), quiet ? '' : stateText(t, fs.state, lang)].filter(Boolean).join(' · ');
   const label = `${t.editor}: ${file.title}`;
   // The text's own language (spellcheck, line breaking), not the interface's: an English book
   // may be written with the Chinese interface. An empty text follows the interface.
-  const textLang = /\p{Script=Han}/u.test(fs.initialText.slice(0, 2000)) || (!fs.initialText.trim() && lang === 'zh') ? 'zh-CN' : 'en';
+  const textLang =
+    /\p{Script=Han}/u.test(fs.initialText.slice(0, 2000)) || (!fs.initialText.trim() && lang === 'zh') ? 'zh-CN' : 'en';
   return (
-    <section ref={section} className={focus ? 'file focus' : 'file'} aria-labelledby="file-h" data-file-id={file.id} data-version={fs.version}>
+    <section
+      ref={section}
+      className={focus ? 'file focus' : 'file'}
+      aria-labelledby="file-h"
+      data-file-id={file.id}
+      data-version={fs.version}
+    >
       <div className="file-head">
         <h2 id="file-h">{file.title}</h2>
         <span className="muted small" data-testid="file-meta">
-          {fmt(t.edVersionN, { v: fs.version })} · {file.latestAuthor === 'author' ? t.by_author : t.by_ai} · <span data-testid="word-count">{words.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US')}</span> {t.words}
+          {fmt(t.edVersionN, { v: fs.version })} · {file.latestAuthor === 'author' ? t.by_author : t.by_ai} ·{' '}
+          <span data-testid="word-count">{words.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US')}</span> {t.words}
           {selected > 0 && <span data-testid="selection-words"> · {fmt(t.edSelectionWords, { n: selected })}</span>}
         </span>
         {goal && (
           <span className="goal small" data-testid="goal">
             <progress max={goal} value={Math.min(words, goal)} aria-label={fmt(t.edGoalLabel, { goal })} />
-            <span>{words >= goal ? t.edGoalMet : fmt(t.edGoalProgress, { n: words.toLocaleString(), goal: goal.toLocaleString() })}</span>
+            <span>
+              {words >= goal
+                ? t.edGoalMet
+                : fmt(t.edGoalProgress, { n: words.toLocaleString(), goal: goal.toLocaleString() })}
+            </span>
           </span>
         )}
       </div>
@@ -216,10 +246,21 @@ export default function FileDesk({ fileId }: { fileId: string }) {
             <button type="button" className="secondary" onClick={toggleFocus} aria-keyshortcuts="Control+Shift+F">
               {t.edFocusMode}
             </button>
-            <button type="button" className="secondary" onClick={() => setShowHistory((s) => !s)} aria-expanded={showHistory}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => setShowHistory((s) => !s)}
+              aria-expanded={showHistory}
+            >
               {t.history}
             </button>
-            <button type="button" className="secondary" onClick={openSheet} aria-haspopup="dialog" aria-keyshortcuts="?">
+            <button
+              type="button"
+              className="secondary"
+              onClick={openSheet}
+              aria-haspopup="dialog"
+              aria-keyshortcuts="?"
+            >
               {t.edShortcutsButton}
             </button>
             <button type="button" className="danger" onClick={() => void remove()}>
@@ -229,7 +270,11 @@ export default function FileDesk({ fileId }: { fileId: string }) {
         )}
         <SaveStatus text={status} announce={announce} />
       </div>
-      {fs.error && <p role="alert" className="error">{fs.error}</p>}
+      {fs.error && (
+        <p role="alert" className="error">
+          {fs.error}
+        </p>
+      )}
       {fs.conflict && (
         <ConflictPanel
           conflict={fs.conflict}
@@ -264,7 +309,13 @@ export default function FileDesk({ fileId }: { fileId: string }) {
       </Suspense>
       {showHistory && !focus && (
         <Suspense fallback={<p>{t.loading}</p>}>
-          <History fileId={file.id} head={fs.version} current={session.current?.baseText ?? ''} beforeRestore={fs.beforeRestore} onRestored={fs.restored} />
+          <History
+            fileId={file.id}
+            head={fs.version}
+            current={session.current?.baseText ?? ''}
+            beforeRestore={fs.beforeRestore}
+            onRestored={fs.restored}
+          />
         </Suspense>
       )}
       <ShortcutsSheet dialog={sheet} />

@@ -96,7 +96,13 @@ const proseKeymap = [
   { key: 'ArrowLeft', run: cursorCharLeft, shift: selectCharLeft, preventDefault: true },
   { key: 'Mod-ArrowLeft', mac: 'Alt-ArrowLeft', run: cursorGroupLeft, shift: selectGroupLeft, preventDefault: true },
   { key: 'ArrowRight', run: cursorCharRight, shift: selectCharRight, preventDefault: true },
-  { key: 'Mod-ArrowRight', mac: 'Alt-ArrowRight', run: cursorGroupRight, shift: selectGroupRight, preventDefault: true },
+  {
+    key: 'Mod-ArrowRight',
+    mac: 'Alt-ArrowRight',
+    run: cursorGroupRight,
+    shift: selectGroupRight,
+    preventDefault: true,
+  },
   { key: 'ArrowUp', run: cursorLineUp, shift: selectLineUp, preventDefault: true },
   { key: 'ArrowDown', run: cursorLineDown, shift: selectLineDown, preventDefault: true },
   { key: 'PageUp', run: cursorPageUp, shift: selectPageUp },
@@ -155,7 +161,10 @@ export default function ProseEditor(props: Props) {
           language.current.of(languageExtensions(live.current)),
           EditorView.updateListener.of((u) => {
             // A 'remote' change is one the page made (someone else's version): it rebases itself.
-            if (u.docChanged) live.current.onChange(!u.transactions.some((tr) => tr.docChanged && tr.annotation(Transaction.userEvent) !== 'remote'));
+            if (u.docChanged)
+              live.current.onChange(
+                !u.transactions.some((tr) => tr.docChanged && tr.annotation(Transaction.userEvent) !== 'remote'),
+              );
             if (u.selectionSet || u.docChanged) {
               const sel = u.state.selection.main;
               live.current.onSelection(sel.empty ? '' : u.state.sliceDoc(sel.from, sel.to));
@@ -170,12 +179,18 @@ export default function ProseEditor(props: Props) {
       setText: (text, undoable) => {
         const change = minimalChange(v, text);
         if (change.from === change.to && !change.insert) return;
-        v.dispatch({ changes: change, annotations: [Transaction.userEvent.of('remote'), Transaction.addToHistory.of(undoable)] });
+        v.dispatch({
+          changes: change,
+          annotations: [Transaction.userEvent.of('remote'), Transaction.addToHistory.of(undoable)],
+        });
       },
       focus: () => v.focus(),
       select: (from, to) => {
         const len = v.state.doc.length;
-        v.dispatch({ selection: EditorSelection.single(Math.min(from, len), Math.min(to, len)), effects: EditorView.scrollIntoView(Math.min(from, len), { y: 'center' }) });
+        v.dispatch({
+          selection: EditorSelection.single(Math.min(from, len), Math.min(to, len)),
+          effects: EditorView.scrollIntoView(Math.min(from, len), { y: 'center' }),
+        });
         v.focus();
       },
       openFind: () => {
@@ -206,6 +221,13 @@ function languageExtensions(p: Pick<Props, 'label' | 'lang' | 'phrases' | 'place
     EditorState.phrases.of(p.phrases),
     placeholderText(p.placeholder),
     // tabindex: the text is where Tab lands in the editor (axe asks it of a scrolling region's content).
-    EditorView.contentAttributes.of({ 'aria-label': p.label, 'aria-multiline': 'true', spellcheck: 'true', lang: p.lang, autocapitalize: 'sentences', tabindex: '0' }),
+    EditorView.contentAttributes.of({
+      'aria-label': p.label,
+      'aria-multiline': 'true',
+      spellcheck: 'true',
+      lang: p.lang,
+      autocapitalize: 'sentences',
+      tabindex: '0',
+    }),
   ];
 }

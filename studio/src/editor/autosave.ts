@@ -197,7 +197,10 @@ export class AutosaveSession {
 
   private async send(text: string, byHand: boolean): Promise<void> {
     try {
-      const reply = await this.o.put({ content: text, baseVersion: this.base.version, autosave: !byHand }, { keepalive: false });
+      const reply = await this.o.put(
+        { content: text, baseVersion: this.base.version, autosave: !byHand },
+        { keepalive: false },
+      );
       this.base = { version: reply.version, content: text };
       this.burstOpen = !byHand;
       this.retries = 0;
@@ -276,7 +279,9 @@ export class AutosaveSession {
     if (this.state.kind === 'conflict') return;
     if (this.inFlight) {
       // Its answer still settles the draft; what was typed after it stays in the draft.
-      const running = this.inFlight.finally(() => leaving.get(this.o.fileId) === running && leaving.delete(this.o.fileId));
+      const running = this.inFlight.finally(
+        () => leaving.get(this.o.fileId) === running && leaving.delete(this.o.fileId),
+      );
       leaving.set(this.o.fileId, running);
       return;
     }

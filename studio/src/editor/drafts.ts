@@ -32,7 +32,9 @@ export class DraftStore {
       const raw = this.storage.getItem(PREFIX + fileId);
       if (!raw) return null;
       const d = JSON.parse(raw) as Partial<Draft>;
-      return typeof d.text === 'string' && typeof d.baseVersion === 'number' ? { fileId, baseVersion: d.baseVersion, text: d.text, keptAt: d.keptAt ?? 0 } : null;
+      return typeof d.text === 'string' && typeof d.baseVersion === 'number'
+        ? { fileId, baseVersion: d.baseVersion, text: d.text, keptAt: d.keptAt ?? 0 }
+        : null;
     } catch {
       return null;
     }

@@ -8,7 +8,9 @@ import { applyPatch, createPatch } from 'diff';
 
 export function mergeEdits(base: string, mine: string, theirs: string): string | null {
   for (const context of [4, 1, 0]) {
-    const merged = applyPatch(theirs, createPatch('file', base, mine, '', '', { context }), { fuzzFactor: context ? 2 : 0 });
+    const merged = applyPatch(theirs, createPatch('file', base, mine, '', '', { context }), {
+      fuzzFactor: context ? 2 : 0,
+    });
     if (merged !== false) return merged;
   }
   return null;

@@ -23,7 +23,12 @@ export function stateText(t: Dict, s: SaveState, lang: Lang, now = Date.now()): 
     case 'saved':
       if (s.byHand) return fmt(t.edStatusSavedVersion, { v: s.version });
       if (now - s.at < 60_000) return t.edStatusSavedJustNow;
-      return fmt(t.edStatusSavedAt, { time: new Date(s.at).toLocaleTimeString(lang === 'zh' ? 'zh-CN' : 'en-GB', { hour: '2-digit', minute: '2-digit' }) });
+      return fmt(t.edStatusSavedAt, {
+        time: new Date(s.at).toLocaleTimeString(lang === 'zh' ? 'zh-CN' : 'en-GB', {
+          hour: '2-digit',
+          minute: '2-digit',
+        }),
+      });
     case 'offline':
       return s.kept ? t.edStatusOffline : t.edStatusOfflineNotKept;
     case 'failed':

@@ -7,7 +7,14 @@ import { type RefObject, useCallback, useEffect, useRef, useState } from 'react'
 import { api, API, ApiError, authHeaders, type FileDoc, get, errText, type VersionInfo } from '../api';
 import { useI18n } from '../i18n';
 import { useProject } from '../pages/Project';
-import { AutosaveSession, pendingSave, type SaveBody, type SaveReply, type SaveState, type SessionHost } from './autosave';
+import {
+  AutosaveSession,
+  pendingSave,
+  type SaveBody,
+  type SaveReply,
+  type SaveState,
+  type SessionHost,
+} from './autosave';
 import type { Conflict } from './ConflictPanel';
 import { DraftStore } from './drafts';
 import type { ProseEditorHandle } from './ProseEditor';
@@ -21,8 +28,10 @@ async function putKeepalive(fileId: string, body: SaveBody): Promise<SaveReply> 
     headers: { ...authHeaders(), 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  const json = (await res.json().catch(() => null)) as (SaveReply & { error?: { code?: string; message?: string } }) | null;
-  if (!res.ok) throw new ApiError(res.status, json?.error?.code ?? 'http_error', json?.error?.message ?? String(res.status));
+  const json = (await res.json().catch(() => null)) as
+    (SaveReply & { error?: { code?: string; message?: string } }) | null;
+  if (!res.ok)
+    throw new ApiError(res.status, json?.error?.code ?? 'http_error', json?.error?.message ?? String(res.status));
   return json!;
 }
 
@@ -33,7 +42,10 @@ const browserHost: SessionHost = {
     window.addEventListener('online', fn);
     return () => window.removeEventListener('online', fn);
   },
-  idle: (fn) => (typeof requestIdleCallback === 'function' ? void requestIdleCallback(fn, { timeout: 1000 }) : void setTimeout(fn, 0)),
+  idle: (fn) =>
+    typeof requestIdleCallback === 'function'
+      ? void requestIdleCallback(fn, { timeout: 1000 })
+      : void setTimeout(fn, 0),
 };
 
 /** How often autosaves refresh the project's file list (its word counts); a save by hand always does. */
@@ -92,7 +104,12 @@ export function useFileSession(fileId: string, editor: RefObject<ProseEditorHand
         if (draft.baseVersion !== f.version) {
           // The file moved on since the draft's base: both texts, the author chooses.
           const old = await get<VersionInfo>(`/files/${fileId}/versions/${draft.baseVersion}`).catch(() => null);
-          opened = { theirs: f, mine: draft.text, base: { version: draft.baseVersion, content: old?.content ?? null }, fromDraft: true };
+          opened = {
+            theirs: f,
+            mine: draft.text,
+            base: { version: draft.baseVersion, content: old?.content ?? null },
+            fromDraft: true,
+          };
         }
       } else if (draft) drafts.discard(fileId);
       if (cancelled) return;
@@ -101,7 +118,8 @@ export function useFileSession(fileId: string, editor: RefObject<ProseEditorHand
         fileId,
         base: { version: f.version, content: f.content },
         read,
-        put: (body, { keepalive }) => (keepalive ? putKeepalive(fileId, body) : api<SaveReply>('PUT', `/files/${fileId}`, body)),
+        put: (body, { keepalive }) =>
+          keepalive ? putKeepalive(fileId, body) : api<SaveReply>('PUT', `/files/${fileId}`, body),
         drafts,
         host: browserHost,
         onState: setState,
@@ -138,7 +156,8 @@ export function useFileSession(fileId: string, editor: RefObject<ProseEditorHand
   const listedVersion = files.find((f) => f.id === fileId)?.version;
   useEffect(() => {
     const s = session.current;
-    if (!s || !listedVersion || listedVersion <= s.version || conflict || s.unsaved() || state.kind === 'saving') return;
+    if (!s || !listedVersion || listedVersion <= s.version || conflict || s.unsaved() || state.kind === 'saving')
+      return;
     let cancelled = false;
     get<FileDoc>(`/files/${fileId}`)
       .then((f) => {
@@ -214,5 +233,21 @@ export function useFileSession(fileId: string, editor: RefObject<ProseEditorHand
     [editor, reloadFiles],
   );
 
-  return { file, initialText, version, state, note, conflict, error, setError, session, read, lastText, edited, resolve, beforeRestore, restored };
+  return {
+    file,
+    initialText,
+    version,
+    state,
+    note,
+    conflict,
+    error,
+    setError,
+    session,
+    read,
+    lastText,
+    edited,
+    resolve,
+    beforeRestore,
+    restored,
+  };
 }

@@ -80,7 +80,8 @@ function pairedLines(words: Piece[]): Row[] {
       if (w.kind !== 'del') right.push({ text: part, kind: w.kind });
     });
   }
-  if (left.length || right.length) rows.push({ left: left.length ? left : null, right: right.length ? right : null, kind: 'change' });
+  if (left.length || right.length)
+    rows.push({ left: left.length ? left : null, right: right.length ? right : null, kind: 'change' });
   return rows;
 }
 
@@ -116,14 +117,20 @@ export function compareProse(oldText: string, newText: string, lang = 'en'): Com
       const left = removed.map((l) => whole(l, 'del'));
       const right = added.map((l) => whole(l, 'add'));
       if (words) rows.push(...pairedLines(words));
-      else for (let j = 0; j < Math.max(left.length, right.length); j++) rows.push({ left: left[j] ?? null, right: right[j] ?? null, kind: 'change' });
+      else
+        for (let j = 0; j < Math.max(left.length, right.length); j++)
+          rows.push({ left: left[j] ?? null, right: right[j] ?? null, kind: 'change' });
       const running = words ? linesOf(words, false) : [...left, ...right];
       inline.push(...running.map((pieces) => ({ pieces, changed: true })));
       i++;
     } else {
       const kind = p.removed ? 'del' : 'add';
       for (const l of lines(p.value)) {
-        rows.push({ left: kind === 'del' ? whole(l, kind) : null, right: kind === 'add' ? whole(l, kind) : null, kind });
+        rows.push({
+          left: kind === 'del' ? whole(l, kind) : null,
+          right: kind === 'add' ? whole(l, kind) : null,
+          kind,
+        });
         inline.push({ pieces: whole(l, kind), changed: true });
       }
     }

@@ -94,7 +94,8 @@ const en = {
   theirText: 'Newer text on the server',
   yourText: 'Your text',
   merge: 'Merge my changes into it',
-  mergeFailed: 'Your changes could not be merged automatically: both texts are in the editor, mark what to keep and save.',
+  mergeFailed:
+    'Your changes could not be merged automatically: both texts are in the editor, mark what to keep and save.',
   overwrite: 'Overwrite with mine',
   discardMine: 'Take theirs',
   editor: 'Text',
@@ -228,6 +229,5 @@ const zh: Record<keyof typeof en, string> = {
   error: '出错了',
   close: '关闭',
 };
-
 
 export const base = part(en, zh);

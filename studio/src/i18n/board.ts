@@ -58,7 +58,8 @@ const en = {
   outlineNotChanged: 'The outline is not changed: it still describes the chapters in their old order.',
   renameSkipped: '{n} title(s) were changed meanwhile and kept as they are.',
   renumberAll: 'Renumber chapters in order',
-  jobLocksOrder: 'A job is writing chapters by their numbers: moving and renumbering wait until it is paused or finished.',
+  jobLocksOrder:
+    'A job is writing chapters by their numbers: moving and renumbering wait until it is paused or finished.',
 
   searchTitle: 'Search the manuscript',
   searchLabel: 'Search titles and text',
@@ -85,7 +86,8 @@ const en = {
   editProjectLabel: 'Edit “{title}”',
   deleteProjectLabel: 'Delete “{title}”',
   deleteProjectQuestion: 'Delete “{title}”?',
-  deleteProjectKeeps: 'Its {chapters}, {other} and its conversations are not erased: the project moves to Deleted projects. You can restore it from there, whole, at any time.',
+  deleteProjectKeeps:
+    'Its {chapters}, {other} and its conversations are not erased: the project moves to Deleted projects. You can restore it from there, whole, at any time.',
   countChapters: '{n} chapters',
   countChapterOne: '1 chapter',
   countOtherFiles: '{n} other files',
@@ -98,7 +100,8 @@ const en = {
   projectDeleted: '“{title}” moved to Deleted projects.',
   projectRestored: '“{title}” is back.',
   errJobWriting: 'A job is writing chapters by their numbers right now: pause it or let it finish, then try again.',
-  errProjectBusy: 'The team is working in this project right now: stop the turn or the job, or wait for it to end, then try again.',
+  errProjectBusy:
+    'The team is working in this project right now: stop the turn or the job, or wait for it to end, then try again.',
   errNotFound: 'That is no longer here (deleted, perhaps in another tab). The page has been refreshed.',
   errNotDeleted: 'This project is not deleted.',
   errInvalid: 'That was not accepted: check what you entered.',
@@ -193,7 +196,8 @@ const zh: Record<keyof typeof en, string> = {
   editProjectLabel: '编辑“{title}”',
   deleteProjectLabel: '删除“{title}”',
   deleteProjectQuestion: '删除“{title}”？',
-  deleteProjectKeeps: '其中的{chapters}、{other}和所有对话都不会被抹去：作品会移到“已删除的作品”，之后随时可以从那里完整恢复。',
+  deleteProjectKeeps:
+    '其中的{chapters}、{other}和所有对话都不会被抹去：作品会移到“已删除的作品”，之后随时可以从那里完整恢复。',
   countChapters: '{n}个章节',
   countChapterOne: '1个章节',
   countOtherFiles: '{n}个其他文件',

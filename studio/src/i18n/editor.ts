@@ -8,7 +8,8 @@ const en = {
   edStatusSavedAt: 'Saved at {time}',
   edStatusSavedVersion: 'Saved as version {v}',
   edStatusOffline: 'Offline — kept on this device',
-  edStatusOfflineNotKept: 'Offline — not saved, and this device has no room to keep it: stay on this page until the connection is back',
+  edStatusOfflineNotKept:
+    'Offline — not saved, and this device has no room to keep it: stay on this page until the connection is back',
   edStatusNotSaved: 'Not saved: {reason}. Kept on this device.',
   edReasonGone: 'this file is no longer there',
   edReasonTooLarge: 'the text is too long to save',
@@ -17,7 +18,8 @@ const en = {
   edStatusConflict: 'Not saved: a newer version is on the server',
   edStatusRestored: 'Restored version {from} as version {v}',
   edStatusDraftRestored: 'Your unsaved text was kept on this device and is back',
-  edLeaveUnsaved: 'Your latest changes are not on the server yet. They stay on this device and come back when you open this file again. Leave anyway?',
+  edLeaveUnsaved:
+    'Your latest changes are not on the server yet. They stay on this device and come back when you open this file again. Leave anyway?',
   edConflictDraftBody:
     'The text kept on this device was an edit of version {base}; the file has moved on to version {v} since. Your text is not lost: choose what to keep.',
 
@@ -42,7 +44,8 @@ const en = {
   edKeyEscape: 'Close find, leave focus mode',
   edKeySheet: 'This list (outside the text)',
   edKeySheetInText: 'This list (in the text)',
-  edAutosaveNote: 'Your text is kept on this device as you type and saved after each pause; a burst of typing is one version in the history.',
+  edAutosaveNote:
+    'Your text is kept on this device as you type and saved after each pause; a burst of typing is one version in the history.',
   edEditorPlaceholder: 'Start writing…',
 
   // CodeMirror's search panel.
@@ -103,7 +106,8 @@ const zh: typeof en = {
   edStatusRestored: '已将第{from}版恢复为第{v}版',
   edStatusDraftRestored: '你未保存的文字保存在本设备上，现已恢复',
   edLeaveUnsaved: '你最近的修改还没有保存到服务器。它们保存在本设备上，下次打开这个文件时会恢复。仍要离开吗？',
-  edConflictDraftBody: '本设备上保存的文字是在第{base}版上修改的；此后文件已更新到第{v}版。你的文字没有丢失，请选择保留哪一份。',
+  edConflictDraftBody:
+    '本设备上保存的文字是在第{base}版上修改的；此后文件已更新到第{v}版。你的文字没有丢失，请选择保留哪一份。',
 
   edSelectionWords: '选中 {n} 字',
   edGoalProgress: '{n} / {goal}',

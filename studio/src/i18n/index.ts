@@ -34,7 +34,10 @@ export function tk(t: Dict, key: string): string {
 export const when = (iso: string, lang: Lang, dateOnly = false): string => {
   const d = new Date(iso);
   const locale = lang === 'zh' ? 'zh-CN' : 'en-GB';
-  return dateOnly ? d.toLocaleDateString(locale) : d.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  return dateOnly
+    ? d.toLocaleDateString(locale)
+    : d.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
 };
 
-export const fmt = (s: string, vars: Record<string, string | number>) => s.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
+export const fmt = (s: string, vars: Record<string, string | number>) =>
+  s.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));

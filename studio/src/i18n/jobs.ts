@@ -6,7 +6,8 @@ import { part } from './part';
 
 const en = {
   jobStartTitle: 'Start a job',
-  jobStartHelp: 'The team writes each chapter in turn, continuing from the one before. You can pause or cancel at any time; finished chapters stay.',
+  jobStartHelp:
+    'The team writes each chapter in turn, continuing from the one before. You can pause or cancel at any time; finished chapters stay.',
   jobFrom: 'From chapter',
   jobTo: 'To chapter',
   jobReview: 'Review each chapter',

@@ -14,7 +14,20 @@ import { formatNumber } from './numbers';
 import { authorError } from './author-errors';
 import { BoardGoals, NewChapter } from './BoardTools';
 import { BoardRow, type RowActions } from './BoardRow';
-import { type BoardData, type BoardItem, chapterGoal, createChapter, loadBoard, moveChapter, patchFile, type ReorderResult, renumberChapters, trashFile, undeleteFile, updateProject } from './manuscript-api';
+import {
+  type BoardData,
+  type BoardItem,
+  chapterGoal,
+  createChapter,
+  loadBoard,
+  moveChapter,
+  patchFile,
+  type ReorderResult,
+  renumberChapters,
+  trashFile,
+  undeleteFile,
+  updateProject,
+} from './manuscript-api';
 import { useProject } from './Project';
 
 /** What the last action did, said to the author (with an undo for a delete). */
@@ -65,7 +78,17 @@ function useBoard(projectId: string) {
   return { data, error, reload };
 }
 
-function BoardList({ projectId, data, busy, actions }: { projectId: string; data: BoardData; busy: boolean; actions: RowActions }) {
+function BoardList({
+  projectId,
+  data,
+  busy,
+  actions,
+}: {
+  projectId: string;
+  data: BoardData;
+  busy: boolean;
+  actions: RowActions;
+}) {
   const { t } = useI18n();
   const scroller = useRef<HTMLDivElement>(null);
   const [dragging, setDragging] = useState<string | null>(null);
@@ -76,7 +99,12 @@ function BoardList({ projectId, data, busy, actions }: { projectId: string; data
   }, [data.items]);
   const fileCount = data.totals.files;
   const locked = !!data.writingJob;
-  const virtualizer = useVirtualizer({ count: data.items.length, getScrollElement: () => scroller.current, estimateSize: () => 64, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: data.items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 64,
+    overscan: 12,
+  });
 
   const drop = (target: number | null) => {
     if (dragging && target !== null) actions.move(dragging, target);
@@ -117,7 +145,16 @@ function BoardList({ projectId, data, busy, actions }: { projectId: string; data
                 drop(index);
               }}
             >
-              <BoardRow projectId={projectId} item={item} fileIndex={index} fileCount={fileCount} goal={chapterGoal(item, data)} locked={locked} busy={busy} actions={actions} />
+              <BoardRow
+                projectId={projectId}
+                item={item}
+                fileIndex={index}
+                fileCount={fileCount}
+                goal={chapterGoal(item, data)}
+                locked={locked}
+                busy={busy}
+                actions={actions}
+              />
             </li>
           );
         })}
@@ -131,7 +168,14 @@ function BoardList({ projectId, data, busy, actions }: { projectId: string; data
 const sentences = (parts: string[], lang: string): string => parts.join(lang === 'zh' ? '' : ' ');
 
 function reorderText(t: ReturnType<typeof useI18n>['t'], lang: string, r: ReorderResult, hasOutline: boolean): string {
-  const said = [r.renamed.length ? fmt(r.renamed.length === 1 ? t.renumberedOne : t.renumberedMany, { n: r.renamed.length, list: r.renamed.map((x) => `${x.from} → ${x.to}`).join(t.listSep) }) : t.movedNoRename];
+  const said = [
+    r.renamed.length
+      ? fmt(r.renamed.length === 1 ? t.renumberedOne : t.renumberedMany, {
+          n: r.renamed.length,
+          list: r.renamed.map((x) => `${x.from} → ${x.to}`).join(t.listSep),
+        })
+      : t.movedNoRename,
+  ];
   if (r.skipped.length) said.push(fmt(t.renameSkipped, { n: r.skipped.length }));
   // The outline is the author's (or the planner's) text: a move does not rewrite it.
   if (r.renamed.length && hasOutline) said.push(t.outlineNotChanged);
@@ -175,26 +219,42 @@ export function BoardPage({ projectId }: { projectId: string }) {
   };
 
   const actions: RowActions = {
-    move: (fileId, to) => void act(async () => ({ text: reorderText(t, lang, await moveChapter(projectId, fileId, to), hasOutline) })),
+    move: (fileId, to) =>
+      void act(async () => ({ text: reorderText(t, lang, await moveChapter(projectId, fileId, to), hasOutline) })),
     save: (item, changes) =>
       act(async () => {
         const said: string[] = [];
         if (changes.title !== undefined || changes.wordGoal !== undefined) {
-          await patchFile(item.fileId!, { ...(changes.title !== undefined ? { title: changes.title } : {}), ...(changes.wordGoal !== undefined ? { wordGoal: changes.wordGoal } : {}) });
+          await patchFile(item.fileId!, {
+            ...(changes.title !== undefined ? { title: changes.title } : {}),
+            ...(changes.wordGoal !== undefined ? { wordGoal: changes.wordGoal } : {}),
+          });
           said.push(fmt(t.chapterSaved, { title: changes.title ?? item.title }));
         }
-        if (changes.place !== undefined) said.push(reorderText(t, lang, await moveChapter(projectId, item.fileId!, changes.place), hasOutline));
+        if (changes.place !== undefined)
+          said.push(reorderText(t, lang, await moveChapter(projectId, item.fileId!, changes.place), hasOutline));
         return { text: sentences(said, lang) };
       }),
     remove: (item) =>
       void act(async () => {
         await trashFile(item.fileId!);
-        return { text: fmt(t.chapterTrashed, { title: item.title }), undo: () => void act(async () => (await undeleteFile(item.fileId!), { text: fmt(t.chapterRestored, { title: item.title }) })) };
+        return {
+          text: fmt(t.chapterTrashed, { title: item.title }),
+          undo: () =>
+            void act(
+              async () => (await undeleteFile(item.fileId!), { text: fmt(t.chapterRestored, { title: item.title }) }),
+            ),
+        };
       }),
     start: (item) => void act(() => addChapter(item.suggestedTitle ?? item.title)),
   };
 
-  if (error && !data) return <p role="alert" className="error">{error}</p>;
+  if (error && !data)
+    return (
+      <p role="alert" className="error">
+        {error}
+      </p>
+    );
   if (!data) return <p>{t.loading}</p>;
   const { totals } = data;
   return (
@@ -202,7 +262,13 @@ export function BoardPage({ projectId }: { projectId: string }) {
       <div className="board-head">
         <h2 id="board-h">{t.boardTitle}</h2>
         <p className="muted small" data-testid="board-totals">
-          {fmt(t.boardTotals, { chapters: n(totals.chapters), reviewed: n(totals.reviewed), drafted: n(totals.drafted), planned: n(totals.planned), words: n(totals.words) })}
+          {fmt(t.boardTotals, {
+            chapters: n(totals.chapters),
+            reviewed: n(totals.reviewed),
+            drafted: n(totals.drafted),
+            planned: n(totals.planned),
+            words: n(totals.words),
+          })}
         </p>
       </div>
       <BoardGoals
@@ -220,7 +286,14 @@ export function BoardPage({ projectId }: { projectId: string }) {
       <div className="row board-tools">
         <NewChapter items={data.items} busy={busy} onAdd={(title) => act(() => addChapter(title))} />
         {!inSequence(data.items) && (
-          <button type="button" className="secondary small" disabled={busy || !!data.writingJob} onClick={() => void act(async () => ({ text: reorderText(t, lang, await renumberChapters(projectId), hasOutline) }))}>
+          <button
+            type="button"
+            className="secondary small"
+            disabled={busy || !!data.writingJob}
+            onClick={() =>
+              void act(async () => ({ text: reorderText(t, lang, await renumberChapters(projectId), hasOutline) }))
+            }
+          >
             {t.renumberAll}
           </button>
         )}
@@ -230,7 +303,13 @@ export function BoardPage({ projectId }: { projectId: string }) {
         {notice?.open && (
           <>
             {' '}
-            <a href={href({ page: 'project', projectId, tab: 'file', sub: notice.open })} onClick={(e) => (e.preventDefault(), navigate(href({ page: 'project', projectId, tab: 'file', sub: notice.open! })))}>
+            <a
+              href={href({ page: 'project', projectId, tab: 'file', sub: notice.open })}
+              onClick={(e) => (
+                e.preventDefault(),
+                navigate(href({ page: 'project', projectId, tab: 'file', sub: notice.open! }))
+              )}
+            >
               {t.openChapter}
             </a>
           </>
@@ -244,7 +323,11 @@ export function BoardPage({ projectId }: { projectId: string }) {
           </>
         )}
       </p>
-      {data.items.length === 0 ? <p className="muted">{t.boardEmpty}</p> : <BoardList projectId={projectId} data={data} busy={busy} actions={actions} />}
+      {data.items.length === 0 ? (
+        <p className="muted">{t.boardEmpty}</p>
+      ) : (
+        <BoardList projectId={projectId} data={data} busy={busy} actions={actions} />
+      )}
     </section>
   );
 }

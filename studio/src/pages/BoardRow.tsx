@@ -40,12 +40,30 @@ export function GoalMeter({ words, goal, label }: { words: number; goal: number 
         {fmt(t.goalOf, { n: n(words), goal: n(goal) })}
         {met && <span className="goal-check"> ✓ {t.goalMet}</span>}
       </span>
-      <progress value={Math.min(words, goal)} max={goal} aria-label={fmt(t.goalProgressLabel, { what: label, pct: Math.floor((100 * words) / goal) })} />
+      <progress
+        value={Math.min(words, goal)}
+        max={goal}
+        aria-label={fmt(t.goalProgressLabel, { what: label, pct: Math.floor((100 * words) / goal) })}
+      />
     </span>
   );
 }
 
-function EditPanel({ item, fileIndex, fileCount, onSave, onCancel, busy }: { item: BoardItem; fileIndex: number; fileCount: number; onSave: RowActions['save']; onCancel: () => void; busy: boolean }) {
+function EditPanel({
+  item,
+  fileIndex,
+  fileCount,
+  onSave,
+  onCancel,
+  busy,
+}: {
+  item: BoardItem;
+  fileIndex: number;
+  fileCount: number;
+  onSave: RowActions['save'];
+  onCancel: () => void;
+  busy: boolean;
+}) {
   const { t } = useI18n();
   const [title, setTitle] = useState(item.title);
   const [goal, setGoal] = useState(item.wordGoal ? String(item.wordGoal) : '');
@@ -72,7 +90,15 @@ function EditPanel({ item, fileIndex, fileCount, onSave, onCancel, busy }: { ite
       </label>
       <label>
         {t.chapterPlace}
-        <input type="number" min={1} max={fileCount} inputMode="numeric" value={place} onChange={(e) => setPlace(e.target.value)} required />
+        <input
+          type="number"
+          min={1}
+          max={fileCount}
+          inputMode="numeric"
+          value={place}
+          onChange={(e) => setPlace(e.target.value)}
+          required
+        />
       </label>
       <div className="row">
         <button type="submit" disabled={busy}>
@@ -86,7 +112,15 @@ function EditPanel({ item, fileIndex, fileCount, onSave, onCancel, busy }: { ite
   );
 }
 
-function Actions({ item, fileIndex, fileCount, locked, busy, actions, onEdit }: Omit<RowProps, 'projectId' | 'goal'> & { onEdit: () => void }) {
+function Actions({
+  item,
+  fileIndex,
+  fileCount,
+  locked,
+  busy,
+  actions,
+  onEdit,
+}: Omit<RowProps, 'projectId' | 'goal'> & { onEdit: () => void }) {
   const { t } = useI18n();
   const [confirming, setConfirming] = useState(false);
   if (fileIndex === null)
@@ -101,7 +135,12 @@ function Actions({ item, fileIndex, fileCount, locked, busy, actions, onEdit }: 
     return (
       <div className="board-actions" role="group" aria-label={fmt(t.confirmTrashChapter, { title: item.title })}>
         <span className="small">{t.toTrashQuestion}</span>
-        <button type="button" className="small danger" onClick={() => (setConfirming(false), actions.remove(item))} autoFocus>
+        <button
+          type="button"
+          className="small danger"
+          onClick={() => (setConfirming(false), actions.remove(item))}
+          autoFocus
+        >
           {t.moveToTrash}
         </button>
         <button type="button" className="small secondary" onClick={() => setConfirming(false)}>
@@ -112,16 +151,46 @@ function Actions({ item, fileIndex, fileCount, locked, busy, actions, onEdit }: 
   const id = item.fileId!;
   return (
     <div className="board-actions">
-      <button type="button" className="small secondary icon" data-action="up" aria-label={fmt(t.moveUp, { title: item.title })} title={fmt(t.moveUp, { title: item.title })} onClick={() => actions.move(id, fileIndex - 1)} disabled={locked || busy || fileIndex === 0}>
+      <button
+        type="button"
+        className="small secondary icon"
+        data-action="up"
+        aria-label={fmt(t.moveUp, { title: item.title })}
+        title={fmt(t.moveUp, { title: item.title })}
+        onClick={() => actions.move(id, fileIndex - 1)}
+        disabled={locked || busy || fileIndex === 0}
+      >
         ↑
       </button>
-      <button type="button" className="small secondary icon" data-action="down" aria-label={fmt(t.moveDown, { title: item.title })} title={fmt(t.moveDown, { title: item.title })} onClick={() => actions.move(id, fileIndex + 1)} disabled={locked || busy || fileIndex === fileCount - 1}>
+      <button
+        type="button"
+        className="small secondary icon"
+        data-action="down"
+        aria-label={fmt(t.moveDown, { title: item.title })}
+        title={fmt(t.moveDown, { title: item.title })}
+        onClick={() => actions.move(id, fileIndex + 1)}
+        disabled={locked || busy || fileIndex === fileCount - 1}
+      >
         ↓
       </button>
-      <button type="button" className="small secondary" data-action="edit" aria-label={fmt(t.editChapter, { title: item.title })} onClick={onEdit} disabled={busy}>
+      <button
+        type="button"
+        className="small secondary"
+        data-action="edit"
+        aria-label={fmt(t.editChapter, { title: item.title })}
+        onClick={onEdit}
+        disabled={busy}
+      >
         {t.manuscriptEdit}
       </button>
-      <button type="button" className="small danger" data-action="delete" aria-label={fmt(t.deleteChapter, { title: item.title })} onClick={() => setConfirming(true)} disabled={busy}>
+      <button
+        type="button"
+        className="small danger"
+        data-action="delete"
+        aria-label={fmt(t.deleteChapter, { title: item.title })}
+        onClick={() => setConfirming(true)}
+        disabled={busy}
+      >
         {t.delete}
       </button>
     </div>
@@ -134,7 +203,12 @@ export function BoardRow(props: RowProps) {
   const [editing, setEditing] = useState(false);
   const to = item.fileId ? href({ page: 'project', projectId, tab: 'file', sub: item.fileId }) : '';
   return (
-    <div className={`board-row status-${item.status}`} data-board-file={item.fileId ?? undefined} data-status={item.status} data-number={item.number ?? undefined}>
+    <div
+      className={`board-row status-${item.status}`}
+      data-board-file={item.fileId ?? undefined}
+      data-status={item.status}
+      data-number={item.number ?? undefined}
+    >
       <span className="board-number" aria-hidden="true">
         {item.number ?? '·'}
       </span>
@@ -159,9 +233,30 @@ export function BoardRow(props: RowProps) {
         </span>
       </div>
       <span className={`chip chip-${item.status}`}>{tk(t, `chapterStatus_${item.status}`)}</span>
-      {item.fileId ? <GoalMeter words={item.words} goal={goal} label={item.title} /> : <span className="board-words muted">—</span>}
-      <Actions item={item} fileIndex={fileIndex} fileCount={fileCount} locked={locked} busy={busy} actions={actions} onEdit={() => setEditing((x) => !x)} />
-      {editing && fileIndex !== null && <EditPanel item={item} fileIndex={fileIndex} fileCount={fileCount} onSave={actions.save} onCancel={() => setEditing(false)} busy={busy} />}
+      {item.fileId ? (
+        <GoalMeter words={item.words} goal={goal} label={item.title} />
+      ) : (
+        <span className="board-words muted">—</span>
+      )}
+      <Actions
+        item={item}
+        fileIndex={fileIndex}
+        fileCount={fileCount}
+        locked={locked}
+        busy={busy}
+        actions={actions}
+        onEdit={() => setEditing((x) => !x)}
+      />
+      {editing && fileIndex !== null && (
+        <EditPanel
+          item={item}
+          fileIndex={fileIndex}
+          fileCount={fileCount}
+          onSave={actions.save}
+          onCancel={() => setEditing(false)}
+          busy={busy}
+        />
+      )}
     </div>
   );
 }

@@ -8,7 +8,15 @@ import type { BoardData, BoardItem, ProjectChanges } from './manuscript-api';
 
 const goalValue = (s: string): number | null => (s.trim() ? Math.max(1, Math.round(Number(s))) : null);
 
-export function BoardGoals({ data, onSave, busy }: { data: BoardData; onSave: (goals: ProjectChanges) => Promise<boolean>; busy: boolean }) {
+export function BoardGoals({
+  data,
+  onSave,
+  busy,
+}: {
+  data: BoardData;
+  onSave: (goals: ProjectChanges) => Promise<boolean>;
+  busy: boolean;
+}) {
   const { t } = useI18n();
   const [book, setBook] = useState(data.wordGoal ? String(data.wordGoal) : '');
   const [chapter, setChapter] = useState(data.chapterWordGoal ? String(data.chapterWordGoal) : '');
@@ -19,7 +27,12 @@ export function BoardGoals({ data, onSave, busy }: { data: BoardData; onSave: (g
   return (
     <div className="board-goals card">
       <div className="board-book-goal" data-testid="book-goal">
-        <strong>{t.bookGoal}</strong> {data.wordGoal ? <GoalMeter words={data.totals.words} goal={data.wordGoal} label={t.bookGoal} /> : <span className="muted small">{t.noGoal}</span>}
+        <strong>{t.bookGoal}</strong>{' '}
+        {data.wordGoal ? (
+          <GoalMeter words={data.totals.words} goal={data.wordGoal} label={t.bookGoal} />
+        ) : (
+          <span className="muted small">{t.noGoal}</span>
+        )}
       </div>
       <details>
         <summary>{t.setGoals}</summary>
@@ -30,7 +43,13 @@ export function BoardGoals({ data, onSave, busy }: { data: BoardData; onSave: (g
           </label>
           <label>
             {t.chapterGoalLabel}
-            <input type="number" min={1} inputMode="numeric" value={chapter} onChange={(e) => setChapter(e.target.value)} />
+            <input
+              type="number"
+              min={1}
+              inputMode="numeric"
+              value={chapter}
+              onChange={(e) => setChapter(e.target.value)}
+            />
           </label>
           <button type="submit" disabled={busy}>
             {t.saveGoals}
@@ -54,7 +73,15 @@ export function nextChapterTitle(items: BoardItem[], lang: 'en' | 'zh'): string 
   return lang === 'zh' ? `第${next}章` : `Chapter ${next}`;
 }
 
-export function NewChapter({ items, busy, onAdd }: { items: BoardItem[]; busy: boolean; onAdd: (title: string) => Promise<boolean> }) {
+export function NewChapter({
+  items,
+  busy,
+  onAdd,
+}: {
+  items: BoardItem[];
+  busy: boolean;
+  onAdd: (title: string) => Promise<boolean>;
+}) {
   const { t, lang } = useI18n();
   const suggested = nextChapterTitle(items, lang);
   const [title, setTitle] = useState('');

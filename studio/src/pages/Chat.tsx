@@ -48,7 +48,15 @@ type ListedSession = Session & { kind?: 'chat' | 'job'; jobChapters?: { from: nu
  * wrote in are a list of their own ("Job runs"), never mixed into the conversations.
  * `firstMessage` names the current conversation before the list has its name.
  */
-function SessionBar({ projectId, sessionId, firstMessage }: { projectId: string; sessionId?: string; firstMessage: string }) {
+function SessionBar({
+  projectId,
+  sessionId,
+  firstMessage,
+}: {
+  projectId: string;
+  sessionId?: string;
+  firstMessage: string;
+}) {
   const { t, lang } = useI18n();
   const [sessions, setSessions] = useState<ListedSession[]>([]);
   const [error, setError] = useState('');
@@ -77,14 +85,20 @@ function SessionBar({ projectId, sessionId, firstMessage }: { projectId: string;
   const chats = sessions.filter((s) => s.kind !== 'job');
   const jobs = sessions.filter((s) => s.kind === 'job');
   const current = sessions.find((s) => s.id === sessionId);
-  const chatName = (s: ListedSession) => s.title || (s.id === sessionId && firstMessage) || `${t.untitledConversation} · ${when(s.createdAt, lang)}`;
+  const chatName = (s: ListedSession) =>
+    s.title || (s.id === sessionId && firstMessage) || `${t.untitledConversation} · ${when(s.createdAt, lang)}`;
   const chapters = (c: { from: number; to: number }) => (c.from === c.to ? fmt(t.jobRunOne, c) : fmt(t.jobRunName, c));
-  const jobName = (s: ListedSession) => `${s.jobChapters ? chapters(s.jobChapters) : t.jobRun} · ${when(s.createdAt, lang)}`;
+  const jobName = (s: ListedSession) =>
+    `${s.jobChapters ? chapters(s.jobChapters) : t.jobRun} · ${when(s.createdAt, lang)}`;
   return (
     <div className="row session-bar">
       <label>
         <span className="sr-only">{t.session}</span>
-        <select aria-label={t.session} value={current?.kind === 'job' ? '' : (sessionId ?? '')} onChange={(e) => e.target.value && open(e.target.value)}>
+        <select
+          aria-label={t.session}
+          value={current?.kind === 'job' ? '' : (sessionId ?? '')}
+          onChange={(e) => e.target.value && open(e.target.value)}
+        >
           {!sessionId && <option value="">{t.newSession}</option>}
           {current?.kind === 'job' && <option value="">{t.conversations}</option>}
           {/* A session the list does not have yet (just made): still the one shown. */}
@@ -102,7 +116,12 @@ function SessionBar({ projectId, sessionId, firstMessage }: { projectId: string;
       {jobs.length > 0 && (
         <label className="job-runs">
           <span className="sr-only">{t.jobRuns}</span>
-          <select aria-label={t.jobRuns} value={current?.kind === 'job' ? current.id : ''} onChange={(e) => e.target.value && open(e.target.value)} data-testid="job-runs">
+          <select
+            aria-label={t.jobRuns}
+            value={current?.kind === 'job' ? current.id : ''}
+            onChange={(e) => e.target.value && open(e.target.value)}
+            data-testid="job-runs"
+          >
             <option value="">
               {t.jobRuns} ({jobs.length})
             </option>
@@ -162,10 +181,23 @@ function Composer({
         </p>
         <label className="grow">
           <span className="sr-only">{t.steerLabel}</span>
-          <input value={steer} onChange={(e) => setSteer(e.target.value)} placeholder={t.steerLabel} aria-label={t.steerLabel} />
+          <input
+            value={steer}
+            onChange={(e) => setSteer(e.target.value)}
+            placeholder={t.steerLabel}
+            aria-label={t.steerLabel}
+          />
         </label>
         <button type="submit">{t.steer}</button>
-        <button type="button" className="danger" onClick={() => void post(`/turns/${running.turnId}/interrupt`, {}).catch((err: unknown) => onError(chatError(t, 'stop', err)))}>
+        <button
+          type="button"
+          className="danger"
+          onClick={() =>
+            void post(`/turns/${running.turnId}/interrupt`, {}).catch((err: unknown) =>
+              onError(chatError(t, 'stop', err)),
+            )
+          }
+        >
           {t.interrupt}
         </button>
       </form>
@@ -203,7 +235,10 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
   const { t, lang } = useI18n();
   const { reloadFiles, reloadProject } = useProject();
   const describe = useCallback((e: unknown) => chatError(t, 'sessions', e), [t]);
-  const { past, views, conn, error, setError, follow, steering, steered, jobTurns } = useConversation(sessionId, describe);
+  const { past, views, conn, error, setError, follow, steering, steered, jobTurns } = useConversation(
+    sessionId,
+    describe,
+  );
   const logRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
@@ -233,7 +268,10 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
         sid = (await post<Session>('/sessions', { projectId, uiLanguage: lang })).id;
         navigate(href({ page: 'project', projectId, tab: 'chat', sub: sid }), true);
       }
-      const started = await post<StartedTurn & { approval?: unknown }>(`/sessions/${sid}/turns`, { message: msg, uiLanguage: lang });
+      const started = await post<StartedTurn & { approval?: unknown }>(`/sessions/${sid}/turns`, {
+        message: msg,
+        uiLanguage: lang,
+      });
       // A plain yes / no to a waiting approval answers it: the running turn goes on.
       if (!started.approval) follow(started.turnId, msg, started.streamToken);
       return true;
@@ -245,7 +283,9 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
 
   const decide = useCallback(
     (turnId: string, approvalId: string, decision: 'approve' | 'deny') => {
-      post(`/turns/${turnId}/approvals/${approvalId}`, { decision }).catch((e: unknown) => setError(chatError(t, 'decide', e)));
+      post(`/turns/${turnId}/approvals/${approvalId}`, { decision }).catch((e: unknown) =>
+        setError(chatError(t, 'decide', e)),
+      );
     },
     [setError, t],
   );
@@ -277,7 +317,14 @@ export function ChatPage({ projectId, sessionId }: { projectId: string; sessionI
             ),
           )}
           {views.map((v) => (
-            <TurnCard key={v.turnId} view={v} projectId={projectId} onDecide={(a, d) => decide(v.turnId, a, d)} steering={steering[v.turnId]} byJob={jobTurns.has(v.turnId)} />
+            <TurnCard
+              key={v.turnId}
+              view={v}
+              projectId={projectId}
+              onDecide={(a, d) => decide(v.turnId, a, d)}
+              steering={steering[v.turnId]}
+              byJob={jobTurns.has(v.turnId)}
+            />
           ))}
           {latest && latest.status === 'done' && latest.suggestions.length > 0 && (
             <div className="suggestions" role="group" aria-label={t.suggestions}>

@@ -34,7 +34,9 @@ export function treeRows(counts: ProjectFiles['counts']): Row[] {
 /** Files grouped in the tree's order (the core's, which the API pages in too), whatever order they come in. */
 export function treeGroups(files: TreeFile[]) {
   const ordered = inTreeOrder(files);
-  return TREE_TYPE_ORDER.map((type) => ({ type, list: ordered.filter((f) => f.type === type) })).filter((g) => g.list.length);
+  return TREE_TYPE_ORDER.map((type) => ({ type, list: ordered.filter((f) => f.type === type) })).filter(
+    (g) => g.list.length,
+  );
 }
 
 function go(e: React.MouseEvent, to: string) {
@@ -91,7 +93,13 @@ export function FileTree({ projectId, list, current }: { projectId: string; list
             const style = { transform: `translateY(${v.start}px)`, height: v.size };
             if (row.kind === 'group')
               return (
-                <li key={`g-${row.type}`} style={style} className="tree-group" aria-posinset={v.index + 1} aria-setsize={rows.length}>
+                <li
+                  key={`g-${row.type}`}
+                  style={style}
+                  className="tree-group"
+                  aria-posinset={v.index + 1}
+                  aria-setsize={rows.length}
+                >
                   <h3>
                     {tk(t, `type_${row.type}`)} <span className="tree-group-count">{number(row.count)}</span>
                   </h3>
@@ -100,14 +108,26 @@ export function FileTree({ projectId, list, current }: { projectId: string; list
             const f = list.files[row.index];
             if (!f)
               return (
-                <li key={`p-${row.index}`} style={style} className="tree-placeholder muted small" aria-posinset={v.index + 1} aria-setsize={rows.length}>
+                <li
+                  key={`p-${row.index}`}
+                  style={style}
+                  className="tree-placeholder muted small"
+                  aria-posinset={v.index + 1}
+                  aria-setsize={rows.length}
+                >
                   …
                 </li>
               );
             const to = href({ page: 'project', projectId, tab: 'file', sub: f.id });
             return (
               <li key={f.id} style={style} aria-posinset={v.index + 1} aria-setsize={rows.length}>
-                <a href={to} onClick={(e) => go(e, to)} aria-current={current === f.id ? 'page' : undefined} data-file-id={f.id} title={f.title}>
+                <a
+                  href={to}
+                  onClick={(e) => go(e, to)}
+                  aria-current={current === f.id ? 'page' : undefined}
+                  data-file-id={f.id}
+                  title={f.title}
+                >
                   <span className="file-title">{f.title}</span>
                   <span className="muted small file-words"> {number(f.words)}</span>
                 </a>

@@ -16,9 +16,11 @@ type Listed = VersionInfo & { saves?: number; restoredFrom?: number | null };
 export function versionLabel(t: Dict, v: Listed): string {
   const agent = v.agent ? tk(t, `agent_${v.agent}`) : t.edOpTeam;
   if (v.author === 'author') {
-    if (v.operation === 'restore') return v.restoredFrom ? fmt(t.edOpRestoredFrom, { v: v.restoredFrom }) : t.edOpRestored;
+    if (v.operation === 'restore')
+      return v.restoredFrom ? fmt(t.edOpRestoredFrom, { v: v.restoredFrom }) : t.edOpRestored;
     if (v.operation === 'author_create') return t.edOpCreatedByYou;
-    if (v.operation === 'author_autosave') return (v.saves ?? 1) > 1 ? fmt(t.edOpYourEditsSaves, { n: v.saves! }) : t.edOpYourEdits;
+    if (v.operation === 'author_autosave')
+      return (v.saves ?? 1) > 1 ? fmt(t.edOpYourEditsSaves, { n: v.saves! }) : t.edOpYourEdits;
     return t.edOpSavedByYou;
   }
   return v.operation?.startsWith('edit') ? fmt(t.edOpEditedBy, { agent }) : fmt(t.edOpWrittenBy, { agent });
@@ -48,7 +50,9 @@ function Words({ pieces, side }: { pieces: Piece[] | null; side?: 'old' | 'new' 
 
 function Comparison({ before, after, version }: { before: string; after: string; version: number }) {
   const { t, lang } = useI18n();
-  const [view, setView] = useState<'side' | 'inline'>(() => (window.matchMedia?.('(max-width: 700px)').matches ? 'inline' : 'side'));
+  const [view, setView] = useState<'side' | 'inline'>(() =>
+    window.matchMedia?.('(max-width: 700px)').matches ? 'inline' : 'side',
+  );
   const [opened, setOpened] = useState<Set<number>>(new Set());
   const comparison = useMemo(() => compareProse(before, after, lang === 'zh' ? 'zh' : 'en'), [before, after, lang]);
   const side = useMemo(() => stretches(comparison.rows, (r) => r.kind !== 'same'), [comparison]);
@@ -164,11 +168,20 @@ export function History({ fileId, head, current, beforeRestore, onRestored }: Pr
   return (
     <section className="history card" aria-labelledby="history-h">
       <h3 id="history-h">{t.history}</h3>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       <ol className="versions">
         {[...versions].reverse().map((v) => (
           <li key={v.version}>
-            <button type="button" className={picked?.version === v.version ? 'small' : 'secondary small'} onClick={() => void pick(v.version)} aria-pressed={picked?.version === v.version}>
+            <button
+              type="button"
+              className={picked?.version === v.version ? 'small' : 'secondary small'}
+              onClick={() => void pick(v.version)}
+              aria-pressed={picked?.version === v.version}
+            >
               {fmt(t.edVersionN, { v: v.version })}
             </button>{' '}
             <span className="muted small">

@@ -29,11 +29,18 @@ import { rangeText } from './job-text';
 
 type Action = 'pause' | 'resume' | 'cancel';
 
-
 const num = (n: number, lang: string) => n.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-GB');
 
 /** The sentence under the badge: what the job is doing now, or how it ended, in the author's language. */
-function nowText(t: Dict, status: string, phase: Phase, live: JobLive, record: JobRecord, next: number, done: number): string {
+function nowText(
+  t: Dict,
+  status: string,
+  phase: Phase,
+  live: JobLive,
+  record: JobRecord,
+  next: number,
+  done: number,
+): string {
   const total = record.chapters.to - record.chapters.from + 1;
   const n = live.inFlight?.chapter ?? next;
   switch (status) {
@@ -47,7 +54,9 @@ function nowText(t: Dict, status: string, phase: Phase, live: JobLive, record: J
       return t.jobNow_pausing;
     case 'failed': {
       const at = live.failedChapter ?? record.failedChapter ?? null;
-      return at === null || (record.chaptersDone.length === 0 && !live.written.length && phase === 'outline') ? t.jobNow_failedOutline : fmt(t.jobNow_failed, { n: at });
+      return at === null || (record.chaptersDone.length === 0 && !live.written.length && phase === 'outline')
+        ? t.jobNow_failedOutline
+        : fmt(t.jobNow_failed, { n: at });
     }
     case 'queued':
       return t.jobNow_queued;
@@ -64,15 +73,33 @@ function nowText(t: Dict, status: string, phase: Phase, live: JobLive, record: J
 function controlsOf(status: string): { action: Action; label: keyof Dict; hint?: keyof Dict; danger?: boolean }[] {
   // Cancelling a job that waits stops nothing in flight: its hint says only what stays.
   const waiting = status === 'paused' || status === 'failed';
-  const cancel = { action: 'cancel' as const, label: 'jobCancel' as const, hint: waiting ? ('jobCancelHintIdle' as const) : ('jobCancelHint' as const), danger: true };
-  if (status === 'running' || status === 'queued') return [{ action: 'pause', label: 'jobPause', hint: 'jobPauseHint' }, cancel];
+  const cancel = {
+    action: 'cancel' as const,
+    label: 'jobCancel' as const,
+    hint: waiting ? ('jobCancelHintIdle' as const) : ('jobCancelHint' as const),
+    danger: true,
+  };
+  if (status === 'running' || status === 'queued')
+    return [{ action: 'pause', label: 'jobPause', hint: 'jobPauseHint' }, cancel];
   if (status === 'pausing') return [{ action: 'resume', label: 'jobKeepGoing' }, cancel];
   if (status === 'paused') return [{ action: 'resume', label: 'jobResume' }, cancel];
   if (status === 'failed') return [{ action: 'resume', label: 'jobRetry' }, cancel];
   return [];
 }
 
-function ChapterRow({ n, state, words, percent, reviewed }: { n: number; state: ChapterState; words: number; percent: number; reviewed: boolean }) {
+function ChapterRow({
+  n,
+  state,
+  words,
+  percent,
+  reviewed,
+}: {
+  n: number;
+  state: ChapterState;
+  words: number;
+  percent: number;
+  reviewed: boolean;
+}) {
   const { t, lang } = useI18n();
   const label = tk(t, `ch_${state}`);
   const live = state === 'writing' || state === 'reviewing' || state === 'revising';
@@ -98,7 +125,9 @@ interface Budgets {
 
 const budgetBody = (b: Budgets, record: JobRecord) => ({
   ...(record.maxTokens !== null || b.maxTokens ? { maxTokens: b.maxTokens ? Number(b.maxTokens) : null } : {}),
-  ...((record.maxCostUsd ?? null) !== null || b.maxCostUsd ? { maxCostUsd: b.maxCostUsd ? Number(b.maxCostUsd) : null } : {}),
+  ...((record.maxCostUsd ?? null) !== null || b.maxCostUsd
+    ? { maxCostUsd: b.maxCostUsd ? Number(b.maxCostUsd) : null }
+    : {}),
 });
 
 function Controls({ record, status, onDone }: { record: JobRecord; status: string; onDone: () => void }) {
@@ -107,7 +136,10 @@ function Controls({ record, status, onDone }: { record: JobRecord; status: strin
   const [error, setError] = useState('');
   // A job with a budget pauses when the next chapter would cross it: resuming may raise or lift it.
   const hasBudget = record.maxTokens !== null || (record.maxCostUsd ?? null) !== null;
-  const [budgets, setBudgets] = useState<Budgets>({ maxTokens: record.maxTokens ? String(record.maxTokens) : '', maxCostUsd: record.maxCostUsd ? String(record.maxCostUsd) : '' });
+  const [budgets, setBudgets] = useState<Budgets>({
+    maxTokens: record.maxTokens ? String(record.maxTokens) : '',
+    maxCostUsd: record.maxCostUsd ? String(record.maxCostUsd) : '',
+  });
   // What was asked is settled once the job's status moves on (its stream says so).
   const pending = asked && asked.at === status ? asked.action : null;
   const act = (action: Action) => () => {
@@ -116,7 +148,11 @@ function Controls({ record, status, onDone }: { record: JobRecord; status: strin
     post(`/jobs/${record.id}/${action}`, action === 'resume' && hasBudget ? budgetBody(budgets, record) : {})
       .catch((e: unknown) => {
         setAsked(null);
-        setError(e instanceof ApiError && e.status === 409 ? fmt(t.jobMovedOn, { status: tk(t, `jobStatus_${String(e.details?.status ?? status)}`) }) : t.jobControlFailed);
+        setError(
+          e instanceof ApiError && e.status === 409
+            ? fmt(t.jobMovedOn, { status: tk(t, `jobStatus_${String(e.details?.status ?? status)}`) })
+            : t.jobControlFailed,
+        );
       })
       .finally(onDone);
   };
@@ -130,17 +166,36 @@ function Controls({ record, status, onDone }: { record: JobRecord; status: strin
           <legend className="small">{t.jobBudgetLegend}</legend>
           <label>
             {t.jobTokenBudget}
-            <input type="number" min={1} value={budgets.maxTokens} onChange={(e) => setBudgets({ ...budgets, maxTokens: e.target.value })} placeholder={t.jobNoLimit} />
+            <input
+              type="number"
+              min={1}
+              value={budgets.maxTokens}
+              onChange={(e) => setBudgets({ ...budgets, maxTokens: e.target.value })}
+              placeholder={t.jobNoLimit}
+            />
           </label>
           <label>
             {t.jobCostBudget}
-            <input type="number" min={0} step="0.01" value={budgets.maxCostUsd} onChange={(e) => setBudgets({ ...budgets, maxCostUsd: e.target.value })} placeholder={t.jobNoLimit} />
+            <input
+              type="number"
+              min={0}
+              step="0.01"
+              value={budgets.maxCostUsd}
+              onChange={(e) => setBudgets({ ...budgets, maxCostUsd: e.target.value })}
+              placeholder={t.jobNoLimit}
+            />
           </label>
         </fieldset>
       )}
       {controls.map((c) => (
         <div key={c.action} className="job-control">
-          <button type="button" className={c.danger ? 'danger' : undefined} disabled={!!pending} onClick={act(c.action)} aria-describedby={c.hint ? `job-hint-${c.action}` : undefined}>
+          <button
+            type="button"
+            className={c.danger ? 'danger' : undefined}
+            disabled={!!pending}
+            onClick={act(c.action)}
+            aria-describedby={c.hint ? `job-hint-${c.action}` : undefined}
+          >
             {t[c.label]}
           </button>
           {c.hint && (
@@ -193,7 +248,10 @@ export function JobView({ jobId }: { jobId: string }) {
   const withText = new Set(wordsOf.keys());
   const doneSet = new Set([...record.chaptersDone, ...live.written, ...record.chaptersSkipped, ...live.skipped]);
   const next = numbers.find((n) => !doneSet.has(n)) ?? to + 1;
-  const target = chapterTarget(record, [...doneSet].map((n) => wordsOf.get(n) ?? 0));
+  const target = chapterTarget(
+    record,
+    [...doneSet].map((n) => wordsOf.get(n) ?? 0),
+  );
   const liveWords = chapter ? chapterWords(chapter) : 0;
   const inFlight = live.inFlight?.chapter;
   const tokens = Math.max(live.tokens, record.usage?.totalTokens ?? 0) + (chapter?.tokens ?? 0);
@@ -204,7 +262,13 @@ export function JobView({ jobId }: { jobId: string }) {
   const sameLanguage = (record.language ?? 'en') === lang;
   const now = nowText(t, status, phase, live, record, next, written);
   return (
-    <section className="job card" aria-labelledby="job-h" data-job-id={record.id} data-status={status} data-phase={phase}>
+    <section
+      className="job card"
+      aria-labelledby="job-h"
+      data-job-id={record.id}
+      data-status={status}
+      data-phase={phase}
+    >
       <div className="job-head">
         <h2 id="job-h">{fmt(t.jobTitle, { range: rangeText(t, from, to) })}</h2>
         <span className="badge job-badge" data-testid="job-status" data-status={status}>
@@ -214,24 +278,45 @@ export function JobView({ jobId }: { jobId: string }) {
       <p className="job-now" data-testid="job-now" role="status">
         {now}
       </p>
-      {sameLanguage && live.message && !ENDED_JOB_STATUSES.includes(status) && !now.startsWith(live.message.replace(/[.。]$/u, '')) && (
-        <p className="muted small job-latest">
-          {t.jobLatest} {live.message}
-        </p>
-      )}
+      {sameLanguage &&
+        live.message &&
+        !ENDED_JOB_STATUSES.includes(status) &&
+        !now.startsWith(live.message.replace(/[.。]$/u, '')) && (
+          <p className="muted small job-latest">
+            {t.jobLatest} {live.message}
+          </p>
+        )}
       <div className="job-overall">
         <progress max={numbers.length} value={written} aria-label={t.jobOverall} />
-        <span className="small">{fmt(t.jobTotals, { done: written, total: numbers.length, words: num(totalWords, lang) })}</span>
+        <span className="small">
+          {fmt(t.jobTotals, { done: written, total: numbers.length, words: num(totalWords, lang) })}
+        </span>
       </div>
       <ol className="chapters">
         {numbers.map((n) => {
           const state = chapterState(n, record, live, status, phase, withText);
-          const words = n === inFlight && (state === 'writing' || state === 'reviewing' || state === 'revising') ? liveWords || (wordsOf.get(n) ?? 0) : state === 'done' || state === 'skipped' ? (wordsOf.get(n) ?? 0) : 0;
-          return <ChapterRow key={n} n={n} state={state} words={words} percent={chapterPercent(state, words, target)} reviewed={record.review} />;
+          const words =
+            n === inFlight && (state === 'writing' || state === 'reviewing' || state === 'revising')
+              ? liveWords || (wordsOf.get(n) ?? 0)
+              : state === 'done' || state === 'skipped'
+                ? (wordsOf.get(n) ?? 0)
+                : 0;
+          return (
+            <ChapterRow
+              key={n}
+              n={n}
+              state={state}
+              words={words}
+              percent={chapterPercent(state, words, target)}
+              reviewed={record.review}
+            />
+          );
         })}
       </ol>
       <p className="muted small job-figures" data-testid="job-cost" data-cost={cost}>
-        {record.maxTokens ? fmt(t.jobTokensOf, { tokens: num(tokens, lang), budget: num(record.maxTokens, lang) }) : fmt(t.jobTokens, { tokens: num(tokens, lang) })}
+        {record.maxTokens
+          ? fmt(t.jobTokensOf, { tokens: num(tokens, lang), budget: num(record.maxTokens, lang) })
+          : fmt(t.jobTokens, { tokens: num(tokens, lang) })}
         {' · '}
         {fmt(unpriced ? t.jobCostUnpriced : t.jobCost, { cost: usd(cost) })}
       </p>

@@ -38,7 +38,11 @@ function StartJob({ projectId }: { projectId: string }) {
       const r = await post<{ jobId: string }>('/jobs', body);
       navigate(href({ page: 'project', projectId, tab: 'jobs', sub: r.jobId }));
     } catch (err) {
-      setError(err instanceof ApiError && err.status === 409 ? t.jobBusy : fmt(t.jobStartFailed, { reason: err instanceof Error ? err.message : String(err) }));
+      setError(
+        err instanceof ApiError && err.status === 409
+          ? t.jobBusy
+          : fmt(t.jobStartFailed, { reason: err instanceof Error ? err.message : String(err) }),
+      );
     } finally {
       setBusy(false);
     }
@@ -57,21 +61,38 @@ function StartJob({ projectId }: { projectId: string }) {
           <input type="number" min={1} value={f.to} onChange={(e) => setF({ ...f, to: e.target.value })} required />
         </label>
         <label className="check">
-          <input type="checkbox" checked={f.review} onChange={(e) => setF({ ...f, review: e.target.checked })} /> {t.jobReview}
+          <input type="checkbox" checked={f.review} onChange={(e) => setF({ ...f, review: e.target.checked })} />{' '}
+          {t.jobReview}
         </label>
       </div>
       <label>
         {t.jobInstructions} <span className="muted small">({t.jobOptional})</span>
-        <textarea rows={2} value={f.instructions} onChange={(e) => setF({ ...f, instructions: e.target.value })} maxLength={4000} />
+        <textarea
+          rows={2}
+          value={f.instructions}
+          onChange={(e) => setF({ ...f, instructions: e.target.value })}
+          maxLength={4000}
+        />
       </label>
       <div className="row">
         <label>
           {t.jobTokenBudget} <span className="muted small">({t.jobOptional})</span>
-          <input type="number" min={1} value={f.maxTokens} onChange={(e) => setF({ ...f, maxTokens: e.target.value })} />
+          <input
+            type="number"
+            min={1}
+            value={f.maxTokens}
+            onChange={(e) => setF({ ...f, maxTokens: e.target.value })}
+          />
         </label>
         <label>
           {t.jobCostBudget} <span className="muted small">({t.jobOptional})</span>
-          <input type="number" min={0} step="0.01" value={f.maxCostUsd} onChange={(e) => setF({ ...f, maxCostUsd: e.target.value })} />
+          <input
+            type="number"
+            min={0}
+            step="0.01"
+            value={f.maxCostUsd}
+            onChange={(e) => setF({ ...f, maxCostUsd: e.target.value })}
+          />
         </label>
       </div>
       <div>

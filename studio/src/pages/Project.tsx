@@ -111,8 +111,20 @@ export function ProjectPage({ route }: { route: Extract<Route, { page: 'project'
         </a>
       </main>
     );
-  if (error) return <main><p role="alert" className="error">{error}</p></main>;
-  if (!ctx) return <main><p>{t.loading}</p></main>;
+  if (error)
+    return (
+      <main>
+        <p role="alert" className="error">
+          {error}
+        </p>
+      </main>
+    );
+  if (!ctx)
+    return (
+      <main>
+        <p>{t.loading}</p>
+      </main>
+    );
 
   const tabs = [
     { tab: 'chat', label: t.chat },
@@ -139,7 +151,12 @@ export function ProjectPage({ route }: { route: Extract<Route, { page: 'project'
               {tabs.map((x) => {
                 const to = href({ page: 'project', projectId, tab: x.tab });
                 return (
-                  <a key={x.tab} href={to} onClick={(e) => go(e, to)} aria-current={route.tab === x.tab ? 'page' : undefined}>
+                  <a
+                    key={x.tab}
+                    href={to}
+                    onClick={(e) => go(e, to)}
+                    aria-current={route.tab === x.tab ? 'page' : undefined}
+                  >
                     {x.label}
                   </a>
                 );

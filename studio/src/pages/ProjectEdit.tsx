@@ -10,28 +10,61 @@ import { authorError } from './author-errors';
 import { fmt, tk, useI18n } from '../i18n';
 import { deleteProject, filesPage, type GoalProject, updateProject } from './manuscript-api';
 
-export function ProjectEditForm({ project, onDone, onCancel }: { project: Project; onDone: (p: GoalProject) => void; onCancel: () => void }) {
+export function ProjectEditForm({
+  project,
+  onDone,
+  onCancel,
+}: {
+  project: Project;
+  onDone: (p: GoalProject) => void;
+  onCancel: () => void;
+}) {
   const { t } = useI18n();
-  const [form, setForm] = useState({ title: project.title, type: project.type, author: project.author ?? '', summary: project.summary ?? '', style: project.style ?? '' });
+  const [form, setForm] = useState({
+    title: project.title,
+    type: project.type,
+    author: project.author ?? '',
+    summary: project.summary ?? '',
+    style: project.style ?? '',
+  });
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setBusy(true);
     try {
-      const changes = Object.fromEntries(Object.entries({ ...form, title: form.title.trim() }).filter(([k, v]) => v !== (project[k as keyof Project] ?? '')));
+      const changes = Object.fromEntries(
+        Object.entries({ ...form, title: form.title.trim() }).filter(
+          ([k, v]) => v !== (project[k as keyof Project] ?? ''),
+        ),
+      );
       onDone(Object.keys(changes).length ? await updateProject(project.id, changes) : project);
     } catch (err) {
       setError(authorError(err, t));
       setBusy(false);
     }
   };
-  const field = (k: 'author' | 'summary' | 'style') => ({ value: form[k], onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setForm({ ...form, [k]: e.target.value }) });
+  const field = (k: 'author' | 'summary' | 'style') => ({
+    value: form[k],
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+      setForm({ ...form, [k]: e.target.value }),
+  });
   return (
-    <form className="stack project-edit card" onSubmit={(e) => void submit(e)} aria-label={fmt(t.editProjectLabel, { title: project.title })} onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
+    <form
+      className="stack project-edit card"
+      onSubmit={(e) => void submit(e)}
+      aria-label={fmt(t.editProjectLabel, { title: project.title })}
+      onKeyDown={(e) => e.key === 'Escape' && onCancel()}
+    >
       <label>
         {t.title}
-        <input value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} required maxLength={200} autoFocus />
+        <input
+          value={form.title}
+          onChange={(e) => setForm({ ...form, title: e.target.value })}
+          required
+          maxLength={200}
+          autoFocus
+        />
       </label>
       <label>
         {t.type}
@@ -86,7 +119,15 @@ function useContents(projectId: string) {
   return contents;
 }
 
-export function DeleteProjectDialog({ project, onDone, onCancel }: { project: Project; onDone: () => void; onCancel: () => void }) {
+export function DeleteProjectDialog({
+  project,
+  onDone,
+  onCancel,
+}: {
+  project: Project;
+  onDone: () => void;
+  onCancel: () => void;
+}) {
   const { t } = useI18n();
   const contents = useContents(project.id);
   const [error, setError] = useState('');
@@ -105,10 +146,20 @@ export function DeleteProjectDialog({ project, onDone, onCancel }: { project: Pr
   };
   const count = (n: number, one: string, many: string) => fmt(n === 1 ? one : many, { n });
   const what = contents
-    ? fmt(t.deleteProjectKeeps, { chapters: count(contents.chapters, t.countChapterOne, t.countChapters), other: count(contents.other, t.countOtherFileOne, t.countOtherFiles) })
+    ? fmt(t.deleteProjectKeeps, {
+        chapters: count(contents.chapters, t.countChapterOne, t.countChapters),
+        other: count(contents.other, t.countOtherFileOne, t.countOtherFiles),
+      })
     : t.loading;
   return (
-    <div className="card delete-project" role="alertdialog" aria-modal="false" aria-labelledby="delete-project-h" aria-describedby="delete-project-b" onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
+    <div
+      className="card delete-project"
+      role="alertdialog"
+      aria-modal="false"
+      aria-labelledby="delete-project-h"
+      aria-describedby="delete-project-b"
+      onKeyDown={(e) => e.key === 'Escape' && onCancel()}
+    >
       <h3 id="delete-project-h">{fmt(t.deleteProjectQuestion, { title: project.title })}</h3>
       <p id="delete-project-b">{what}</p>
       {error && (

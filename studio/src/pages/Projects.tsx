@@ -18,13 +18,25 @@ function DeletedProjects({ items, onRestored }: { items: GoalProject[]; onRestor
   return (
     <details className="deleted-projects">
       <summary>{fmt(t.deletedProjects, { n: items.length })}</summary>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       <ul className="project-list">
         {items.map((p) => (
           <li key={p.id} data-project-id={p.id}>
             <strong>{p.title}</strong>
-            <span className="muted small"> · {fmt(t.deletedOn, { when: p.deletedAt ? when(p.deletedAt, lang) : '' })} </span>
-            <button type="button" className="small secondary" aria-label={fmt(t.restoreProject, { title: p.title })} onClick={() => void undeleteProject(p.id).then(onRestored, (e: unknown) => setError(authorError(e, t)))}>
+            <span className="muted small">
+              {' '}
+              · {fmt(t.deletedOn, { when: p.deletedAt ? when(p.deletedAt, lang) : '' })}{' '}
+            </span>
+            <button
+              type="button"
+              className="small secondary"
+              aria-label={fmt(t.restoreProject, { title: p.title })}
+              onClick={() => void undeleteProject(p.id).then(onRestored, (e: unknown) => setError(authorError(e, t)))}
+            >
               {t.undelete}
             </button>
           </li>
@@ -61,7 +73,9 @@ export function ProjectsPage() {
     setBusy(true);
     try {
       // Optional fields are sent only when given (the API's schema is strict about what it takes).
-      const optional = (['author', 'summary', 'style'] as const).filter((k) => form[k].trim()).map((k) => [k, form[k].trim()]);
+      const optional = (['author', 'summary', 'style'] as const)
+        .filter((k) => form[k].trim())
+        .map((k) => [k, form[k].trim()]);
       const body = { title: form.title.trim(), type: form.type, ...Object.fromEntries(optional) };
       const p = await post<Project>('/projects', body);
       navigate(href({ page: 'project', projectId: p.id, tab: 'chat' }));
@@ -82,7 +96,13 @@ export function ProjectsPage() {
       <form onSubmit={(e) => void create(e)} className="stack">
         <label>
           {t.title}
-          <input value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} required maxLength={200} autoFocus />
+          <input
+            value={form.title}
+            onChange={(e) => setForm({ ...form, title: e.target.value })}
+            required
+            maxLength={200}
+            autoFocus
+          />
         </label>
         <label>
           {t.type}
@@ -96,15 +116,30 @@ export function ProjectsPage() {
         </label>
         <label>
           {t.authorName} <span className="muted small">({t.optional})</span>
-          <input value={form.author} onChange={(e) => setForm({ ...form, author: e.target.value })} maxLength={200} autoComplete="name" />
+          <input
+            value={form.author}
+            onChange={(e) => setForm({ ...form, author: e.target.value })}
+            maxLength={200}
+            autoComplete="name"
+          />
         </label>
         <label>
           {t.summary}
-          <textarea value={form.summary} onChange={(e) => setForm({ ...form, summary: e.target.value })} maxLength={4000} rows={3} />
+          <textarea
+            value={form.summary}
+            onChange={(e) => setForm({ ...form, summary: e.target.value })}
+            maxLength={4000}
+            rows={3}
+          />
         </label>
         <label>
           {t.style}
-          <textarea value={form.style} onChange={(e) => setForm({ ...form, style: e.target.value })} maxLength={4000} rows={2} />
+          <textarea
+            value={form.style}
+            onChange={(e) => setForm({ ...form, style: e.target.value })}
+            maxLength={4000}
+            rows={2}
+          />
         </label>
         <div className="row">
           <button type="submit" disabled={busy}>
@@ -123,12 +158,21 @@ export function ProjectsPage() {
       <section aria-labelledby="projects-h">
         <div className="row projects-head">
           <h1 id="projects-h">{t.projects}</h1>
-          <button type="button" aria-expanded={creating} aria-controls="new-project" onClick={() => setCreating((c) => !c)}>
+          <button
+            type="button"
+            aria-expanded={creating}
+            aria-controls="new-project"
+            onClick={() => setCreating((c) => !c)}
+          >
             {t.newProject}
           </button>
         </div>
         {creating && newForm}
-        {error && <p role="alert" className="error">{error}</p>}
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
         {projects === null ? (
           <p>{t.loading}</p>
         ) : projects.length === 0 ? (
@@ -144,10 +188,21 @@ export function ProjectsPage() {
                     </a>
                     <span className="muted"> · {tk(t, `type_${p.type}`)}</span>
                   </div>
-                  <button type="button" className="small secondary" aria-label={fmt(t.editProjectLabel, { title: p.title })} aria-expanded={editing?.id === p.id && editing.what === 'edit'} onClick={() => setEditing({ id: p.id, what: 'edit' })}>
+                  <button
+                    type="button"
+                    className="small secondary"
+                    aria-label={fmt(t.editProjectLabel, { title: p.title })}
+                    aria-expanded={editing?.id === p.id && editing.what === 'edit'}
+                    onClick={() => setEditing({ id: p.id, what: 'edit' })}
+                  >
                     {t.manuscriptEdit}
                   </button>
-                  <button type="button" className="small danger" aria-label={fmt(t.deleteProjectLabel, { title: p.title })} onClick={() => setEditing({ id: p.id, what: 'delete' })}>
+                  <button
+                    type="button"
+                    className="small danger"
+                    aria-label={fmt(t.deleteProjectLabel, { title: p.title })}
+                    onClick={() => setEditing({ id: p.id, what: 'delete' })}
+                  >
                     {t.delete}
                   </button>
                 </div>

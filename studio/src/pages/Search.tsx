@@ -23,7 +23,10 @@ function Results({ projectId, found }: { projectId: string; found: SearchResults
   return (
     <>
       <p className="muted small" data-testid="search-summary">
-        {fmt(t.searchSummary, { hits: fmt(found.total === 1 ? t.searchHitOne : t.searchHits, { n: n(found.total) }), files: fmt(found.files === 1 ? t.searchFileOne : t.searchFiles, { n: n(found.files) }) })}
+        {fmt(t.searchSummary, {
+          hits: fmt(found.total === 1 ? t.searchHitOne : t.searchHits, { n: n(found.total) }),
+          files: fmt(found.files === 1 ? t.searchFileOne : t.searchFiles, { n: n(found.files) }),
+        })}
         {found.mode === 'words' ? ` ${t.searchAllWords}` : ''}
         {found.truncated ? ` ${fmt(t.searchTruncated, { n: found.results.length })}` : ''}
       </p>
@@ -37,12 +40,21 @@ function Results({ projectId, found }: { projectId: string; found: SearchResults
                   {r.title}
                 </a>{' '}
                 <span className="muted small">
-                  {tk(t, `kind_${r.type}`)} · {r.titleMatch && !r.count ? t.searchTitleMatch : fmt(r.count === 1 ? t.searchHitOne : t.searchHits, { n: n(r.count) })}
+                  {tk(t, `kind_${r.type}`)} ·{' '}
+                  {r.titleMatch && !r.count
+                    ? t.searchTitleMatch
+                    : fmt(r.count === 1 ? t.searchHitOne : t.searchHits, { n: n(r.count) })}
                 </span>
               </h3>
               <ul className="search-hits">
                 {r.hits.map((h) => {
-                  const to = href({ page: 'project', projectId, tab: 'file', sub: r.fileId, at: { from: h.from, to: h.to } });
+                  const to = href({
+                    page: 'project',
+                    projectId,
+                    tab: 'file',
+                    sub: r.fileId,
+                    at: { from: h.from, to: h.to },
+                  });
                   return (
                     <li key={h.from}>
                       <a href={to} onClick={(e) => go(e, to)} className="search-hit" data-from={h.from}>
@@ -54,7 +66,9 @@ function Results({ projectId, found }: { projectId: string; found: SearchResults
                   );
                 })}
               </ul>
-              {r.count > r.hits.length && <p className="muted small">{fmt(t.searchMoreInFile, { n: n(r.count - r.hits.length) })}</p>}
+              {r.count > r.hits.length && (
+                <p className="muted small">{fmt(t.searchMoreInFile, { n: n(r.count - r.hits.length) })}</p>
+              )}
             </li>
           );
         })}
@@ -100,7 +114,15 @@ export function SearchPage({ projectId, query }: { projectId: string; query: str
       <form role="search" className="row search-form" onSubmit={submit}>
         <label className="grow">
           <span className="sr-only">{t.searchLabel}</span>
-          <input ref={input} type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder={t.searchPlaceholder} aria-label={t.searchLabel} maxLength={200} />
+          <input
+            ref={input}
+            type="search"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder={t.searchPlaceholder}
+            aria-label={t.searchLabel}
+            maxLength={200}
+          />
         </label>
         <button type="submit" disabled={busy || !text.trim()}>
           {t.searchButton}

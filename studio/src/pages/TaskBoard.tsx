@@ -17,7 +17,14 @@ import { useProject } from './Project';
 type Task = NonNullable<Project['tasks']>[number] & { doneUnits?: number[] | null };
 
 /** The board's marks: the same for a job's item and the team's tasks. */
-const MARK: Record<string, string> = { done: '☑', in_progress: '◐', todo: '☐', cancelled: '☒', failed: '⚠', paused: '⏸' };
+const MARK: Record<string, string> = {
+  done: '☑',
+  in_progress: '◐',
+  todo: '☐',
+  cancelled: '☒',
+  failed: '⚠',
+  paused: '⏸',
+};
 
 /** A job's status as the board shows it: its own word, and the mark of the nearest board status. */
 function jobMark(status: string): { mark: string; board: string } {
@@ -102,7 +109,11 @@ export function TaskBoard() {
           {tasks.map((task) => {
             const jobId = jobIdOfTask(task.id);
             const job = jobId ? jobs.get(jobId) : undefined;
-            return job ? <JobTaskItem key={task.id} task={task} job={job} projectId={project.id} /> : <TeamTaskItem key={task.id} task={task} t={t} />;
+            return job ? (
+              <JobTaskItem key={task.id} task={task} job={job} projectId={project.id} />
+            ) : (
+              <TeamTaskItem key={task.id} task={task} t={t} />
+            );
           })}
         </ul>
       )}

@@ -29,7 +29,11 @@ export function TrashPage() {
   return (
     <section aria-labelledby="trash-h" className="trash">
       <h2 id="trash-h">{t.trash}</h2>
-      {error && <p role="alert" className="error">{error}</p>}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       {items === null ? (
         <p>{t.loading}</p>
       ) : items.length === 0 ? (
@@ -38,8 +42,15 @@ export function TrashPage() {
         <ul className="trash-list">
           {items.map((f) => (
             <li key={f.id} data-file-id={f.id}>
-              <strong>{f.title}</strong> <span className="muted small">· {tk(t, `type_${f.type}`)} · {f.words} {t.words} · {t.deletedAt} {when(f.deletedAt, lang)}</span>{' '}
-              {f.purgeAt && <span className="muted small">· {t.purgeAt} {when(f.purgeAt, lang, true)}</span>}{' '}
+              <strong>{f.title}</strong>{' '}
+              <span className="muted small">
+                · {tk(t, `type_${f.type}`)} · {f.words} {t.words} · {t.deletedAt} {when(f.deletedAt, lang)}
+              </span>{' '}
+              {f.purgeAt && (
+                <span className="muted small">
+                  · {t.purgeAt} {when(f.purgeAt, lang, true)}
+                </span>
+              )}{' '}
               <button type="button" className="small" onClick={() => void undelete(f.id)}>
                 {t.undelete}
                 <span className="sr-only"> {f.title}</span>

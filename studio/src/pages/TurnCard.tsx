@@ -64,13 +64,15 @@ function FileCard({ item, projectId }: { item: FileCardItem; projectId: string }
       <div className="file-card deleted" data-file-id={item.fileId} data-op="deleted">
         <span aria-hidden="true">✗</span> <span className="muted">{t.file_deleted}</span>
         {t.recColon}
-        <strong>{title}</strong> <InAppLink to={href({ page: 'project', projectId, tab: 'trash' })}>{t.recOpenTrash}</InAppLink>
+        <strong>{title}</strong>{' '}
+        <InAppLink to={href({ page: 'project', projectId, tab: 'trash' })}>{t.recOpenTrash}</InAppLink>
       </div>
     );
   const to = href({ page: 'project', projectId, tab: 'file', sub: item.fileId });
   return (
     <div className="file-card" data-file-id={item.fileId} data-op={item.op} data-version={item.version}>
-      <span aria-hidden="true">▤</span> <span className="muted">{item.op === 'created' ? t.file_created : t.file_updated}</span> <strong>{title}</strong>{' '}
+      <span aria-hidden="true">▤</span>{' '}
+      <span className="muted">{item.op === 'created' ? t.file_created : t.file_updated}</span> <strong>{title}</strong>{' '}
       <span className="muted small" data-testid="file-facts">
         · {fmt(t.fileWords, { n: item.words.toLocaleString() })}
         {item.version ? ` · ${fmt(t.fileVersion, { n: item.version })}` : ''}
@@ -95,7 +97,17 @@ interface Props {
 
 const stopText = (t: Dict, reason: string): string => word(t, `stop_${reason}`) ?? t.stop_other;
 
-function ItemView({ item, projectId, running, onDecide }: { item: Item; projectId: string; running: boolean; onDecide?: Props['onDecide'] }) {
+function ItemView({
+  item,
+  projectId,
+  running,
+  onDecide,
+}: {
+  item: Item;
+  projectId: string;
+  running: boolean;
+  onDecide?: Props['onDecide'];
+}) {
   const { t } = useI18n();
   switch (item.kind) {
     case 'agent':
@@ -114,14 +126,21 @@ function ItemView({ item, projectId, running, onDecide }: { item: Item; projectI
       if (!line) return null;
       return (
         <div className={`tool ${line.tone}`} data-tone={line.tone}>
-          <span aria-hidden="true">{line.tone === 'ok' ? '✓' : line.tone === 'running' ? '…' : line.tone === 'refused' ? '◇' : '!'}</span> {line.text}
+          <span aria-hidden="true">
+            {line.tone === 'ok' ? '✓' : line.tone === 'running' ? '…' : line.tone === 'refused' ? '◇' : '!'}
+          </span>{' '}
+          {line.text}
         </div>
       );
     }
     case 'file':
       return <FileCard item={item} projectId={projectId} />;
     case 'handoff':
-      return <div className="handoff">→ {item.text || `${word(t, `who_${item.from ?? ''}`) ?? ''} → ${word(t, `who_${item.to ?? ''}`) ?? ''}`}</div>;
+      return (
+        <div className="handoff">
+          → {item.text || `${word(t, `who_${item.from ?? ''}`) ?? ''} → ${word(t, `who_${item.to ?? ''}`) ?? ''}`}
+        </div>
+      );
     case 'stopped':
       return (
         <div className="stopped" data-reason={item.reason}>

@@ -19,7 +19,8 @@ export interface PastTurn {
 }
 
 /** A turn before the live ones: its record when it has one, else its messages. */
-export type PastEntry = { turnId: string; view: TurnView; messages?: undefined } | { turnId: string; view?: undefined; messages: PastTurn };
+export type PastEntry =
+  { turnId: string; view: TurnView; messages?: undefined } | { turnId: string; view?: undefined; messages: PastTurn };
 
 export function groupMessages(messages: Message[]): PastTurn[] {
   const turns: PastTurn[] = [];
@@ -33,7 +34,8 @@ export function groupMessages(messages: Message[]): PastTurn[] {
       turns.push(turn);
     }
     if (m.role === 'user') turn.user = m.content;
-    else if (m.role === 'assistant' && m.content.trim()) turn.replies.push({ agent: m.agent ?? undefined, content: m.content });
+    else if (m.role === 'assistant' && m.content.trim())
+      turn.replies.push({ agent: m.agent ?? undefined, content: m.content });
   }
   return turns;
 }
@@ -90,18 +92,23 @@ export function useConversation(sessionId: string | undefined, describe: (e: unk
   const streams = useRef(new Map<string, LiveStream>());
 
   /** The session's messages and its latest turns with their records, read together. */
-  const readSession = useCallback(async (sid: string) => {
-    const [messages, turns] = await Promise.all([
-      get<{ items: Message[] }>(`/sessions/${sid}/messages`),
-      get<{ items: TurnWithMessage[] }>(`/sessions/${sid}/turns?record=true&limit=${RECORDED_TURNS}`),
-    ]);
-    noteJobTurns(turns.items);
-    return { messages: messages.items, turns: turns.items };
-  }, [noteJobTurns]);
+  const readSession = useCallback(
+    async (sid: string) => {
+      const [messages, turns] = await Promise.all([
+        get<{ items: Message[] }>(`/sessions/${sid}/messages`),
+        get<{ items: TurnWithMessage[] }>(`/sessions/${sid}/turns?record=true&limit=${RECORDED_TURNS}`),
+      ]);
+      noteJobTurns(turns.items);
+      return { messages: messages.items, turns: turns.items };
+    },
+    [noteJobTurns],
+  );
 
   const reloadPast = useCallback(() => {
     if (!sessionId) return;
-    void readSession(sessionId).then(({ messages, turns }) => setPast(pastEntries(messages, turns, new Set(streams.current.keys()))));
+    void readSession(sessionId).then(({ messages, turns }) =>
+      setPast(pastEntries(messages, turns, new Set(streams.current.keys()))),
+    );
   }, [sessionId, readSession]);
   const reloadPastRef = useRef(reloadPast);
   useEffect(() => {
@@ -155,7 +162,11 @@ export function useConversation(sessionId: string | undefined, describe: (e: unk
         if (cancelled) return;
         const running = turns.find((x) => ACTIVE_TURN.includes(x.status));
         setPast(pastEntries(messages, turns, new Set(running ? [running.id] : [])));
-        if (running) follow(running.id, running.message ?? groupMessages(messages).find((x) => x.turnId === running.id)?.user ?? '');
+        if (running)
+          follow(
+            running.id,
+            running.message ?? groupMessages(messages).find((x) => x.turnId === running.id)?.user ?? '',
+          );
         setLoaded(true);
       } catch (e) {
         if (!cancelled) setError(describeRef.current(e));

@@ -26,7 +26,12 @@ export interface JobLive {
   written: number[];
   skipped: number[];
   /** The child turn in flight and the chapter it is about (the first chapter while the outline is planned). */
-  inFlight: { chapter: number; turnId: string; round: number; turnKind: 'outline' | 'chapter' | 'revision' | null } | null;
+  inFlight: {
+    chapter: number;
+    turnId: string;
+    round: number;
+    turnKind: 'outline' | 'chapter' | 'revision' | null;
+  } | null;
   /** Turns begun per chapter: a second one is a revision round. */
   turnsPerChapter: Record<number, number>;
   failedChapter: number | null;
@@ -152,11 +157,26 @@ export interface ChapterLive {
   fileEvents: number;
 }
 
-export const emptyChapterLive = (): ChapterLive => ({ agent: null, bodies: {}, fileId: null, saved: {}, tokens: 0, costUsd: 0, done: false, events: 0, fileEvents: 0 });
+export const emptyChapterLive = (): ChapterLive => ({
+  agent: null,
+  bodies: {},
+  fileId: null,
+  saved: {},
+  tokens: 0,
+  costUsd: 0,
+  done: false,
+  events: 0,
+  fileEvents: 0,
+});
 
 export function foldChapter(state: ChapterLive, events: readonly StreamEvent[]): ChapterLive {
   if (!events.length) return state;
-  const s: ChapterLive = { ...state, bodies: { ...state.bodies }, saved: { ...state.saved }, events: state.events + events.length };
+  const s: ChapterLive = {
+    ...state,
+    bodies: { ...state.bodies },
+    saved: { ...state.saved },
+    events: state.events + events.length,
+  };
   for (const e of events) {
     switch (e.type) {
       case 'agent_selected':
@@ -171,7 +191,8 @@ export function foldChapter(state: ChapterLive, events: readonly StreamEvent[]):
       }
       case 'step_retry':
         // The step starts over: the body it was streaming is dropped (the contract's promise).
-        for (const [id, body] of Object.entries(s.bodies)) if (body.step === e.step) s.bodies[id] = { text: '', step: e.step };
+        for (const [id, body] of Object.entries(s.bodies))
+          if (body.step === e.step) s.bodies[id] = { text: '', step: e.step };
         break;
       case 'file_created':
       case 'file_updated':
@@ -218,7 +239,8 @@ export function phaseOf(live: JobLive, chapter: ChapterLive | null): Phase {
   return turn.turnKind === 'revision' || (turn.turnKind === null && turn.round > 0) ? 'revising' : 'writing';
 }
 
-export type ChapterState = 'done' | 'skipped' | 'failed' | 'writing' | 'reviewing' | 'revising' | 'pending' | 'notWritten';
+export type ChapterState =
+  'done' | 'skipped' | 'failed' | 'writing' | 'reviewing' | 'revising' | 'pending' | 'notWritten';
 
 /**
  * One chapter's state, from the record, the stream and the turn in flight. `withText` are the
@@ -227,7 +249,14 @@ export type ChapterState = 'done' | 'skipped' | 'failed' | 'writing' | 'reviewin
  * its text was saved is in the manuscript, and says so — as the task board counts it. The
  * chapter a job stopped on may keep a cut-off part: it is not written.
  */
-export function chapterState(n: number, record: JobRecord, live: JobLive, status: string, phase: Phase, withText: ReadonlySet<number> = new Set()): ChapterState {
+export function chapterState(
+  n: number,
+  record: JobRecord,
+  live: JobLive,
+  status: string,
+  phase: Phase,
+  withText: ReadonlySet<number> = new Set(),
+): ChapterState {
   if (record.chaptersDone.includes(n) || live.written.includes(n)) return 'done';
   if (record.chaptersSkipped.includes(n) || live.skipped.includes(n)) return 'skipped';
   if (status === 'failed' && (live.failedChapter ?? record.failedChapter) === n) return 'failed';
@@ -239,9 +268,15 @@ export function chapterState(n: number, record: JobRecord, live: JobLive, status
 }
 
 /** How many chapters of the job's range are written, as its chapter rows count them. */
-export function writtenCount(record: JobRecord, live: JobLive, status: string, withText: ReadonlySet<number> = new Set()): number {
+export function writtenCount(
+  record: JobRecord,
+  live: JobLive,
+  status: string,
+  withText: ReadonlySet<number> = new Set(),
+): number {
   let n = 0;
-  for (let c = record.chapters.from; c <= record.chapters.to; c++) if (chapterState(c, record, live, status, 'between', withText) === 'done') n++;
+  for (let c = record.chapters.from; c <= record.chapters.to; c++)
+    if (chapterState(c, record, live, status, 'between', withText) === 'done') n++;
   return n;
 }
 
@@ -255,6 +290,7 @@ export function chapterTarget(record: JobRecord, doneWords: number[]): number {
 /** How far a chapter is, in percent: a chapter being written never shows 100 until it is. */
 export function chapterPercent(state: ChapterState, words: number, target: number): number {
   if (state === 'done' || state === 'skipped') return 100;
-  if (state === 'writing' || state === 'reviewing' || state === 'revising') return Math.min(99, Math.round((words / Math.max(1, target)) * 100));
+  if (state === 'writing' || state === 'reviewing' || state === 'revising')
+    return Math.min(99, Math.round((words / Math.max(1, target)) * 100));
   return 0;
 }

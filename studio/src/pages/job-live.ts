@@ -8,7 +8,16 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { get } from '../api';
 import { LiveStream } from '../stream';
-import { type ChapterLive, emptyChapterLive, emptyJobLive, ENDED_JOB_STATUSES, foldChapter, foldJob, type JobLive, type JobRecord } from './job-fold';
+import {
+  type ChapterLive,
+  emptyChapterLive,
+  emptyJobLive,
+  ENDED_JOB_STATUSES,
+  foldChapter,
+  foldJob,
+  type JobLive,
+  type JobRecord,
+} from './job-fold';
 
 interface Entry {
   state: JobLive;
@@ -34,7 +43,14 @@ function entryOf(jobId: string): Entry {
       // Over: `done` folded already; `finished` (nothing more will come). After a `reset` the
       // stream cannot say more (trimmed or expired): its last word may be stale, so the record decides.
       onEnd: (why) =>
-        update(created, why === 'reset' ? { ...created.state, status: null, inFlight: null, ended: true } : created.state.ended ? created.state : { ...created.state, ended: true }),
+        update(
+          created,
+          why === 'reset'
+            ? { ...created.state, status: null, inFlight: null, ended: true }
+            : created.state.ended
+              ? created.state
+              : { ...created.state, ended: true },
+        ),
     }),
   };
   entries.set(jobId, created);
@@ -74,13 +90,17 @@ export function useJobLive(jobId: string | null): JobLive {
 }
 
 /** What in a job's stream means its record changed: a chapter written or skipped, a status, the end. */
-const recordKey = (live: JobLive): string => `${live.status}|${live.written.length}|${live.skipped.length}|${live.ended}`;
+const recordKey = (live: JobLive): string =>
+  `${live.status}|${live.written.length}|${live.skipped.length}|${live.ended}`;
 
 /**
  * A job's record, kept fresh from its stream: fetched at once, again when the stream says it
  * changed, and on `refresh()`. Only the answer to the newest request is shown.
  */
-export function useJobRecord(jobId: string, live: JobLive): { record: JobRecord | null; error: unknown; refresh: () => void } {
+export function useJobRecord(
+  jobId: string,
+  live: JobLive,
+): { record: JobRecord | null; error: unknown; refresh: () => void } {
   const [record, setRecord] = useState<JobRecord | null>(null);
   const [error, setError] = useState<unknown>(null);
   const asked = useRef(0);
@@ -115,7 +135,8 @@ export function useChapterLive(turnId: string | null): ChapterLive | null {
     const stream = new LiveStream({
       kind: 'turn',
       id: turnId,
-      onEvents: (events) => setState((s) => (s && s.turnId === turnId ? { turnId, live: foldChapter(s.live, events) } : s)),
+      onEvents: (events) =>
+        setState((s) => (s && s.turnId === turnId ? { turnId, live: foldChapter(s.live, events) } : s)),
     });
     return () => stream.close();
   }, [turnId]);

@@ -16,7 +16,8 @@ export interface FilesPage {
   nextOffset: number | null;
 }
 
-export const filesPage = (projectId: string, offset: number, limit: number) => get<FilesPage>(`/projects/${projectId}/files?limit=${limit}&offset=${offset}`);
+export const filesPage = (projectId: string, offset: number, limit: number) =>
+  get<FilesPage>(`/projects/${projectId}/files?limit=${limit}&offset=${offset}`);
 
 export type ChapterStatus = 'planned' | 'drafted' | 'reviewed';
 
@@ -50,10 +51,13 @@ export interface ReorderResult {
   skipped: string[];
 }
 
-export const moveChapter = (projectId: string, fileId: string, to: number) => post<ReorderResult>(`/projects/${projectId}/chapters/move`, { fileId, to });
+export const moveChapter = (projectId: string, fileId: string, to: number) =>
+  post<ReorderResult>(`/projects/${projectId}/chapters/move`, { fileId, to });
 export const renumberChapters = (projectId: string) => post<ReorderResult>(`/projects/${projectId}/chapters/renumber`);
-export const patchFile = (fileId: string, body: { title?: string; wordGoal?: number | null }) => api<TreeFile>('PATCH', `/files/${fileId}`, body);
-export const createChapter = (projectId: string, type: 'draft' | 'script', title: string) => post<TreeFile>('/files', { projectId, type, title, content: '' });
+export const patchFile = (fileId: string, body: { title?: string; wordGoal?: number | null }) =>
+  api<TreeFile>('PATCH', `/files/${fileId}`, body);
+export const createChapter = (projectId: string, type: 'draft' | 'script', title: string) =>
+  post<TreeFile>('/files', { projectId, type, title, content: '' });
 export const trashFile = (fileId: string) => api<void>('DELETE', `/files/${fileId}`);
 export const undeleteFile = (fileId: string) => post<TreeFile>(`/files/${fileId}/undelete`);
 
@@ -70,19 +74,35 @@ export interface SearchResults {
   total: number;
   files: number;
   truncated: boolean;
-  results: { fileId: string; title: string; type: FileSummary['type']; number: number | null; titleMatch: boolean; count: number; hits: SearchHit[] }[];
+  results: {
+    fileId: string;
+    title: string;
+    type: FileSummary['type'];
+    number: number | null;
+    titleMatch: boolean;
+    count: number;
+    hits: SearchHit[];
+  }[];
 }
 
-export const searchManuscript = (projectId: string, q: string) => get<SearchResults>(`/projects/${projectId}/search?q=${encodeURIComponent(q)}`);
+export const searchManuscript = (projectId: string, q: string) =>
+  get<SearchResults>(`/projects/${projectId}/search?q=${encodeURIComponent(q)}`);
 
 /** A project with the author's word goals. */
 export type GoalProject = Project & { wordGoal?: number | null; chapterWordGoal?: number | null; deletedAt?: string };
 
-export type ProjectChanges = Partial<Pick<Project, 'title' | 'type' | 'author' | 'summary' | 'style'>> & { wordGoal?: number | null; chapterWordGoal?: number | null };
-export const updateProject = (projectId: string, changes: ProjectChanges) => api<GoalProject>('PATCH', `/projects/${projectId}`, changes);
+export type ProjectChanges = Partial<Pick<Project, 'title' | 'type' | 'author' | 'summary' | 'style'>> & {
+  wordGoal?: number | null;
+  chapterWordGoal?: number | null;
+};
+export const updateProject = (projectId: string, changes: ProjectChanges) =>
+  api<GoalProject>('PATCH', `/projects/${projectId}`, changes);
 export const deleteProject = (projectId: string) => api<void>('DELETE', `/projects/${projectId}`);
 export const undeleteProject = (projectId: string) => post<GoalProject>(`/projects/${projectId}/undelete`);
 export const deletedProjects = () => get<{ items: GoalProject[] }>('/projects?deleted=true&limit=100');
 
 /** The goal a chapter works to: its own, else the project's per-chapter goal. */
-export const chapterGoal = (item: { wordGoal?: number | null }, project: { chapterWordGoal?: number | null }): number | null => item.wordGoal ?? project.chapterWordGoal ?? null;
+export const chapterGoal = (
+  item: { wordGoal?: number | null },
+  project: { chapterWordGoal?: number | null },
+): number | null => item.wordGoal ?? project.chapterWordGoal ?? null;

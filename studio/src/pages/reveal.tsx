@@ -15,7 +15,11 @@ export interface TextRange {
 function editorOf(fileId: string): HTMLElement | null {
   const section = document.querySelector<HTMLElement>(`section.file[data-file-id="${CSS.escape(fileId)}"]`);
   if (!section) return null;
-  return section.querySelector<HTMLElement>('.cm-editor') ?? section.querySelector<HTMLTextAreaElement>('.editor textarea') ?? section.querySelector('textarea');
+  return (
+    section.querySelector<HTMLElement>('.cm-editor') ??
+    section.querySelector<HTMLTextAreaElement>('.editor textarea') ??
+    section.querySelector('textarea')
+  );
 }
 
 function revealInTextarea(area: HTMLTextAreaElement, at: TextRange): boolean {
@@ -33,7 +37,10 @@ async function revealInCodeMirror(root: HTMLElement, at: TextRange): Promise<boo
   const { EditorView } = await import('@codemirror/view');
   const view = EditorView.findFromDOM(root);
   if (!view || view.state.doc.length < at.to) return false;
-  view.dispatch({ selection: { anchor: at.from, head: at.to }, effects: EditorView.scrollIntoView(at.from, { y: 'center' }) });
+  view.dispatch({
+    selection: { anchor: at.from, head: at.to },
+    effects: EditorView.scrollIntoView(at.from, { y: 'center' }),
+  });
   view.focus();
   return true;
 }

@@ -27,14 +27,24 @@ const WORDED = [
 ];
 
 /** Reasons a step failed that the author is told as such; any other is "the team went on without it". */
-const REASONS = ['file_exists', 'anchor_not_found', 'ambiguous_anchor', 'not_found', 'folder_not_empty', 'concurrent_edit', 'pending_empty_file_unwritten', 'notes_over_budget'];
+const REASONS = [
+  'file_exists',
+  'anchor_not_found',
+  'ambiguous_anchor',
+  'not_found',
+  'folder_not_empty',
+  'concurrent_edit',
+  'pending_empty_file_unwritten',
+  'notes_over_budget',
+];
 const KEPT = ['author_edit_protected', 'stale_content', 'file_deleted'];
 
 /** A dictionary entry by a computed key, or undefined (never the key itself on screen). */
 export const word = (t: Dict, key: string): string | undefined => (t as Record<string, string>)[key];
 
 function verbPhrase(t: Dict, s: ToolStep, done: boolean): string {
-  const key = s.tool === 'query_files' && s.search ? 'step_search' : WORDED.includes(s.tool) ? `step_${s.tool}` : 'step_other';
+  const key =
+    s.tool === 'query_files' && s.search ? 'step_search' : WORDED.includes(s.tool) ? `step_${s.tool}` : 'step_other';
   const who = word(t, `who_${s.target ?? ''}`) ?? t.recSomeone;
   return fmt(word(t, done ? `${key}_done` : key) ?? '', { t: s.target ?? t.recAFile, n: s.count ?? 0, who });
 }
@@ -45,12 +55,17 @@ export function stepLine(t: Dict, s: ToolStep, turnRunning: boolean): { text: st
   if (s.approval) {
     const asked = fmt(s.tool === 'delete_file' ? t.asked_delete : t.asked_rewrite, { t: title });
     const answer = s.approval === 'asked' ? t.answer_waiting : (word(t, `answer_${s.approval}`) ?? '');
-    return { text: `${asked}${t.recColon}${answer}`, tone: s.approval === 'approve' ? 'ok' : s.approval === 'asked' ? 'running' : 'refused' };
+    return {
+      text: `${asked}${t.recColon}${answer}`,
+      tone: s.approval === 'approve' ? 'ok' : s.approval === 'asked' ? 'running' : 'refused',
+    };
   }
   if (s.ok === undefined) return turnRunning ? { text: `${verbPhrase(t, s, false)}…`, tone: 'running' } : null;
   if (s.ok) return SHOWN_BY_FILE_CARD.includes(s.tool) ? null : { text: verbPhrase(t, s, true), tone: 'ok' };
   if (s.refusal === 'kept_your_edits') {
-    const kept = fmt(word(t, KEPT.includes(s.errorType ?? '') ? `kept_${s.errorType}` : 'kept_other') ?? '', { t: title });
+    const kept = fmt(word(t, KEPT.includes(s.errorType ?? '') ? `kept_${s.errorType}` : 'kept_other') ?? '', {
+      t: title,
+    });
     return { text: s.keptIn ? `${kept}${t.recColon}${fmt(t.keptIn, { t: s.keptIn })}` : kept, tone: 'refused' };
   }
   if (s.refusal === 'asking_first') return { text: fmt(t.asking_first, { t: title }), tone: 'refused' };
