@@ -11,6 +11,7 @@ import { endsWithQuestion } from '../src/core/file-stream';
 import { jobCommandOf } from '../src/core/job-commands';
 import { type AuthorAction, authorisedFiles } from '../src/core/author-scope';
 import { readAuthorMessage } from '../src/activities/reading/segmenter';
+import type { MessageReading } from '../src/core/reading';
 import { replyLanguage, sessionLanguage } from '../src/core/language';
 import type { RoutingDecision, WorkAgent } from '../src/core/plans';
 import { countProposedChanges } from '../src/core/proposals';
@@ -159,8 +160,15 @@ const describeDecision = (d: RoutingDecision | null): string =>
     ? `${d.source} ${d.current_agent}${d.read_only ? ' read_only' : ''}${d.clarify_first ? ' clarify_first' : ''}`
     : 'router decides';
 
-/** Runs every case of the corpus through the rules. */
-export function evaluateCorpus(corpus: Corpus): EvalResult {
+/**
+ * Runs every case of the corpus through the rules. `read` reads an author's message as a turn
+ * does (jieba's words); the unit tests pass one that replays recorded cuts, so a mutation run
+ * does not load the dictionary for each mutant.
+ */
+export function evaluateCorpus(
+  corpus: Corpus,
+  read: (message: string) => MessageReading = readAuthorMessage,
+): EvalResult {
   const categories = new Map<string, CategoryResult>();
   const failures: Failure[] = [];
   let falseAuthorisations = 0;
@@ -177,7 +185,7 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
 
   for (const c of corpus.scope) {
     const titles = c.en ? corpus.files_en : corpus.files_zh;
-    const reading = readAuthorMessage(c.msg);
+    const reading = read(c.msg);
     const problems: string[] = [];
     let falseAuth = false;
     for (const action of ['delete', 'rewrite'] as AuthorAction[]) {
@@ -208,7 +216,7 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
 
   for (const c of corpus.route) {
     const previous = c.prev ? previousFacts(c.prev) : null;
-    const reading = readAuthorMessage(c.msg);
+    const reading = read(c.msg);
     // Run control comes first in the turn: a job command is answered without routing (read-only).
     const decision = jobCommandOf(reading) ? JOB_COMMAND_ROUTE : preRoute(reading, previous);
     // The rules sending a "no" (or a hedge) to a write is the routing's own false authorisation:
@@ -240,7 +248,7 @@ export function evaluateCorpus(corpus: Corpus): EvalResult {
   }
 
   for (const c of corpus.job_command) {
-    const got = jobCommandOf(readAuthorMessage(c.msg))?.action ?? null;
+    const got = jobCommandOf(read(c.msg))?.action ?? null;
     // Pausing, resuming or cancelling a job the author did not ask to is acting on their behalf.
     const acts = got !== null && got !== 'status' && got !== c.action;
     if (acts) falseAuthorisations++;

@@ -17,6 +17,7 @@ import type OpenAI from 'openai';
 import type { Logger } from 'pino';
 import { createActivities } from './activities';
 import { createWorkerCaches } from './activities/worker-caches';
+import { warmSegmenter } from './activities/reading/segmenter';
 import type { FaultInjector } from './shared/faults';
 import { type Config, loadConfig } from './config';
 import { createLogger, processLogFormat } from './logger';
@@ -94,6 +95,8 @@ export function workerCapacity(config: Config): WorkerTuning {
 export async function createWorker(opts: WorkerOptions): Promise<Worker> {
   const connection = opts.connection ?? (await NativeConnection.connect({ address: opts.config.TEMPORAL_ADDRESS }));
   const caches = createWorkerCaches();
+  // jieba's dictionary loads in about a second and a half: here, not in the first Chinese turn's preparation.
+  warmSegmenter();
   const activities = createActivities(
     {
       models: opts.runtime.models,

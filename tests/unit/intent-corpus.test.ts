@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Corpus, corpusSchema, evaluateCorpus, formatReport, rate } from '../../scripts/intent-eval';
+import { read } from './read';
 
 const corpus = corpusSchema.parse(
   JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/intent/corpus.json'), 'utf8')),
@@ -70,7 +71,7 @@ test.each([
 ] as const)(
   '%s: no false authorisation, every target met, every case passes but orders asked about (≤ 5 %%)',
   (part, targets) => {
-    const result = evaluateCorpus(only(part));
+    const result = evaluateCorpus(only(part), read);
     if (result.failed > 0) console.log(formatReport(result));
     expect(result.falseAuthorisations).toBe(0);
     for (const [category, target] of targets)
