@@ -1,0 +1,35 @@
+/**
+ * The tests mutation testing runs (Stryker, `npm run test:mutation`): the unit tests of the rule
+ * modules it mutates, and nothing else. Stryker runs a mutant against every test file that
+ * imports its module, however indirectly; the other unit files (the offline model, worker
+ * capacity, exports, function lengths) reach the rules only through imports, load for up to a
+ * second each, and kill no mutant the rule tests leave alive. Keeping them out makes each
+ * mutant's run several times shorter.
+ */
+const unit = require('./jest.unit.config');
+
+const RULE_TESTS = [
+  'author-scope',
+  'author-words',
+  'continuation',
+  'decide-and-stream',
+  'decide-rules',
+  'file-stream',
+  'intent-corpus',
+  'intent-edges',
+  'intent-rules',
+  'job-commands',
+  'numerals',
+  'packets',
+  'plans',
+  'proposals',
+  'routing',
+  'routing-rules',
+  'tool-context',
+  'turn-flow-rules',
+];
+
+module.exports = {
+  ...unit,
+  testMatch: RULE_TESTS.map((name) => `<rootDir>/tests/unit/${name}.test.ts`),
+};
