@@ -131,7 +131,7 @@ export const configSchema = z.object({
    * 100: each running LLM step holds one for the whole answer, so this caps the turns and job
    * chapters a worker streams at once); workflow tasks at once (default 40); workflows kept in
    * its sticky cache (default: by the worker's memory), which saves replaying a turn's history
-   * on each of its tasks. README, operator's guide: "Capacity".
+   * on each of its tasks. See docs/capacity.md.
    */
   WORKER_MAX_CONCURRENT_ACTIVITIES: intFrom(0, 0),
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: intFrom(0, 0),
@@ -162,7 +162,7 @@ export const configSchema = z.object({
   /**
    * Turn starts (session lock, records, workflow start) an API process runs at once; more
    * wait their turn in arrival order. In a burst the earliest turns then start first instead
-   * of all of them sharing the process and starting last (README, operator's guide: "Capacity").
+   * of all of them sharing the process and starting last (docs/capacity.md).
    */
   TURN_START_CONCURRENCY: intFrom(2, 1),
   /**
