@@ -59,8 +59,19 @@ export function href(route: Route): string {
   return `${BASE}/projects/${route.projectId}/${seg}${route.sub ? `/${route.sub}` : ''}${qs ? `?${qs}` : ''}`;
 }
 
+/**
+ * Asked before Studio moves to another page, whether a link or a button moves it: false keeps
+ * the author where they are. The editor sets it while it holds text it cannot save now.
+ */
+let leaveCheck: (() => boolean) | null = null;
+
+export function setLeaveCheck(check: (() => boolean) | null): void {
+  leaveCheck = check;
+}
+
 export function navigate(to: string, replace = false): void {
   if (to === location.pathname + location.search) return;
+  if (leaveCheck && !leaveCheck()) return;
   if (replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   window.dispatchEvent(new PopStateEvent('popstate'));

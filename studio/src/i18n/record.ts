@@ -14,6 +14,7 @@ const en = {
   jobRunName: 'Chapters {from}–{to}',
   jobRunOne: 'Chapter {from}',
   jobAsked: 'The job asked',
+  jobBriefMore: 'What the job told the writer',
   untitledConversation: 'New conversation',
   conversationStarted: 'started {when}',
 
@@ -129,6 +130,7 @@ const zh: Record<keyof typeof en, string> = {
   jobRunName: '第{from}–{to}章',
   jobRunOne: '第{from}章',
   jobAsked: '任务要求',
+  jobBriefMore: '任务交给写手的说明',
   untitledConversation: '新对话',
   conversationStarted: '开始于 {when}',
 

@@ -23,6 +23,26 @@ function LiveBody({ text }: { text: string }) {
   );
 }
 
+/**
+ * A job's request to its chapter's turn: its first line says what the job asked ("Write chapter
+ * 3 …"); the rest is the brief for the writer, folded away, without the file ids the agents need.
+ */
+function JobRequest({ text }: { text: string }) {
+  const { t } = useI18n();
+  const [head, ...rest] = text.replace(/\s*\(id=[0-9a-f]{24}\)/g, '').split('\n');
+  return (
+    <div>
+      {head}
+      {rest.length > 0 && (
+        <details className="job-brief">
+          <summary className="small muted">{t.jobBriefMore}</summary>
+          <div className="small">{rest.join('\n')}</div>
+        </details>
+      )}
+    </div>
+  );
+}
+
 function InAppLink({ to, children }: { to: string; children: React.ReactNode }) {
   return (
     <a
@@ -219,7 +239,7 @@ export const TurnCard = memo(function TurnCard({ view, projectId, onDecide, stee
     <article className="turn" data-turn-id={view.turnId} data-status={view.status} aria-busy={running}>
       <div className={byJob ? 'user-msg job-request' : 'user-msg'}>
         <span className="who">{byJob ? t.jobAsked : t.you}</span>
-        <div>{view.userText}</div>
+        {byJob ? <JobRequest text={view.userText} /> : <div>{view.userText}</div>}
       </div>
       <div className="assistant">
         {view.items.map((item, i) => (

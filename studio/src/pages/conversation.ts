@@ -196,6 +196,15 @@ export function useConversation(sessionId: string | undefined, describe: (e: unk
       id: sessionId,
       onEvents: (events) => {
         for (const e of events) {
+          // A job that ends, or stops to wait (paused, at its budget), posts its closing message
+          // to its session: read the conversation again to show it.
+          if (
+            e.type === 'job_finished' ||
+            (e.type === 'job_progress' && e.data.kind === 'status' && e.data.status === 'paused')
+          ) {
+            reloadPast();
+            continue;
+          }
           const turnId = e.turnId;
           if (!turnId || known.current.has(turnId)) continue;
           if (e.type === 'turn_started') {
