@@ -11,7 +11,7 @@ import path from 'node:path';
 import JSZip from 'jszip';
 import mammoth from 'mammoth';
 import { epubcheck, epubcheckClasspath } from '../helpers/epubcheck';
-import { api, createHarness, type Harness, ROOT } from '../helpers/harness';
+import { api, createHarness, type Harness } from '../helpers/harness';
 
 let h: Harness;
 beforeAll(async () => {

@@ -41,7 +41,7 @@ const plain = (html: string): string =>
 const sentenceOf = (text: string): string =>
   text
     .split('\n')
-    .find((l) => /^[A-Za-z][^*_#`\[]{30,}$/.test(l.trim()))!
+    .find((l) => /^[A-Za-z][^*_#`[]{30,}$/.test(l.trim()))!
     .trim()
     .slice(0, 30);
 
