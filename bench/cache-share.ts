@@ -1,6 +1,6 @@
 /**
  * How much of each request's prompt repeats the start of a recent request — what a
- * provider's prefix cache can serve (issue 32, item 3) — in three places:
+ * provider's prefix cache can serve — in three places:
  * - within an agent run: a step against the run's previous step;
  * - across agents in a turn: a run's first step against the turn's earlier requests;
  * - across consecutive chapters: a chapter turn's requests against the previous chapter's,

@@ -1,5 +1,5 @@
 /**
- * `bench:job --concurrent N` (issue 32, item 4): N jobs in N projects at once on one worker,
+ * `bench:job --concurrent N`: N jobs in N projects at once on one worker,
  * against one job alone on the same worker. Prints completions, total wall against the lone
  * job's, time to first token (p50/p95, at the model's server), the worker's CPU and peak RSS,
  * and MongoDB and Redis commands per chapter (server-side counters: every process's).

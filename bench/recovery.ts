@@ -3,7 +3,7 @@
  * from the signal (SIGKILL: a crash, noticed by the heartbeat timeout; SIGTERM: an orderly
  * shutdown, which hands the step back at once) to the retried step's first event
  * (`step_resumed`, or `step_retry` for a step that starts over) and to its next streamed
- * text; and what was generated twice (issue 32): the characters and tokens the model
+ * text; and what was generated twice: the characters and tokens the model
  * produced in both attempts, as a share of what the first attempt had streamed — 100 % when
  * a retried step starts over, only the seam when it goes on from its text. A second worker
  * is already polling, as in a deployment with spare workers. The signal comes from outside

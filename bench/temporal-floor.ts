@@ -1,5 +1,5 @@
 /**
- * Benchmark (issue 14): the Temporal engine's own cost per activity call on this machine.
+ * Benchmark: the Temporal engine's own cost per activity call on this machine.
  * A bare workflow runs `--calls` activities one after another, each only waiting
  * `--activity-ms` (like a model call that takes that long), as remote activities and as local
  * activities, interleaved round by round, against the same dev server our turns use, with

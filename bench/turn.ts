@@ -1,5 +1,5 @@
 /**
- * Benchmark (issue 14): one author turn — "Plan a ten-chapter mystery and write chapter 1",
+ * Benchmark: one author turn — "Plan a ten-chapter mystery and write chapter 1",
  * eight model calls (router, planner ×3, writer ×3, reviewer) — run side by side by
  *   floor        the turn's recorded model calls replayed back to back (openai client),
  *   scriptorium  our API + worker processes on the real services, followed over SSE,

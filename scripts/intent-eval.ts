@@ -1,5 +1,5 @@
 /**
- * Measures the deterministic rules that read an author's words on a corpus (issue 29):
+ * Measures the deterministic rules that read an author's words on a corpus:
  * author scope (which whole-file deletes / rewrites a message authorises), routing
  * (answer, new instruction, confirmation, refusal, vague edit), plan requests, the reply
  * language, question detection and run control from chat (job commands). The corpus format

@@ -87,7 +87,7 @@ start_temporal() {
   if port_open 127.0.0.1 "$TEMPORAL_PORT"; then say "Temporal already listening on 127.0.0.1:$TEMPORAL_PORT"; return; fi
   local cli sa=(); cli="$(temporal_cli)" || fail "Temporal CLI missing; run: scripts/services.sh provision"
   for a in "${SEARCH_ATTRIBUTES[@]}"; do sa+=(--search-attribute "$a"); done
-  # --db-filename keeps workflow state across a server restart (issue 5 restarts it mid-turn).
+  # --db-filename keeps workflow state across a server restart (infra-restart.test.ts restarts it mid-turn).
   # WAL with synchronous=normal: a commit survives a killed server process (what the fault
   # tests do) without an fsync per workflow task; only a power cut could lose the last few.
   # Measured with bench:turn (fast timing, fresh data, 5 rounds per run): overhead per turn
@@ -262,7 +262,7 @@ start_redis() {
   if port_open "${hp[0]}" "${hp[1]}"; then say "Redis reachable at ${hp[0]}:${hp[1]} (REDIS_URL=$(redis_url))"; return; fi
   provision_redis
   mkdir -p "$DATA/redis"
-  # AOF everysec: a Redis restart mid-turn loses at most ~1 s of stream entries (issue 5 tests it).
+  # AOF everysec: a Redis restart mid-turn loses at most ~1 s of stream entries (redis-crash.test.ts tests it).
   keep_previous_log "$LOGS/redis.log"
   redis-server --bind 127.0.0.1 --port "${hp[1]}" --dir "$DATA/redis" --appendonly yes --appendfsync everysec \
     --daemonize yes --pidfile "$RUN/redis.pid" --logfile "$LOGS/redis.log" --save "" >/dev/null

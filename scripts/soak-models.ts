@@ -1,5 +1,5 @@
 /**
- * The unscripted-model soak (issue 34): generated turns answered from the whole space a real
+ * The unscripted-model soak: generated turns answered from the whole space a real
  * model can produce, through the real stack (local services, a worker, the offline model),
  * with every invariant checked after each turn (tests/soak/run.ts).
  *

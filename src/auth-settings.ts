@@ -1,10 +1,10 @@
 /**
- * How the API authenticates, decided once from the settings at start-up (SPEC §12).
+ * How the API authenticates, decided once from the settings at start-up.
  *
  * The mode comes from the *parsed* `API_TOKENS`, never from the raw string: a value that is
  * set but parses to nothing (" ", ","), or holds a malformed pair, stops start-up with an
  * error naming the setting. Falling back to "no auth" there would open the API to whatever
- * HOST it binds (issue 28).
+ * HOST it binds.
  *
  * Stream tokens are HMACs with `STREAM_TOKEN_SECRET`. The compiled-in default is public, so
  * it is accepted only in loopback single-user mode, where every request is the local user

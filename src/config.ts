@@ -1,11 +1,11 @@
 /**
  * The one place settings are read. Every setting has a default that runs locally
- * (seed 002: "不配也能跑起来"), and the values are validated by zod at start-up.
+ * with nothing configured, and the values are validated by zod at start-up.
  *
- * Precedence between the process environment and the project's `.env` file is explicit
- * (seed 002, pit 1): `SCRIPTORIUM_ENV_PRIORITY=dotenv` (default) lets `.env` win so a stray
- * global variable cannot silently change the project; `process` lets the environment win
- * (variant instances); `none` ignores `.env` (tests, CI). Whatever the mode, every key set
+ * Precedence between the process environment and the project's `.env` file is explicit:
+ * `SCRIPTORIUM_ENV_PRIORITY=dotenv` (default) lets `.env` win so a stray global variable
+ * cannot silently change the project; `process` lets the environment win (variant
+ * instances); `none` ignores `.env` (tests, CI). Whatever the mode, every key set
  * differently in both places is reported as a conflict, logged at start-up and shown in
  * `/health` with masked values.
  */
@@ -102,7 +102,7 @@ export const configSchema = z.object({
   /** Run the Temporal worker inside the API process (local default; production runs it apart). */
   RUN_WORKER_IN_PROCESS: boolFrom(true),
   REVIEW_WORD_THRESHOLD: intFrom(800, 1),
-  /** Review-gate rounds per turn: stops writer↔reviewer loops (seed 001 "审查上限"). */
+  /** Review-gate rounds per turn: stops writer↔reviewer loops. */
   REVIEW_MAX_ROUNDS: intFrom(2, 0),
   /** Characters of this turn's body files the reviewer gets as [content under review]. */
   REVIEW_EVIDENCE_MAX_CHARS: intFrom(16000, 500),
@@ -194,7 +194,7 @@ export const configSchema = z.object({
   /** A message that is not a yes or no while a turn waits for approval denies it; the API waits this long for that turn to end, then starts the message as the next turn. */
   APPROVAL_FOLLOW_UP_WAIT_SECONDS: intFrom(60, 1),
 
-  /** `llm`: the router model picks the plan; `off`: every turn starts with the writer, no router call (seed 001). */
+  /** `llm`: the router model picks the plan; `off`: every turn starts with the writer, no router call. */
   ROUTER_STRATEGY: z.enum(['llm', 'off']).default('llm'),
   /** 2–4 next steps for the author after each turn that did not fail (one small model call). */
   SUGGESTIONS_ENABLED: boolFrom(true),

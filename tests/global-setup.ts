@@ -16,7 +16,7 @@ export const TEST_REDIS_DB = 15;
 
 export default async function globalSetup(): Promise<void> {
   const root = path.resolve(__dirname, '..');
-  // Apart from the app's data (issue 31): the suite's workflows live in their own namespace
+  // Apart from the app's data: the suite's workflows live in their own namespace
   // (scripts/services.sh registers it), its Redis keys in their own logical database (each
   // test also has its own key prefix), its MongoDB data in databases it drops when done.
   // Set here, every test's config and every process a test spawns inherits them.

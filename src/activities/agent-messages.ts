@@ -39,7 +39,7 @@ export interface TurnOwner {
   jobId: string | null;
 }
 
-/** How the step's prompt spent the ledger (seed 001: the ceiling only shrinks history). */
+/** How the step's prompt spent the ledger (the ceiling only shrinks history). */
 export interface LedgerUse {
   ceiling: number;
   /** Everything but history: system prompt, brief + context, working set + message, teammates, packet, tool loop, steering. */
@@ -65,7 +65,7 @@ export interface StepPrompt {
    * Turn is read then.
    */
   toolTurn: (ToolTurn & TurnOwner) | null;
-  /** The reply language: the author's latest message decides (seed 001). */
+  /** The reply language: the author's latest message decides. */
   language: 'zh' | 'en';
   ledger: LedgerUse;
   /** Puts the turn's context on record (StepContext.store): the step starts it once its request is out and awaits it before it records anything. */
@@ -178,7 +178,7 @@ export async function buildAgentMessages(
   const scopeAndLanguage = turnDirectives(input.agent, { language, scope: input.scope });
   const directives = `${role}\n\n${scopeAndLanguage}`;
   const projectBrief = renderProjectBrief(project);
-  // What stays the same comes first, for providers' prefix caches (issue 32): the shared
+  // What stays the same comes first, for providers' prefix caches: the shared
   // instructions, then the project and its standing material, then the session history (it
   // only grows at its end); what moves from turn to turn — the file list, chapters, the task
   // board — follows the history, then the agent's role, this turn's scope and language, then

@@ -25,7 +25,7 @@ export const MAX_LINGER_MS = 250;
  * `batchesPerSecond` batches (`STREAM_BATCHES_PER_SECOND`): up to that many streams / 20 each
  * keeps the 50 ms window, and past it every stream's window widens evenly (at 400 a second,
  * 50 streams batch every 125 ms), up to {@link MAX_LINGER_MS}. Under 50 turns at once the
- * stream path's CPU per turn fell by about a sixth (bench:turn, issue 32). The first event
+ * stream path's CPU per turn fell by about a sixth (bench:turn). The first event
  * after a quiet spell still goes out at once.
  */
 export class StreamLoad extends OpenCount {

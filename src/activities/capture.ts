@@ -55,7 +55,7 @@ export async function stepCaptureKey(
 
 /**
  * Writes the version, as a compare-and-set like every other write: onto the file as this turn
- * left it, never over what the author did meanwhile (issue 29). A file the author deleted
+ * left it, never over what the author did meanwhile. A file the author deleted
  * (to the trash) or wrote into while the body streamed is not written: the text is kept in
  * a new file beside it, "<title> (AI draft)", and the outcome says so (`file_deleted` /
  * `stale_content`), with a card on the stream. Returns the outcome and the (unstamped) event.

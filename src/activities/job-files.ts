@@ -1,7 +1,7 @@
 /**
  * What a job reads from and writes to the project: which draft file is chapter N, which
  * chapters the outline covers, and the job's task on the project task board. A chapter
- * counts as written only when a live draft file for it has body text (seed 001: the task
+ * counts as written only when a live draft file for it has body text (the task
  * board marks done only what exists as files with body text).
  */
 import { numberRuns } from '../core/author-words';

@@ -1,5 +1,5 @@
 /**
- * The message a job leaves in its session when it stops (seed 004): what was written
+ * The message a job leaves in its session when it stops: what was written
  * (chapters, words, revision rounds) and what is left, in plain sentences in the job's
  * language, with the chapter forms people write ("chapters 1–3", "第1–3章"). Idempotent: one
  * message per job, status and chapter count.

@@ -323,7 +323,7 @@ async function continuation(
  * A step's closing events its earlier attempt already published: an attempt that saved the
  * chapter and reported it, then never completed (its worker died, or Temporal did not take
  * the completion during an outage), is retried; the retry finds the same version on record,
- * and must not report that save again, nor the step's usage (issue 34). A save is known by
+ * and must not report that save again, nor the step's usage. A save is known by
  * its version, usage by the step (one per step), a tool card by its call id.
  */
 function notYetPublished(events: AnyEventDraft[], published: StreamEvent[]): AnyEventDraft[] {

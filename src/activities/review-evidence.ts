@@ -1,5 +1,5 @@
 /**
- * Review evidence read from MongoDB (seed 001 "送审内容 [待审查内容]"): this turn's body files
+ * Review evidence read from MongoDB: this turn's body files
  * (draft / script) as saved after its writes, each with an editor-style word count. A file
  * that already had body text before the turn and does not fit the review budget whole
  * contributes only the part this turn changed, found against the version before the

@@ -1,5 +1,5 @@
 /**
- * The router's user message (seed 001 `build_router_user_message`): the author's message
+ * The router's user message: the author's message
  * plus, when there is a previous assistant message, its last 600 characters with a
  * status-card summary and the previous routing as one line of JSON.
  *

@@ -12,7 +12,7 @@
 import type { MessageDoc, Models } from '../db/models';
 import { quiet } from '../core/quiet';
 
-/** Messages of the context's chat history (seed 001: the latest 200). */
+/** Messages of the context's chat history (the latest 200). */
 export const HISTORY_MESSAGES = 200;
 
 export interface SessionMessages {

@@ -1,6 +1,6 @@
 /**
  * The text an LLM step's attempt has streamed, kept beside its events so a retried attempt
- * can go on from it (issue 32, item 1).
+ * can go on from it.
  *
  * Each attempt writes its model text (the raw answer, `<file>` tags included) to a Redis
  * string of its own, in the same transaction as every batch of events it publishes: the

@@ -16,7 +16,7 @@ import type { Models } from '../db/models';
 
 // 3 s, not 1 s: at 50 turns at once on one FerretDB, the per-second writes were the largest
 // MongoDB cost (30.8 s of MongoDB time over the 50 turns; 19.3 s at 3 s) and pushed time to
-// first token from 2.80× to 3.25× a lone turn's (bench:turn --concurrency 50, issue 32).
+// first token from 2.80× to 3.25× a lone turn's (bench:turn --concurrency 50).
 export const LEDGER_INTERVAL_MS = 3000;
 
 interface Writer {

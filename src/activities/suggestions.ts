@@ -1,5 +1,5 @@
 /**
- * Next-step suggestions (seed 001 suggest_service.py): when a turn ends without failing, one
+ * Next-step suggestions: when a turn ends without failing, one
  * small model call proposes 2–4 short next steps in the author's language and keeps them on
  * the turn (GET /turns/:id). finalizeTurn publishes them as the `suggestions` event right
  * before `done`, after any held text and stop cards, so they are the last thing shown.

@@ -1,9 +1,8 @@
 /**
- * Closing the task board at the end of an author's turn (seed 001,
- * `_auto_finalize_task_board_on_completion` and `tools/task_progress.py`): in-progress tasks
- * close only from files this request actually wrote that still exist with body text. A
- * range task ("第2-5集", "chapters 2–5") is done only when every unit has a file; until
- * then it records `doneUnits` and `progress`, and units whose files were deleted drop out.
+ * Closing the task board at the end of an author's turn: in-progress tasks close only from
+ * files this request actually wrote that still exist with body text. A range task ("第2-5集",
+ * "chapters 2–5") is done only when every unit has a file; until then it records `doneUnits`
+ * and `progress`, and units whose files were deleted drop out.
  *
  * Pure module. Unit numbers come from the shared numeral parser (src/shared/numerals.ts).
  */

@@ -1,8 +1,7 @@
 /**
- * The task board at the end of an author's turn (seed 001: the `update_project(tasks)` sent
- * on completion). Reads what this turn really wrote from the version history — not what
- * the model said it wrote — and applies {@link finalizeBoard}. Called from finalizeTurn;
- * idempotent, so a retried finalize computes and writes the same board.
+ * The task board at the end of an author's turn. Reads what this turn really wrote from the
+ * version history — not what the model said it wrote — and applies {@link finalizeBoard}.
+ * Called from finalizeTurn; idempotent, so a retried finalize computes and writes the same board.
  */
 import { casLost, casWritten, compareAndSet } from '../db/compare-and-set';
 import { readProjectState, writeProjectState } from '../db/project-state';

@@ -348,7 +348,7 @@ function turnRecord(
     for (const s of runSteps)
       for (const c of s.toolCalls) {
         const top = t.outcomeOf(`${t.turnId}:${s.step}:${c.id}`);
-        // A parallel_execute batch leaves its sub-tasks' reads in the breadcrumb (seed 001).
+        // A parallel_execute batch leaves its sub-tasks' reads in the breadcrumb.
         for (const o of [top, ...(top?.subOutcomes ?? [])])
           if (
             o?.ok &&

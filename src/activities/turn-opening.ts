@@ -1,5 +1,5 @@
 /**
- * The opening of a turn, ahead of any model call (seed 004 L1): the first stream event, so a
+ * The opening of a turn, ahead of any model call: the first stream event, so a
  * client never watches silence while the router thinks, and the friendly question a noise
  * message ("???", "…") gets instead of agent work. Both are idempotent by turn.
  */
@@ -18,7 +18,7 @@ export const NOISE_REPLY = {
   en: "I couldn't tell what you'd like from that message. What should I do: write the next chapter, revise one, plan the outline, or talk an idea through?",
 } as const;
 
-/** A declined offer (issue 29): acknowledged without a model call; nothing is written. */
+/** A declined offer: acknowledged without a model call; nothing is written. */
 export const DECLINED_REPLY = {
   zh: '好的，先不动。需要的时候随时告诉我。',
   en: "OK, I'll leave it as it is. Tell me whenever you want to change something.",

@@ -137,7 +137,7 @@ export function createTurnPrepareActivities(deps: ActivityDeps) {
       ];
       return {
         wordEnds: authorWordEnds(turn.message),
-        // The session's language: set by the author's substantive messages, kept by "OK" / "👍" (issue 29).
+        // The session's language: set by the author's substantive messages, kept by "OK" / "👍".
         language: sessionLanguage(
           [
             ...earlier

@@ -23,7 +23,7 @@ interface TurnOwner {
 
 /**
  * One usage record per model call, however often the activity ran: the record's _id is
- * the call's key (`turnId:step`, `turnId:router`), inserted only once (seed 002, invariant 3).
+ * the call's key (`turnId:step`, `turnId:router`), inserted only once.
  */
 export async function recordUsage(
   models: Models,

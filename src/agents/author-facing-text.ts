@@ -1,5 +1,5 @@
 /**
- * Author-facing text (seed 001 `core/author_facing_text.AgentTextShaper`): shapes one LLM
+ * Author-facing text: shapes one LLM
  * step's chat text as it streams, before it is published or stored.
  *
  * - A blank line separates this step's text from text the author already saw in the turn

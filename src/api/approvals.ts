@@ -1,5 +1,5 @@
 /**
- * The author's side of an approval (SPEC §8, issue 29): a decision sent to the waiting turn
+ * The author's side of an approval: a decision sent to the waiting turn
  * as a Temporal Update, which the workflow validates (a decided or expired approval is a
  * 409), and the session's next message read as that decision when it is a plain yes or no.
  */

@@ -1,5 +1,5 @@
 /**
- * Starting a job (SPEC §7), apart from its HTTP routes: one active job per project (a claim
+ * Starting a job, apart from its HTTP routes: one active job per project (a claim
  * document inserted atomically, a stale one replaced), the Job recorded, then workflow
  * `job-<jobId>`; and a fresh run for a job whose workflow is gone. The routes in
  * routes/jobs.ts parse, check ownership and answer; this module holds what a start means.

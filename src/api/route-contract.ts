@@ -1,7 +1,7 @@
 /**
  * Every route's request is held to its OpenAPI entry before any handler runs, so a request
  * either means exactly what the document says or is refused with 400 before any state is
- * read (issue 28): path parameters by their schemas, the query by its strict schema (a
+ * read: path parameters by their schemas, the query by its strict schema (a
  * route that documents no query takes none: `POST /sessions?unknown=1` is a 400), and the
  * body by its strict schema (a route that documents no body takes none: `[]` or `{"x":1}`
  * sent to `…/stream-token` is a 400; `{}` and no body at all are the same empty request).

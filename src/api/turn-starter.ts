@@ -1,7 +1,7 @@
 /**
  * Starting a turn: one running turn per session (a lock document inserted atomically),
  * the author's message recorded, then workflow `turn-<turnId>`. The workflow id always
- * comes from our own ids (seed 002, invariant 1).
+ * comes from our own ids.
  */
 import { turnStartOptions } from '../core/turn-start';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
@@ -33,7 +33,7 @@ export function turnSettings(config: Config): TurnSettings {
   };
 }
 
-/** Lets a new turn clear a lock left by a request that died before starting its workflow (SPEC §4.1). */
+/** Lets a new turn clear a lock left by a request that died before starting its workflow. */
 export function staleLockCheck(deps: Pick<AppDeps, 'config' | 'temporal' | 'clock'>): StaleLockCheck {
   return {
     graceMs: deps.config.START_GRACE_SECONDS * 1000,

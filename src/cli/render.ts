@@ -3,7 +3,7 @@
  * file cards, a one-line progress indicator while a file body streams, stops, errors and
  * the usage total.
  *
- * Like a front end (seed 002, pit 13), text and cards are separate segments: a card first
+ * Like a front end, text and cards are separate segments: a card first
  * ends the current text line, and a progress line is rewritten in place (TTY) or printed
  * once when the file is done (pipes, logs), so it never garbles the chat text.
  */
@@ -126,7 +126,7 @@ export class TurnRenderer {
   }
 
   /**
-   * A refusal on purpose is not a failure (seed 001: the card reads "kept your edits" /
+   * A refusal on purpose is not a failure (the card reads "kept your edits" /
    * "asking first"), and an edit that changed the author's own paragraphs says so, with the
    * version that undoes it.
    */

@@ -1,9 +1,10 @@
 /**
- * Telling an answer from a new instruction (seed 001 Router: 补问作答沿用上一轮路由；新的指令
- * 不沿用). After the previous turn asked something, a short message keeps that turn's route
- * only when it answers the question (a choice, a value, a yes or no) and carries no
- * instruction of its own: a work verb with its own object ("写第五章", "review chapter 1
- * instead"), a change of course ("算了", "forget it", "别写了"), or any delete / rewrite.
+ * Telling an answer from a new instruction: an answer to the previous turn's question keeps
+ * that turn's route, a new instruction does not. After the previous turn asked something, a
+ * short message keeps that turn's route only when it answers the question (a choice, a value,
+ * a yes or no) and carries no instruction of its own: a work verb with its own object
+ * ("写第五章", "review chapter 1 instead"), a change of course ("算了", "forget it",
+ * "别写了"), or any delete / rewrite.
  * And after an offer of a next step, a plain "no" declines it: nothing is written.
  * Pure module: runs inside the workflow.
  */

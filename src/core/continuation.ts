@@ -1,5 +1,5 @@
 /**
- * Resuming a model answer from its partial text (issue 32): a retried LLM step whose earlier
+ * Resuming a model answer from its partial text: a retried LLM step whose earlier
  * attempt streamed text asks the model to go on from that text instead of answering anew.
  * Pure: the request shape for each strategy, and the trimming of what a model repeats.
  *

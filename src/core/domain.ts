@@ -13,7 +13,7 @@ export type FileType = z.infer<typeof fileTypeSchema>;
 /** Body-text files: writes into these count toward the review gate. */
 export const BODY_FILE_TYPES: readonly FileType[] = ['draft', 'script'];
 
-/** How much a character or setting matters to the book; drives its context priority (seed 001). */
+/** How much a character or setting matters to the book; drives its context priority. */
 export const IMPORTANCE_LEVELS = ['high', 'medium', 'low'] as const;
 export const importanceSchema = z.enum(IMPORTANCE_LEVELS);
 export type Importance = z.infer<typeof importanceSchema>;

@@ -1,10 +1,10 @@
 /**
  * The stream contract: every event a client can receive on a turn or job stream.
  *
- * This is the only module that declares event field names (seed 002 §4: "对外契约的字段名
- * 只在一处声明"). Publishers build events with {@link makeEvent}; the SSE route serialises
- * them with {@link toSseFrame}. Adding a field is safe; renaming or removing one breaks
- * front ends silently, and `tests/unit/event-contract.test.ts` pins the names.
+ * This is the only module that declares event field names. Publishers build events with
+ * {@link makeEvent}; the SSE route serialises them with {@link toSseFrame}. Adding a field
+ * is safe; renaming or removing one breaks front ends silently, and
+ * `tests/unit/event-contract.test.ts` pins the names.
  *
  * Pure module: imported by workflows, activities and the API alike.
  */
@@ -18,7 +18,7 @@ const usageData = z.object({
   promptTokens: z.number().int().nonnegative(),
   completionTokens: z.number().int().nonnegative(),
   totalTokens: z.number().int().nonnegative(),
-  /** `provider` when the model reported usage; `estimate` when we had to count (seed 002, invariant 3). */
+  /** `provider` when the model reported usage; `estimate` when we had to count. */
   source: z.enum(['provider', 'estimate']),
   model: z.string(),
   /** Prompt tokens the provider served from its prefix cache (billed at the cached price). */
@@ -85,7 +85,7 @@ export type JobProgressKind = (typeof JOB_PROGRESS_KINDS)[number];
 
 /** Payload of each event type, keyed by `type`. */
 export const eventDataSchemas = {
-  /** First event of a turn, sent before any model call, so a client never waits in silence (seed 004). */
+  /** First event of a turn, sent before any model call, so a client never waits in silence. */
   turn_started: z.object({ sessionId: z.string() }),
   agent_selected: z.object({
     agent: agentSchema,
@@ -230,7 +230,7 @@ const envelopeBase = {
   ts: z.string(),
 };
 
-/** Tool events are keyed by the model's tool-call id so cards never get mixed up (seed 002, pit 12). */
+/** Tool events are keyed by the model's tool-call id so cards never get mixed up. */
 export const TOOL_EVENT_TYPES = ['tool_call', 'tool_result'] as const;
 type ToolEventType = (typeof TOOL_EVENT_TYPES)[number];
 

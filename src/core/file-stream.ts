@@ -1,5 +1,5 @@
 /**
- * File streaming protocol (seed 001 "文件流式写入协议"): after `create_file` without content,
+ * File streaming protocol: after `create_file` without content,
  * the model writes the body between a `<file>` line and a `</file>` line in its reply.
  * This processor splits the model's text deltas into chat text and file body as they
  * arrive, without waiting for whole lines except when a line might be a marker.

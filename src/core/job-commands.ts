@@ -1,5 +1,5 @@
 /**
- * Run control from chat (seed 004 L1): "pause the job", "暂停任务", "cancel job <id>",
+ * Run control from chat: "pause the job", "暂停任务", "cancel job <id>",
  * "进度怎么样", "job status" are answered without a model call. The job is the one the
  * message names by id, else the project's running one; the reply says what happened in
  * the author's language. Pure module: runs inside the workflow.

@@ -1,5 +1,5 @@
 /**
- * The language a session's replies are in (issue 29, SPEC §9): set by the author's
+ * The language a session's replies are in: set by the author's
  * substantive messages, changed by an explicit request ("reply in English from now on",
  * "以后用中文回复"), and kept by replies that carry no language of their own ("OK", "👍",
  * "1", "B", "Chapter 3"). A Chinese author answering "OK" still gets Chinese. Pure module.

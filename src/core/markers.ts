@@ -30,9 +30,9 @@ export const STEERING_MARKER = '[author steering]';
 export const WRITER_QUESTION_MARKER = '[writer question for the author]';
 /** Opens the review evidence block (word count, length requirements). */
 export const REVIEW_EVIDENCE_MARKER = '[review evidence]';
-/** Opens the packet of an empty-file correction round (seed 001 空文件纠偏轮). */
+/** Opens the packet of an empty-file correction round. */
 export const EMPTY_FILE_REPAIR_MARKER = '[empty file correction]';
-/** Where the review packet carries this turn's body files as saved (seed 001 [待审查内容]). */
+/** Where the review packet carries this turn's body files as saved. */
 export const REVIEW_CONTENT_MARKER = '[content under review]';
 /** First line of the next-step suggestions request (not an agent: parseAgentHeader answers null). */
 export const SUGGESTIONS_HEADER = '# Scriptorium suggestions';

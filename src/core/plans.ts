@@ -1,5 +1,5 @@
 /**
- * Plan table and routing decision shape (seed 001 "多 Agent 协作流程"). Pure module.
+ * Plan table and routing decision shape. Pure module.
  */
 import { z } from 'zod';
 import type { AgentName } from './events';
@@ -121,7 +121,7 @@ export function writerAloneRouting(source: RoutingSource, scope: string, notes: 
   };
 }
 
-/** Safe default when the router fails: the writer alone, quick plan (SPEC §4.3). */
+/** Safe default when the router fails: the writer alone, quick plan. */
 export function fallbackRouting(reason: string): RoutingDecision {
   return writerAloneRouting('fallback', '', [`router fallback: ${reason}`]);
 }

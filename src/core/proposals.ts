@@ -1,7 +1,9 @@
 /**
- * Confirming a proposed next step (seed 001 Router: ROUTER_PROMPT 分两种——补问作答（任务没做完）
- * 沿用上一轮全部路由字段；确认提议的下一步（「要我继续写第二章吗？」「要我帮你改吗？」）按提议的
- * 那一步路由，不沿用 read_only=true / write_content=false / 已交付的 scope).
+ * Confirming a proposed next step. A short reply to the previous turn's question is one of
+ * two things: an answer to a follow-up question (the task is not done) keeps every routing
+ * field of the previous turn; a yes to a next step the previous turn offered
+ * (「要我继续写第二章吗？」, 「要我帮你改吗？」) is routed as that step, without the previous
+ * turn's read_only=true, write_content=false or delivered scope.
  * This module recognises an offer of a next step in the previous answer's closing question,
  * a plain confirmation of it, and the step itself (what to do, on which unit).
  * Pure module: runs inside the workflow.
@@ -276,7 +278,7 @@ function stepScope(step: ProposedStep, language: 'zh' | 'en'): string {
 
 /**
  * The route of a declined offer ("不用了", "no thanks"): nothing is written. The workflow
- * answers it without a model call (seed 004: 零 token 的直接回复).
+ * answers it without a model call.
  */
 export function declinedOfferRouting(language: 'zh' | 'en', unclear = false): RoutingDecision {
   if (unclear) {

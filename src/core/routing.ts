@@ -1,7 +1,7 @@
 /**
- * Deterministic pre-routing, run before any model call (seeds 000/001 "Router",
- * 004 "L1"). When a rule fires, the router model is not called. Order matters:
- * the vague-edit check comes before inheriting the previous route (seed 001).
+ * Deterministic pre-routing, run before any model call. When a rule fires, the router
+ * model is not called. Order matters: the vague-edit check comes before inheriting the
+ * previous route.
  * Pure module: runs inside the workflow.
  */
 import type { TurnStatus } from './domain';
@@ -371,8 +371,8 @@ export function isShortAnswer(message: string): boolean {
 export { isConfirmation };
 
 /**
- * Seed 004 L1 `_is_empty_or_noise`: a message with no letter or digit in it ("???", "…",
- * "。。。", empty) is not a request. A thumbs-up is agreement, not noise.
+ * Noise: a message with no letter or digit in it ("???", "…", "。。。", empty) is not a
+ * request. A thumbs-up is agreement, not noise.
  */
 export function isNoiseMessage(message: string): boolean {
   if (isConfirmation(message)) return false;
@@ -455,7 +455,7 @@ export function preRoute(reading: MessageReading, previous: PreviousTurnFacts | 
 
   if (previous?.askedQuestion && isOfferQuestion(previous.question)) {
     // An offered next step is not a follow-up question: a plain "yes" routes to the step,
-    // anything else goes to the router (never the whole previous route, seed 001 Router).
+    // anything else goes to the router (never the whole previous route).
     const step = proposedStep(previous.question, previous.deliveredUnits ?? []);
     // "不用了" / "no thanks": nothing is written. Nor on "ok?", "嗯……" or "maybe".
     if (isRefusal(message)) return declinedOfferRouting(detectLanguage(previous.question ?? message));
@@ -467,7 +467,7 @@ export function preRoute(reading: MessageReading, previous: PreviousTurnFacts | 
     return null;
   }
 
-  // An answer keeps the route; a new instruction, however short, goes to the router (issue 29).
+  // An answer keeps the route; a new instruction, however short, goes to the router.
   const newInstruction =
     prevRouting && isNewInstruction(message, { agent: prevRouting.current_agent, readOnly: prevRouting.read_only });
   if (
@@ -535,7 +535,7 @@ const HOLD =
 
 /**
  * After the LLM router: confirming a next step the previous turn proposed must not inherit
- * that turn's read-only scope (seed 001: "不沿用 read_only=true / write_content=false / 已交付的 scope").
+ * that turn's read_only=true, its write_content=false, or the scope it already delivered.
  */
 export function applyConfirmationGuard(
   decision: RoutingDecision,

@@ -1,7 +1,7 @@
 /**
  * Provider-neutral tool definitions: one zod schema per tool, turned into JSON Schema for
  * the model. The same schemas validate what the model sends back, so model output is
- * always data that has been checked (SPEC §12). Pure module.
+ * always data that has been checked. Pure module.
  */
 import { z } from 'zod';
 import type { AgentName } from './events';
@@ -161,8 +161,8 @@ export const TOOL_NAMES = Object.keys(toolArgSchemas) as ToolName[];
 
 export const FILE_WRITE_TOOLS: readonly ToolName[] = ['create_file', 'edit_file', 'delete_file', 'set_importance'];
 /**
- * Refused whole on a read-only turn (seed 001: registry.FILE_WRITE_TOOL_NAMES includes
- * parallel_execute), even when its batch only reads.
+ * Refused on a read-only turn: the file-write tools, and parallel_execute as a whole even
+ * when its batch only reads.
  */
 export const READ_ONLY_REFUSED_TOOLS: readonly ToolName[] = [...FILE_WRITE_TOOLS, 'parallel_execute'];
 export const CONTROL_TOOLS: readonly ToolName[] = ['handoff_to_agent', 'request_clarification'];
@@ -237,7 +237,7 @@ const NOT_FOR: Partial<Record<ToolName, string>> = Object.fromEntries(
 /**
  * The tool list sent to the model: one list for every agent of a turn, in one order, with one
  * wording. Providers cache a prompt's start with its tools first, so a list that differed per
- * agent made the reviewer re-read the whole project uncached (issue 32); what an agent may call
+ * agent made the reviewer re-read the whole project uncached; what an agent may call
  * is enforced when the call runs (AGENT_TOOLS), and the list says who a tool is not for. On a
  * read-only turn the write tools stay listed (so the model's plan does not change shape) but
  * their description says they are unavailable.

@@ -1,6 +1,6 @@
 /**
  * How a turn workflow is started, for the API and for a job's chapters alike: its id (from
- * our own ids, seed 002 invariant 1), its input, the search attributes Temporal UI filters
+ * our own ids), its input, the search attributes Temporal UI filters
  * on, its summary. Callers add only what is theirs (eager start, memo; a child's policies).
  * Pure module.
  */

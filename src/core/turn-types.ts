@@ -1,7 +1,7 @@
 /**
  * Inputs and results passed between the turn workflow and its activities. Everything here
  * travels through Temporal history, so it stays compact: ids, counters and short tails,
- * never a chapter or a message history (SPEC §3). Pure, type-only module.
+ * never a chapter or a message history. Pure, type-only module.
  */
 import type { Usage } from './usage';
 import type { AgentName, AnyEventDraft, UsageData } from './events';
@@ -118,7 +118,7 @@ export interface LlmStepInput {
   holdChat: boolean;
   /** Chat text was already shown earlier in the turn: this step's text starts after a blank line. */
   textBefore?: boolean;
-  /** The step follows this run's tool calls (seed 001 AgentTextShaper: process sentences). */
+  /** The step follows this run's tool calls: its opening English sentences narrate the process. */
   afterToolCalls?: boolean;
   steering: string[];
   /** Events to publish first, in this activity's slot (agent_selected, handoff, steering_received). */

@@ -269,7 +269,7 @@ export function describeChange(
   return { added: added.slice(0, max), removed: removed.slice(0, max), diff: unifiedDiff(then, now) };
 }
 
-/** The author's net changes since the last version an AI wrote (seed 001: `author_changes.py`). */
+/** The author's net changes since the last version an AI wrote. */
 export interface AuthorEdits {
   /** The last AI-written version; 0 when no AI ever wrote the file (it is all the author's). */
   sinceVersion: number;

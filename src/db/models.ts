@@ -2,7 +2,7 @@
  * MongoDB models. Only features MongoDB and FerretDB v1 both support are used: no
  * multi-document transactions, no change streams; unique indexes carry idempotency.
  * Every timestamp is a Date (millisecond precision) and everything that must keep its
- * order also has an integer sequence (seed 002, pit 8: same-second writes must not reorder).
+ * order also has an integer sequence (same-second writes must not reorder).
  */
 import { createHash } from 'node:crypto';
 import { type FlattenMaps, type Connection, type InferSchemaType, Types } from 'mongoose';

@@ -128,7 +128,7 @@ export async function createTurnRecords(
   // on FerretDB v1, on the path of every turn's start. (One stored before ids were derived is
   // caught by the key's unique index below; its retry leaves a sequence number unused.)
   const _id = idFromKey(key);
-  // Seq, not the timestamp, orders messages: same-millisecond writes must not reorder (seed 002, pit 8).
+  // Seq, not the timestamp, orders messages: same-millisecond writes must not reorder.
   const reserveSeq = () => reserveMessageSeqs(models, t.sessionId, 1);
   // A retried opening (a job's) reads whether an earlier attempt stored the message while the
   // Turn is created (both idempotent), and takes a number only when none did.

@@ -1,7 +1,7 @@
 /**
  * The offline model: an OpenAI-compatible Chat Completions server that stands in for the
  * LLM — the scripted test double of every test, and the default model of local demos
- * when no OPENAI_API_KEY is set (SPEC §13).
+ * when no OPENAI_API_KEY is set.
  *
  * ```ts
  * const model = await startOfflineModel({ ttftMs: 0, tokensPerSecond: 1e6 });

@@ -1,7 +1,7 @@
 /**
  * Binding a server's port, with an error a person can act on. Express 5 hands a listen error
  * to `app.listen`'s callback, and a plain `server.listen` emits it as an event: ignored, the
- * process printed its URL, never listened, and went on to start a worker (issue 31).
+ * process printed its URL, never listened, and went on to start a worker.
  */
 import type { Server } from 'node:http';
 

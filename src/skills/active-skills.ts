@@ -1,5 +1,5 @@
 /**
- * The user's skills as the rest of the system sees them (seed 001 skills/active_skills.py):
+ * The user's skills as the rest of the system sees them:
  * one view of the enabled skills shared by the L1 catalog, the skill tools and the skills a
  * turn request names. Every lookup is by owner, so a skill id of another user is simply
  * not found.

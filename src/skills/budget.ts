@@ -1,6 +1,6 @@
 /**
  * A turn's skill allowance: at most N distinct skills and a token budget of skill text,
- * shared by load_skill and read_skill_resource (seed 001 tools table). Parallel sub-tasks
+ * shared by load_skill and read_skill_resource. Parallel sub-tasks
  * read skills at the same moment, and on FerretDB v1 a revision-filtered update is not
  * atomic (two writers of the same revision can both match), so the read-modify-write runs
  * under a per-turn lock taken by inserting a unique document, which is atomic there too.

@@ -1,5 +1,5 @@
 /**
- * L1 of progressive skill loading (seed 001 skills/context_injector.py): the enabled skills'
+ * L1 of progressive skill loading: the enabled skills'
  * names and purposes, appended to an agent's system prompt. Only names and one-line
  * purposes go here; the method (L2) and the files (L3) come through the skill tools on
  * request, so a user with fifty skills does not pay for fifty methods on every call.

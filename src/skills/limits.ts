@@ -1,8 +1,8 @@
 /**
  * Skill limits, read once from config. Import limits keep a hostile archive from costing
  * more than a bounded amount of memory; per-request limits keep skill text from crowding
- * the author's manuscript out of the model's context (seed 001 tools table: at most 3
- * distinct skills per request, skill content under a token budget).
+ * the author's manuscript out of the model's context (at most 3 distinct skills per request,
+ * skill content under a token budget).
  */
 import type { Config } from '../config';
 

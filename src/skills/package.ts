@@ -1,5 +1,5 @@
 /**
- * Skill packages in the standard `SKILL.md` form (seed 001 skills/package.py): YAML front
+ * Skill packages in the standard `SKILL.md` form: YAML front
  * matter with `name` and `description`, a Markdown body, optional reference files beside it.
  *
  * Import reads an uploaded zip defensively: every entry is checked before a byte of it is

@@ -53,7 +53,7 @@ export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHook
     for (const s of steering)
       prelude.push(draft('steering_received', { message: s }, { turnId: st.input.turnId, agent: req.agent, step }));
     // Once the writer has body text in this turn, its chat may be replaced by a reviewer's summary
-    // (seed 001: only while the review cap is not reached — at the cap no review can follow).
+    // (only while the review cap is not reached — at the cap no review can follow).
     const reviewPossible = st.reviewRounds < (st.input.settings.maxReviewRounds ?? Infinity);
     const holdChat =
       req.agent === 'writer' &&

@@ -1,5 +1,5 @@
 /**
- * Asking the author before deleting or wholly rewriting a file they wrote (issue 29, SPEC §8):
+ * Asking the author before deleting or wholly rewriting a file they wrote:
  * the call that needs it answered `approval_required` and left no trace; the turn publishes
  * `approval_requested`, shows `awaiting_approval` (TurnStatus, the state query), and waits
  * durably — a worker may die meanwhile — for the `decideApproval` update, an interrupt (a

@@ -1,5 +1,5 @@
 /**
- * What happens after an agent run (seed 001 "Agent 交接机制", SPEC §4.5), in this order:
+ * What happens after an agent run, in this order:
  * empty-file correction round → explicit handoff → request_clarification → a closing
  * question to the author → planner repair → file-stream continuation round → auto review
  * gate → next planned agent → complete. MAX_AGENT_RUNS bounds every path that starts
@@ -26,7 +26,7 @@ export interface RunFacts {
   circuitOpen: { reason: 'repeated_unavailable_tool_call' | 'tool_failure_circuit_open'; message: string } | null;
   /** "chapter N" units the run pasted into chat. */
   planUnits: number[];
-  /** A file this run created without content and left with no body (seed 001 空文件). */
+  /** A file this run created without content and left with no body. */
   emptyFile?: { fileId: string; title: string } | null;
   /**
    * The provider ended the run's last answer early — at its output limit or by its content
@@ -51,7 +51,7 @@ export const freshRunFacts = (agent: WorkAgent, kind: RunKind): RunFacts => ({
   planUnits: [],
 });
 
-/** What the run interrupted by an empty-file correction round was about to do (seed A52). */
+/** What the run interrupted by an empty-file correction round was about to do. */
 export type CarriedSignals = Pick<RunFacts, 'handoff' | 'clarification' | 'endsWithQuestion' | 'question'>;
 
 export interface DecideState {
@@ -120,7 +120,7 @@ export interface DecisionWithCards {
 
 const PLANNERS: readonly WorkAgent[] = ['planner', 'hook_designer'];
 
-/** The review-round cap is reached (seed 001 "未到审查上限"): no more review gates this turn. */
+/** The review-round cap is reached: no more review gates this turn. */
 export function reviewCapReached(s: Pick<DecideState, 'reviewRounds' | 'maxReviewRounds'>): boolean {
   return s.maxReviewRounds != null && (s.reviewRounds ?? 0) >= s.maxReviewRounds;
 }

@@ -1,5 +1,5 @@
 /**
- * The writer's held chat text (seed 001 CHAT_HOLD), on the workflow's side. While a review
+ * The writer's held chat text, on the workflow's side. While a review
  * may follow, the LLM step streams a writer's closing text to Redis but not to the author
  * (`holdChat`, chosen in agent-run.ts); the run is listed in `heldRuns`. One rule decides
  * what becomes of it once the next move is known:

@@ -1,5 +1,5 @@
 /**
- * The steps a job is made of (SPEC §7): status changes, the pause point between chapters,
+ * The steps a job is made of: status changes, the pause point between chapters,
  * the token budget, the resumable failed state, the outline, and one chapter with its
  * review and revision rounds. `job.ts` strings them together; each step answers whether
  * the job goes on (`ok`) or was cancelled meanwhile.

@@ -1,5 +1,5 @@
 /**
- * The multi-chapter job workflow `job-<jobId>` (SPEC §7): make sure the outline covers the
+ * The multi-chapter job workflow `job-<jobId>`: make sure the outline covers the
  * range (a planner turn when it does not), then write each chapter in order as a child
  * turn — writer, review gate and bounded revision rounds when `review` is on — because
  * each chapter continues the one before.

@@ -1,6 +1,7 @@
 /**
- * Handoff packets: the instructions the next agent gets (seed 001 "计划交接的交接说明固定带
- * 「已完成的不重做、不改刚交付的文件、不追加作者没要的产出」"). Pure module.
+ * Handoff packets: the instructions the next agent gets. A handoff's packet always carries
+ * the fixed rules: do not redo what is done, do not change the files just delivered unless
+ * the todo says so, do not add output the author did not ask for. Pure module.
  */
 import {
   EMPTY_FILE_REPAIR_MARKER,

@@ -1,8 +1,8 @@
 /**
  * parallel_execute in the workflow: the batch's sub-tasks run as parallel activities and
- * their results come back together, in task order, as the one tool result (seed 001 tools
- * table). Deterministic: the fan-out width comes from an activity result, and Promise.all
- * over activities schedules them in index order on every replay.
+ * their results come back together, in task order, as the one tool result. Deterministic:
+ * the fan-out width comes from an activity result, and Promise.all over activities
+ * schedules them in index order on every replay.
  */
 import type { ToolInput, ToolOutcome } from '../core/turn-types';
 import type { TurnActivities } from './activities-proxy';

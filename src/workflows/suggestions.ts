@@ -1,5 +1,5 @@
 /**
- * Next-step suggestions at the end of a turn (seed 001 suggest_service): one activity just
+ * Next-step suggestions at the end of a turn: one activity just
  * before finalize, so its `suggestions` event lands right before `done`. Skipped when the
  * turn failed (nothing sensible to suggest) or was interrupted (the author said stop), for
  * job chapters (no author is waiting on them), and when SUGGESTIONS_ENABLED is off.

@@ -1,8 +1,8 @@
 /**
  * How a turn ends: next-step suggestions, then one `finalizeTurn` activity that saves the
- * assistant message, publishes held text and the terminal events, and releases the session
- * (SPEC §4.7). Every way out of the loop — a decision, an interrupt, an activity that gave
- * up — becomes one `TurnEnd` first.
+ * assistant message, publishes held text and the terminal events, and releases the session.
+ * Every way out of the loop — a decision, an interrupt, an activity that gave up — becomes
+ * one `TurnEnd` first.
  */
 import { ActivityFailure, CancellationScope, isCancellation, log, upsertSearchAttributes } from '@temporalio/workflow';
 import type { FinalizeInput, TurnOutcome } from '../core/turn-types';

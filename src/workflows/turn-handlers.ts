@@ -1,5 +1,5 @@
 /**
- * The turn's messages from outside (SPEC §6): the state query, steering, interrupt, and the
+ * The turn's messages from outside: the state query, steering, interrupt, and the
  * author's answer to a pending approval. Handlers only change the run state; the turn's loop
  * reads it at its next step, so a message never races an activity.
  */

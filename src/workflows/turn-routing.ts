@@ -1,5 +1,5 @@
 /**
- * The turn's first choice (seed 004 L1, seed 001 router): what needs no model is answered
+ * The turn's first choice: what needs no model is answered
  * here — noise gets a friendly question, run control ("pause the job", "进度怎么样") is
  * done and reported, "no thanks" to an offered step is acknowledged — and everything else
  * gets its routing: forced (job chapters), ROUTER_STRATEGY=off, the rule-based pre-route,
@@ -117,7 +117,7 @@ async function controlJob(
   };
 }
 
-/** ROUTER_STRATEGY=off (seed 001 router "off"): every turn starts with the writer, no router call and no pre-routing. */
+/** ROUTER_STRATEGY=off: every turn starts with the writer, no router call and no pre-routing. */
 function routerOff(input: TurnInput, message: string): RoutingDecision | null {
   if (input.settings.routerStrategy !== 'off') return null;
   return writerAloneRouting('router_off', cutScope(message.replace(/\s+/g, ' ')), [

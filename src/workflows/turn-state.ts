@@ -25,7 +25,7 @@ export interface NextRun {
 /** Default of REVIEW_MAX_ROUNDS for turns whose settings do not name it. */
 const DEFAULT_REVIEW_MAX_ROUNDS = 2;
 
-/** Three identical consecutive tool failures stop the run (seed 001 failure breaker). */
+/** Three identical consecutive tool failures stop the run. */
 export class FailureBreaker {
   private signature = '';
   private count = 0;
@@ -70,7 +70,7 @@ export class TurnRunState {
   emptyFile: { fileId: string; title: string; isBody: boolean } | null = null;
   /** Files that already had their one empty-file correction round. */
   repairedFileIds: string[] = [];
-  /** What the run interrupted by a correction round was about to do (seed A52). */
+  /** What the run interrupted by a correction round was about to do. */
   carried: CarriedSignals | null = null;
   /** Review-gate runs so far (REVIEW_MAX_ROUNDS caps them). */
   reviewRounds = 0;
@@ -137,7 +137,7 @@ export class TurnRunState {
     this.currentKind = next.kind;
   }
 
-  /** The handoff packet the next agent reads (seed 001 交接包); the turn's first run has none. */
+  /** The handoff packet the next agent reads; the turn's first run has none. */
   packetFor(next: NextRun, from: WorkAgent | null, prepared: PreparedTurn): string | null {
     if (next.kind === 'initial') return null;
     const review =

@@ -1,5 +1,5 @@
 /**
- * The turn workflow, top to bottom (SPEC §4): announce and prepare → answer without a model
+ * The turn workflow, top to bottom: announce and prepare → answer without a model
  * or route → run agents, deciding after each run what comes next → finalize.
  * Deterministic: every side effect is an activity; the manuscript never passes through
  * history (activities exchange ids and compact facts; text stays in MongoDB and Redis).
@@ -29,7 +29,7 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
   installTurnHandlers(st, () => modelCall?.cancel());
 
   try {
-    // Seed 004: the first event goes out before any model call, so clients never see silence.
+    // The first event goes out before any model call, so clients never see silence.
     // Awaited after prepareTurn; a turn cancelled meanwhile leaves through the catch below without
     // awaiting it, and its rejection must not count as unhandled (that failed the workflow task
     // over and over, so the turn never finalized).

@@ -1,5 +1,5 @@
 /**
- * Eager workflow start (issue 14): when the API and the worker share a process and one
+ * Eager workflow start: when the API and the worker share a process and one
  * NativeConnection (src/main.ts with RUN_WORKER_IN_PROCESS), a turn's first workflow task
  * comes back with the start call. Apart (separate processes, as in production), the client
  * does not ask for it, which the SDK would refuse on a plain gRPC connection.

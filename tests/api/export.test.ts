@@ -1,5 +1,5 @@
 /**
- * Manuscript export (issue 33) over real HTTP against real MongoDB: Markdown in chapter order
+ * Manuscript export over real HTTP against real MongoDB: Markdown in chapter order
  * with front matter; DOCX read back with mammoth (headings and paragraphs) and its typography
  * checked in the XML; EPUB unzipped and checked (mimetype first and stored, nav and spine in
  * chapter order, language) and validated by EPUBCheck where Java is present. Bad input is a

@@ -147,7 +147,7 @@ async function send(
 }
 
 /**
- * Issue 28: every documented route refuses an unknown query key, and a body it does not take,
+ * Every documented route refuses an unknown query key, and a body it does not take,
  * with 400 — before any state is read (this app has no database: a request that reached a
  * handler would fail with 500, not 400). Walks the document, so a new route is covered too.
  */

@@ -1,5 +1,5 @@
 /**
- * The README's "Try a turn" walk-through, run as written against a live API (issue 31): its
+ * The README's "Try a turn" walk-through, run as written against a live API: its
  * shell block creates a project, a session and a turn, extracting each id from the JSON
  * answer — with `jq`, and with `node` alone on a machine without `jq` — and streams the turn
  * to its end.

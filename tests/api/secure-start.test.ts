@@ -1,5 +1,5 @@
 /**
- * Secure defaults at start-up (issue 28), as an operator meets them: the real entry point
+ * Secure defaults at start-up, as an operator meets them: the real entry point
  * (`src/main.ts`) started with a malformed API_TOKENS, or with auth on and no secret of its
  * own, exits with an error naming the setting, and never listens (HOST=0.0.0.0 included).
  */

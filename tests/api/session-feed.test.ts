@@ -1,5 +1,5 @@
 /**
- * The session feed (issue 33): a second client following `GET /sessions/:id/events` sees a
+ * The session feed: a second client following `GET /sessions/:id/events` sees a
  * turn start and finish, an approval asked and decided, and a job's start, progress and end,
  * all on real services; a resume with Last-Event-ID gets exactly the events it missed; an
  * activity retried after a crash adds nothing; another owner's session is a 404.

@@ -1,5 +1,5 @@
 /**
- * The entry points as a newcomer meets them (issue 31): a busy port stops `npm start` with
+ * The entry points as a newcomer meets them: a busy port stops `npm start` with
  * what to do before anything else starts; `--help` prints what each process does and the
  * settings it would run with, and exits; a standalone worker with no model says how to give
  * it one.

@@ -1,5 +1,5 @@
 /**
- * Turn starts queue in arrival order past TURN_START_CONCURRENCY (issue 32): in a burst the
+ * Turn starts queue in arrival order past TURN_START_CONCURRENCY: in a burst the
  * first turns start first instead of all of them sharing the API process. With one start at
  * a time, a second author's POST waits while the first start is held, then goes through.
  */

@@ -1,5 +1,5 @@
 /**
- * Provider failure shapes (issue 34, item 1) through a real turn: an answer cut at the output
+ * Provider failure shapes through a real turn: an answer cut at the output
  * limit inside a `<file>` body or inside tool arguments, a content filter, an empty answer,
  * 429 / 500 / 503, a connection cut mid-stream and a stream that stalls. Whatever comes, the
  * turn ends in bounded time with a true account — done, failed or stopped with a reason —

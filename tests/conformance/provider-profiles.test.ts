@@ -1,5 +1,5 @@
 /**
- * Provider conformance (issue 34, item 1): a real turn — router, a writer step with two tool
+ * Provider conformance: a real turn — router, a writer step with two tool
  * calls in one answer, a streamed `<file>` body, a closing line — through each provider
  * profile of the offline model (src/offline-model/profiles.ts), on real Temporal, MongoDB and
  * Redis. Each profile must leave the same true account: a valid stream ending in `done`, the

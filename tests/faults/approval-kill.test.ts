@@ -1,5 +1,5 @@
 /**
- * The wait for an author's approval is durable (issue 29): the worker running the turn is
+ * The wait for an author's approval is durable: the worker running the turn is
  * SIGKILLed while the turn waits, a fresh worker takes over, the author approves, and the
  * call runs exactly once.
  */

@@ -1,5 +1,5 @@
 /**
- * A worker SIGKILLed while the writer streams a chapter (issue 32): the retried step goes on
+ * A worker SIGKILLed while the writer streams a chapter: the retried step goes on
  * from the text its first attempt streamed, by each continuation strategy the offline model
  * plays (DeepSeek's prefix, vLLM's continue_final_message, the instruction any endpoint
  * takes), and the chapter ends byte-identical to an uninterrupted run's — on disk and as a

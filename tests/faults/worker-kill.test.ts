@@ -143,7 +143,7 @@ test('clean run (reference)', async () => {
 /** How the interrupted step comes back on the stream: goes on from its text, starts over, or neither (its answer was on record). */
 type Comeback = 'step_resumed' | 'step_retry' | null;
 const scenarios: [string, FaultRule, Comeback][] = [
-  // The step goes on from the chapter text its first attempt streamed (issue 32).
+  // The step goes on from the chapter text its first attempt streamed.
   [
     'a. mid LLM stream (writer streaming the chapter)',
     { point: 'llm.mid_stream', match: { agent: 'writer', kind: 'planned' } },
@@ -183,7 +183,7 @@ const scenarios: [string, FaultRule, Comeback][] = [
   ],
   // The step saved the chapter and reported the save and its usage, and never completed (as
   // when Temporal does not take a completion during an outage): the retry goes on from the
-  // whole text and reports nothing twice (issue 34) — the sequence below would show it.
+  // whole text and reports nothing twice — the sequence below would show it.
   [
     'g. after the writer’s step reported its save and usage, before the step completed',
     { point: 'llm.after_end_events', match: { agent: 'writer', kind: 'planned' } },

@@ -1,6 +1,6 @@
 /**
- * The space a real model's answers come from, not only the happy path our script plays
- * (issue 34, item 2): the `<file>` protocol ignored (the chapter inside create_file's
+ * The space a real model's answers come from, not only the happy path our script plays:
+ * the `<file>` protocol ignored (the chapter inside create_file's
  * arguments, a fenced block around the body, `<file>` never closed, two bodies in one
  * answer, text after `</file>`), tool calls with wrong argument names or types, ids of
  * another project's files, the author's own files to delete or rewrite, unknown tools,

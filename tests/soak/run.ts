@@ -1,5 +1,5 @@
 /**
- * The unscripted-model soak (issue 34, item 2): turns answered from the whole space a real
+ * The unscripted-model soak: turns answered from the whole space a real
  * model can produce (hostile.ts), through the real stack, with invariants checked after each:
  * - the turn ends (a terminal status, and `done` closing its stream) within its bound;
  * - every event on the stream validates against the contract;

@@ -1,5 +1,5 @@
 /**
- * A short unscripted-model soak in the suite (issue 34): generated turns through the real
+ * A short unscripted-model soak in the suite: generated turns through the real
  * stack, every invariant checked after each (tests/soak/run.ts). `npm run soak:models` runs
  * long ones; a seed that fails there is added to REGRESSION_SEEDS below.
  */

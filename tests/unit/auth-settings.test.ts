@@ -1,5 +1,5 @@
 /**
- * Secure defaults (issue 28): the auth mode comes from the parsed API_TOKENS, a setting that
+ * Secure defaults: the auth mode comes from the parsed API_TOKENS, a setting that
  * parses to nothing or to malformed pairs is refused, tokens need a secret of their own, and
  * a stream token never outlives the configured maximum whatever its `exp` says.
  */

@@ -1,5 +1,5 @@
 /**
- * The author-facing text shaper (seed 001 AgentTextShaper): blank lines between segments,
+ * The author-facing text shaper: blank lines between segments,
  * English process sentences next to tool calls dropped when the author writes Chinese.
  */
 import { AuthorTextShaper, isEnglishProcessSentence, type ShaperOptions } from '../../src/agents/author-facing-text';

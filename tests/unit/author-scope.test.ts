@@ -1,7 +1,7 @@
 /**
- * Author-file protection bound to what the author said about that file (issue 9 item 2,
- * seed 001 "删除和整份覆盖仍拦"): whole references, the verb of the clause that names the file,
- * references and finished work are not targets, the open file counts as named.
+ * Author-file protection bound to what the author said about that file (without it, a delete
+ * or a whole rewrite is still stopped): whole references, the verb of the clause that names
+ * the file, references and finished work are not targets, the open file counts as named.
  */
 import { type AuthorAction, authorAskedFor } from '../../src/core/author-scope';
 import { splitClauses } from '../../src/core/utterance';

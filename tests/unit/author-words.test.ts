@@ -1,5 +1,5 @@
 /**
- * What a person reads about the team's work (issue 31): handoffs and job messages are plain
+ * What a person reads about the team's work: handoffs and job messages are plain
  * sentences in the author's language, singular and plural right, never a bare machine kind.
  */
 import { TurnRenderer } from '../../src/cli/render';

@@ -1,5 +1,5 @@
 /**
- * Resuming a step from its partial text (issue 32): the request each strategy sends, the
+ * Resuming a step from its partial text: the request each strategy sends, the
  * removal of what a model repeats, and the property the resume rests on — the step's text
  * processors give the same output whether the kept text is fed again in one piece or as it
  * first streamed.

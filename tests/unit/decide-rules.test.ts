@@ -1,5 +1,5 @@
 /**
- * decideAfterRun as it is today, rule by rule (seed 001 "Agent 交接机制", SPEC §4.5): each
+ * decideAfterRun as it is today, rule by rule: each
  * test pins one rule and its boundary, so removing or loosening the rule fails here.
  */
 import { decideAfterRun, type DecideState, type RunFacts } from '../../src/workflows/decide';
@@ -218,7 +218,7 @@ describe('bounds', () => {
   });
 });
 
-describe('answers the provider ended early (issue 34)', () => {
+describe('answers the provider ended early', () => {
   test('cut at the output limit: stops resumably, naming the unfinished file — before any correction round or continuation', () => {
     const d = decide(
       {

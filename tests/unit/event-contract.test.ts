@@ -1,7 +1,7 @@
 /**
  * The stream contract, pinned. Front ends render these names; renaming or removing one
  * breaks them silently, so every name is listed here explicitly. Adding a type or a field
- * is safe and passes; renaming fails (seed 002 §4: 契约只做加法).
+ * is safe and passes; renaming fails: the contract only ever grows.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -57,7 +57,7 @@ const PINNED: Record<string, string[]> = {
   error: ['code', 'message', 'retryable'],
   suggestions: ['items', 'language'],
   done: ['status'],
-  // The session feed's own events (issue 33).
+  // The session feed's own events.
   turn_finished: ['status', 'stopReason'],
   job_started: ['from', 'to'],
   job_finished: ['status'],
@@ -142,7 +142,7 @@ test('tool cards tell the truth: intentional refusals carry their kind, real fai
   expect(() => makeEvent({ ...card, data: { ...card.data, refusal: 'failed' } } as never, 1, 'now')).toThrow();
 });
 
-test('tool events require toolCallId (cards are keyed by it, seed 002 pit 12); other events may omit it', () => {
+test('tool events require toolCallId (cards are keyed by it); other events may omit it', () => {
   expect([...TOOL_EVENT_TYPES].sort()).toEqual(['tool_call', 'tool_result']);
   const call: AnyEventDraft = draft(
     'tool_call',

@@ -1,5 +1,5 @@
 /**
- * The export's pure rules (issue 33): which file is each chapter, how a chapter's text becomes
+ * The export's pure rules: which file is each chapter, how a chapter's text becomes
  * blocks, and a download name no title can break out of.
  */
 import { chapterOf, inlineRuns, pickChapters } from '../../src/api/export/manuscript';

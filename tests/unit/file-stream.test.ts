@@ -1,5 +1,5 @@
 /**
- * The file streaming protocol (seed 001 "文件流式写入协议") piece by piece: what is chat,
+ * The file streaming protocol piece by piece: what is chat,
  * what is file body, which marker lines are dropped, and the closing-question helpers.
  */
 import {

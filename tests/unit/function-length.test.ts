@@ -1,5 +1,5 @@
 /**
- * Issue 30's size promise: no function in src/ is longer than 120 lines, so each one can be
+ * The layout's size promise: no function in src/ is longer than 120 lines, so each one can be
  * read on a screen or two. Measured on the TypeScript syntax tree (declarations, methods,
  * arrows and function expressions), from the first to the last line of the node.
  */

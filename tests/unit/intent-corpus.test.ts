@@ -1,5 +1,5 @@
 /**
- * The team's intent corpus (issue 29): the rules that read an author's words, measured on
+ * The team's intent corpus: the rules that read an author's words, measured on
  * hundreds of messages written the way authors write, in both languages. A false
  * authorisation fails the suite outright; every other kind has its target, and every case of
  * the team's own corpus passes except plain orders the rules ask about instead of acting on

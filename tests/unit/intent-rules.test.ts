@@ -1,5 +1,5 @@
 /**
- * The building blocks of reading an author's words (issue 29), pinned at their edges:
+ * The building blocks of reading an author's words, pinned at their edges:
  * sentences and clauses, questions, suppositions and retractions, the session's language,
  * answers against new instructions, refusals.
  */

@@ -1,4 +1,4 @@
-/** Run control from chat (seed 004): which messages are commands, and how the reply reads. */
+/** Run control from chat: which messages are commands, and how the reply reads. */
 import { jobSummaryText } from '../../src/activities/job-summary';
 import { jobCommandOf, jobCommandReply, jobQuestionOf } from '../../src/core/job-commands';
 import { read } from './read';

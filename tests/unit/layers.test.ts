@@ -1,5 +1,5 @@
 /**
- * The layout's promises, checked on the import graph (issue 30):
+ * The layout's promises, checked on the import graph:
  * - determinism lives in src/workflows and src/core: the workflow bundle reaches no other
  *   folder (the ESLint determinism rule covers exactly these two);
  * - layers import only downward: core ← workflows and activities ← api and worker;

@@ -1,5 +1,5 @@
 /**
- * Logs for people (issue 31): a local run on a terminal reads as lines, machines get JSON,
+ * Logs for people: a local run on a terminal reads as lines, machines get JSON,
  * and the workflow bundler's screenful of webpack output stays out of a normal start.
  */
 import { Writable } from 'node:stream';

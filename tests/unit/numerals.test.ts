@@ -1,5 +1,5 @@
 /**
- * One numeral parser (issue 9 item 10): Arabic, full-width, Chinese and English numerals are
+ * One numeral parser: Arabic, full-width, Chinese and English numerals are
  * equal in chapter references, ranges, titles and length requirements.
  */
 import {

@@ -1,7 +1,8 @@
 /**
- * Handoff packets as they are today (seed 001: 计划交接的交接说明固定带「已完成的不重做、
- * 不改刚交付的文件、不追加作者没要的产出」; 续写轮带已保存的文件、作者范围). Exact texts, so a
- * dropped line fails.
+ * Handoff packets as they are today: a handoff's packet always carries the fixed rules (do
+ * not redo what is done, do not change the files just delivered unless the todo says so, do
+ * not add output the author did not ask for); a continuation round's carries the saved files
+ * and the author's scope. Exact texts, so a dropped line fails.
  */
 import {
   FILE_STREAM_CONTINUATION_MARKER,

@@ -1,5 +1,5 @@
 /**
- * The plan table and the router answer's normalisation (seed 001 "多 Agent 协作流程"): the
+ * The plan table and the router answer's normalisation: the
  * table is the upper bound; write_content=false drops the writer; read_only empties it.
  */
 import {
@@ -24,7 +24,7 @@ const answer = (over: Record<string, unknown> = {}) =>
     ...over,
   });
 
-test('the plan table, exactly (seed 001)', () => {
+test('the plan table, exactly', () => {
   expect(PLAN_TABLE).toEqual({
     quick: ['writer'],
     standard: ['planner', 'writer'],

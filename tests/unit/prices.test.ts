@@ -1,5 +1,5 @@
 /**
- * Cost in money (issue 32, item 2): both providers' cached and reasoning fields are read, a
+ * Cost in money: both providers' cached and reasoning fields are read, a
  * price table prices each call with cached prompt tokens at the cached price, a model with
  * no price gets no cost, and bad prices stop start-up with a clear error.
  */

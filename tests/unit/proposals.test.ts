@@ -1,5 +1,5 @@
 /**
- * Confirming a proposed next step (issue 9 item 1, seed 001 Router): an offer in the closing
+ * Confirming a proposed next step: an offer in the closing
  * question plus a plain confirmation routes to the offered step; a short answer to a
  * follow-up question still inherits the whole route.
  */

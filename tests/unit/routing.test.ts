@@ -184,7 +184,7 @@ describe('plan table and router answers', () => {
   });
 });
 
-describe('noise gate (seed 004 L1)', () => {
+describe('noise gate', () => {
   test.each(['???', '…', '。。。', '', '   ', '？！', '...', '~~~', '\uFFFD\uFFFD'])('"%s" is noise', (m) =>
     expect(isNoiseMessage(m)).toBe(true),
   );

@@ -1,4 +1,4 @@
-/** Task board finalize rules (seed 001): ranges, units, artifacts, deleted files. Pure. */
+/** Task board finalize rules: ranges, units, artifacts, deleted files. Pure. */
 import { finalizeBoard, missingUnits, titleUnits } from '../../src/activities/task-board-rules';
 
 test('titleUnits reads ranges and single units in Chinese and English', () => {

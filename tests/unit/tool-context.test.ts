@@ -1,5 +1,5 @@
 /**
- * Nothing the system writes authorises anything (issue 29): a job's chapter and revision
+ * Nothing the system writes authorises anything: a job's chapter and revision
  * messages reach the tools as no author message at all, so author protection asks instead.
  */
 import { toolContextFor } from '../../src/activities/tools/tool-context';

@@ -1,5 +1,5 @@
 /**
- * One tool list for every agent of a turn (issue 32: a provider caches a prompt's start with
+ * One tool list for every agent of a turn (a provider caches a prompt's start with
  * its tools first), with who may call what enforced by name when a call runs.
  */
 import { AGENT_TOOLS, TOOL_NAMES, toolRefusal, toolsForTurn } from '../../src/core/tool-schemas';

@@ -1,6 +1,6 @@
 /**
- * Pure rules of the turn flow added for issue 9: the empty-file correction round, carried
- * signals (seed A52) and the review-round cap, decided in src/workflows/decide.ts.
+ * Pure rules of the turn flow: the empty-file correction round, the signals carried over it
+ * and the review-round cap, decided in src/workflows/decide.ts.
  */
 import { decideAfterRun, type DecideState, type RunFacts } from '../../src/workflows/decide';
 import { buildPacket } from '../../src/workflows/packets';
@@ -77,7 +77,7 @@ describe('empty-file correction round', () => {
     );
     expect(after.decision).toMatchObject({ action: 'run', agent: 'quality_reviewer', kind: 'explicit' });
   });
-  test('seed A52: a clarification request waits until the repair is done, then stops the turn', () => {
+  test('a clarification request waits until the repair is done, then stops the turn', () => {
     const d = decideAfterRun(facts({ emptyFile: empty, clarification: { question: 'Which POV?' } }), state());
     const carried = (d.decision as { repair: { carried: DecideState['carried'] } }).repair.carried;
     const after = decideAfterRun(

@@ -1,5 +1,5 @@
 /**
- * Durable approvals (issue 29): an agent that asks to delete or wholly rewrite a file the
+ * Durable approvals: an agent that asks to delete or wholly rewrite a file the
  * author wrote, which the author's message did not authorise, waits for the author's
  * decision instead of only refusing: approve runs the call, deny / timeout / interrupt do
  * not; a plain yes or no sent to the session decides it; anything else denies it and runs

@@ -1,5 +1,5 @@
 /**
- * Author-facing text in a real turn (seed 001 AgentTextShaper): what the author sees live
+ * Author-facing text in a real turn: what the author sees live
  * and what is stored are shaped the same way, held writer text included.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * Author-file protection bound to what the author said about that file (issue 9 item 2),
+ * Author-file protection bound to what the author said about that file,
  * inside real turns: whole references, folders, the open file.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * The author's work inside real turns (seed 001, "Agent 交接机制"): `stale_content` from the
+ * The author's work inside real turns: `stale_content` from the
  * request's read snapshots, edits that land only on the head they checked, the author's
  * net diff (`author_edits`) and `author_edits_touched`.
  */

@@ -1,5 +1,5 @@
 /**
- * Confirming a proposed next step (issue 9 item 1) in real turns: a confirmation routes to
+ * Confirming a proposed next step in real turns: a confirmation routes to
  * the offered step without the router; a short answer to a follow-up question inherits.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * Context for long books on real services (seed 001 ContextAssembler, 跨轮工作集): what an
+ * Context for long books on real services: what an
  * agent is actually sent when the budget is tight, the working set of the last two turns,
  * context assembled once per turn, and importance set by the author or the planner.
  */

@@ -1,5 +1,5 @@
 /**
- * The shared prompt ledger (seed 001 "预算与渲染"): system prompt, context, working set and
+ * The shared prompt ledger: system prompt, context, working set and
  * the author's message, teammates' text, packets and the run's own tool loop all count
  * against PROMPT_TOKEN_LEDGER_CEILING, and only the history window gives way as the loop grows.
  */

@@ -1,5 +1,5 @@
 /**
- * A model that gives two tool calls of one answer the same id (issue 34, item 5): each call
+ * A model that gives two tool calls of one answer the same id: each call
  * runs and is answered on its own — two create_file calls make two files, each announced
  * once — instead of the second being answered with the first's outcome and never made.
  */

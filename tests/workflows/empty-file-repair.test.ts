@@ -1,5 +1,5 @@
 /**
- * Honest saves (seed 001 "空文件纠偏轮", A52): an agent that created an empty file and did
+ * Honest saves: an agent that created an empty file and did
  * not write it gets one correction round; a file still empty after it ends the turn with
  * a plain notice, and the record (files, messages, outcome) agrees with what the author saw.
  * Real services, scripted offline model.
@@ -67,7 +67,7 @@ test('a file still empty after its correction round: workflow_stopped(empty_file
   expect(msgs[msgs.length - 1]!.content).toMatch(/未保存：《第3章》没有写入正文，已移除/);
 });
 
-test('seed A52: a question to the author from the interrupted run carries over the correction round; the turn then stops for the author', async () => {
+test('a question to the author from the interrupted run carries over the correction round; the turn then stops for the author', async () => {
   const { sessionId, projectId } = await createProjectAndSession(h);
   h.model.script([
     router({ current_agent: 'writer', workflow_plan: 'quick' }),
@@ -89,7 +89,7 @@ test('seed A52: a question to the author from the interrupted run carries over t
   expect(chatText(events)).toContain('Shall I write chapter 2 as well?');
 });
 
-test('seed A52 with the review gate: after the correction round the reviewer gets the carried question', async () => {
+test('with the review gate: after the correction round the reviewer gets the carried question', async () => {
   const { sessionId } = await createProjectAndSession(h);
   h.model.script([
     router({ current_agent: 'writer', workflow_plan: 'quick' }),

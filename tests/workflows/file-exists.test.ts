@@ -1,7 +1,7 @@
 /**
- * create_file with the title of a file that already exists in the same folder (issue 34,
- * item 4): the model gets `file_exists` with that file's id, to edit it, instead of a second
- * "Chapter 2" beside the first.
+ * create_file with the title of a file that already exists in the same folder: the model
+ * gets `file_exists` with that file's id, to edit it, instead of a second "Chapter 2" beside
+ * the first.
  */
 import {
   api,

@@ -1,5 +1,5 @@
 /**
- * Run control from chat (issue 29, seed 004): "pause the job", "进度怎么样", "cancel job <id>"
+ * Run control from chat: "pause the job", "进度怎么样", "cancel job <id>"
  * are answered without a model call, on the project's running job (or the one named), and a
  * job that stops leaves a closing message in its session saying what was written and what is left.
  */

@@ -1,5 +1,5 @@
 /**
- * What a job does with chapters that already have text (issue 32, item 5): by default it
+ * What a job does with chapters that already have text: by default it
  * leaves them as they are and says so — a job for chapters 1–3 in a project whose chapters
  * 1–2 were already written once rewrote them silently. `existing: "revise"` improves them in
  * place instead; the first progress event says which chapters it writes, skips or revises.

@@ -1,5 +1,5 @@
 /**
- * Seed 004 in front of the router (issue 9 item 12): noise gets a friendly question with no
+ * The noise gate in front of the router: noise gets a friendly question with no
  * agent work, and the first stream event goes out before the router's model call.
  */
 import {

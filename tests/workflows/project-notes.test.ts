@@ -1,5 +1,5 @@
 /**
- * Notes provenance in real turns (seed 001): update_project confirms a note only from a
+ * Notes provenance in real turns: update_project confirms a note only from a
  * verbatim quote of this turn's author message, records the rest as proposals, shares one
  * budget, renders the sections apart in the next agent's context, and never reports a
  * save that did not happen.

@@ -1,5 +1,5 @@
 /**
- * Review evidence on real services (seed 001 送审交接 / [待审查内容] / 审查上限): what the
+ * Review evidence on real services: what the
  * reviewer is sent, the review-round cap, and held writer text that survives a failed or
  * interrupted turn.
  */

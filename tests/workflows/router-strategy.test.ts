@@ -1,5 +1,5 @@
 /**
- * ROUTER_STRATEGY (seed 001 router "llm / off"): with `off` every turn starts with the writer
+ * ROUTER_STRATEGY (`llm` or `off`): with `off` every turn starts with the writer
  * and no router call is made, even for a message the router would send to the planner.
  */
 import { Worker } from '@temporalio/worker';

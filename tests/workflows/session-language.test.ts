@@ -1,5 +1,5 @@
 /**
- * The session keeps its reply language (issue 29): a Chinese author answering "OK", "👍" or
+ * The session keeps its reply language: a Chinese author answering "OK", "👍" or
  * "1" still gets Chinese; an explicit request switches it.
  */
 import {

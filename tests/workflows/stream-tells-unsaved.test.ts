@@ -1,5 +1,5 @@
 /**
- * What the stream shows and what is stored say the same true thing (issue 34, item 3): a turn
+ * What the stream shows and what is stored say the same true thing: a turn
  * that ends at the run cap while an empty file's correction round was due released the
  * writer's held "Chapter 3 is saved." to the live stream, and only the stored message said
  * the file was not saved. Now the live stream ends with the same "not saved" line.

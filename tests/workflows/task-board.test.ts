@@ -1,5 +1,5 @@
 /**
- * Task board finalize for author turns, on real services (seed 001): at turn end,
+ * Task board finalize for author turns, on real services: at turn end,
  * in-progress tasks close only from files this turn wrote that still exist with body
  * text; ranges need every unit; deleted units drop out; nothing written, no update; a
  * model's unverified "done" is reported.

@@ -1,5 +1,5 @@
 /**
- * The suite keeps out of the app's data (issue 31): its workflows run in their own Temporal
+ * The suite keeps out of the app's data: its workflows run in their own Temporal
  * namespace, its Redis keys in their own logical database, its MongoDB data in a database of
  * its own — so after `npm test` the app's workflow list in Temporal UI and its data are as
  * they were.

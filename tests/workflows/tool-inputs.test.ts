@@ -1,5 +1,5 @@
 /**
- * Model output is data (SPEC §12): every tool call goes through zod and the turn's project
+ * Model output is data: every tool call goes through zod and the turn's project
  * before anything is written. A table of hostile or broken calls, each made by the scripted
  * model in a real turn and run by the real tool activity (executeTool): each answers its
  * structured error, the turn goes on, and MongoDB is exactly as before.

@@ -85,8 +85,8 @@ test('prompts are composed per agent: role header, project type, scope directive
   const writer = requestsOf(h.model, 'writer')[0]!;
   expect(planner.system).toMatch(/^# Scriptorium agent: planner$/m);
   expect(writer.system).toMatch(/^# Scriptorium agent: writer$/m);
-  // What every agent shares comes first, the role after it, this turn's directives last (issue
-  // 32: a provider's prefix cache serves the shared start to every agent).
+  // What every agent shares comes first, the role after it, this turn's directives last (a
+  // provider's prefix cache serves the shared start to every agent).
   const shared = (a: string, b: string) => [...a].findIndex((c, i) => c !== b[i]);
   expect(shared(planner.system, writer.system)).toBe(
     planner.system.indexOf('# Scriptorium agent: planner') + '# Scriptorium agent: '.length,

@@ -42,7 +42,7 @@ test('standard plan: planner writes the outline, continuation round, then the wr
     'planner>writer:planned',
     'writer>writer:continuation',
   ]);
-  // Each card also reads as a sentence in the session's language (issue 31).
+  // Each card also reads as a sentence in the session's language.
   expect(ofType(events, 'handoff').map((e) => e.data.text)).toEqual([
     'The planner carries on where it stopped.',
     expect.stringMatching(/^Next in the plan: the writer/),

@@ -1,5 +1,5 @@
 /**
- * Cost in money end to end (issue 32, item 2): each model call's usage record carries the
+ * Cost in money end to end: each model call's usage record carries the
  * prompt tokens the provider served from its prefix cache (the offline model reports them as
  * a provider would) and its cost by the price table; the usage API sums both per project,
  * session and user, and calls to an unpriced model are counted, not priced.

@@ -1,5 +1,5 @@
 /**
- * Context assembly, once per request (seed 001 ContextAssembler). The first model step of a
+ * Context assembly, once per request. The first model step of a
  * turn builds the turn's context — the project-context block, the working set before the
  * author's message, the history window — and stores it as one TurnContext document; every
  * later step and every retry reads that document instead of rebuilding. So `[full]` means
@@ -57,7 +57,7 @@ const STANDING_TYPES: readonly string[] = ['outline', 'setting', 'character'];
 const TURN_WORK_REASONS: readonly Candidate['reason'][] = ['focus', 'attached', 'asked_chapter'];
 
 /**
- * The context in two parts, in the order a provider's prefix cache rewards (issue 32):
+ * The context in two parts, in the order a provider's prefix cache rewards:
  * - what stays: the project's standing material shown whole, by type and then by id, then
  *   the chapters shown whole, in book order — a book grows at its end, so the next
  *   chapter's prompt repeats all but the newest chapter;

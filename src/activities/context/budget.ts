@@ -1,5 +1,5 @@
 /**
- * Fits prioritized context items into a token budget (seed 001 "预算与渲染"). Each item is
+ * Fits prioritized context items into a token budget. Each item is
  * measured once; an item that does not fit whole is cut from the same measurement. Every
  * title line says what the model is looking at — the whole file, a cut with the way to read
  * the rest, or a retrieved snippet — so a fragment is never mistaken for the file.

@@ -1,4 +1,4 @@
-/** Context assembly for agent steps (seed 001 ContextAssembler and 跨轮工作集). */
+/** Context assembly for agent steps: the turn's context and the cross-turn working set. */
 export {
   assembleTurnContext,
   type ContextSettings,

@@ -5,9 +5,9 @@
  * They are the largest reads of a turn and grow with the book (on FerretDB v1 both are
  * collection scans), so overlapping them with the router call takes them off the path to the
  * first token. The chat history comes from the session's latest messages as prepareTurn
- * read them for it (session-messages.ts). Read at the start of the request, they are what
- * seed 001 means by "[full] as of request start". Another worker (or a retried step)
- * simply reads anew.
+ * read them for it (session-messages.ts). Read at the start of the request, they make a
+ * `[full]` item the whole text as of the start of the request. Another worker (or a retried
+ * step) simply reads anew.
  */
 import type { Models, TurnDoc } from '../../db/models';
 import type { Importance } from '../../core/domain';

@@ -1,5 +1,5 @@
 /**
- * Which project files matter for this request, in order (seed 001 prioritizer):
+ * Which project files matter for this request, in order:
  * CRITICAL (focus file, attached files; quotes are rendered apart) › CONSTRAINT (characters
  * but low-importance walk-ons, high-importance settings, outlines, the previous chapter;
  * cards and settings before chapters) › RELEVANT (chapters the message names, sibling chapters of the focus, medium

@@ -1,5 +1,5 @@
 /**
- * Full-text retrieval over a project's files (seed 001 ContextAssembler "检索片段"): each
+ * Full-text retrieval over a project's files: each
  * file is cut into paragraph-aligned chunks and ranked with BM25 (MiniSearch) against the
  * author's message and the router's scope. Chinese has no spaces, so CJK runs are indexed
  * as overlapping character bigrams (the classic CJK analyzer), other text as words. A chunk that mentions a character or setting named in the query

@@ -1,5 +1,5 @@
 /**
- * The cross-turn working set (seed 001 跨轮工作集). History replays drop tool results, so a
+ * The cross-turn working set. History replays drop tool results, so a
  * new turn learns what the previous ones did from two things: the breadcrumb on each
  * assistant message, and this block — the files read or written in the last two assistant
  * replies (turns, not agent runs), whole with their current text, the author's net edits

@@ -1,5 +1,5 @@
 /**
- * Author protection (SPEC §5, §8; issue 29): a file the author wrote any of the current text
+ * Author protection: a file the author wrote any of the current text
  * of is never deleted or wholly rewritten unless this turn's message authorised exactly that
  * (core/author-scope.ts: the grammar of orders, every word accounted for) or the author approved the call. Otherwise the call asks:
  * it answers `approval_required` (nothing written, nothing stored), the workflow publishes

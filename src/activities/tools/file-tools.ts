@@ -270,7 +270,7 @@ export async function editFile(ctx: ToolContext, args: ToolArgs<'edit_file'>): P
 }
 
 /**
- * `stale_content` (seed 001): the author wrote the file after the newest version the model
+ * `stale_content`: the author wrote the file after the newest version the model
  * saw in full this request. A file it has not seen in full is edited by exact match only.
  */
 async function staleFor(ctx: ToolContext, file: FileRecord, fileId: string): Promise<ToolExecution | null> {

@@ -1,6 +1,6 @@
 /**
  * set_importance: how much a character or setting matters to the book (high / medium / low),
- * which decides how surely it is in every agent's context (seed 001 prioritizer). The
+ * which decides how surely it is in every agent's context. The
  * author's own choice wins: an agent changes it only when the author asked in this turn.
  */
 import type { ToolArgs } from '../../core/tool-schemas';

@@ -1,5 +1,5 @@
 /**
- * `parallel_execute` (seed 001 tools table): a batch of read-only sub-tasks that the turn
+ * `parallel_execute`: a batch of read-only sub-tasks that the turn
  * workflow runs as parallel activities. Three activities, each idempotent:
  *
  * - `prepareParallel` checks the batch and answers how many sub-tasks to start (0: refused);
@@ -9,7 +9,7 @@
  *
  * Sub-tasks publish nothing: stream ids grow with the workflow's slots, so events from
  * activities finishing out of order would be rejected as duplicates. The batch is refused
- * whole on a read-only turn (`read_only_request`), even when it only reads (seed 001).
+ * whole on a read-only turn (`read_only_request`), even when it only reads.
  */
 import { Context } from '@temporalio/activity';
 import { type PARALLEL_TOOLS, type ToolArgs, toolArgSchemas, toolRefusal } from '../../core/tool-schemas';

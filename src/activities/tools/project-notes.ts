@@ -1,5 +1,5 @@
 /**
- * Project notes with provenance (seed 001, `config/project_notes.py`). Notes are stored as
+ * Project notes with provenance. Notes are stored as
  * plain text in three sections: entries with no marked source, entries the author
  * confirmed in their own words (【作者确认】), and the AI's proposals waiting for the
  * author (【AI 提议·待作者确认】). The heading lines parse back into the sections, so the

@@ -1,5 +1,5 @@
 /**
- * The skill readers (seed 001 tools table): `load_skill` (L2: the method and the list of
+ * The skill readers: `load_skill` (L2: the method and the list of
  * files) and `read_skill_resource` (L3: one file, or the method, a page at a time). Both
  * read only the turn owner's enabled skills, record usage once per turn, and share the
  * turn's allowance of distinct skills and skill tokens (src/skills/budget.ts).

@@ -1,4 +1,4 @@
-/** The protocol every writing agent shares (seed 001 `prompts/base.py`). Prompts are data. */
+/** The protocol every writing agent shares. Prompts are data. */
 export const BASE_PROTOCOL = `You are one member of Scriptorium's writing team working inside the author's project.
 
 Execution protocol:

@@ -54,7 +54,7 @@ export function languageDirective(language: 'zh' | 'en'): string {
  * What every writing agent is told first, the same for every agent and turn of a project: the
  * protocol and the project type. With the shared tool list and the project material after it,
  * this start is what a provider's prefix cache serves to every agent of a turn and every
- * chapter of a job (issue 32). The role comes later ({@link rolePrompt}), after the material.
+ * chapter of a job. The role comes later ({@link rolePrompt}), after the material.
  */
 export function buildSystemPrompt(opts: { projectType: ProjectType }): string {
   return [BASE_PROTOCOL, PROJECT_TYPE_PROMPTS[opts.projectType]].join('\n\n');

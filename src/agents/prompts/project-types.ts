@@ -1,6 +1,6 @@
 import type { ProjectType } from '../../core/domain';
 
-/** Project-type guidance (seed 001 `novel.py` / `short_story.py` / `screenplay.py`). */
+/** Project-type guidance, one per project type. */
 export const PROJECT_TYPE_PROMPTS: Record<ProjectType, string> = {
   novel: `Project type: novel. Long arcs across many chapters; each chapter advances plot and character, ends with a pull to the next. Chapters are draft files titled "Chapter N" (Chinese: "第N章").`,
   short_story: `Project type: short story. One tight arc, few characters, every scene earns its place; usually one to a few draft files.`,

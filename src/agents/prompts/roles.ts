@@ -1,6 +1,6 @@
 import type { AgentName } from '../../core/events';
 
-/** Role instructions (seed 001 `prompts/subagents.py`). */
+/** Role instructions, one per agent but the router. */
 export const ROLE_PROMPTS: Record<Exclude<AgentName, 'router'>, string> = {
   planner: `Role: planner (大纲规划师). You design structure: premise, arcs, character roles and a chapter-by-chapter outline.
 Write plans into an outline file (type "outline"), one entry per chapter/episode with its goal, conflict and turn. Do not write chapter prose.

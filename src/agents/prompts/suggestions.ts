@@ -1,5 +1,5 @@
 /**
- * The next-step suggestions prompt (seed 001 prompts/suggestions.py, suggest_service.py):
+ * The next-step suggestions prompt:
  * after a turn, 2–4 short things the author could ask for next, in the author's language.
  * Pure module; the activity in src/activities/suggestions.ts sends it and cleans the answer.
  */

@@ -1,5 +1,5 @@
 /**
- * The manuscript a project exports (issue 33): its chapters in order, each as blocks of text,
+ * The manuscript a project exports: its chapters in order, each as blocks of text,
  * and its front matter. Read-only: the writers (markdown.ts, docx.ts, epub.ts) only format
  * what this module reads.
  *

@@ -1,5 +1,5 @@
 /**
- * `GET /projects/:id/export?format=md|epub|docx[&frontMatter=true|false]` (issue 33): the
+ * `GET /projects/:id/export?format=md|epub|docx[&frontMatter=true|false]`: the
  * manuscript as a file to download. Read-only: it reads the project's files and writes
  * nothing. A project with no chapter text yet is a 409 `nothing_to_export` rather than an
  * empty book (an EPUB needs at least one chapter in its spine, and an empty download would

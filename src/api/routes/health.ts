@@ -19,7 +19,7 @@ async function probe(
   }
 }
 
-/** Reachability of Temporal, MongoDB and Redis, the auth mode, and config conflicts (seed 002, pit 1). Public. */
+/** Reachability of Temporal, MongoDB and Redis, the auth mode, and config conflicts. Public. */
 export function healthRouter(deps: AppDeps): Router {
   const r = Router();
   const auth = deps.config.meta.auth;

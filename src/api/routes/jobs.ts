@@ -1,5 +1,5 @@
 /**
- * Long multi-chapter jobs (SPEC §7): one POST starts workflow `job-<jobId>`; the job's
+ * Long multi-chapter jobs: one POST starts workflow `job-<jobId>`; the job's
  * progress streams over SSE with the same resume semantics as turns; pause, resume and
  * cancel are signals. The workflow owns the job's state — these routes record the request,
  * start or signal the workflow and read what it wrote.

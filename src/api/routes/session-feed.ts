@@ -1,5 +1,5 @@
 /**
- * A session's live feed and its turns (SPEC §14): what a second tab or device needs to follow
+ * A session's live feed and its turns: what a second tab or device needs to follow
  * a session without polling. The feed is served exactly like a turn's or job's stream
  * (src/api/sse.ts: Last-Event-ID or ?after=, late join from the first event, `reset` for an
  * id it cannot answer for), but it never ends: a session has no terminal event.

@@ -1,5 +1,5 @@
 /**
- * Skills REST (seed 001 skills/): import a SKILL.md package as a zip, list, read, export as
+ * Skills REST: import a SKILL.md package as a zip, list, read, export as
  * a zip, enable / disable, delete. Skills belong to one user: another user's skill ids
  * answer 404 like everything else. Import refuses hostile archives with a `skill_*` code
  * naming the reason (src/skills/package.ts); nothing in a skill is ever executed.

@@ -2,7 +2,7 @@
  * Token usage by project, session and user: totals, per agent and per turn. Numbers come
  * from the per-step UsageRecords (provider usage, or an estimate when the provider sent
  * none); `estimated: true` wherever any record behind a figure was an estimate, so nobody
- * mistakes a counted number for a billed one (seed 002, invariant 3).
+ * mistakes a counted number for a billed one.
  */
 import { Router } from 'express';
 import type { AppDeps } from '../context';
@@ -152,7 +152,7 @@ export function usageRouter(deps: AppDeps): Router {
       res.json({ [scope.key]: id, ...(await usageReport(models, { ownerId: userId, [scope.key]: id })) });
     });
 
-  /** Everything the caller spent (the per-user roll-up of SPEC §10); per project and session live above. */
+  /** Everything the caller spent (the per-user roll-up); per project and session live above. */
   r.get('/usage', async (req, res) => {
     const userId = userOf(req);
     res.json({ userId, ...(await usageReport(models, { ownerId: userId }, { perTurn: false })) });

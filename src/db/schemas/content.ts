@@ -20,7 +20,7 @@ export const projectSchema = new Schema(
     title: { type: String, required: true },
     type: { type: String, enum: PROJECT_TYPES, required: true },
     summary: { type: String, default: '' },
-    /** The author's name as it goes on an exported book's title page (issue 33); empty: none. */
+    /** The author's name as it goes on an exported book's title page; empty: none. */
     author: { type: String, default: '' },
     style: { type: String, default: '' },
     notes: { type: String, default: '' },

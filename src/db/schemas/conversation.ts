@@ -193,7 +193,7 @@ export const readSnapshotSchema = new Schema(
 
 /**
  * The context of one turn, assembled once by its first model step and reused by every
- * later step and retry (seed 001 ContextAssembler): the `[full]` items really are the text
+ * later step and retry: the `[full]` items really are the text
  * as of the start of the request, and a step costs one read instead of a rebuild.
  */
 export const turnContextSchema = new Schema(
@@ -212,7 +212,7 @@ export const turnContextSchema = new Schema(
      * The rendered project context and its tokens (both parts): `context` is the standing part
      * (the project's outline, settings and characters shown whole), sent before the history;
      * `contextMoving` what changes from turn to turn (the file list, quotes, chapters,
-     * snippets), sent after it — what stays the same comes first, for prefix caches (issue 32).
+     * snippets), sent after it — what stays the same comes first, for prefix caches.
      */
     context: { type: String, default: '' },
     contextMoving: { type: String, default: '' },

@@ -1,6 +1,6 @@
 /**
  * The planner, hook designer and writer personas. All three follow the file streaming
- * protocol (SPEC §5): a fresh run calls `create_file` without content; once the tool
+ * protocol: a fresh run calls `create_file` without content; once the tool
  * answers ok, the agent streams a lead-in line and a `<file>` … `</file>` block and stops
  * right after `</file>`; in the continuation round that follows it only sums up.
  */

@@ -1,6 +1,6 @@
 /**
  * The persona's router: keyword heuristics over the author's message, answered as one
- * JSON object in the router's output shape (SPEC §4 step 3).
+ * JSON object in the router's output shape.
  */
 import { truncate } from '../../core/text';
 import type { AgentName } from '../types';
