@@ -4,7 +4,7 @@
  * "chapters 2–5") is done only when every unit has a file; until then it records `doneUnits`
  * and `progress`, and units whose files were deleted drop out.
  *
- * Pure module. Unit numbers come from the shared numeral parser (src/shared/numerals.ts).
+ * Pure module. Unit numbers come from the shared numeral parser (src/core/numerals.ts).
  */
 import { findUnitRefs } from '../core/numerals';
 
