@@ -9,7 +9,8 @@ import { draft, type AnyEventDraft } from '../core/events';
 import { idFromKey, type Models } from '../db/models';
 import type { ToolOutcome } from '../core/turn-types';
 import type { WorkAgent } from '../core/plans';
-import { createFileOnce, isBodyType, writeVersion, WriteRefused } from '../db/file-store';
+import { isBodyFileType } from '../core/domain';
+import { createFileOnce, writeVersion, WriteRefused } from '../db/file-store';
 
 export interface CaptureToSave {
   turnId: string;
@@ -94,7 +95,7 @@ export async function saveCapture(
         fileType: saved.type,
         title: saved.title,
         op: 'edited',
-        bodyWords: isBodyType(saved.type) ? v.words : 0,
+        bodyWords: isBodyFileType(saved.type) ? v.words : 0,
       },
     };
   } catch (err) {

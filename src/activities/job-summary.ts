@@ -4,7 +4,7 @@
  * language, with the chapter forms people write ("chapters 1–3", "第1–3章"). Idempotent: one
  * message per job, status and chapter count.
  */
-import { isDuplicateKey, type JobDoc, type Models } from '../db/models';
+import { insertOnce, type JobDoc, type Models } from '../db/models';
 import { reserveMessageSeqs } from '../db/turn-records';
 import { chapterList, chapterRange, type JobFailureReason, jobWords } from '../core/author-words';
 import { type Lang } from './job-text';
@@ -92,19 +92,15 @@ export async function postJobSummary(
   const key = `job:${jobId}:summary:${status}:${job.chaptersDone.length}:${facts.next}`;
   if (await models.Message.exists({ key })) return;
   const seq = (await reserveMessageSeqs(models, job.sessionId, 1)) ?? 0;
-  try {
-    // The job's id stands for the turn: no turn of the session is this message's.
-    await models.Message.create({
-      sessionId: job.sessionId,
-      projectId: job.projectId,
-      turnId: jobId,
-      role: 'assistant',
-      agent: null,
-      content: text,
-      seq,
-      key,
-    });
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-  }
+  // The job's id stands for the turn: no turn of the session is this message's.
+  await insertOnce(models.Message, {
+    sessionId: job.sessionId,
+    projectId: job.projectId,
+    turnId: jobId,
+    role: 'assistant',
+    agent: null,
+    content: text,
+    seq,
+    key,
+  });
 }

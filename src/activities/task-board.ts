@@ -6,7 +6,7 @@
 import { casLost, casWritten, compareAndSet } from '../db/compare-and-set';
 import { readProjectState, writeProjectState } from '../db/project-state';
 import type { Models } from '../db/models';
-import { BODY_FILE_TYPES } from '../core/domain';
+import { BODY_FILE_TYPES, isBodyFileType } from '../core/domain';
 import { finalizeBoard, titleUnits } from './task-board-rules';
 
 /** Units of every live body file with text in the project. */
@@ -48,7 +48,7 @@ export async function finalizeTaskBoard(
       .lean()
   ).map((f) => ({
     title: f.title,
-    body: BODY_FILE_TYPES.includes(f.type as (typeof BODY_FILE_TYPES)[number]),
+    body: isBodyFileType(f.type),
   }));
   await compareAndSet(`task board of project ${turn.projectId}`, async () => {
     // The first attempt works from the read above; a retry after a lost race reads again.

@@ -6,6 +6,7 @@ import { draft, NON_TERMINAL_STOP_REASONS, TOLD_IN_REPLY_STOP_REASONS, type AnyE
 import { idFromKey, isDuplicateKey } from '../db/models';
 import { releaseSessionLock } from '../db/turn-records';
 import { ACTIVE_TURN_STATUSES } from '../core/domain';
+import { isObjectId } from '../core/ids';
 import { detectLanguage } from '../core/text';
 import type { FinalizeInput, FinalizeResult, ToolOutcome } from '../core/turn-types';
 import type { WorkAgent } from '../core/plans';
@@ -415,7 +416,7 @@ async function appendAssistantMessages(
 
 /** Ids among these that no longer exist at all (rolled back by an earlier attempt of finalize). */
 async function filesGone(models: ActivityDeps['models'], ids: (string | undefined)[]): Promise<Set<string>> {
-  const wanted = [...new Set(ids.filter((x): x is string => !!x && /^[0-9a-f]{24}$/.test(x)))];
+  const wanted = [...new Set(ids.filter((x): x is string => !!x && isObjectId(x)))];
   if (!wanted.length) return new Set();
   const found = await models.File.find({ _id: { $in: wanted } })
     .select({ _id: 1 })

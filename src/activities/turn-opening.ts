@@ -5,7 +5,7 @@
  */
 import type { JobOffer } from '../core/routing';
 import { draft } from '../core/events';
-import { isDuplicateKey } from '../db/models';
+import { insertOnce } from '../db/models';
 import { reserveMessageSeqs } from '../db/turn-records';
 import { sessionLanguage } from '../core/language';
 import type { ActivityDeps } from './deps';
@@ -97,20 +97,16 @@ export function createTurnOpeningActivities(deps: ActivityDeps) {
       const key = `${input.turnId}:${kind}`;
       if (!(await models.Message.exists({ key }))) {
         const seq = (await reserveMessageSeqs(models, turn.sessionId, 1)) ?? 0;
-        try {
-          await models.Message.create({
-            sessionId: turn.sessionId,
-            projectId: turn.projectId,
-            turnId: input.turnId,
-            role: 'assistant',
-            agent: 'router',
-            content: text,
-            seq,
-            key,
-          });
-        } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
-        }
+        await insertOnce(models.Message, {
+          sessionId: turn.sessionId,
+          projectId: turn.projectId,
+          turnId: input.turnId,
+          role: 'assistant',
+          agent: 'router',
+          content: text,
+          seq,
+          key,
+        });
       }
       // A job command asked about: the next turn's plain yes runs it (the turn's own record; a retry sets the same).
       if (input.offer) await models.Turn.updateOne({ _id: input.turnId }, { $set: { offer: input.offer } });

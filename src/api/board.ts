@@ -12,14 +12,8 @@
  * Reordering lives here too: a move or a renumbering is planned by core/chapter-order and
  * applied as title and `order` changes only — never a new version of any text.
  */
-import {
-  CHAPTER_TYPES,
-  inTreeOrder,
-  planMove,
-  planRenumber,
-  type ReorderPlan,
-  titleNumber,
-} from '../core/chapter-order';
+import { inTreeOrder, planMove, planRenumber, type ReorderPlan, titleNumber } from '../core/chapter-order';
+import { BODY_FILE_TYPES } from '../core/domain';
 import { outlineEntries, type OutlineEntry } from '../core/outline';
 import { findUnitRefs } from '../core/numerals';
 import { detectLanguage } from '../core/text';
@@ -55,7 +49,7 @@ type ChapterFile = Pick<
 
 /** Live chapter files of a project, in the manuscript's order (no text). */
 export async function chapterFiles(models: Models, projectId: string): Promise<ChapterFile[]> {
-  const files = await models.File.find({ projectId, deletedAt: null, type: { $in: CHAPTER_TYPES } })
+  const files = await models.File.find({ projectId, deletedAt: null, type: { $in: BODY_FILE_TYPES } })
     .select({
       title: 1,
       type: 1,

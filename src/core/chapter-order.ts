@@ -13,12 +13,11 @@
  * uses (gaps and a chapter 0 stay), so no title takes a number another file still holds.
  * Pure module.
  */
+import { isBodyFileType } from './file-types';
 import { findUnitRefs, parseChineseNumeral, parseEnglishNumber, unitOfTitle } from './numerals';
 
 /** The tree's groups, in order. */
 export const TREE_TYPE_ORDER = ['outline', 'character', 'setting', 'draft', 'script', 'folder'] as const;
-/** Files whose titles carry chapter (episode) numbers. */
-export const CHAPTER_TYPES: readonly string[] = ['draft', 'script'];
 
 /** The unit number a title names first ("Chapter Ten" → 10, "第三章" → 3), or null. */
 export function titleNumber(title: string): number | null {
@@ -86,7 +85,7 @@ export function inTreeOrder<T extends Orderable>(files: readonly T[]): T[] {
     .sort((a, b) => a - b)
     .flatMap((rank) => {
       const list = byType.get(rank)!;
-      return CHAPTER_TYPES.includes(list[0]!.type) ? chapterSequence(list) : list.sort(tieBreak);
+      return isBodyFileType(list[0]!.type) ? chapterSequence(list) : list.sort(tieBreak);
     });
 }
 

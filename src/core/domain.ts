@@ -2,6 +2,7 @@
  * Domain vocabulary shared by workflows, activities and the API. Pure module.
  */
 import { z } from 'zod';
+import { OBJECT_ID } from './ids';
 
 export const PROJECT_TYPES = ['novel', 'short_story', 'screenplay'] as const;
 export const projectTypeSchema = z.enum(PROJECT_TYPES);
@@ -10,8 +11,7 @@ export type ProjectType = z.infer<typeof projectTypeSchema>;
 export const FILE_TYPES = ['outline', 'character', 'setting', 'draft', 'script', 'folder'] as const;
 export const fileTypeSchema = z.enum(FILE_TYPES);
 export type FileType = z.infer<typeof fileTypeSchema>;
-/** Body-text files: writes into these count toward the review gate. */
-export const BODY_FILE_TYPES: readonly FileType[] = ['draft', 'script'];
+export { BODY_FILE_TYPES, type BodyFileType, isBodyFileType } from './file-types';
 
 /** How much a character or setting matters to the book; drives its context priority. */
 export const IMPORTANCE_LEVELS = ['high', 'medium', 'low'] as const;
@@ -39,7 +39,7 @@ export const JOB_STATUSES = ['queued', 'running', 'pausing', 'paused', 'failed',
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** 24-hex ObjectId strings: every id we hand out. */
-export const objectIdSchema = z.string().regex(/^[0-9a-f]{24}$/, 'must be a 24-character hex id');
+export const objectIdSchema = z.string().regex(OBJECT_ID, 'must be a 24-character hex id');
 
 export const turnWorkflowId = (turnId: string): string => `turn-${turnId}`;
 export const jobWorkflowId = (jobId: string): string => `job-${jobId}`;

@@ -11,6 +11,7 @@
 import type { UnitKind } from './numerals';
 import type { ReadClause, Word } from './reading';
 import * as W from './order-words';
+import { OBJECT_ID_ANY_CASE } from './ids';
 
 export type FileAction = 'delete' | 'rewrite';
 export type JobAction = 'pause' | 'resume' | 'cancel';
@@ -541,7 +542,7 @@ function eatJobNoun(c: Cursor): boolean {
       (j === c.i || c.toks[j]!.start === c.toks[j - 1]!.end)
     )
       hex += c.toks[j++]!.text;
-    if (/^[0-9a-f]{24}$/i.test(hex)) c.i = j;
+    if (OBJECT_ID_ANY_CASE.test(hex)) c.i = j;
     return true;
   }
   return false;

@@ -6,8 +6,9 @@
 import { z } from 'zod';
 import type { AgentName } from './events';
 import { fileTypeSchema, importanceSchema } from './domain';
+import { OBJECT_ID } from './ids';
 
-const id = z.string().regex(/^[0-9a-f]{24}$/, 'file ids are 24-character hex strings');
+const id = z.string().regex(OBJECT_ID, 'file ids are 24-character hex strings');
 const WORK_AGENTS = ['planner', 'hook_designer', 'writer', 'quality_reviewer'] as const;
 
 export const toolArgSchemas = {

@@ -17,6 +17,26 @@ export const addUsage = (a: Usage, b: Usage): Usage => ({
   totalTokens: a.totalTokens + b.totalTokens,
 });
 
+/**
+ * Usage with what it cost, as the usage API reports it. A shape of its own: `Usage` travels
+ * in turn and job workflow state and outcomes, which stay as they are.
+ */
+export interface CostedUsage extends Usage {
+  /** Prompt tokens the provider served from its prefix cache (part of promptTokens). */
+  cachedPromptTokens: number;
+  /** USD by the price table (MODEL_PRICES) of every priced call. */
+  costUsd: number;
+}
+
+export const zeroCostedUsage = (): CostedUsage => ({ ...zeroUsage(), cachedPromptTokens: 0, costUsd: 0 });
+
+/** The sum; USD in nano-dollars, as each usage record is, so a sum stays free of floating noise. */
+export const addCostedUsage = (a: CostedUsage, b: CostedUsage): CostedUsage => ({
+  ...addUsage(a, b),
+  cachedPromptTokens: a.cachedPromptTokens + b.cachedPromptTokens,
+  costUsd: Math.round((a.costUsd + b.costUsd) * 1e9) / 1e9,
+});
+
 /** What a provider says beyond the counts: prompt tokens served from its prefix cache, reasoning tokens. */
 export interface UsageDetails {
   cachedPromptTokens: number;

@@ -8,7 +8,7 @@
  */
 import type { Model } from 'mongoose';
 import { casLost, casWritten, compareAndSet } from './compare-and-set';
-import { isDuplicateKey, type Models } from './models';
+import { insertOnce, type Models } from './models';
 import { deleteIncarnation, incarnationOf } from './revision-claims';
 
 // Any claim model: its documents are `{ _id, [holderField], createdAt }`.
@@ -41,12 +41,8 @@ export async function claimExclusive(models: Models, spec: ClaimSpec): Promise<{
   return compareAndSet<{ busyWith: ClaimDoc | null }>(
     spec.label,
     async () => {
-      try {
-        await spec.model.create({ _id: spec.id, [spec.holderField]: spec.holder });
+      if (await insertOnce(spec.model, { _id: spec.id, [spec.holderField]: spec.holder }))
         return casWritten({ busyWith: null });
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
       const claim = (await spec.model.findById(spec.id).lean()) as ClaimDoc | null;
       if (!claim) return casLost;
       if (claim[spec.holderField] === spec.holder) return casWritten({ busyWith: null });

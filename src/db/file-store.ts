@@ -7,8 +7,8 @@ import { diffLines, structuredPatch } from 'diff';
 import { Types } from 'mongoose';
 import { casLost, casWritten, compareAndSet } from './compare-and-set';
 import type { FileDoc, FileVersionDoc, Models } from './models';
-import { idFromKey, isDuplicateKey } from './models';
-import { BODY_FILE_TYPES, type FileType, type VersionAuthor } from '../core/domain';
+import { idFromKey, insertOnce } from './models';
+import type { VersionAuthor } from '../core/domain';
 import { countWords } from '../core/text';
 
 export type FileRecord = FileDoc & { _id: Types.ObjectId };
@@ -81,15 +81,9 @@ export class VersionConflict extends Error {
   }
 }
 
-export const isBodyType = (t: string): boolean => BODY_FILE_TYPES.includes(t as FileType);
-
 /** Inserts a file once: its id derives from a write key, so a retry finds it already there. */
 export async function createFileOnce(models: Models, doc: { _id: string } & Record<string, unknown>): Promise<void> {
-  try {
-    await models.File.create(doc);
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-  }
+  await insertOnce(models.File, doc);
 }
 
 export async function findLiveFile(models: Models, projectId: string, fileId: string): Promise<FileRecord | null> {
@@ -139,22 +133,20 @@ export async function writeVersion(
       throw new VersionConflict(fileId, meta.expectedVersion, file.versionCount);
     const version = file.versionCount + 1;
     const words = countWords(content);
-    try {
-      await models.FileVersion.create({
-        _id: versionId,
-        fileId,
-        projectId: file.projectId,
-        version,
-        content,
-        words,
-        author: meta.author,
-        agent: meta.agent ?? null,
-        turnId: meta.turnId ?? null,
-        operation: meta.operation,
-        ...meta.record,
-      });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
+    const inserted = await insertOnce(models.FileVersion, {
+      _id: versionId,
+      fileId,
+      projectId: file.projectId,
+      version,
+      content,
+      words,
+      author: meta.author,
+      agent: meta.agent ?? null,
+      turnId: meta.turnId ?? null,
+      operation: meta.operation,
+      ...meta.record,
+    });
+    if (!inserted) {
       // Another writer took this version number. If its head move never happened (a crash
       // between the two writes), finish it, so the file does not stay behind its history.
       const taken = await latestVersion(models, fileId);

@@ -5,7 +5,7 @@
  * order also has an integer sequence (same-second writes must not reorder).
  */
 import { createHash } from 'node:crypto';
-import { type FlattenMaps, type Connection, type InferSchemaType, Types } from 'mongoose';
+import { type FlattenMaps, type Connection, type InferSchemaType, type Model, Types } from 'mongoose';
 import {
   agentStepSchema,
   messageSchema,
@@ -89,4 +89,23 @@ export function idFromKey(key: string): string {
 /** Duplicate-key error from MongoDB or FerretDB. */
 export function isDuplicateKey(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;
+}
+
+/**
+ * Inserts one document unless a unique index says it is there already (a retry, or another
+ * writer first): true when this call inserted it, false on a duplicate key. Any other error
+ * is thrown.
+ */
+export async function insertOnce(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the models have unrelated schema types
+  model: Model<any>,
+  doc: object,
+): Promise<boolean> {
+  try {
+    await model.create(doc);
+    return true;
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    return false;
+  }
 }

@@ -30,7 +30,7 @@
  * On MongoDB every step is atomic anyway; the claims cost one insert per write.
  */
 import type { Model } from 'mongoose';
-import { isDuplicateKey, type Models } from './models';
+import { insertOnce, type Models } from './models';
 
 /** Claims below the newest by more than this may be pruned (once old enough). */
 const KEEP_REVISIONS = 8;
@@ -96,12 +96,8 @@ export async function writeRevision<V extends object>(
   if (performance.now() - read.readAt > PRUNE_AFTER_MS / 2) return false;
   const target = revisionTarget(model, id);
   const rev = read.rev + 1;
-  try {
-    await models.RevisionClaim.create({ _id: revisionClaimId(target, rev), target, rev, value });
-  } catch (err) {
-    if (isDuplicateKey(err)) return false;
-    throw err;
-  }
+  if (!(await insertOnce(models.RevisionClaim, { _id: revisionClaimId(target, rev), target, rev, value })))
+    return false;
   await applyClaim(model, id, rev, value);
   await settle(models, model, id, target);
   if (rev % KEEP_REVISIONS === 0) await pruneRevisions(models, target, rev);
@@ -122,10 +118,7 @@ export async function deleteIncarnation(
 ): Promise<void> {
   const target = `${revisionTarget(model, id)}:del`;
   const claimId = `${target}:${incarnation}`;
-  try {
-    await models.RevisionClaim.create({ _id: claimId, target, rev: 0, value: null });
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
+  if (!(await insertOnce(models.RevisionClaim, { _id: claimId, target, rev: 0, value: null }))) {
     const claim = await models.RevisionClaim.findById(claimId).select({ createdAt: 1 }).lean();
     // Its deleter died between claim and delete (a delete takes milliseconds): finish it.
     if (!claim || Date.now() - new Date(claim.createdAt).getTime() < DELETE_ROLL_FORWARD_MS) return;

@@ -5,7 +5,7 @@
  */
 import { type ClaimDoc, claimExclusive, releaseClaim } from './claims';
 import { ACTIVE_TURN_STATUSES, type TurnStatus, turnWorkflowId } from '../core/domain';
-import { idFromKey, isDuplicateKey, type Models, type SessionLockDoc } from './models';
+import { idFromKey, insertOnce, type Models, type SessionLockDoc } from './models';
 import { quiet } from '../core/quiet';
 
 /**
@@ -134,43 +134,35 @@ export async function createTurnRecords(
   // Turn is created (both idempotent), and takes a number only when none did.
   const stored = opts.newTurn ? null : quiet(models.Message.exists({ _id }).exec());
   const reserved = opts.newTurn ? quiet(reserveSeq()) : null;
-  try {
-    await models.Turn.create({
-      _id: t.turnId,
-      sessionId: t.sessionId,
-      projectId: t.projectId,
-      ownerId: t.ownerId,
-      message: t.message,
-      focusFileId: t.focusFileId ?? null,
-      attachedFileIds: t.attachedFileIds ?? [],
-      quotes: t.quotes ?? [],
-      skills: t.skills ?? [],
-      status: 'queued',
-      workflowId: turnWorkflowId(t.turnId),
-      jobId: t.jobId ?? null,
-      requestId: t.requestId ?? null,
-      uiLanguage: t.uiLanguage ?? null,
-    });
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-  }
+  await insertOnce(models.Turn, {
+    _id: t.turnId,
+    sessionId: t.sessionId,
+    projectId: t.projectId,
+    ownerId: t.ownerId,
+    message: t.message,
+    focusFileId: t.focusFileId ?? null,
+    attachedFileIds: t.attachedFileIds ?? [],
+    quotes: t.quotes ?? [],
+    skills: t.skills ?? [],
+    status: 'queued',
+    workflowId: turnWorkflowId(t.turnId),
+    jobId: t.jobId ?? null,
+    requestId: t.requestId ?? null,
+    uiLanguage: t.uiLanguage ?? null,
+  });
   if (stored && (await stored)) return { seq: null };
   const seq = (await (reserved ?? reserveSeq())) ?? 0;
-  try {
-    await models.Message.create({
-      _id,
-      sessionId: t.sessionId,
-      projectId: t.projectId,
-      turnId: t.turnId,
-      role: 'user',
-      content: t.message,
-      seq,
-      key,
-    });
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
-    // An earlier attempt's message holds the key; the number reserved here stays unused.
-    return { seq: null };
-  }
+  const inserted = await insertOnce(models.Message, {
+    _id,
+    sessionId: t.sessionId,
+    projectId: t.projectId,
+    turnId: t.turnId,
+    role: 'user',
+    content: t.message,
+    seq,
+    key,
+  });
+  // An earlier attempt's message holds the key; the number reserved here stays unused.
+  if (!inserted) return { seq: null };
   return { seq: seq > 0 ? seq : null };
 }

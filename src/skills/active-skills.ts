@@ -5,7 +5,8 @@
  * not found.
  */
 import { isValidObjectId } from 'mongoose';
-import { isDuplicateKey, type Models, type SkillDoc } from '../db/models';
+import { insertOnce, type Models, type SkillDoc } from '../db/models';
+import { isObjectId } from '../core/ids';
 
 /** Enabled skills of one user, by name. */
 export async function enabledSkills(models: Models, ownerId: string): Promise<SkillDoc[]> {
@@ -16,7 +17,7 @@ export async function enabledSkills(models: Models, ownerId: string): Promise<Sk
     .lean();
 }
 
-const isHexId = (s: string): boolean => /^[0-9a-f]{24}$/.test(s) && isValidObjectId(s);
+const isHexId = (s: string): boolean => isObjectId(s) && isValidObjectId(s);
 
 /** One enabled skill of the user, by id or by name (case-insensitive); null when there is none. */
 export async function findEnabledSkill(models: Models, ownerId: string, ref: string): Promise<SkillDoc | null> {
@@ -54,14 +55,7 @@ export async function recordSkillUse(
   ownerId: string,
   now: Date,
 ): Promise<void> {
-  let inserted = false;
-  try {
-    await models.SkillUse.create({ _id: `${turnId}:${skillId}`, turnId, skillId, ownerId });
-    inserted = true;
-  } catch (err) {
-    // Read before in this turn (or by a parallel sub-task at the same moment): counted already.
-    if (!isDuplicateKey(err)) throw err;
-  }
-  if (inserted)
+  // Not inserted: read before in this turn (or by a parallel sub-task at the same moment), counted already.
+  if (await insertOnce(models.SkillUse, { _id: `${turnId}:${skillId}`, turnId, skillId, ownerId }))
     await models.Skill.updateOne({ _id: skillId, ownerId }, { $inc: { usageCount: 1 }, $set: { lastUsedAt: now } });
 }

@@ -8,6 +8,7 @@
 import { addUsage } from '../core/usage';
 import { CancellationScope, isCancellation } from '@temporalio/workflow';
 import { draft } from '../core/events';
+import { isBodyFileType } from '../core/file-types';
 import type { LlmStepResult, RunKind, ToolOutcome } from '../core/turn-types';
 import type { TurnActivities } from './activities-proxy';
 import { freshRunFacts, type RunFacts } from './decide';
@@ -34,8 +35,6 @@ export interface RunHooks {
   /** Scope of the LLM step in flight, so the interrupt handler can cancel it. */
   setActiveScope(scope: CancellationScope | null): void;
 }
-
-const BODY_TYPES = ['draft', 'script'];
 
 export async function runAgent(st: TurnRunState, req: RunRequest, hooks: RunHooks): Promise<RunFacts> {
   const { acts } = hooks;
@@ -203,7 +202,7 @@ function recordWrite(st: TurnRunState, facts: RunFacts, agent: WorkAgent, o: Too
     facts.createdFile = true;
     if (o.pendingBody) {
       st.pendingFileId = o.fileId ?? null;
-      st.pendingFileIsBody = BODY_TYPES.includes(o.fileType ?? '');
+      st.pendingFileIsBody = isBodyFileType(o.fileType);
       if (o.fileId) st.emptyFile = { fileId: o.fileId, title: o.title ?? '', isBody: st.pendingFileIsBody };
     }
   }

@@ -16,7 +16,6 @@ import {
   proxyActivities,
   proxyLocalActivities,
   type ActivityInterfaceFor,
-  type RetryPolicy,
   startChild,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
@@ -24,6 +23,7 @@ import type { TurnInput, TurnOutcome } from '../core/turn-types';
 import { type JobSettings, type OpenedJobTurn, type OpenJobTurnInput } from '../core/job-messages';
 import { FailureType } from '../core/failure-types';
 import { activityError, isActivityFailure } from './activity-errors';
+import { jobLocalOptions, jobOptions } from './activity-options';
 import type { JobRunState } from './job-state';
 import { type RoutingDecision, writerAloneRouting } from '../core/plans';
 import type { turnWorkflow } from './turn';
@@ -39,7 +39,8 @@ type JobActivity =
   | 'recordJob';
 
 /**
- * Job bookkeeping never gives up: a job should outlive a MongoDB or Redis outage.
+ * Job bookkeeping never gives up: a job should outlive a MongoDB or Redis outage (its options
+ * are in activity-options.ts).
  *
  * It runs as local activities (as a turn's bookkeeping does): between two chapters the job made two activity calls, each costing a workflow task and
  * a dispatch through the server (bench:job: ~110 ms between a chapter's end and the next
@@ -49,25 +50,9 @@ type JobActivity =
  * holds it) the job waits for it as a regular activity, with its heartbeat and Temporal UI entry.
  */
 export function jobActivities(settings: JobSettings, opts: { local?: boolean } = {}) {
-  const retry: RetryPolicy = {
-    initialInterval: '500ms',
-    backoffCoefficient: 2,
-    maximumInterval: '30s',
-    nonRetryableErrorTypes: [FailureType.JobNotFound, FailureType.NothingToRevise, FailureType.SessionBusy],
-  };
-  const remote = proxyActivities<Pick<Activities, JobActivity>>({
-    startToCloseTimeout: '60s',
-    // The activities heartbeat every second: a dead worker is noticed in seconds.
-    heartbeatTimeout: `${settings.turn.storeHeartbeatTimeoutSeconds}s`,
-    // No attempt cap: openJobTurn also waits here while an author's turn holds the session.
-    retry,
-  });
+  const remote = proxyActivities<Pick<Activities, JobActivity>>(jobOptions(settings.turn));
   if (!opts.local) return { ...pick(remote), openJobTurnHere: null };
-  const local = proxyLocalActivities<Pick<Activities, JobActivity>>({
-    startToCloseTimeout: '60s',
-    localRetryThreshold: '2s',
-    retry,
-  });
+  const local = proxyLocalActivities<Pick<Activities, JobActivity>>(jobLocalOptions());
   return { ...pick(local), openJobTurn: remote.openJobTurn, openJobTurnHere: local.openJobTurn };
 }
 export type JobActivities = ReturnType<typeof jobActivities>;

@@ -9,6 +9,7 @@ import { isCancellation, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { TurnStatus } from '../core/domain';
 import type { TurnInput } from '../core/turn-types';
+import { suggestionsOptions } from './activity-options';
 
 export async function offerSuggestions(
   input: TurnInput,
@@ -16,11 +17,9 @@ export async function offerSuggestions(
   language: 'zh' | 'en' | null = null,
 ): Promise<void> {
   if (status === 'failed' || status === 'interrupted' || !input.settings.suggestionsEnabled || input.jobId) return;
-  const { suggestNextSteps } = proxyActivities<Pick<Activities, 'suggestNextSteps'>>({
-    startToCloseTimeout: '60s',
-    heartbeatTimeout: `${input.settings.storeHeartbeatTimeoutSeconds}s`,
-    retry: { initialInterval: '1s', maximumAttempts: 2 },
-  });
+  const { suggestNextSteps } = proxyActivities<Pick<Activities, 'suggestNextSteps'>>(
+    suggestionsOptions(input.settings),
+  );
   try {
     await suggestNextSteps({ turnId: input.turnId, status, ...(language ? { language } : {}) });
   } catch (err) {

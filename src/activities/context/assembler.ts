@@ -7,7 +7,7 @@
  * re-tokenisation of the project.
  */
 import type { Models, TurnContextDoc } from '../../db/models';
-import { isDuplicateKey } from '../../db/models';
+import { insertOnce } from '../../db/models';
 import { authorLines } from '../../db/file-store';
 import { type ContextItem, MeasureCache, type Packed, pack } from './budget';
 import { renderManifest } from './manifest';
@@ -17,7 +17,7 @@ import { countStable, countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
 import { holdsTurnSources, type LoadedFile, loadedFiles, turnSources } from './prefetch';
 import { quiet } from '../../core/quiet';
-import { BODY_FILE_TYPES, type FileType } from '../../core/domain';
+import { isBodyFileType } from '../../core/domain';
 import type { WorkerCaches } from '../worker-caches';
 
 export interface ContextSettings {
@@ -80,7 +80,7 @@ function cacheFriendly(
   const ranked = placed.map((p) => {
     const f = byId.get(p.item.fileId);
     const type = f?.type ?? '';
-    const chapter = BODY_FILE_TYPES.includes(type as FileType);
+    const chapter = isBodyFileType(type);
     const rank =
       p.mode !== 'full' ? -1 : chapter ? (turnWork.has(p.item.fileId) ? -1 : CHAPTERS) : STANDING_TYPES.indexOf(type);
     return { p, rank, place: rank === CHAPTERS ? (chapterNo(f!) ?? f!.order) : 0 };
@@ -355,10 +355,7 @@ export async function ensureTurnContext(
 export async function storeTurnContext(models: Models, built: TurnContextDoc): Promise<void> {
   const turnId = String(built._id);
   await rememberSeenAll(models, turnId, built.shown as { fileId: string; version: number }[]);
-  try {
-    await models.TurnContext.create(built);
-  } catch (err) {
-    if (!isDuplicateKey(err)) throw err;
+  if (!(await insertOnce(models.TurnContext, built))) {
     const winner = (await models.TurnContext.findById(turnId).lean()) as TurnContextDoc | null;
     if (!winner || promptView(winner) !== promptView(built))
       throw new Error(

@@ -4,6 +4,7 @@
  * spend the whole context budget on the list alone, so past a share of the budget the
  * chapters that are not candidates for this request are summarised in one line. Pure module.
  */
+import { isBodyFileType } from '../../core/domain';
 import { countTokens } from './tokens';
 
 export interface ManifestEntry {
@@ -20,8 +21,6 @@ export const MANIFEST_SHARE = 1 / 3;
 /** The newest chapters stay listed even when the rest are summarised. */
 export const MANIFEST_NEWEST_CHAPTERS = 20;
 
-const CHAPTER_TYPES = ['draft', 'script'];
-
 export function manifestLine(f: ManifestEntry): string {
   const notes = [f.type, `${f.words} words`];
   if (f.importance) notes.push(`importance ${f.importance}`);
@@ -37,9 +36,9 @@ export function renderManifest(files: ManifestEntry[], keep: Set<string>, budget
   if (!files.length) return '(no files yet)';
   const full = files.map(manifestLine).join('\n');
   if (countTokens(full) <= budget * MANIFEST_SHARE) return full;
-  const chapters = files.filter((f) => CHAPTER_TYPES.includes(f.type));
+  const chapters = files.filter((f) => isBodyFileType(f.type));
   const newest = new Set(chapters.slice(-MANIFEST_NEWEST_CHAPTERS).map((f) => f.id));
-  const listed = files.filter((f) => !CHAPTER_TYPES.includes(f.type) || keep.has(f.id) || newest.has(f.id));
+  const listed = files.filter((f) => !isBodyFileType(f.type) || keep.has(f.id) || newest.has(f.id));
   const hidden = chapters.filter((f) => !listed.includes(f));
   if (!hidden.length) return full;
   return [

@@ -8,7 +8,7 @@
  * of CONSTRAINT, so a tight budget still carries it. Pure module.
  */
 import { findUnitRefs, unitNumbers, unitOfTitle } from '../../core/numerals';
-import type { Importance } from '../../core/domain';
+import { type Importance, isBodyFileType } from '../../core/domain';
 
 export enum Priority {
   CRITICAL = 0,
@@ -54,7 +54,6 @@ export interface PriorityInput {
 /** How many sibling chapters of the focus are RELEVANT; the others fall to INSPIRATION. */
 export const SIBLINGS = 4;
 
-const CHAPTER_TYPES = ['draft', 'script'];
 const IMPORTANCE_RANK: Record<Importance, number> = { high: 0, medium: 1, low: 2 };
 const rank = (i: Importance | null): number => IMPORTANCE_RANK[i ?? 'medium'];
 
@@ -121,9 +120,9 @@ export function prioritize(input: PriorityInput): { candidates: Candidate[]; nam
   for (const f of files.filter((x) => x.type === 'outline').sort(byOrder)) add(f, Priority.CONSTRAINT, 'outline');
 
   // The anchor chapter: the focus file when it is a chapter, else the chapter the message asks for.
-  const chapters = files.filter((f) => CHAPTER_TYPES.includes(f.type)).sort(byOrder);
+  const chapters = files.filter((f) => isBodyFileType(f.type)).sort(byOrder);
   const focus = input.focusFileId ? byId.get(input.focusFileId) : undefined;
-  const anchorFile = focus && CHAPTER_TYPES.includes(focus.type) ? focus : undefined;
+  const anchorFile = focus && isBodyFileType(focus.type) ? focus : undefined;
   const asked = chapterNumbers(input.query);
   // The chapter the message names first, not the lowest it names: "Write chapter 5 … Previous
   // chapter: Chapter 4" (every job chapter's message) works on 5, and 4 is the one before it.

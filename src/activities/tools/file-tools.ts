@@ -7,6 +7,7 @@ import { draft } from '../../core/events';
 import { CompareAndSetExhausted, casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
 import { idFromKey } from '../../db/models';
 import { countWords, truncate } from '../../core/text';
+import { isBodyFileType } from '../../core/domain';
 import {
   type AuthorEdits,
   type FileRecord,
@@ -16,7 +17,6 @@ import {
   createFileOnce,
   describeChange,
   findLiveFile,
-  isBodyType,
   rememberRead,
   seenVersion,
   overlapsRanges,
@@ -144,7 +144,7 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
       fileType: args.type,
       title: args.title,
       op: 'created',
-      bodyWords: isBodyType(args.type) ? words : 0,
+      bodyWords: isBodyFileType(args.type) ? words : 0,
       pendingBody: !args.content && args.type !== 'folder',
     },
     events: [
@@ -296,7 +296,7 @@ function editResult(
   previous?: number,
 ): ToolExecution {
   // Review-gate evidence counts the words this edit wrote, not the file's total.
-  const bodyWords = isBodyType(file.type) && args.operation !== 'delete' ? countWords(args.text ?? '') : 0;
+  const bodyWords = isBodyFileType(file.type) && args.operation !== 'delete' ? countWords(args.text ?? '') : 0;
   return {
     body: {
       ok: true,

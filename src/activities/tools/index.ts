@@ -14,7 +14,7 @@ import {
   toolRefusal,
 } from '../../core/tool-schemas';
 import { type AnyEventDraft, draft, refusalOf } from '../../core/events';
-import { idFromKey, isDuplicateKey } from '../../db/models';
+import { idFromKey, insertOnce } from '../../db/models';
 import type { ToolInput, ToolOutcome } from '../../core/turn-types';
 import type { ActivityDeps } from '../deps';
 import { notFound } from '../failures';
@@ -153,21 +153,18 @@ export async function performToolCall(
     // again with the decision, and that run's result is the one recorded and shown.
     if (execution.outcome.errorType === 'approval_required') return execution.outcome;
     deps.faults?.hit('tool.after_write', { name: p.call.name, agent: input.agent, step: input.step });
-    try {
-      await models.ToolExecution.create({
-        _id: toolExecutionId(key),
-        key,
-        turnId: input.turnId,
-        name: p.call.name,
-        result: execution,
-      });
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      // Stored first by a concurrent attempt, or before executions were keyed by _id: the
-      // unique `key` index caught it; its result is the one the model gets.
+    const inserted = await insertOnce(models.ToolExecution, {
+      _id: toolExecutionId(key),
+      key,
+      turnId: input.turnId,
+      name: p.call.name,
+      result: execution,
+    });
+    // Stored first by a concurrent attempt, or before executions were keyed by _id: the
+    // unique `key` index caught it; its result is the one the model gets.
+    if (!inserted)
       execution =
         ((await models.ToolExecution.findOne({ key }).lean())?.result as ToolExecution | undefined) ?? execution;
-    }
   }
   const body = execution.body as Record<string, unknown>;
   // The transcript gets the result once, however often this runs (a retry finds it in the

@@ -14,7 +14,7 @@
 import { Context } from '@temporalio/activity';
 import { type PARALLEL_TOOLS, type ToolArgs, toolArgSchemas, toolRefusal } from '../../core/tool-schemas';
 import { draft } from '../../core/events';
-import { isDuplicateKey } from '../../db/models';
+import { insertOnce } from '../../db/models';
 import type { ToolInput, ToolOutcome } from '../../core/turn-types';
 import type { WorkAgent } from '../../core/plans';
 import type { ActivityDeps } from '../deps';
@@ -184,14 +184,16 @@ export function createParallelActivities(deps: ActivityDeps) {
       const task = checked.tasks[input.index]!;
       await deps.faults?.pause?.('tool.parallel_task', { turnId: input.turnId, index: input.index, tool: task.tool });
       let execution = await runSubTask({ ...ctx, key: subKey }, task);
-      try {
-        await models.ToolExecution.create({ key: subKey, turnId: input.turnId, name: task.tool, result: execution });
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
+      const inserted = await insertOnce(models.ToolExecution, {
+        key: subKey,
+        turnId: input.turnId,
+        name: task.tool,
+        result: execution,
+      });
+      if (!inserted)
         execution =
           ((await models.ToolExecution.findOne({ key: subKey }).lean())?.result as ToolExecution | undefined) ??
           execution;
-      }
       return execution.outcome;
     },
 
@@ -209,13 +211,15 @@ export function createParallelActivities(deps: ActivityDeps) {
           if (subs.some((s) => !s)) throw new Error(`parallel batch ${key}: a sub-task result is missing`);
           execution = combine(checked.tasks, subs as ToolExecution[]);
         } else execution = checked.execution;
-        try {
-          await models.ToolExecution.create({ key, turnId: input.turnId, name: 'parallel_execute', result: execution });
-        } catch (err) {
-          if (!isDuplicateKey(err)) throw err;
+        const inserted = await insertOnce(models.ToolExecution, {
+          key,
+          turnId: input.turnId,
+          name: 'parallel_execute',
+          result: execution,
+        });
+        if (!inserted)
           execution =
             ((await models.ToolExecution.findOne({ key }).lean())?.result as ToolExecution | undefined) ?? execution;
-        }
       }
       await models.AgentStep.updateOne(
         { _id: stepDoc._id, 'toolResults.toolCallId': { $ne: input.toolCallId } },

@@ -14,6 +14,7 @@ import { namedSkillIds } from './skills';
 import { parseBody, parseId, parseQuery } from '../validation';
 import type { Models } from '../../db/models';
 import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../../core/domain';
+import { isObjectId } from '../../core/ids';
 import { turnStreamKey } from '../../streams/redis-streams';
 import { slotCounts } from '../../db/stream-ledger';
 import { interruptSignal, stateQuery, steerSignal } from '../../core/messages';
@@ -22,7 +23,7 @@ import { ConflictError } from '../errors';
 
 /** The session's running turn when it waits for an approval (with its pending request). */
 async function waitingForApproval(models: Models, turnId: string) {
-  if (!/^[0-9a-f]{24}$/.test(turnId)) return null;
+  if (!isObjectId(turnId)) return null;
   const t = await models.Turn.findById(turnId).lean();
   return t?.status === 'awaiting_approval' && t.pendingApproval ? t : null;
 }

@@ -10,15 +10,10 @@ import { userOf } from '../auth';
 import { ownedJob, ownedProject, ownedSession } from '../ownership';
 import { parseId } from '../validation';
 import type { Models } from '../../db/models';
+import { addCostedUsage, type CostedUsage, zeroCostedUsage } from '../../core/usage';
+import { isObjectId } from '../../core/ids';
 
-export interface UsageFigures {
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-  /** Prompt tokens the provider served from its prefix cache (part of promptTokens). */
-  cachedPromptTokens: number;
-  /** USD by the price table (MODEL_PRICES) of every priced call. */
-  costUsd: number;
+export interface UsageFigures extends CostedUsage {
   /** Calls to a model with no price: their tokens count, their cost is not in costUsd. */
   unpricedSteps: number;
   /** LLM steps counted. */
@@ -37,23 +32,24 @@ interface Group {
 }
 
 const zero = (): UsageFigures => ({
-  promptTokens: 0,
-  completionTokens: 0,
-  totalTokens: 0,
-  cachedPromptTokens: 0,
-  costUsd: 0,
+  ...zeroCostedUsage(),
   unpricedSteps: 0,
   steps: 0,
   estimated: false,
 });
 
 function add(into: UsageFigures, g: Group): void {
-  into.promptTokens += g.p;
-  into.completionTokens += g.c;
-  into.totalTokens += g.t;
-  into.cachedPromptTokens += g.k;
-  // Nano-dollars, as each record is: the sum stays free of floating noise.
-  into.costUsd = Math.round((into.costUsd + g.u) * 1e9) / 1e9;
+  // Assigned over keys `into` already has: their order, and so the JSON's, stays as `zero` made it.
+  Object.assign(
+    into,
+    addCostedUsage(into, {
+      promptTokens: g.p,
+      completionTokens: g.c,
+      totalTokens: g.t,
+      cachedPromptTokens: g.k,
+      costUsd: g.u,
+    }),
+  );
   if (!g._id.priced) into.unpricedSteps += g.n;
   into.steps += g.n;
   into.estimated ||= g._id.source === 'estimate';
@@ -103,7 +99,7 @@ export async function usageReport(models: Models, match: Record<string, string>,
     add(byAgent.get(g._id.agent) ?? byAgent.set(g._id.agent, zero()).get(g._id.agent)!, g);
     add(byTurn.get(g._id.turnId) ?? byTurn.set(g._id.turnId, zero()).get(g._id.turnId)!, g);
   }
-  const turnIds = [...byTurn.keys()].filter((id) => /^[0-9a-f]{24}$/.test(id));
+  const turnIds = [...byTurn.keys()].filter(isObjectId);
   const turns =
     opts.perTurn === false
       ? []

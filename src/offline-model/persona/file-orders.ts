@@ -7,6 +7,7 @@
  * persona's business: the engine's author protection asks the author when their message did
  * not clearly order it, and the agent hears the decision in the tool's answer.
  */
+import { isBodyFileType } from '../../core/file-types';
 import { findUnitRefs, unitOfTitle } from '../../core/numerals';
 import { seedOf } from '../tokens';
 import type { Bank } from './bank';
@@ -65,9 +66,7 @@ export function listedFiles(contextTexts: string[]): ListedFile[] {
 
 /** The chapter files the numbers name (a chapter's title carries its number in any numeral). */
 export function chapterFiles(files: ListedFile[], chapters: number[]): ListedFile[] {
-  return files.filter(
-    (f) => (f.type === 'draft' || f.type === 'script') && chapters.includes(unitOfTitle(f.title)?.n ?? -1),
-  );
+  return files.filter((f) => isBodyFileType(f.type) && chapters.includes(unitOfTitle(f.title)?.n ?? -1));
 }
 
 const en = (bank: Bank) => bank.lang === 'en';

@@ -17,6 +17,7 @@ import { useFileSession } from './useFileSession';
 import { type Dict, fmt, useI18n } from '../i18n';
 import { href, navigate } from '../router';
 import { countWords } from '../../../src/core/text';
+import { isBodyFileType } from '../../../src/core/file-types';
 import { useProject } from '../pages/Project';
 
 const ProseEditor = lazy(() => import('./ProseEditor'));
@@ -188,7 +189,7 @@ export default function FileDesk({ fileId }: { fileId: string }) {
       </p>
     );
   if (!file || fs.initialText === null) return <p>{t.loading}</p>;
-  const isChapter = file.type === 'draft' || file.type === 'script';
+  const isChapter = isBodyFileType(file.type);
   const goal =
     goalOf((file as { wordGoal?: unknown }).wordGoal) ??
     (isChapter ? goalOf((project as { chapterWordGoal?: unknown }).chapterWordGoal) : undefined);

@@ -4,12 +4,13 @@
  */
 import type { FileSummary } from '../api';
 import { unitOfTitle } from '../../../src/core/numerals';
+import { isBodyFileType } from '../../../src/core/file-types';
 
 /** Chapter number → words of its longest draft (chapters without text are absent). */
 export function chapterWordsOf(files: readonly FileSummary[]): Map<number, number> {
   const out = new Map<number, number>();
   for (const f of files) {
-    if (f.type !== 'draft' && f.type !== 'script') continue;
+    if (!isBodyFileType(f.type)) continue;
     const unit = unitOfTitle(f.title);
     if (unit?.kind === 'chapter' && f.words > (out.get(unit.n) ?? 0)) out.set(unit.n, f.words);
   }

@@ -8,6 +8,7 @@
  */
 import type { StreamEvent } from '../events';
 import { countWords } from '../../../src/core/text';
+import { isBodyFileType } from '../../../src/core/file-types';
 
 type Ev<T extends StreamEvent['type']> = Extract<StreamEvent, { type: T }>;
 
@@ -196,7 +197,7 @@ export function foldChapter(state: ChapterLive, events: readonly StreamEvent[]):
         break;
       case 'file_created':
       case 'file_updated':
-        if (e.data.fileType === 'draft' || e.data.fileType === 'script') {
+        if (isBodyFileType(e.data.fileType)) {
           s.saved[e.data.fileId] = e.data.words;
           s.fileId = e.data.fileId;
         }

@@ -3,6 +3,7 @@
  * search, goals, and editing or deleting a project. Types of what those routes answer.
  */
 import { api, type FileSummary, get, post, type Project } from '../api';
+import type { BodyFileType } from '../../../src/core/file-types';
 
 /** A file as the paged list gives it (with its word goal). */
 export type TreeFile = FileSummary & { wordGoal?: number | null; createdAt?: string };
@@ -56,7 +57,7 @@ export const moveChapter = (projectId: string, fileId: string, to: number) =>
 export const renumberChapters = (projectId: string) => post<ReorderResult>(`/projects/${projectId}/chapters/renumber`);
 export const patchFile = (fileId: string, body: { title?: string; wordGoal?: number | null }) =>
   api<TreeFile>('PATCH', `/files/${fileId}`, body);
-export const createChapter = (projectId: string, type: 'draft' | 'script', title: string) =>
+export const createChapter = (projectId: string, type: BodyFileType, title: string) =>
   post<TreeFile>('/files', { projectId, type, title, content: '' });
 export const trashFile = (fileId: string) => api<void>('DELETE', `/files/${fileId}`);
 export const undeleteFile = (fileId: string) => post<TreeFile>(`/files/${fileId}/undelete`);
