@@ -7,13 +7,13 @@
  *   npm run bench:context [-- --steps 6 --turns 3]
  */
 import mongoose from 'mongoose';
-import { buildAgentMessages } from '../src/activities/agent-messages';
+import { buildAgentMessages } from '../src/activities/step/agent-messages';
 import { createWorkerCaches } from '../src/activities/worker-caches';
 import { loadConfig } from '../src/config';
 import { createModels, syncIndexes } from '../src/db/models';
 import { countPromptTokens } from '../src/offline-model/tokens';
 import type { ChatCompletionRequest } from '../src/offline-model/types';
-import type { LlmStepInput } from '../src/core/turn-types';
+import type { LlmStepInput } from '../src/core/turn/turn-types';
 import { generateLongBook } from './fixtures/long-book';
 
 function flag(name: string, def: number): number {

@@ -6,7 +6,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
-import type { JobResult } from '../src/core/job-messages';
+import type { JobResult } from '../src/core/job/job-messages';
 import { processCpuMs } from './turn-kit/machine-cpu';
 
 export interface ScaleDeps {

@@ -26,7 +26,7 @@ import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startOfflineModel } from '../src/offline-model';
 import { connectRuntime } from '../src/runtime';
-import type { JobResult } from '../src/core/job-messages';
+import type { JobResult } from '../src/core/job/job-messages';
 import { cacheShares, formatShare } from './cache-share';
 import { scaleBench } from './job-scale';
 import { machineSpeedLine, processMemory } from './turn-kit/machine-cpu';

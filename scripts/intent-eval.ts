@@ -7,15 +7,15 @@
  * result (scripts/eval-intent.ts).
  */
 import { z } from 'zod';
-import { endsWithQuestion } from '../src/core/file-stream';
-import { jobCommandOf } from '../src/core/job-commands';
-import { type AuthorAction, authorisedFiles } from '../src/core/author-scope';
+import { endsWithQuestion } from '../src/core/model/file-stream';
+import { jobCommandOf } from '../src/core/words/job-commands';
+import { type AuthorAction, authorisedFiles } from '../src/core/words/author-scope';
 import { readAuthorMessage } from '../src/activities/reading/segmenter';
-import type { MessageReading } from '../src/core/reading';
-import { replyLanguage, sessionLanguage } from '../src/core/language';
+import type { MessageReading } from '../src/core/words/reading';
+import { replyLanguage, sessionLanguage } from '../src/core/words/language';
 import type { RoutingDecision, WorkAgent } from '../src/core/plans';
-import { countProposedChanges } from '../src/core/proposals';
-import { preRoute, type PreviousTurnFacts, requestAsksForPlan } from '../src/core/routing';
+import { countProposedChanges } from '../src/core/words/proposals';
+import { preRoute, type PreviousTurnFacts, requestAsksForPlan } from '../src/core/words/routing';
 
 const agent = z.enum(['planner', 'hook_designer', 'writer', 'quality_reviewer']);
 export const corpusSchema = z.object({

@@ -24,12 +24,12 @@ export const WORKFLOWS_PATH = require.resolve('./workflows');
  */
 export const PRELOADED_WORKFLOW_MODULES = [
   './core/events',
-  './core/tool-schemas',
-  './core/markers',
+  './core/model/tool-schemas',
+  './core/model/markers',
   './core/plans',
   './core/domain',
   './core/text',
-  './core/numerals',
+  './core/words/numerals',
 ].map((m) => require.resolve(m));
 
 /** How every workflow bundle is built (production, the worker bundling at start, tests, benchmarks). */

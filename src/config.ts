@@ -9,7 +9,7 @@
  * differently in both places is reported as a conflict, logged at start-up and shown in
  * `/health` with masked values.
  */
-import { CONTINUATION_STRATEGIES } from './core/continuation';
+import { CONTINUATION_STRATEGIES } from './core/model/continuation';
 import { type PriceTable, priceTable } from './core/prices';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -89,7 +89,7 @@ export const configSchema = z.object({
    */
   MODEL_PRICES: z.string().default(''),
   /**
-   * How a retried LLM step goes on from the text its crashed attempt streamed (src/core/continuation.ts):
+   * How a retried LLM step goes on from the text its crashed attempt streamed (src/core/model/continuation.ts):
    * prefix (DeepSeek), continue_final_message (vLLM), instruction (any OpenAI-compatible API),
    * off (start over), auto (prefix for DeepSeek's API, instruction otherwise).
    */
@@ -167,7 +167,7 @@ export const configSchema = z.object({
   TURN_START_CONCURRENCY: intFrom(2, 1),
   /**
    * Token-event batches a worker's streams send a second, all together: past it each stream's
-   * 50 ms window widens evenly, up to 250 ms (src/activities/batching-publisher.ts `StreamLoad`).
+   * 50 ms window widens evenly, up to 250 ms (src/activities/stream/batching-publisher.ts `StreamLoad`).
    * 400: 20 streams keep the 50 ms window, 50 batch every 125 ms.
    */
   STREAM_BATCHES_PER_SECOND: intFrom(400, 1),

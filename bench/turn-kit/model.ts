@@ -10,7 +10,7 @@
  * carry. A request outside that shape exhausts the script and fails loudly.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FILE_STREAM_CONTINUATION_MARKER } from '../../src/core/markers';
+import { FILE_STREAM_CONTINUATION_MARKER } from '../../src/core/model/markers';
 import { countPromptTokens, countCompletionTokens } from '../../src/offline-model/tokens';
 import {
   personaReply,

@@ -5,12 +5,12 @@
  * MongoDB commands. Nothing is written; the model is not called.
  */
 import type { MongoClient } from 'mongodb';
-import { buildAgentMessages } from '../../src/activities/agent-messages';
+import { buildAgentMessages } from '../../src/activities/step/agent-messages';
 import { countTokens } from '../../src/activities/context';
 import { createWorkerCaches } from '../../src/activities/worker-caches';
 import type { Config } from '../../src/config';
 import type { Runtime } from '../../src/runtime';
-import type { LlmStepInput } from '../../src/core/turn-types';
+import type { LlmStepInput } from '../../src/core/turn/turn-types';
 
 function decode(payload: { data?: Uint8Array | null } | undefined): unknown {
   return payload?.data ? JSON.parse(Buffer.from(payload.data).toString('utf8')) : null;

@@ -2,21 +2,29 @@
  * Every activity the worker registers, built from injected dependencies
  * (samples-typescript `activities-dependency-injection`). Workflows import the
  * `Activities` type only.
+ *
+ * The activities live in rooms by what they serve: turn/ (a turn's opening, start, routing,
+ * approvals and end), step/ (the LLM step: the model call, its stream, its tool calls), job/
+ * (a job's records, files and summary), stream/ (events onto Redis streams and session feeds),
+ * tools/ (the agents' tools), context/ (what a step is shown) and reading/ (the word
+ * segmenter). At this level: this registry, the injected dependencies (deps.ts), the worker's
+ * caches (worker-caches.ts), and what every room uses (failures.ts, usage.ts, heartbeat.ts,
+ * open-count.ts, early-reads.ts).
  */
 import { Context } from '@temporalio/activity';
-import { createApprovalActivities } from './approvals';
+import { createApprovalActivities } from './turn/approvals';
 import { heartbeatPace, heartbeatWhile, type HeartbeatPace } from './heartbeat';
-import { createJobCommandActivities } from './job-commands';
+import { createJobCommandActivities } from './job/job-commands';
 import type { ActivityDeps } from './deps';
-import { createJobActivities } from './jobs';
-import { createLlmActivities } from './llm';
-import { createPublishActivities } from './publish';
-import { createRouterActivities } from './router';
-import { createSuggestionActivities } from './suggestions';
+import { createJobActivities } from './job/jobs';
+import { createLlmActivities } from './step/llm';
+import { createPublishActivities } from './stream/publish';
+import { createRouterActivities } from './turn/router';
+import { createSuggestionActivities } from './turn/suggestions';
 import { createToolActivities } from './tools';
 import { createParallelActivities } from './tools/parallel';
-import { createTurnLifecycleActivities } from './turn-lifecycle';
-import { createTurnOpeningActivities } from './turn-opening';
+import { createTurnLifecycleActivities } from './turn/turn-lifecycle';
+import { createTurnOpeningActivities } from './turn/turn-opening';
 import { createWorkerCaches, type WorkerCaches } from './worker-caches';
 
 /**

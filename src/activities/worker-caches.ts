@@ -5,8 +5,8 @@
  * an evicted entry, a step that runs on another worker) reads or computes anew, with the same
  * result.
  */
-import { StreamLedgerBatch } from './stream-ledger-batch';
-import { StreamLoad } from './batching-publisher';
+import { StreamLedgerBatch } from './stream/stream-ledger-batch';
+import { StreamLoad } from './stream/batching-publisher';
 import { HeartbeatLoad } from './heartbeat';
 import { LRUCache } from 'lru-cache';
 import type { TurnContextDoc } from '../db/models';
@@ -14,7 +14,7 @@ import type { TurnSources } from './context/prefetch';
 import { type ChunkIndex, indexFootprint } from './context/retrieval';
 import type { Measured } from './context/tokens';
 import { EarlyReads } from './early-reads';
-import type { RouterInput } from './router-input';
+import type { RouterInput } from './turn/router-input';
 
 export interface WorkerCaches {
   /** Stream counts not yet on record, written for all of the worker's streams at once. */

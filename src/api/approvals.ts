@@ -5,10 +5,10 @@
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { TurnDoc } from '../db/models';
-import { decideApprovalUpdate } from '../core/messages';
+import { decideApprovalUpdate } from '../core/turn/messages';
 import type { AppDeps } from './context';
 import { ConflictError } from './errors';
-import type { Decision } from '../core/answers';
+import type { Decision } from '../core/words/answers';
 
 export type { Decision };
 
@@ -34,4 +34,4 @@ export async function decideApproval(
   }
 }
 
-export { decisionInMessage } from '../core/answers';
+export { decisionInMessage } from '../core/words/answers';

@@ -7,15 +7,15 @@
  *   when the reviewer ran, after the last writer run, in a turn that wrote, focused or
  *   attached it and ended after its text last changed (an author edit since makes it a draft
  *   again).
- * - Its synopsis is the outline entry for its number (core/outline).
+ * - Its synopsis is the outline entry for its number (core/book/outline).
  *
- * Reordering lives here too: a move or a renumbering is planned by core/chapter-order and
+ * Reordering lives here too: a move or a renumbering is planned by core/book/chapter-order and
  * applied as title and `order` changes only — never a new version of any text.
  */
-import { inTreeOrder, planMove, planRenumber, type ReorderPlan, titleNumber } from '../core/chapter-order';
+import { inTreeOrder, planMove, planRenumber, type ReorderPlan, titleNumber } from '../core/book/chapter-order';
 import { BODY_FILE_TYPES } from '../core/domain';
-import { outlineEntries, type OutlineEntry } from '../core/outline';
-import { findUnitRefs } from '../core/numerals';
+import { outlineEntries, type OutlineEntry } from '../core/book/outline';
+import { findUnitRefs } from '../core/words/numerals';
 import { detectLanguage } from '../core/text';
 import type { FileDoc, Models, ProjectDoc } from '../db/models';
 import { ConflictError, NotFoundError } from './errors';

@@ -15,9 +15,9 @@ import {
   type JobCarry,
   type JobInput,
   type JobSettings,
-} from '../core/job-messages';
-import { SA } from '../core/messages';
-import { type Language, sessionLanguage } from '../core/language';
+} from '../core/job/job-messages';
+import { SA } from '../core/turn/messages';
+import { type Language, sessionLanguage } from '../core/words/language';
 import { chapterRange } from '../core/author-words';
 import { jobStreamKey, parseStreamId, streamInfo } from '../streams/redis-streams';
 import { workflowRunning } from '../workflow-liveness';

@@ -3,7 +3,7 @@
  * request either means exactly one thing or is refused with field errors. The OpenAPI
  * document is generated from these same schemas.
  */
-import { EXISTING_CHAPTER_MODES } from '../core/job-messages';
+import { EXISTING_CHAPTER_MODES } from '../core/job/job-messages';
 import { z } from 'zod';
 import { fileTypeSchema, importanceSchema, objectIdSchema, projectTypeSchema } from '../core/domain';
 

@@ -3,7 +3,7 @@
  * the author's message recorded, then workflow `turn-<turnId>`. The workflow id always
  * comes from our own ids.
  */
-import { turnStartOptions } from '../core/turn-start';
+import { turnStartOptions } from '../core/turn/turn-start';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Config } from '../config';
 import { CompareAndSetExhausted } from '../db/compare-and-set';
@@ -11,7 +11,7 @@ import { newId } from '../db/models';
 import { createTurnRecords, releaseSessionLock, type StaleLockCheck, takeSessionLock } from '../db/turn-records';
 import { nameSession } from '../db/session-names';
 import { type TurnStatus, turnWorkflowId } from '../core/domain';
-import type { TurnInput, TurnSettings } from '../core/turn-types';
+import type { TurnInput, TurnSettings } from '../core/turn/turn-types';
 import type { turnWorkflow } from '../workflows/turn';
 import type { RoutingDecision } from '../core/plans';
 import { workflowRunning } from '../workflow-liveness';

@@ -5,7 +5,7 @@
  * `message` beside them. Pure: built in workflows as well as activities.
  */
 import type { AgentName } from './events';
-import type { Language } from './language';
+import type { Language } from './words/language';
 
 const AGENT_NAMES: Record<AgentName, Record<Language, string>> = {
   router: { en: 'the router', zh: '调度' },

@@ -11,7 +11,7 @@ export type ProjectType = z.infer<typeof projectTypeSchema>;
 export const FILE_TYPES = ['outline', 'character', 'setting', 'draft', 'script', 'folder'] as const;
 export const fileTypeSchema = z.enum(FILE_TYPES);
 export type FileType = z.infer<typeof fileTypeSchema>;
-export { BODY_FILE_TYPES, type BodyFileType, isBodyFileType } from './file-types';
+export { BODY_FILE_TYPES, type BodyFileType, isBodyFileType } from './book/file-types';
 
 /** How much a character or setting matters to the book; drives its context priority. */
 export const IMPORTANCE_LEVELS = ['high', 'medium', 'low'] as const;

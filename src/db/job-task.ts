@@ -1,10 +1,10 @@
 /**
- * Writes a job's item on the project's task board (core/job-task.ts builds it). FerretDB v1 has
+ * Writes a job's item on the project's task board (core/job/job-task.ts builds it). FerretDB v1 has
  * neither transactions nor the positional `$` update, so the array is replaced with a
  * compare-and-set on the project's revision (./project-state.ts): a concurrent update_project
  * from a turn is retried over, never silently overwritten. The item keeps its place on the board.
  */
-import type { JobTask } from '../core/job-task';
+import type { JobTask } from '../core/job/job-task';
 import { casLost, casWritten, compareAndSet } from './compare-and-set';
 import type { Models } from './models';
 import { readProjectState, type StoredTask, writeProjectState } from './project-state';

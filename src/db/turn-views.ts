@@ -1,5 +1,5 @@
 /** Reading turns' records of what the author saw (schemas/turn-views.ts). */
-import type { TurnView } from '../core/turn-view';
+import type { TurnView } from '../core/turn/turn-view';
 import type { Models } from './models';
 
 /** The records of these turns that exist, by turn id. */

@@ -7,10 +7,10 @@ import { CancelledFailure } from '@temporalio/common';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { Models } from '../db/models';
 import { parseVerdict } from '../core/verdict';
-import type { LlmStepInput, LlmStepResult } from '../core/turn-types';
+import type { LlmStepInput, LlmStepResult } from '../core/turn/turn-types';
 import { activityScope, type ActivityScope } from './activity-scope';
 import { metrics } from './metrics';
-import { stepId } from '../activities/record-ids';
+import { stepId } from '../core/turn/record-ids';
 
 function isCancellation(err: unknown): boolean {
   return (

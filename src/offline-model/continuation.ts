@@ -1,12 +1,12 @@
 /**
- * The offline model asked to go on from a partial answer (src/core/continuation.ts), by any
+ * The offline model asked to go on from a partial answer (src/core/model/continuation.ts), by any
  * of the three ways a provider takes: DeepSeek's assistant `prefix`, vLLM's
  * `continue_final_message`, or the partial as an assistant message followed by the engine's
  * instruction to continue. It answers as the model it plays would: the rest of the answer it
  * gives the request without the partial — and, asked by instruction, it first repeats the
  * partial's last words, as real models often do, so the engine's overlap removal is exercised.
  */
-import { CONTINUE_INSTRUCTION } from '../core/continuation';
+import { CONTINUE_INSTRUCTION } from '../core/model/continuation';
 import { messageText } from './tokens';
 import type { ChatCompletionRequest, ChatMessage, ModelReply } from './types';
 

@@ -3,8 +3,8 @@
  * author actually said (as opposed to packets the engine wraps around it), and where the
  * agent run stands (fresh, after a tool result, or a continuation round).
  */
-import { findUnitRefs } from '../core/numerals';
-import { FILE_STREAM_CONTINUATION_MARKER, parseAgentHeader } from '../core/markers';
+import { findUnitRefs } from '../core/words/numerals';
+import { FILE_STREAM_CONTINUATION_MARKER, parseAgentHeader } from '../core/model/markers';
 import { detectLanguage } from '../core/text';
 import { messageText } from './tokens';
 import type { AgentName, ChatCompletionRequest, ChatMessage } from './types';
@@ -82,7 +82,7 @@ export function replyLanguage(messages: ChatMessage[]): 'zh' | 'en' {
 
 /** The chapter the text asks about ("chapter 3", "ch. 3", "第3章", "第三章"), or null. */
 export function chapterNumber(text: string): number | null {
-  // The shared numeral parser (core/numerals.ts), as the rules that read the author use it.
+  // The shared numeral parser (core/words/numerals.ts), as the rules that read the author use it.
   return findUnitRefs(text).find((r) => r.kind === 'chapter')?.from ?? null;
 }
 

@@ -3,7 +3,7 @@
  * sends a `reset` — instead of serving a stream with a silent hole.
  *
  * Publishers number each slot's events 0, 1, 2, … (src/streams/redis-streams.ts) and record
- * how many each slot wrote (src/activities/publish.ts). So, reading in order:
+ * how many each slot wrote (src/activities/stream/publish.ts). So, reading in order:
  * - within a slot, an index that skips one means events in between were lost;
  * - a new slot must start at 0, and the slot before it must have reached its recorded count;
  * - a recorded slot with events that never shows up was lost whole;

@@ -6,7 +6,7 @@
  */
 import { type ActivityInterfaceFor, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { TurnSettings } from '../core/turn-types';
+import type { TurnSettings } from '../core/turn/turn-types';
 import { bookkeepingLocalOptions, llmStepOptions, routerLocalOptions, storeOptions } from './activity-options';
 
 /** The short, idempotent activities a turn may run as local activities. */

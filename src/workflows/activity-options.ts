@@ -33,7 +33,7 @@
  * - Next-step suggestions are optional: one quick retry, then the turn ends without them.
  */
 import type { ActivityOptions, LocalActivityOptions, RetryPolicy } from '@temporalio/workflow';
-import type { TurnSettings } from '../core/turn-types';
+import type { TurnSettings } from '../core/turn/turn-types';
 import { FailureType } from '../core/failure-types';
 
 /** Start-to-close of every activity except the LLM step. */

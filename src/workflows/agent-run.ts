@@ -8,8 +8,8 @@
 import { addUsage } from '../core/usage';
 import { CancellationScope, isCancellation } from '@temporalio/workflow';
 import { draft } from '../core/events';
-import { isBodyFileType } from '../core/file-types';
-import type { LlmStepResult, RunKind, ToolOutcome } from '../core/turn-types';
+import { isBodyFileType } from '../core/book/file-types';
+import type { LlmStepResult, RunKind, ToolOutcome } from '../core/turn/turn-types';
 import type { TurnActivities } from './activities-proxy';
 import { freshRunFacts, type RunFacts } from './decide';
 import type { TurnRunState } from './turn-state';

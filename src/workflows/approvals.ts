@@ -7,9 +7,9 @@
  * result is the one the agent, the transcript and the stream get. One approval at a time.
  */
 import { condition, upsertSearchAttributes } from '@temporalio/workflow';
-import type { ApprovalRequest, ApprovalVerdict, ToolInput, ToolOutcome } from '../core/turn-types';
+import type { ApprovalRequest, ApprovalVerdict, ToolInput, ToolOutcome } from '../core/turn/turn-types';
 import type { TurnActivities } from './activities-proxy';
-import { SA } from '../core/messages';
+import { SA } from '../core/turn/messages';
 import type { TurnRunState } from './turn-state';
 
 const DEFAULT_WAIT_SECONDS = 900;

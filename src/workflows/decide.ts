@@ -7,8 +7,8 @@
  * Pure module: runs inside the workflow.
  */
 import type { TurnStatus } from '../core/domain';
-import type { RunKind } from '../core/turn-types';
-import { agentHasWriteTools } from '../core/tool-schemas';
+import type { RunKind } from '../core/turn/turn-types';
+import { agentHasWriteTools } from '../core/model/tool-schemas';
 import type { RoutingDecision, WorkAgent } from '../core/plans';
 
 /** Facts about the run that just ended, gathered by the agent-run loop. */

@@ -5,7 +5,7 @@
  * has finalized as `interrupted` (its LLM activity is cancelled through its heartbeat),
  * so nothing of the chapter in flight is still writing when the job reports cancelled.
  */
-import { turnStartOptions } from '../core/turn-start';
+import { turnStartOptions } from '../core/turn/turn-start';
 import {
   ApplicationFailure,
   CancellationScope,
@@ -19,8 +19,8 @@ import {
   startChild,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { TurnInput, TurnOutcome } from '../core/turn-types';
-import { type JobSettings, type OpenedJobTurn, type OpenJobTurnInput } from '../core/job-messages';
+import type { TurnInput, TurnOutcome } from '../core/turn/turn-types';
+import { type JobSettings, type OpenedJobTurn, type OpenJobTurnInput } from '../core/job/job-messages';
 import { FailureType } from '../core/failure-types';
 import { activityError, isActivityFailure } from './activity-errors';
 import { jobLocalOptions, jobOptions } from './activity-options';

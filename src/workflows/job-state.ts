@@ -14,7 +14,7 @@ import {
   type JobProgress,
   type ProgressFacts,
   type TokenUsage,
-} from '../core/job-messages';
+} from '../core/job/job-messages';
 
 export class JobRunState {
   status: JobStatus = 'running';

@@ -7,8 +7,8 @@
 import { condition, upsertSearchAttributes } from '@temporalio/workflow';
 import type { JobFailureReason } from '../core/author-words';
 import type { JobStatus } from '../core/domain';
-import type { JobResult } from '../core/job-messages';
-import { SA } from '../core/messages';
+import type { JobResult } from '../core/job/job-messages';
+import { SA } from '../core/turn/messages';
 import {
   type ChildRequest,
   type ChildResult,

@@ -29,10 +29,10 @@ import {
   pauseJobSignal,
   progressQuery,
   resumeJobSignal,
-} from '../core/job-messages';
+} from '../core/job/job-messages';
 import { JobRunState } from './job-state';
 import { JobSteps } from './job-steps';
-import { SA } from '../core/messages';
+import { SA } from '../core/turn/messages';
 
 /**
  * A job whose cancellation was requested through Temporal ends as Canceled there too, once

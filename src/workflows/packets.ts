@@ -10,8 +10,8 @@ import {
   REVIEW_CONTENT_MARKER,
   REVIEW_EVIDENCE_MARKER,
   WRITER_QUESTION_MARKER,
-} from '../core/markers';
-import type { RunKind } from '../core/turn-types';
+} from '../core/model/markers';
+import type { RunKind } from '../core/turn/turn-types';
 import type { WorkAgent } from '../core/plans';
 
 export interface DeliveredFile {

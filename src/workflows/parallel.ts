@@ -4,7 +4,7 @@
  * the fan-out width comes from an activity result, and Promise.all over activities
  * schedules them in index order on every replay.
  */
-import type { ToolInput, ToolOutcome } from '../core/turn-types';
+import type { ToolInput, ToolOutcome } from '../core/turn/turn-types';
 import type { TurnActivities } from './activities-proxy';
 import type { FailureBreaker } from './turn-state';
 

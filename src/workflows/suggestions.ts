@@ -8,7 +8,7 @@
 import { isCancellation, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { TurnStatus } from '../core/domain';
-import type { TurnInput } from '../core/turn-types';
+import type { TurnInput } from '../core/turn/turn-types';
 import { suggestionsOptions } from './activity-options';
 
 export async function offerSuggestions(

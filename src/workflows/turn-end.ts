@@ -5,8 +5,8 @@
  * one `TurnEnd` first.
  */
 import { ActivityFailure, CancellationScope, isCancellation, log, upsertSearchAttributes } from '@temporalio/workflow';
-import type { FinalizeInput, TurnOutcome } from '../core/turn-types';
-import { SA } from '../core/messages';
+import type { FinalizeInput, TurnOutcome } from '../core/turn/turn-types';
+import { SA } from '../core/turn/messages';
 import type { TurnActivities } from './activities-proxy';
 import { activityError, isActivityFailure } from './activity-errors';
 import { Interrupted } from './agent-run';

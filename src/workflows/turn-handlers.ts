@@ -4,7 +4,7 @@
  * reads it at its next step, so a message never races an activity.
  */
 import { setHandler } from '@temporalio/workflow';
-import { decideApprovalUpdate, interruptSignal, stateQuery, steerSignal } from '../core/messages';
+import { decideApprovalUpdate, interruptSignal, stateQuery, steerSignal } from '../core/turn/messages';
 import type { TurnRunState } from './turn-state';
 
 /** `cancelModelCall` stops the LLM step in flight (the interrupt must not wait for it to end). */

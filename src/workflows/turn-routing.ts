@@ -6,7 +6,7 @@
  * or the router model (with a fallback plan if it is unavailable).
  */
 import { getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
-import type { PreparedTurn, TurnInput } from '../core/turn-types';
+import type { PreparedTurn, TurnInput } from '../core/turn/turn-types';
 import {
   answerToJobOffer,
   commandApplies,
@@ -15,11 +15,11 @@ import {
   jobCommandReply,
   jobQuestionOf,
   jobQuestionReply,
-} from '../core/job-commands';
-import { type MessageReading, readMessage, recordedSegmenter } from '../core/reading';
-import { pauseJobSignal, resumeJobSignal } from '../core/job-messages';
+} from '../core/words/job-commands';
+import { type MessageReading, readMessage, recordedSegmenter } from '../core/words/reading';
+import { pauseJobSignal, resumeJobSignal } from '../core/job/job-messages';
 import { cutScope, fallbackRouting, type RoutingDecision, writerAloneRouting } from '../core/plans';
-import { applyConfirmationGuard, isNoiseMessage, preRoute } from '../core/routing';
+import { applyConfirmationGuard, isNoiseMessage, preRoute } from '../core/words/routing';
 import type { TurnActivities } from './activities-proxy';
 import { COMPLETED, type TurnEnd } from './turn-end';
 import type { TurnRunState } from './turn-state';

@@ -5,11 +5,11 @@
 import { handoffText } from '../core/author-words';
 import { type Usage, zeroUsage } from '../core/usage';
 import type { AnyEventDraft } from '../core/events';
-import type { AgentRunRecord, PendingApproval, ToolOutcome, TurnInput, TurnState } from '../core/turn-types';
+import type { AgentRunRecord, PendingApproval, ToolOutcome, TurnInput, TurnState } from '../core/turn/turn-types';
 import type { TurnStatus } from '../core/domain';
 import { draft } from '../core/events';
-import type { PreparedTurn, RunKind } from '../core/turn-types';
-import { requestAsksForPlan } from '../core/routing';
+import type { PreparedTurn, RunKind } from '../core/turn/turn-types';
+import { requestAsksForPlan } from '../core/words/routing';
 import type { CarriedSignals, DecideState, Decision, RunFacts } from './decide';
 import { buildPacket, type DeliveredFile } from './packets';
 import type { RoutingDecision, WorkAgent } from '../core/plans';

@@ -10,8 +10,8 @@
  */
 import { type CancellationScope, log, upsertSearchAttributes } from '@temporalio/workflow';
 import { quiet } from '../core/quiet';
-import { SA } from '../core/messages';
-import type { TurnInput, TurnOutcome } from '../core/turn-types';
+import { SA } from '../core/turn/messages';
+import type { TurnInput, TurnOutcome } from '../core/turn/turn-types';
 import type { WorkAgent } from '../core/plans';
 import { turnActivities } from './activities-proxy';
 import { runAgent } from './agent-run';

@@ -6,7 +6,7 @@
  * deleting and restoring a project. Another owner's ids answer exactly like missing ones.
  */
 import { gunzipSync } from 'node:zlib';
-import { chapterFiles } from '../../src/activities/job-files';
+import { chapterFiles } from '../../src/activities/job/job-files';
 import { newId } from '../../src/db/models';
 import { api, createHarness, type Harness } from '../helpers/harness';
 

@@ -4,8 +4,8 @@
  * all on real services; a resume with Last-Event-ID gets exactly the events it missed; an
  * activity retried after a crash adds nothing; another owner's session is a 404.
  */
-import { createApprovalActivities } from '../../src/activities/approvals';
-import { createTurnOpeningActivities } from '../../src/activities/turn-opening';
+import { createApprovalActivities } from '../../src/activities/turn/approvals';
+import { createTurnOpeningActivities } from '../../src/activities/turn/turn-opening';
 import type { ActivityDeps } from '../../src/activities/deps';
 import type { StreamEvent } from '../../src/core/events';
 import { newId } from '../../src/db/models';

@@ -5,7 +5,7 @@
  * diff rows.
  */
 import { countWords } from '../../src/core/text';
-import { unitOfTitle } from '../../src/core/numerals';
+import { unitOfTitle } from '../../src/core/words/numerals';
 import { parseVerdict } from '../../src/core/verdict';
 import { apply, newTurn } from '../../studio/src/turn';
 import type { StreamEvent } from '../../src/core/events';

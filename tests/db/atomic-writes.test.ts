@@ -6,7 +6,7 @@
  */
 import { type Models, newId } from '../../src/db/models';
 import { releaseSessionLock, takeSessionLock } from '../../src/db/turn-records';
-import { updateJobTask, jobTaskId } from '../../src/activities/job-files';
+import { updateJobTask, jobTaskId } from '../../src/activities/job/job-files';
 import { updateProject } from '../../src/activities/tools/project-tools';
 import { writeVersion, VersionConflict } from '../../src/db/file-store';
 import type { ToolContext } from '../../src/activities/tools/types';

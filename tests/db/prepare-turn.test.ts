@@ -3,7 +3,7 @@
  * names them (turns since the change); a workflow started before it names only the turn, and
  * gets the same preparation from reads that follow the turn's.
  */
-import { createTurnLifecycleActivities } from '../../src/activities/turn-lifecycle';
+import { createTurnLifecycleActivities } from '../../src/activities/turn/turn-lifecycle';
 import type { ActivityDeps } from '../../src/activities/deps';
 import { createWorkerCaches } from '../../src/activities/worker-caches';
 import { loadConfig } from '../../src/config';

@@ -1,10 +1,10 @@
 /**
- * The router's reads started by `prepareTurn` (src/activities/router-input.ts): the router
+ * The router's reads started by `prepareTurn` (src/activities/turn/router-input.ts): the router
  * takes the message read at the start of the turn, once; a retried router call (or one in
  * another worker) reads anew, and a turn that is gone is reported, not routed.
  */
-import { prefetchRouterInput, routerInput } from '../../src/activities/router-input';
-import { readSessionMessages } from '../../src/activities/session-messages';
+import { prefetchRouterInput, routerInput } from '../../src/activities/turn/router-input';
+import { readSessionMessages } from '../../src/activities/turn/session-messages';
 import { createWorkerCaches } from '../../src/activities/worker-caches';
 import { newId } from '../../src/db/models';
 import { useScratchDb } from '../helpers/scratch-db';

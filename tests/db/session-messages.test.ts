@@ -1,9 +1,9 @@
 /**
- * The session's latest messages read once at the start of a turn (src/activities/session-messages.ts)
+ * The session's latest messages read once at the start of a turn (src/activities/turn/session-messages.ts)
  * answer exactly what the separate reads answered, and say so when they cannot: a reply older
  * than the messages read is still found, by the reader's own query.
  */
-import { routerUserMessage } from '../../src/activities/router-input';
+import { routerUserMessage } from '../../src/activities/turn/router-input';
 import {
   AUTHOR_REQUESTS,
   HISTORY_MESSAGES,
@@ -16,7 +16,7 @@ import {
   previousTurnId,
   readSessionMessages,
   SEQ_WINDOW,
-} from '../../src/activities/session-messages';
+} from '../../src/activities/turn/session-messages';
 import { newId } from '../../src/db/models';
 import { useScratchDb } from '../helpers/scratch-db';
 

@@ -1,10 +1,10 @@
 /**
- * A streamed `<file>` body saved by its own LLM step (src/activities/capture.ts), when the
+ * A streamed `<file>` body saved by its own LLM step (src/activities/step/capture.ts), when the
  * step runs more than once: the file ends with the text the last attempt streamed (what
  * the author saw), an identical retry writes nothing new, and a different one keeps the
  * earlier text as a version instead of overwriting it.
  */
-import { saveCapture, stepCaptureKey } from '../../src/activities/capture';
+import { saveCapture, stepCaptureKey } from '../../src/activities/step/capture';
 import { useScratchDb } from '../helpers/scratch-db';
 
 const db = useScratchDb('capture');

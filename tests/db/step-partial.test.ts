@@ -1,9 +1,9 @@
 /**
- * The text checkpoint a retried LLM step goes on from (src/activities/step-partial.ts), on
+ * The text checkpoint a retried LLM step goes on from (src/activities/step/step-partial.ts), on
  * the real Redis: written with each batch of events in one transaction, at byte offsets.
  */
 import { Redis } from 'ioredis';
-import { earlierAttempt, StepCheckpoint } from '../../src/activities/step-partial';
+import { earlierAttempt, StepCheckpoint } from '../../src/activities/step/step-partial';
 import { StreamPublisher } from '../../src/streams/redis-streams';
 import { draft } from '../../src/core/events';
 import { loadConfig } from '../../src/config';

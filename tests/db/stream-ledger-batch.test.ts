@@ -1,10 +1,10 @@
 /**
- * The worker's batch of stream counts (src/activities/stream-ledger-batch.ts), on the real
+ * The worker's batch of stream counts (src/activities/stream/stream-ledger-batch.ts), on the real
  * MongoDB-wire server: counts wait for the batch, go on record for every stream in one
  * write, only ever go up, and a failed write keeps them for the next batch.
  */
 import pino from 'pino';
-import { StreamLedgerBatch } from '../../src/activities/stream-ledger-batch';
+import { StreamLedgerBatch } from '../../src/activities/stream/stream-ledger-batch';
 import { slotCounts } from '../../src/db/stream-ledger';
 import { useScratchDb } from '../helpers/scratch-db';
 

@@ -1,9 +1,9 @@
 /**
  * The task board at turn end, called by finalizeTurn with its own read of the turn
- * (src/activities/task-board.ts): a job's chapter turn leaves the board to its job, an
+ * (src/activities/turn/task-board.ts): a job's chapter turn leaves the board to its job, an
  * author's turn closes the task its written file completes, and neither reads the turn again.
  */
-import { finalizeTaskBoard } from '../../src/activities/task-board';
+import { finalizeTaskBoard } from '../../src/activities/turn/task-board';
 import { writeVersion } from '../../src/db/file-store';
 import { useScratchDb } from '../helpers/scratch-db';
 

@@ -7,7 +7,7 @@ import MiniSearch from 'minisearch';
 import { assembleTurnContext, ensureTurnContext } from '../../src/activities/context/assembler';
 import { holdsTurnSources, loadedFiles, prefetchTurnSources, turnSources } from '../../src/activities/context/prefetch';
 import { rankChunks, retrievableFiles } from '../../src/activities/context/retrieval';
-import { readSessionMessages } from '../../src/activities/session-messages';
+import { readSessionMessages } from '../../src/activities/turn/session-messages';
 import { createWorkerCaches, type WorkerCaches } from '../../src/activities/worker-caches';
 import { interceptQueries, sleep } from '../helpers/model-spies';
 import { useScratchDb } from '../helpers/scratch-db';

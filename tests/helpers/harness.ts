@@ -16,7 +16,7 @@ import { connectRuntime, createLlmClient, type Runtime } from '../../src/runtime
 import { createWorker } from '../../src/worker';
 import { readRange, turnStreamKey } from '../../src/streams/redis-streams';
 import type { StreamEvent } from '../../src/core/events';
-import type { TurnOutcome } from '../../src/core/turn-types';
+import type { TurnOutcome } from '../../src/core/turn/turn-types';
 import type { FaultInjector } from '../../src/shared/faults';
 
 import { ROOT, testBundle } from './bundle';

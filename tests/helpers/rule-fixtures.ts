@@ -1,7 +1,7 @@
 /** Inputs for the rule modules in unit tests: a routing decision, the previous turn's facts, a run's facts and the turn's state for decideAfterRun, each with overrides. */
 import { type DecideState, freshRunFacts, type RunFacts } from '../../src/workflows/decide';
 import type { RoutingDecision } from '../../src/core/plans';
-import type { PreviousTurnFacts } from '../../src/core/routing';
+import type { PreviousTurnFacts } from '../../src/core/words/routing';
 
 export const routing = (over: Partial<RoutingDecision> = {}): RoutingDecision => ({
   current_agent: 'planner',

@@ -1,7 +1,7 @@
 import { answerApprovals, api, createProjectAndSession, type Harness, postTurn, waitTurn } from './harness';
 import { AUTHOR_FILE_ID, type Scenario } from '../fixtures/scenarios';
 import { writeVersion } from '../../src/db/file-store';
-import type { TurnOutcome } from '../../src/core/turn-types';
+import type { TurnOutcome } from '../../src/core/turn/turn-types';
 
 /** Runs one representative scenario to its end; returns the turn id and outcome. */
 export async function runScenario(h: Harness, s: Scenario): Promise<{ turnId: string; outcome: TurnOutcome }> {

@@ -10,7 +10,7 @@ export function words(n: number, word = 'storm'): string {
 
 /**
  * `n` words of prose that never repeats itself (every sentence is numbered), as a chapter
- * does not: a model's restart at a seam is then found where it is (src/core/continuation.ts).
+ * does not: a model's restart at a seam is then found where it is (src/core/model/continuation.ts).
  */
 export function prose(n: number): string {
   const out: string[] = [];

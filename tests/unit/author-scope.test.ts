@@ -3,8 +3,8 @@
  * or a whole rewrite is still stopped): whole references, the verb of the clause that names
  * the file, references and finished work are not targets, the open file counts as named.
  */
-import { type AuthorAction, authorAskedFor } from '../../src/core/author-scope';
-import { splitClauses } from '../../src/core/utterance';
+import { type AuthorAction, authorAskedFor } from '../../src/core/words/author-scope';
+import { splitClauses } from '../../src/core/words/utterance';
 import { read } from './read';
 
 const file = (title: string, id = 'f1') => ({ id, title });

@@ -4,7 +4,7 @@ import {
   DEFAULT_LINGER_MS,
   MAX_LINGER_MS,
   StreamLoad,
-} from '../../src/activities/batching-publisher';
+} from '../../src/activities/stream/batching-publisher';
 import type { StreamPublisher } from '../../src/streams/redis-streams';
 
 /** Records each XADD batch instead of writing to Redis. */

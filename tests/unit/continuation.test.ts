@@ -11,8 +11,8 @@ import {
   MIN_OVERLAP_CHARS,
   OverlapTrimmer,
   resolveContinuation,
-} from '../../src/core/continuation';
-import { FileStreamProcessor } from '../../src/core/file-stream';
+} from '../../src/core/model/continuation';
+import { FileStreamProcessor } from '../../src/core/model/file-stream';
 import { continuationAsk, continueReply, REPEATED_CHARS } from '../../src/offline-model/continuation';
 import type { ChatCompletionRequest, ModelReply } from '../../src/offline-model/types';
 

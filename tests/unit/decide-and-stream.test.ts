@@ -1,4 +1,4 @@
-import { endsWithQuestion, FileStreamProcessor, planUnits, type StreamPiece } from '../../src/core/file-stream';
+import { endsWithQuestion, FileStreamProcessor, planUnits, type StreamPiece } from '../../src/core/model/file-stream';
 import { decideAfterRun } from '../../src/workflows/decide';
 import { facts, routing, state } from '../helpers/rule-fixtures';
 import { buildPacket, FIXED_HANDOFF_RULES } from '../../src/workflows/packets';

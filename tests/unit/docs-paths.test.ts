@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const ROOT = path.join(__dirname, '..', '..');
 const DOCS = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).map((f) => `docs/${f}`)];
-/** A path into one of the repository's folders: `src/core/orders.ts`, `scripts/services.sh`. */
+/** A path into one of the repository's folders: `src/core/words/orders.ts`, `scripts/services.sh`. */
 const REPO_PATH = /(?<![\w./-])((?:src|scripts|tests|studio|bench|deploy|docs)\/[\w./@-]*\w)/g;
 
 function pathsIn(doc: string): string[] {

@@ -8,7 +8,7 @@ import {
   lastQuestion,
   planUnits,
   type StreamPiece,
-} from '../../src/core/file-stream';
+} from '../../src/core/model/file-stream';
 
 const run = (canCapture: boolean, deltas: string[]) => {
   const p = new FileStreamProcessor(canCapture);

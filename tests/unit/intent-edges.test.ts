@@ -2,18 +2,18 @@
  * Edges of the intent rules that the corpus does not pin one by one (mutation testing found
  * them): exact routes, counts, limits, and reply wording.
  */
-import { authorAskedFor, authorisedFiles } from '../../src/core/author-scope';
-import { carriesLanguage, sessionLanguage } from '../../src/core/language';
-import { splitClauses } from '../../src/core/utterance';
-import { isNewInstruction, isRefusal } from '../../src/core/answers';
-import { commandApplies, jobCommandOf, jobCommandReply, type JobLookup } from '../../src/core/job-commands';
+import { authorAskedFor, authorisedFiles } from '../../src/core/words/author-scope';
+import { carriesLanguage, sessionLanguage } from '../../src/core/words/language';
+import { splitClauses } from '../../src/core/words/utterance';
+import { isNewInstruction, isRefusal } from '../../src/core/words/answers';
+import { commandApplies, jobCommandOf, jobCommandReply, type JobLookup } from '../../src/core/words/job-commands';
 import {
   countProposedChanges,
   declinedOfferRouting,
   isConfirmation,
   isOfferQuestion,
   proposedStep,
-} from '../../src/core/proposals';
+} from '../../src/core/words/proposals';
 import { read } from './read';
 
 describe('offers and confirmations', () => {

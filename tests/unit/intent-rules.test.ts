@@ -3,7 +3,7 @@
  * sentences and clauses, questions, suppositions and retractions, the session's language,
  * answers against new instructions, refusals.
  */
-import { carriesLanguage, replyLanguage, sessionLanguage } from '../../src/core/language';
+import { carriesLanguage, replyLanguage, sessionLanguage } from '../../src/core/words/language';
 import {
   isConditionalSentence,
   isHedgedClause,
@@ -12,8 +12,8 @@ import {
   splitClauses,
   splitSentences,
   trailsOff,
-} from '../../src/core/utterance';
-import { actionsOf, isNewInstruction, isRefusal, routeActions } from '../../src/core/answers';
+} from '../../src/core/words/utterance';
+import { actionsOf, isNewInstruction, isRefusal, routeActions } from '../../src/core/words/answers';
 
 describe('sentences and clauses', () => {
   test('sentence ends keep abbreviations and decimals; the end mark is kept', () => {

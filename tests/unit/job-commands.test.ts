@@ -1,6 +1,6 @@
 /** Run control from chat: which messages are commands, and how the reply reads. */
-import { jobSummaryText } from '../../src/activities/job-summary';
-import { jobCommandOf, jobCommandReply, jobQuestionOf } from '../../src/core/job-commands';
+import { jobSummaryText } from '../../src/activities/job/job-summary';
+import { jobCommandOf, jobCommandReply, jobQuestionOf } from '../../src/core/words/job-commands';
 import { read } from './read';
 
 test.each([

@@ -3,7 +3,10 @@
  * - determinism lives in src/workflows and src/core: the workflow bundle reaches no other
  *   folder (the ESLint determinism rule covers exactly these two);
  * - layers import only downward: core ← workflows and activities ← api and worker;
- *   db below the api and the activities; the API imports no activity code;
+ *   db below the api and the activities; the API imports no activity code; observability
+ *   (metrics, tracing, the activity interceptor) sits below the activities, the API and the
+ *   workflows and imports none of them; every folder of src/ has its rule;
+ * - no folder of src/ holds more than 25 files at its top level: more are grouped in rooms;
  * - no import cycles.
  */
 import fs from 'node:fs';
@@ -69,16 +72,28 @@ test('the workflow bundle reaches only src/workflows and src/core', () => {
   const outside = [...seen].map(rel).filter((f) => !/^(workflows|core)\//.test(f));
   expect(outside).toEqual([]);
   expect([...seen].map(rel)).toEqual(
-    expect.arrayContaining(['workflows/turn.ts', 'core/routing.ts', 'core/events.ts']),
+    expect.arrayContaining(['workflows/turn.ts', 'core/words/routing.ts', 'core/events.ts']),
   );
 });
 
-/** Which top-level folders (or entry files) each layer may import from, types included. */
+/**
+ * Which top-level folders (or entry files) each folder of src/ may import from, types included.
+ * The entry files at src/'s top level (main.ts, worker.ts, runtime.ts, config.ts…) wire the
+ * layers together and are not listed.
+ */
 const MAY_IMPORT: Record<string, string[]> = {
   core: ['core'],
   workflows: ['core', 'workflows', 'activities' /* types only, checked below */],
   db: ['core', 'db', 'shared', 'config'],
   streams: ['core', 'streams'],
+  shared: ['core', 'shared'],
+  agents: ['core', 'agents'],
+  skills: ['core', 'skills', 'db', 'config'],
+  // Below the activities, the API and the workflows: it observes them, they import it.
+  observability: ['core', 'observability', 'db', 'shared', 'config'],
+  'offline-model': ['core', 'offline-model', 'shared'],
+  cli: ['core', 'cli'],
+  scripts: ['scripts', 'bundling'],
   activities: [
     'core',
     'activities',
@@ -107,7 +122,28 @@ const MAY_IMPORT: Record<string, string[]> = {
   ],
 };
 
-test('layers import only downward, and the API imports no activity code', () => {
+test('every folder of src/ has a rule', () => {
+  const folders = fs
+    .readdirSync(SRC, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+  expect(folders.filter((f) => !MAY_IMPORT[f])).toEqual([]);
+  expect(folders).toEqual(expect.arrayContaining(['observability', 'activities', 'core']));
+});
+
+test('no folder of src/ holds more than 25 files at its top level', () => {
+  const crowded: string[] = [];
+  const visit = (dir: string): void => {
+    const entries = fs.readdirSync(dir, { withFileTypes: true });
+    const files = entries.filter((e) => e.isFile()).length;
+    if (files > 25) crowded.push(`src/${rel(dir)} (${files})`);
+    for (const e of entries) if (e.isDirectory()) visit(path.join(dir, e.name));
+  };
+  visit(SRC);
+  expect(crowded).toEqual([]);
+});
+
+test('layers import only downward, and the API and observability import no activity code', () => {
   const violations: string[] = [];
   for (const f of allFiles(SRC)) {
     const allowed = MAY_IMPORT[layerOf(f)];

@@ -1,6 +1,10 @@
 import { ApplicationFailure } from '@temporalio/common';
 import OpenAI from 'openai';
-import { classifyLlmError, MAX_PROVIDER_RETRY_DELAY_MS, providerRetryDelayMs } from '../../src/activities/llm-errors';
+import {
+  classifyLlmError,
+  MAX_PROVIDER_RETRY_DELAY_MS,
+  providerRetryDelayMs,
+} from '../../src/activities/step/llm-errors';
 
 const headers = (h: Record<string, string>) => new Headers(h);
 const apiError = (status: number, h: Record<string, string> = {}) =>

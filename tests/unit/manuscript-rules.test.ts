@@ -4,9 +4,9 @@
  * entries as titles and synopses; search that finds Chinese inside words and a phrase across
  * a line break, with offsets that point at the text as stored.
  */
-import { chineseNumeral, inTreeOrder, planMove, planRenumber, renumberTitle } from '../../src/core/chapter-order';
-import { outlineEntries, outlineLines } from '../../src/core/outline';
-import { findHits, phrasePattern, searchFiles } from '../../src/core/search';
+import { chineseNumeral, inTreeOrder, planMove, planRenumber, renumberTitle } from '../../src/core/book/chapter-order';
+import { outlineEntries, outlineLines } from '../../src/core/book/outline';
+import { findHits, phrasePattern, searchFiles } from '../../src/core/book/search';
 
 const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, i));
 const file = (id: string, type: string, title: string, order = 0, created = 0) => ({

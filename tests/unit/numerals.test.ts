@@ -14,10 +14,10 @@ import {
   parseUnitRange,
   unitNumbers,
   unitOfTitle,
-} from '../../src/core/numerals';
-import { planUnits } from '../../src/core/file-stream';
-import { chapterOf } from '../../src/activities/job-files';
-import { findLengthRequirements } from '../../src/core/routing';
+} from '../../src/core/words/numerals';
+import { planUnits } from '../../src/core/model/file-stream';
+import { chapterOf } from '../../src/activities/job/job-files';
+import { findLengthRequirements } from '../../src/core/words/routing';
 
 const refs = (text: string) => findUnitRefs(text).map((r) => [r.kind, r.from, r.to]);
 

@@ -9,7 +9,7 @@ import {
   FILE_STREAM_CONTINUATION_MARKER,
   HANDOFF_PACKET_MARKER,
   REVIEW_EVIDENCE_MARKER,
-} from '../../src/core/markers';
+} from '../../src/core/model/markers';
 import type { AgentName } from '../../src/core/events';
 import { startOfflineModel, type OfflineModel } from '../../src/offline-model';
 import { countWords } from '../../src/core/text';

@@ -9,7 +9,7 @@ import {
   HANDOFF_PACKET_MARKER,
   REVIEW_EVIDENCE_MARKER,
   WRITER_QUESTION_MARKER,
-} from '../../src/core/markers';
+} from '../../src/core/model/markers';
 import { buildPacket, FIXED_HANDOFF_RULES } from '../../src/workflows/packets';
 
 const delivered = [

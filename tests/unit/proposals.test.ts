@@ -10,9 +10,9 @@ import {
   isOfferQuestion,
   isUnclearAnswer,
   proposedStep,
-} from '../../src/core/proposals';
-import { decisionInMessage } from '../../src/core/answers';
-import { applyConfirmationGuard, preRoute, type PreviousTurnFacts } from '../../src/core/routing';
+} from '../../src/core/words/proposals';
+import { decisionInMessage } from '../../src/core/words/answers';
+import { applyConfirmationGuard, preRoute, type PreviousTurnFacts } from '../../src/core/words/routing';
 import type { RoutingDecision } from '../../src/core/plans';
 import { read } from './read';
 

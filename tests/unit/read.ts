@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readAuthorMessage } from '../../src/activities/reading/segmenter';
-import { readMessage, recordedSegmenter, type MessageReading } from '../../src/core/reading';
+import { readMessage, recordedSegmenter, type MessageReading } from '../../src/core/words/reading';
 
 const recorded = JSON.parse(
   fs.readFileSync(path.join(__dirname, '../fixtures/intent/word-ends.json'), 'utf8'),

@@ -11,7 +11,7 @@ import {
   preRoute,
   type PreviousTurnFacts,
   requestAsksForPlan,
-} from '../../src/core/routing';
+} from '../../src/core/words/routing';
 import { previousTurn, routing as baseRouting } from '../helpers/rule-fixtures';
 import type { RoutingDecision } from '../../src/core/plans';
 import { read } from './read';

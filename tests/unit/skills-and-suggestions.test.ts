@@ -4,7 +4,7 @@
  * suggestions answer.
  */
 import { encode } from 'gpt-tokenizer';
-import { cleanSuggestions } from '../../src/activities/suggestions';
+import { cleanSuggestions } from '../../src/activities/turn/suggestions';
 import { fitToTokens } from '../../src/activities/tools/skill-tools';
 import { parseSkillMd, SkillPackageError } from '../../src/skills/package';
 

@@ -4,7 +4,7 @@
  * when the answer ends, however it ends: a stream left counted would widen every later
  * stream's window for the worker's whole life.
  */
-import { streamAnswer, type AnswerRequest } from '../../src/activities/llm-stream';
+import { streamAnswer, type AnswerRequest } from '../../src/activities/step/llm-stream';
 import { createWorkerCaches } from '../../src/activities/worker-caches';
 import type { ActivityDeps } from '../../src/activities/deps';
 import type { AnyEventDraft } from '../../src/core/events';

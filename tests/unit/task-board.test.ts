@@ -1,5 +1,5 @@
 /** Task board finalize rules: ranges, units, artifacts, deleted files. Pure. */
-import { finalizeBoard, missingUnits, titleUnits } from '../../src/activities/task-board-rules';
+import { finalizeBoard, missingUnits, titleUnits } from '../../src/core/book/task-board-rules';
 
 test('titleUnits reads ranges and single units in Chinese and English', () => {
   expect(titleUnits('写第2-5集')).toEqual([2, 3, 4, 5]);

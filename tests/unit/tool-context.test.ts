@@ -3,7 +3,7 @@
  * messages reach the tools as no author message at all, so author protection asks instead.
  */
 import { toolContextFor } from '../../src/activities/tools/tool-context';
-import { authorAskedFor } from '../../src/core/author-scope';
+import { authorAskedFor } from '../../src/core/words/author-scope';
 import { createWorkerCaches } from '../../src/activities/worker-caches';
 import { loadConfig } from '../../src/config';
 import { read } from './read';

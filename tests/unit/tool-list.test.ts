@@ -2,8 +2,8 @@
  * One tool list for every agent of a turn (a provider caches a prompt's start with
  * its tools first), with who may call what enforced by name when a call runs.
  */
-import { AGENT_TOOLS, TOOL_NAMES, toolRefusal, toolsForTurn } from '../../src/core/tool-schemas';
-import { parseAgentHeader } from '../../src/core/markers';
+import { AGENT_TOOLS, TOOL_NAMES, toolRefusal, toolsForTurn } from '../../src/core/model/tool-schemas';
+import { parseAgentHeader } from '../../src/core/model/markers';
 
 const plain = { readOnly: false, clarifyFirst: false };
 

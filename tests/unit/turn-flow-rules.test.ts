@@ -4,7 +4,7 @@
  */
 import { decideAfterRun, type DecideState, type RunFacts } from '../../src/workflows/decide';
 import { buildPacket } from '../../src/workflows/packets';
-import { changedSpan, renderReviewContent } from '../../src/activities/review-evidence';
+import { changedSpan, renderReviewContent } from '../../src/activities/step/review-evidence';
 import type { RoutingDecision } from '../../src/core/plans';
 
 const routing = (over: Partial<RoutingDecision> = {}): RoutingDecision => ({

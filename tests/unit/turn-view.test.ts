@@ -1,10 +1,10 @@
 /**
- * The fold of a turn's events (src/core/turn-view.ts) that Studio applies live and the end of
+ * The fold of a turn's events (src/core/turn/turn-view.ts) that Studio applies live and the end of
  * a turn stores: file cards through their life (opened, streaming, saved, deleted, discarded),
  * steps named by what they touched, approvals tied to their step, text per step, verdict and usage.
  */
 import type { StreamEvent } from '../../src/core/events';
-import { foldTurn, newTurnView, settledView, type TurnItem, type TurnView } from '../../src/core/turn-view';
+import { foldTurn, newTurnView, settledView, type TurnItem, type TurnView } from '../../src/core/turn/turn-view';
 
 const ev = (type: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   ({ type, data, seq: 0, ts: '', ...extra }) as unknown as StreamEvent;

@@ -3,10 +3,10 @@
  * agent is actually sent when the budget is tight, the working set of the last two turns,
  * context assembled once per turn, and importance set by the author or the planner.
  */
-import { buildAgentMessages } from '../../src/activities/agent-messages';
+import { buildAgentMessages } from '../../src/activities/step/agent-messages';
 import { assembleTurnContext, ensureTurnContext, storeTurnContext } from '../../src/activities/context';
 import { createWorkerCaches, type WorkerCaches } from '../../src/activities/worker-caches';
-import type { LlmStepInput } from '../../src/core/turn-types';
+import type { LlmStepInput } from '../../src/core/turn/turn-types';
 import {
   api,
   createHarness,

@@ -5,7 +5,7 @@
  * Real services, persona model (its usage is counted from the text it sends).
  */
 import { api, createHarness, createProjectAndSession, type Harness } from '../helpers/harness';
-import type { JobProgress } from '../../src/core/job-messages';
+import type { JobProgress } from '../../src/core/job/job-messages';
 import { chapterSnapshot, jobEvents, progressOf, startJob, waitFor, waitJob } from './job-helpers';
 
 let h: Harness;

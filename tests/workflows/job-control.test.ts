@@ -4,7 +4,7 @@
  * to survive the switch to the next run.
  */
 import { api, createHarness, createProjectAndSession, type Harness, postTurn, waitTurn } from '../helpers/harness';
-import type { JobProgress } from '../../src/core/job-messages';
+import type { JobProgress } from '../../src/core/job/job-messages';
 import { chapterSnapshot, jobEvents, progressOf, startJob, waitFor, waitJob, temporalStatus } from './job-helpers';
 
 let h: Harness;

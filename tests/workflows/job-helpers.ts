@@ -7,8 +7,8 @@ import type { temporal } from '@temporalio/proto';
 import { api, type Harness } from '../helpers/harness';
 import { jobStreamKey, readRange } from '../../src/streams/redis-streams';
 import type { StreamEvent, StreamEventOf } from '../../src/core/events';
-import type { JobResult } from '../../src/core/job-messages';
-import { chapterOf } from '../../src/activities/job-files';
+import type { JobResult } from '../../src/core/job/job-messages';
+import { chapterOf } from '../../src/activities/job/job-files';
 
 export async function startJob(
   h: Harness,

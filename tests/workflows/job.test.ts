@@ -6,7 +6,7 @@
  */
 import { api, createHarness, createProjectAndSession, type Harness } from '../helpers/harness';
 import { readSse } from '../helpers/sse-client';
-import { SA } from '../../src/core/messages';
+import { SA } from '../../src/core/turn/messages';
 import {
   chapterSnapshot,
   jobEvents,

@@ -13,7 +13,7 @@ import {
   waitTurn,
 } from '../helpers/harness';
 import { chatText, ofType, router, say, types } from '../helpers/script';
-import { NOISE_REPLY } from '../../src/activities/turn-opening';
+import { NOISE_REPLY } from '../../src/activities/turn/turn-opening';
 
 let h: Harness;
 beforeAll(async () => {

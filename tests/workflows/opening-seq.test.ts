@@ -6,7 +6,7 @@
  */
 import { arrayFromPayloads, defaultPayloadConverter } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
-import type { TurnInput } from '../../src/core/turn-types';
+import type { TurnInput } from '../../src/core/turn/turn-types';
 import {
   createHarness,
   createProjectAndSession,

@@ -1,5 +1,5 @@
 /**
- * A step that runs its tool calls (src/activities/llm.ts, step-tools.ts): it records its model
+ * A step that runs its tool calls (src/activities/step/llm.ts, step-tools.ts): it records its model
  * call's usage beside its answer, not before it — the calls do not wait for the usage record,
  * and a step retried after its answer went on record writes the usage record if it had not
  * landed — and a create_file call reads while the answer goes on record but writes only after.

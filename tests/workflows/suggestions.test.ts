@@ -4,7 +4,7 @@
  * SUGGESTIONS_ENABLED is off; an unusable answer costs only the suggestions. The first two
  * tests run on the offline model's default persona, as `npm start` does.
  */
-import { SUGGESTIONS_HEADER } from '../../src/core/markers';
+import { SUGGESTIONS_HEADER } from '../../src/core/model/markers';
 import { detectLanguage } from '../../src/core/text';
 import { Worker } from '@temporalio/worker';
 import {

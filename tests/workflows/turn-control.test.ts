@@ -14,7 +14,7 @@ import {
   waitTurn,
 } from '../helpers/harness';
 import { agentsSelected, call, ofType, requestsOf, router, say, streamFile, words } from '../helpers/script';
-import { stateQuery } from '../../src/core/messages';
+import { stateQuery } from '../../src/core/turn/messages';
 
 let h: Harness;
 beforeAll(async () => {

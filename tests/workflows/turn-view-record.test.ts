@@ -1,12 +1,12 @@
 /**
- * The record of what the author saw (src/activities/turn-view-record.ts): every turn that
+ * The record of what the author saw (src/activities/turn/turn-view-record.ts): every turn that
  * ends leaves, keyed by its id, the fold of its whole stream — the same fold Studio applies
  * live — so `GET /sessions/:id/turns?record=true` shows a finished turn as it was shown, also
  * after its stream expired. A retried end writes it once. Prints what the record costs per turn.
  */
-import { settledView, foldTurn, newTurnView, type TurnView } from '../../src/core/turn-view';
+import { settledView, foldTurn, newTurnView, type TurnView } from '../../src/core/turn/turn-view';
 import { type AnyEventDraft, draft } from '../../src/core/events';
-import { readTurnStream, storeTurnView, viewAtEnd } from '../../src/activities/turn-view-record';
+import { readTurnStream, storeTurnView, viewAtEnd } from '../../src/activities/turn/turn-view-record';
 import { parseStreamId, StreamPublisher, turnStreamKey } from '../../src/streams/redis-streams';
 import {
   api,

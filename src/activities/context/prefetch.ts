@@ -15,7 +15,7 @@ import { skillCatalogFor } from '../../skills/catalog';
 import { notFound } from '../failures';
 import type { ManifestFile } from './priorities';
 import { retrievableFiles, syncRetrievalIndex } from './retrieval';
-import { historyBefore, HISTORY_MESSAGES, type SessionMessages } from '../session-messages';
+import { historyBefore, HISTORY_MESSAGES, type SessionMessages } from '../turn/session-messages';
 import type { WorkerCaches } from '../worker-caches';
 
 /** The turn as prepareTurn read it: what a context is built for never changes once the turn is created. */

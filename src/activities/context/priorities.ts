@@ -7,7 +7,7 @@
  * rest: low-importance cards and settings, then chapters newest first). A character or setting named in the query goes to the front
  * of CONSTRAINT, so a tight budget still carries it. Pure module.
  */
-import { findUnitRefs, unitNumbers, unitOfTitle } from '../../core/numerals';
+import { findUnitRefs, unitNumbers, unitOfTitle } from '../../core/words/numerals';
 import { type Importance, isBodyFileType } from '../../core/domain';
 
 export enum Priority {

@@ -1,5 +1,5 @@
 /**
- * Chinese word segmentation for the rules that read an author (core/reading.ts): jieba's
+ * Chinese word segmentation for the rules that read an author (core/words/reading.ts): jieba's
  * dictionary and HMM through `jieba-wasm` (WebAssembly, no native binary to build or ship).
  * `@node-rs/jieba` cuts the 580 Chinese messages of the intent corpora identically and faster
  * (0.005 against 0.15 ms a message), but its native package must match the platform; at a few
@@ -8,7 +8,13 @@
  * both at start ({@link warmSegmenter}); a message without Han characters never needs them.
  */
 import { createRequire } from 'node:module';
-import { characterSegmenter, readMessage, wordEnds, type MessageReading, type Segmenter } from '../../core/reading';
+import {
+  characterSegmenter,
+  readMessage,
+  wordEnds,
+  type MessageReading,
+  type Segmenter,
+} from '../../core/words/reading';
 
 type Jieba = { cut(text: string, hmm: boolean): string[] };
 let jieba: Jieba | null = null;

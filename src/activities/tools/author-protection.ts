@@ -1,15 +1,15 @@
 /**
  * Author protection: a file the author wrote any of the current text
  * of is never deleted or wholly rewritten unless this turn's message authorised exactly that
- * (core/author-scope.ts: the grammar of orders, every word accounted for) or the author approved the call. Otherwise the call asks:
+ * (core/words/author-scope.ts: the grammar of orders, every word accounted for) or the author approved the call. Otherwise the call asks:
  * it answers `approval_required` (nothing written, nothing stored), the workflow publishes
  * `approval_requested` and waits for the author's decision, then runs the call again with
  * it: approved, it goes ahead; denied or timed out, the agent gets `author_declined` /
  * `approval_timeout` and goes on without it.
  */
 import { diffLines } from 'diff';
-import type { ApprovalRequest } from '../../core/turn-types';
-import { type AuthorAction, authorisedFiles } from '../../core/author-scope';
+import type { ApprovalRequest } from '../../core/turn/turn-types';
+import { type AuthorAction, authorisedFiles } from '../../core/words/author-scope';
 import { readAuthorMessage } from '../reading/segmenter';
 import { truncate } from '../../core/text';
 import { authorWrittenRanges, type FileRecord } from '../../db/file-store';

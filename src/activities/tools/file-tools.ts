@@ -2,7 +2,7 @@
  * create_file, edit_file, delete_file, query_files against MongoDB. Each returns a result
  * body for the model plus the file events to stream; none throws for a bad request.
  */
-import type { ToolArgs } from '../../core/tool-schemas';
+import type { ToolArgs } from '../../core/model/tool-schemas';
 import { draft } from '../../core/events';
 import { CompareAndSetExhausted, casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
 import { idFromKey } from '../../db/models';

@@ -3,7 +3,7 @@
  * which decides how surely it is in every agent's context. The
  * author's own choice wins: an agent changes it only when the author asked in this turn.
  */
-import type { ToolArgs } from '../../core/tool-schemas';
+import type { ToolArgs } from '../../core/model/tool-schemas';
 import { findLiveFile } from '../../db/file-store';
 import { failure, type ToolContext, type ToolExecution } from './types';
 

@@ -12,13 +12,13 @@ import {
   type ToolName,
   toolArgSchemas,
   toolRefusal,
-} from '../../core/tool-schemas';
+} from '../../core/model/tool-schemas';
 import { type AnyEventDraft, draft, refusalOf } from '../../core/events';
 import { idFromKey, insertOnce } from '../../db/models';
-import type { ToolInput, ToolOutcome } from '../../core/turn-types';
+import type { ToolInput, ToolOutcome } from '../../core/turn/turn-types';
 import type { ActivityDeps } from '../deps';
 import { notFound } from '../failures';
-import { publisherFor } from '../publish';
+import { publisherFor } from '../stream/publish';
 import { createFile, deleteFile, editFile, queryFiles } from './file-tools';
 import { handoffToAgent, requestClarification, updateProject } from './project-tools';
 import { setImportance } from './importance';
@@ -28,7 +28,7 @@ import type { EarlySiblingCounts } from './sibling-counts';
 import { toolContextFor, type ToolTurn } from './tool-context';
 import type { StreamPublisher } from '../../streams/redis-streams';
 import { failure, type ToolContext, type ToolExecution } from './types';
-import { stepId } from '../record-ids';
+import { stepId } from '../../core/turn/record-ids';
 
 export const toolKey = (turnId: string, step: number, toolCallId: string): string => `${turnId}:${step}:${toolCallId}`;
 

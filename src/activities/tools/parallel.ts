@@ -12,18 +12,18 @@
  * whole on a read-only turn (`read_only_request`), even when it only reads.
  */
 import { Context } from '@temporalio/activity';
-import { type PARALLEL_TOOLS, type ToolArgs, toolArgSchemas, toolRefusal } from '../../core/tool-schemas';
+import { type PARALLEL_TOOLS, type ToolArgs, toolArgSchemas, toolRefusal } from '../../core/model/tool-schemas';
 import { draft } from '../../core/events';
 import { insertOnce } from '../../db/models';
-import type { ToolInput, ToolOutcome } from '../../core/turn-types';
+import type { ToolInput, ToolOutcome } from '../../core/turn/turn-types';
 import type { WorkAgent } from '../../core/plans';
 import type { ActivityDeps } from '../deps';
-import { publisherFor } from '../publish';
+import { publisherFor } from '../stream/publish';
 import { queryFiles } from './file-tools';
 import { loadSkill, readSkillResource } from './skill-tools';
 import { toolContextFor } from './tool-context';
 import { failure, type ToolContext, type ToolExecution } from './types';
-import { stepId } from '../record-ids';
+import { stepId } from '../../core/turn/record-ids';
 
 type ParallelTool = (typeof PARALLEL_TOOLS)[number];
 interface SubTask {

@@ -2,13 +2,13 @@
  * update_project and the two control tools. Control tools only validate and record: the
  * workflow decides what a handoff or a clarification does to the turn.
  */
-import type { ToolArgs } from '../../core/tool-schemas';
-import { agentHasWriteTools } from '../../core/tool-schemas';
+import type { ToolArgs } from '../../core/model/tool-schemas';
+import { agentHasWriteTools } from '../../core/model/tool-schemas';
 import { CompareAndSetExhausted, casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
 import { readProjectState, writeProjectState } from '../../db/project-state';
 import { mergeNotes, NOTES_BUDGET_CHARS } from './project-notes';
-import { missingUnits } from '../task-board-rules';
-import { liveBodyUnits } from '../task-board';
+import { missingUnits } from '../../core/book/task-board-rules';
+import { liveBodyUnits } from '../turn/task-board';
 import { failure, type ToolContext, type ToolExecution } from './types';
 
 type StoredTask = {

@@ -8,7 +8,7 @@
  * it grants nothing, and a skill's scripts are shown as text and never run.
  */
 import { encode } from 'gpt-tokenizer';
-import type { ToolArgs } from '../../core/tool-schemas';
+import type { ToolArgs } from '../../core/model/tool-schemas';
 import type { SkillDoc } from '../../db/models';
 import { findEnabledSkill, enabledSkills, recordSkillUse } from '../../skills/active-skills';
 import { chargeSkillRead } from '../../skills/budget';

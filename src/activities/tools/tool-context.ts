@@ -1,6 +1,6 @@
 /** The context a tool call runs with, built in one place for single calls and parallel_execute sub-tasks. */
 import { skillRequestLimits } from '../../skills/limits';
-import type { ToolInput } from '../../core/turn-types';
+import type { ToolInput } from '../../core/turn/turn-types';
 import type { ActivityDeps } from '../deps';
 import type { EarlySiblingCounts } from './sibling-counts';
 import type { ToolContext } from './types';

@@ -1,8 +1,8 @@
 import type { AnyEventDraft } from '../../core/events';
-import type { AuthorScope } from '../../core/author-scope';
+import type { AuthorScope } from '../../core/words/author-scope';
 import { readAuthorMessage } from '../reading/segmenter';
 import type { Models } from '../../db/models';
-import type { ApprovalDecision, ToolOutcome } from '../../core/turn-types';
+import type { ApprovalDecision, ToolOutcome } from '../../core/turn/turn-types';
 import type { WorkAgent } from '../../core/plans';
 import type { SkillRequestLimits } from '../../skills/limits';
 import type { EarlySiblingCounts } from './sibling-counts';

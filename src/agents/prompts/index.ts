@@ -5,7 +5,7 @@
  */
 import type { AgentName } from '../../core/events';
 import type { ProjectType } from '../../core/domain';
-import { agentHeader } from '../../core/markers';
+import { agentHeader } from '../../core/model/markers';
 import { BASE_PROTOCOL } from './base';
 import { PROJECT_TYPE_PROMPTS } from './project-types';
 import { ROLE_PROMPTS, ROUTER_PROMPT } from './roles';

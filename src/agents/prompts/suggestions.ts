@@ -1,9 +1,9 @@
 /**
  * The next-step suggestions prompt:
  * after a turn, 2–4 short things the author could ask for next, in the author's language.
- * Pure module; the activity in src/activities/suggestions.ts sends it and cleans the answer.
+ * Pure module; the activity in src/activities/turn/suggestions.ts sends it and cleans the answer.
  */
-import { SUGGESTIONS_HEADER } from '../../core/markers';
+import { SUGGESTIONS_HEADER } from '../../core/model/markers';
 
 export function buildSuggestionsPrompt(language: 'zh' | 'en'): string {
   return [

@@ -11,8 +11,8 @@
  */
 import type { Models } from '../../db/models';
 import { BODY_FILE_TYPES } from '../../core/domain';
-import { unitOfTitle } from '../../core/numerals';
-import { renumberTitle, titleNumber } from '../../core/chapter-order';
+import { unitOfTitle } from '../../core/words/numerals';
+import { renumberTitle, titleNumber } from '../../core/book/chapter-order';
 import { detectLanguage } from '../../core/text';
 
 export type Block = { kind: 'heading'; text: string } | { kind: 'para'; text: string } | { kind: 'break' };

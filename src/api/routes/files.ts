@@ -20,7 +20,7 @@ import {
   versionParam,
 } from '../schemas';
 import { sendJson } from '../json-response';
-import { inTreeOrder } from '../../core/chapter-order';
+import { inTreeOrder } from '../../core/book/chapter-order';
 import { parseBody, parseId, parseQuery } from '../validation';
 import { type FileDoc, type Models, newId } from '../../db/models';
 import type { z } from 'zod';
@@ -68,7 +68,7 @@ interface TrashPolicy {
 }
 
 /**
- * Live files in the manuscript's order (core/chapter-order), a page at a time: `total` and
+ * Live files in the manuscript's order (core/book/chapter-order), a page at a time: `total` and
  * `counts` (per type) describe the whole list, `nextOffset` is where the next page starts
  * (null on the last), so a client never mistakes a first page for the whole book. With
  * `deleted=true`, the trash (expired trash is purged here, lazily: reading the live files

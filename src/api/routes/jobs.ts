@@ -22,8 +22,8 @@ import { type JobDoc, type Models } from '../../db/models';
 import { type JobStatus, objectIdSchema } from '../../core/domain';
 import { streamEventSchema } from '../../core/events';
 import { jobStreamKey } from '../../streams/redis-streams';
-import { pauseJobSignal, progressQuery, type ResumeJobArgs, resumeJobSignal } from '../../core/job-messages';
-import { jobTask, jobTaskId } from '../../core/job-task';
+import { pauseJobSignal, progressQuery, type ResumeJobArgs, resumeJobSignal } from '../../core/job/job-messages';
+import { jobTask, jobTaskId } from '../../core/job/job-task';
 import { type JobCost, jobCost, jobCosts } from '../../db/job-cost';
 import { writeJobTask } from '../../db/job-task';
 

@@ -14,9 +14,9 @@ import { ownedFile, ownedProject } from '../ownership';
 import { presentFileSummary } from '../present';
 import { moveChapterBody, patchFileBody, searchQuery } from '../schemas';
 import { parseBody, parseId, parseQuery } from '../validation';
-import { inTreeOrder, titleNumber } from '../../core/chapter-order';
+import { inTreeOrder, titleNumber } from '../../core/book/chapter-order';
 import { objectIdSchema } from '../../core/domain';
-import { searchFiles } from '../../core/search';
+import { searchFiles } from '../../core/book/search';
 import type { Models } from '../../db/models';
 
 {

@@ -17,7 +17,7 @@ import { ACTIVE_TURN_STATUSES, type TurnStatus } from '../../core/domain';
 import { isObjectId } from '../../core/ids';
 import { turnStreamKey } from '../../streams/redis-streams';
 import { slotCounts } from '../../db/stream-ledger';
-import { interruptSignal, stateQuery, steerSignal } from '../../core/messages';
+import { interruptSignal, stateQuery, steerSignal } from '../../core/turn/messages';
 import { requestIdOfRequest } from '../../observability/http';
 import { ConflictError } from '../errors';
 

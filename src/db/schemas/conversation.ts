@@ -161,7 +161,7 @@ export const agentStepSchema = new Schema(
     /**
      * A step that runs its own tool calls records its answer's facts and
      * where its tool cards start in its stream slot before running them: a retry goes on
-     * from here instead of asking the model again (src/activities/step-tools.ts).
+     * from here instead of asking the model again (src/activities/step/step-tools.ts).
      */
     result: { type: Schema.Types.Mixed, default: null },
     toolEventsFrom: { type: Number, default: null },

@@ -1,5 +1,5 @@
 /**
- * A finished turn as the author saw it (src/core/turn-view.ts, folded from the turn's whole
+ * A finished turn as the author saw it (src/core/turn/turn-view.ts, folded from the turn's whole
  * stream when it ended): what clients show after a reload and after the stream expired.
  * Keyed by turn id, so the end of a turn written twice (a retried activity) is one record.
  */

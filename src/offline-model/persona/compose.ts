@@ -2,7 +2,7 @@
  * Builds the persona's documents — outline, opening hooks, chapter prose, review — from
  * a bank and a seed. Same bank and seed, same text.
  */
-import { findUnitRefs } from '../../core/numerals';
+import { findUnitRefs } from '../../core/words/numerals';
 import { countWords } from '../../core/text';
 import { fill, type Bank, type Slots } from './bank';
 import { ShuffleBag, pick, rng, shuffled } from './rng';
@@ -49,7 +49,7 @@ const ROMAN = ['', ' II', ' III', ' IV', ' V', ' VI', ' VII', ' VIII', ' IX', ' 
  * "第1-50章"), or null. Capped so a typo cannot ask for a million lines.
  */
 export function requestedRange(text: string): { from: number; to: number } | null {
-  // The first chapter range the shared numeral parser finds (core/numerals.ts).
+  // The first chapter range the shared numeral parser finds (core/words/numerals.ts).
   const r = findUnitRefs(text).find((x) => x.kind === 'chapter' && x.to > x.from);
   return r && r.to <= 2000 ? { from: r.from, to: r.to } : null;
 }

@@ -7,8 +7,8 @@
  * persona's business: the engine's author protection asks the author when their message did
  * not clearly order it, and the agent hears the decision in the tool's answer.
  */
-import { isBodyFileType } from '../../core/file-types';
-import { findUnitRefs, unitOfTitle } from '../../core/numerals';
+import { isBodyFileType } from '../../core/book/file-types';
+import { findUnitRefs, unitOfTitle } from '../../core/words/numerals';
 import { seedOf } from '../tokens';
 import type { Bank } from './bank';
 import { chapterDoc, chapterTitle } from './compose';

@@ -4,7 +4,7 @@
  * hooks, drafts chapters through the file streaming protocol, reviews — and answers the
  * same request with the same text every time.
  */
-import { REVIEW_EVIDENCE_MARKER } from '../../core/markers';
+import { REVIEW_EVIDENCE_MARKER } from '../../core/model/markers';
 import { countWords, truncate } from '../../core/text';
 import {
   authorText,

@@ -4,7 +4,7 @@
  * did (a chapter written → the next chapter; a plan → the first chapter), so `npm start`
  * shows suggestions without a real model.
  */
-import { SUGGESTIONS_HEADER } from '../../core/markers';
+import { SUGGESTIONS_HEADER } from '../../core/model/markers';
 import { chapterNumber, replyLanguage } from '../conversation';
 import { messageText } from '../tokens';
 import type { ChatCompletionRequest } from '../types';

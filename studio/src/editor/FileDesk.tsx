@@ -17,7 +17,7 @@ import { useFileSession } from './useFileSession';
 import { type Dict, fmt, useI18n } from '../i18n';
 import { href, navigate } from '../router';
 import { countWords } from '../../../src/core/text';
-import { isBodyFileType } from '../../../src/core/file-types';
+import { isBodyFileType } from '../../../src/core/book/file-types';
 import { useProject } from '../pages/Project';
 
 const ProseEditor = lazy(() => import('./ProseEditor'));

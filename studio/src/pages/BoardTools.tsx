@@ -1,7 +1,7 @@
 /** The board's tools above the chapters: the book's word goal and progress, the per-chapter goal, and adding a chapter. */
 import { useState } from 'react';
-import { findUnitRefs } from '../../../src/core/numerals';
-import { renumberTitle } from '../../../src/core/chapter-order';
+import { findUnitRefs } from '../../../src/core/words/numerals';
+import { renumberTitle } from '../../../src/core/book/chapter-order';
 import { fmt, useI18n } from '../i18n';
 import { GoalMeter } from './BoardRow';
 import type { BoardData, BoardItem, ProjectChanges } from './manuscript-api';

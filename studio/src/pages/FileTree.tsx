@@ -6,7 +6,7 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef } from 'react';
-import { inTreeOrder, TREE_TYPE_ORDER } from '../../../src/core/chapter-order';
+import { inTreeOrder, TREE_TYPE_ORDER } from '../../../src/core/book/chapter-order';
 import { fmt, tk, useI18n } from '../i18n';
 import { formatNumber } from './numbers';
 import { href, navigate } from '../router';

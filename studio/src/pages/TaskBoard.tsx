@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { get, type Project } from '../api';
 import { type Dict, fmt, tk, useI18n } from '../i18n';
 import { href, navigate } from '../router';
-import { jobIdOfTask } from '../../../src/core/job-task';
+import { jobIdOfTask } from '../../../src/core/job/job-task';
 import { jobStatus, type JobRecord } from './job-fold';
 import { jobIsActive, useJobLive } from './job-live';
 import { rangeText } from './job-text';

@@ -1,6 +1,6 @@
 /**
  * One turn as the author sees it — streamed live, or read back from its record after a reload
- * or once its stream expired: the same view (src/core/turn-view.ts) and the same component, so
+ * or once its stream expired: the same view (src/core/turn/turn-view.ts) and the same component, so
  * it looks the same either way. Every line is in the author's words (./steps.ts).
  */
 import { memo, useLayoutEffect, useRef } from 'react';

@@ -3,8 +3,8 @@
  * number has (the core's numeral parser, as the job itself finds chapter N).
  */
 import type { FileSummary } from '../api';
-import { unitOfTitle } from '../../../src/core/numerals';
-import { isBodyFileType } from '../../../src/core/file-types';
+import { unitOfTitle } from '../../../src/core/words/numerals';
+import { isBodyFileType } from '../../../src/core/book/file-types';
 
 /** Chapter number → words of its longest draft (chapters without text are absent). */
 export function chapterWordsOf(files: readonly FileSummary[]): Map<number, number> {

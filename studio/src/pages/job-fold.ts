@@ -8,7 +8,7 @@
  */
 import type { StreamEvent } from '../events';
 import { countWords } from '../../../src/core/text';
-import { isBodyFileType } from '../../../src/core/file-types';
+import { isBodyFileType } from '../../../src/core/book/file-types';
 
 type Ev<T extends StreamEvent['type']> = Extract<StreamEvent, { type: T }>;
 

@@ -3,7 +3,7 @@
  * search, goals, and editing or deleting a project. Types of what those routes answer.
  */
 import { api, type FileSummary, get, post, type Project } from '../api';
-import type { BodyFileType } from '../../../src/core/file-types';
+import type { BodyFileType } from '../../../src/core/book/file-types';
 
 /** A file as the paged list gives it (with its word goal). */
 export type TreeFile = FileSummary & { wordGoal?: number | null; createdAt?: string };

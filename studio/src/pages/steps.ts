@@ -1,5 +1,5 @@
 /**
- * A team's step as the author reads it: each tool call worded from its facts (src/core/turn-view.ts
+ * A team's step as the author reads it: each tool call worded from its facts (src/core/turn/turn-view.ts
  * ToolStep) in the author's language — "Moved “Chapter 2” to the trash", "Asked you before
  * deleting “Chapter 2”: you said no, so it was kept" — never a tool's name, an id or an error code.
  */

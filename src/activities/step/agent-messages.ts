@@ -1,0 +1,311 @@
+/**
+ * Builds the Chat Completions messages for one agent step: system prompt, project brief and
+ * the turn's stored context, session history with tool breadcrumbs, the working set and the
+ * author's message, what teammates said earlier in this turn, the handoff packet, this run's
+ * own tool loop, and any steering. Earlier steps of a run are an exact prefix of later ones
+ * (until a file shown `[full]` changes), so provider prefix caches keep hitting.
+ *
+ * The context is assembled once per turn (see context/assembler.ts); a step reads it back
+ * together with the project brief, its turn's steps and the versions of the files shown whole.
+ */
+import type OpenAI from 'openai';
+import { buildSystemPrompt, rolePrompt, turnDirectives } from '../../agents/prompts';
+import { STEERING_MARKER } from '../../core/model/markers';
+import type { Models, TurnContextDoc } from '../../db/models';
+import type { ProjectType } from '../../core/domain';
+import { renderNotesForContext } from '../tools/project-notes';
+import { detectLanguage } from '../../core/text';
+import type { LlmStepInput } from '../../core/turn/turn-types';
+import {
+  type ContextSettings,
+  countStable,
+  countTokens,
+  ensureTurnContext,
+  markChanged,
+  MESSAGE_OVERHEAD_TOKENS,
+} from '../context';
+import { notFound } from '../failures';
+import { stepsUpTo } from '../turn/turn-reads';
+import type { WorkerCaches } from '../worker-caches';
+import type { ToolTurn } from '../tools/tool-context';
+
+type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+/** Who the turn belongs to (usage records need it); read from the stored context, not the Turn. */
+export interface TurnOwner {
+  sessionId: string;
+  projectId: string;
+  ownerId: string;
+  jobId: string | null;
+}
+
+/** How the step's prompt spent the ledger (the ceiling only shrinks history). */
+export interface LedgerUse {
+  ceiling: number;
+  /** Everything but history: system prompt, brief + context, working set + message, teammates, packet, tool loop, steering. */
+  fixed: number;
+  history: number;
+  historyMessages: number;
+  total: number;
+  /** Files shown whole at the start of the request that changed since. */
+  changed: string[];
+  /** Earlier tool results of this run replaced by a stub because nothing else was left to shrink. */
+  elided: number;
+}
+
+const ELIDED_RESULT =
+  '{"ok":true,"elided":"This earlier tool result was dropped to keep the prompt within its token budget; call the tool again if you still need it."}';
+
+export interface StepPrompt {
+  messages: ChatMessage[];
+  owner: TurnOwner;
+  /**
+   * What the step's tool calls need of the Turn (tool-context.ts), from the context: none of it
+   * changes once the Turn exists. Null for a context stored before it kept the focus file: the
+   * Turn is read then.
+   */
+  toolTurn: (ToolTurn & TurnOwner) | null;
+  /** The reply language: the author's latest message decides. */
+  language: 'zh' | 'en';
+  ledger: LedgerUse;
+  /** Puts the turn's context on record (StepContext.store): the step starts it once its request is out and awaits it before it records anything. */
+  storeContext: () => Promise<void>;
+}
+
+/**
+ * Prompt tokens of one message, counted the way the offline model and providers roughly do.
+ * A `key` marks text that never changes once written (transcripts, tool results): counted once
+ * per worker, kept in its `stableCounts`.
+ */
+function messageTokens(stableCounts: WorkerCaches['stableTokenCounts'], m: ChatMessage, key?: string): number {
+  const text = typeof m.content === 'string' ? m.content : '';
+  let n = MESSAGE_OVERHEAD_TOKENS + (key ? countStable(stableCounts, key, text) : countTokens(text));
+  if (m.role === 'assistant' && m.tool_calls)
+    for (const c of m.tool_calls)
+      if (c.type === 'function')
+        n +=
+          countTokens(c.function.name) +
+          (key ? countStable(stableCounts, `${key}:${c.id}`, c.function.arguments) : countTokens(c.function.arguments));
+  return n;
+}
+
+/**
+ * Files shown whole at the start of the request whose head moved on (or that were deleted) since.
+ * One read per step that asks only for the files that moved on: for each version shown, the
+ * files shown at it whose versionCount is now higher, and any shown file now in the trash.
+ * MongoDB answers each clause from the `_id` index; the local FerretDB narrows them in SQLite
+ * (scripts/ferretdb/pushdown.go), so it decodes only files that changed, usually none, where
+ * reading the heads of the shown files decoded each one's whole text (accumulated bench: the
+ * slowest read on the way to every request). A shown file cannot vanish without going to the
+ * trash first: only trashed files are purged, and only empty files are removed outright,
+ * and those are never shown whole.
+ */
+async function changedSinceShown(models: Models, ctx: TurnContextDoc): Promise<string[]> {
+  if (!ctx.shown.length) return [];
+  const byVersion = new Map<number, string[]>();
+  for (const s of ctx.shown) {
+    const ids = byVersion.get(s.version!) ?? [];
+    if (!ids.length) byVersion.set(s.version!, ids);
+    ids.push(s.fileId!);
+  }
+  const moved = await models.File.find({
+    $or: [
+      ...[...byVersion].map(([version, ids]) => ({ _id: { $in: ids }, versionCount: { $gt: version } })),
+      { _id: { $in: ctx.shown.map((s) => s.fileId!) }, deletedAt: { $gte: new Date(0) } },
+    ],
+  })
+    .select({ _id: 1 })
+    .lean();
+  const changed = new Set(moved.map((f) => String(f._id)));
+  return ctx.shown.filter((s) => changed.has(s.fileId!)).map((s) => s.fileId!);
+}
+
+type BriefProject = {
+  title: string;
+  type: string;
+  summary?: string | null;
+  style?: string | null;
+  notes?: Parameters<typeof renderNotesForContext>[0] | null;
+};
+
+/** The project's title, summary, style and notes: it opens the standing material. */
+function renderProjectBrief(project: BriefProject): string {
+  return [
+    `Project: ${project.title} (${project.type})`,
+    project.summary && `Summary: ${project.summary}`,
+    project.style && `Style: ${project.style}`,
+    project.notes && renderNotesForContext(project.notes),
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** The task board, read on every step: it may change mid-turn, so it goes with what moves. */
+function renderTaskBoard(tasks: { status?: string | null; title?: string | null; progress?: string | null }[]): string {
+  return tasks.length
+    ? `\n\nTask board:\n${tasks.map((t) => `- [${t.status}] ${t.title}${t.progress ? ` (${t.progress})` : ''}`).join('\n')}`
+    : '';
+}
+
+/** The step's prompt; `caches` are the worker's (the turn's context and the counts of texts seen before). */
+export async function buildAgentMessages(
+  models: Models,
+  caches: WorkerCaches,
+  input: LlmStepInput,
+  settings: ContextSettings,
+): Promise<StepPrompt> {
+  // On the path of every model call: the turn's context and steps, the project brief (its task
+  // board may change mid-turn) and the heads of the files shown whole. Once this worker holds
+  // the context (every step after the first), the four reads go out together: one round trip.
+  const stepContext = ensureTurnContext(models, caches, settings, input.turnId, input.scope.scope);
+  const [{ context: ctx, store: storeContext }, steps, project, changed] = await Promise.all([
+    stepContext,
+    stepsUpTo(models, input.turnId, input.step - 1),
+    stepContext.then(({ context }) =>
+      models.Project.findById(context.projectId)
+        .select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 })
+        .lean(),
+    ),
+    stepContext.then(({ context }) => changedSinceShown(models, context)),
+  ]);
+  if (!project) throw notFound('Project', ctx.projectId);
+  const language = input.language ?? detectLanguage(ctx.message);
+  const system = buildSystemPrompt({ projectType: project.type as ProjectType });
+  // The agent's role and this turn's directives: what differs between agents goes after
+  // everything they share (their tools are one list too), so the next agent of a turn finds
+  // the project, the history and the turn's context in the provider's prefix cache.
+  const role = rolePrompt(input.agent);
+  const scopeAndLanguage = turnDirectives(input.agent, { language, scope: input.scope });
+  const directives = `${role}\n\n${scopeAndLanguage}`;
+  const projectBrief = renderProjectBrief(project);
+  // What stays the same comes first, for providers' prefix caches: the shared
+  // instructions, then the project and its standing material, then the session history (it
+  // only grows at its end); what moves from turn to turn — the file list, chapters, the task
+  // board — follows the history, then the agent's role, this turn's scope and language, then
+  // the author's message.
+  const taskBoard = renderTaskBoard(project.tasks);
+  const moving = `${markChanged(ctx.contextMoving ?? '', changed)}${taskBoard}\n\n${directives}`;
+
+  const head: ChatMessage[] = [
+    { role: 'system', content: `${system}${ctx.skillCatalog ?? ''}` },
+    { role: 'system', content: `${projectBrief}\n\n${markChanged(ctx.context, changed)}` },
+  ];
+  const turnContext: ChatMessage = { role: 'system', content: moving };
+  const user: ChatMessage = { role: 'user', content: markChanged(ctx.userContent, changed) };
+
+  // Teammates earlier in this turn: their chat text only (their tool loops are theirs).
+  const tail: ChatMessage[] = [];
+  /** Stable-count keys of tail messages (undefined: counted afresh). */
+  const keys: (string | undefined)[] = [];
+  let lastRun = -1;
+  for (const s of steps.filter((x) => x.run < input.run)) {
+    if (!s.text.trim()) continue;
+    if (s.run !== lastRun) {
+      tail.push({ role: 'assistant', content: `[${s.agent}] ${s.text}` });
+      keys.push(`${input.turnId}:team:${s.run}`);
+    } else (tail[tail.length - 1] as { content: string }).content += s.text;
+    lastRun = s.run;
+  }
+  // A run's later steps reuse the packet its first step stored (review content expanded).
+  const packet = input.packet ?? steps.find((s) => s.run === input.run && s.packet)?.packet ?? null;
+  if (packet) tail.push({ role: 'user', content: packet });
+  keys.length = tail.length;
+  // Tool results of this run's earlier steps: the last resort when the ledger overflows with no history left.
+  const elidable: number[] = [];
+  const own = steps.filter((x) => x.run === input.run);
+  for (const s of own) {
+    keys[tail.length] = `${input.turnId}:${s.step}:raw`;
+    tail.push({
+      role: 'assistant',
+      content: s.rawContent || null,
+      ...(s.toolCalls.length
+        ? {
+            tool_calls: s.toolCalls.map((c) => ({
+              id: c.id!,
+              type: 'function' as const,
+              function: { name: c.name!, arguments: c.arguments || '{}' },
+            })),
+          }
+        : {}),
+    });
+    for (const c of s.toolCalls) {
+      const r = s.toolResults.find((x) => x.toolCallId === c.id);
+      if (s !== own[own.length - 1]) elidable.push(tail.length);
+      if (r) keys[tail.length] = `${input.turnId}:${s.step}:${c.id}`;
+      tail.push({
+        role: 'tool',
+        tool_call_id: c.id!,
+        content:
+          r?.content ?? '{"ok":false,"error_type":"not_executed","message":"The turn stopped before this call ran."}',
+      });
+    }
+  }
+  for (const s of input.steering) tail.push({ role: 'user', content: `${STEERING_MARKER} ${s}` });
+
+  // The stored parts were measured once at assembly; only this step's own parts are counted here.
+  const markTokens = changed.length
+    ? countTokens(markChanged('(id=000000000000000000000000) [full]', ['000000000000000000000000']))
+    : 0;
+  let fixed =
+    3 +
+    // The shared instructions and the role are the same text on every step of a turn: counted once.
+    messageTokens(caches.stableTokenCounts, head[0]!, `system:${input.turnId}`) +
+    MESSAGE_OVERHEAD_TOKENS +
+    countTokens(projectBrief) +
+    1 +
+    ctx.contextTokens +
+    MESSAGE_OVERHEAD_TOKENS +
+    countTokens(taskBoard) +
+    countStable(caches.stableTokenCounts, `role:${input.agent}`, role) +
+    1 +
+    countTokens(scopeAndLanguage) +
+    MESSAGE_OVERHEAD_TOKENS +
+    ctx.userTokens +
+    changed.length * markTokens +
+    tail.reduce((n, m, i) => n + messageTokens(caches.stableTokenCounts, m, keys[i]), 0);
+  // 001's ledger shrinks only history; when even an empty history leaves the prompt over the
+  // ceiling (a long tool loop), the oldest tool results of this run give way, the latest never.
+  let elided = 0;
+  for (const i of elidable) {
+    if (fixed <= settings.ledgerCeiling) break;
+    const before = messageTokens(caches.stableTokenCounts, tail[i]!, keys[i]);
+    tail[i] = { ...(tail[i] as OpenAI.Chat.Completions.ChatCompletionToolMessageParam), content: ELIDED_RESULT };
+    fixed -= before - messageTokens(caches.stableTokenCounts, tail[i]!);
+    elided++;
+  }
+  // The ceiling only shrinks history: everything else is already in.
+  const room = Math.max(0, Math.min(settings.historyTokens, settings.ledgerCeiling - fixed));
+  const history: ChatMessage[] = [];
+  let historyTokens = 0;
+  for (const m of ctx.history) {
+    if (historyTokens + m.tokens! > room) break;
+    historyTokens += m.tokens!;
+    history.push(
+      m.role === 'assistant' ? { role: 'assistant', content: m.content! } : { role: 'user', content: m.content! },
+    );
+  }
+  history.reverse();
+
+  const owner: TurnOwner = {
+    sessionId: ctx.sessionId,
+    projectId: ctx.projectId,
+    ownerId: ctx.ownerId,
+    jobId: ctx.jobId ?? null,
+  };
+  return {
+    messages: [...head, ...history, turnContext, user, ...tail],
+    owner,
+    toolTurn: ctx.focusFileId === undefined ? null : { ...owner, message: ctx.message, focusFileId: ctx.focusFileId },
+    language,
+    storeContext,
+    ledger: {
+      ceiling: settings.ledgerCeiling,
+      fixed,
+      history: historyTokens,
+      historyMessages: history.length,
+      total: fixed + historyTokens,
+      changed,
+      elided,
+    },
+  };
+}

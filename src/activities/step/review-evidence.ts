@@ -1,0 +1,115 @@
+/**
+ * Review evidence read from MongoDB: this turn's body files
+ * (draft / script) as saved after its writes, each with an editor-style word count. A file
+ * that already had body text before the turn and does not fit the review budget whole
+ * contributes only the part this turn changed, found against the version before the
+ * turn's first write. The workflow only carries a marker; file bodies never pass through
+ * its history.
+ */
+import type { Models } from '../../db/models';
+import { BODY_FILE_TYPES } from '../../core/domain';
+import { countWords } from '../../core/text';
+
+export interface ReviewFile {
+  fileId: string;
+  title: string;
+  type: string;
+  /** Text as saved now. */
+  content: string;
+  /** Text before this turn's first write ('' for a file the turn created). */
+  before: string;
+}
+
+/** Context kept around a change to reach whole lines, at most this many characters each side. */
+const LINE_CONTEXT = 300;
+
+/**
+ * The span of `now` that differs from `before` (common prefix and suffix removed), widened
+ * to whole lines when the line edges are near, so the reviewer reads sentences, not cuts.
+ */
+export function changedSpan(before: string, now: string): { start: number; end: number } {
+  let p = 0;
+  const max = Math.min(before.length, now.length);
+  while (p < max && before[p] === now[p]) p++;
+  let s = 0;
+  while (s < max - p && before[before.length - 1 - s] === now[now.length - 1 - s]) s++;
+  const lineStart = p === 0 ? 0 : now.lastIndexOf('\n', p - 1) + 1;
+  const start = p - lineStart <= LINE_CONTEXT ? lineStart : p;
+  const changedEnd = now.length - s;
+  // The line where the change ends closes the span (a changed newline at its end stays out).
+  const nl = s === 0 ? -1 : now.indexOf('\n', Math.max(start, changedEnd - 1));
+  const lineEnd = nl < 0 ? now.length : nl;
+  const end = lineEnd - changedEnd <= LINE_CONTEXT ? lineEnd : changedEnd;
+  return { start, end: Math.max(start, end) };
+}
+
+/** Renders the files for the reviewer within `budgetChars` characters of file text. */
+export function renderReviewContent(files: ReviewFile[], budgetChars: number): string {
+  if (!files.length) return 'No draft or script text was saved in this turn.';
+  const parts: string[] = ["This turn's body files as saved, with the editor's word count:"];
+  let left = budgetChars;
+  for (const f of files) {
+    const words = countWords(f.content);
+    const head = `### ${f.title} (id=${f.fileId}, ${f.type}) — ${words} words as saved`;
+    if (f.content.length <= left) {
+      parts.push(head, f.content);
+      left -= f.content.length;
+      continue;
+    }
+    if (f.before.trim()) {
+      const { start, end } = changedSpan(f.before, f.content);
+      const segment = f.content.slice(start, end);
+      const shown = segment.slice(0, Math.max(0, left));
+      parts.push(
+        `${head}; the file had text before this turn and is too long to include whole: only the part changed in this turn is shown (characters ${start}–${end} of ${f.content.length}, ${countWords(segment)} words)${shown.length < segment.length ? `, cut at ${shown.length} characters` : ''}. The rest is unchanged; read it with query_files(id) if needed.`,
+        segment ? shown : '(this turn only removed text here)',
+      );
+      left -= shown.length;
+      continue;
+    }
+    const shown = f.content.slice(0, Math.max(0, left));
+    parts.push(
+      `${head}; only the first ${shown.length} of ${f.content.length} characters fit here: read the rest with query_files(id).`,
+      shown,
+    );
+    left -= shown.length;
+  }
+  return parts.join('\n');
+}
+
+/** Loads this turn's body files, in the order the turn first wrote them. */
+export async function loadReviewFiles(models: Models, turnId: string): Promise<ReviewFile[]> {
+  const versions = await models.FileVersion.find({ turnId, author: 'ai' })
+    .select({ fileId: 1, version: 1 })
+    .sort({ createdAt: 1, version: 1 })
+    .lean();
+  const first = new Map<string, number>();
+  for (const v of versions)
+    if (!first.has(v.fileId) || first.get(v.fileId)! > v.version) first.set(v.fileId, v.version);
+  if (!first.size) return [];
+  const files = await models.File.find({
+    _id: { $in: [...first.keys()] },
+    deletedAt: null,
+    type: { $in: [...BODY_FILE_TYPES] },
+  }).lean();
+  const byId = new Map(files.map((f) => [String(f._id), f]));
+  const out: ReviewFile[] = [];
+  for (const [fileId, version] of first) {
+    const f = byId.get(fileId);
+    if (!f) continue;
+    // The text before the AI's first write in this turn: the version just below it.
+    const prior =
+      version > 1
+        ? await models.FileVersion.findOne({ fileId, version: version - 1 })
+            .select({ content: 1 })
+            .lean()
+        : null;
+    out.push({ fileId, title: f.title, type: f.type, content: f.content, before: prior?.content ?? '' });
+  }
+  return out;
+}
+
+/** The `[content under review]` section for a review packet. */
+export async function reviewContent(models: Models, turnId: string, budgetChars: number): Promise<string> {
+  return renderReviewContent(await loadReviewFiles(models, turnId), budgetChars);
+}

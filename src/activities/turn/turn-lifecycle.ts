@@ -1,0 +1,475 @@
+/**
+ * activities/turn/: a turn's own activities around the model step. Its opening
+ * (turn-opening.ts); its start and the reads ahead of routing (turn-prepare.ts,
+ * session-messages.ts, router-input.ts); the router's model call (router.ts); approvals
+ * (approvals.ts); and its end: its records read back (turn-reads.ts), the task board
+ * (task-board.ts), next-step suggestions (suggestions.ts) and the record of what the author saw
+ * (turn-view-record.ts). This file is the entry: the start and the end the worker registers.
+ */
+/**
+ * Turn lifecycle activities: load what the workflow needs to route (turn-prepare.ts), release
+ * or drop held chat text, and finalize (messages, routing, usage, lock, terminal events). Each is idempotent: finalize run twice writes the same documents once.
+ */
+import { draft, NON_TERMINAL_STOP_REASONS, TOLD_IN_REPLY_STOP_REASONS, type AnyEventDraft } from '../../core/events';
+import { idFromKey, isDuplicateKey } from '../../db/models';
+import { releaseSessionLock } from '../../db/turn-records';
+import { ACTIVE_TURN_STATUSES } from '../../core/domain';
+import { isObjectId } from '../../core/ids';
+import { detectLanguage } from '../../core/text';
+import type { FinalizeInput, FinalizeResult, ToolOutcome } from '../../core/turn/turn-types';
+import type { WorkAgent } from '../../core/plans';
+import type { ActivityDeps } from '../deps';
+import { notFound } from '../failures';
+import { expireStream } from '../../streams/redis-streams';
+import { publisherFor, streamKeyFor } from '../stream/publish';
+import { feedItems, toSessionFeed } from '../stream/session-feed';
+import { reserveMessageSeqs } from '../../db/turn-records';
+import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
+import { finalizeTaskBoard } from './task-board';
+import { createTurnPrepareActivities } from './turn-prepare';
+import { quiet } from '../../core/quiet';
+import { readTurnStream, storeTurnView, type TurnStream, viewAtEnd } from './turn-view-record';
+
+/** A (bulk) write error made only of duplicate-key errors. */
+function onlyDuplicateKeys(err: unknown): boolean {
+  if (isDuplicateKey(err)) return true;
+  const writeErrors = (err as { writeErrors?: { code?: number; err?: { code?: number } }[] } | null)?.writeErrors;
+  return (
+    Array.isArray(writeErrors) && writeErrors.length > 0 && writeErrors.every((e) => (e.code ?? e.err?.code) === 11000)
+  );
+}
+
+/** The turn's activities the worker registers: its start (turn-prepare.ts) and its end. */
+export function createTurnLifecycleActivities(deps: ActivityDeps) {
+  return { ...createTurnPrepareActivities(deps), ...createTurnEndActivities(deps) };
+}
+
+/** The end of a turn: held chat text released, and the turn's record finalized. */
+function createTurnEndActivities(deps: ActivityDeps) {
+  const { models } = deps;
+
+  return {
+    /** Publishes held chat text after all (no review followed): one run, or several at once. */
+    async releaseHeldText(input: { turnId: string; runs: number[]; slot: number; agent: WorkAgent }): Promise<void> {
+      const steps = await models.AgentStep.find({ turnId: input.turnId, run: { $in: input.runs } })
+        .sort({ step: 1 })
+        .lean();
+      // Only the held steps: earlier steps of the same run already streamed live.
+      const events: AnyEventDraft[] = steps
+        .filter((s) => s.held && s.text)
+        .map((s) =>
+          draft(
+            'content',
+            { delta: s.text },
+            { turnId: input.turnId, agent: s.agent as WorkAgent, step: s.step, attempt: s.attempt },
+          ),
+        );
+      await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
+    },
+
+    async finalizeTurn(input: FinalizeInput): Promise<FinalizeResult> {
+      // Independent reads run together (this is on every turn's path).
+      // The turn's steps, executions and usage are read by `_id` (turn-reads.ts), up to the last step it gave out.
+      const lockRead = quiet(models.SessionLock.findById(input.sessionId).lean().exec());
+      // The turn's stream so far, for its record (turn-view-record.ts): read beside the rest.
+      const streamRead = quiet(readTurnStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId)));
+      const [turn, steps, records, unwritten, saved, keptAside] = await Promise.all([
+        models.Turn.findById(input.turnId).lean(),
+        stepsUpTo(models, input.turnId, input.lastStep),
+        usageOf(models, input.turnId, input.lastStep),
+        unwrittenFiles(models, input.turnId),
+        // Messages an earlier attempt already wrote, by the _id each run's message gets (a
+        // `{turnId}` filter reads every session's messages on FerretDB v1).
+        input.runs.length
+          ? models.Message.find({ _id: { $in: input.runs.map((r) => idFromKey(runMessageKey(input.turnId, r.run))) } })
+              .select({ key: 1 })
+              .lean()
+          : [],
+        // Bodies kept aside because the author deleted or edited their file meanwhile (capture.ts).
+        models.File.find({ createdByTurnId: input.turnId, keptFrom: { $ne: null } })
+          .select({ title: 1, keptFrom: 1 })
+          .lean(),
+      ]);
+      if (!turn) throw notFound('Turn', input.turnId);
+      const executions = await executionsOf(models, input.turnId, steps);
+      const savedKeys = new Set(saved.map((m) => m.key));
+      const outcomeOf = (key: string): ToolOutcome | undefined =>
+        (executions.find((e) => e.key === key)?.result as { outcome?: ToolOutcome } | undefined)?.outcome;
+      // Rolled back below, after the record is written: a retry still finds them until then,
+      // and the record never lists them as touched nor lets a reply stand as a claimed save.
+      const rolledBack = new Set(unwritten.map((f) => String(f._id)));
+      const language = input.language ?? detectLanguage(turn.message);
+      const notSavedNote = endOfReply(unwritten, keptAside, input, language);
+      const record: TurnRecordSources = {
+        turnId: input.turnId,
+        runs: input.runs,
+        steps,
+        outcomeOf,
+        savedKeys,
+        notSavedNote,
+      };
+      // The messages' sequence numbers are reserved while the files gone are looked up, for the
+      // messages there are before those files are left out: one round trip less at every turn's
+      // end. Leaving files out only takes messages away (a run with no text whose every file is
+      // gone), and such a number stays unused, which the session's readers allow for.
+      const reserving = turnRecord(record, (fileId) => rolledBack.has(fileId)).pending.length;
+      const [gone, firstSeq] = await Promise.all([
+        filesGone(
+          models,
+          steps.flatMap((st) => st.toolCalls.map((c) => outcomeOf(`${input.turnId}:${st.step}:${c.id}`)?.fileId)),
+        ),
+        reserving ? reserveMessageSeqs(models, turn.sessionId, reserving).then((first) => first ?? 1) : 0,
+      ]);
+      const { pending, touched } = turnRecord(record, (fileId) => rolledBack.has(fileId) || gone.has(fileId));
+      // Summed here rather than with $group/$cond: FerretDB v1 lacks $cond, and a turn has few records.
+      const usage = records.reduce(
+        (u, r) => ({
+          p: u.p + r.promptTokens,
+          c: u.c + r.completionTokens,
+          t: u.t + r.totalTokens,
+          est: u.est || r.source === 'estimate',
+        }),
+        { p: 0, c: 0, t: 0, est: false },
+      );
+      const events = closingEvents(input, turn, steps, notSavedNote);
+      // The session's messages, the task board, the turn's record and what the author saw are
+      // independent writes: together. All are in place before the lock is released and `done` goes out.
+      await Promise.all([
+        recordWhatWasSeen(deps, input, turn, streamRead, events),
+        appendAssistantMessages(
+          models,
+          { turnId: input.turnId, sessionId: turn.sessionId, projectId: turn.projectId },
+          pending,
+          firstSeq,
+        ),
+        finalizeTaskBoard(models, { turnId: input.turnId, projectId: turn.projectId, jobId: turn.jobId }),
+        models.Turn.updateOne(
+          { _id: input.turnId },
+          {
+            $set: {
+              status: input.status,
+              stopReason: input.stopReason,
+              routing: input.routing,
+              agentRuns: input.runs.map((r) => ({ agent: r.agent, outcome: r.outcome })),
+              filesTouched: [...touched],
+              usage: { promptTokens: usage.p, completionTokens: usage.c, totalTokens: usage.t, estimated: usage.est },
+              resume: input.resume,
+              endedAt: turn.endedAt ?? deps.clock(),
+            },
+          },
+        ).exec(),
+      ]);
+      // Empty files nobody wrote into are not work: roll them back (read-only turns, interrupts, dead ends).
+      if (rolledBack.size) {
+        // Test-only stall: lets a test save the author's text into such a file at this moment.
+        await deps.faults?.pause?.('finalize.before_rollback', { turnId: input.turnId, fileIds: [...rolledBack] });
+        await models.File.deleteMany({ _id: { $in: [...rolledBack] }, words: 0, latestAuthor: 'ai' });
+        // Versions go only with their file: one the author wrote into meanwhile stays, with its history.
+        const kept = await models.File.find({ _id: { $in: [...rolledBack] } })
+          .select({ _id: 1 })
+          .lean();
+        const deleted = [...rolledBack].filter((id) => !kept.some((f) => String(f._id) === id));
+        if (deleted.length) await models.FileVersion.deleteMany({ fileId: { $in: deleted } });
+      }
+      if (!ACTIVE_TURN_STATUSES.includes(input.status))
+        await releaseSessionLock(
+          models,
+          turn.sessionId,
+          input.turnId,
+          turn.sessionId === input.sessionId ? lockRead : undefined,
+        );
+
+      await publishTurnEnd(deps, input, turn, events);
+      return { rolledBack: [...new Set([...rolledBack, ...gone])] };
+    },
+  };
+}
+
+/**
+ * The turn's last events, then `turn_finished` on its session's feed: after `done`, so a
+ * client that reloads the session on it finds the turn's record and messages in place.
+ */
+async function publishTurnEnd(
+  deps: ActivityDeps,
+  input: FinalizeInput,
+  turn: { sessionId: string; jobId?: string | null },
+  events: AnyEventDraft[],
+): Promise<void> {
+  const publisher = publisherFor(deps, 'turn', input.turnId, input.slot);
+  await publisher.publish(events);
+  // The turn's counts go on record with its end (the worker's batch, one write).
+  await Promise.all([
+    expireStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId), deps.config.STREAM_TTL_SECONDS),
+    publisher.settle(),
+  ]);
+  await toSessionFeed(deps, turn.sessionId, [
+    feedItems.turnFinished({
+      turnId: input.turnId,
+      jobId: turn.jobId,
+      status: input.status,
+      stopReason: input.stopReason,
+    }),
+  ]);
+}
+
+/**
+ * The events that end the turn, in order: held text released, what was not saved, stops,
+ * an error, the next steps, `done`.
+ */
+function closingEvents(
+  input: FinalizeInput,
+  turn: { message: string; suggestions?: string[] | null },
+  steps: Awaited<ReturnType<typeof stepsUpTo>>,
+  notSavedNote: string,
+): AnyEventDraft[] {
+  const held = steps.filter((s) => input.releaseHeldRuns?.includes(s.run) && s.held && s.text);
+  const events: AnyEventDraft[] = held.map((s) =>
+    draft(
+      'content',
+      { delta: s.text },
+      { turnId: input.turnId, agent: s.agent as WorkAgent, step: s.step, attempt: s.attempt },
+    ),
+  );
+  // The stored reply ends with what was not saved; the live stream says the same, so a
+  // client that saw "Chapter 3 is saved" (held text released at the run cap, a breaker, an
+  // interrupt) also sees that it was not.
+  const lastStep = steps[steps.length - 1];
+  if (notSavedNote && lastStep)
+    events.push(
+      draft(
+        'content',
+        { delta: `\n\n${notSavedNote}` },
+        { turnId: input.turnId, agent: lastStep.agent as WorkAgent, step: lastStep.step, attempt: lastStep.attempt },
+      ),
+    );
+  events.push(
+    ...input.deferredStops.map((s) =>
+      draft('workflow_stopped', { reason: s.reason, message: s.message, terminal: false }, { turnId: input.turnId }),
+    ),
+  );
+  if (input.stopReason && !NON_TERMINAL_STOP_REASONS.includes(input.stopReason))
+    events.push(
+      draft(
+        'workflow_stopped',
+        { reason: input.stopReason as never, message: input.stopMessage ?? input.stopReason, terminal: true },
+        { turnId: input.turnId },
+      ),
+    );
+  if (input.error)
+    events.push(
+      draft(
+        'error',
+        { code: input.error.code, message: input.error.message, retryable: false },
+        { turnId: input.turnId },
+      ),
+    );
+  // Next steps (src/activities/turn/suggestions.ts saved them on the turn) are the last thing before done.
+  if (turn.suggestions?.length)
+    events.push(
+      draft(
+        'suggestions',
+        { items: turn.suggestions, language: detectLanguage(turn.message) },
+        { turnId: input.turnId },
+      ),
+    );
+  events.push(draft('done', { status: input.status }, { turnId: input.turnId }));
+  return events;
+}
+
+/** The turn's record of what the author saw: its stream so far and its closing events, folded and stored (turn-view-record.ts). */
+async function recordWhatWasSeen(
+  deps: ActivityDeps,
+  input: FinalizeInput,
+  turn: { sessionId: string; projectId: string; ownerId: string; jobId?: string | null; message: string },
+  streamRead: Promise<TurnStream>,
+  events: AnyEventDraft[],
+): Promise<void> {
+  const stream = await streamRead;
+  const view = viewAtEnd(input.turnId, turn.message, stream, input.slot, events);
+  await storeTurnView(
+    deps.models,
+    {
+      turnId: input.turnId,
+      sessionId: turn.sessionId,
+      projectId: turn.projectId,
+      ownerId: turn.ownerId,
+      jobId: turn.jobId ?? null,
+    },
+    view,
+    { events: stream.events.length + events.length, partial: stream.partial },
+  );
+}
+
+/**
+ * Files this turn created that end it with no body text and were never touched by the
+ * author: created without content and not written (or written as an empty block).
+ */
+async function unwrittenFiles(
+  models: ActivityDeps['models'],
+  turnId: string,
+): Promise<{ _id: unknown; title: string }[]> {
+  return models.File.find({
+    createdByTurnId: turnId,
+    deletedAt: null,
+    type: { $ne: 'folder' },
+    words: 0,
+    latestAuthor: 'ai',
+  })
+    .select({ title: 1 })
+    .lean();
+}
+
+/** A run's assistant message: its idempotency key, from which its `_id` derives (idFromKey). */
+const runMessageKey = (turnId: string, run: number): string => `${turnId}:run:${run}`;
+
+/** An assistant message finalize writes: one per run with text or file breadcrumbs. */
+type PendingMessage = {
+  agent: WorkAgent;
+  text: string;
+  breadcrumb: { op: string; fileId: string; title: string }[];
+  key: string;
+};
+
+/** What finalize builds the turn's record from (turnRecord). */
+interface TurnRecordSources {
+  turnId: string;
+  runs: FinalizeInput['runs'];
+  steps: Awaited<ReturnType<typeof stepsUpTo>>;
+  /** A tool call's outcome by its key (`turnId:step:callId`). */
+  outcomeOf: (key: string) => ToolOutcome | undefined;
+  /** Keys of the run messages already on record (an earlier attempt of finalize). */
+  savedKeys: Set<string>;
+  /** Says which created files were never written; ends the last message ('' when none). */
+  notSavedNote: string;
+}
+
+/** The runs' messages not yet on record, and the files the turn touched, leaving out the `dropped` files. */
+function turnRecord(
+  t: TurnRecordSources,
+  dropped: (fileId: string) => boolean,
+): { pending: PendingMessage[]; touched: Set<string> } {
+  const lastRunWithMessage = [...t.runs].reverse().find((r) => t.steps.some((st) => st.run === r.run))?.run ?? null;
+  const touched = new Set<string>();
+  const pending: PendingMessage[] = [];
+  for (const run of t.runs) {
+    const runSteps = t.steps.filter((s) => s.run === run.run);
+    const breadcrumb: { op: string; fileId: string; title: string }[] = [];
+    for (const s of runSteps)
+      for (const c of s.toolCalls) {
+        const top = t.outcomeOf(`${t.turnId}:${s.step}:${c.id}`);
+        // A parallel_execute batch leaves its sub-tasks' reads in the breadcrumb.
+        for (const o of [top, ...(top?.subOutcomes ?? [])])
+          if (
+            o?.ok &&
+            o.fileId &&
+            o.op &&
+            ['created', 'edited', 'deleted', 'read'].includes(o.op) &&
+            !dropped(o.fileId)
+          ) {
+            breadcrumb.push({ op: o.op, fileId: o.fileId, title: o.title ?? '' });
+            if (o.op !== 'read') touched.add(o.fileId);
+          }
+      }
+    // A dropped run loses only its held text; what streamed live stays part of the record.
+    const said = runSteps
+      .filter((s) => !(run.textDropped && s.held))
+      .map((s) => s.text)
+      .join('')
+      .trim();
+    // The last message says plainly which created files were never written.
+    const text =
+      run.run === lastRunWithMessage && t.notSavedNote ? [said, t.notSavedNote].filter(Boolean).join('\n\n') : said;
+    if (!text && !breadcrumb.length) continue;
+    const key = runMessageKey(t.turnId, run.run);
+    if (!t.savedKeys.has(key)) pending.push({ agent: run.agent, text, breadcrumb, key });
+  }
+  return { pending, touched };
+}
+
+/**
+ * The turn's assistant messages, one per run with something to keep: one sequence
+ * reservation (finalize's, for all of them) and one insert, not two round trips per run.
+ * Inserted with the numbers reserved for them, from `firstSeq` on.
+ */
+async function appendAssistantMessages(
+  models: ActivityDeps['models'],
+  turn: { turnId: string; sessionId: string; projectId: string },
+  pending: PendingMessage[],
+  firstSeq: number,
+): Promise<void> {
+  if (!pending.length) return;
+  try {
+    await models.Message.insertMany(
+      pending.map((m, i) => ({
+        _id: idFromKey(m.key),
+        sessionId: turn.sessionId,
+        projectId: turn.projectId,
+        turnId: turn.turnId,
+        role: 'assistant',
+        agent: m.agent,
+        content: m.text,
+        breadcrumb: m.breadcrumb,
+        seq: firstSeq + i,
+        key: m.key,
+      })),
+      { ordered: false },
+    );
+  } catch (err) {
+    // A concurrent attempt wrote some of them first: the unique key kept one of each. (A
+    // message an attempt before derived ids stored under another _id is caught here too; its
+    // retry only reserved sequence numbers it leaves unused.)
+    if (!onlyDuplicateKeys(err)) throw err;
+  }
+}
+
+/** Ids among these that no longer exist at all (rolled back by an earlier attempt of finalize). */
+async function filesGone(models: ActivityDeps['models'], ids: (string | undefined)[]): Promise<Set<string>> {
+  const wanted = [...new Set(ids.filter((x): x is string => !!x && isObjectId(x)))];
+  if (!wanted.length) return new Set();
+  const found = await models.File.find({ _id: { $in: wanted } })
+    .select({ _id: 1 })
+    .lean();
+  const present = new Set(found.map((f) => String(f._id)));
+  return new Set(wanted.filter((id) => !present.has(id)));
+}
+
+/** The reply's account of a body that went into a new file instead of the one it was streamed for. */
+function keptAsideLine(f: { title: string; keptFrom?: unknown }, language: 'zh' | 'en'): string {
+  const from = (f.keptFrom ?? {}) as { reason?: string };
+  const target = f.title.replace(/ \(AI draft\)$/, '');
+  const deleted = from.reason === 'file_deleted';
+  return language === 'zh'
+    ? `（未保存到《${target}》：作者在写入期间${deleted ? '删除了它' : '修改了它，作者的文字已保留'}；这段正文另存为《${f.title}》。）`
+    : `(Not saved into "${target}": the author ${deleted ? 'deleted it' : 'edited it, and their text is kept'} while it was being written; the text is kept in "${f.title}".)`;
+}
+
+/**
+ * What ends the turn's reply: the files never written, bodies kept aside, and a stop that
+ * says what became of the answer itself (cut off, filtered, empty).
+ */
+function endOfReply(
+  unwritten: { title: string }[],
+  keptAside: { title: string; keptFrom?: unknown }[],
+  input: FinalizeInput,
+  language: 'zh' | 'en',
+): string {
+  const toldInReply =
+    input.stopReason && TOLD_IN_REPLY_STOP_REASONS.includes(input.stopReason) ? (input.stopMessage ?? '') : '';
+  const lines = [
+    unwritten.length
+      ? notSavedLine(
+          unwritten.map((f) => f.title),
+          language,
+        )
+      : '',
+    ...keptAside.map((f) => keptAsideLine(f, language)),
+    toldInReply,
+  ];
+  return lines.filter(Boolean).join('\n');
+}
+
+function notSavedLine(titles: string[], language: 'zh' | 'en'): string {
+  return language === 'zh'
+    ? `（未保存：${titles.map((t) => `《${t}》`).join('、')}没有写入正文，已移除。）`
+    : `(Not saved: ${titles.map((t) => `"${t}"`).join(', ')} ${titles.length > 1 ? 'were' : 'was'} never written and ${titles.length > 1 ? 'were' : 'was'} removed.)`;
+}

@@ -1,0 +1,230 @@
+/**
+ * Author-file protection bound to what the author said about that file: a file the author wrote
+ * may be deleted or wholly rewritten only when a clause of this turn's message is an order for
+ * exactly that (the grammar of orders, core/words/orders.ts: every word accounted for) naming the file
+ * completely — its whole title ("Notes 2" never names "Notes"), its unit in any numeral
+ * ("第十章" = "Chapter 10"), a list, a range minus its exceptions ("chapters 4 to 9 except 6"),
+ * or the open file by pointing ("delete this", "重写它", a bare "删了吧") — and nothing else in the
+ * message takes the order back, jokes about it, asks about it, puts it off or keeps the file
+ * (core/words/order-checks.ts). Anything else is no, and the agent asks the author (an approval card).
+ * Pure module.
+ */
+import { unitOfTitle } from './numerals';
+import {
+  exceptionClauseOf,
+  fileOrdersOf,
+  openingTargets,
+  type FileAction,
+  type FileOrder,
+  type Target,
+} from './orders';
+import type { MessageReading, ReadSentence } from './reading';
+import { orderStands } from './order-checks';
+import { isQuestionSentence } from './utterance';
+import * as W from './order-words';
+
+export type AuthorAction = FileAction;
+
+/** What the author said, as a tool sees it. */
+export interface AuthorScope {
+  reading: MessageReading;
+  /** The file open in the author's editor when they sent the message. */
+  focusFileId?: string | null;
+  /** Titles of the project's files: a longer title named at the same place wins ("Notes 2" over "Notes"). */
+  titles?: string[];
+}
+
+interface FileRef {
+  id: string;
+  title: string;
+}
+
+/** Whether a target names this file. */
+function names(target: Target, file: FileRef, unitKind: string | null): boolean {
+  if (target.kind === 'title') return target.title === file.title;
+  if (target.kind === 'pointer' || target.kind === 'rest') return false;
+  const unit = unitOfTitle(file.title);
+  if (!unit) return false;
+  if (target.kind === 'unit') {
+    if (target.unit.kind !== unit.kind) return false;
+    return target.unit.list
+      ? target.unit.list.includes(unit.n)
+      : target.unit.from <= unit.n && unit.n <= target.unit.to;
+  }
+  if (target.kind === 'number') return unit.kind === unitKind && unit.n === target.n;
+  return false;
+}
+
+/** A sentence that names files: then a question in it is about them, not about an earlier order. */
+function sentenceNames(s: ReadSentence, titles: readonly string[]): boolean {
+  return s.clauses.some(
+    (c) =>
+      c.words.some((w) => w.kind === 'unit') ||
+      titles.some((t) => t.trim() && c.text.toLowerCase().includes(t.toLowerCase())),
+  );
+}
+
+/** Keep-words: a clause with one of them that is not a complete exception makes its sentence's orders partial. */
+const KEEPING = new RegExp(
+  `\\b(?:${[...W.KEEP_EN, 'except', 'but not', 'other than', 'excluding', 'apart from', 'save for'].join('|')})\\b|${[...W.KEEP_ZH, ...W.EXCEPT_ZH, '除外', '以外', '之外'].join('|')}`,
+  'iu',
+);
+const keeps = (text: string): boolean => KEEPING.test(text) && !W.NEGATED_KEEP.test(text);
+
+/**
+ * The topic a pointing order points back at: the clause just before it in the same sentence
+ * when it opens with whole files as its subject ("第三章写得太烂了，删了吧", "Chapter 4 - delete it"),
+ * with the bare lists before that ("Notes，大纲，都删掉").
+ */
+function topicOf(
+  reading: MessageReading,
+  sentence: ReadSentence,
+  ci: number,
+  titles: readonly string[],
+): Target[] | null {
+  // The clause just before: in this sentence, or the last of the sentence before when that one is a statement.
+  const si = reading.sentences.indexOf(sentence);
+  const before = reading.sentences[si - 1];
+  const prev =
+    sentence.clauses[ci - 1] ??
+    (ci === 0 && before && !isQuestionSentence(before) ? before.clauses[before.clauses.length - 1] : undefined);
+  const first = prev ? openingTargets(prev, titles) : null;
+  if (!first) return null;
+  const out = [...first];
+  // Only a bare list extends back ("Notes，大纲，都删掉"); a topic with a predicate of its own stands alone.
+  if (ci > 0 && bareList(prev!, titles))
+    for (let j = ci - 1; j > 0 && LIST_SEPS.includes(sentence.clauses[j]!.sep); j--) {
+      const list = bareList(sentence.clauses[j - 1]!, titles);
+      if (!list) break;
+      out.unshift(...list);
+    }
+  return out;
+}
+
+/** Separators after which a clause of bare references continues the list before it. */
+const LIST_SEPS = [',', '，', '、'];
+
+/** A clause that is only references ("chapter 4", "ch 10 and ch 11"), or null. */
+function bareList(clause: ReadSentence['clauses'][number], titles: readonly string[]): Target[] | null {
+  const targets = openingTargets(clause, titles);
+  if (!targets) return null;
+  const listed = new Set(targets.map((t) => JSON.stringify(t)));
+  // The whole clause must be those references: every word a unit, a title word, a joiner or a mark.
+  const rest = clause.words.filter(
+    (w) =>
+      w.kind === 'word' &&
+      !titles.some((t) => t.toLowerCase().includes(w.text.toLowerCase())) &&
+      !W.JOIN.includes(w.text.toLowerCase()) &&
+      !W.DET_EN.includes(w.text.toLowerCase()),
+  );
+  return rest.length === 0 && listed.size > 0 ? targets : null;
+}
+
+interface Standing {
+  order: FileOrder;
+  sentence: ReadSentence;
+  ci: number;
+  /** Where the order's clause starts in the message. */
+  at: number;
+}
+
+/** Every order of the message that stands, with where it was read. */
+function standingOrders(reading: MessageReading, titles: readonly string[]): Standing[] {
+  const out: Standing[] = [];
+  reading.sentences.forEach((sentence, si) => {
+    const orders = sentence.clauses.map((c) => fileOrdersOf(c, titles));
+    const excepts = sentence.clauses.map((c, i) => (orders[i]!.length ? null : exceptionClauseOf(c, titles)));
+    // A clause that keeps something and is not a complete exception makes the sentence's orders
+    // partial ("rewrite chapter 8 but keep the opening scene"): none of them stands.
+    if (sentence.clauses.some((c, i) => !orders[i]!.length && !excepts[i] && keeps(c.text))) return;
+    const sentenceExcept = excepts.flatMap((e) => e ?? []);
+    // Clauses of nothing but references after an order's clause extend its list ("delete chapter 3, chapter 4", "delete Notes, 大纲, Notes File").
+    let listing: number | null = null;
+    orders.forEach((clauseOrders, ci) => {
+      const clause = sentence.clauses[ci]!;
+      if (clauseOrders.length) {
+        listing = ci;
+        return;
+      }
+      const list = listing !== null && LIST_SEPS.includes(clause.sep) ? bareList(clause, titles) : null;
+      if (!list || listing === null) {
+        listing = null;
+        return;
+      }
+      const owner = orders[listing]!;
+      owner[owner.length - 1] = {
+        ...owner[owner.length - 1]!,
+        targets: [...owner[owner.length - 1]!.targets, ...list],
+      };
+      excepts[ci] = [];
+    });
+    orders.forEach((clauseOrders, ci) => {
+      if (!clauseOrders.length || !orderStands(reading, si, ci, (s) => sentenceNames(s, titles))) return;
+      for (const order of clauseOrders)
+        out.push({
+          order: { ...order, except: [...order.except, ...sentenceExcept] },
+          sentence,
+          ci,
+          at: sentence.clauses[ci]!.start,
+        });
+    });
+  });
+  return out;
+}
+
+/**
+ * Files a clause anywhere keeps ("keep chapter 6", "第六章别动", "leave it"), each with where it
+ * is said. "It" is the topic just named ("Chapter 4 is fine, don't touch it"); with none it stays
+ * a pointer, which keeps whatever an order before it named.
+ */
+function keptFiles(reading: MessageReading, titles: readonly string[]): { target: Target; at: number }[] {
+  return reading.sentences.flatMap((s) =>
+    s.clauses.flatMap((c, ci) => {
+      if (!keeps(c.text) || fileOrdersOf(c, titles).length) return [];
+      return (exceptionClauseOf(c, titles) ?? []).flatMap((target) =>
+        (target.kind === 'pointer' ? (topicOf(reading, s, ci, titles) ?? [target]) : [target]).map((t) => ({
+          target: t,
+          at: c.start,
+        })),
+      );
+    }),
+  );
+}
+
+/** The files of `files` the message authorises this action on (the message read once for all of them). */
+export function authorisedFiles<F extends FileRef>(scope: AuthorScope, files: F[], action: AuthorAction): F[] {
+  const titles = [...new Set([...files.map((f) => f.title), ...(scope.titles ?? [])])];
+  const orders = standingOrders(scope.reading, titles);
+  const kept = keptFiles(scope.reading, titles);
+  const namesAny = scope.reading.sentences.some((s) => sentenceNames(s, titles));
+  const out = new Set<F>();
+  for (const { order, sentence, ci, at } of orders) {
+    if (order.action !== action) continue;
+    // "… leave it" / "先留着吧" after an order keeps whatever the order named.
+    if (kept.some((k) => k.target.kind === 'pointer' && k.at > at)) continue;
+    let targets = order.targets;
+    if (order.implicit || targets.some((t) => t.kind === 'pointer')) {
+      // Pointing: at the topic just named, or at the open file when the message names none.
+      const topic = topicOf(scope.reading, sentence, ci, titles);
+      if (topic) targets = [...targets.filter((t) => t.kind !== 'pointer'), ...topic];
+      else if (!namesAny && scope.focusFileId) {
+        const focus = files.find((f) => f.id === scope.focusFileId);
+        if (focus) out.add(focus);
+        continue;
+      } else continue;
+    }
+    const unit = targets.find((t): t is Extract<Target, { kind: 'unit' }> => t.kind === 'unit');
+    const kind = unit?.unit.kind ?? null;
+    for (const f of files) {
+      if (!targets.some((t) => names(t, f, kind))) continue;
+      if (order.except.some((t) => names(t, f, kind)) || kept.some((k) => names(k.target, f, kind))) continue;
+      out.add(f);
+    }
+  }
+  return files.filter((f) => out.has(f));
+}
+
+/** Whether the author, in this turn's message, named this file and asked for this action on it. */
+export function authorAskedFor(scope: AuthorScope, file: FileRef, action: AuthorAction): boolean {
+  return authorisedFiles(scope, [file], action).length > 0;
+}

@@ -1,0 +1,60 @@
+/**
+ * The second check on an order the grammar (core/words/orders.ts) read: what around it in the message
+ * makes it something other than an instruction to act now. It can only take an order away,
+ * never give one: a question, a condition or a time ("after you finish ch 11", "等我改完再"), a
+ * trailing off, a hedge beside it ("…, I think"), a take-back, a joke or sarcasm after it
+ * ("🙄", "kidding", "said no one", "哈哈骗你的"), or a question after it that names nothing else
+ * ("…你确定吗", "ok?"). Pure module.
+ */
+import type { MessageReading, ReadSentence } from './reading';
+import { VOIDS } from './order-words';
+import { isConditionalSentence, isHedgedClause, isQuestionSentence, lastRetractionEnd, trailsOff } from './utterance';
+
+/**
+ * Time words that make an order wait for something ("after you finish ch 11", "等我改完再删",
+ * "until Friday"): not now, so not an order. Anywhere in the order's sentence.
+ */
+const WAITS = /\b(?:after|before|until|till|once)\b|等(?:我|你|到|写完|改完|看完|第)|再说|先别/iu;
+/** Weaker time words ("以后", "之后") make an order wait only in its own clause or before it; after it they are usually a reason ("以后我用自己的本子"). */
+const LATER = /以后|之后|之前|\blater\b|\bafterwards\b/iu;
+/** A hedge on its own beside an order ("…, I think", "…，应该吧"): a short clause of it. */
+const SHORT_HEDGE_WORDS = 5;
+
+/** Where in the message the last void or take-back ends (-1: none). */
+function lastVoidEnd(raw: string, ignore?: RegExp): number {
+  // A command that reads like a take-back ("cancel that job") is not one: blanked, offsets kept.
+  const text = ignore ? raw.replace(ignore, (m) => ' '.repeat(m.length)) : raw;
+  let end = lastRetractionEnd(text);
+  for (const m of text.matchAll(new RegExp(VOIDS.source, 'giu'))) end = Math.max(end, m.index + m[0].length);
+  return end;
+}
+
+/** A sentence that asks, supposes, waits or trails off carries no order. */
+export function sentenceCarriesOrders(s: ReadSentence): boolean {
+  return !isQuestionSentence(s) && !isConditionalSentence(s.text) && !WAITS.test(s.text) && !trailsOff(s);
+}
+
+/**
+ * Whether the order read in clause `ci` of sentence `si` stands: its sentence carries orders,
+ * it does not wait for later, no short hedge stands beside it, and nothing after it in the
+ * message voids or takes it back or asks about it (a question naming other files asks about
+ * those, not about this order).
+ */
+export function orderStands(
+  reading: MessageReading,
+  si: number,
+  ci: number,
+  namesOther: (s: ReadSentence) => boolean,
+  notATakeBack?: RegExp,
+): boolean {
+  const sentence = reading.sentences[si]!;
+  if (!sentenceCarriesOrders(sentence)) return false;
+  if (sentence.clauses.slice(0, ci + 1).some((c) => LATER.test(c.text))) return false;
+  const wordsOf = (text: string): number =>
+    text.split(/[\s\p{P}]+/u).filter(Boolean).length + (text.match(/\p{Script=Han}/gu)?.length ?? 0) / 2;
+  if (sentence.clauses.some((c, i) => i !== ci && isHedgedClause(c.text) && wordsOf(c.text) <= SHORT_HEDGE_WORDS))
+    return false;
+  const clause = sentence.clauses[ci]!;
+  if (lastVoidEnd(reading.text, notATakeBack) > clause.start) return false;
+  return !reading.sentences.slice(si + 1).some((s) => isQuestionSentence(s) && !namesOther(s));
+}
