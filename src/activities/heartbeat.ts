@@ -7,7 +7,6 @@
  * encodes its details. Local activities do not heartbeat (the workflow task's timeout covers them).
  */
 import type { Context } from '@temporalio/activity';
-import type { ActivityDeps } from './deps';
 import { OpenCount } from './open-count';
 
 /** The beat of an activity while its worker's beats fit the budget. */
@@ -46,7 +45,10 @@ export interface HeartbeatPace {
 }
 
 /** The worker's heartbeat load with its budget, shared by every activity it builds. */
-export function heartbeatPace(deps: Pick<ActivityDeps, 'caches' | 'config'>): HeartbeatPace {
+export function heartbeatPace(deps: {
+  caches: { heartbeatLoad: HeartbeatLoad };
+  config: { HEARTBEATS_PER_SECOND: number };
+}): HeartbeatPace {
   return { load: deps.caches.heartbeatLoad, beatsPerSecond: deps.config.HEARTBEATS_PER_SECOND };
 }
 

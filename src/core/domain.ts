@@ -12,6 +12,10 @@ export const FILE_TYPES = ['outline', 'character', 'setting', 'draft', 'script',
 export const fileTypeSchema = z.enum(FILE_TYPES);
 export type FileType = z.infer<typeof fileTypeSchema>;
 export { BODY_FILE_TYPES, type BodyFileType, isBodyFileType } from './book/file-types';
+import { BODY_FILE_TYPES as BODY } from './book/file-types';
+// Every body-text type is a file type: this fails to compile otherwise (file-types.ts cannot
+// import the type from here without a circle).
+void (BODY satisfies readonly FileType[]);
 
 /** How much a character or setting matters to the book; drives its context priority. */
 export const IMPORTANCE_LEVELS = ['high', 'medium', 'low'] as const;

@@ -16,7 +16,9 @@ import { notFound } from '../failures';
 import type { ManifestFile } from './priorities';
 import { retrievableFiles, syncRetrievalIndex } from './retrieval';
 import { historyBefore, HISTORY_MESSAGES, type SessionMessages } from '../turn/session-messages';
-import type { WorkerCaches } from '../worker-caches';
+import type { EarlyReads } from '../early-reads';
+import type { ChunkIndex } from './retrieval';
+import type { LRUCache } from 'lru-cache';
 
 /** The turn as prepareTurn read it: what a context is built for never changes once the turn is created. */
 type SourcesTurn = TurnDoc & { _id: unknown };
@@ -65,7 +67,7 @@ export function loadedFiles(rawFiles: TurnSources['rawFiles']): LoadedFile[] {
  */
 export function prefetchTurnSources(
   models: Models,
-  caches: WorkerCaches,
+  caches: { turnSources: EarlyReads<TurnSources>; retrievalIndexes: LRUCache<string, ChunkIndex> },
   turn: SourcesTurn,
   recent: Promise<SessionMessages>,
 ): void {
@@ -80,11 +82,7 @@ export function prefetchTurnSources(
 }
 
 /** The index is a cache: a failure here only leaves the step to index for itself. */
-function warmIndex(
-  indexes: WorkerCaches['retrievalIndexes'],
-  projectId: string,
-  rawFiles: TurnSources['rawFiles'],
-): void {
+function warmIndex(indexes: LRUCache<string, ChunkIndex>, projectId: string, rawFiles: TurnSources['rawFiles']): void {
   try {
     syncRetrievalIndex({ indexes, key: projectId }, retrievableFiles(loadedFiles(rawFiles)));
   } catch {
@@ -96,7 +94,7 @@ function warmIndex(
  * Whether this worker holds the turn's early reads in `early`, its turn sources: it opened the
  * turn, and no step has built its context yet.
  */
-export function holdsTurnSources(early: WorkerCaches['turnSources'], turnId: string): boolean {
+export function holdsTurnSources(early: EarlyReads<TurnSources>, turnId: string): boolean {
   return early.holds(turnId);
 }
 
@@ -104,7 +102,7 @@ export function holdsTurnSources(early: WorkerCaches['turnSources'], turnId: str
  * The turn and its sources: started earlier in this worker (taken once from `early`, its turn
  * sources; the turn as prepareTurn read it, so no read of it here), or read now.
  */
-export function turnSources(models: Models, early: WorkerCaches['turnSources'], turnId: string): Promise<TurnSources> {
+export function turnSources(models: Models, early: EarlyReads<TurnSources>, turnId: string): Promise<TurnSources> {
   return early.take(turnId, async () => {
     const turn = await models.Turn.findById(turnId).lean();
     if (!turn) throw notFound('Turn', turnId);

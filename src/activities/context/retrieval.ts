@@ -6,7 +6,7 @@
  * ranks higher. Pure apart from the library.
  */
 import MiniSearch from 'minisearch';
-import type { WorkerCaches } from '../worker-caches';
+import type { LRUCache } from 'lru-cache';
 
 /** Target chunk length in characters: a passage, not a chapter. */
 export const CHUNK_CHARS = 600;
@@ -106,7 +106,7 @@ const newIndex = (): ChunkIndex => ({
  * a fresh worker (or an evicted project) just indexes again.
  */
 export interface KeptIndex {
-  indexes: WorkerCaches['retrievalIndexes'];
+  indexes: LRUCache<string, ChunkIndex>;
   key: string;
 }
 

@@ -4,7 +4,7 @@
  */
 import { decode, encode } from 'gpt-tokenizer';
 import { countInBoundedRuns, encodeInBoundedRuns } from '../../shared/token-runs';
-import type { WorkerCaches } from '../worker-caches';
+import type { LRUCache } from 'lru-cache';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
@@ -22,7 +22,7 @@ const STABLE_COUNTS_MAX = 5000;
  * run's growing tool loop is not re-tokenised at every step. In memory only and bounded: a
  * fresh worker simply counts again.
  */
-export function countStable(stableCounts: WorkerCaches['stableTokenCounts'], key: string, text: string): number {
+export function countStable(stableCounts: Map<string, number>, key: string, text: string): number {
   const hit = stableCounts.get(`${key}:${text.length}`);
   if (hit !== undefined) return hit;
   const n = countTokens(text);
@@ -65,7 +65,7 @@ export const SHARED_MEASURE_MIN_CHARS = 1000;
  * The text measured, from an earlier assembly in this worker when it saw the same text: long
  * texts are kept in `measuredTexts`, the worker's (worker-caches.ts), shared by every assembly.
  */
-export function measureShared(measuredTexts: WorkerCaches['measuredTexts'], text: string): Measured {
+export function measureShared(measuredTexts: LRUCache<string, Measured>, text: string): Measured {
   if (text.length < SHARED_MEASURE_MIN_CHARS) return new Measured(text);
   let m = measuredTexts.get(text);
   if (!m) measuredTexts.set(text, (m = new Measured(text)));

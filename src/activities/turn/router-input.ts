@@ -15,7 +15,7 @@ import { lastQuestion } from '../../core/model/file-stream';
 import { tail } from '../../core/text';
 import { isOfferQuestion } from '../../core/words/proposals';
 import { latestReply, type SessionMessages } from './session-messages';
-import type { WorkerCaches } from '../worker-caches';
+import type { EarlyReads } from '../early-reads';
 
 export type RouterTurn = Pick<TurnDoc, 'sessionId' | 'projectId' | 'ownerId' | 'jobId' | 'message'> & { _id: unknown };
 
@@ -66,7 +66,7 @@ export interface RouterInput {
  */
 export function prefetchRouterInput(
   models: Models,
-  early: WorkerCaches['routerInputs'],
+  early: EarlyReads<RouterInput>,
   turn: RouterTurn,
   recent: Promise<SessionMessages>,
 ): void {
@@ -79,7 +79,7 @@ export function prefetchRouterInput(
 /** The turn and the router's message: started earlier in this worker (taken once from `early`), or read now. */
 export function routerInput(
   models: Models,
-  early: WorkerCaches['routerInputs'],
+  early: EarlyReads<RouterInput>,
   turnId: string,
   readTurn: () => Promise<RouterTurn | null>,
 ): Promise<RouterInput | null> {
