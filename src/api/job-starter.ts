@@ -88,7 +88,6 @@ function restartCarry(job: JobDoc, lastId: string | null, now: Date): JobCarry {
   };
 }
 
-/** Records a new `queued` job under `jobId`, with a session of its own when the request names none. */
 /**
  * The language the author works in, for the job's messages: their messages in the job's
  * session when it has one (as a turn decides it), else the project's own words and the
@@ -116,6 +115,7 @@ async function authorLanguage(models: Models, body: z.infer<typeof createJobBody
   );
 }
 
+/** Records a new `queued` job under `jobId`, with a session of its own when the request names none. */
 async function recordJob(
   models: Models,
   userId: string,
@@ -164,7 +164,8 @@ async function recordJob(
 
 export type JobStarter = ReturnType<typeof jobStarter>;
 
-export function jobStarter(deps: AppDeps) {
+/** Whether a job still holds its project, with the grace a new job's workflow has to start. */
+function jobLiveness(deps: AppDeps) {
   const { models, config } = deps;
   const graceMs = config.START_GRACE_SECONDS * 1000;
   const pastGrace = (since: Date | string): boolean => deps.clock().getTime() - new Date(since).getTime() > graceMs;
@@ -190,6 +191,72 @@ export function jobStarter(deps: AppDeps) {
     return false;
   };
 
+  return { pastGrace, stillActive };
+}
+
+type JobLiveness = ReturnType<typeof jobLiveness>;
+
+/**
+ * The read of the project's jobs gives a friendly 409; this insert is what makes two
+ * simultaneous POSTs unable to both start a job. A claim whose job is no longer active is
+ * stale and replaced.
+ */
+async function claimProject(
+  models: Models,
+  { pastGrace, stillActive }: JobLiveness,
+  projectId: string,
+  jobId: string,
+): Promise<void> {
+  let holderStatus: string = 'queued';
+  const { busyWith } = await claimExclusive(models, {
+    model: models.JobClaim,
+    id: projectId,
+    holderField: 'jobId',
+    holder: jobId,
+    label: `job claim of project ${projectId}`,
+    judge: async (claim) => {
+      const holder = await models.Job.findById(String(claim.jobId))
+        .select({ status: 1, workflowId: 1, createdAt: 1 })
+        .lean();
+      holderStatus = holder?.status ?? 'queued';
+      // No Job yet: the request that claimed is still creating it (or died doing so — then the
+      // claim goes stale after the grace period). An ended job's claim is stale at once.
+      const creating = !holder && !pastGrace(claim.createdAt);
+      return creating || (holder && (await stillActive(holder))) ? 'busy' : 'stale';
+    },
+  }).catch((err: unknown) => {
+    if (err instanceof CompareAndSetExhausted)
+      throw new ConflictError('could not claim the project for a job: it kept changing hands');
+    throw err;
+  });
+  if (busyWith)
+    throw new ConflictError('another job is already running in this project', {
+      jobId: String(busyWith.jobId),
+      status: holderStatus,
+    });
+}
+
+/** Starts workflow `job-<jobId>` for the job as recorded; `carry` when a fresh run picks up a job's progress. */
+async function startJobWorkflow(deps: AppDeps, job: JobDoc, carry?: JobCarry): Promise<void> {
+  const { config } = deps;
+  await deps.temporal.workflow.start<typeof jobWorkflow>('jobWorkflow', {
+    workflowId: job.workflowId,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    args: [jobInput(job, config, carry)],
+    typedSearchAttributes: [
+      { key: SA.ProjectId, value: job.projectId },
+      { key: SA.JobStatus, value: 'running' },
+      { key: SA.Chapter, value: carry?.next ?? job.from },
+    ],
+    staticSummary: `job · chapters ${job.from}–${job.to}`,
+  });
+}
+
+export function jobStarter(deps: AppDeps) {
+  const { models, config } = deps;
+  const liveness = jobLiveness(deps);
+  const { stillActive } = liveness;
+
   const conflictingJob = async (projectId: string, except?: string): Promise<void> => {
     const others = await models.Job.find({
       projectId,
@@ -204,53 +271,9 @@ export function jobStarter(deps: AppDeps) {
         });
   };
 
-  /**
-   * The read above gives a friendly 409; this insert is what makes two simultaneous POSTs
-   * unable to both start a job. A claim whose job is no longer active is stale and replaced.
-   */
-  const claimProject = async (projectId: string, jobId: string): Promise<void> => {
-    let holderStatus: string = 'queued';
-    const { busyWith } = await claimExclusive(models, {
-      model: models.JobClaim,
-      id: projectId,
-      holderField: 'jobId',
-      holder: jobId,
-      label: `job claim of project ${projectId}`,
-      judge: async (claim) => {
-        const holder = await models.Job.findById(String(claim.jobId))
-          .select({ status: 1, workflowId: 1, createdAt: 1 })
-          .lean();
-        holderStatus = holder?.status ?? 'queued';
-        // No Job yet: the request that claimed is still creating it (or died doing so — then the
-        // claim goes stale after the grace period). An ended job's claim is stale at once.
-        const creating = !holder && !pastGrace(claim.createdAt);
-        return creating || (holder && (await stillActive(holder))) ? 'busy' : 'stale';
-      },
-    }).catch((err: unknown) => {
-      if (err instanceof CompareAndSetExhausted)
-        throw new ConflictError('could not claim the project for a job: it kept changing hands');
-      throw err;
-    });
-    if (busyWith)
-      throw new ConflictError('another job is already running in this project', {
-        jobId: String(busyWith.jobId),
-        status: holderStatus,
-      });
-  };
+  const claim = (projectId: string, jobId: string): Promise<void> => claimProject(models, liveness, projectId, jobId);
 
-  const startWorkflow = async (job: JobDoc, carry?: JobCarry): Promise<void> => {
-    await deps.temporal.workflow.start<typeof jobWorkflow>('jobWorkflow', {
-      workflowId: job.workflowId,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      args: [jobInput(job, config, carry)],
-      typedSearchAttributes: [
-        { key: SA.ProjectId, value: job.projectId },
-        { key: SA.JobStatus, value: 'running' },
-        { key: SA.Chapter, value: carry?.next ?? job.from },
-      ],
-      staticSummary: `job · chapters ${job.from}–${job.to}`,
-    });
-  };
+  const startWorkflow = (job: JobDoc, carry?: JobCarry): Promise<void> => startJobWorkflow(deps, job, carry);
 
   /**
    * A failed or paused job whose workflow is gone (terminated by an operator, or its history
@@ -269,7 +292,7 @@ export function jobStarter(deps: AppDeps) {
   ): Promise<{ jobId: string; workflowId: string; sessionId: string }> => {
     await conflictingJob(body.projectId);
     const jobId = newId();
-    await claimProject(body.projectId, jobId);
+    await claim(body.projectId, jobId);
     const job = await recordJob(models, userId, jobId, body);
     // The window a dying API process leaves behind: claim and queued Job, no workflow.
     deps.faults?.hit('api.job.before_workflow_start', { projectId: body.projectId });
@@ -286,5 +309,5 @@ export function jobStarter(deps: AppDeps) {
     return { jobId, workflowId: job.workflowId, sessionId: job.sessionId };
   };
 
-  return { stillActive, conflictingJob, claimProject, startWorkflow, restart, startJob };
+  return { stillActive, conflictingJob, claimProject: claim, startWorkflow, restart, startJob };
 }

@@ -134,13 +134,12 @@ export type { RouteSpec };
 /** Express `:name` → OpenAPI `{name}`. */
 export const toOpenApiPath = (expressPath: string): string => expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-/**
- * Every route the app serves, with the schemas of its params, query and body: the OpenAPI
- * document and the request checks (route-contract.ts) are both made from this list.
- */
-export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec[] {
-  const v1 = (p: string): string => `/api/v1${toOpenApiPath(p)}`;
-  const routes: RouteSpec[] = [
+/** An API path as the document names it: under /api/v1, with OpenAPI's `{name}` params. */
+const v1 = (p: string): string => `/api/v1${toOpenApiPath(p)}`;
+
+/** The process itself: health, metrics and this document (no token needed). */
+function operationsRoutes(): RouteSpec[] {
+  return [
     {
       method: 'get',
       path: '/health',
@@ -166,7 +165,12 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
       public: true,
       errors: [400],
     },
+  ];
+}
 
+/** Projects: create, list (or the deleted ones), read. */
+function projectRoutes(): RouteSpec[] {
+  return [
     {
       method: 'post',
       path: v1('/projects'),
@@ -191,7 +195,12 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
       tag: 'projects',
       params: idParams('projectId'),
     },
+  ];
+}
 
+/** Sessions in a project, and their messages. */
+function sessionRoutes(): RouteSpec[] {
+  return [
     {
       method: 'post',
       path: v1('/sessions'),
@@ -222,7 +231,12 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
       tag: 'sessions',
       params: idParams('sessionId'),
     },
+  ];
+}
 
+/** Turns: start one, read it, steer, interrupt or answer it, and follow its stream. */
+function turnRoutes(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec[] {
+  return [
     {
       method: 'post',
       path: v1('/sessions/:sessionId/turns'),
@@ -288,7 +302,12 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
       query: eventsQuery,
       produces: { type: 'text/event-stream', schema: streamEvent },
     },
+  ];
+}
 
+/** Listing a project's files and its trash, and bringing a file back from the trash. */
+function fileListingRoutes(): RouteSpec[] {
+  return [
     {
       method: 'get',
       path: v1('/projects/:projectId/files'),
@@ -314,6 +333,12 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
       params: idParams('fileId'),
       errors: [400, 401, 404, 409],
     },
+  ];
+}
+
+/** One file: create, read, its versions, edit, restore a version, delete. */
+function fileRoutes(): RouteSpec[] {
+  return [
     {
       method: 'post',
       path: v1('/files'),
@@ -373,7 +398,12 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
       status: 204,
       errors: [400, 401, 404, 409],
     },
+  ];
+}
 
+/** Tokens and cost of a project, a session, a job, or everything of yours. */
+function usageRoutes(): RouteSpec[] {
+  return [
     {
       method: 'get',
       path: v1('/projects/:projectId/usage'),
@@ -403,7 +433,23 @@ export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec
       errors: [400, 401],
     },
   ];
-  return [...routes, ...extraRoutes.values()];
+}
+
+/**
+ * Every route the app serves, with the schemas of its params, query and body: the OpenAPI
+ * document and the request checks (route-contract.ts) are both made from this list.
+ */
+export function routeSpecs(config: Pick<Config, 'MAX_MESSAGE_CHARS'>): RouteSpec[] {
+  return [
+    ...operationsRoutes(),
+    ...projectRoutes(),
+    ...sessionRoutes(),
+    ...turnRoutes(config),
+    ...fileListingRoutes(),
+    ...fileRoutes(),
+    ...usageRoutes(),
+    ...extraRoutes.values(),
+  ];
 }
 
 export function buildOpenApiDocument(config: Pick<Config, 'MAX_MESSAGE_CHARS'>) {

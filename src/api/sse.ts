@@ -197,32 +197,70 @@ export async function serveSse(
     res.status(204).end();
     return;
   }
+  openEventStream(res, opts.retryMs);
+
+  const resetFrame = resetFrameOf(source, opts.clock);
+  const checkIdle = endedWithoutDoneCheck(redis, source, resetFrame);
+  const conn = new SseConnection(res, cursor, (): Promise<void> => checkIdle(conn), opts.keepAliveMs);
+  conn.onFinish(trackSseClient(opts.reader ?? 'fanout', (frame) => conn.reset(frame)));
+  if (verdict.kind === 'reset') {
+    conn.reset(resetFrame(verdict.reason, verdict.lastAvailableId));
+    return;
+  }
+
+  const sendBacklog = await backlogSender(redis, source, conn, cursor, resetFrame);
+  try {
+    if (opts.reader === 'dedicated') await followDedicated(redis, source.key, conn, sendBacklog, opts.keepAliveMs);
+    else await followShared(opts.hub ?? hubFor(redis), source.key, conn, sendBacklog);
+  } catch (err) {
+    // A client that left mid-read closes its reader under XREAD: not an error.
+    if (!conn.closed) throw err;
+  } finally {
+    conn.finish();
+  }
+}
+
+/** The 200 of an event stream: its headers, sent at once, and the client's reconnect delay. */
+function openEventStream(res: Response, retryMs: number): void {
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
   res.setHeader('Connection', 'keep-alive');
   res.setHeader('X-Accel-Buffering', 'no');
   res.flushHeaders();
-  res.write(`retry: ${opts.retryMs}\n\n`);
+  res.write(`retry: ${retryMs}\n\n`);
+}
 
-  const resetFrame = (reason: string, lastAvailableId: string | null): string => {
+type ResetFrame = (reason: string, lastAvailableId: string | null) => string;
+
+/** A `reset` event's frame for this stream (counted in the metrics), pointing at the persisted state. */
+function resetFrameOf(source: StreamSource, clock: () => Date): ResetFrame {
+  return (reason, lastAvailableId) => {
     metrics.resetsSent.inc({ reason });
     return toSseResetFrame(
       makeEvent(
         { ...draft('reset', { reason, stateUrl: source.stateUrl, lastAvailableId }), ...source.envelope },
         0,
-        opts.clock().toISOString(),
+        clock().toISOString(),
       ),
     );
   };
+}
 
-  // On every keep-alive: a stream that expired, or a turn that ended without `done`
-  // (its worker was terminated), would otherwise keep a silent client forever.
-  // Finalize records the final status a moment before it publishes `done`, so one look
-  // can land in between: only a stream whose top is still the same non-terminal entry at
-  // the next keep-alive ended without `done`.
+/**
+ * On every keep-alive: a stream that expired, or a turn that ended without `done`
+ * (its worker was terminated), would otherwise keep a silent client forever.
+ * Finalize records the final status a moment before it publishes `done`, so one look
+ * can land in between: only a stream whose top is still the same non-terminal entry at
+ * the next keep-alive ended without `done`.
+ */
+function endedWithoutDoneCheck(
+  redis: Redis,
+  source: StreamSource,
+  resetFrame: ResetFrame,
+): (conn: SseConnection) => Promise<void> {
   let suspect: string | null | undefined;
-  const checkIdle = async (): Promise<void> => {
+  return async (conn) => {
     if (conn.closed || !(await source.hasEnded())) return;
     const last = await lastEntry(redis, source.key);
     if (conn.closed || (last && isTerminal(last.event))) return;
@@ -234,13 +272,16 @@ export async function serveSse(
     if (!last) conn.reset(resetFrame(RESET_REASONS.expired, null));
     else conn.reset(resetFrame(RESET_REASONS.endedWithoutDone, last.id));
   };
-  const conn = new SseConnection(res, cursor, checkIdle, opts.keepAliveMs);
-  conn.onFinish(trackSseClient(opts.reader ?? 'fanout', (frame) => conn.reset(frame)));
-  if (verdict.kind === 'reset') {
-    conn.reset(resetFrame(verdict.reason, verdict.lastAvailableId));
-    return;
-  }
+}
 
+/** The stored entries after the cursor, read page by page and checked for gaps against the counts on record. */
+async function backlogSender(
+  redis: Redis,
+  source: StreamSource,
+  conn: SseConnection,
+  cursor: string | null,
+  resetFrame: ResetFrame,
+): Promise<() => Promise<boolean>> {
   // Loaded before the first read: every count on record was in Redis by then, unless lost.
   const backlog = new CheckedBacklog(
     redis,
@@ -255,7 +296,7 @@ export async function serveSse(
   };
 
   /** Sends stored entries after the cursor; true when the stream is over for this client. */
-  const sendBacklog = async (): Promise<boolean> => {
+  return async (): Promise<boolean> => {
     for (;;) {
       const page = await backlog.after(conn.cursor);
       metrics.backlogReads.inc();
@@ -266,16 +307,6 @@ export async function serveSse(
       await conn.drained();
     }
   };
-
-  try {
-    if (opts.reader === 'dedicated') await followDedicated(redis, source.key, conn, sendBacklog, opts.keepAliveMs);
-    else await followShared(opts.hub ?? hubFor(redis), source.key, conn, sendBacklog);
-  } catch (err) {
-    // A client that left mid-read closes its reader under XREAD: not an error.
-    if (!conn.closed) throw err;
-  } finally {
-    conn.finish();
-  }
 }
 
 async function followShared(

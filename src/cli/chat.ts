@@ -45,8 +45,12 @@ function client(base: string, token: string | undefined) {
   };
 }
 
-async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({
+type Api = ReturnType<typeof client>;
+
+const note = (s: string): void => void process.stderr.write(`${s}\n`);
+
+function parseCommandLine() {
+  return parseArgs({
     allowPositionals: true,
     options: {
       url: { type: 'string', default: process.env.SCRIPTORIUM_URL ?? 'http://127.0.0.1:3000' },
@@ -59,6 +63,10 @@ async function main(): Promise<number> {
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseCommandLine();
   const message = positionals.join(' ').trim();
   if (values.help || (!message && !values.follow)) {
     console.error(USAGE);
@@ -66,33 +74,8 @@ async function main(): Promise<number> {
   }
   const base = values.url!.replace(/\/+$/, '');
   const api = client(base, values.token);
-  const note = (s: string): void => void process.stderr.write(`${s}\n`);
 
-  let turnId = values.follow;
-  if (!turnId) {
-    let sessionId = values.session;
-    if (!sessionId) {
-      let projectId = values.project;
-      if (!projectId) {
-        const p = await api.call<{ id: string }>('POST', '/api/v1/projects', {
-          title: message.slice(0, 60) || 'Untitled',
-          type: values.type,
-        });
-        projectId = p.id;
-        note(`created project ${projectId}`);
-      }
-      const s = await api.call<{ id: string }>('POST', '/api/v1/sessions', { projectId });
-      sessionId = s.id;
-      note(`created session ${sessionId} (continue with --session ${sessionId})`);
-    }
-    try {
-      turnId = (await api.call<{ turnId: string }>('POST', `/api/v1/sessions/${sessionId}/turns`, { message })).turnId;
-    } catch (err) {
-      const running = err instanceof ApiError && err.status === 409 ? err.body?.error?.details?.turnId : undefined;
-      if (running) note(`a turn is already running in this session; watch it with --follow ${String(running)}`);
-      throw err;
-    }
-  }
+  const turnId = values.follow || (await startTurn(api, values, message));
   note(`turn ${turnId}`);
 
   const renderer = new TurnRenderer({
@@ -108,41 +91,77 @@ async function main(): Promise<number> {
     signal: abort.signal,
     onFrame: (f) => {
       const e = renderer.frame(f.data);
-      if (e?.type === 'approval_requested') void answerApproval(e, turnId!);
+      if (e?.type === 'approval_requested') void answerApproval(api, base, e, turnId);
     },
     onReconnect: ({ lastEventId, reason }) =>
       note(`\n[connection lost: ${reason}; resuming after ${lastEventId ?? 'the start'}]`),
   });
   renderer.finish();
 
-  /** Asks y/n on a terminal; elsewhere says how to answer. A no answer counts as no when the wait ends. */
-  async function answerApproval(e: Extract<StreamEvent, { type: 'approval_requested' }>, id: string): Promise<void> {
-    const route = `/api/v1/turns/${id}/approvals/${e.data.approvalId}`;
-    if (!process.stdin.isTTY) {
-      note(
-        `  answer with: curl -XPOST ${base}${route} -H 'content-type: application/json' -d '{"decision":"approve"}'   (or "deny"; no answer by ${e.data.expiresAt} is a no)`,
-      );
-      return;
-    }
-    const rl = createInterface({ input: process.stdin, output: process.stderr });
-    try {
-      const answer = (await rl.question('  Allow it? [y/N] ')).trim().toLowerCase();
-      const decision = /^(y|yes|是|好|可以)$/u.test(answer) ? 'approve' : 'deny';
-      await api
-        .call('POST', route, { decision })
-        .catch((err: unknown) =>
-          note(`  could not send the answer: ${err instanceof Error ? err.message : String(err)}`),
-        );
-    } finally {
-      rl.close();
-    }
-  }
   if (result.end === 'reset') {
     const turn = await api.call<{ status: string; sessionId: string }>('GET', `/api/v1/turns/${turnId}`);
     note(`turn ${turnId} is ${turn.status}; its messages: GET ${base}/api/v1/sessions/${turn.sessionId}/messages`);
   }
   if (result.end === 'complete') note(`turn ${turnId} had already finished`);
   return renderer.status === 'failed' ? 1 : 0;
+}
+
+/** Starts a turn with `message`, in a new project and session unless the command line names them. */
+async function startTurn(
+  api: Api,
+  values: { project?: string; session?: string; type?: string },
+  message: string,
+): Promise<string> {
+  let sessionId = values.session;
+  if (!sessionId) {
+    let projectId = values.project;
+    if (!projectId) {
+      const p = await api.call<{ id: string }>('POST', '/api/v1/projects', {
+        title: message.slice(0, 60) || 'Untitled',
+        type: values.type,
+      });
+      projectId = p.id;
+      note(`created project ${projectId}`);
+    }
+    const s = await api.call<{ id: string }>('POST', '/api/v1/sessions', { projectId });
+    sessionId = s.id;
+    note(`created session ${sessionId} (continue with --session ${sessionId})`);
+  }
+  try {
+    return (await api.call<{ turnId: string }>('POST', `/api/v1/sessions/${sessionId}/turns`, { message })).turnId;
+  } catch (err) {
+    const running = err instanceof ApiError && err.status === 409 ? err.body?.error?.details?.turnId : undefined;
+    if (running) note(`a turn is already running in this session; watch it with --follow ${String(running)}`);
+    throw err;
+  }
+}
+
+/** Asks y/n on a terminal; elsewhere says how to answer. A no answer counts as no when the wait ends. */
+async function answerApproval(
+  api: Api,
+  base: string,
+  e: Extract<StreamEvent, { type: 'approval_requested' }>,
+  id: string,
+): Promise<void> {
+  const route = `/api/v1/turns/${id}/approvals/${e.data.approvalId}`;
+  if (!process.stdin.isTTY) {
+    note(
+      `  answer with: curl -XPOST ${base}${route} -H 'content-type: application/json' -d '{"decision":"approve"}'   (or "deny"; no answer by ${e.data.expiresAt} is a no)`,
+    );
+    return;
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = (await rl.question('  Allow it? [y/N] ')).trim().toLowerCase();
+    const decision = /^(y|yes|是|好|可以)$/u.test(answer) ? 'approve' : 'deny';
+    await api
+      .call('POST', route, { decision })
+      .catch((err: unknown) =>
+        note(`  could not send the answer: ${err instanceof Error ? err.message : String(err)}`),
+      );
+  } finally {
+    rl.close();
+  }
 }
 
 main().then(

@@ -60,14 +60,8 @@ export class TurnRenderer {
         this.toolResult(e.data);
         break;
       case 'file_created':
-        this.titles.set(e.data.fileId, e.data.title);
-        this.line(
-          `  📄 created ${e.data.fileType} "${e.data.title}" (id ${e.data.fileId}${e.data.words ? `, ${e.data.words} words` : ''})`,
-        );
-        break;
       case 'file_updated':
-        this.titles.set(e.data.fileId, e.data.title);
-        this.line(`  📄 saved "${e.data.title}" · ${e.data.words} words (${e.data.operation})`);
+        this.fileSaved(e);
         break;
       case 'file_content':
         this.fileProgress(e.data.fileId, e.data.delta.length);
@@ -93,14 +87,8 @@ export class TurnRenderer {
         this.line(`  ↻ step ${e.step ?? '?'} restarted (attempt ${e.data.attempt}): ignore its partial text above`);
         break;
       case 'approval_requested':
-        this.line(
-          `\n  ? Approval needed: ${e.data.action === 'delete' ? 'delete' : 'rewrite the whole of'} ${e.data.files.map((f) => `"${f.title}"`).join(', ')} (you wrote ${e.data.files.length > 1 ? 'them' : 'it'}).\n    ${e.data.preview.replace(/\n/g, '\n    ')}`,
-        );
-        break;
       case 'approval_decided':
-        this.line(
-          `  ${e.data.decision === 'approve' ? '✓ approved' : e.data.decision === 'deny' ? '✗ declined: nothing was changed' : '✗ no answer in time: nothing was changed'}`,
-        );
+        this.approval(e);
         break;
       case 'job_progress':
         this.line(
@@ -123,6 +111,28 @@ export class TurnRenderer {
         );
         break;
     }
+  }
+
+  /** A saved file: its title is remembered for the progress line, and a card says what was saved. */
+  private fileSaved(e: StreamEventOf<'file_created'> | StreamEventOf<'file_updated'>): void {
+    this.titles.set(e.data.fileId, e.data.title);
+    if (e.type === 'file_created')
+      this.line(
+        `  📄 created ${e.data.fileType} "${e.data.title}" (id ${e.data.fileId}${e.data.words ? `, ${e.data.words} words` : ''})`,
+      );
+    else this.line(`  📄 saved "${e.data.title}" · ${e.data.words} words (${e.data.operation})`);
+  }
+
+  /** The author is asked (what would change, and its preview), or what they decided. */
+  private approval(e: StreamEventOf<'approval_requested'> | StreamEventOf<'approval_decided'>): void {
+    if (e.type === 'approval_requested')
+      this.line(
+        `\n  ? Approval needed: ${e.data.action === 'delete' ? 'delete' : 'rewrite the whole of'} ${e.data.files.map((f) => `"${f.title}"`).join(', ')} (you wrote ${e.data.files.length > 1 ? 'them' : 'it'}).\n    ${e.data.preview.replace(/\n/g, '\n    ')}`,
+      );
+    else
+      this.line(
+        `  ${e.data.decision === 'approve' ? '✓ approved' : e.data.decision === 'deny' ? '✗ declined: nothing was changed' : '✗ no answer in time: nothing was changed'}`,
+      );
   }
 
   /**

@@ -129,8 +129,8 @@ const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
  */
 export type JobFailureReason = 'turn_failed' | 'interrupted' | 'cut_off' | 'no_draft' | 'error';
 
-/** The messages a job posts as it goes (job_progress `message`, its closing session message, its task on the board). */
-export function jobWords(lang: Language) {
+/** A job begins (the range, and what happens to chapters that already have text) or starts again. */
+function startWords(lang: Language) {
   const zh = lang === 'zh';
   const ch = (n: number) => chapterList([n], lang);
   return {
@@ -163,6 +163,14 @@ export function jobWords(lang: Language) {
     skipped: (n: number) => (zh ? `${ch(n)}已经有正文，保持原样。` : `Chapter ${n} already has text: left as it is.`),
     revisingExisting: (n: number) => (zh ? `正在修改已有的${ch(n)}。` : `Revising the existing chapter ${n}.`),
     restarted: (at: number) => (zh ? `任务从${ch(at)}重新开始。` : `Job restarted at chapter ${at}.`),
+  };
+}
+
+/** A job pauses and resumes: when the author asks, or when its token or cost budget would be exceeded. */
+function pauseWords(lang: Language) {
+  const zh = lang === 'zh';
+  const ch = (n: number) => chapterList([n], lang);
+  return {
     pausing: () => (zh ? '正在暂停：先写完当前这一章。' : 'Pausing: the chapter being written is finished first.'),
     pauseWithdrawn: () => (zh ? '已取消暂停，继续写。' : 'Pause withdrawn: the job goes on.'),
     paused: (before: number) => (zh ? `已在${ch(before)}之前暂停。` : `Paused before chapter ${before}.`),
@@ -183,6 +191,14 @@ export function jobWords(lang: Language) {
       zh
         ? `从${ch(at)}继续（费用预算：${budget === null ? '不限' : usd(budget)}）。`
         : `Resumed at chapter ${at} (cost budget ${budget === null ? 'lifted' : usd(budget)}).`,
+  };
+}
+
+/** The work on the outline and the chapters: planning, writing, revising, retrying. */
+function chapterWords(lang: Language) {
+  const zh = lang === 'zh';
+  const ch = (n: number) => chapterList([n], lang);
+  return {
     retrying: (chapter: number | null) =>
       chapter === null
         ? zh
@@ -206,6 +222,14 @@ export function jobWords(lang: Language) {
     writing: (n: number) => (zh ? `正在写${ch(n)}。` : `Writing chapter ${n}.`),
     revising: (n: number, round: number) =>
       zh ? `正在修改${ch(n)}（第${round}轮）。` : `Revising chapter ${n} (round ${round}).`,
+  };
+}
+
+/** How a job ends: completed, cancelled, or stopped on a chapter and waiting to be resumed. */
+function endWords(lang: Language) {
+  const zh = lang === 'zh';
+  const ch = (n: number) => chapterList([n], lang);
+  return {
     completed: (done: number) =>
       zh ? `任务完成：写好了${chapters(done, lang)}。` : `Job completed: ${chapters(done, lang)} written.`,
     cancelled: (done: number) =>
@@ -230,6 +254,14 @@ export function jobWords(lang: Language) {
         ? `${what}没能完成：${why}。恢复任务即可重试。`
         : `${what} could not be finished: ${why}. Resume the job to try again.`;
     },
+  };
+}
+
+/** The job's item on the project's task board: its title and its progress. */
+function taskWords(lang: Language) {
+  const zh = lang === 'zh';
+  const ch = (n: number) => chapterList([n], lang);
+  return {
     /** The job's item on the project's task board: its range. */
     taskTitle: (from: number, to: number) =>
       zh ? chapterRange(from, to, lang) : capital(chapterRange(from, to, lang)),
@@ -252,4 +284,9 @@ export function jobWords(lang: Language) {
       return note ? `${count}${zh ? '；' : '; '}${note}` : count;
     },
   };
+}
+
+/** The messages a job posts as it goes (job_progress `message`, its closing session message, its task on the board). */
+export function jobWords(lang: Language) {
+  return { ...startWords(lang), ...pauseWords(lang), ...chapterWords(lang), ...endWords(lang), ...taskWords(lang) };
 }

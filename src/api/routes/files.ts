@@ -238,11 +238,15 @@ async function trashFile(
 
 export function filesRouter(deps: AppDeps): Router {
   const r = Router();
-  const { models } = deps;
-
   const retentionDays = deps.config.FILE_TRASH_RETENTION_DAYS;
   const trash: TrashPolicy = { retentionDays, cutoff: () => trashCutoff(deps.clock(), retentionDays) };
+  fileReadRoutes(r, deps.models, trash);
+  fileWriteRoutes(r, deps, trash);
+  return r;
+}
 
+/** Reading: a project's files (or its trash), one file, its versions and one version's text. */
+function fileReadRoutes(r: Router, models: Models, trash: TrashPolicy): void {
   r.get('/projects/:projectId/files', async (req, res) => {
     const projectId = parseId(req.params.projectId, 'projectId');
     const q = parseQuery(listFilesQuery, req.query);
@@ -277,6 +281,11 @@ export function filesRouter(deps: AppDeps): Router {
     if (!v) throw new NotFoundError(`version ${version}`);
     res.json({ fileId, ...presentVersion(v, true) });
   });
+}
+
+/** Writing as the author: create, edit, restore a version, bring back from the trash, delete. */
+function fileWriteRoutes(r: Router, deps: AppDeps, trash: TrashPolicy): void {
+  const { models } = deps;
 
   r.post('/files', async (req, res) => {
     const body = parseBody(createFileBody, req.body);
@@ -328,5 +337,4 @@ export function filesRouter(deps: AppDeps): Router {
     await trashFile(deps, trash, userOf(req), fileId, q.recursive === 'true');
     res.status(204).end();
   });
-  return r;
 }

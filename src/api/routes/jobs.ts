@@ -4,8 +4,8 @@
  * cancel are signals. The workflow owns the job's state — these routes record the request,
  * start or signal the workflow and read what it wrote.
  */
-import { ACTIVE_JOB_STATUSES, ENDED_JOB_STATUSES, jobStarter } from '../job-starter';
-import { Router, type Request } from 'express';
+import { ACTIVE_JOB_STATUSES, ENDED_JOB_STATUSES, jobStarter, type JobStarter } from '../job-starter';
+import { Router, type Request, type RequestHandler } from 'express';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import type { AppDeps } from '../context';
@@ -158,22 +158,32 @@ async function recordCancelled(models: Models, job: JobDoc): Promise<void> {
   );
 }
 
-export function jobsRouter(deps: AppDeps): Router {
-  const r = Router();
+/** What the job routes share: the app, the starter, and how a route finds and signals a job. */
+interface JobRoutes {
+  deps: AppDeps;
+  models: Models;
+  config: AppDeps['config'];
+  starter: JobStarter;
+  streamToken: (userId: string, jobId: string) => ReturnType<typeof issueStreamToken>;
+  loadOwned: (req: Request) => Promise<JobDoc>;
+  /** Runs `fn` on the job's workflow; false when the workflow is gone. */
+  signal: (job: JobDoc, fn: (h: WorkflowHandle) => Promise<void>) => Promise<boolean>;
+}
+
+type WorkflowHandle = ReturnType<AppDeps['temporal']['workflow']['getHandle']>;
+
+function jobRoutes(deps: AppDeps): JobRoutes {
   const { models, config } = deps;
 
   const streamToken = (userId: string, jobId: string) =>
     issueStreamToken(userId, `job:${jobId}`, streamTokenSettings(config), deps.clock().getTime());
 
-  const { conflictingJob, restart, startJob } = jobStarter(deps);
+  const starter = jobStarter(deps);
 
   const loadOwned = async (req: Request): Promise<JobDoc> =>
     ownedJob(models, userOf(req), parseId(req.params.jobId, 'jobId'));
 
-  const signal = async (
-    job: JobDoc,
-    fn: (h: ReturnType<typeof deps.temporal.workflow.getHandle>) => Promise<void>,
-  ): Promise<boolean> => {
+  const signal = async (job: JobDoc, fn: (h: WorkflowHandle) => Promise<void>): Promise<boolean> => {
     try {
       // No run id: signals reach the current run, whatever continue-as-new did.
       await fn(deps.temporal.workflow.getHandle(job.workflowId));
@@ -184,7 +194,11 @@ export function jobsRouter(deps: AppDeps): Router {
     }
   };
 
-  r.post('/jobs', async (req, res) => {
+  return { deps, models, config, starter, streamToken, loadOwned, signal };
+}
+
+function startJobRoute({ models, starter, streamToken }: JobRoutes): RequestHandler {
+  return async (req, res) => {
     const body = parseBody(createJobBody, req.body);
     const userId = userOf(req);
     await ownedProject(models, userId, body.projectId);
@@ -193,14 +207,16 @@ export function jobsRouter(deps: AppDeps): Router {
       if (s.projectId !== body.projectId)
         throw new BadRequestError('the session belongs to another project', undefined, 'session_project_mismatch');
     }
-    const { jobId, workflowId, sessionId } = await startJob(userId, body);
+    const { jobId, workflowId, sessionId } = await starter.startJob(userId, body);
     const { token } = streamToken(userId, jobId);
     res
       .status(202)
       .json({ jobId, workflowId, sessionId, streamUrl: `/api/v1/jobs/${jobId}/events`, streamToken: token });
-  });
+  };
+}
 
-  r.get('/jobs', async (req, res) => {
+function listJobsRoute({ models }: JobRoutes): RequestHandler {
+  return async (req, res) => {
     const q = parseQuery(listQuery, req.query);
     const userId = userOf(req);
     const filter: Record<string, unknown> = { ownerId: userId };
@@ -211,9 +227,11 @@ export function jobsRouter(deps: AppDeps): Router {
       list.map((j) => ({ jobId: String(j._id), projectId: j.projectId })),
     );
     res.json({ items: list.map((j) => presentJob(j, costs.get(String(j._id)))) });
-  });
+  };
+}
 
-  r.get('/jobs/:jobId', async (req, res) => {
+function getJobRoute({ deps, models, loadOwned }: JobRoutes): RequestHandler {
+  return async (req, res) => {
     const job = await loadOwned(req);
     // The workflow's own view (chapter in flight, its turn id) while the job is not over.
     const live = ENDED.includes(job.status as JobStatus)
@@ -226,34 +244,40 @@ export function jobsRouter(deps: AppDeps): Router {
       ...presentJob(job, await jobCost(models, { jobId: String(job._id), projectId: job.projectId })),
       live: await live,
     });
-  });
+  };
+}
 
-  r.post('/jobs/:jobId/pause', async (req, res) => {
+function pauseJobRoute({ loadOwned, signal }: JobRoutes): RequestHandler {
+  return async (req, res) => {
     const job = await loadOwned(req);
     if (!ACTIVE.includes(job.status as JobStatus))
       throw new ConflictError(`job is ${job.status}`, { status: job.status });
     if (!(await signal(job, (h) => h.signal(pauseJobSignal))))
       throw new ConflictError('job is no longer running', { status: job.status });
     res.status(202).json({ jobId: String(job._id), requested: 'pause' });
-  });
+  };
+}
 
-  r.post('/jobs/:jobId/resume', async (req, res) => {
+function resumeJobRoute({ models, starter, loadOwned, signal }: JobRoutes): RequestHandler {
+  return async (req, res) => {
     const { maxTokens, maxCostUsd } = parseBody(resumeJobBody, req.body);
     const job = await loadOwned(req);
     const status = job.status as JobStatus;
     if (!['paused', 'pausing', 'failed'].includes(status))
       throw new ConflictError(`job is ${status}: only a paused or failed job resumes`, { status });
-    if (status === 'failed') await conflictingJob(job.projectId, String(job._id));
+    if (status === 'failed') await starter.conflictingJob(job.projectId, String(job._id));
     const budgets = await recordBudgets(models, job, { maxTokens, maxCostUsd });
     let restarted = false;
     if (!(await signal(job, (h) => h.signal(resumeJobSignal, ...(Object.keys(budgets).length ? [budgets] : []))))) {
-      await restart(job);
+      await starter.restart(job);
       restarted = true;
     }
     res.status(202).json({ jobId: String(job._id), requested: 'resume', restarted });
-  });
+  };
+}
 
-  r.post('/jobs/:jobId/cancel', async (req, res) => {
+function cancelJobRoute({ deps, models, loadOwned, signal }: JobRoutes): RequestHandler {
+  return async (req, res) => {
     // The optional reason is validated; the job's record says cancelled, its stream ends with `done`.
     parseBody(interruptBody, req.body);
     const job = await loadOwned(req);
@@ -266,15 +290,19 @@ export function jobsRouter(deps: AppDeps): Router {
     const live = await workflowRunning(deps.temporal, job.workflowId);
     if (!live || !(await signal(job, async (h) => void (await h.cancel())))) await recordCancelled(models, job);
     res.status(202).json({ jobId: String(job._id), requested: 'cancel' });
-  });
+  };
+}
 
-  r.post('/jobs/:jobId/stream-token', async (req, res) => {
+function jobStreamTokenRoute({ models, streamToken }: JobRoutes): RequestHandler {
+  return async (req, res) => {
     const userId = userOf(req);
     const job = await ownedJob(models, userId, parseId(req.params.jobId, 'jobId'));
     res.status(201).json(streamToken(userId, String(job._id)));
-  });
+  };
+}
 
-  r.get('/jobs/:jobId/events', async (req, res) => {
+function jobEventsRoute({ deps, models, config }: JobRoutes): RequestHandler {
+  return async (req, res) => {
     const jobId = parseId(req.params.jobId, 'jobId');
     const q = parseQuery(eventsQuery, req.query);
     resumeIdOf(req); // a malformed Last-Event-ID is refused before any lookup, as on turn streams
@@ -300,6 +328,19 @@ export function jobsRouter(deps: AppDeps): Router {
       },
       { keepAliveMs: config.SSE_KEEPALIVE_MS, retryMs: config.SSE_RETRY_MS, clock: deps.clock },
     );
-  });
+  };
+}
+
+export function jobsRouter(deps: AppDeps): Router {
+  const r = Router();
+  const routes = jobRoutes(deps);
+  r.post('/jobs', startJobRoute(routes));
+  r.get('/jobs', listJobsRoute(routes));
+  r.get('/jobs/:jobId', getJobRoute(routes));
+  r.post('/jobs/:jobId/pause', pauseJobRoute(routes));
+  r.post('/jobs/:jobId/resume', resumeJobRoute(routes));
+  r.post('/jobs/:jobId/cancel', cancelJobRoute(routes));
+  r.post('/jobs/:jobId/stream-token', jobStreamTokenRoute(routes));
+  r.get('/jobs/:jobId/events', jobEventsRoute(routes));
   return r;
 }

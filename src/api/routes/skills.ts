@@ -14,8 +14,8 @@ import { parseBody, parseId, parseQuery } from '../validation';
 import { isDuplicateKey, type Models, type SkillDoc } from '../../db/models';
 import { objectIdSchema } from '../../core/domain';
 import { resolveNamedSkills } from '../../skills/active-skills';
-import { skillImportLimits } from '../../skills/limits';
-import { readSkillZip, SkillPackageError, writeSkillZip } from '../../skills/package';
+import { type SkillImportLimits, skillImportLimits } from '../../skills/limits';
+import { readSkillZip, type SkillPackage, SkillPackageError, writeSkillZip } from '../../skills/package';
 
 export const importSkillQuery = z.object({ replace: z.enum(['true', 'false']).optional() }).strict();
 export const updateSkillBody = z.object({ enabled: z.boolean() }).strict();
@@ -109,6 +109,51 @@ export async function namedSkillIds(models: Models, userId: string, refs: string
   return ids;
 }
 
+/** The skill package in an import's body: 400 with a `skill_*` code when it is not one. */
+async function skillPackageOf(body: unknown, limits: SkillImportLimits): Promise<SkillPackage> {
+  if (!Buffer.isBuffer(body) || body.length === 0)
+    throw new BadRequestError(
+      'send the skill as a zip body (content-type application/zip)',
+      undefined,
+      'skill_invalid_archive',
+    );
+  try {
+    return await readSkillZip(body, limits);
+  } catch (err) {
+    if (err instanceof SkillPackageError) throw new BadRequestError(err.message, undefined, err.code);
+    throw err;
+  }
+}
+
+/** Stores an imported package as the author's skill; one of the same name is replaced only when `replace` asks. */
+async function storeSkill(models: Models, userId: string, pkg: SkillPackage, replace: boolean): Promise<SkillDoc> {
+  const fields = {
+    name: pkg.name,
+    nameKey: pkg.name.toLowerCase(),
+    description: pkg.description,
+    body: pkg.body,
+    manifest: pkg.manifest,
+    metadata: pkg.metadata,
+    resources: pkg.resources.map((x) => ({ ...x, chars: x.content.length })),
+  };
+  let doc: SkillDoc | null;
+  try {
+    const created = await models.Skill.create({ ownerId: userId, ...fields });
+    doc = (await models.Skill.findById(created._id).lean())!;
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+    const existing = await models.Skill.findOne({ ownerId: userId, nameKey: fields.nameKey }).lean();
+    // Replacing a skill the author already has is their explicit choice, never a side effect.
+    if (!replace || !existing)
+      throw new ConflictError(`a skill named "${pkg.name}" exists; import with ?replace=true to replace it`, {
+        skillId: existing ? String(existing._id) : undefined,
+      });
+    await models.Skill.updateOne({ _id: existing._id, ownerId: userId }, { $set: fields });
+    doc = await models.Skill.findById(existing._id).lean();
+  }
+  return doc!;
+}
+
 export function skillsRouter(deps: AppDeps): Router {
   const r = Router();
   const { models, config } = deps;
@@ -116,45 +161,9 @@ export function skillsRouter(deps: AppDeps): Router {
 
   r.post('/skills/import', express.raw({ type: ZIP_TYPES, limit: limits.zipBytes }), async (req, res) => {
     const q = parseQuery(importSkillQuery, req.query);
-    if (!Buffer.isBuffer(req.body) || req.body.length === 0)
-      throw new BadRequestError(
-        'send the skill as a zip body (content-type application/zip)',
-        undefined,
-        'skill_invalid_archive',
-      );
-    let pkg;
-    try {
-      pkg = await readSkillZip(req.body, limits);
-    } catch (err) {
-      if (err instanceof SkillPackageError) throw new BadRequestError(err.message, undefined, err.code);
-      throw err;
-    }
-    const userId = userOf(req);
-    const fields = {
-      name: pkg.name,
-      nameKey: pkg.name.toLowerCase(),
-      description: pkg.description,
-      body: pkg.body,
-      manifest: pkg.manifest,
-      metadata: pkg.metadata,
-      resources: pkg.resources.map((x) => ({ ...x, chars: x.content.length })),
-    };
-    let doc: SkillDoc | null;
-    try {
-      const created = await models.Skill.create({ ownerId: userId, ...fields });
-      doc = (await models.Skill.findById(created._id).lean())!;
-    } catch (err) {
-      if (!isDuplicateKey(err)) throw err;
-      const existing = await models.Skill.findOne({ ownerId: userId, nameKey: fields.nameKey }).lean();
-      // Replacing a skill the author already has is their explicit choice, never a side effect.
-      if (q.replace !== 'true' || !existing)
-        throw new ConflictError(`a skill named "${pkg.name}" exists; import with ?replace=true to replace it`, {
-          skillId: existing ? String(existing._id) : undefined,
-        });
-      await models.Skill.updateOne({ _id: existing._id, ownerId: userId }, { $set: fields });
-      doc = await models.Skill.findById(existing._id).lean();
-    }
-    res.status(201).json(presentSkill(doc!, true));
+    const pkg = await skillPackageOf(req.body, limits);
+    const doc = await storeSkill(models, userOf(req), pkg, q.replace === 'true');
+    res.status(201).json(presentSkill(doc, true));
   });
 
   r.get('/skills', async (req, res) => {

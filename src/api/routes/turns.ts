@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { type RequestHandler, Router } from 'express';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { AppDeps } from '../context';
 import { issueStreamToken, streamReader, streamTokenSettings, userOf } from '../auth';
@@ -73,8 +73,17 @@ async function signalActive(deps: AppDeps, userId: string, turnId: string, fn: (
   return turn;
 }
 
-export function turnsRouter(deps: AppDeps): Router {
-  const r = Router();
+/** What the turn routes share: the app, the start gate and body schema, and stream tokens. */
+interface TurnRoutes {
+  deps: AppDeps;
+  models: Models;
+  config: AppDeps['config'];
+  bodySchema: ReturnType<typeof startTurnBody>;
+  startGate: ReturnType<typeof pLimit>;
+  streamToken: (userId: string, turnId: string) => ReturnType<typeof issueStreamToken>;
+}
+
+function turnRoutes(deps: AppDeps): TurnRoutes {
   const { models, config } = deps;
   const bodySchema = startTurnBody(config.MAX_MESSAGE_CHARS);
   // First come, first started: 50 starts sharing the process all finished after about a
@@ -85,7 +94,11 @@ export function turnsRouter(deps: AppDeps): Router {
   const streamToken = (userId: string, turnId: string) =>
     issueStreamToken(userId, `turn:${turnId}`, streamTokenSettings(config), deps.clock().getTime());
 
-  r.post('/sessions/:sessionId/turns', async (req, res) => {
+  return { deps, models, config, bodySchema, startGate, streamToken };
+}
+
+function startTurnRoute({ deps, models, config, bodySchema, startGate, streamToken }: TurnRoutes): RequestHandler {
+  return async (req, res) => {
     const sessionId = parseId(req.params.sessionId, 'sessionId');
     const body = parseBody(bodySchema, req.body);
     const userId = userOf(req);
@@ -121,9 +134,11 @@ export function turnsRouter(deps: AppDeps): Router {
     res
       .status(202)
       .json({ turnId, workflowId, streamUrl: `/api/v1/turns/${turnId}/events`, streamToken: token, ...approval });
-  });
+  };
+}
 
-  r.post('/turns/:turnId/approvals/:approvalId', async (req, res) => {
+function approvalRoute({ deps, models }: TurnRoutes): RequestHandler {
+  return async (req, res) => {
     const turnId = parseId(req.params.turnId, 'turnId');
     const approvalId = approvalIdSchema.parse(req.params.approvalId);
     const { decision } = parseBody(approvalBody, req.body);
@@ -136,9 +151,11 @@ export function turnsRouter(deps: AppDeps): Router {
       );
     const result = await decideApproval(deps, turn, approvalId, decision);
     res.json({ turnId, ...result });
-  });
+  };
+}
 
-  r.get('/turns/:turnId', async (req, res) => {
+function getTurnRoute({ deps, models }: TurnRoutes): RequestHandler {
+  return async (req, res) => {
     const turn = await ownedTurn(models, userOf(req), parseId(req.params.turnId, 'turnId'));
     let live = null;
     if (ACTIVE_TURN_STATUSES.includes(turn.status as TurnStatus)) {
@@ -148,33 +165,41 @@ export function turnsRouter(deps: AppDeps): Router {
         .catch(() => null);
     }
     res.json({ ...presentTurn(turn), live });
-  });
+  };
+}
 
-  r.post('/turns/:turnId/interrupt', async (req, res) => {
+function interruptRoute({ deps }: TurnRoutes): RequestHandler {
+  return async (req, res) => {
     const turnId = parseId(req.params.turnId, 'turnId');
     const body = parseBody(interruptBody, req.body);
     const turn = await signalActive(deps, userOf(req), turnId, (wf) =>
       deps.temporal.workflow.getHandle(wf).signal(interruptSignal, { reason: body.reason }),
     );
     res.status(202).json({ turnId: String(turn._id), interrupted: true });
-  });
+  };
+}
 
-  r.post('/turns/:turnId/steer', async (req, res) => {
+function steerRoute({ deps }: TurnRoutes): RequestHandler {
+  return async (req, res) => {
     const turnId = parseId(req.params.turnId, 'turnId');
     const body = parseBody(steerBody, req.body);
     const turn = await signalActive(deps, userOf(req), turnId, (wf) =>
       deps.temporal.workflow.getHandle(wf).signal(steerSignal, { message: body.message }),
     );
     res.status(202).json({ turnId: String(turn._id), steered: true });
-  });
+  };
+}
 
-  r.post('/turns/:turnId/stream-token', async (req, res) => {
+function turnStreamTokenRoute({ models, streamToken }: TurnRoutes): RequestHandler {
+  return async (req, res) => {
     const userId = userOf(req);
     const turn = await ownedTurn(models, userId, parseId(req.params.turnId, 'turnId'));
     res.status(201).json(streamToken(userId, String(turn._id)));
-  });
+  };
+}
 
-  r.get('/turns/:turnId/events', async (req, res) => {
+function turnEventsRoute({ deps, models, config }: TurnRoutes): RequestHandler {
+  return async (req, res) => {
     const turnId = parseId(req.params.turnId, 'turnId');
     const q = parseQuery(eventsQuery, req.query);
     resumeIdOf(req); // a malformed Last-Event-ID is refused before any lookup
@@ -200,6 +225,18 @@ export function turnsRouter(deps: AppDeps): Router {
       },
       { keepAliveMs: config.SSE_KEEPALIVE_MS, retryMs: config.SSE_RETRY_MS, clock: deps.clock },
     );
-  });
+  };
+}
+
+export function turnsRouter(deps: AppDeps): Router {
+  const r = Router();
+  const routes = turnRoutes(deps);
+  r.post('/sessions/:sessionId/turns', startTurnRoute(routes));
+  r.post('/turns/:turnId/approvals/:approvalId', approvalRoute(routes));
+  r.get('/turns/:turnId', getTurnRoute(routes));
+  r.post('/turns/:turnId/interrupt', interruptRoute(routes));
+  r.post('/turns/:turnId/steer', steerRoute(routes));
+  r.post('/turns/:turnId/stream-token', turnStreamTokenRoute(routes));
+  r.get('/turns/:turnId/events', turnEventsRoute(routes));
   return r;
 }

@@ -248,6 +248,58 @@ function approvalDecided(list: TurnItem[], e: Extract<StreamEvent, { type: 'appr
   if (t >= 0) list[t] = { ...(list[t] as ToolStep), approval: e.data.decision };
 }
 
+/** Streamed text or thinking: it extends the last item when that is the same agent's same step, else starts one. */
+function textStreamed(v: TurnView, list: TurnItem[], e: Extract<StreamEvent, { type: 'content' | 'thinking' }>): void {
+  const kind = e.type === 'content' ? 'text' : 'thinking';
+  const l = list[list.length - 1];
+  if (l && l.kind === kind && l.step === e.step && l.agent === e.agent)
+    list[list.length - 1] = { ...l, text: l.text + e.data.delta };
+  else list.push({ kind, agent: e.agent, step: e.step, text: e.data.delta });
+  if (kind === 'text' && e.agent === 'quality_reviewer') {
+    const verdict = parseVerdict((list[list.length - 1] as { text: string }).text);
+    if (verdict !== 'none') v.verdict = verdict;
+  }
+}
+
+function stepRetried(v: TurnView, list: TurnItem[], e: Extract<StreamEvent, { type: 'step_retry' }>): void {
+  // The step starts over: its partial text so far is dropped (the contract's promise),
+  // the file body it was streaming too. (`step_resumed` keeps both: the step goes on.)
+  v.items = list
+    .filter((i) => !((i.kind === 'text' || i.kind === 'thinking') && i.step === e.step))
+    .map((i) => (i.kind === 'file' && i.live > 0 && i.step === e.step ? { ...i, body: '', live: 0 } : i));
+  v.items.push({ kind: 'retry', step: e.step });
+}
+
+/** A file's body as it streams: on its card, or on a new streaming card. */
+function fileStreamed(list: TurnItem[], e: Extract<StreamEvent, { type: 'file_content' }>): void {
+  const i = lastIndex(list, isFile(e.data.fileId));
+  if (i >= 0) {
+    const f = list[i] as FileCard;
+    list[i] = { ...f, live: f.live + e.data.delta.length, body: f.body + e.data.delta, ...opt('step', e.step) };
+  } else
+    list.push({
+      kind: 'file',
+      fileId: e.data.fileId,
+      title: '',
+      fileType: '',
+      words: 0,
+      op: 'streaming',
+      live: e.data.delta.length,
+      body: e.data.delta,
+      step: e.step,
+    });
+}
+
+function turnDone(v: TurnView, e: Extract<StreamEvent, { type: 'done' }>): void {
+  v.status = 'done';
+  v.doneStatus = e.data.status;
+  // A body still streaming when the turn ended was never saved (a Stop, a failure): it
+  // no longer looks as if it were being written.
+  v.items = v.items.map((i) =>
+    i.kind === 'file' && (i.op === 'streaming' || i.live > 0) ? { ...i, op: 'discarded', body: '', live: 0 } : i,
+  );
+}
+
 /**
  * Applies a batch of events in order; returns the same view when the batch is empty.
  * Events the view does not show (turn_started, job_progress, reset, the feed's) pass by.
@@ -263,25 +315,11 @@ export function foldTurn(view: TurnView, events: readonly StreamEvent[]): TurnVi
         list.push({ kind: 'agent', agent: e.data.agent, ...(e.data.plan ? { plan: e.data.plan } : {}) });
         break;
       case 'content':
-      case 'thinking': {
-        const kind = e.type === 'content' ? 'text' : 'thinking';
-        const l = list[list.length - 1];
-        if (l && l.kind === kind && l.step === e.step && l.agent === e.agent)
-          list[list.length - 1] = { ...l, text: l.text + e.data.delta };
-        else list.push({ kind, agent: e.agent, step: e.step, text: e.data.delta });
-        if (kind === 'text' && e.agent === 'quality_reviewer') {
-          const verdict = parseVerdict((list[list.length - 1] as { text: string }).text);
-          if (verdict !== 'none') v.verdict = verdict;
-        }
+      case 'thinking':
+        textStreamed(v, list, e);
         break;
-      }
       case 'step_retry':
-        // The step starts over: its partial text so far is dropped (the contract's promise),
-        // the file body it was streaming too. (`step_resumed` keeps both: the step goes on.)
-        v.items = list
-          .filter((i) => !((i.kind === 'text' || i.kind === 'thinking') && i.step === e.step))
-          .map((i) => (i.kind === 'file' && i.live > 0 && i.step === e.step ? { ...i, body: '', live: 0 } : i));
-        v.items.push({ kind: 'retry', step: e.step });
+        stepRetried(v, list, e);
         break;
       case 'tool_call':
         toolCalled(list, e);
@@ -290,25 +328,9 @@ export function foldTurn(view: TurnView, events: readonly StreamEvent[]): TurnVi
         toolAnswered(list, e);
         if (e.data.name === 'update_project' && e.data.ok) v.boardChanged += 1;
         break;
-      case 'file_content': {
-        const i = lastIndex(list, isFile(e.data.fileId));
-        if (i >= 0) {
-          const f = list[i] as FileCard;
-          list[i] = { ...f, live: f.live + e.data.delta.length, body: f.body + e.data.delta, ...opt('step', e.step) };
-        } else
-          list.push({
-            kind: 'file',
-            fileId: e.data.fileId,
-            title: '',
-            fileType: '',
-            words: 0,
-            op: 'streaming',
-            live: e.data.delta.length,
-            body: e.data.delta,
-            step: e.step,
-          });
+      case 'file_content':
+        fileStreamed(list, e);
         break;
-      }
       case 'file_created':
       case 'file_updated':
         fileSaved(list, e);
@@ -340,13 +362,7 @@ export function foldTurn(view: TurnView, events: readonly StreamEvent[]): TurnVi
         v.suggestions = e.data.items;
         break;
       case 'done':
-        v.status = 'done';
-        v.doneStatus = e.data.status;
-        // A body still streaming when the turn ended was never saved (a Stop, a failure): it
-        // no longer looks as if it were being written.
-        v.items = items().map((i) =>
-          i.kind === 'file' && (i.op === 'streaming' || i.live > 0) ? { ...i, op: 'discarded', body: '', live: 0 } : i,
-        );
+        turnDone(v, e);
         break;
       default:
         break;
