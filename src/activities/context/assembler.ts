@@ -15,7 +15,7 @@ import { type Candidate, chapterNo, Priority, prioritize } from './priorities';
 import { type Chunk, pickSnippets, rankChunks, retrievableFiles, type ScoredChunk } from './retrieval';
 import { countStable, countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
-import { holdsTurnSources, type LoadedFile, loadedFiles, turnSources } from './prefetch';
+import { holdsTurnSources, type LoadedFile, loadedFiles, type TurnSources, turnSources } from './prefetch';
 import { quiet } from '../../core/quiet';
 import { isBodyFileType } from '../../core/domain';
 import type { WorkerCaches } from '../worker-caches';
@@ -117,6 +117,125 @@ function coveredBy(packed: Packed): (c: Chunk) => boolean {
   return (c) => c.end <= (shown.get(c.fileId) ?? -1);
 }
 
+type SourceTurn = TurnSources['turn'];
+type SessionMessage = TurnSources['messages'][number];
+
+/** The context's header: what it is, the project's file list, and the passages the author quoted. */
+function contextHeader(turn: SourceTurn, files: LoadedFile[], candidates: Candidate[], contextTokens: number): string {
+  return [
+    CONTEXT_HEADER,
+    '## Project files',
+    renderManifest(
+      files,
+      new Set(candidates.filter((c) => c.priority <= Priority.RELEVANT).map((c) => c.fileId)),
+      contextTokens,
+    ),
+    turn.quotes.length ? `\n## Passages the author quoted\n${turn.quotes.map((q) => `> ${q}`).join('\n')}` : '',
+  ].join('\n');
+}
+
+/** The project's chunks ranked for the query (the project's index kept by the worker), and how long that took. */
+function retrieve(
+  files: LoadedFile[],
+  query: { text: string; names: string[] },
+  indexes: WorkerCaches['retrievalIndexes'],
+  projectId: string,
+): { ranked: ScoredChunk[]; retrievalMs: number } {
+  const retrievalStarted = performance.now();
+  const ranked = rankChunks(retrievableFiles(files), query, { indexes, key: projectId });
+  return { ranked, retrievalMs: performance.now() - retrievalStarted };
+}
+
+/** The files and snippets that fit the context's budget, by priority; `whole`: the files shown whole. */
+function packContext(
+  candidates: Candidate[],
+  byId: Map<string, LoadedFile>,
+  ranked: ScoredChunk[],
+  headerTokens: number,
+  contextTokens: number,
+  measuredTexts: WorkerCaches['measuredTexts'],
+): { packed: Packed; whole: Set<string>; placed: Packed['placed'] } {
+  const fileItem = (c: Candidate): ContextItem | null => {
+    const f = byId.get(c.fileId)!;
+    return f.content ? { fileId: f.id, title: f.title, priority: c.priority, kind: 'file', text: f.content } : null;
+  };
+  const tiers = (tier: (p: Priority) => boolean): ContextItem[] =>
+    candidates
+      .filter((c) => tier(c.priority))
+      .map(fileItem)
+      .filter((i): i is ContextItem => i !== null);
+  const upToRelevant = tiers((p) => p <= Priority.RELEVANT);
+  const inspiration = tiers((p) => p === Priority.INSPIRATION);
+  const cache = new MeasureCache(measuredTexts);
+  // Snippets sit at the end of RELEVANT. Retrieval leaves out only what was finally shown:
+  // a first pass finds the selection, the second offers snippets outside it.
+  const attempt = (covered: (c: Chunk) => boolean): Packed => {
+    const snippets = pickSnippets(ranked, covered, SNIPPET_LIMIT, SNIPPETS_PER_FILE).map((c) =>
+      snippetItem(c, byId.get(c.fileId)!),
+    );
+    return pack([...upToRelevant, ...snippets, ...inspiration], contextTokens, headerTokens, cache);
+  };
+  const first = attempt(() => false);
+  const packed = attempt(coveredBy(first));
+  // A file that came in whole only in the second pass makes its snippets redundant.
+  const whole = new Set(packed.placed.filter((p) => p.mode === 'full').map((p) => p.item.fileId));
+  const placed = packed.placed.filter((p) => !(p.mode === 'snippet' && whole.has(p.item.fileId)));
+  return { packed, whole, placed };
+}
+
+/** The working set: current text of the files the last two replies touched, in what room the ledger leaves. */
+async function workingSetFor(
+  models: Models,
+  settings: ContextSettings,
+  turnId: string,
+  messages: SessionMessage[],
+  byId: Map<string, LoadedFile>,
+  whole: Set<string>,
+  contextTokens: number,
+  messageTokens: number,
+) {
+  const wsFiles: WorkingSetFile[] = await Promise.all(
+    workingSetIds(messages, turnId)
+      .map((id) => byId.get(id))
+      .filter((f): f is LoadedFile => f !== undefined && f.type !== 'folder')
+      .map(async (f) => ({
+        id: f.id,
+        title: f.title,
+        type: f.type,
+        content: f.content,
+        version: f.version,
+        authorEdits: f.latestAuthor === 'author' ? await authorLines(models, f.id) : [],
+      })),
+  );
+  return renderWorkingSet(wsFiles, whole, {
+    maxFiles: settings.workingSetMaxFiles,
+    maxChars: settings.workingSetMaxChars,
+    maxTokens: Math.max(
+      0,
+      Math.floor(settings.ledgerCeiling * (1 - WORKING_SET_RESERVE_SHARE) - contextTokens - messageTokens),
+    ),
+  });
+}
+
+/** History window, newest first, each message measured once; steps only take a prefix of it. */
+function historyWindow(
+  messages: SessionMessage[],
+  stableCounts: WorkerCaches['stableTokenCounts'],
+  historyTokens: number,
+): { role: string; content: string; tokens: number }[] {
+  const history: { role: string; content: string; tokens: number }[] = [];
+  let historyUsed = 0;
+  for (const m of messages) {
+    const content = m.role === 'assistant' ? `${m.content}${breadcrumbLine(m.breadcrumb)}` : m.content;
+    // A stored message never changes: counted once per worker (the same history comes back every turn).
+    const tokens = countStable(stableCounts, `message:${String(m._id)}`, content) + MESSAGE_OVERHEAD_TOKENS;
+    if (historyUsed + tokens > historyTokens) break;
+    historyUsed += tokens;
+    history.push({ role: m.role, content, tokens });
+  }
+  return history;
+}
+
 /**
  * Builds the turn's context. Reads only; the caller stores it. The worker's `caches` hold the
  * turn's early reads, the project's retrieval index and the counts of texts seen before.
@@ -141,90 +260,26 @@ export async function assembleTurnContext(
     query,
   });
 
-  const header = [
-    CONTEXT_HEADER,
-    '## Project files',
-    renderManifest(
-      files,
-      new Set(candidates.filter((c) => c.priority <= Priority.RELEVANT).map((c) => c.fileId)),
-      settings.contextTokens,
-    ),
-    turn.quotes.length ? `\n## Passages the author quoted\n${turn.quotes.map((q) => `> ${q}`).join('\n')}` : '',
-  ].join('\n');
+  const header = contextHeader(turn, files, candidates, settings.contextTokens);
   const headerTokens = countTokens(header);
 
-  const retrievalStarted = performance.now();
-  const ranked = rankChunks(
-    retrievableFiles(files),
-    { text: query, names },
-    { indexes: caches.retrievalIndexes, key: turn.projectId },
-  );
-  const retrievalMs = performance.now() - retrievalStarted;
+  const { ranked, retrievalMs } = retrieve(files, { text: query, names }, caches.retrievalIndexes, turn.projectId);
 
-  const fileItem = (c: Candidate): ContextItem | null => {
-    const f = byId.get(c.fileId)!;
-    return f.content ? { fileId: f.id, title: f.title, priority: c.priority, kind: 'file', text: f.content } : null;
-  };
-  const tiers = (tier: (p: Priority) => boolean): ContextItem[] =>
-    candidates
-      .filter((c) => tier(c.priority))
-      .map(fileItem)
-      .filter((i): i is ContextItem => i !== null);
-  const upToRelevant = tiers((p) => p <= Priority.RELEVANT);
-  const inspiration = tiers((p) => p === Priority.INSPIRATION);
-  const cache = new MeasureCache(caches.measuredTexts);
-  // Snippets sit at the end of RELEVANT. Retrieval leaves out only what was finally shown:
-  // a first pass finds the selection, the second offers snippets outside it.
-  const attempt = (covered: (c: Chunk) => boolean): Packed => {
-    const snippets = pickSnippets(ranked, covered, SNIPPET_LIMIT, SNIPPETS_PER_FILE).map((c) =>
-      snippetItem(c, byId.get(c.fileId)!),
-    );
-    return pack([...upToRelevant, ...snippets, ...inspiration], settings.contextTokens, headerTokens, cache);
-  };
-  const first = attempt(() => false);
-  const packed = attempt(coveredBy(first));
-  // A file that came in whole only in the second pass makes its snippets redundant.
-  const whole = new Set(packed.placed.filter((p) => p.mode === 'full').map((p) => p.item.fileId));
-  const placed = packed.placed.filter((p) => !(p.mode === 'snippet' && whole.has(p.item.fileId)));
+  const { packed, whole, placed } = packContext(
+    candidates,
+    byId,
+    ranked,
+    headerTokens,
+    settings.contextTokens,
+    caches.measuredTexts,
+  );
   const turnWork = new Set(candidates.filter((c) => TURN_WORK_REASONS.includes(c.reason)).map((c) => c.fileId));
   const { standing: context, moving: contextMoving } = cacheFriendly(placed, header, byId, turnWork);
 
-  // The working set: current text of the files the last two replies touched.
-  const wsFiles: WorkingSetFile[] = await Promise.all(
-    workingSetIds(messages, turnId)
-      .map((id) => byId.get(id))
-      .filter((f): f is LoadedFile => f !== undefined && f.type !== 'folder')
-      .map(async (f) => ({
-        id: f.id,
-        title: f.title,
-        type: f.type,
-        content: f.content,
-        version: f.version,
-        authorEdits: f.latestAuthor === 'author' ? await authorLines(models, f.id) : [],
-      })),
-  );
   const messageTokens = countTokens(turn.message);
-  const ws = renderWorkingSet(wsFiles, whole, {
-    maxFiles: settings.workingSetMaxFiles,
-    maxChars: settings.workingSetMaxChars,
-    maxTokens: Math.max(
-      0,
-      Math.floor(settings.ledgerCeiling * (1 - WORKING_SET_RESERVE_SHARE) - packed.tokens - messageTokens),
-    ),
-  });
+  const ws = await workingSetFor(models, settings, turnId, messages, byId, whole, packed.tokens, messageTokens);
   const user = userContent(ws.text, turn.message);
-
-  // History window, newest first, each message measured once; steps only take a prefix of it.
-  const history: { role: string; content: string; tokens: number }[] = [];
-  let historyUsed = 0;
-  for (const m of messages) {
-    const content = m.role === 'assistant' ? `${m.content}${breadcrumbLine(m.breadcrumb)}` : m.content;
-    // A stored message never changes: counted once per worker (the same history comes back every turn).
-    const tokens = countStable(caches.stableTokenCounts, `message:${String(m._id)}`, content) + MESSAGE_OVERHEAD_TOKENS;
-    if (historyUsed + tokens > settings.historyTokens) break;
-    historyUsed += tokens;
-    history.push({ role: m.role, content, tokens });
-  }
+  const history = historyWindow(messages, caches.stableTokenCounts, settings.historyTokens);
 
   const shown = [...[...whole].map((fileId) => ({ fileId, version: byId.get(fileId)!.version })), ...ws.whole];
   return {
@@ -302,14 +357,14 @@ export interface StepContext {
   store: () => Promise<void>;
 }
 
+/** The store of a context that is already on record (read back, or cached once stored). */
+const onRecord = (): Promise<void> => Promise.resolve();
+
 /**
  * The turn's stored context, built by the first step that needs it. A retry or a later step
  * reads it back; two builders racing both insert the same `_id`, and the loser goes on only
  * if the winner's context is the one it sent (otherwise it fails and its retry reads the winner's).
  */
-/** The store of a context that is already on record (read back, or cached once stored). */
-const onRecord = (): Promise<void> => Promise.resolve();
-
 export async function ensureTurnContext(
   models: Models,
   caches: WorkerCaches,

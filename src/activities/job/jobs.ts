@@ -319,116 +319,134 @@ function createJobRecordActivities(deps: ActivityDeps) {
      * words that none of this job's turns created. Recomputed at each run's start, it gives
      * the same answer however often the job continues or restarts.
      */
-    async existingChapters(input: { jobId: string }): Promise<number[]> {
-      const job = await loadJob(models, input.jobId);
-      const files = await chapterFiles(models, job.projectId);
-      const creators = [
-        ...new Set([...files.values()].flat().flatMap((f) => (f.createdByTurnId ? [f.createdByTurnId] : []))),
-      ];
-      const ours = new Set(
-        (
-          await models.Turn.find({ _id: { $in: creators }, jobId: input.jobId })
-            .select({ _id: 1 })
-            .lean()
-        ).map((t) => String(t._id)),
-      );
-      const existing: number[] = [];
-      for (let n = job.from; n <= job.to; n++)
-        if ((files.get(n) ?? []).some((f) => f.words > 0 && !(f.createdByTurnId && ours.has(f.createdByTurnId))))
-          existing.push(n);
-      return existing;
-    },
+    existingChapters: (input: { jobId: string }): Promise<number[]> => existingChapters(models, input),
 
     /**
      * What the job has cost so far (USD, by the price table), from its usage records: the
      * source of truth however often the job continued or restarted. One accumulator per
      * aggregation (FerretDB v1 computes only the first).
      */
-    async jobCost(input: { jobId: string }): Promise<{ costUsd: number }> {
-      const job = await loadJob(models, input.jobId);
-      return { costUsd: (await jobCost(models, { jobId: input.jobId, projectId: job.projectId })).costUsd };
-    },
+    jobCost: (input: { jobId: string }): Promise<{ costUsd: number }> => jobCostSoFar(models, input),
 
     /** Whether the project's outline files have an entry for every chapter of the job. */
-    async jobOutlineStatus(input: {
-      jobId: string;
-    }): Promise<{ covered: boolean; missing: number; missingText: string }> {
-      const job = await loadJob(models, input.jobId);
-      const missing = missingChapters(await outlineCoverage(models, job.projectId), job.from, job.to);
-      // The text goes into the job's messages to the author: in the job's language.
-      return {
-        covered: missing.length === 0,
-        missing: missing.length,
-        missingText: describeRanges(missing, 6, job.language === 'zh' ? 'zh' : 'en'),
-      };
-    },
+    jobOutlineStatus: (input: { jobId: string }): Promise<OutlineStatus> => jobOutlineStatus(models, input),
 
     /** The reviewer's verdict in a chapter turn, read from its saved message. */
-    async reviewVerdict(input: { turnId: string }): Promise<{ verdict: 'pass' | 'revise' | 'none' }> {
-      const msg = await models.Message.findOne({ turnId: input.turnId, role: 'assistant', agent: 'quality_reviewer' })
-        .sort({ seq: -1 })
-        .lean();
-      return { verdict: msg ? parseVerdict(msg.content) : 'none' };
-    },
+    reviewVerdict: (input: { turnId: string }): Promise<{ verdict: 'pass' | 'revise' | 'none' }> =>
+      reviewVerdict(models, input),
 
     /**
      * Checks that chapter N exists as a draft with body text and records it: Job counters,
      * the project task board, and a `job_progress` event. Nothing is recorded when the file
      * is missing — the workflow then stops the job as failed, never skipping the chapter.
      */
-    async finishChapter(input: FinishChapterInput): Promise<FinishChapterResult> {
-      // Jobs that name their project read its chapter files beside the job.
-      const early = input.projectId ? quiet(chapterFiles(models, input.projectId)) : null;
-      const job = await loadJob(models, input.jobId);
-      const files = await (job.projectId === input.projectId && early ? early : chapterFiles(models, job.projectId));
-      const file = pickChapterFile(files.get(input.chapter), input.turnIds);
-      if (!file) return { done: false, reason: `chapter ${input.chapter} has no draft file with body text` };
-      const done = [...new Set([...job.chaptersDone, input.chapter])];
-      const totalWords = done.reduce(
-        (sum, n) => sum + (n === input.chapter ? file.words : (pickChapterFile(files.get(n))?.words ?? 0)),
-        0,
-      );
-      // The Job's counters and the project's task board are independent writes (and the cost a
-      // read): together, all before the event, so a client that reloads on it finds them.
-      const [, , cost] = await Promise.all([
-        models.Job.updateOne(
-          { _id: input.jobId },
-          {
-            $addToSet: { chaptersDone: input.chapter },
-            $set: { words: totalWords, usage: input.usage, failedChapter: null, failure: null },
-          },
-        ).exec(),
-        updateJobTask(models, onBoard(job), writtenUnits(job, files), input.status),
-        jobCost(models, { jobId: input.jobId, projectId: job.projectId }),
-      ]);
-      const progress = jobProgress(
-        job,
-        {
-          chapter: input.chapter,
-          chaptersDone: done.length,
-          words: totalWords,
-          usage: input.usage,
-          status: input.status,
-          turnId: input.turnIds[input.turnIds.length - 1],
-          message: jobWords(job.language === 'zh' ? 'zh' : 'en').chapterWritten(input.chapter, file.title, file.words),
-        },
-        'chapter',
-        cost,
-      );
-      await publisherFor(deps, 'job', input.jobId, input.slot).publish([progress]);
-      await toSessionFeed(deps, job.sessionId, [feedItems.job(input.jobId, input.slot, 0, progress)]);
-      return {
-        done: true,
-        fileId: file.id,
-        title: file.title,
-        words: file.words,
-        totalWords,
-        chaptersDone: done.length,
-      };
-    },
+    finishChapter: (input: FinishChapterInput): Promise<FinishChapterResult> => finishChapter(deps, input),
 
     /** Keeps the Job document, its item on the task board and the job stream in step with the workflow. */
     recordJob: (input: RecordJobInput): Promise<void> => recordJob(deps, input),
+  };
+}
+
+/** The chapters of the job's range that had body text before the job (existingChapters above). */
+async function existingChapters(models: Models, input: { jobId: string }): Promise<number[]> {
+  const job = await loadJob(models, input.jobId);
+  const files = await chapterFiles(models, job.projectId);
+  const creators = [
+    ...new Set([...files.values()].flat().flatMap((f) => (f.createdByTurnId ? [f.createdByTurnId] : []))),
+  ];
+  const ours = new Set(
+    (
+      await models.Turn.find({ _id: { $in: creators }, jobId: input.jobId })
+        .select({ _id: 1 })
+        .lean()
+    ).map((t) => String(t._id)),
+  );
+  const existing: number[] = [];
+  for (let n = job.from; n <= job.to; n++)
+    if ((files.get(n) ?? []).some((f) => f.words > 0 && !(f.createdByTurnId && ours.has(f.createdByTurnId))))
+      existing.push(n);
+  return existing;
+}
+
+/** What the job has cost so far, from its usage records (jobCost above). */
+async function jobCostSoFar(models: Models, input: { jobId: string }): Promise<{ costUsd: number }> {
+  const job = await loadJob(models, input.jobId);
+  return { costUsd: (await jobCost(models, { jobId: input.jobId, projectId: job.projectId })).costUsd };
+}
+
+type OutlineStatus = { covered: boolean; missing: number; missingText: string };
+
+async function jobOutlineStatus(models: Models, input: { jobId: string }): Promise<OutlineStatus> {
+  const job = await loadJob(models, input.jobId);
+  const missing = missingChapters(await outlineCoverage(models, job.projectId), job.from, job.to);
+  // The text goes into the job's messages to the author: in the job's language.
+  return {
+    covered: missing.length === 0,
+    missing: missing.length,
+    missingText: describeRanges(missing, 6, job.language === 'zh' ? 'zh' : 'en'),
+  };
+}
+
+async function reviewVerdict(
+  models: Models,
+  input: { turnId: string },
+): Promise<{ verdict: 'pass' | 'revise' | 'none' }> {
+  const msg = await models.Message.findOne({ turnId: input.turnId, role: 'assistant', agent: 'quality_reviewer' })
+    .sort({ seq: -1 })
+    .lean();
+  return { verdict: msg ? parseVerdict(msg.content) : 'none' };
+}
+
+/** Chapter N checked and recorded (finishChapter above). */
+async function finishChapter(deps: ActivityDeps, input: FinishChapterInput): Promise<FinishChapterResult> {
+  const { models } = deps;
+  // Jobs that name their project read its chapter files beside the job.
+  const early = input.projectId ? quiet(chapterFiles(models, input.projectId)) : null;
+  const job = await loadJob(models, input.jobId);
+  const files = await (job.projectId === input.projectId && early ? early : chapterFiles(models, job.projectId));
+  const file = pickChapterFile(files.get(input.chapter), input.turnIds);
+  if (!file) return { done: false, reason: `chapter ${input.chapter} has no draft file with body text` };
+  const done = [...new Set([...job.chaptersDone, input.chapter])];
+  const totalWords = done.reduce(
+    (sum, n) => sum + (n === input.chapter ? file.words : (pickChapterFile(files.get(n))?.words ?? 0)),
+    0,
+  );
+  // The Job's counters and the project's task board are independent writes (and the cost a
+  // read): together, all before the event, so a client that reloads on it finds them.
+  const [, , cost] = await Promise.all([
+    models.Job.updateOne(
+      { _id: input.jobId },
+      {
+        $addToSet: { chaptersDone: input.chapter },
+        $set: { words: totalWords, usage: input.usage, failedChapter: null, failure: null },
+      },
+    ).exec(),
+    updateJobTask(models, onBoard(job), writtenUnits(job, files), input.status),
+    jobCost(models, { jobId: input.jobId, projectId: job.projectId }),
+  ]);
+  const progress = jobProgress(
+    job,
+    {
+      chapter: input.chapter,
+      chaptersDone: done.length,
+      words: totalWords,
+      usage: input.usage,
+      status: input.status,
+      turnId: input.turnIds[input.turnIds.length - 1],
+      message: jobWords(job.language === 'zh' ? 'zh' : 'en').chapterWritten(input.chapter, file.title, file.words),
+    },
+    'chapter',
+    cost,
+  );
+  await publisherFor(deps, 'job', input.jobId, input.slot).publish([progress]);
+  await toSessionFeed(deps, job.sessionId, [feedItems.job(input.jobId, input.slot, 0, progress)]);
+  return {
+    done: true,
+    fileId: file.id,
+    title: file.title,
+    words: file.words,
+    totalWords,
+    chaptersDone: done.length,
   };
 }
 

@@ -147,13 +147,10 @@ function renderTaskBoard(tasks: { status?: string | null; title?: string | null;
     : '';
 }
 
-/** The step's prompt; `caches` are the worker's (the turn's context and the counts of texts seen before). */
-export async function buildAgentMessages(
-  models: Models,
-  caches: WorkerCaches,
-  input: LlmStepInput,
-  settings: ContextSettings,
-): Promise<StepPrompt> {
+type StoredStep = Awaited<ReturnType<typeof stepsUpTo>>[number];
+
+/** What a step's prompt is built from: the turn's context, its steps so far, the project and the files that changed. */
+async function readStepInputs(models: Models, caches: WorkerCaches, input: LlmStepInput, settings: ContextSettings) {
   // On the path of every model call: the turn's context and steps, the project brief (its task
   // board may change mid-turn) and the heads of the files shown whole. Once this worker holds
   // the context (every step after the first), the four reads go out together: one round trip.
@@ -169,7 +166,30 @@ export async function buildAgentMessages(
     stepContext.then(({ context }) => changedSinceShown(models, context)),
   ]);
   if (!project) throw notFound('Project', ctx.projectId);
-  const language = input.language ?? detectLanguage(ctx.message);
+  return { ctx, storeContext, steps, project, changed };
+}
+
+type StepProject = Awaited<ReturnType<typeof readStepInputs>>['project'];
+
+/** The messages around the history and the author's message, and the parts of them counted afresh. */
+interface PromptFrame {
+  head: ChatMessage[];
+  turnContext: ChatMessage;
+  user: ChatMessage;
+  projectBrief: string;
+  taskBoard: string;
+  role: string;
+  scopeAndLanguage: string;
+}
+
+/** The shared instructions, the project and the turn's context, the agent's directives and the author's message. */
+function promptFrame(
+  input: LlmStepInput,
+  ctx: TurnContextDoc,
+  project: StepProject,
+  changed: string[],
+  language: 'zh' | 'en',
+): PromptFrame {
   const system = buildSystemPrompt({ projectType: project.type as ProjectType });
   // The agent's role and this turn's directives: what differs between agents goes after
   // everything they share (their tools are one list too), so the next agent of a turn finds
@@ -192,10 +212,54 @@ export async function buildAgentMessages(
   ];
   const turnContext: ChatMessage = { role: 'system', content: moving };
   const user: ChatMessage = { role: 'user', content: markChanged(ctx.userContent, changed) };
+  return { head, turnContext, user, projectBrief, taskBoard, role, scopeAndLanguage };
+}
 
-  // Teammates earlier in this turn: their chat text only (their tool loops are theirs).
-  const tail: ChatMessage[] = [];
+/** Prompt tokens of everything but history. */
+function fixedTokens(
+  stableCounts: WorkerCaches['stableTokenCounts'],
+  input: LlmStepInput,
+  ctx: TurnContextDoc,
+  frame: PromptFrame,
+  changed: string[],
+  { tail, keys }: Tail,
+): number {
+  // The stored parts were measured once at assembly; only this step's own parts are counted here.
+  const markTokens = changed.length
+    ? countTokens(markChanged('(id=000000000000000000000000) [full]', ['000000000000000000000000']))
+    : 0;
+  return (
+    3 +
+    // The shared instructions and the role are the same text on every step of a turn: counted once.
+    messageTokens(stableCounts, frame.head[0]!, `system:${input.turnId}`) +
+    MESSAGE_OVERHEAD_TOKENS +
+    countTokens(frame.projectBrief) +
+    1 +
+    ctx.contextTokens +
+    MESSAGE_OVERHEAD_TOKENS +
+    countTokens(frame.taskBoard) +
+    countStable(stableCounts, `role:${input.agent}`, frame.role) +
+    1 +
+    countTokens(frame.scopeAndLanguage) +
+    MESSAGE_OVERHEAD_TOKENS +
+    ctx.userTokens +
+    changed.length * markTokens +
+    tail.reduce((n, m, i) => n + messageTokens(stableCounts, m, keys[i]), 0)
+  );
+}
+
+/** The messages after the author's one. */
+interface Tail {
+  tail: ChatMessage[];
   /** Stable-count keys of tail messages (undefined: counted afresh). */
+  keys: (string | undefined)[];
+  /** Indexes of this run's earlier tool results: the last resort when the ledger overflows with no history left. */
+  elidable: number[];
+}
+
+/** Teammates earlier in this turn: their chat text only (their tool loops are theirs); then the run's packet. */
+function teammatesAndPacket(steps: StoredStep[], input: LlmStepInput): Tail {
+  const tail: ChatMessage[] = [];
   const keys: (string | undefined)[] = [];
   let lastRun = -1;
   for (const s of steps.filter((x) => x.run < input.run)) {
@@ -210,8 +274,12 @@ export async function buildAgentMessages(
   const packet = input.packet ?? steps.find((s) => s.run === input.run && s.packet)?.packet ?? null;
   if (packet) tail.push({ role: 'user', content: packet });
   keys.length = tail.length;
-  // Tool results of this run's earlier steps: the last resort when the ledger overflows with no history left.
-  const elidable: number[] = [];
+  return { tail, keys, elidable: [] };
+}
+
+/** This run's own tool loop so far: each earlier step's reply and its tool results, appended to `t`. */
+function appendOwnToolLoop(t: Tail, steps: StoredStep[], input: LlmStepInput): void {
+  const { tail, keys, elidable } = t;
   const own = steps.filter((x) => x.run === input.run);
   for (const s of own) {
     keys[tail.length] = `${input.turnId}:${s.step}:raw`;
@@ -240,44 +308,48 @@ export async function buildAgentMessages(
       });
     }
   }
-  for (const s of input.steering) tail.push({ role: 'user', content: `${STEERING_MARKER} ${s}` });
+}
 
-  // The stored parts were measured once at assembly; only this step's own parts are counted here.
-  const markTokens = changed.length
-    ? countTokens(markChanged('(id=000000000000000000000000) [full]', ['000000000000000000000000']))
-    : 0;
-  let fixed =
-    3 +
-    // The shared instructions and the role are the same text on every step of a turn: counted once.
-    messageTokens(caches.stableTokenCounts, head[0]!, `system:${input.turnId}`) +
-    MESSAGE_OVERHEAD_TOKENS +
-    countTokens(projectBrief) +
-    1 +
-    ctx.contextTokens +
-    MESSAGE_OVERHEAD_TOKENS +
-    countTokens(taskBoard) +
-    countStable(caches.stableTokenCounts, `role:${input.agent}`, role) +
-    1 +
-    countTokens(scopeAndLanguage) +
-    MESSAGE_OVERHEAD_TOKENS +
-    ctx.userTokens +
-    changed.length * markTokens +
-    tail.reduce((n, m, i) => n + messageTokens(caches.stableTokenCounts, m, keys[i]), 0);
-  // 001's ledger shrinks only history; when even an empty history leaves the prompt over the
-  // ceiling (a long tool loop), the oldest tool results of this run give way, the latest never.
+/** Teammates, the packet, this run's tool loop and the steering: everything after the author's message. */
+function buildTail(steps: StoredStep[], input: LlmStepInput): Tail {
+  const t = teammatesAndPacket(steps, input);
+  appendOwnToolLoop(t, steps, input);
+  for (const s of input.steering) t.tail.push({ role: 'user', content: `${STEERING_MARKER} ${s}` });
+  return t;
+}
+
+/**
+ * The ledger shrinks only history; when even an empty history leaves the prompt over the
+ * ceiling (a long tool loop), the oldest tool results of this run give way, the latest never.
+ * Replaces them in `t.tail`; returns the prompt's fixed tokens after and how many gave way.
+ */
+function elideOldToolResults(
+  stableCounts: WorkerCaches['stableTokenCounts'],
+  t: Tail,
+  fixedBefore: number,
+  ceiling: number,
+): { fixed: number; elided: number } {
+  const { tail, keys } = t;
+  let fixed = fixedBefore;
   let elided = 0;
-  for (const i of elidable) {
-    if (fixed <= settings.ledgerCeiling) break;
-    const before = messageTokens(caches.stableTokenCounts, tail[i]!, keys[i]);
+  for (const i of t.elidable) {
+    if (fixed <= ceiling) break;
+    const before = messageTokens(stableCounts, tail[i]!, keys[i]);
     tail[i] = { ...(tail[i] as OpenAI.Chat.Completions.ChatCompletionToolMessageParam), content: ELIDED_RESULT };
-    fixed -= before - messageTokens(caches.stableTokenCounts, tail[i]!);
+    fixed -= before - messageTokens(stableCounts, tail[i]!);
     elided++;
   }
-  // The ceiling only shrinks history: everything else is already in.
-  const room = Math.max(0, Math.min(settings.historyTokens, settings.ledgerCeiling - fixed));
+  return { fixed, elided };
+}
+
+/** The newest session history that fits in `room` tokens, oldest first. */
+function fitHistory(
+  stored: TurnContextDoc['history'],
+  room: number,
+): { history: ChatMessage[]; historyTokens: number } {
   const history: ChatMessage[] = [];
   let historyTokens = 0;
-  for (const m of ctx.history) {
+  for (const m of stored) {
     if (historyTokens + m.tokens! > room) break;
     historyTokens += m.tokens!;
     history.push(
@@ -285,6 +357,25 @@ export async function buildAgentMessages(
     );
   }
   history.reverse();
+  return { history, historyTokens };
+}
+
+/** The step's prompt; `caches` are the worker's (the turn's context and the counts of texts seen before). */
+export async function buildAgentMessages(
+  models: Models,
+  caches: WorkerCaches,
+  input: LlmStepInput,
+  settings: ContextSettings,
+): Promise<StepPrompt> {
+  const { ctx, storeContext, steps, project, changed } = await readStepInputs(models, caches, input, settings);
+  const language = input.language ?? detectLanguage(ctx.message);
+  const frame = promptFrame(input, ctx, project, changed, language);
+  const t = buildTail(steps, input);
+  const fixedBefore = fixedTokens(caches.stableTokenCounts, input, ctx, frame, changed, t);
+  const { fixed, elided } = elideOldToolResults(caches.stableTokenCounts, t, fixedBefore, settings.ledgerCeiling);
+  // The ceiling only shrinks history: everything else is already in.
+  const room = Math.max(0, Math.min(settings.historyTokens, settings.ledgerCeiling - fixed));
+  const { history, historyTokens } = fitHistory(ctx.history, room);
 
   const owner: TurnOwner = {
     sessionId: ctx.sessionId,
@@ -293,7 +384,7 @@ export async function buildAgentMessages(
     jobId: ctx.jobId ?? null,
   };
   return {
-    messages: [...head, ...history, turnContext, user, ...tail],
+    messages: [...frame.head, ...history, frame.turnContext, frame.user, ...t.tail],
     owner,
     toolTurn: ctx.focusFileId === undefined ? null : { ...owner, message: ctx.message, focusFileId: ctx.focusFileId },
     language,

@@ -168,21 +168,9 @@ async function openStep(deps: ActivityDeps, { input, attempt, publisher, stamp, 
 
 type OpenedStep = Awaited<ReturnType<typeof openStep>>;
 
-/**
- * The answer on record: its transcript, usage and closing events, the captured file body,
- * and — for a step that runs its tool calls — the calls, after the answer is recorded.
- */
-async function recordStep(
-  deps: ActivityDeps,
-  step: StepAttempt,
-  opened: OpenedStep,
-  answer: StreamedAnswer,
-  siblingCounts: EarlySiblingCounts,
-): Promise<LlmStepResult> {
-  const { models, config } = deps;
-  const { input, attempt, publisher, stamp } = step;
-  const { processor, chatText } = answer;
-  const toolCalls = answer.calls.filter((c) => c.name);
+/** The answer's tool calls (those with a name), each with an id of its own. */
+function namedToolCalls(input: LlmStepInput, calls: AssembledCall[]): AssembledCall[] {
+  const toolCalls = calls.filter((c) => c.name);
   toolCalls.forEach((c, i) => (c.id ||= `call_${input.step}_${i}`));
   // Each call is executed and answered on its own, keyed by its id: a model that gives two
   // calls one id (seen from real models) would have the second answered with the first's
@@ -193,23 +181,38 @@ async function recordStep(
     if (seen.has(c.id)) c.id = `${c.id}__${i}`;
     seen.add(c.id);
   }
-  const usageData: UsageData = answer.usage
-    ? providerUsage(config.meta.prices, answer.usage, config.OPENAI_MODEL)
-    : priced(config.meta.prices, estimateUsage(opened.messages, answer.rawContent, toolCalls, config.OPENAI_MODEL));
+  return toolCalls;
+}
 
-  const capture =
-    input.pendingFileId && (processor.body || processor.closed)
-      ? { fileId: input.pendingFileId, body: processor.body, closed: processor.closed }
-      : null;
-  // The step saves the captured body itself (capture.ts); the step's copy is then not needed.
-  const saving = capture ? saveStepCapture(deps, input, capture.fileId, capture.body, attempt) : null;
-  const stepDoc = {
+type Capture = { fileId: string; body: string; closed: boolean };
+
+/** What the step's answer leaves to put on record, shared by its two endings. */
+interface StepEnding {
+  toolCalls: AssembledCall[];
+  usageData: UsageData;
+  /** The captured body's save, started already (null: nothing captured). */
+  saving: ReturnType<typeof saveStepCapture> | null;
+  /** Writes the step's transcript (with `extra` fields). */
+  store: (extra?: object) => Promise<unknown>;
+  usageRecorded: Promise<unknown>;
+  result: (saved: ToolOutcome | null) => LlmStepResult;
+}
+
+/** The step's transcript as stored. */
+function stepDocument(
+  { input, attempt }: StepAttempt,
+  opened: OpenedStep,
+  answer: StreamedAnswer,
+  toolCalls: AssembledCall[],
+  capture: Capture | null,
+) {
+  return {
     _id: stepId(input.turnId, input.step),
     turnId: input.turnId,
     run: input.run,
     step: input.step,
     agent: input.agent,
-    text: chatText,
+    text: answer.chatText,
     held: input.holdChat,
     packet: input.packet ? opened.packet : null,
     rawContent: answer.rawContent,
@@ -218,37 +221,18 @@ async function recordStep(
     captured: capture ? [{ fileId: capture.fileId, closed: capture.closed }] : [],
     attempt,
   };
-  const store = (extra: object = {}) =>
-    models.AgentStep.replaceOne({ _id: stepDoc._id }, { ...stepDoc, ...extra }, { upsert: true }).exec();
-  const endEvents = async (saved: { event: AnyEventDraft } | null): Promise<AnyEventDraft[]> => {
-    const events = [
-      ...toolCalls.map((c) =>
-        stamp(
-          draft(
-            'tool_call',
-            { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) },
-            { toolCallId: c.id },
-          ),
-        ),
-      ),
-      stamp(draft('usage', usageData)),
-      ...(saved ? [stamp(saved.event)] : []),
-    ];
-    return attempt > 1 ? notYetPublished(events, await publisher.slotEvents()) : events;
-  };
-  // Quiet: a step that runs tool calls awaits it only at its end.
-  const usageRecorded = quiet(
-    recordUsage(
-      models,
-      usageId(input.turnId, input.step),
-      input.turnId,
-      opened.turn,
-      input.agent,
-      input.step,
-      usageData,
-    ),
-  );
-  const result = (saved: ToolOutcome | null): LlmStepResult => ({
+}
+
+/** The compact facts the workflow gets of the step. */
+function stepResult(
+  answer: StreamedAnswer,
+  toolCalls: AssembledCall[],
+  capture: Capture | null,
+  usageData: UsageData,
+  saved: ToolOutcome | null,
+): LlmStepResult {
+  const { processor, chatText } = answer;
+  return {
     toolCalls: toolCalls.map((c) => ({ id: c.id, name: c.name, summary: toolSummary(c.name, c.arguments) })),
     textChars: chatText.length,
     textTail: tail(chatText, 600),
@@ -262,38 +246,120 @@ async function recordStep(
     ...(saved ? { saved } : {}),
     usage: usageData,
     finishReason: answer.finishReason,
+  };
+}
+
+/** The step's closing events: its tool cards, its usage and the save, less what an earlier attempt published. */
+async function endEvents(
+  { attempt, publisher, stamp }: StepAttempt,
+  { toolCalls, usageData }: StepEnding,
+  saved: { event: AnyEventDraft } | null,
+): Promise<AnyEventDraft[]> {
+  const events = [
+    ...toolCalls.map((c) =>
+      stamp(
+        draft(
+          'tool_call',
+          { name: c.name, arguments: cardArguments(c.arguments), summary: toolSummary(c.name, c.arguments) },
+          { toolCallId: c.id },
+        ),
+      ),
+    ),
+    stamp(draft('usage', usageData)),
+    ...(saved ? [stamp(saved.event)] : []),
+  ];
+  return attempt > 1 ? notYetPublished(events, await publisher.slotEvents()) : events;
+}
+
+/**
+ * The answer on record: its transcript, usage and closing events, the captured file body,
+ * and — for a step that runs its tool calls — the calls, after the answer is recorded.
+ */
+async function recordStep(
+  deps: ActivityDeps,
+  step: StepAttempt,
+  opened: OpenedStep,
+  answer: StreamedAnswer,
+  siblingCounts: EarlySiblingCounts,
+): Promise<LlmStepResult> {
+  const { models, config } = deps;
+  const { input, attempt } = step;
+  const { processor } = answer;
+  const toolCalls = namedToolCalls(input, answer.calls);
+  const usageData: UsageData = answer.usage
+    ? providerUsage(config.meta.prices, answer.usage, config.OPENAI_MODEL)
+    : priced(config.meta.prices, estimateUsage(opened.messages, answer.rawContent, toolCalls, config.OPENAI_MODEL));
+
+  const capture =
+    input.pendingFileId && (processor.body || processor.closed)
+      ? { fileId: input.pendingFileId, body: processor.body, closed: processor.closed }
+      : null;
+  // The step saves the captured body itself (capture.ts); the step's copy is then not needed.
+  const saving = capture ? saveStepCapture(deps, input, capture.fileId, capture.body, attempt) : null;
+  const stepDoc = stepDocument(step, opened, answer, toolCalls, capture);
+  const store = (extra: object = {}) =>
+    models.AgentStep.replaceOne({ _id: stepDoc._id }, { ...stepDoc, ...extra }, { upsert: true }).exec();
+  // Quiet: a step that runs tool calls awaits it only at its end.
+  const usageRecorded = quiet(
+    recordUsage(
+      models,
+      usageId(input.turnId, input.step),
+      input.turnId,
+      opened.turn,
+      input.agent,
+      input.step,
+      usageData,
+    ),
+  );
+  const result = (saved: ToolOutcome | null): LlmStepResult => stepResult(answer, toolCalls, capture, usageData, saved);
+  const ending: StepEnding = { toolCalls, usageData, saving, store, usageRecorded, result };
+  if (runsToolsInStep(input, toolCalls)) return recordThenRunTools(deps, step, opened, ending, siblingCounts);
+  return recordAnswer(deps, step, ending);
+}
+
+/** A step that runs its tool calls: the answer on record, its events out, then the calls. */
+async function recordThenRunTools(
+  deps: ActivityDeps,
+  step: StepAttempt,
+  opened: OpenedStep,
+  ending: StepEnding,
+  siblingCounts: EarlySiblingCounts,
+): Promise<LlmStepResult> {
+  const { input, attempt, publisher } = step;
+  const { toolCalls, saving, store, usageRecorded, result } = ending;
+  // The calls' turn comes with the step's context; a context without it is read from the
+  // Turn, overlapping the recording below. Quiet: not unhandled if recording fails first;
+  // runStepTools awaits it.
+  const toolTurn = quiet(opened.toolTurn ? Promise.resolve(opened.toolTurn) : readToolTurn(deps, input.turnId));
+  // The answer goes on record, after its events, before any call runs (step-tools.ts).
+  // The usage record lands beside them, not before: a retry that finds the answer on
+  // record writes it again (resumeStep; one record per call however often it runs).
+  const saved = await saving;
+  await publisher.publish(await endEvents(step, ending, saved));
+  const recorded = result(saved?.outcome ?? null);
+  // A create_file call reads (the pending file) while the answer goes on record, and
+  // writes only once it is. Quiet: awaited below, and by the calls.
+  const answerRecorded = quiet(store({ result: recorded, toolEventsFrom: publisher.count }));
+  step.beat.tools = true;
+  const toolOutcomes = await runStepTools(deps, input, toolCalls, publisher, attempt, step.signal, null, {
+    turn: toolTurn,
+    siblingCounts,
+    answerRecorded,
   });
+  await Promise.all([answerRecorded, usageRecorded, publisher.settle()]);
+  return { ...recorded, toolOutcomes };
+}
 
-  if (runsToolsInStep(input, toolCalls)) {
-    // The calls' turn comes with the step's context; a context without it is read from the
-    // Turn, overlapping the recording below. Quiet: not unhandled if recording fails first;
-    // runStepTools awaits it.
-    const toolTurn = quiet(opened.toolTurn ? Promise.resolve(opened.toolTurn) : readToolTurn(deps, input.turnId));
-    // The answer goes on record, after its events, before any call runs (step-tools.ts).
-    // The usage record lands beside them, not before: a retry that finds the answer on
-    // record writes it again (resumeStep; one record per call however often it runs).
-    const saved = await saving;
-    await publisher.publish(await endEvents(saved));
-    const recorded = result(saved?.outcome ?? null);
-    // A create_file call reads (the pending file) while the answer goes on record, and
-    // writes only once it is. Quiet: awaited below, and by the calls.
-    const answerRecorded = quiet(store({ result: recorded, toolEventsFrom: publisher.count }));
-    step.beat.tools = true;
-    const toolOutcomes = await runStepTools(deps, input, toolCalls, publisher, attempt, step.signal, null, {
-      turn: toolTurn,
-      siblingCounts,
-      answerRecorded,
-    });
-    await Promise.all([answerRecorded, usageRecorded, publisher.settle()]);
-    return { ...recorded, toolOutcomes };
-  }
-
+/** A step that leaves its tool calls to the workflow (or has none): its transcript, usage and events. */
+async function recordAnswer(deps: ActivityDeps, step: StepAttempt, ending: StepEnding): Promise<LlmStepResult> {
+  const { input, attempt, publisher } = step;
+  const { saving, store, usageRecorded, result } = ending;
   // The transcript, the usage record and the events are independent idempotent writes:
   // together. The slot's last count goes on record before the step ends (during the
   // stream it lags up to a second).
   const reported = (async () => {
     const saved = await saving;
-    await publisher.publish(await endEvents(saved));
+    await publisher.publish(await endEvents(step, ending, saved));
     deps.faults?.hit('llm.after_end_events', { agent: input.agent, run: input.run, kind: input.runKind, attempt });
     await publisher.settle();
     return saved?.outcome ?? null;

@@ -33,9 +33,9 @@ async function countSiblings(ctx: ToolContext, parentId: string | null): Promise
   );
 }
 
-export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>): Promise<ToolExecution> {
+/** What create_file checks: the folder, a file this turn has still to write, the folder's count, a namesake. */
+async function readCreateChecks(ctx: ToolContext, args: ToolArgs<'create_file'>) {
   const { models } = ctx;
-  const fileId = idFromKey(`file:${ctx.key}`);
   // The checks' reads are independent: one round trip (on FerretDB v1 the last two scan the files).
   const [parent, pending, count, namesake] = await Promise.all([
     args.parent_id ? findLiveFile(models, ctx.projectId, args.parent_id) : null,
@@ -50,8 +50,41 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
       .select({ _id: 1, type: 1 })
       .lean(),
   ]);
-  // The reads above may go out while the step's answer goes on record; nothing is written before it is.
-  await ctx.answerRecorded;
+  return { parent, pending, count, namesake };
+}
+
+type CreateChecks = Awaited<ReturnType<typeof readCreateChecks>>;
+
+/** The model re-created the file it has not written yet: give it back instead of failing. */
+function reopenedPending(pending: NonNullable<CreateChecks['pending']>): ToolExecution {
+  return {
+    body: {
+      ok: true,
+      id: String(pending._id),
+      title: pending.title,
+      type: pending.type,
+      content: '',
+      next_step: 'Write the body now as <file>…</file>.',
+    },
+    outcome: {
+      name: 'create_file',
+      ok: true,
+      fileId: String(pending._id),
+      fileType: pending.type,
+      title: pending.title,
+      op: 'opened',
+      pendingBody: true,
+    },
+    events: [],
+  };
+}
+
+/** What answers create_file instead of a new file: a bad folder, a file still to write, a namesake (null: create it). */
+function refuseCreate(
+  args: ToolArgs<'create_file'>,
+  fileId: string,
+  { parent, pending, namesake }: CreateChecks,
+): ToolExecution | null {
   if (args.parent_id) {
     if (!parent) return failure('create_file', 'not_found', `No folder with id ${args.parent_id} in this project.`);
     if (parent.type !== 'folder') return failure('create_file', 'invalid_parent', `${parent.title} is not a folder.`);
@@ -61,29 +94,7 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
       pending.title === args.title &&
       pending.type === args.type &&
       (pending.parentId ?? null) === (args.parent_id ?? null);
-    if (same && !args.content) {
-      // The model re-created the file it has not written yet: give it back instead of failing.
-      return {
-        body: {
-          ok: true,
-          id: String(pending._id),
-          title: pending.title,
-          type: pending.type,
-          content: '',
-          next_step: 'Write the body now as <file>…</file>.',
-        },
-        outcome: {
-          name: 'create_file',
-          ok: true,
-          fileId: String(pending._id),
-          fileType: pending.type,
-          title: pending.title,
-          op: 'opened',
-          pendingBody: true,
-        },
-        events: [],
-      };
-    }
+    if (same && !args.content) return reopenedPending(pending);
     return failure(
       'create_file',
       'pending_empty_file_unwritten',
@@ -100,7 +111,17 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
       `"${args.title}" already exists here (id=${String(namesake._id)}, ${namesake.type}): change it with edit_file (or read it first) instead of creating another.`,
       { id: String(namesake._id) },
     );
-  const order = args.order ?? count!;
+  return null;
+}
+
+/** The file written once under its derived id, and its first version when the call gave content. */
+async function writeNewFile(
+  ctx: ToolContext,
+  args: ToolArgs<'create_file'>,
+  fileId: string,
+  order: number,
+): Promise<{ versionId: string; version: number; words: number } | null> {
+  const { models } = ctx;
   await createFileOnce(models, {
     _id: fileId,
     projectId: ctx.projectId,
@@ -125,6 +146,16 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
       writeKey: ctx.key,
     });
   }
+  return version;
+}
+
+/** create_file's answer: the new file, what to do next, and its `file_created` event. */
+function createdFile(
+  ctx: ToolContext,
+  args: ToolArgs<'create_file'>,
+  fileId: string,
+  version: { versionId: string; version: number; words: number } | null,
+): ToolExecution {
   const words = version?.words ?? 0;
   return {
     body: {
@@ -160,6 +191,18 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
       ),
     ],
   };
+}
+
+export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>): Promise<ToolExecution> {
+  const fileId = idFromKey(`file:${ctx.key}`);
+  const checks = await readCreateChecks(ctx, args);
+  // The reads above may go out while the step's answer goes on record; nothing is written before it is.
+  await ctx.answerRecorded;
+  const refused = refuseCreate(args, fileId, checks);
+  if (refused) return refused;
+  const order = args.order ?? checks.count!;
+  const version = await writeNewFile(ctx, args, fileId, order);
+  return createdFile(ctx, args, fileId, version);
 }
 
 /** The edit applied to `current`, and the span of `current` it replaces (for author_edits_touched). */

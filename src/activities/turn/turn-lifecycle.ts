@@ -46,143 +46,204 @@ export function createTurnLifecycleActivities(deps: ActivityDeps) {
 
 /** The end of a turn: held chat text released, and the turn's record finalized. */
 function createTurnEndActivities(deps: ActivityDeps) {
-  const { models } = deps;
-
   return {
     /** Publishes held chat text after all (no review followed): one run, or several at once. */
-    async releaseHeldText(input: { turnId: string; runs: number[]; slot: number; agent: WorkAgent }): Promise<void> {
-      const steps = await models.AgentStep.find({ turnId: input.turnId, run: { $in: input.runs } })
-        .sort({ step: 1 })
-        .lean();
-      // Only the held steps: earlier steps of the same run already streamed live.
-      const events: AnyEventDraft[] = steps
-        .filter((s) => s.held && s.text)
-        .map((s) =>
-          draft(
-            'content',
-            { delta: s.text },
-            { turnId: input.turnId, agent: s.agent as WorkAgent, step: s.step, attempt: s.attempt },
-          ),
-        );
-      await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
+    async releaseHeldText(input: ReleaseHeldTextInput): Promise<void> {
+      return releaseHeldText(deps, input);
     },
 
     async finalizeTurn(input: FinalizeInput): Promise<FinalizeResult> {
-      // Independent reads run together (this is on every turn's path).
-      // The turn's steps, executions and usage are read by `_id` (turn-reads.ts), up to the last step it gave out.
-      const lockRead = quiet(models.SessionLock.findById(input.sessionId).lean().exec());
-      // The turn's stream so far, for its record (turn-view-record.ts): read beside the rest.
-      const streamRead = quiet(readTurnStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId)));
-      const [turn, steps, records, unwritten, saved, keptAside] = await Promise.all([
-        models.Turn.findById(input.turnId).lean(),
-        stepsUpTo(models, input.turnId, input.lastStep),
-        usageOf(models, input.turnId, input.lastStep),
-        unwrittenFiles(models, input.turnId),
-        // Messages an earlier attempt already wrote, by the _id each run's message gets (a
-        // `{turnId}` filter reads every session's messages on FerretDB v1).
-        input.runs.length
-          ? models.Message.find({ _id: { $in: input.runs.map((r) => idFromKey(runMessageKey(input.turnId, r.run))) } })
-              .select({ key: 1 })
-              .lean()
-          : [],
-        // Bodies kept aside because the author deleted or edited their file meanwhile (capture.ts).
-        models.File.find({ createdByTurnId: input.turnId, keptFrom: { $ne: null } })
-          .select({ title: 1, keptFrom: 1 })
-          .lean(),
-      ]);
-      if (!turn) throw notFound('Turn', input.turnId);
-      const executions = await executionsOf(models, input.turnId, steps);
-      const savedKeys = new Set(saved.map((m) => m.key));
-      const outcomeOf = (key: string): ToolOutcome | undefined =>
-        (executions.find((e) => e.key === key)?.result as { outcome?: ToolOutcome } | undefined)?.outcome;
-      // Rolled back below, after the record is written: a retry still finds them until then,
-      // and the record never lists them as touched nor lets a reply stand as a claimed save.
-      const rolledBack = new Set(unwritten.map((f) => String(f._id)));
-      const language = input.language ?? detectLanguage(turn.message);
-      const notSavedNote = endOfReply(unwritten, keptAside, input, language);
-      const record: TurnRecordSources = {
-        turnId: input.turnId,
-        runs: input.runs,
-        steps,
-        outcomeOf,
-        savedKeys,
-        notSavedNote,
-      };
-      // The messages' sequence numbers are reserved while the files gone are looked up, for the
-      // messages there are before those files are left out: one round trip less at every turn's
-      // end. Leaving files out only takes messages away (a run with no text whose every file is
-      // gone), and such a number stays unused, which the session's readers allow for.
-      const reserving = turnRecord(record, (fileId) => rolledBack.has(fileId)).pending.length;
-      const [gone, firstSeq] = await Promise.all([
-        filesGone(
-          models,
-          steps.flatMap((st) => st.toolCalls.map((c) => outcomeOf(`${input.turnId}:${st.step}:${c.id}`)?.fileId)),
-        ),
-        reserving ? reserveMessageSeqs(models, turn.sessionId, reserving).then((first) => first ?? 1) : 0,
-      ]);
-      const { pending, touched } = turnRecord(record, (fileId) => rolledBack.has(fileId) || gone.has(fileId));
-      // Summed here rather than with $group/$cond: FerretDB v1 lacks $cond, and a turn has few records.
-      const usage = records.reduce(
-        (u, r) => ({
-          p: u.p + r.promptTokens,
-          c: u.c + r.completionTokens,
-          t: u.t + r.totalTokens,
-          est: u.est || r.source === 'estimate',
-        }),
-        { p: 0, c: 0, t: 0, est: false },
-      );
-      const events = closingEvents(input, turn, steps, notSavedNote);
-      // The session's messages, the task board, the turn's record and what the author saw are
-      // independent writes: together. All are in place before the lock is released and `done` goes out.
-      await Promise.all([
-        recordWhatWasSeen(deps, input, turn, streamRead, events),
-        appendAssistantMessages(
-          models,
-          { turnId: input.turnId, sessionId: turn.sessionId, projectId: turn.projectId },
-          pending,
-          firstSeq,
-        ),
-        finalizeTaskBoard(models, { turnId: input.turnId, projectId: turn.projectId, jobId: turn.jobId }),
-        models.Turn.updateOne(
-          { _id: input.turnId },
-          {
-            $set: {
-              status: input.status,
-              stopReason: input.stopReason,
-              routing: input.routing,
-              agentRuns: input.runs.map((r) => ({ agent: r.agent, outcome: r.outcome })),
-              filesTouched: [...touched],
-              usage: { promptTokens: usage.p, completionTokens: usage.c, totalTokens: usage.t, estimated: usage.est },
-              resume: input.resume,
-              endedAt: turn.endedAt ?? deps.clock(),
-            },
-          },
-        ).exec(),
-      ]);
-      // Empty files nobody wrote into are not work: roll them back (read-only turns, interrupts, dead ends).
-      if (rolledBack.size) {
-        // Test-only stall: lets a test save the author's text into such a file at this moment.
-        await deps.faults?.pause?.('finalize.before_rollback', { turnId: input.turnId, fileIds: [...rolledBack] });
-        await models.File.deleteMany({ _id: { $in: [...rolledBack] }, words: 0, latestAuthor: 'ai' });
-        // Versions go only with their file: one the author wrote into meanwhile stays, with its history.
-        const kept = await models.File.find({ _id: { $in: [...rolledBack] } })
-          .select({ _id: 1 })
-          .lean();
-        const deleted = [...rolledBack].filter((id) => !kept.some((f) => String(f._id) === id));
-        if (deleted.length) await models.FileVersion.deleteMany({ fileId: { $in: deleted } });
-      }
-      if (!ACTIVE_TURN_STATUSES.includes(input.status))
-        await releaseSessionLock(
-          models,
-          turn.sessionId,
-          input.turnId,
-          turn.sessionId === input.sessionId ? lockRead : undefined,
-        );
-
-      await publishTurnEnd(deps, input, turn, events);
-      return { rolledBack: [...new Set([...rolledBack, ...gone])] };
+      return finalizeTurn(deps, input);
     },
   };
+}
+
+type ReleaseHeldTextInput = { turnId: string; runs: number[]; slot: number; agent: WorkAgent };
+
+/** The held text of the runs' steps, published in step order. */
+async function releaseHeldText(deps: ActivityDeps, input: ReleaseHeldTextInput): Promise<void> {
+  const steps = await deps.models.AgentStep.find({ turnId: input.turnId, run: { $in: input.runs } })
+    .sort({ step: 1 })
+    .lean();
+  // Only the held steps: earlier steps of the same run already streamed live.
+  const events: AnyEventDraft[] = steps
+    .filter((s) => s.held && s.text)
+    .map((s) =>
+      draft(
+        'content',
+        { delta: s.text },
+        { turnId: input.turnId, agent: s.agent as WorkAgent, step: s.step, attempt: s.attempt },
+      ),
+    );
+  await publisherFor(deps, 'turn', input.turnId, input.slot).publish(events);
+}
+
+/** The turn's end on record: messages, routing, usage, rollback, lock, terminal events (run twice, it writes the same documents once). */
+async function finalizeTurn(deps: ActivityDeps, input: FinalizeInput): Promise<FinalizeResult> {
+  const { models } = deps;
+  const { lockRead, streamRead, turn, steps, records, unwritten, saved, keptAside, executions } = await readTurnEnd(
+    deps,
+    input,
+  );
+  const savedKeys = new Set(saved.map((m) => m.key));
+  const outcomeOf = (key: string): ToolOutcome | undefined =>
+    (executions.find((e) => e.key === key)?.result as { outcome?: ToolOutcome } | undefined)?.outcome;
+  // Rolled back below, after the record is written: a retry still finds them until then,
+  // and the record never lists them as touched nor lets a reply stand as a claimed save.
+  const rolledBack = new Set(unwritten.map((f) => String(f._id)));
+  const language = input.language ?? detectLanguage(turn.message);
+  const notSavedNote = endOfReply(unwritten, keptAside, input, language);
+  const record: TurnRecordSources = {
+    turnId: input.turnId,
+    runs: input.runs,
+    steps,
+    outcomeOf,
+    savedKeys,
+    notSavedNote,
+  };
+  const { gone, firstSeq, pending, touched } = await recordWithoutGoneFiles(models, turn.sessionId, record, rolledBack);
+  const usage = sumUsage(records);
+  const events = closingEvents(input, turn, steps, notSavedNote);
+  // The session's messages, the task board, the turn's record and what the author saw are
+  // independent writes: together. All are in place before the lock is released and `done` goes out.
+  await Promise.all([
+    recordWhatWasSeen(deps, input, turn, streamRead, events),
+    appendAssistantMessages(
+      models,
+      { turnId: input.turnId, sessionId: turn.sessionId, projectId: turn.projectId },
+      pending,
+      firstSeq,
+    ),
+    finalizeTaskBoard(models, { turnId: input.turnId, projectId: turn.projectId, jobId: turn.jobId }),
+    updateTurnRecord(deps, input, turn, touched, usage),
+  ]);
+  // Empty files nobody wrote into are not work: roll them back (read-only turns, interrupts, dead ends).
+  if (rolledBack.size) await rollBackUnwritten(deps, input.turnId, rolledBack);
+  if (!ACTIVE_TURN_STATUSES.includes(input.status))
+    await releaseSessionLock(
+      models,
+      turn.sessionId,
+      input.turnId,
+      turn.sessionId === input.sessionId ? lockRead : undefined,
+    );
+
+  await publishTurnEnd(deps, input, turn, events);
+  return { rolledBack: [...new Set([...rolledBack, ...gone])] };
+}
+
+/** What finalize reads: the turn, its steps, executions and usage, the files unwritten or kept aside, the messages already saved. */
+async function readTurnEnd(deps: ActivityDeps, input: FinalizeInput) {
+  const { models } = deps;
+  // Independent reads run together (this is on every turn's path).
+  // The turn's steps, executions and usage are read by `_id` (turn-reads.ts), up to the last step it gave out.
+  const lockRead = quiet(models.SessionLock.findById(input.sessionId).lean().exec());
+  // The turn's stream so far, for its record (turn-view-record.ts): read beside the rest.
+  const streamRead = quiet(readTurnStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId)));
+  const [turn, steps, records, unwritten, saved, keptAside] = await Promise.all([
+    models.Turn.findById(input.turnId).lean(),
+    stepsUpTo(models, input.turnId, input.lastStep),
+    usageOf(models, input.turnId, input.lastStep),
+    unwrittenFiles(models, input.turnId),
+    // Messages an earlier attempt already wrote, by the _id each run's message gets (a
+    // `{turnId}` filter reads every session's messages on FerretDB v1).
+    input.runs.length
+      ? models.Message.find({ _id: { $in: input.runs.map((r) => idFromKey(runMessageKey(input.turnId, r.run))) } })
+          .select({ key: 1 })
+          .lean()
+      : [],
+    // Bodies kept aside because the author deleted or edited their file meanwhile (capture.ts).
+    models.File.find({ createdByTurnId: input.turnId, keptFrom: { $ne: null } })
+      .select({ title: 1, keptFrom: 1 })
+      .lean(),
+  ]);
+  if (!turn) throw notFound('Turn', input.turnId);
+  const executions = await executionsOf(models, input.turnId, steps);
+  return { lockRead, streamRead, turn, steps, records, unwritten, saved, keptAside, executions };
+}
+
+/**
+ * The runs' messages not yet on record and the files the turn touched, leaving out the files
+ * rolled back and those already gone; and the first of the sequence numbers reserved for the messages.
+ */
+async function recordWithoutGoneFiles(
+  models: ActivityDeps['models'],
+  sessionId: string,
+  record: TurnRecordSources,
+  rolledBack: Set<string>,
+): Promise<{ gone: Set<string>; firstSeq: number; pending: PendingMessage[]; touched: Set<string> }> {
+  // The messages' sequence numbers are reserved while the files gone are looked up, for the
+  // messages there are before those files are left out: one round trip less at every turn's
+  // end. Leaving files out only takes messages away (a run with no text whose every file is
+  // gone), and such a number stays unused, which the session's readers allow for.
+  const reserving = turnRecord(record, (fileId) => rolledBack.has(fileId)).pending.length;
+  const [gone, firstSeq] = await Promise.all([
+    filesGone(
+      models,
+      record.steps.flatMap((st) =>
+        st.toolCalls.map((c) => record.outcomeOf(`${record.turnId}:${st.step}:${c.id}`)?.fileId),
+      ),
+    ),
+    reserving ? reserveMessageSeqs(models, sessionId, reserving).then((first) => first ?? 1) : 0,
+  ]);
+  const { pending, touched } = turnRecord(record, (fileId) => rolledBack.has(fileId) || gone.has(fileId));
+  return { gone, firstSeq, pending, touched };
+}
+
+type TurnUsage = { p: number; c: number; t: number; est: boolean };
+
+/** The turn's usage records added up. */
+function sumUsage(
+  records: { promptTokens: number; completionTokens: number; totalTokens: number; source?: string | null }[],
+): TurnUsage {
+  // Summed here rather than with $group/$cond: FerretDB v1 lacks $cond, and a turn has few records.
+  return records.reduce<TurnUsage>(
+    (u, r) => ({
+      p: u.p + r.promptTokens,
+      c: u.c + r.completionTokens,
+      t: u.t + r.totalTokens,
+      est: u.est || r.source === 'estimate',
+    }),
+    { p: 0, c: 0, t: 0, est: false },
+  );
+}
+
+/** The turn's own record: its status, routing, runs, files touched, usage and resume point. */
+function updateTurnRecord(
+  deps: ActivityDeps,
+  input: FinalizeInput,
+  turn: { endedAt?: Date | null },
+  touched: Set<string>,
+  usage: TurnUsage,
+) {
+  return deps.models.Turn.updateOne(
+    { _id: input.turnId },
+    {
+      $set: {
+        status: input.status,
+        stopReason: input.stopReason,
+        routing: input.routing,
+        agentRuns: input.runs.map((r) => ({ agent: r.agent, outcome: r.outcome })),
+        filesTouched: [...touched],
+        usage: { promptTokens: usage.p, completionTokens: usage.c, totalTokens: usage.t, estimated: usage.est },
+        resume: input.resume,
+        endedAt: turn.endedAt ?? deps.clock(),
+      },
+    },
+  ).exec();
+}
+
+/** Removes the empty files the turn created and nobody wrote into, with the versions of those that went. */
+async function rollBackUnwritten(deps: ActivityDeps, turnId: string, rolledBack: Set<string>): Promise<void> {
+  const { models } = deps;
+  // Test-only stall: lets a test save the author's text into such a file at this moment.
+  await deps.faults?.pause?.('finalize.before_rollback', { turnId, fileIds: [...rolledBack] });
+  await models.File.deleteMany({ _id: { $in: [...rolledBack] }, words: 0, latestAuthor: 'ai' });
+  // Versions go only with their file: one the author wrote into meanwhile stays, with its history.
+  const kept = await models.File.find({ _id: { $in: [...rolledBack] } })
+    .select({ _id: 1 })
+    .lean();
+  const deleted = [...rolledBack].filter((id) => !kept.some((f) => String(f._id) === id));
+  if (deleted.length) await models.FileVersion.deleteMany({ fileId: { $in: deleted } });
 }
 
 /**

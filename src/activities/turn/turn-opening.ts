@@ -24,40 +24,25 @@ export const DECLINED_REPLY = {
   en: "OK, I'll leave it as it is. Tell me whenever you want to change something.",
 } as const;
 
+type AnnounceInput = { turnId: string; sessionId: string; slot: number; jobId?: string | null };
+type AnswerNoiseInput = {
+  turnId: string;
+  slot: number;
+  kind?: 'noise' | 'declined' | 'direct';
+  text?: string;
+  offer?: JobOffer;
+};
+type ReplyKind = NonNullable<AnswerNoiseInput['kind']>;
+
 export function createTurnOpeningActivities(deps: ActivityDeps) {
-  const { models } = deps;
   return {
-    /** Publishes `turn_started` in the workflow's first slot, and on the session's feed (with the job it writes for, if any). */
     /**
-     * `jobId` comes from the workflow's input (null: not a job's turn); a workflow started
-     * before it was passed leaves it out, and the Turn is read for it.
+     * Publishes `turn_started` in the workflow's first slot, and on the session's feed (with the
+     * job it writes for, if any). `jobId` comes from the workflow's input (null: not a job's
+     * turn); a workflow started before it was passed leaves it out, and the Turn is read for it.
      */
-    async announceTurn(input: {
-      turnId: string;
-      sessionId: string;
-      slot: number;
-      jobId?: string | null;
-    }): Promise<void> {
-      await deps.faults?.pause?.('turn.announce', { turnId: input.turnId });
-      // The turn's stream and the session's feed are independent writes: together.
-      const jobId =
-        input.jobId !== undefined
-          ? Promise.resolve(input.jobId)
-          : models.Turn.findById(input.turnId)
-              .select({ jobId: 1 })
-              .lean()
-              .exec()
-              .then((t) => t?.jobId);
-      await Promise.all([
-        publisherFor(deps, 'turn', input.turnId, input.slot).publish([
-          draft('turn_started', { sessionId: input.sessionId }, { turnId: input.turnId }),
-        ]),
-        jobId.then((id) =>
-          toSessionFeed(deps, input.sessionId, [
-            feedItems.turnStarted({ turnId: input.turnId, sessionId: input.sessionId, jobId: id }),
-          ]),
-        ),
-      ]);
+    async announceTurn(input: AnnounceInput): Promise<void> {
+      return announceTurn(deps, input);
     },
 
     /**
@@ -65,52 +50,92 @@ export function createTurnOpeningActivities(deps: ActivityDeps) {
      * friendly question (in the session's language: the noise itself has none), a declined
      * offer with an acknowledgement, a run-control command with what it did (`direct`).
      */
-    async answerNoise(input: {
-      turnId: string;
-      slot: number;
-      kind?: 'noise' | 'declined' | 'direct';
-      text?: string;
-      offer?: JobOffer;
-    }): Promise<string> {
-      const turn = await models.Turn.findById(input.turnId).lean();
-      if (!turn) throw new Error(`turn ${input.turnId} not found`);
-      const kind = input.kind ?? 'noise';
-      const earlier = await models.Message.find({
-        sessionId: turn.sessionId,
-        role: 'user',
-        turnId: { $ne: input.turnId },
-      })
-        .sort({ seq: -1 })
-        .limit(10)
-        .lean();
-      // The session's language: its substantive messages, then this one ("no thanks" keeps a Chinese session Chinese).
-      const ui = turn.uiLanguage === 'zh' || turn.uiLanguage === 'en' ? turn.uiLanguage : null;
-      const language = sessionLanguage(
-        [...earlier.reverse().map((m) => m.content), ...(kind === 'noise' ? [] : [turn.message])],
-        ui,
-      );
-      const text =
-        kind === 'direct' ? (input.text ?? '') : (kind === 'declined' ? DECLINED_REPLY : NOISE_REPLY)[language];
-      await publisherFor(deps, 'turn', input.turnId, input.slot).publish([
-        draft('content', { delta: text }, { turnId: input.turnId, agent: 'router' }),
-      ]);
-      const key = `${input.turnId}:${kind}`;
-      if (!(await models.Message.exists({ key }))) {
-        const seq = (await reserveMessageSeqs(models, turn.sessionId, 1)) ?? 0;
-        await insertOnce(models.Message, {
-          sessionId: turn.sessionId,
-          projectId: turn.projectId,
-          turnId: input.turnId,
-          role: 'assistant',
-          agent: 'router',
-          content: text,
-          seq,
-          key,
-        });
-      }
-      // A job command asked about: the next turn's plain yes runs it (the turn's own record; a retry sets the same).
-      if (input.offer) await models.Turn.updateOne({ _id: input.turnId }, { $set: { offer: input.offer } });
-      return text;
+    async answerNoise(input: AnswerNoiseInput): Promise<string> {
+      return answerNoise(deps, input);
     },
   };
+}
+
+async function announceTurn(deps: ActivityDeps, input: AnnounceInput): Promise<void> {
+  await deps.faults?.pause?.('turn.announce', { turnId: input.turnId });
+  // The turn's stream and the session's feed are independent writes: together.
+  const jobId =
+    input.jobId !== undefined
+      ? Promise.resolve(input.jobId)
+      : deps.models.Turn.findById(input.turnId)
+          .select({ jobId: 1 })
+          .lean()
+          .exec()
+          .then((t) => t?.jobId);
+  await Promise.all([
+    publisherFor(deps, 'turn', input.turnId, input.slot).publish([
+      draft('turn_started', { sessionId: input.sessionId }, { turnId: input.turnId }),
+    ]),
+    jobId.then((id) =>
+      toSessionFeed(deps, input.sessionId, [
+        feedItems.turnStarted({ turnId: input.turnId, sessionId: input.sessionId, jobId: id }),
+      ]),
+    ),
+  ]);
+}
+
+type OpeningTurn = { sessionId: string; projectId: string; message: string; uiLanguage?: string | null };
+
+/** The session's language: its substantive messages, then this one ("no thanks" keeps a Chinese session Chinese). */
+async function replyLanguage(
+  models: ActivityDeps['models'],
+  turn: OpeningTurn,
+  turnId: string,
+  kind: ReplyKind,
+): Promise<'zh' | 'en'> {
+  const earlier = await models.Message.find({
+    sessionId: turn.sessionId,
+    role: 'user',
+    turnId: { $ne: turnId },
+  })
+    .sort({ seq: -1 })
+    .limit(10)
+    .lean();
+  const ui = turn.uiLanguage === 'zh' || turn.uiLanguage === 'en' ? turn.uiLanguage : null;
+  return sessionLanguage([...earlier.reverse().map((m) => m.content), ...(kind === 'noise' ? [] : [turn.message])], ui);
+}
+
+/** The reply as the turn's message in its session, once (keyed by turn and kind). */
+async function recordReply(
+  models: ActivityDeps['models'],
+  turn: OpeningTurn,
+  turnId: string,
+  kind: ReplyKind,
+  text: string,
+): Promise<void> {
+  const key = `${turnId}:${kind}`;
+  if (!(await models.Message.exists({ key }))) {
+    const seq = (await reserveMessageSeqs(models, turn.sessionId, 1)) ?? 0;
+    await insertOnce(models.Message, {
+      sessionId: turn.sessionId,
+      projectId: turn.projectId,
+      turnId,
+      role: 'assistant',
+      agent: 'router',
+      content: text,
+      seq,
+      key,
+    });
+  }
+}
+
+async function answerNoise(deps: ActivityDeps, input: AnswerNoiseInput): Promise<string> {
+  const { models } = deps;
+  const turn = await models.Turn.findById(input.turnId).lean();
+  if (!turn) throw new Error(`turn ${input.turnId} not found`);
+  const kind = input.kind ?? 'noise';
+  const language = await replyLanguage(models, turn, input.turnId, kind);
+  const text = kind === 'direct' ? (input.text ?? '') : (kind === 'declined' ? DECLINED_REPLY : NOISE_REPLY)[language];
+  await publisherFor(deps, 'turn', input.turnId, input.slot).publish([
+    draft('content', { delta: text }, { turnId: input.turnId, agent: 'router' }),
+  ]);
+  await recordReply(models, turn, input.turnId, kind, text);
+  // A job command asked about: the next turn's plain yes runs it (the turn's own record; a retry sets the same).
+  if (input.offer) await models.Turn.updateOne({ _id: input.turnId }, { $set: { offer: input.offer } });
+  return text;
 }

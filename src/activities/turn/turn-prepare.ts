@@ -30,128 +30,163 @@ import { authorWordEnds } from '../reading/segmenter';
 const uiLanguageOf = (turn: { uiLanguage?: string | null }): 'zh' | 'en' | null =>
   turn.uiLanguage === 'zh' || turn.uiLanguage === 'en' ? turn.uiLanguage : null;
 
+/** Chapter numbers of the files a turn wrote, by title ("the next chapter" follows them). */
+async function deliveredUnits(models: ActivityDeps['models'], fileIds: string[]): Promise<number[]> {
+  if (!fileIds.length) return [];
+  const files = await models.File.find({ _id: { $in: fileIds } })
+    .select({ title: 1 })
+    .lean();
+  return files.flatMap((f) => unitNumbers(f.title)).sort((a, b) => a - b);
+}
+
+async function previousFacts(
+  models: ActivityDeps['models'],
+  sessionId: string,
+  turnId: string,
+  createdAt: Date,
+  recent: Promise<SessionMessages>,
+): Promise<PreviousTurnFacts | null> {
+  // The previous turn by the session's latest messages (then one `_id` read); a `{sessionId}`
+  // filter on turns reads every session's turns on FerretDB v1.
+  const prevId = previousTurnId(await recent, turnId);
+  const prev =
+    prevId === null
+      ? await models.Turn.findOne({ sessionId, _id: { $ne: turnId }, createdAt: { $lte: createdAt } })
+          .sort({ createdAt: -1, _id: -1 })
+          .lean()
+      : prevId === undefined
+        ? null
+        : await models.Turn.findById(prevId).lean();
+  if (!prev) return null;
+  const prevTurnId = String(prev._id);
+  // Its reply (from the session's latest messages when they hold it) and the files it delivered: together.
+  const reply = async () => {
+    const known = latestReply(await recent, (m) => m.turnId === prevTurnId);
+    return known !== null
+      ? known
+      : models.Message.findOne({ turnId: prevTurnId, role: 'assistant' }).sort({ seq: -1 }).lean();
+  };
+  const [lastAssistant, units] = await Promise.all([reply(), deliveredUnits(models, prev.filesTouched)]);
+  const text = lastAssistant?.content ?? '';
+  const resume = (prev.resume as { agent: WorkAgent; remaining: WorkAgent[] } | null) ?? null;
+  return {
+    status: prev.status as TurnStatus,
+    stopReason: prev.stopReason ?? null,
+    routing: (prev.routing as RoutingDecision | null) ?? null,
+    resume,
+    askedQuestion: prev.status === 'awaiting_author' || endsWithQuestion(text),
+    proposedChanges: countProposedChanges(text),
+    question: lastQuestion(text),
+    deliveredUnits: units,
+    offer: (prev.offer as PreviousTurnFacts['offer']) ?? null,
+  };
+}
+
+/** The turn marked running; the session's messages and the project read beside it when the input names them. */
+async function markRunning(deps: ActivityDeps, input: PrepareTurnInput) {
+  const { models } = deps;
+  // Turns that name their session and project (the workflow input has them) read the
+  // session's messages and the project beside the turn, not after it: one round trip less
+  // on the path to the first token.
+  const early = {
+    opening: input.sessionId ? openingReads(models, input.sessionId, input.openingSeq) : null,
+    project: input.projectId ? quiet(models.Project.findById(input.projectId).lean().exec()) : null,
+  };
+  const turn = await models.Turn.findOneAndUpdate(
+    { _id: input.turnId },
+    { $set: { status: 'running' } },
+    { new: true },
+  ).lean();
+  if (!turn) throw notFound('Turn', input.turnId);
+  return { early, turn };
+}
+
+type RunningTurn = Awaited<ReturnType<typeof markRunning>>['turn'];
+
+/** Starts the context's and the router's big reads, when the workflow will take them. */
+function startPrefetches(
+  deps: ActivityDeps,
+  input: PrepareTurnInput,
+  turn: RunningTurn,
+  recent: Promise<SessionMessages>,
+): void {
+  const { models, caches } = deps;
+  // The context's big reads start now, while the router answers (context/prefetch.ts), when
+  // the workflow will take them (a noise message gets no agent run). Their chat history is the
+  // read above when that holds the whole session, else a read of its own started once the
+  // read above is done: the two at once slowed this activity's reads on FerretDB. It reads
+  // from the sequence number the read above started from, not the session's counter again.
+  if (input.prefetch.context)
+    prefetchTurnSources(
+      models,
+      caches,
+      turn,
+      recent.then((r) =>
+        r.complete ? r : readSessionMessages(models, turn.sessionId, undefined, Promise.resolve(r.latestSeq)),
+      ),
+    );
+  // And the router's (router-input.ts), when a router call can follow.
+  if (input.prefetch.router) prefetchRouterInput(models, caches.routerInputs, turn, recent);
+}
+
+/** What the workflow routes by: the author's word ends, the session's language, the project type, the previous turn, length requirements. */
+function preparedTurn(
+  input: PrepareTurnInput,
+  turn: RunningTurn,
+  project: { type: string; summary?: string | null; style?: string | null; notes?: unknown },
+  earlier: { turnId?: string | null; seq: number; content: string }[],
+  previous: PreviousTurnFacts | null,
+): PreparedTurn {
+  const lengthRequirements = [
+    ...findLengthRequirements(turn.message),
+    ...findLengthRequirements([project.summary, project.style, project.notes].join('\n')),
+    ...earlier.filter((m) => m.turnId !== input.turnId).flatMap((m) => findLengthRequirements(m.content)),
+  ];
+  return {
+    wordEnds: authorWordEnds(turn.message),
+    // The session's language: set by the author's substantive messages, kept by "OK" / "👍".
+    language: sessionLanguage(
+      [
+        ...earlier
+          .filter((m) => m.turnId !== input.turnId)
+          .sort((a, b) => a.seq - b.seq)
+          .map((m) => m.content),
+        turn.message,
+      ],
+      uiLanguageOf(turn),
+    ),
+    projectType: project.type as PreparedTurn['projectType'],
+    previous,
+    lengthRequirements: [...new Set(lengthRequirements)].slice(0, 10),
+  };
+}
+
+async function prepareTurn(deps: ActivityDeps, input: PrepareTurnInput): Promise<PreparedTurn> {
+  const { models } = deps;
+  deps.faults?.hit('turn.prepare', { turnId: input.turnId });
+  await deps.faults?.pause?.('turn.prepare', { turnId: input.turnId });
+  const { early, turn } = await markRunning(deps, input);
+  // One read of the session's latest few messages serves this activity and the router
+  // (session-messages.ts); each reads for itself only what it does not hold. The author's
+  // earlier requests are read beside it when the session is longer than it.
+  const opening = (turn.sessionId === input.sessionId && early.opening) || openingReads(models, turn.sessionId);
+  const { recent } = opening;
+  startPrefetches(deps, input, turn, recent);
+  // Everything else depends only on the turn: one round of parallel reads, on the path to the first token.
+  const [project, earlier, previous] = await Promise.all([
+    (turn.projectId === input.projectId && early.project) || models.Project.findById(turn.projectId).lean(),
+    opening.requests,
+    previousFacts(models, turn.sessionId, input.turnId, turn.createdAt, recent),
+  ]);
+  if (!project) throw notFound('Project', turn.projectId);
+  return preparedTurn(input, turn, project, earlier, previous);
+}
+
 /** The activity that opens a turn's work: prepareTurn, with the reads of the previous turn it needs. */
 export function createTurnPrepareActivities(deps: ActivityDeps) {
-  const { models, caches } = deps;
-
-  /** Chapter numbers of the files a turn wrote, by title ("the next chapter" follows them). */
-  async function deliveredUnits(fileIds: string[]): Promise<number[]> {
-    if (!fileIds.length) return [];
-    const files = await models.File.find({ _id: { $in: fileIds } })
-      .select({ title: 1 })
-      .lean();
-    return files.flatMap((f) => unitNumbers(f.title)).sort((a, b) => a - b);
-  }
-
-  async function previousFacts(
-    sessionId: string,
-    turnId: string,
-    createdAt: Date,
-    recent: Promise<SessionMessages>,
-  ): Promise<PreviousTurnFacts | null> {
-    // The previous turn by the session's latest messages (then one `_id` read); a `{sessionId}`
-    // filter on turns reads every session's turns on FerretDB v1.
-    const prevId = previousTurnId(await recent, turnId);
-    const prev =
-      prevId === null
-        ? await models.Turn.findOne({ sessionId, _id: { $ne: turnId }, createdAt: { $lte: createdAt } })
-            .sort({ createdAt: -1, _id: -1 })
-            .lean()
-        : prevId === undefined
-          ? null
-          : await models.Turn.findById(prevId).lean();
-    if (!prev) return null;
-    const prevTurnId = String(prev._id);
-    // Its reply (from the session's latest messages when they hold it) and the files it delivered: together.
-    const reply = async () => {
-      const known = latestReply(await recent, (m) => m.turnId === prevTurnId);
-      return known !== null
-        ? known
-        : models.Message.findOne({ turnId: prevTurnId, role: 'assistant' }).sort({ seq: -1 }).lean();
-    };
-    const [lastAssistant, units] = await Promise.all([reply(), deliveredUnits(prev.filesTouched)]);
-    const text = lastAssistant?.content ?? '';
-    const resume = (prev.resume as { agent: WorkAgent; remaining: WorkAgent[] } | null) ?? null;
-    return {
-      status: prev.status as TurnStatus,
-      stopReason: prev.stopReason ?? null,
-      routing: (prev.routing as RoutingDecision | null) ?? null,
-      resume,
-      askedQuestion: prev.status === 'awaiting_author' || endsWithQuestion(text),
-      proposedChanges: countProposedChanges(text),
-      question: lastQuestion(text),
-      deliveredUnits: units,
-      offer: (prev.offer as PreviousTurnFacts['offer']) ?? null,
-    };
-  }
-
   return {
     async prepareTurn(input: PrepareTurnInput): Promise<PreparedTurn> {
-      deps.faults?.hit('turn.prepare', { turnId: input.turnId });
-      await deps.faults?.pause?.('turn.prepare', { turnId: input.turnId });
-      // Turns that name their session and project (the workflow input has them) read the
-      // session's messages and the project beside the turn, not after it: one round trip less
-      // on the path to the first token.
-      const early = {
-        opening: input.sessionId ? openingReads(models, input.sessionId, input.openingSeq) : null,
-        project: input.projectId ? quiet(models.Project.findById(input.projectId).lean().exec()) : null,
-      };
-      const turn = await models.Turn.findOneAndUpdate(
-        { _id: input.turnId },
-        { $set: { status: 'running' } },
-        { new: true },
-      ).lean();
-      if (!turn) throw notFound('Turn', input.turnId);
-      // One read of the session's latest few messages serves this activity and the router
-      // (session-messages.ts); each reads for itself only what it does not hold. The author's
-      // earlier requests are read beside it when the session is longer than it.
-      const opening = (turn.sessionId === input.sessionId && early.opening) || openingReads(models, turn.sessionId);
-      const { recent } = opening;
-      // The context's big reads start now, while the router answers (context/prefetch.ts), when
-      // the workflow will take them (a noise message gets no agent run). Their chat history is the
-      // read above when that holds the whole session, else a read of its own started once the
-      // read above is done: the two at once slowed this activity's reads on FerretDB. It reads
-      // from the sequence number the read above started from, not the session's counter again.
-      if (input.prefetch.context)
-        prefetchTurnSources(
-          models,
-          caches,
-          turn,
-          recent.then((r) =>
-            r.complete ? r : readSessionMessages(models, turn.sessionId, undefined, Promise.resolve(r.latestSeq)),
-          ),
-        );
-      // And the router's (router-input.ts), when a router call can follow.
-      if (input.prefetch.router) prefetchRouterInput(models, caches.routerInputs, turn, recent);
-      // Everything else depends only on the turn: one round of parallel reads, on the path to the first token.
-      const [project, earlier, previous] = await Promise.all([
-        (turn.projectId === input.projectId && early.project) || models.Project.findById(turn.projectId).lean(),
-        opening.requests,
-        previousFacts(turn.sessionId, input.turnId, turn.createdAt, recent),
-      ]);
-      if (!project) throw notFound('Project', turn.projectId);
-      const lengthRequirements = [
-        ...findLengthRequirements(turn.message),
-        ...findLengthRequirements([project.summary, project.style, project.notes].join('\n')),
-        ...earlier.filter((m) => m.turnId !== input.turnId).flatMap((m) => findLengthRequirements(m.content)),
-      ];
-      return {
-        wordEnds: authorWordEnds(turn.message),
-        // The session's language: set by the author's substantive messages, kept by "OK" / "👍".
-        language: sessionLanguage(
-          [
-            ...earlier
-              .filter((m) => m.turnId !== input.turnId)
-              .sort((a, b) => a.seq - b.seq)
-              .map((m) => m.content),
-            turn.message,
-          ],
-          uiLanguageOf(turn),
-        ),
-        projectType: project.type as PreparedTurn['projectType'],
-        previous,
-        lengthRequirements: [...new Set(lengthRequirements)].slice(0, 10),
-      };
+      return prepareTurn(deps, input);
     },
   };
 }
