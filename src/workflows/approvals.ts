@@ -27,20 +27,18 @@ export async function askAuthor(
 ): Promise<ToolOutcome> {
   const approvalId = approvalIdOf(toolInput.step, toolInput.toolCallId);
   const waitSeconds = st.input.settings.approvalWaitSeconds ?? DEFAULT_WAIT_SECONDS;
-  st.pendingApproval = { ...request, approvalId, toolCallId: toolInput.toolCallId, step: toolInput.step };
-  st.approvalAnswer = null;
-  st.status = 'awaiting_approval';
+  const approval = { ...request, approvalId, toolCallId: toolInput.toolCallId, step: toolInput.step };
+  st.apply({ type: 'approvalAsked', approval });
   await acts.store.requestApproval({
     turnId: st.input.turnId,
-    approval: st.pendingApproval,
+    approval,
     waitSeconds,
     slot: st.nextSlot(),
   });
   upsertSearchAttributes([{ key: SA.TurnStatus, value: 'awaiting_approval' }]);
   const answered = await condition(() => st.approvalAnswer !== null || st.interruptRequested, waitSeconds * 1000);
   const decision: ApprovalVerdict = st.interruptRequested ? 'deny' : answered ? st.approvalAnswer! : 'timeout';
-  st.pendingApproval = null;
-  st.status = 'running';
+  st.apply({ type: 'approvalSettled' });
   upsertSearchAttributes([{ key: SA.TurnStatus, value: 'running' }]);
   // The call again, with the decision: approved it goes ahead, otherwise the agent hears why not.
   const outcome = await acts.short.executeTool.executeWithOptions({ summary: `${label} · ${decision}` }, [

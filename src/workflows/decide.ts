@@ -202,162 +202,193 @@ function capped(d: Decision, s: DecideState): Decision {
   };
 }
 
+/**
+ * What follows the run that ended with `ranFacts`. The rules, in the order the header gives,
+ * are the steps below: each answers with a decision or passes (null) to the next. Whatever is
+ * decided, another run is capped at MAX_AGENT_RUNS.
+ */
 export function decideAfterRun(ranFacts: RunFacts, s: DecideState): DecisionWithCards {
-  let blockedHandoff: DecisionWithCards['blockedHandoff'] = null;
-  let droppedHandoff = false;
-  const done = (decision: Decision): DecisionWithCards => ({
+  const first = breakerStop(ranFacts) ?? earlyEnd(ranFacts, s) ?? emptyFileRound(ranFacts, s);
+  if (first) return { decision: capped(first, s), blockedHandoff: null, droppedHandoff: false };
+  // Past the correction round, the signals it carried apply.
+  const facts = withCarried(ranFacts, s.carried);
+  const handoff = explicitHandoff(facts, s);
+  const decision =
+    handoff.decision ??
+    clarificationStop(facts, s) ??
+    closingQuestion(facts, s) ??
+    plannerRepair(facts, s) ??
+    continuation(facts, s) ??
+    reviewGate(facts, s) ??
+    nextPlanned(s);
+  return {
     decision: capped(decision, s),
-    blockedHandoff,
-    droppedHandoff,
-  });
+    blockedHandoff: handoff.blockedHandoff,
+    droppedHandoff: handoff.droppedHandoff,
+  };
+}
 
-  if (ranFacts.circuitOpen)
-    return done({
+/** The failure breaker tripped (three identical tool failures in a row): the turn fails. */
+function breakerStop(facts: RunFacts): Decision | null {
+  if (!facts.circuitOpen) return null;
+  return {
+    action: 'stop',
+    status: 'failed',
+    reason: 'tool_failure_circuit_open',
+    message: facts.circuitOpen.message,
+    resume: null,
+    errorCode: facts.circuitOpen.reason,
+  };
+}
+
+/**
+ * 0. Empty-file correction round: the agent that created the empty file writes it, once
+ * per file (read-only turns roll it back instead). Whatever the run was about to do —
+ * hand off, or wait for the author — is carried over and applies after the repair.
+ */
+function emptyFileRound(ranFacts: RunFacts, s: DecideState): Decision | null {
+  const empty = ranFacts.emptyFile;
+  if (!s.emptyFileRepair || !empty || s.routing.read_only) return null;
+  if (s.repairedFileIds?.includes(empty.fileId))
+    return {
       action: 'stop',
       status: 'failed',
-      reason: 'tool_failure_circuit_open',
-      message: ranFacts.circuitOpen.message,
-      resume: null,
-      errorCode: ranFacts.circuitOpen.reason,
-    });
-  const early = earlyEnd(ranFacts, s);
-  if (early) return done(early);
-
-  // 0. Empty-file correction round: the agent that created the empty file writes it, once
-  // per file (read-only turns roll it back instead). Whatever the run was about to do —
-  // hand off, or wait for the author — is carried over and applies after the repair.
-  const empty = ranFacts.emptyFile;
-  if (s.emptyFileRepair && empty && !s.routing.read_only) {
-    if (s.repairedFileIds?.includes(empty.fileId))
-      return done({
-        action: 'stop',
-        status: 'failed',
-        reason: 'empty_file_unwritten',
-        message: emptyFileMessage(empty.title, s.language),
-        resume: { agent: ranFacts.agent, remaining: s.remaining },
-        errorCode: 'empty_file_unwritten',
-      });
-    const carriedNow = ranFacts.kind === 'empty_file_repair' ? withCarried(ranFacts, s.carried) : ranFacts;
-    return done({
-      action: 'run',
-      agent: ranFacts.agent,
-      kind: 'empty_file_repair',
-      remaining: s.remaining,
-      note: repairNote(empty.title, empty.fileId),
-      repair: {
-        fileId: empty.fileId,
-        title: empty.title,
-        carried: {
-          handoff: carriedNow.handoff,
-          clarification: carriedNow.clarification,
-          endsWithQuestion: carriedNow.endsWithQuestion,
-          question: carriedNow.question,
-        },
+      reason: 'empty_file_unwritten',
+      message: emptyFileMessage(empty.title, s.language),
+      resume: { agent: ranFacts.agent, remaining: s.remaining },
+      errorCode: 'empty_file_unwritten',
+    };
+  const carriedNow = ranFacts.kind === 'empty_file_repair' ? withCarried(ranFacts, s.carried) : ranFacts;
+  return {
+    action: 'run',
+    agent: ranFacts.agent,
+    kind: 'empty_file_repair',
+    remaining: s.remaining,
+    note: repairNote(empty.title, empty.fileId),
+    repair: {
+      fileId: empty.fileId,
+      title: empty.title,
+      carried: {
+        handoff: carriedNow.handoff,
+        clarification: carriedNow.clarification,
+        endsWithQuestion: carriedNow.endsWithQuestion,
+        question: carriedNow.question,
       },
-    });
-  }
-  const facts = withCarried(ranFacts, s.carried);
+    },
+  };
+}
 
-  // 1. Explicit handoff.
-  if (facts.handoff) {
-    if (s.routing.clarify_first) droppedHandoff = true;
-    // At the review-round cap a handoff back to the reviewer would restart the writer↔reviewer loop.
-    else if (facts.handoff.to === 'quality_reviewer' && reviewCapReached(s)) droppedHandoff = true;
-    else if (s.routing.read_only && agentHasWriteTools(facts.handoff.to))
-      blockedHandoff = {
-        to: facts.handoff.to,
-        message: `Handoff to ${facts.handoff.to} blocked: this turn is read-only.`,
-      };
-    else
-      return done({
-        action: 'run',
-        agent: facts.handoff.to,
-        kind: 'explicit',
-        remaining: s.remaining.filter((a) => a !== facts.handoff!.to),
-        note: facts.handoff.todo ? `${facts.handoff.reason}\nTodo: ${facts.handoff.todo}` : facts.handoff.reason,
-      });
-  }
+/** An explicit handoff's answer: the run it starts, or the card it leaves (blocked) or its being dropped. */
+type HandoffAnswer = Pick<DecisionWithCards, 'blockedHandoff' | 'droppedHandoff'> & { decision: Decision | null };
 
-  // 2. Structured clarification: the turn waits for the author.
-  if (facts.clarification)
-    return done({
-      action: 'stop',
-      status: 'awaiting_author',
-      reason: 'clarification_requested',
-      message: facts.clarification.question,
-      resume: { agent: facts.agent, remaining: s.remaining },
-    });
-
-  // 3. A closing question to the author stops planned handoffs, with two exceptions.
-  if (facts.endsWithQuestion) {
-    if (reviewDue(facts, s))
-      return done({
-        action: 'run',
-        agent: 'quality_reviewer',
-        kind: 'review_gate',
-        remaining: s.remaining.filter((a) => a !== 'quality_reviewer'),
-        note: 'review gate',
-        writerQuestion: facts.question,
-      });
-    if (PLANNERS.includes(facts.agent) && s.routing.write_content && s.remaining.includes('writer')) {
-      const at = s.remaining.indexOf('writer');
-      return done({
-        action: 'run',
-        agent: 'writer',
-        kind: 'writer_after_question',
-        remaining: s.remaining.slice(at + 1),
-        note: 'The author already asked for the prose: go ahead with the recommended option and do not ask again.',
-      });
-    }
-    return done({
-      action: 'stop',
-      status: 'awaiting_author',
-      reason: 'question_to_author',
-      message: facts.question ?? 'The agent asked the author a question.',
-      resume: { agent: facts.agent, remaining: s.remaining },
-    });
-  }
-
-  // 4. Planner pasted the plan into chat only: once per turn, write it into the outline.
-  if (
-    facts.agent === 'planner' &&
-    s.requestAsksForPlan &&
-    !s.plannerRepairDone &&
-    facts.planUnits.length >= 5 &&
-    !s.wroteOutline
-  )
-    return done({
+/** 1. Explicit handoff. */
+function explicitHandoff(facts: RunFacts, s: DecideState): HandoffAnswer {
+  const passed: HandoffAnswer = { decision: null, blockedHandoff: null, droppedHandoff: false };
+  const handoff = facts.handoff;
+  if (!handoff) return passed;
+  if (s.routing.clarify_first) return { ...passed, droppedHandoff: true };
+  // At the review-round cap a handoff back to the reviewer would restart the writer↔reviewer loop.
+  if (handoff.to === 'quality_reviewer' && reviewCapReached(s)) return { ...passed, droppedHandoff: true };
+  if (s.routing.read_only && agentHasWriteTools(handoff.to))
+    return {
+      ...passed,
+      blockedHandoff: { to: handoff.to, message: `Handoff to ${handoff.to} blocked: this turn is read-only.` },
+    };
+  return {
+    ...passed,
+    decision: {
       action: 'run',
-      agent: 'planner',
-      kind: 'planner_repair',
-      remaining: s.remaining,
-      note: `You posted ${facts.planUnits.length} chapter entries in chat but no outline file holds them. Save them into the outline file now.`,
-    });
+      agent: handoff.to,
+      kind: 'explicit',
+      remaining: s.remaining.filter((a) => a !== handoff.to),
+      note: handoff.todo ? `${handoff.reason}\nTodo: ${handoff.todo}` : handoff.reason,
+    },
+  };
+}
 
-  // 5. The run ended right after a finished <file> block: same agent carries on.
-  if (facts.createdFile && facts.endsOnFileBlock && agentHasWriteTools(facts.agent))
-    return done({
-      action: 'run',
-      agent: facts.agent,
-      kind: 'continuation',
-      remaining: s.remaining,
-      note: 'continuation',
-    });
+/** 2. Structured clarification: the turn waits for the author. */
+function clarificationStop(facts: RunFacts, s: DecideState): Decision | null {
+  if (!facts.clarification) return null;
+  return {
+    action: 'stop',
+    status: 'awaiting_author',
+    reason: 'clarification_requested',
+    message: facts.clarification.question,
+    resume: { agent: facts.agent, remaining: s.remaining },
+  };
+}
 
-  // 6. Auto review gate: enough body text written by the writer in successful writes.
+/** 3. A closing question to the author stops planned handoffs, with two exceptions. */
+function closingQuestion(facts: RunFacts, s: DecideState): Decision | null {
+  if (!facts.endsWithQuestion) return null;
   if (reviewDue(facts, s))
-    return done({
+    return {
       action: 'run',
       agent: 'quality_reviewer',
       kind: 'review_gate',
       remaining: s.remaining.filter((a) => a !== 'quality_reviewer'),
       note: 'review gate',
-      writerQuestion: null,
-    });
+      writerQuestion: facts.question,
+    };
+  if (PLANNERS.includes(facts.agent) && s.routing.write_content && s.remaining.includes('writer')) {
+    const at = s.remaining.indexOf('writer');
+    return {
+      action: 'run',
+      agent: 'writer',
+      kind: 'writer_after_question',
+      remaining: s.remaining.slice(at + 1),
+      note: 'The author already asked for the prose: go ahead with the recommended option and do not ask again.',
+    };
+  }
+  return {
+    action: 'stop',
+    status: 'awaiting_author',
+    reason: 'question_to_author',
+    message: facts.question ?? 'The agent asked the author a question.',
+    resume: { agent: facts.agent, remaining: s.remaining },
+  };
+}
 
-  // 7. Next planned agent.
+/** 4. Planner pasted the plan into chat only: once per turn, write it into the outline. */
+function plannerRepair(facts: RunFacts, s: DecideState): Decision | null {
+  const due =
+    facts.agent === 'planner' &&
+    s.requestAsksForPlan &&
+    !s.plannerRepairDone &&
+    facts.planUnits.length >= 5 &&
+    !s.wroteOutline;
+  if (!due) return null;
+  return {
+    action: 'run',
+    agent: 'planner',
+    kind: 'planner_repair',
+    remaining: s.remaining,
+    note: `You posted ${facts.planUnits.length} chapter entries in chat but no outline file holds them. Save them into the outline file now.`,
+  };
+}
+
+/** 5. The run ended right after a finished <file> block: same agent carries on. */
+function continuation(facts: RunFacts, s: DecideState): Decision | null {
+  if (!facts.createdFile || !facts.endsOnFileBlock || !agentHasWriteTools(facts.agent)) return null;
+  return { action: 'run', agent: facts.agent, kind: 'continuation', remaining: s.remaining, note: 'continuation' };
+}
+
+/** 6. Auto review gate: enough body text written by the writer in successful writes. */
+function reviewGate(facts: RunFacts, s: DecideState): Decision | null {
+  if (!reviewDue(facts, s)) return null;
+  return {
+    action: 'run',
+    agent: 'quality_reviewer',
+    kind: 'review_gate',
+    remaining: s.remaining.filter((a) => a !== 'quality_reviewer'),
+    note: 'review gate',
+    writerQuestion: null,
+  };
+}
+
+/** 7. Next planned agent; with none left, the turn is complete. */
+function nextPlanned(s: DecideState): Decision {
   const [next, ...rest] = s.remaining;
-  if (next) return done({ action: 'run', agent: next, kind: 'planned', remaining: rest, note: 'planned handoff' });
-
-  return done({ action: 'complete' });
+  if (next) return { action: 'run', agent: next, kind: 'planned', remaining: rest, note: 'planned handoff' };
+  return { action: 'complete' };
 }

@@ -12,36 +12,31 @@ import type { TurnActivities } from './activities-proxy';
 import type { Decision } from './decide';
 import type { TurnRunState } from './turn-state';
 
-export async function settleHeldText(st: TurnRunState, acts: TurnActivities, next: Decision): Promise<void> {
-  if (st.heldRuns.length === 0) return;
+/** What becomes of held text when `next` follows: the rule above, as a value. */
+export type HeldTextMove = 'keep' | 'drop' | 'release' | 'atTurnEnd';
+
+export function heldTextMove(next: Decision): HeldTextMove {
   if (
     next.action === 'run' &&
     next.agent === 'writer' &&
     (next.kind === 'continuation' || next.kind === 'empty_file_repair')
   )
-    return;
-  const drop = next.action === 'run' && next.agent === 'quality_reviewer';
-  // Released text is text the author has seen; dropped text never was.
-  if (!drop) st.shownText ||= st.heldText;
-  st.heldText = false;
-  if (drop) {
-    for (const rec of st.runs) if (st.heldRuns.includes(rec.run)) rec.textDropped = true;
-    st.heldRuns = [];
-  } else if (next.action === 'run') {
-    await acts.short.releaseHeldText({
-      turnId: st.input.turnId,
-      runs: [...st.heldRuns],
-      slot: st.nextSlot(),
-      agent: 'writer',
-    });
-    st.heldRuns = [];
-  } else {
-    releaseAtTurnEnd(st);
-  }
+    return 'keep';
+  if (next.action === 'run' && next.agent === 'quality_reviewer') return 'drop';
+  return next.action === 'run' ? 'release' : 'atTurnEnd';
 }
 
-/** The turn ends next: finalize publishes the held text, saving an activity round trip. */
-export function releaseAtTurnEnd(st: TurnRunState): void {
-  st.releaseAtFinalize = [...new Set([...st.releaseAtFinalize, ...st.heldRuns])];
-  st.heldRuns = [];
+export async function settleHeldText(st: TurnRunState, acts: TurnActivities, next: Decision): Promise<void> {
+  if (st.heldRuns.length === 0) return;
+  const move = heldTextMove(next);
+  if (move === 'keep') return;
+  st.apply({ type: 'heldText', move });
+  if (move !== 'release') return;
+  await acts.short.releaseHeldText({
+    turnId: st.input.turnId,
+    runs: [...st.heldRuns],
+    slot: st.nextSlot(),
+    agent: 'writer',
+  });
+  st.apply({ type: 'heldText', move: 'released' });
 }

@@ -105,8 +105,9 @@ export async function runChildTurn(st: JobRunState, acts: JobActivities, req: Ch
   let started = false;
   try {
     return await CancellationScope.cancellable(async () => {
-      st.childScope = CancellationScope.current();
-      if (st.cancelRequested) st.childScope.cancel();
+      const scope = CancellationScope.current();
+      st.apply({ type: 'childStarted', scope });
+      if (st.cancelRequested) scope.cancel();
       const { kind, chapter, round } = req.open;
       const label =
         kind === 'outline' ? 'outline' : `chapter ${chapter}${kind === 'revision' ? ` revision ${round}` : ''}`;
@@ -116,7 +117,7 @@ export async function runChildTurn(st: JobRunState, acts: JobActivities, req: Ch
         `open turn · ${label}`,
       );
       turnId = opened.turnId;
-      st.turnId = turnId;
+      st.apply({ type: 'turnOpened', turnId });
       const turnInput: TurnInput = {
         turnId,
         sessionId: input.sessionId,
@@ -151,7 +152,7 @@ export async function runChildTurn(st: JobRunState, acts: JobActivities, req: Ch
       return { kind: 'failed', turnId, message: `${err.message}${err.cause ? `: ${err.cause.message}` : ''}` };
     throw err;
   } finally {
-    st.childScope = null;
+    st.apply({ type: 'childEnded' });
   }
 }
 

@@ -47,7 +47,7 @@ export class JobSteps {
    */
   statusCall(status: JobStatus, message: string, extra: StatusExtra = {}): (slot: number) => Promise<void> {
     const { st } = this;
-    st.status = status;
+    st.apply({ type: 'statusSet', status });
     upsertSearchAttributes([{ key: SA.JobStatus, value: status }]);
     const { summary, ...rest } = extra;
     const facts = {
@@ -93,7 +93,7 @@ export class JobSteps {
       if (st.cancelRequested) return 'cancelled';
       const over = await this.overBudget();
       if (!over) break;
-      st.resumeRequested = false;
+      st.apply({ type: 'awaitingResume' });
       await this.setStatus('paused', over.message, { summary: true });
       paused = over.kind;
       await condition(() => st.resumeRequested || st.cancelRequested);
@@ -130,17 +130,15 @@ export class JobSteps {
   async failAndWait(chapter: number | null, problem: Problem): Promise<Step> {
     const { st } = this;
     const { message, reason } = problem;
-    st.failure = message;
-    // Cleared before the status goes out: a client may resume as soon as it sees `failed`.
-    st.resumeRequested = false;
+    // The resume flag is cleared before the status goes out: a client may resume as soon as it sees `failed`.
+    st.apply({ type: 'failed', message });
     await this.setStatus('failed', st.wording.failed(chapter, reason), {
       failure: { chapter, message, reason },
       summary: true,
     });
     await condition(() => st.resumeRequested || st.cancelRequested);
     if (st.cancelRequested) return 'cancelled';
-    st.failure = null;
-    st.attempt += 1;
+    st.apply({ type: 'retrying' });
     await this.setStatus('running', st.wording.retrying(chapter), { failure: null });
     return 'ok';
   }
@@ -183,13 +181,14 @@ export class JobSteps {
 
   /** Reads which chapters of the range had text before the job (the same answer at every run). */
   async readExisting(): Promise<void> {
-    this.st.existing = new Set(await this.acts.existingChapters({ jobId: this.input.jobId }));
+    const chapters = await this.acts.existingChapters({ jobId: this.input.jobId });
+    this.st.apply({ type: 'existingRead', chapters });
   }
 
   /** A chapter that already had text, left as it is (existing: skip) and reported so. */
   async skipChapter(n: number): Promise<void> {
     const { st } = this;
-    st.skipped += 1;
+    st.apply({ type: 'chapterSkipped' });
     await st.serial((slot) =>
       this.acts.recordJob({
         jobId: this.input.jobId,
@@ -237,7 +236,7 @@ export class JobSteps {
         { turnId: r.turnId },
       ]);
       if (verdict !== 'revise') break;
-      st.revisions += 1;
+      st.apply({ type: 'revisionStarted' });
       r = await this.child(
         {
           open: { jobId, kind: 'revision', chapter: n, attempt: st.attempt, round, reviewTurnId: r.turnId },
@@ -248,7 +247,7 @@ export class JobSteps {
         st.wording.revising(n, round),
       );
     }
-    st.turnId = null;
+    st.apply({ type: 'chapterTurnsOver' });
     const fin = await st.serial((slot) =>
       acts.finishChapter.executeWithOptions({ summary: `finish chapter ${n}` }, [
         { jobId, chapter: n, turnIds, slot, status: st.status, usage: { ...st.usage }, projectId: input.projectId },
@@ -258,8 +257,7 @@ export class JobSteps {
       return (await this.failAndWait(n, { message: `chapter ${n}: ${fin.reason}`, reason: 'no_draft' })) === 'cancelled'
         ? 'cancelled'
         : 'failed';
-    st.words = fin.totalWords;
-    st.chaptersDone = fin.chaptersDone;
+    st.apply({ type: 'chapterFinished', words: fin.totalWords, chaptersDone: fin.chaptersDone });
     return 'ok';
   }
 
@@ -292,7 +290,7 @@ export class JobSteps {
         st.background((slot) => acts.recordJob({ jobId: this.input.jobId, slot, progress: facts }));
       },
     });
-    if (r.kind === 'ended') st.addUsage(r.outcome.usage);
+    if (r.kind === 'ended') st.apply({ type: 'usageAdded', usage: r.outcome.usage });
     return r;
   }
 }

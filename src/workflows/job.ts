@@ -47,31 +47,7 @@ function endsCancelled(root: CancellationScope, result: JobResult): JobResult {
 export async function jobWorkflow(input: JobInput): Promise<JobResult> {
   const st = new JobRunState(input);
   const steps = new JobSteps(st, jobActivities(input.settings, { local: true }));
-
-  setHandler(progressQuery, () => st.snapshot());
-  setHandler(pauseJobSignal, () => {
-    if (st.pauseRequested || st.cancelRequested) return;
-    st.pauseRequested = true;
-    if (st.status === 'running') st.background(steps.statusCall('pausing', st.wording.pausing()));
-  });
-  setHandler(resumeJobSignal, (args) => {
-    if (args?.maxTokens !== undefined) st.maxTokens = args.maxTokens;
-    if (args?.maxCostUsd !== undefined) st.maxCostUsd = args.maxCostUsd;
-    if (st.pauseRequested) {
-      st.pauseRequested = false;
-      if (st.status === 'pausing') st.background(steps.statusCall('running', st.wording.pauseWithdrawn()));
-    }
-    st.resumeRequested = true;
-  });
-  const cancel = (): void => {
-    st.cancelRequested = true;
-    st.childScope?.cancel();
-  };
-  // The signal is kept for clients that send it; the API and chat request a Temporal
-  // cancellation (handle.cancel()), which also ends the workflow as Canceled in Temporal UI.
-  setHandler(cancelJobSignal, cancel);
-  const root = CancellationScope.current();
-  root.cancelRequested.catch(cancel);
+  const root = installJobHandlers(st, steps);
 
   try {
     upsertSearchAttributes([
@@ -92,8 +68,7 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
       await steps.setStatus(startStatus, st.wording.restarted(st.next), { failure: null });
     if (!st.outlineDone) {
       if ((await steps.ensureOutline()) === 'cancelled') return await steps.finish('cancelled');
-      st.outlineDone = true;
-      st.attempt = 1;
+      st.apply({ type: 'outlineDone' });
     }
     while (st.next <= input.to) {
       if ((await steps.checkpoint()) === 'cancelled') break;
@@ -101,16 +76,13 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
       const treatment = st.treatmentOf(st.next);
       if (treatment === 'skip') {
         await steps.skipChapter(st.next);
-        st.next += 1;
-        st.attempt = 1;
+        st.apply({ type: 'chapterPassed', written: false });
         continue;
       }
       const step = await steps.writeChapter(st.next, treatment);
       if (step === 'cancelled') break;
       if (step === 'failed') continue; // resumed: the same chapter again, with a fresh turn
-      st.next += 1;
-      st.attempt = 1;
-      st.chaptersThisRun += 1;
+      st.apply({ type: 'chapterPassed', written: true });
       const due = st.chaptersThisRun >= input.settings.chaptersPerRun || workflowInfo().continueAsNewSuggested;
       if (st.next <= input.to && due) {
         await st.drain();
@@ -122,9 +94,40 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
   } catch (err) {
     // Cancelled while waiting on something (a pause, the failed state, a timer): record and end.
     if (isCancellation(err)) {
-      st.cancelRequested = true;
+      st.apply({ type: 'cancelAsked' });
       return endsCancelled(root, await steps.finish('cancelled'));
     }
     throw err;
   }
+}
+
+/**
+ * The job's messages from outside: the progress query, pause, resume and cancel. A handler
+ * applies the change and, when the job's status changes with it, queues that status's record;
+ * the job's loop reads the rest at its next step. Returns the workflow's root scope, whose
+ * cancellation (the API's and chat's way to cancel) counts as `cancel`.
+ */
+function installJobHandlers(st: JobRunState, steps: JobSteps): CancellationScope {
+  setHandler(progressQuery, () => st.snapshot());
+  setHandler(pauseJobSignal, () => {
+    if (st.pauseRequested || st.cancelRequested) return;
+    st.apply({ type: 'pauseAsked' });
+    if (st.status === 'running') st.background(steps.statusCall('pausing', st.wording.pausing()));
+  });
+  setHandler(resumeJobSignal, (args) => {
+    const withdrawsPause = st.pauseRequested;
+    st.apply({ type: 'resumeAsked', maxTokens: args?.maxTokens, maxCostUsd: args?.maxCostUsd });
+    if (withdrawsPause && st.status === 'pausing')
+      st.background(steps.statusCall('running', st.wording.pauseWithdrawn()));
+  });
+  const cancel = (): void => {
+    st.apply({ type: 'cancelAsked' });
+    st.childScope?.cancel();
+  };
+  // The signal is kept for clients that send it; the API and chat request a Temporal
+  // cancellation (handle.cancel()), which also ends the workflow as Canceled in Temporal UI.
+  setHandler(cancelJobSignal, cancel);
+  const root = CancellationScope.current();
+  root.cancelRequested.catch(cancel);
+  return root;
 }

@@ -6,7 +6,6 @@
  */
 import type { ToolInput, ToolOutcome } from '../core/turn/turn-types';
 import type { TurnActivities } from './activities-proxy';
-import type { FailureBreaker } from './turn-state';
 
 export async function runParallelBatch(acts: TurnActivities, input: ToolInput, label: string): Promise<ToolOutcome> {
   const { count } = await acts.store.prepareParallel.executeWithOptions({ summary: `${label} · check batch` }, [input]);
@@ -20,15 +19,4 @@ export async function runParallelBatch(acts: TurnActivities, input: ToolInput, l
     );
   // Gathers what the sub-tasks stored (or reports the refusal) and publishes the one card.
   return acts.store.finishParallel.executeWithOptions({ summary: `${label} · results` }, [input]);
-}
-
-/**
- * The failure breaker sees a batch as its sub-tasks, in order: three identical failing
- * reads trip it whether they came one by one or in a batch. A refused batch is one failure.
- */
-export function recordBatch(breaker: FailureBreaker, outcome: ToolOutcome): ReturnType<FailureBreaker['record']> {
-  if (!outcome.ok || !outcome.subOutcomes) return breaker.record(outcome);
-  let tripped: ReturnType<FailureBreaker['record']> = null;
-  for (const sub of outcome.subOutcomes) tripped ??= breaker.record(sub);
-  return tripped;
 }

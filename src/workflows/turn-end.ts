@@ -11,7 +11,6 @@ import type { TurnActivities } from './activities-proxy';
 import { activityError, isActivityFailure } from './activity-errors';
 import { Interrupted } from './agent-run';
 import type { Decision } from './decide';
-import { releaseAtTurnEnd } from './held-text';
 import { offerSuggestions } from './suggestions';
 import type { TurnRunState } from './turn-state';
 
@@ -39,7 +38,7 @@ export function endOf(decision: Exclude<Decision, { action: 'run' }>): TurnEnd {
 /** An interrupt, a cancellation or an activity that gave up ends the turn; anything else is a bug (rethrown). */
 export function endOnError(st: TurnRunState, err: unknown): TurnEnd | null {
   if (err instanceof Interrupted || isCancellation(err)) {
-    keepRunInFlight(st, 'interrupted');
+    st.apply({ type: 'runCut', outcome: 'interrupted' });
     return {
       status: 'interrupted',
       stopReason: 'interrupted',
@@ -50,7 +49,7 @@ export function endOnError(st: TurnRunState, err: unknown): TurnEnd | null {
   }
   // A local activity's failure (activity-errors.ts) counts too.
   if (err instanceof ActivityFailure || isActivityFailure(err)) {
-    keepRunInFlight(st, 'failed');
+    st.apply({ type: 'runCut', outcome: 'failed' });
     // An activity gave up after its retries (or was rejected as a bad request): the turn
     // fails visibly, with what was saved so far kept.
     const cause = activityError(err);
@@ -59,28 +58,17 @@ export function endOnError(st: TurnRunState, err: unknown): TurnEnd | null {
       status: 'failed',
       stopReason: null,
       stopMessage: null,
-      resume: st.agent ? { agent: st.agent, remaining: st.remaining } : null,
+      resume: st.agent ? { agent: st.agent, remaining: [...st.remaining] } : null,
       error: { code: 'activity_failed', message: cause?.message ?? err.message },
     };
   }
   return null;
 }
 
-/**
- * A turn that fails or is interrupted mid-run still records that run, so its text (held or
- * streamed) is saved in the assistant message, and publishes held writer text instead of
- * losing it: nothing follows that could replace it.
- */
-function keepRunInFlight(st: TurnRunState, outcome: 'interrupted' | 'failed'): void {
-  if (st.agent && st.run > 0 && !st.runs.some((r) => r.run === st.run))
-    st.runs.push({ run: st.run, agent: st.agent, kind: st.currentKind, outcome, textDropped: false });
-  releaseAtTurnEnd(st);
-}
-
 export async function finalizeTurn(st: TurnRunState, acts: TurnActivities, end: TurnEnd): Promise<TurnOutcome> {
   const { input } = st;
   await offerSuggestions(input, end.status, st.language);
-  st.status = end.status;
+  st.apply({ type: 'ended', status: end.status });
   upsertSearchAttributes([{ key: SA.TurnStatus, value: end.status }]);
   // Finalizing must happen even when the workflow itself is being cancelled.
   const finalized = await CancellationScope.nonCancellable(() =>
@@ -88,10 +76,10 @@ export async function finalizeTurn(st: TurnRunState, acts: TurnActivities, end: 
       ...end,
       turnId: input.turnId,
       slot: st.nextSlot(),
-      runs: st.runs,
+      runs: [...st.runs],
       routing: st.routing,
-      deferredStops: st.blockedHandoffs,
-      releaseHeldRuns: st.releaseAtFinalize,
+      deferredStops: [...st.blockedHandoffs],
+      releaseHeldRuns: [...st.releaseAtFinalize],
       lastStep: st.step,
       ...(st.language ? { language: st.language } : {}),
       sessionId: input.sessionId,

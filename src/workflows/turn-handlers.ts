@@ -1,7 +1,7 @@
 /**
  * The turn's messages from outside: the state query, steering, interrupt, and the
- * author's answer to a pending approval. Handlers only change the run state; the turn's loop
- * reads it at its next step, so a message never races an activity.
+ * author's answer to a pending approval. Handlers only apply a change to the run state; the
+ * turn's loop reads it at its next step, so a message never races an activity.
  */
 import { setHandler } from '@temporalio/workflow';
 import { decideApprovalUpdate, interruptSignal, stateQuery, steerSignal } from '../core/turn/messages';
@@ -11,17 +11,17 @@ import type { TurnRunState } from './turn-state';
 export function installTurnHandlers(st: TurnRunState, cancelModelCall: () => void): void {
   setHandler(stateQuery, () => st.snapshot());
   setHandler(steerSignal, ({ message }) => {
-    st.steering.push(message.slice(0, 4000));
+    st.apply({ type: 'steered', message: message.slice(0, 4000) });
   });
   setHandler(interruptSignal, () => {
-    st.interruptRequested = true;
+    st.apply({ type: 'interruptRequested' });
     cancelModelCall();
   });
   // The author's answer to the pending approval; any other id was decided or expired (409 at the API).
   setHandler(
     decideApprovalUpdate,
     ({ approvalId, decision }) => {
-      st.approvalAnswer = decision;
+      st.apply({ type: 'approvalAnswered', decision });
       return { approvalId, decision };
     },
     {

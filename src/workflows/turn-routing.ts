@@ -34,7 +34,10 @@ export function readsToPrefetch(input: TurnInput): { context: boolean; router: b
   return { context: !noise, router: !noise && !input.jobId && input.settings.routerStrategy !== 'off' };
 }
 
-/** Sets `st.routing`, or answers the author without a model and says how the turn ends. */
+/**
+ * Chooses the turn's routing (applied as the `routed` change), or answers the author without a
+ * model and says how the turn ends.
+ */
 export async function routeOrAnswer(
   st: TurnRunState,
   acts: TurnActivities,
@@ -61,9 +64,10 @@ export async function routeOrAnswer(
     routerOff(input, message) ??
     preRoute(reading, prepared.previous) ??
     (await routeWithFallback(acts, input.turnId));
-  st.routing = applyConfirmationGuard(routing, message, prepared.previous);
+  const guarded = applyConfirmationGuard(routing, message, prepared.previous);
+  st.apply({ type: 'routed', routing: guarded });
   // "不用了" / "no thanks" to an offered step: acknowledged without a model, nothing written.
-  if (st.routing.source === 'decline_offer') {
+  if (guarded.source === 'decline_offer') {
     await acts.short.answerNoise({ turnId: input.turnId, slot: st.nextSlot(), kind: 'declined' });
     return COMPLETED;
   }

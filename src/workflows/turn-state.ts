@@ -1,26 +1,106 @@
 /**
- * Mutable state of one turn inside the workflow. Everything here is rebuilt by replay,
- * so it may only change in response to activity results, signals and workflow code.
+ * The state of one turn inside the workflow, and the one place it changes. Each phase of the
+ * turn — routing, a run's model steps and tool calls, the decision after a run, the held text,
+ * an approval, the end — says what happened as a {@link TurnChange}, and `apply` takes it in;
+ * the phases read the state through its getters and never assign to it.
+ * Everything here is rebuilt by replay, so it may only change in response to activity
+ * results, signals and workflow code.
  */
 import { handoffText } from '../core/author-words';
-import { type Usage, zeroUsage } from '../core/usage';
-import type { AnyEventDraft } from '../core/events';
-import type { AgentRunRecord, PendingApproval, ToolOutcome, TurnInput, TurnState } from '../core/turn/turn-types';
+import { addUsage, type Usage, zeroUsage } from '../core/usage';
+import { type AnyEventDraft, draft, type UsageData } from '../core/events';
+import type {
+  AgentRunRecord,
+  LlmStepResult,
+  PendingApproval,
+  PreparedTurn,
+  RunKind,
+  ToolOutcome,
+  TurnInput,
+  TurnState,
+} from '../core/turn/turn-types';
 import type { TurnStatus } from '../core/domain';
-import { draft } from '../core/events';
-import type { PreparedTurn, RunKind } from '../core/turn/turn-types';
+import { isBodyFileType } from '../core/book/file-types';
 import { requestAsksForPlan } from '../core/words/routing';
 import type { CarriedSignals, DecideState, Decision, RunFacts } from './decide';
 import { buildPacket, type DeliveredFile } from './packets';
 import type { RoutingDecision, WorkAgent } from '../core/plans';
 
-/** The run the turn starts next, as a decision (or the routing, for the first) names it. */
+/** The run the turn starts next, as a decision (or the routing, for the first) names it, and the plan after it. */
 export interface NextRun {
   agent: WorkAgent;
   kind: RunKind;
   note: string;
   writerQuestion?: string | null;
+  /** The planned agents still to come once this run has started. */
+  remaining: WorkAgent[];
 }
+
+/** The `<file>` body a model step captured (and saved itself). */
+export type BodyCapture = NonNullable<LlmStepResult['capture']>;
+
+/** What the failure breaker says when it trips. */
+export type BreakerTrip = {
+  reason: 'repeated_unavailable_tool_call' | 'tool_failure_circuit_open';
+  message: string;
+};
+
+/**
+ * What happened in a turn, said by the phase it happened in; {@link TurnRunState.apply} takes
+ * it in. A phase applies its change where it happens — between the same activity calls as
+ * always — so the commands the turn sends, and what the state query shows between them, do not
+ * depend on how the code is cut into phases.
+ */
+export type TurnChange =
+  // Messages from outside (turn-handlers.ts): the loop reads them at its next step.
+  /** Steering from the author: shown, and sent to the model, with the next model step. */
+  | { type: 'steered'; message: string }
+  /** The author asked to stop: the run leaves at its next check (the model call is cancelled meanwhile). */
+  | { type: 'interruptRequested' }
+  /** The author's answer to the pending approval. */
+  | { type: 'approvalAnswered'; decision: 'approve' | 'deny' }
+
+  // Before the first run (turn.ts, turn-routing.ts).
+  /** prepareTurn answered: the session's reply language. */
+  | { type: 'prepared'; language: 'zh' | 'en' }
+  /** The turn's routing, once chosen (before any run, and also when no run follows). */
+  | { type: 'routed'; routing: RoutingDecision }
+
+  // One agent run (turn.ts, agent-run.ts, approvals.ts).
+  /** Run `next` starts after `from`'s: counted, announced (handoff card, agent_selected), the plan moved on. */
+  | { type: 'runStarted'; next: NextRun; from: WorkAgent | null }
+  /**
+   * A model step starts: it takes the steering and the queued events with it. `holdChat`: the
+   * writer's chat text of this run is held until we know whether a review follows.
+   */
+  | { type: 'stepStarted'; holdChat: boolean }
+  /** The model step answered: whether its chat text was held or shown (null: it had none), and its usage. */
+  | { type: 'modelAnswered'; text: 'held' | 'shown' | null; usage: UsageData }
+  /** The model step saved the `<file>` body it captured, with this outcome. */
+  | { type: 'bodySaved'; agent: WorkAgent; saved: ToolOutcome; capture: BodyCapture }
+  /** A tool call of the step ended with `outcome`: the files it wrote, and the failure breaker's count. */
+  | { type: 'toolFinished'; agent: WorkAgent; outcome: ToolOutcome }
+  /** A call waits for the author's approval (status `awaiting_approval`). */
+  | { type: 'approvalAsked'; approval: PendingApproval }
+  /** The wait is over (answered, interrupted or timed out): the turn runs again. */
+  | { type: 'approvalSettled' }
+
+  // After a run (turn.ts, held-text.ts).
+  /** The run of `kind` ended and `decideAfterRun` chose what follows (with a handoff it blocked, if any). */
+  | { type: 'decided'; kind: RunKind; decision: Decision; blockedHandoff: { message: string } | null }
+  /**
+   * What becomes of the held writer text (held-text.ts says when which): `drop` (a reviewer
+   * takes over), `release` (another agent runs: it counts as shown, and its runs stay held until
+   * the releasing activity has run — `released` — so a turn that fails meanwhile still
+   * publishes them at finalize), `atTurnEnd` (finalize publishes it).
+   */
+  | { type: 'heldText'; move: 'drop' | 'release' | 'released' | 'atTurnEnd' }
+
+  // The end (turn-end.ts).
+  /** The turn fails or is interrupted mid-run: that run is still recorded, its held text published at finalize. */
+  | { type: 'runCut'; outcome: 'interrupted' | 'failed' }
+  /** The turn ends with `status`. */
+  | { type: 'ended'; status: TurnStatus };
 
 /** Default of REVIEW_MAX_ROUNDS for turns whose settings do not name it. */
 const DEFAULT_REVIEW_MAX_ROUNDS = 2;
@@ -30,9 +110,7 @@ export class FailureBreaker {
   private signature = '';
   private count = 0;
 
-  record(
-    o: ToolOutcome,
-  ): { reason: 'repeated_unavailable_tool_call' | 'tool_failure_circuit_open'; message: string } | null {
+  record(o: ToolOutcome): BreakerTrip | null {
     if (o.ok) {
       this.signature = '';
       this.count = 0;
@@ -50,68 +128,228 @@ export class FailureBreaker {
   }
 }
 
+/**
+ * The failure breaker sees a batch as its sub-tasks, in order: three identical failing
+ * reads trip it whether they came one by one or in a batch. A refused batch is one failure.
+ */
+function recordBatch(breaker: FailureBreaker, outcome: ToolOutcome): BreakerTrip | null {
+  if (!outcome.ok || !outcome.subOutcomes) return breaker.record(outcome);
+  let tripped: BreakerTrip | null = null;
+  for (const sub of outcome.subOutcomes) tripped ??= breaker.record(sub);
+  return tripped;
+}
+
+/** A file created without content, waiting for its body. */
+export type EmptyFile = { fileId: string; title: string; isBody: boolean };
+/** A file delivered in this turn, with the body words written into it. */
+export type Delivered = DeliveredFile & { bodyWords: number };
+
 export class TurnRunState {
-  status: TurnStatus = 'running';
-  slot = 0;
-  step = 0;
-  run = 0;
-  agent: WorkAgent | null = null;
-  routing: RoutingDecision | null = null;
-  remaining: WorkAgent[] = [];
-  runs: AgentRunRecord[] = [];
+  #status: TurnStatus = 'running';
+  #slot = 0;
+  #step = 0;
+  #run = 0;
+  #agent: WorkAgent | null = null;
+  #routing: RoutingDecision | null = null;
+  #remaining: WorkAgent[] = [];
+  #runs: AgentRunRecord[] = [];
   /** Body words the writer put into draft/script files in successful writes this turn. */
-  bodyWords = 0;
-  bodyWordsReviewed = 0;
-  wroteOutline = false;
-  plannerRepairDone = false;
-  pendingFileId: string | null = null;
-  pendingFileIsBody = false;
+  #bodyWords = 0;
+  #bodyWordsReviewed = 0;
+  #wroteOutline = false;
+  #plannerRepairDone = false;
+  #pendingFileId: string | null = null;
+  #pendingFileIsBody = false;
   /** A file created without content that has no body yet (cleared when a body is saved into it). */
-  emptyFile: { fileId: string; title: string; isBody: boolean } | null = null;
+  #emptyFile: EmptyFile | null = null;
   /** Files that already had their one empty-file correction round. */
-  repairedFileIds: string[] = [];
+  #repairedFileIds: string[] = [];
   /** What the run interrupted by a correction round was about to do. */
-  carried: CarriedSignals | null = null;
+  #carried: CarriedSignals | null = null;
   /** Review-gate runs so far (REVIEW_MAX_ROUNDS caps them). */
-  reviewRounds = 0;
+  #reviewRounds = 0;
   /** Kind of the run in flight: recorded if the turn fails or is interrupted mid-run. */
-  currentKind: AgentRunRecord['kind'] = 'initial';
+  #currentKind: AgentRunRecord['kind'] = 'initial';
   /** Chat text already shown to the author in this turn (the shaper separates what follows). */
-  shownText = false;
+  #shownText = false;
   /** Held runs produced chat text (shown if released, gone if dropped). */
-  heldText = false;
-  delivered: (DeliveredFile & { bodyWords: number })[] = [];
+  #heldText = false;
+  #delivered: Delivered[] = [];
   /** Writer runs whose chat text is held until we know whether a review follows. */
-  heldRuns: number[] = [];
+  #heldRuns: number[] = [];
   /** Held runs whose text finalize publishes (the turn ended without a review). */
-  releaseAtFinalize: number[] = [];
-  steering: string[] = [];
-  interruptRequested = false;
+  #releaseAtFinalize: number[] = [];
+  #steering: string[] = [];
+  #interruptRequested = false;
   /** The session's reply language, once the turn is prepared. */
-  language: 'zh' | 'en' | null = null;
+  #language: 'zh' | 'en' | null = null;
   /** The approval the turn waits for, and the author's answer once the update brings it. */
-  pendingApproval: PendingApproval | null = null;
-  approvalAnswer: 'approve' | 'deny' | null = null;
-  blockedHandoffs: { reason: 'read_only_handoff_blocked'; message: string }[] = [];
-  usage: Usage = zeroUsage();
-  readonly breaker = new FailureBreaker();
+  #pendingApproval: PendingApproval | null = null;
+  #approvalAnswer: 'approve' | 'deny' | null = null;
+  #blockedHandoffs: { reason: 'read_only_handoff_blocked'; message: string }[] = [];
+  #usage: Usage = zeroUsage();
+  readonly #breaker = new FailureBreaker();
+  /** The breaker's answer to the last tool outcome: set once three identical failures tripped it. */
+  #tripped: BreakerTrip | null = null;
   /** Events to publish ahead of the next LLM step (agent switch, handoff, steering). */
-  prelude: AnyEventDraft[] = [];
+  #prelude: AnyEventDraft[] = [];
 
   constructor(readonly input: TurnInput) {}
 
+  // The read-only view: what the phases read. Arrays and objects are the state's own, typed read-only.
+  get status(): TurnStatus {
+    return this.#status;
+  }
+  get step(): number {
+    return this.#step;
+  }
+  get run(): number {
+    return this.#run;
+  }
+  get agent(): WorkAgent | null {
+    return this.#agent;
+  }
+  get routing(): RoutingDecision | null {
+    return this.#routing;
+  }
+  get remaining(): readonly WorkAgent[] {
+    return this.#remaining;
+  }
+  get runs(): readonly Readonly<AgentRunRecord>[] {
+    return this.#runs;
+  }
+  get bodyWords(): number {
+    return this.#bodyWords;
+  }
+  get pendingFileId(): string | null {
+    return this.#pendingFileId;
+  }
+  get pendingFileIsBody(): boolean {
+    return this.#pendingFileIsBody;
+  }
+  get emptyFile(): Readonly<EmptyFile> | null {
+    return this.#emptyFile;
+  }
+  get reviewRounds(): number {
+    return this.#reviewRounds;
+  }
+  get shownText(): boolean {
+    return this.#shownText;
+  }
+  get heldText(): boolean {
+    return this.#heldText;
+  }
+  get delivered(): readonly Readonly<Delivered>[] {
+    return this.#delivered;
+  }
+  get heldRuns(): readonly number[] {
+    return this.#heldRuns;
+  }
+  get releaseAtFinalize(): readonly number[] {
+    return this.#releaseAtFinalize;
+  }
+  get steering(): readonly string[] {
+    return this.#steering;
+  }
+  get prelude(): readonly AnyEventDraft[] {
+    return this.#prelude;
+  }
+  get interruptRequested(): boolean {
+    return this.#interruptRequested;
+  }
+  get language(): 'zh' | 'en' | null {
+    return this.#language;
+  }
+  get pendingApproval(): Readonly<PendingApproval> | null {
+    return this.#pendingApproval;
+  }
+  get approvalAnswer(): 'approve' | 'deny' | null {
+    return this.#approvalAnswer;
+  }
+  get blockedHandoffs(): readonly Readonly<{ reason: 'read_only_handoff_blocked'; message: string }>[] {
+    return this.#blockedHandoffs;
+  }
+  get usage(): Readonly<Usage> {
+    return this.#usage;
+  }
+  /** Set when the last tool outcome tripped the failure breaker. */
+  get tripped(): BreakerTrip | null {
+    return this.#tripped;
+  }
+
+  /**
+   * Takes the next stream slot. The one change outside `apply`: its value is used where it is
+   * taken, inside an activity's arguments, in the order the calls are made.
+   */
   nextSlot(): number {
-    return ++this.slot;
+    return ++this.#slot;
+  }
+
+  /** The one place the turn's state changes: a phase says what happened, the state takes it in. */
+  apply(change: TurnChange): void {
+    switch (change.type) {
+      case 'steered':
+        this.#steering.push(change.message);
+        return;
+      case 'interruptRequested':
+        this.#interruptRequested = true;
+        return;
+      case 'approvalAnswered':
+        this.#approvalAnswer = change.decision;
+        return;
+      case 'prepared':
+        this.#language = change.language;
+        return;
+      case 'routed':
+        this.#routing = change.routing;
+        return;
+      case 'runStarted':
+        return this.#runStarted(change.next, change.from);
+      case 'stepStarted':
+        return this.#stepStarted(change.holdChat);
+      case 'modelAnswered':
+        if (change.text === 'held') this.#heldText = true;
+        else if (change.text === 'shown') this.#shownText = true;
+        this.#usage = addUsage(this.#usage, change.usage);
+        return;
+      case 'bodySaved':
+        return this.#bodySaved(change.agent, change.saved, change.capture);
+      case 'toolFinished':
+        this.#noteWrite(change.agent, change.outcome);
+        this.#tripped = recordBatch(this.#breaker, change.outcome);
+        return;
+      case 'approvalAsked':
+        this.#pendingApproval = change.approval;
+        this.#approvalAnswer = null;
+        this.#status = 'awaiting_approval';
+        return;
+      case 'approvalSettled':
+        this.#pendingApproval = null;
+        this.#status = 'running';
+        return;
+      case 'decided':
+        return this.#decided(change.kind, change.decision, change.blockedHandoff);
+      case 'heldText':
+        return this.#heldTextMoved(change.move);
+      case 'runCut':
+        return this.#runCut(change.outcome);
+      case 'ended':
+        this.#status = change.status;
+        return;
+      default:
+        return unknownChange(change);
+    }
   }
 
   /**
    * Starts run `next` (after `from`'s run, if any): counts it and queues the events that
    * announce it (a handoff card, then `agent_selected`) ahead of its first model step.
    */
-  beginRun(next: NextRun, from: WorkAgent | null): void {
+  #runStarted(next: NextRun, from: WorkAgent | null): void {
     const turnId = this.input.turnId;
-    this.run += 1;
-    this.agent = next.agent;
+    this.#remaining = next.remaining;
+    this.#run += 1;
+    this.#agent = next.agent;
     if (from && next.kind !== 'initial') {
       const handoff = {
         from,
@@ -119,22 +357,113 @@ export class TurnRunState {
         kind: handoffKind(next.kind),
         reason: next.note.split('\n')[0]!.slice(0, 300),
       };
-      this.prelude.push(
-        draft('handoff', { ...handoff, text: handoffText(handoff, this.language ?? 'en') }, { turnId }),
+      this.#prelude.push(
+        draft('handoff', { ...handoff, text: handoffText(handoff, this.#language ?? 'en') }, { turnId }),
       );
     }
-    const reason = next.kind === 'initial' ? `routing: ${this.routing!.source}` : next.kind;
-    this.prelude.push(
+    const reason = next.kind === 'initial' ? `routing: ${this.#routing!.source}` : next.kind;
+    this.#prelude.push(
       draft(
         'agent_selected',
-        { agent: next.agent, reason, plan: this.routing!.workflow_plan, run: this.run },
+        { agent: next.agent, reason, plan: this.#routing!.workflow_plan, run: this.#run },
         { turnId, agent: next.agent },
       ),
     );
-    if (next.agent === 'quality_reviewer' && next.kind === 'review_gate') this.bodyWordsReviewed = this.bodyWords;
+    if (next.agent === 'quality_reviewer' && next.kind === 'review_gate') this.#bodyWordsReviewed = this.#bodyWords;
     if (next.agent === 'quality_reviewer' && (next.kind === 'review_gate' || next.kind === 'explicit'))
-      this.reviewRounds += 1;
-    this.currentKind = next.kind;
+      this.#reviewRounds += 1;
+    this.#currentKind = next.kind;
+  }
+
+  /** The step took the steering and the queued events (read just before); a held run is listed once. */
+  #stepStarted(holdChat: boolean): void {
+    this.#step += 1;
+    this.#steering = [];
+    this.#prelude = [];
+    if (holdChat && !this.#heldRuns.includes(this.#run)) this.#heldRuns.push(this.#run);
+  }
+
+  #bodySaved(agent: WorkAgent, saved: ToolOutcome, capture: BodyCapture): void {
+    this.#noteWrite(agent, saved);
+    // Body text saved into the empty file: it is written (an empty <file></file> block is not).
+    // A file the author deleted or wrote into meanwhile gets no correction round: the body is kept beside it.
+    const keptAside = !saved.ok && (saved.errorType === 'file_deleted' || saved.errorType === 'stale_content');
+    if (this.#emptyFile?.fileId === capture.fileId && (keptAside || (saved.ok && (capture.words ?? capture.chars) > 0)))
+      this.#emptyFile = null;
+    if (capture.closed) {
+      this.#pendingFileId = null;
+      this.#pendingFileIsBody = false;
+    }
+  }
+
+  /** Folds one tool/file-save outcome into the turn's bookkeeping. */
+  #noteWrite(agent: WorkAgent, o: ToolOutcome): void {
+    if (!o.ok) return;
+    this.#noteFile(o);
+    if (o.name === 'create_file' && (o.op === 'created' || o.op === 'opened') && o.pendingBody) {
+      this.#pendingFileId = o.fileId ?? null;
+      this.#pendingFileIsBody = isBodyFileType(o.fileType);
+      if (o.fileId) this.#emptyFile = { fileId: o.fileId, title: o.title ?? '', isBody: this.#pendingFileIsBody };
+    }
+    if (o.name === 'edit_file' && o.op === 'edited' && this.#emptyFile?.fileId === o.fileId) this.#emptyFile = null;
+    if (o.fileType === 'outline' && (o.op === 'edited' || (o.op === 'created' && !o.pendingBody)))
+      this.#wroteOutline = true;
+    if (agent === 'writer' && o.bodyWords) this.#bodyWords += o.bodyWords;
+  }
+
+  #noteFile(o: ToolOutcome): void {
+    if (!o.ok || !o.fileId || !o.title || !o.fileType) return;
+    if (o.op !== 'created' && o.op !== 'edited' && o.op !== 'opened') return;
+    const existing = this.#delivered.find((f) => f.fileId === o.fileId);
+    if (existing) existing.bodyWords += o.bodyWords ?? 0;
+    else this.#delivered.push({ fileId: o.fileId, title: o.title, type: o.fileType, bodyWords: o.bodyWords ?? 0 });
+  }
+
+  /** Records the ended run of `kind` and what was decided after it. */
+  #decided(kind: RunKind, decision: Decision, blockedHandoff: { message: string } | null): void {
+    if (kind === 'planner_repair') this.#plannerRepairDone = true;
+    if (kind === 'empty_file_repair') this.#carried = null;
+    if (decision.action === 'run' && decision.repair) {
+      // The correction round writes into the same file: it is pending again for the body.
+      this.#repairedFileIds.push(decision.repair.fileId);
+      this.#carried = decision.repair.carried;
+      this.#pendingFileId = decision.repair.fileId;
+      this.#pendingFileIsBody = this.#emptyFile?.isBody ?? false;
+    }
+    if (blockedHandoff)
+      this.#blockedHandoffs.push({ reason: 'read_only_handoff_blocked', message: blockedHandoff.message });
+    this.#runs.push({ run: this.#run, agent: this.#agent!, kind, outcome: outcomeLabel(decision), textDropped: false });
+  }
+
+  #heldTextMoved(move: 'drop' | 'release' | 'released' | 'atTurnEnd'): void {
+    if (move === 'released') {
+      this.#heldRuns = [];
+      return;
+    }
+    // Released text is text the author has seen; dropped text never was.
+    if (move !== 'drop') this.#shownText ||= this.#heldText;
+    this.#heldText = false;
+    if (move === 'drop') {
+      for (const rec of this.#runs) if (this.#heldRuns.includes(rec.run)) rec.textDropped = true;
+      this.#heldRuns = [];
+    } else if (move === 'atTurnEnd') this.#releaseHeldAtFinalize();
+  }
+
+  /** The turn ends next: finalize publishes the held text, saving an activity round trip. */
+  #releaseHeldAtFinalize(): void {
+    this.#releaseAtFinalize = [...new Set([...this.#releaseAtFinalize, ...this.#heldRuns])];
+    this.#heldRuns = [];
+  }
+
+  /**
+   * A turn that fails or is interrupted mid-run still records that run, so its text (held or
+   * streamed) is saved in the assistant message, and publishes held writer text instead of
+   * losing it: nothing follows that could replace it.
+   */
+  #runCut(outcome: 'interrupted' | 'failed'): void {
+    if (this.#agent && this.#run > 0 && !this.#runs.some((r) => r.run === this.#run))
+      this.#runs.push({ run: this.#run, agent: this.#agent, kind: this.#currentKind, outcome, textDropped: false });
+    this.#releaseHeldAtFinalize();
   }
 
   /** The handoff packet the next agent reads; the turn's first run has none. */
@@ -143,7 +472,7 @@ export class TurnRunState {
     const review =
       next.kind === 'review_gate'
         ? {
-            bodyWords: this.bodyWords,
+            bodyWords: this.#bodyWords,
             lengthRequirements: prepared.lengthRequirements,
             writerQuestion: next.writerQuestion ?? null,
           }
@@ -152,81 +481,71 @@ export class TurnRunState {
       from: from ?? next.agent,
       to: next.agent,
       kind: next.kind,
-      scope: this.routing!.scope,
+      scope: this.#routing!.scope,
       note: next.note,
-      delivered: this.delivered,
+      delivered: this.#delivered,
       review,
     });
   }
 
-  /** What `decideAfterRun` reads about the turn once a run of `kind` has ended with `facts`. */
+  /**
+   * What `decideAfterRun` reads about the turn once a run of `kind` has ended with `facts`.
+   * A planner-repair run counts as done here already: its `decided` change records it.
+   */
   decideState(kind: RunKind, facts: RunFacts, prepared: PreparedTurn): DecideState {
-    if (kind === 'planner_repair') this.plannerRepairDone = true;
+    const plannerRepairDone = this.#plannerRepairDone || kind === 'planner_repair';
     const maxReviewRounds = this.input.settings.maxReviewRounds ?? DEFAULT_REVIEW_MAX_ROUNDS;
-    const routing = this.routing!;
+    const routing = this.#routing!;
     return {
       routing,
-      remaining: this.remaining,
-      runsSoFar: this.run,
+      remaining: this.#remaining,
+      runsSoFar: this.#run,
       maxRuns: this.input.settings.maxAgentRuns,
-      bodyWordsThisTurn: this.bodyWords,
-      bodyWordsReviewed: this.bodyWordsReviewed,
+      bodyWordsThisTurn: this.#bodyWords,
+      bodyWordsReviewed: this.#bodyWordsReviewed,
       reviewThreshold: this.input.settings.reviewWordThreshold,
-      plannerRepairDone: this.plannerRepairDone,
+      plannerRepairDone,
       requestAsksForPlan: requestAsksForPlan(this.input.message),
-      wroteOutline: this.wroteOutline,
+      wroteOutline: this.#wroteOutline,
       emptyFileRepair: facts.emptyFile != null && !routing.read_only,
-      repairedFileIds: this.repairedFileIds,
-      carried: this.carried,
-      reviewRounds: this.reviewRounds,
-      maxReviewRounds: this.reviewRounds >= maxReviewRounds ? maxReviewRounds : null,
+      repairedFileIds: this.#repairedFileIds,
+      carried: this.#carried,
+      reviewRounds: this.#reviewRounds,
+      maxReviewRounds: this.#reviewRounds >= maxReviewRounds ? maxReviewRounds : null,
       language: prepared.language,
     };
   }
 
-  /** Moves the plan on to the run `decision` starts (after its held text is settled). */
-  nextRun(decision: Extract<Decision, { action: 'run' }>): NextRun {
-    this.remaining = decision.remaining;
-    return { agent: decision.agent, kind: decision.kind, note: decision.note, writerQuestion: decision.writerQuestion };
-  }
-
-  /** Records the ended run of `kind` and what was decided after it. */
-  applyDecision(kind: RunKind, decision: Decision, blockedHandoff: { message: string } | null): void {
-    if (kind === 'empty_file_repair') this.carried = null;
-    if (decision.action === 'run' && decision.repair) {
-      // The correction round writes into the same file: it is pending again for the body.
-      this.repairedFileIds.push(decision.repair.fileId);
-      this.carried = decision.repair.carried;
-      this.pendingFileId = decision.repair.fileId;
-      this.pendingFileIsBody = this.emptyFile?.isBody ?? false;
-    }
-    if (blockedHandoff)
-      this.blockedHandoffs.push({ reason: 'read_only_handoff_blocked', message: blockedHandoff.message });
-    this.runs.push({ run: this.run, agent: this.agent!, kind, outcome: outcomeLabel(decision), textDropped: false });
-  }
-
-  noteFile(o: ToolOutcome): void {
-    if (!o.ok || !o.fileId || !o.title || !o.fileType) return;
-    if (o.op !== 'created' && o.op !== 'edited' && o.op !== 'opened') return;
-    const existing = this.delivered.find((f) => f.fileId === o.fileId);
-    if (existing) existing.bodyWords += o.bodyWords ?? 0;
-    else this.delivered.push({ fileId: o.fileId, title: o.title, type: o.fileType, bodyWords: o.bodyWords ?? 0 });
-  }
-
   snapshot(): TurnState {
     return {
-      status: this.status,
-      agent: this.agent,
-      step: this.step,
-      run: this.run,
-      plan: this.routing?.workflow_plan ?? null,
-      remainingPlan: [...this.remaining],
-      filesTouched: this.delivered.map((f) => f.fileId),
-      usage: { ...this.usage },
-      routing: this.routing,
-      pendingApproval: this.pendingApproval,
+      status: this.#status,
+      agent: this.#agent,
+      step: this.#step,
+      run: this.#run,
+      plan: this.#routing?.workflow_plan ?? null,
+      remainingPlan: [...this.#remaining],
+      filesTouched: this.#delivered.map((f) => f.fileId),
+      usage: { ...this.#usage },
+      routing: this.#routing,
+      pendingApproval: this.#pendingApproval,
     };
   }
+}
+
+/** The plan's next run, as a `run` decision names it. */
+export function nextRunOf(decision: Extract<Decision, { action: 'run' }>): NextRun {
+  return {
+    agent: decision.agent,
+    kind: decision.kind,
+    note: decision.note,
+    writerQuestion: decision.writerQuestion,
+    remaining: decision.remaining,
+  };
+}
+
+/** A change of a type `apply` does not know: a bug, not data. */
+function unknownChange(change: never): never {
+  throw new Error(`unknown turn change ${JSON.stringify(change)}`);
 }
 
 function handoffKind(

@@ -6,7 +6,8 @@
  *
  * Where the rest of the story is: turn-handlers.ts (signals, query, approval update),
  * turn-routing.ts (the first choice), agent-run.ts (one agent's model steps and tool calls),
- * decide.ts (what follows a run), held-text.ts (the writer's held chat), turn-end.ts (finalize).
+ * decide.ts (what follows a run), held-text.ts (the writer's held chat), turn-end.ts (finalize);
+ * turn-state.ts holds the turn's state, which each of them changes only by applying a change to it.
  */
 import { type CancellationScope, log, upsertSearchAttributes } from '@temporalio/workflow';
 import { quiet } from '../core/quiet';
@@ -20,7 +21,7 @@ import { settleHeldText } from './held-text';
 import { installTurnHandlers } from './turn-handlers';
 import { readsToPrefetch, routeOrAnswer } from './turn-routing';
 import { endOf, endOnError, finalizeTurn } from './turn-end';
-import { type NextRun, TurnRunState } from './turn-state';
+import { type NextRun, nextRunOf, TurnRunState } from './turn-state';
 
 export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
   const st = new TurnRunState(input);
@@ -50,17 +51,21 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
       prefetch: readsToPrefetch(input),
     });
     await announced;
-    st.language = prepared.language;
+    st.apply({ type: 'prepared', language: prepared.language });
     const answered = await routeOrAnswer(st, acts, prepared);
     if (answered) return await finalizeTurn(st, acts, answered);
     const routing = st.routing!;
-    st.remaining = [...routing.workflow_agents];
     upsertSearchAttributes([{ key: SA.WorkflowPlan, value: routing.workflow_plan }]);
 
-    let next: NextRun = { agent: routing.current_agent, kind: 'initial', note: '' };
+    let next: NextRun = {
+      agent: routing.current_agent,
+      kind: 'initial',
+      note: '',
+      remaining: [...routing.workflow_agents],
+    };
     let from: WorkAgent | null = null;
     for (;;) {
-      st.beginRun(next, from);
+      st.apply({ type: 'runStarted', next, from });
       upsertSearchAttributes([{ key: SA.CurrentAgent, value: next.agent }]);
       const packet = st.packetFor(next, from, prepared);
       const facts = await runAgent(
@@ -72,12 +77,12 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
         facts,
         st.decideState(next.kind, facts, prepared),
       );
-      st.applyDecision(next.kind, decision, blockedHandoff);
+      st.apply({ type: 'decided', kind: next.kind, decision, blockedHandoff });
       if (droppedHandoff) log.info('explicit handoff dropped on a clarify-first turn', { turnId: input.turnId });
       await settleHeldText(st, acts, decision);
       if (decision.action !== 'run') return await finalizeTurn(st, acts, endOf(decision));
       from = next.agent;
-      next = st.nextRun(decision);
+      next = nextRunOf(decision);
     }
   } catch (err) {
     const end = endOnError(st, err);
