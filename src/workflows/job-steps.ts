@@ -115,9 +115,12 @@ export class JobSteps {
     }
     if (st.maxCostUsd !== null) {
       const { costUsd } = await this.acts.jobCost({ jobId: this.input.jobId });
+      // The budget as it stands now: a resume may have raised or lifted it during the read.
+      const max = st.maxCostUsd;
+      if (max === null) return null;
       const estimate = done > 0 ? costUsd / done : 0;
-      if (costUsd >= st.maxCostUsd || costUsd + estimate > st.maxCostUsd)
-        return { kind: 'cost', message: st.wording.costBudgetPaused(st.next, st.maxCostUsd, costUsd, estimate) };
+      if (costUsd >= max || costUsd + estimate > max)
+        return { kind: 'cost', message: st.wording.costBudgetPaused(st.next, max, costUsd, estimate) };
     }
     return null;
   }
