@@ -10,23 +10,33 @@ const unit = require('./jest.unit.config');
 
 const RULE_TESTS = [
   'author-scope',
+  'author-scope-edges',
   'author-words',
   'continuation',
   'decide-and-stream',
   'decide-rules',
   'file-stream',
+  'file-stream-edges',
   'intent-corpus',
   'intent-edges',
   'intent-rules',
   'job-commands',
+  'job-commands-edges',
   'numerals',
+  'numerals-edges',
+  'order-checks',
+  'orders-grammar-a',
+  'orders-grammar-b',
   'packets',
   'plans',
   'proposals',
+  'reading',
   'routing',
+  'routing-edges',
   'routing-rules',
   'tool-context',
   'turn-flow-rules',
+  'words-edges',
 ];
 
 module.exports = {
