@@ -37,11 +37,15 @@ export function carriesLanguage(message: string): boolean {
 }
 
 /** The language of this reply, given the session's language so far and the author's new message. */
-export function replyLanguage(session: Language, message: string): Language {
+/** The language a message asks the replies to be in ("reply in English from now on"), or null. */
+function requestedLanguage(message: string): Language | null {
   const toEnglish = ASK_ENGLISH.test(message);
   const toChinese = ASK_CHINESE.test(message);
-  if (toEnglish !== toChinese) return toEnglish ? 'en' : 'zh';
-  return carriesLanguage(message) ? detectLanguage(message) : session;
+  return toEnglish === toChinese ? null : toEnglish ? 'en' : 'zh';
+}
+
+export function replyLanguage(session: Language, message: string): Language {
+  return requestedLanguage(message) ?? (carriesLanguage(message) ? detectLanguage(message) : session);
 }
 
 /**
@@ -51,7 +55,11 @@ export function replyLanguage(session: Language, message: string): Language {
  */
 export function sessionLanguage(messages: string[], fallback?: Language | null): Language {
   let lang: Language | null = null;
+  // An explicit request wins from the first message on: "reply in Chinese please" starts in Chinese.
   for (const m of messages)
-    lang = lang === null ? (carriesLanguage(m) ? detectLanguage(m) : null) : replyLanguage(lang, m);
+    lang =
+      lang === null
+        ? (requestedLanguage(m) ?? (carriesLanguage(m) ? detectLanguage(m) : null))
+        : replyLanguage(lang, m);
   return lang ?? fallback ?? (messages.length ? detectLanguage(messages[messages.length - 1]!) : 'zh');
 }
