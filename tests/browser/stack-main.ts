@@ -47,6 +47,9 @@ async function main(): Promise<void> {
       REDIS_KEY_PREFIX: `studio:${NAME}:`,
       APPROVAL_WAIT_SECONDS: '120',
       REVIEW_WORD_THRESHOLD: '300',
+      // The scenarios start more jobs within an hour than one author would (the limit itself is
+      // tested against the API: tests/api/rate-limit.test.ts).
+      RATE_LIMIT_JOBS: '100',
     },
   });
   const logger = createLogger(config.LOG_LEVEL, 'studio-stack');

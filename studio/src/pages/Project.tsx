@@ -31,6 +31,7 @@ export interface ProjectCtx {
   filesComplete: boolean;
   reloadFiles: () => void;
   reloadProject: () => void;
+  refreshProject: () => void;
 }
 const Ctx = createContext<ProjectCtx | null>(null);
 export const useProject = (): ProjectCtx => useContext(Ctx)!;
@@ -96,11 +97,20 @@ export function ProjectPage({ route }: { route: Extract<Route, { page: 'project'
   useEffect(() => {
     reloadProject();
   }, [reloadProject]);
+  /** A quiet read for a page that polls: a failure shows nothing (the next read tries again), and the same project renders nothing. */
+  const refreshProject = useCallback(() => {
+    get<Project>(`/projects/${projectId}`)
+      .then((p) => setProject((old) => (old && JSON.stringify(old) === JSON.stringify(p) ? old : p)))
+      .catch(() => undefined);
+  }, [projectId]);
 
   const { files, total, complete, reload: reloadFiles } = list;
   const ctx = useMemo(
-    () => (project ? { project, files, fileTotal: total, filesComplete: complete, reloadFiles, reloadProject } : null),
-    [project, files, total, complete, reloadFiles, reloadProject],
+    () =>
+      project
+        ? { project, files, fileTotal: total, filesComplete: complete, reloadFiles, reloadProject, refreshProject }
+        : null,
+    [project, files, total, complete, reloadFiles, reloadProject, refreshProject],
   );
   if (error === 'gone')
     return (

@@ -85,9 +85,30 @@ function TeamTaskItem({ task, t }: { task: Task; t: Dict }) {
   );
 }
 
+/**
+ * How often a visible board reads the project again. A job or a planner turn started in another
+ * tab or on another device adds its item without telling this page's streams (each job and
+ * session has its own); a read every few seconds brings it, and coming back to the tab at once.
+ */
+const BOARD_REFRESH_MS = 8000;
+
+function useBoardRefresh(refreshProject: () => void): void {
+  useEffect(() => {
+    const visible = () => document.visibilityState === 'visible';
+    const tick = setInterval(() => visible() && refreshProject(), BOARD_REFRESH_MS);
+    const back = () => visible() && refreshProject();
+    document.addEventListener('visibilitychange', back);
+    return () => {
+      clearInterval(tick);
+      document.removeEventListener('visibilitychange', back);
+    };
+  }, [refreshProject]);
+}
+
 export function TaskBoard() {
   const { t } = useI18n();
-  const { project } = useProject();
+  const { project, refreshProject } = useProject();
+  useBoardRefresh(refreshProject);
   const tasks = (project.tasks ?? []) as Task[];
   const jobIds = tasks.map((task) => jobIdOfTask(task.id)).filter((id): id is string => !!id);
   const [jobs, setJobs] = useState<Map<string, JobRecord>>(new Map());
