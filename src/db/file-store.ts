@@ -248,16 +248,7 @@ export function describeChange(
   now: string,
   max = 10,
 ): { added: string[]; removed: string[]; diff: string } {
-  const added: string[] = [];
-  const removed: string[] = [];
-  for (const part of diffLines(withEol(then), withEol(now))) {
-    const lines = part.value
-      .split('\n')
-      .map((l) => l.trim())
-      .filter(Boolean);
-    if (part.added) added.push(...lines);
-    else if (part.removed) removed.push(...lines);
-  }
+  const { added, removed } = changedLines(then, now);
   return { added: added.slice(0, max), removed: removed.slice(0, max), diff: unifiedDiff(then, now) };
 }
 
@@ -278,6 +269,21 @@ export interface AuthorEdits {
 /** Line diffs compare whole lines: a last line without its newline is the same line as with one. */
 const withEol = (t: string): string => (t === '' || t.endsWith('\n') ? t : `${t}\n`);
 
+/** The non-blank lines (trimmed) a line diff from `then` to `now` adds and removes, in order. */
+function changedLines(then: string, now: string): { added: string[]; removed: string[] } {
+  const added: string[] = [];
+  const removed: string[] = [];
+  for (const part of diffLines(withEol(then), withEol(now))) {
+    const lines = part.value
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    if (part.added) added.push(...lines);
+    else if (part.removed) removed.push(...lines);
+  }
+  return { added, removed };
+}
+
 /**
  * The author's net diff since the last AI version, or null when no author version came
  * after it. Another module (context, working set) may call this to show `author_edits`.
@@ -289,16 +295,7 @@ export async function authorEdits(models: Models, fileId: string): Promise<Autho
     .sort({ version: -1 })
     .lean()) as VersionRecord | null;
   const before = lastAi?.content ?? '';
-  const added: string[] = [];
-  const removed: string[] = [];
-  for (const part of diffLines(withEol(before), withEol(head.content))) {
-    const lines = part.value
-      .split('\n')
-      .map((l) => l.trim())
-      .filter(Boolean);
-    if (part.added) added.push(...lines);
-    else if (part.removed) removed.push(...lines);
-  }
+  const { added, removed } = changedLines(before, head.content);
   return {
     sinceVersion: lastAi?.version ?? 0,
     version: head.version,

@@ -15,102 +15,87 @@ client.collectDefaultMetrics({ register: registry, prefix: 'scriptorium_process_
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
+/**
+ * One metric of this process's registry (no labels unless given). `labelNames` types the
+ * labels each update may set; histograms use LATENCY_BUCKETS unless given their own.
+ */
+const counter = <T extends string = string>(name: string, help: string, labelNames: readonly T[] = []) =>
+  new client.Counter<T>({ name, help, labelNames, registers: [registry] });
+const gauge = <T extends string = string>(name: string, help: string, labelNames: readonly T[] = []) =>
+  new client.Gauge<T>({ name, help, labelNames, registers: [registry] });
+const histogram = <T extends string>(name: string, help: string, labelNames: readonly T[], buckets = LATENCY_BUCKETS) =>
+  new client.Histogram<T>({ name, help, labelNames, buckets, registers: [registry] });
+
 export const metrics = {
   // API
-  httpRequestDuration: new client.Histogram({
-    name: 'scriptorium_http_request_duration_seconds',
-    help: 'API request latency by method, route template and status (SSE streams: until the stream ends).',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  }),
-  sseConnections: new client.Gauge({
-    name: 'scriptorium_sse_connections',
-    help: 'SSE responses open right now.',
-    labelNames: ['reader'] as const,
-    registers: [registry],
-  }),
-  fanoutReaders: new client.Gauge({
-    name: 'scriptorium_sse_fanout_readers',
-    help: 'Shared Redis stream readers (one per followed stream per process).',
-    registers: [registry],
-  }),
-  backlogReads: new client.Counter({
-    name: 'scriptorium_sse_backlog_reads_total',
-    help: 'XRANGE pages read to send a client the stream entries it has not seen.',
-    registers: [registry],
-  }),
-  resetsSent: new client.Counter({
-    name: 'scriptorium_sse_resets_total',
-    help: '`reset` events sent to clients, by reason.',
-    labelNames: ['reason'] as const,
-    registers: [registry],
-  }),
+  httpRequestDuration: histogram(
+    'scriptorium_http_request_duration_seconds',
+    'API request latency by method, route template and status (SSE streams: until the stream ends).',
+    ['method', 'route', 'status'],
+  ),
+  sseConnections: gauge('scriptorium_sse_connections', 'SSE responses open right now.', ['reader']),
+  fanoutReaders: gauge(
+    'scriptorium_sse_fanout_readers',
+    'Shared Redis stream readers (one per followed stream per process).',
+  ),
+  backlogReads: counter(
+    'scriptorium_sse_backlog_reads_total',
+    'XRANGE pages read to send a client the stream entries it has not seen.',
+  ),
+  resetsSent: counter('scriptorium_sse_resets_total', '`reset` events sent to clients, by reason.', ['reason']),
 
   // Model and activities (worker side)
-  tokens: new client.Counter({
-    name: 'scriptorium_llm_tokens_total',
-    help: 'Model tokens by agent, kind (prompt/completion/cached_prompt: the part of prompt served from the provider cache) and usage_source (provider/estimate).',
-    labelNames: ['agent', 'kind', 'usage_source'] as const,
-    registers: [registry],
-  }),
-  costUsd: new client.Counter({
-    name: 'scriptorium_llm_cost_usd_total',
-    help: 'USD of model calls by the price table (MODEL_PRICES), by agent and model; calls to unpriced models add nothing.',
-    labelNames: ['agent', 'model'] as const,
-    registers: [registry],
-  }),
-  timeToFirstToken: new client.Histogram({
-    name: 'scriptorium_llm_time_to_first_token_seconds',
-    help: 'From sending a model request to the first streamed chunk, by agent.',
-    labelNames: ['agent'] as const,
-    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
-    registers: [registry],
-  }),
-  modelRequestDuration: new client.Histogram({
-    name: 'scriptorium_llm_request_duration_seconds',
-    help: 'Whole model requests (to the end of the stream), by agent and outcome.',
-    labelNames: ['agent', 'outcome'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  }),
-  modelErrors: new client.Counter({
-    name: 'scriptorium_llm_errors_total',
-    help: 'Failed model requests by class: rate_limit, server_error, bad_request, auth, timeout, connection, aborted, stream_interrupted.',
-    labelNames: ['agent', 'class'] as const,
-    registers: [registry],
-  }),
-  toolFailures: new client.Counter({
-    name: 'scriptorium_tool_failures_total',
-    help: 'Tool calls that returned {ok:false}, by tool and error_type.',
-    labelNames: ['tool', 'error_type'] as const,
-    registers: [registry],
-  }),
-  breakerTrips: new client.Counter({
-    name: 'scriptorium_tool_breaker_trips_total',
-    help: 'Turns stopped by the per-turn tool failure circuit breaker, by reason.',
-    labelNames: ['reason'] as const,
-    registers: [registry],
-  }),
-  reviewVerdicts: new client.Counter({
-    name: 'scriptorium_review_verdicts_total',
-    help: "Quality reviewer's closing verdicts (pass / revise / none when no verdict line was found).",
-    labelNames: ['verdict'] as const,
-    registers: [registry],
-  }),
-  activityDuration: new client.Histogram({
-    name: 'scriptorium_activity_duration_seconds',
-    help: 'Activity attempts by type and outcome (ok / error / cancelled).',
-    labelNames: ['activity', 'outcome'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  }),
-  activityErrors: new client.Counter({
-    name: 'scriptorium_activity_errors_total',
-    help: 'Failed activity attempts by type and error name (Temporal retries the retryable ones).',
-    labelNames: ['activity', 'error'] as const,
-    registers: [registry],
-  }),
+  tokens: counter(
+    'scriptorium_llm_tokens_total',
+    'Model tokens by agent, kind (prompt/completion/cached_prompt: the part of prompt served from the provider cache) and usage_source (provider/estimate).',
+    ['agent', 'kind', 'usage_source'],
+  ),
+  costUsd: counter(
+    'scriptorium_llm_cost_usd_total',
+    'USD of model calls by the price table (MODEL_PRICES), by agent and model; calls to unpriced models add nothing.',
+    ['agent', 'model'],
+  ),
+  timeToFirstToken: histogram(
+    'scriptorium_llm_time_to_first_token_seconds',
+    'From sending a model request to the first streamed chunk, by agent.',
+    ['agent'],
+    [0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
+  ),
+  modelRequestDuration: histogram(
+    'scriptorium_llm_request_duration_seconds',
+    'Whole model requests (to the end of the stream), by agent and outcome.',
+    ['agent', 'outcome'],
+  ),
+  modelErrors: counter(
+    'scriptorium_llm_errors_total',
+    'Failed model requests by class: rate_limit, server_error, bad_request, auth, timeout, connection, aborted, stream_interrupted.',
+    ['agent', 'class'],
+  ),
+  toolFailures: counter(
+    'scriptorium_tool_failures_total',
+    'Tool calls that returned {ok:false}, by tool and error_type.',
+    ['tool', 'error_type'],
+  ),
+  breakerTrips: counter(
+    'scriptorium_tool_breaker_trips_total',
+    'Turns stopped by the per-turn tool failure circuit breaker, by reason.',
+    ['reason'],
+  ),
+  reviewVerdicts: counter(
+    'scriptorium_review_verdicts_total',
+    "Quality reviewer's closing verdicts (pass / revise / none when no verdict line was found).",
+    ['verdict'],
+  ),
+  activityDuration: histogram(
+    'scriptorium_activity_duration_seconds',
+    'Activity attempts by type and outcome (ok / error / cancelled).',
+    ['activity', 'outcome'],
+  ),
+  activityErrors: counter(
+    'scriptorium_activity_errors_total',
+    'Failed activity attempts by type and error name (Temporal retries the retryable ones).',
+    ['activity', 'error'],
+  ),
 };
 
 /** The text exposition of every metric in this process. */

@@ -27,7 +27,7 @@ import { loadSkill, readSkillResource } from './skill-tools';
 import type { EarlySiblingCounts } from './sibling-counts';
 import { toolContextFor, type ToolTurn } from './tool-context';
 import type { StreamPublisher } from '../../streams/redis-streams';
-import { failure, type ToolContext, type ToolExecution } from './types';
+import { failure, invalidArguments, type ToolContext, type ToolExecution } from './types';
 import { stepId } from '../../core/turn/record-ids';
 
 export const toolKey = (turnId: string, step: number, toolCallId: string): string => `${turnId}:${step}:${toolCallId}`;
@@ -84,12 +84,7 @@ async function run(
     return failure(name, 'invalid_arguments', 'Arguments are not valid JSON.');
   }
   const parsed = toolArgSchemas[name].safeParse(raw);
-  if (!parsed.success)
-    return failure(
-      name,
-      'invalid_arguments',
-      parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
-    );
+  if (!parsed.success) return invalidArguments(name, parsed.error.issues);
   if (READ_ONLY_REFUSED_TOOLS.includes(name) && input.flags.readOnly)
     return failure(
       name,

@@ -22,7 +22,7 @@ import { publisherFor } from '../stream/publish';
 import { queryFiles } from './file-tools';
 import { loadSkill, readSkillResource } from './skill-tools';
 import { toolContextFor } from './tool-context';
-import { failure, type ToolContext, type ToolExecution } from './types';
+import { failure, invalidArguments, type ToolContext, type ToolExecution } from './types';
 import { stepId } from '../../core/turn/record-ids';
 
 type ParallelTool = (typeof PARALLEL_TOOLS)[number];
@@ -53,13 +53,7 @@ export function checkBatch(
     if (!parsed.success)
       return {
         ok: false,
-        execution: failure(
-          'parallel_execute',
-          'invalid_arguments',
-          parsed.error.issues
-            .map((x) => `tasks.${i}.arguments.${x.path.join('.') || '(root)'}: ${x.message}`)
-            .join('; '),
-        ),
+        execution: invalidArguments('parallel_execute', parsed.error.issues, `tasks.${i}.arguments.`),
       };
     tasks.push({ tool: t.tool, args: parsed.data });
   }
@@ -130,15 +124,7 @@ function checkParallelCall(input: ToolInput, callArguments: string | null | unde
     };
   }
   const parsed = toolArgSchemas.parallel_execute.safeParse(raw);
-  if (!parsed.success)
-    return {
-      ok: false,
-      execution: failure(
-        'parallel_execute',
-        'invalid_arguments',
-        parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
-      ),
-    };
+  if (!parsed.success) return { ok: false, execution: invalidArguments('parallel_execute', parsed.error.issues) };
   if (input.flags.readOnly)
     return {
       ok: false,

@@ -7,18 +7,9 @@ import { agentHasWriteTools } from '../../core/model/tool-schemas';
 import { CompareAndSetExhausted, casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
 import { readProjectState, writeProjectState } from '../../db/project-state';
 import { mergeNotes, NOTES_BUDGET_CHARS } from './project-notes';
-import { missingUnits } from '../../core/book/task-board-rules';
+import { type BoardTask, missingUnits } from '../../core/book/task-board-rules';
 import { liveBodyUnits } from '../turn/task-board';
 import { failure, type ToolContext, type ToolExecution } from './types';
-
-type StoredTask = {
-  id: string;
-  title: string;
-  status?: string | null;
-  artifact?: string | null;
-  doneUnits?: number[] | null;
-  progress?: string | null;
-};
 
 /**
  * The model's task board, with what the stored board recorded for each task (`doneUnits`,
@@ -27,7 +18,7 @@ type StoredTask = {
  */
 async function reviseTasks(
   ctx: ToolContext,
-  previous: StoredTask[],
+  previous: BoardTask[],
   tasks: NonNullable<ToolArgs<'update_project'>['tasks']>,
 ) {
   const byId = new Map(previous.map((t) => [t.id, t]));

@@ -68,3 +68,19 @@ export function failure(
     events: [],
   };
 }
+
+/**
+ * The `invalid_arguments` failure for arguments the tool's schema rejected: one
+ * "path: message" per issue, each path after `at` ("tasks.0.arguments.").
+ */
+export function invalidArguments(
+  name: string,
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  at = '',
+): ToolExecution {
+  return failure(
+    name,
+    'invalid_arguments',
+    issues.map((i) => `${at}${i.path.join('.') || '(root)'}: ${i.message}`).join('; '),
+  );
+}

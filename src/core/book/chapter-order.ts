@@ -20,7 +20,7 @@
  * Pure module.
  */
 import { isBodyFileType } from './file-types';
-import { findUnitRefs, parseChineseNumeral, parseEnglishNumber, unitOfTitle } from '../words/numerals';
+import { findUnitRefs, halfWidthDigits, parseChineseNumeral, parseEnglishNumber, unitOfTitle } from '../words/numerals';
 
 /** The tree's groups, in order. */
 export const TREE_TYPE_ORDER = ['outline', 'character', 'setting', 'draft', 'script', 'folder'] as const;
@@ -186,7 +186,7 @@ export function renumberTitle(title: string, n: number): string | null {
   for (const m of span.matchAll(NUMERAL)) {
     const token = m[0];
     const value = /^[0-9０-９]+$/.test(token)
-      ? Number(token.replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0)))
+      ? Number(halfWidthDigits(token))
       : (parseChineseNumeral(token) ?? parseEnglishNumber(token));
     if (value !== ref.from) continue;
     const at = ref.start + m.index;
