@@ -17,11 +17,15 @@ export class DomainError extends Error {
     this.name = new.target.name;
   }
 }
-export class BadRequestError extends DomainError {
-  constructor(message: string, details?: Record<string, unknown>, code = 'bad_request') {
-    super(400, code, message, details);
-  }
+/** The base of an error whose callers attach details (which field, which version) and may name a narrower code. */
+function detailedError(status: number, defaultCode: string) {
+  return class extends DomainError {
+    constructor(message: string, details?: Record<string, unknown>, code = defaultCode) {
+      super(status, code, message, details);
+    }
+  };
 }
+export class BadRequestError extends detailedError(400, 'bad_request') {}
 export class UnauthorizedError extends DomainError {
   constructor(message = 'missing or invalid bearer token') {
     super(401, 'unauthorized', message);
@@ -33,11 +37,7 @@ export class NotFoundError extends DomainError {
     super(404, 'not_found', `${what} not found`);
   }
 }
-export class ConflictError extends DomainError {
-  constructor(message: string, details?: Record<string, unknown>, code = 'conflict') {
-    super(409, code, message, details);
-  }
-}
+export class ConflictError extends detailedError(409, 'conflict') {}
 export class PayloadTooLargeError extends DomainError {
   constructor(message = 'request body too large') {
     super(413, 'payload_too_large', message);

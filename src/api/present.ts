@@ -2,19 +2,17 @@
 import { sessionKindOf } from '../core/session-names';
 import type { FileDoc, FileVersionDoc, MessageDoc, ProjectDoc, SessionDoc, TurnDoc } from '../db/models';
 
+/** The named fields of a document as they are: the plain part of each shape below. */
+export function pick<T, K extends keyof T>(doc: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, doc[k]])) as Pick<T, K>;
+}
+
 export const presentProject = (p: ProjectDoc) => ({
   id: String(p._id),
-  title: p.title,
-  type: p.type,
-  summary: p.summary,
+  ...pick(p, ['title', 'type', 'summary', 'style', 'notes', 'tasks', 'createdAt', 'updatedAt']),
   author: p.author ?? '',
-  style: p.style,
-  notes: p.notes,
-  tasks: p.tasks,
   wordGoal: p.wordGoal ?? null,
   chapterWordGoal: p.chapterWordGoal ?? null,
-  createdAt: p.createdAt,
-  updatedAt: p.updatedAt,
 });
 
 /** A session: `kind` keeps a job's own session apart from the author's conversations. */
@@ -29,50 +27,38 @@ export const presentSession = (s: SessionDoc) => ({
 
 export const presentMessage = (m: MessageDoc) => ({
   id: String(m._id),
-  turnId: m.turnId,
-  role: m.role,
-  agent: m.agent,
-  content: m.content,
-  breadcrumb: m.breadcrumb,
-  seq: m.seq,
-  createdAt: m.createdAt,
+  ...pick(m, ['turnId', 'role', 'agent', 'content', 'breadcrumb', 'seq', 'createdAt']),
 });
 
 export const presentTurn = (t: TurnDoc) => ({
   id: String(t._id),
-  sessionId: t.sessionId,
-  projectId: t.projectId,
-  workflowId: t.workflowId,
-  status: t.status,
-  stopReason: t.stopReason,
-  message: t.message,
-  routing: t.routing,
-  agentRuns: t.agentRuns,
-  filesTouched: t.filesTouched,
-  usage: t.usage,
-  jobId: t.jobId,
+  ...pick(t, [
+    'sessionId',
+    'projectId',
+    'workflowId',
+    'status',
+    'stopReason',
+    'message',
+    'routing',
+    'agentRuns',
+    'filesTouched',
+    'usage',
+    'jobId',
+    'createdAt',
+    'endedAt',
+  ]),
   skills: t.skills ?? [],
   suggestions: t.suggestions ?? [],
   pendingApproval: t.status === 'awaiting_approval' ? (t.pendingApproval ?? null) : null,
-  createdAt: t.createdAt,
-  endedAt: t.endedAt,
 });
 
 /** A file without its text: what lists return (a project can hold fifty chapters). */
 export const presentFileSummary = (f: FileDoc) => ({
   id: String(f._id),
-  projectId: f.projectId,
-  type: f.type,
-  title: f.title,
-  parentId: f.parentId,
-  order: f.order,
-  words: f.words,
+  ...pick(f, ['projectId', 'type', 'title', 'parentId', 'order', 'words', 'latestAuthor', 'createdAt', 'updatedAt']),
   version: f.versionCount,
-  latestAuthor: f.latestAuthor,
   importance: f.importance ?? null,
   wordGoal: f.wordGoal ?? null,
-  createdAt: f.createdAt,
-  updatedAt: f.updatedAt,
 });
 
 /** One version in a file's history; `content` only when a single version is asked for. */

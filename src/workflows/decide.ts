@@ -172,22 +172,33 @@ function earlyEnd(facts: RunFacts, s: DecideState): Decision | null {
     const message = zh
       ? `模型服务的内容过滤中止了回答${file ? `：《${file.title}》没有写完，已写的 ${file.words} 字已保存` : ''}。`
       : `The model provider's content filter stopped the answer${file ? `: "${file.title}" is unfinished; the ${file.words} words written so far are saved` : ''}.`;
-    return {
-      action: 'stop',
-      status: 'failed',
-      reason: 'content_filtered',
-      message,
-      resume,
-      errorCode: 'content_filtered',
-    };
+    return failed('content_filtered', message, resume);
   }
   if (facts.emptyAnswer) {
     const message = zh
       ? '模型返回了空回答，没有写入任何内容。'
       : 'The model returned an empty answer; nothing was written.';
-    return { action: 'stop', status: 'failed', reason: 'empty_answer', message, resume, errorCode: 'empty_answer' };
+    return failed('empty_answer', message, resume);
   }
   return null;
+}
+
+type Stop = Extract<Decision, { action: 'stop' }>;
+
+/** The turn fails; the client sees `errorCode`, which is the reason itself unless it says more. */
+function failed(reason: StopReason, message: string, resume: Stop['resume'], errorCode: string = reason): Stop {
+  return { action: 'stop', status: 'failed', reason, message, resume, errorCode };
+}
+
+/** The turn waits for the author; when the author answers, the agent that asked picks up. */
+function awaitAuthor(reason: StopReason, message: string, facts: RunFacts, s: DecideState): Stop {
+  return {
+    action: 'stop',
+    status: 'awaiting_author',
+    reason,
+    message,
+    resume: { agent: facts.agent, remaining: s.remaining },
+  };
 }
 
 /** Caps another run at MAX_AGENT_RUNS; exhaustion is resumable ("continue"). */
@@ -231,14 +242,7 @@ export function decideAfterRun(ranFacts: RunFacts, s: DecideState): DecisionWith
 /** The failure breaker tripped (three identical tool failures in a row): the turn fails. */
 function breakerStop(facts: RunFacts): Decision | null {
   if (!facts.circuitOpen) return null;
-  return {
-    action: 'stop',
-    status: 'failed',
-    reason: 'tool_failure_circuit_open',
-    message: facts.circuitOpen.message,
-    resume: null,
-    errorCode: facts.circuitOpen.reason,
-  };
+  return failed('tool_failure_circuit_open', facts.circuitOpen.message, null, facts.circuitOpen.reason);
 }
 
 /**
@@ -250,14 +254,10 @@ function emptyFileRound(ranFacts: RunFacts, s: DecideState): Decision | null {
   const empty = ranFacts.emptyFile;
   if (!s.emptyFileRepair || !empty || s.routing.read_only) return null;
   if (s.repairedFileIds?.includes(empty.fileId))
-    return {
-      action: 'stop',
-      status: 'failed',
-      reason: 'empty_file_unwritten',
-      message: emptyFileMessage(empty.title, s.language),
-      resume: { agent: ranFacts.agent, remaining: s.remaining },
-      errorCode: 'empty_file_unwritten',
-    };
+    return failed('empty_file_unwritten', emptyFileMessage(empty.title, s.language), {
+      agent: ranFacts.agent,
+      remaining: s.remaining,
+    });
   const carriedNow = ranFacts.kind === 'empty_file_repair' ? withCarried(ranFacts, s.carried) : ranFacts;
   return {
     action: 'run',
@@ -309,27 +309,13 @@ function explicitHandoff(facts: RunFacts, s: DecideState): HandoffAnswer {
 /** 2. Structured clarification: the turn waits for the author. */
 function clarificationStop(facts: RunFacts, s: DecideState): Decision | null {
   if (!facts.clarification) return null;
-  return {
-    action: 'stop',
-    status: 'awaiting_author',
-    reason: 'clarification_requested',
-    message: facts.clarification.question,
-    resume: { agent: facts.agent, remaining: s.remaining },
-  };
+  return awaitAuthor('clarification_requested', facts.clarification.question, facts, s);
 }
 
 /** 3. A closing question to the author stops planned handoffs, with two exceptions. */
 function closingQuestion(facts: RunFacts, s: DecideState): Decision | null {
   if (!facts.endsWithQuestion) return null;
-  if (reviewDue(facts, s))
-    return {
-      action: 'run',
-      agent: 'quality_reviewer',
-      kind: 'review_gate',
-      remaining: s.remaining.filter((a) => a !== 'quality_reviewer'),
-      note: 'review gate',
-      writerQuestion: facts.question,
-    };
+  if (reviewDue(facts, s)) return reviewRun(s, facts.question);
   if (PLANNERS.includes(facts.agent) && s.routing.write_content && s.remaining.includes('writer')) {
     const at = s.remaining.indexOf('writer');
     return {
@@ -340,13 +326,7 @@ function closingQuestion(facts: RunFacts, s: DecideState): Decision | null {
       note: 'The author already asked for the prose: go ahead with the recommended option and do not ask again.',
     };
   }
-  return {
-    action: 'stop',
-    status: 'awaiting_author',
-    reason: 'question_to_author',
-    message: facts.question ?? 'The agent asked the author a question.',
-    resume: { agent: facts.agent, remaining: s.remaining },
-  };
+  return awaitAuthor('question_to_author', facts.question ?? 'The agent asked the author a question.', facts, s);
 }
 
 /** 4. Planner pasted the plan into chat only: once per turn, write it into the outline. */
@@ -376,13 +356,18 @@ function continuation(facts: RunFacts, s: DecideState): Decision | null {
 /** 6. Auto review gate: enough body text written by the writer in successful writes. */
 function reviewGate(facts: RunFacts, s: DecideState): Decision | null {
   if (!reviewDue(facts, s)) return null;
+  return reviewRun(s, null);
+}
+
+/** The reviewer's run at the review gate; a question the writer closed on goes with it. */
+function reviewRun(s: DecideState, writerQuestion: string | null): Decision {
   return {
     action: 'run',
     agent: 'quality_reviewer',
     kind: 'review_gate',
     remaining: s.remaining.filter((a) => a !== 'quality_reviewer'),
     note: 'review gate',
-    writerQuestion: null,
+    writerQuestion,
   };
 }
 

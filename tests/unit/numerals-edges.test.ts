@@ -4,6 +4,7 @@
  * chapter 0 and ranges that touch or overlap, and length ranges whose low end is small.
  */
 import {
+  englishNumberWord,
   findLengthMentions,
   findUnitRefs,
   parseEnglishNumber,
@@ -21,6 +22,19 @@ describe('number words', () => {
     expect(parseEnglishNumber('TWENTY-ONE')).toBe(21);
     expect(parseEnglishNumber('twenty  one')).toBe(21);
     expect(parseNumber('Twelve')).toBe(12);
+  });
+
+  test('English number words are written the way they are read back, up to ninety-nine', () => {
+    expect(englishNumberWord(0)).toBe('zero');
+    expect(englishNumberWord(9)).toBe('nine');
+    expect(englishNumberWord(19)).toBe('nineteen');
+    expect(englishNumberWord(20)).toBe('twenty');
+    expect(englishNumberWord(21)).toBe('twenty-one');
+    expect(englishNumberWord(99)).toBe('ninety-nine');
+    for (let n = 0; n <= 99; n++) expect(parseEnglishNumber(englishNumberWord(n)!)).toBe(n);
+    expect(englishNumberWord(100)).toBeNull();
+    expect(englishNumberWord(-1)).toBeNull();
+    expect(englishNumberWord(2.5)).toBeNull();
   });
 
   test('a decimal with more than one digit after the point keeps its scale', () => {

@@ -20,7 +20,14 @@
  * Pure module.
  */
 import { isBodyFileType } from './file-types';
-import { findUnitRefs, halfWidthDigits, parseChineseNumeral, parseEnglishNumber, unitOfTitle } from '../words/numerals';
+import {
+  englishNumberWord,
+  findUnitRefs,
+  halfWidthDigits,
+  parseChineseNumeral,
+  parseEnglishNumber,
+  unitOfTitle,
+} from '../words/numerals';
 
 /** The tree's groups, in order. */
 export const TREE_TYPE_ORDER = ['outline', 'character', 'setting', 'draft', 'script', 'folder'] as const;
@@ -123,37 +130,6 @@ export function chineseNumeral(n: number): string {
   return out;
 }
 
-const EN_ONES = [
-  'zero',
-  'one',
-  'two',
-  'three',
-  'four',
-  'five',
-  'six',
-  'seven',
-  'eight',
-  'nine',
-  'ten',
-  'eleven',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
-];
-const EN_TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
-
-/** 9 → "nine", 21 → "twenty-one"; null above 99 (the parser reads words up to 99). */
-function englishNumber(n: number): string | null {
-  if (!Number.isInteger(n) || n < 0 || n > 99) return null;
-  if (n < 20) return EN_ONES[n]!;
-  return EN_TENS[Math.floor(n / 10)]! + (n % 10 ? `-${EN_ONES[n % 10]}` : '');
-}
-
 /** The same letter case as `sample`: "Ten" → "Nine", "TEN" → "NINE", "ten" → "nine". */
 function likeCase(word: string, sample: string): string {
   if (sample === sample.toUpperCase()) return word.toUpperCase();
@@ -170,7 +146,7 @@ function writeLike(token: string, n: number): string {
   if (/^[０-９]+$/.test(token))
     return String(n).replace(/[0-9]/g, (d) => String.fromCharCode(d.charCodeAt(0) + 0xfee0));
   if (parseChineseNumeral(token) !== null) return chineseNumeral(n);
-  const word = englishNumber(n);
+  const word = englishNumberWord(n);
   return word ? likeCase(word, token) : String(n);
 }
 

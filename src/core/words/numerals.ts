@@ -94,6 +94,13 @@ export function parseEnglishNumber(text: string): number | null {
   return o >= 1 && o <= 9 ? t * 10 + o : null;
 }
 
+/** 9 → "nine", 21 → "twenty-one": the words `parseEnglishNumber` reads back; null above 99. */
+export function englishNumberWord(n: number): string | null {
+  if (!Number.isInteger(n) || n < 0 || n > 99) return null;
+  if (n < 20) return EN_ONES[n]!;
+  return EN_TENS[Math.floor(n / 10)]! + (n % 10 ? `-${EN_ONES[n % 10]}` : '');
+}
+
 /**
  * Any one number token: "12", "１２", "2,000", "1.5", "3k", "3K", "1.5万", "3千", "两千",
  * "二十三", "twenty-one". Null when the token is not a number.
