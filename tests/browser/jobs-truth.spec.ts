@@ -104,6 +104,18 @@ test('a job that completes: its progress rises within each chapter, then complet
   await expect(item).toContainText('Job: Chapters 1–2');
   await expect(item).not.toContainText(/job [0-9a-f]{6}|one chapter per turn/);
   await expect(view.locator('li[data-chapter="2"]')).toHaveAttribute('data-state', 'writing', { timeout: 30_000 });
+  // The jobs list beside the view says what the job has spent as the view does, chapter in flight included.
+  const listed = page.getByTestId('job-list').locator(`li[data-job-id="${jobId}"] [data-cost]`);
+  const spent = async () => [
+    await view.getByTestId('job-cost').getAttribute('data-cost'),
+    await listed.getAttribute('data-cost'),
+  ];
+  await expect
+    .poll(async () => {
+      const [a, b] = await spent();
+      return Number(a) > 0 && a === b;
+    })
+    .toBe(true);
   await shot(page, 'jobs-writing-desktop-en');
   await expectAccessible(page, 'job view (writing)');
 
@@ -125,6 +137,7 @@ test('a job that completes: its progress rises within each chapter, then complet
   for (const n of [1, 2]) await expect(view.locator(`li[data-chapter="${n}"]`)).toHaveAttribute('data-state', 'done');
   // The cost, as the usage records add it up.
   await expect(view.getByTestId('job-cost')).toContainText(`Cost: $${done.costUsd.toFixed(4)}`);
+  await expect(listed).toHaveAttribute('data-cost', String(done.costUsd));
   await shot(page, 'jobs-completed-desktop-en');
   await shot(board, 'jobs-board-completed-desktop-en');
   await expectAccessible(board, 'task board (job completed)');

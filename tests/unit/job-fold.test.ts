@@ -13,6 +13,7 @@ import {
   emptyJobLive,
   foldChapter,
   foldJob,
+  jobSpend,
   jobStatus,
   type JobRecord,
   phaseOf,
@@ -139,4 +140,29 @@ test('words of the chapter being written rise as its body streams; a retried ste
   ]);
   expect(chapterWords(c)).toBe(412);
   expect(c).toMatchObject({ costUsd: 0.5, tokens: 15, fileEvents: 6 });
+});
+
+test("a job's spend is what it had spent when the chapter began plus the chapter's own stream, however late the page opened", () => {
+  const step = (costUsd: number) =>
+    ev('usage', { promptTokens: 100, completionTokens: 50, totalTokens: 150, costUsd }, { step: 1 });
+  // Chapter 1 cost $0.02; chapter 2's turn begins there.
+  let live = foldJob(emptyJobLive(), [
+    progress('turn', { turnId: 't1', turnKind: 'chapter', costUsd: 0 }),
+    progress('chapter', { chaptersDone: 1, costUsd: 0.02 }),
+    progress('turn', { chapter: 2, turnId: 't2', turnKind: 'chapter', chaptersDone: 1, costUsd: 0.02 }),
+  ]);
+  const chapter = foldChapter(emptyChapterLive(), [step(0.004), step(0.003)]);
+  // The page opened mid-chapter: the record already holds the chapter's first step, and a
+  // status event said so too; neither is counted twice.
+  const midRecord = { ...record, costUsd: 0.024, usage: { totalTokens: 165 } };
+  live = foldJob(live, [progress('status', { chapter: 2, status: 'pausing', chaptersDone: 1, costUsd: 0.024 })]);
+  const spend = jobSpend(midRecord, live, chapter);
+  expect(spend.costUsd).toBeCloseTo(0.027, 9);
+  expect(spend.tokens).toBe(15 + 300);
+  // The list and the job view read the same figure; with no chapter followed, the newer figure.
+  expect(jobSpend(midRecord, live, null).costUsd).toBeCloseTo(0.024, 9);
+  expect(jobSpend({ ...record, costUsd: 0.03 }, live, null).costUsd).toBeCloseTo(0.03, 9);
+  // A stream too old to say what the job had spent at the turn's start: the chapter is not added to a figure that may hold it.
+  const old = foldJob(emptyJobLive(), [progress('turn', { turnId: 't9', turnKind: 'chapter', costUsd: undefined })]);
+  expect(jobSpend(midRecord, old, chapter).costUsd).toBeCloseTo(0.024, 9);
 });

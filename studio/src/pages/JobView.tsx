@@ -17,6 +17,7 @@ import {
   chapterTarget,
   chapterWords,
   ENDED_JOB_STATUSES,
+  jobSpend,
   jobStatus,
   type JobLive,
   type JobRecord,
@@ -254,8 +255,7 @@ export function JobView({ jobId }: { jobId: string }) {
   );
   const liveWords = chapter ? chapterWords(chapter) : 0;
   const inFlight = live.inFlight?.chapter;
-  const tokens = Math.max(live.tokens, record.usage?.totalTokens ?? 0) + (chapter?.tokens ?? 0);
-  const cost = Math.max(live.costUsd ?? 0, record.costUsd ?? 0) + (chapter?.costUsd ?? 0);
+  const { tokens, costUsd: cost } = jobSpend(record, live, chapter);
   const unpriced = Math.max(live.unpricedCalls, record.unpricedCalls ?? 0);
   const written = writtenCount(record, live, status, withText);
   const totalWords = Math.max(live.words, record.words);

@@ -9,8 +9,8 @@ import { fmt, tk, useI18n, when } from '../i18n';
 import { href, navigate } from '../router';
 import { usd } from '../../../src/core/author-words';
 import { chapterWordsOf } from './job-chapters';
-import { jobStatus, type JobRecord, writtenCount } from './job-fold';
-import { jobIsActive, useJobLive } from './job-live';
+import { jobSpend, jobStatus, type JobRecord, writtenCount } from './job-fold';
+import { jobIsActive, useChapterLive, useJobLive } from './job-live';
 import { JobView } from './JobView';
 import { useProject } from './Project';
 import { rangeText } from './job-text';
@@ -109,7 +109,7 @@ function StartJob({ projectId }: { projectId: string }) {
   );
 }
 
-/** One job of the list: its status followed live while it can still change. */
+/** One job of the list: its status and spend followed live while it can still change. */
 function JobItem({ job, projectId, current }: { job: JobRecord; projectId: string; current: boolean }) {
   const { t, lang } = useI18n();
   const { files } = useProject();
@@ -118,7 +118,9 @@ function JobItem({ job, projectId, current }: { job: JobRecord; projectId: strin
   const to = href({ page: 'project', projectId, tab: 'jobs', sub: job.id });
   const total = job.chapters.to - job.chapters.from + 1;
   const done = writtenCount(job, live, status, new Set(chapterWordsOf(files).keys()));
-  const cost = Math.max(job.costUsd ?? 0, live.costUsd ?? 0);
+  // The chapter in flight is followed here too, so the list says what the job view says.
+  const chapter = useChapterLive(live.inFlight?.turnId ?? null);
+  const cost = jobSpend(job, live, chapter).costUsd;
   return (
     <li data-job-id={job.id} data-status={status}>
       <a
@@ -134,7 +136,7 @@ function JobItem({ job, projectId, current }: { job: JobRecord; projectId: strin
       <span className={`job-chip small`} data-status={status}>
         {tk(t, `jobStatus_${status}`)}
       </span>{' '}
-      <span className="muted small">
+      <span className="muted small" data-cost={cost}>
         {fmt(t.taskJobProgress, { done, total })} · {usd(cost)} · {when(job.createdAt, lang)}
       </span>
     </li>

@@ -32,6 +32,8 @@ export interface JobLive {
     turnId: string;
     round: number;
     turnKind: 'outline' | 'chapter' | 'revision' | null;
+    /** What the job had spent when this turn began (its stream's figure then; null: not said). */
+    spentBefore: { costUsd: number; tokens: number } | null;
   } | null;
   /** Turns begun per chapter: a second one is a revision round. */
   turnsPerChapter: Record<number, number>;
@@ -105,7 +107,13 @@ export function foldJob(state: JobLive, events: readonly StreamEvent[]): JobLive
       // Streams before `turnKind` told a revision only by a second turn for the same chapter.
       const seen = s.turnsPerChapter[d.chapter] ?? 0;
       if (d.turnKind !== 'outline') next.turnsPerChapter = { ...s.turnsPerChapter, [d.chapter]: seen + 1 };
-      next.inFlight = { chapter: d.chapter, turnId: d.turnId, round: d.round ?? seen, turnKind: d.turnKind ?? null };
+      next.inFlight = {
+        chapter: d.chapter,
+        turnId: d.turnId,
+        round: d.round ?? seen,
+        turnKind: d.turnKind ?? null,
+        spentBefore: typeof d.costUsd === 'number' ? { costUsd: d.costUsd, tokens: d.usage.totalTokens } : null,
+      };
       if (s.failedChapter === d.chapter) next.failedChapter = null;
     } else if (kind === 'chapter') {
       next.written = add(s.written, d.chapter);
@@ -223,7 +231,28 @@ export function chapterWords(c: ChapterLive): number {
   return Math.max(streamed, c.saved[c.fileId] ?? 0);
 }
 
-/** The job's status now: an ended record wins (nothing comes after it); else the stream's newest word, else the record. */
+/**
+ * What a job has spent so far, the same on every screen. While the chapter turn in flight is
+ * followed, the job's stream said when that turn began what everything before it cost, and
+ * the chapter's own stream (replayed from its first event) says what the turn has cost since:
+ * their sum is the job's spend, to the step. Other figures are read mid-chapter (the record of
+ * a page opened then, a status change's event) and may already hold some of the chapter's
+ * steps; adding the chapter to them would count those twice. With no chapter followed, the
+ * newer of the stream's figure and the record's.
+ */
+export function jobSpend(
+  record: Pick<JobRecord, 'costUsd' | 'usage'>,
+  live: Pick<JobLive, 'costUsd' | 'tokens' | 'inFlight'>,
+  chapter: Pick<ChapterLive, 'costUsd' | 'tokens'> | null,
+): { costUsd: number; tokens: number } {
+  const before = live.inFlight?.spentBefore;
+  if (chapter && before) return { costUsd: before.costUsd + chapter.costUsd, tokens: before.tokens + chapter.tokens };
+  return {
+    costUsd: Math.max(live.costUsd ?? 0, record.costUsd ?? 0),
+    tokens: Math.max(live.tokens, record.usage?.totalTokens ?? 0),
+  };
+}
+
 export function jobStatus(record: Pick<JobRecord, 'status'> | null, live: JobLive): string {
   if (record && ENDED_JOB_STATUSES.includes(record.status)) return record.status;
   return live.status ?? record?.status ?? 'queued';
