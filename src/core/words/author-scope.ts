@@ -55,6 +55,19 @@ function names(target: Target, file: FileRef, unitKind: string | null): boolean 
   return false;
 }
 
+/**
+ * Another file of the project carries this file's number ("第6章 黑风谷" and "第6章 草稿副本"): then
+ * the number alone does not say which of them is meant, and only a title names either.
+ */
+function sharesNumber(file: FileRef, titles: readonly string[]): boolean {
+  const unit = unitOfTitle(file.title);
+  if (!unit) return false;
+  return titles.some((t) => {
+    const u = t !== file.title ? unitOfTitle(t) : null;
+    return u?.kind === unit.kind && u.n === unit.n;
+  });
+}
+
 /** A sentence that names files: then a question in it is about them, not about an earlier order. */
 function sentenceNames(s: ReadSentence, titles: readonly string[]): boolean {
   return s.clauses.some(
@@ -216,7 +229,7 @@ export function authorisedFiles<F extends FileRef>(scope: AuthorScope, files: F[
     const unit = targets.find((t): t is Extract<Target, { kind: 'unit' }> => t.kind === 'unit');
     const kind = unit?.unit.kind ?? null;
     for (const f of files) {
-      if (!targets.some((t) => names(t, f, kind))) continue;
+      if (!targets.some((t) => names(t, f, kind) && (t.kind === 'title' || !sharesNumber(f, titles)))) continue;
       if (order.except.some((t) => names(t, f, kind)) || kept.some((k) => names(k.target, f, kind))) continue;
       out.add(f);
     }

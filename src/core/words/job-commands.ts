@@ -42,7 +42,7 @@ export interface JobLookup {
 
 const JOB_WORD = /\b(?:job|jobs|generation|batch|run)\b|任务|生成任务|批量|长任务|作业/iu;
 const STATUS =
-  /\b(?:status|progress|how(?:'s| is| are) (?:it|the job|things|we) (?:going|doing|getting on|coming along)|where (?:is|are) (?:it|we)|how far|still (?:running|going|on)|is (?:it|the job) (?:running|done|finished))\b|进度|状态|进行到|进展|到哪了|到哪一步|怎么样了|写到第?几章|跑到第?几章|几章了|还在跑|跑完了|写完了吗/iu;
+  /\b(?:status|progress|how(?:'s|s| is| are) (?:it|the job|things|we) (?:going|doing|getting on|coming along)|where (?:is|are) (?:it|we)|how far|still (?:running|going|on)|is (?:it|the job) (?:running|done|finished))\b|进度|状态|进行到|进展|到哪了|到哪一步|怎么样了|写到第?几章|跑到第?几章|几章了|还在跑|跑完了|写完了吗/iu;
 /** Status questions that name no job word but can only mean it ("进度怎么样", "job progress?"). */
 const BARE_STATUS =
   /^(?:现在|目前)?(?:任务)?(?:进度|状态)(?:怎么样|如何)?了?[吗呢]?[?？。.!！]*$|^(?:what'?s the )?(?:job )?(?:status|progress)\??$|^(?:现在|目前)?(?:跑|写)到第?几章了?[?？]?$/iu;

@@ -21,6 +21,20 @@ const ZH_DIGITS: Record<string, number> = {
   八: 8,
   九: 9,
 };
+const FORMAL_DIGITS: Record<string, string> = {
+  壹: '一',
+  贰: '二',
+  叁: '三',
+  肆: '四',
+  伍: '五',
+  陆: '六',
+  柒: '七',
+  捌: '八',
+  玖: '九',
+  拾: '十',
+  佰: '百',
+  仟: '千',
+};
 const ZH_SMALL_UNITS: Record<string, number> = { 十: 10, 百: 100, 千: 1000 };
 
 /** Full-width digits (０-９) to ASCII; every other character is kept, so indexes stay valid. */
@@ -33,7 +47,12 @@ export function halfWidthDigits(text: string): string {
  * 一万五千 → 15000, 廿三 → 23; digit strings such as 二〇二六 → 2026. Null when not a numeral.
  */
 export function parseChineseNumeral(text: string): number | null {
-  const s = text.replace(/廿/g, '二十').replace(/卅/g, '三十');
+  // The formal digits of cheques and contracts (叁, 拾) are the same numbers.
+  const s = [...text]
+    .map((ch) => FORMAL_DIGITS[ch] ?? ch)
+    .join('')
+    .replace(/廿/g, '二十')
+    .replace(/卅/g, '三十');
   if (!s || /[^零〇一二两三四五六七八九十百千万]/.test(s)) return null;
   // Digits only, two or more ("二〇二六"): read positionally like Arabic digits.
   if (s.length > 1 && !/[十百千万]/.test(s)) return Number([...s].map((c) => ZH_DIGITS[c]).join(''));
@@ -117,7 +136,7 @@ export function parseNumber(token: string): number | null {
 
 /** Source text of one number token, for building larger patterns. */
 const ARABIC_SRC = String.raw`[0-9０-９]+(?:[,，][0-9]{3})*(?:\.[0-9]+)?`;
-const ZH_SRC = '[零〇一二两三四五六七八九十百千万廿卅]+';
+const ZH_SRC = '[零〇一二两三四五六七八九十百千万廿卅壹贰叁肆伍陆柒捌玖拾佰仟]+';
 const EN_SRC = String.raw`(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)`;
 const NUM_SRC = `(?:${ARABIC_SRC}|${ZH_SRC})`;
 
@@ -202,6 +221,22 @@ const EN_TAIL_SRC = String.raw`\s*(,\s*and|,|and|&|-|–|—|~|to|through|thru)\
 const EN_UNIT_SRC = String.raw`chapters?|chapt(?:er)?s?|chaps?|chpaters?|chatpers?|chaters?|chapetrs?|cahpters?|chaptres?|chaper?s?|chs?\.?|episodes?|eps?\.?|acts?`;
 const EN_REF = new RegExp(String.raw`\b(${EN_UNIT_SRC})\s*(${EN_NUM})\b${NOT_LENGTH}((?:${EN_TAIL_SRC})*)`, 'giu');
 const EN_TAIL = new RegExp(EN_TAIL_SRC, 'giu');
+/** "Chapter III", "Act IV": a Roman numeral in capitals after the unit word ("chapter i think" is no number). */
+const EN_ROMAN_REF = /\b(chapter|episode|act|ch\.?)\s+([IVXL]+)\b/giu;
+/** "c7": a bare c glued to a number is a chapter the way authors abbreviate it in a hurry. */
+const C_REF = /(?<![\p{L}\p{N}])c(\d{1,3})(?![\p{L}\p{N}])/gu;
+
+/** A Roman numeral in capitals (I to L), or null. */
+function parseRoman(text: string): number | null {
+  if (!/^(?:XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/.test(text) || !text) return null;
+  const value: Record<string, number> = { I: 1, V: 5, X: 10, L: 50 };
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const v = value[text[i]!]!;
+    n += v < (value[text[i + 1] ?? ''] ?? 0) ? -v : v;
+  }
+  return n;
+}
 
 function pushRange(
   out: UnitRef[],
@@ -269,6 +304,14 @@ export function findUnitRefs(text: string): UnitRef[] {
       prev = n;
     }
     for (const n of singles) pushRange(out, kind, n, n, m.index, end);
+  }
+  for (const m of text.matchAll(EN_ROMAN_REF)) {
+    const n = parseRoman(m[2]!);
+    if (free(m.index, m.index + m[0].length)) pushRange(out, enKind(m[1]!), n, n, m.index, m.index + m[0].length);
+  }
+  for (const m of text.matchAll(C_REF)) {
+    const n = parseNumber(m[1]!);
+    pushRange(out, 'chapter', n, n, m.index, m.index + m[0].length);
   }
   return out.sort((a, b) => a.start - b.start || a.from - b.from);
 }

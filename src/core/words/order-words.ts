@@ -8,6 +8,10 @@
 
 /** Courtesy and discourse before a verb: who is told is still the agent, and what is still the verb's. */
 export const LEAD_EN = [
+  'ugh',
+  'argh',
+  'hmm',
+  'ok so',
   'please',
   'pls',
   'plz',
@@ -74,6 +78,8 @@ export const LEAD_EN = [
   'fully',
 ];
 export const LEAD_ZH = [
+  '亲',
+  '宝',
   '请',
   '请你',
   '麻烦',
@@ -148,6 +154,10 @@ export const DELETE_EN = [
   'throw away',
 ];
 export const DELETE_ZH = [
+  '刪除',
+  '刪掉',
+  '刪去',
+  '刪',
   '删除',
   '删掉',
   '删去',
@@ -169,6 +179,8 @@ export const DELETE_ZH = [
 /** Verbs of a whole-file rewrite ("write … from scratch" and "start … over" are read as phrases around the object). */
 export const REWRITE_EN = ['rewrite', 're-write', 'redo', 're-do'];
 export const REWRITE_ZH = [
+  '重寫',
+  '重新寫',
   '重写',
   '重新写',
   '推倒重写',
@@ -193,6 +205,11 @@ export const REWRITE_ZH = [
   '从头开始写',
   '从头开始重写',
 ];
+/**
+ * After a rewrite's object, what only says again that the whole is rewritten ("重写第六章 整章重写",
+ * "第五章推倒重来 整章重新写"): the rewrite verbs themselves may follow too.
+ */
+export const REWRITE_WHOLE_ZH = ['整章', '整篇', '整个', '全部', '从零开始', '从头开始', '从头'];
 /** After "write <file>": what makes it a rewrite of the whole. */
 export const WRITE_ANEW_EN = [
   'from scratch',
@@ -205,6 +222,8 @@ export const WRITE_ANEW_EN = [
 
 /** Before a reference: determiners and the like ("the whole", "my old", "the file called"). */
 export const DET_EN = [
+  'the whole of',
+  'whole of',
   'the',
   'my',
   'our',
@@ -245,6 +264,11 @@ export const DET_ZH = [
 ];
 /** After a reference: it is a file ("the Notes file", "大纲文件"). */
 export const NOUN_AFTER_REF = [
+  '那个文件',
+  '那份文件',
+  '那个文档',
+  '这个文档',
+  '文档',
   'file',
   'files',
   'doc',
@@ -273,6 +297,54 @@ export const NOUN_AFTER_REF = [
   'both files',
   'these two files',
 ];
+/** Parts of a file: words that name a part never name the whole file, even when a title holds them. */
+export const PART_WORDS = [
+  'end',
+  'ending',
+  'opening',
+  'beginning',
+  'start',
+  'middle',
+  'scene',
+  'scenes',
+  'paragraph',
+  'paragraphs',
+  'line',
+  'lines',
+  'section',
+  'sections',
+  'part',
+  'parts',
+  'half',
+  'bit',
+  'sentence',
+  'sentences',
+  'dialogue',
+  'page',
+  'pages',
+  'first',
+  'last',
+  'intro',
+  'climax',
+  '开头',
+  '结尾',
+  '结局',
+  '段',
+  '段落',
+  '部分',
+  '场景',
+  '对话',
+  '最后',
+  '前面',
+  '后面',
+  '中间',
+  '一段',
+  '这段',
+  '那段',
+  '句',
+  '句子',
+];
+
 /** The files not named ("keep the rest", "其他别动"). */
 export const REST = [
   'the rest',
@@ -427,6 +499,9 @@ export const ORDER_AFTER_PERFECTIVE = ['吧', '呗', '啊', '就行', '就好', 
 
 /** What may close an order. */
 export const CLOSE_EN = [
+  'already',
+  'full stop',
+  'period',
   'please',
   'pls',
   'plz',
@@ -468,7 +543,21 @@ export const CLOSE_EN = [
   'wholesale',
   'for real',
 ];
-export const CLOSE_ZH = ['谢谢', '谢啦', '谢谢你', '辛苦了', '辛苦', '麻烦了', '拜托了', '拜托', '多谢', '感谢'];
+export const CLOSE_ZH = [
+  '亲',
+  '宝',
+  '老板',
+  '谢谢',
+  '谢啦',
+  '谢谢你',
+  '辛苦了',
+  '辛苦',
+  '麻烦了',
+  '拜托了',
+  '拜托',
+  '多谢',
+  '感谢',
+];
 
 /** A model to follow, before a Chinese verb ("按第3章的风格重写", "以第三章为准"): never a target. */
 export const MANNER_BEFORE_ZH = ['按', '按照', '参考', '参照', '依照', '根据', '仿照', '照着', '以'];
@@ -610,6 +699,7 @@ export const JOB_NOUN_EN = [
   'the batch generation',
 ];
 export const JOB_NOUN_ZH = [
+  '任務',
   '任务',
   '这个任务',
   '生成任务',
@@ -621,11 +711,11 @@ export const JOB_NOUN_ZH = [
   '后台任务',
 ];
 export const PAUSE_EN = ['pause', 'suspend', 'hold'];
-export const PAUSE_ZH = ['暂停', '停一下', '先停', '挂起', '停一停'];
+export const PAUSE_ZH = ['暫停', '暂停', '停一下', '先停', '挂起', '停一停'];
 export const RESUME_EN = ['resume', 'unpause', 'continue', 'carry on with'];
-export const RESUME_ZH = ['继续', '恢复', '接着跑', '接着'];
+export const RESUME_ZH = ['繼續', '继续', '恢复', '接着跑', '接着'];
 export const CANCEL_EN = ['cancel', 'abort', 'kill', 'terminate'];
-export const CANCEL_ZH = ['取消', '终止', '中止'];
+export const CANCEL_ZH = ['取消', '取消掉', '终止', '中止'];
 /** What may close a job order ("pause the job for now", "暂停任务吧"). */
 export const JOB_CLOSE = [
   ...CLOSE_EN,
@@ -644,6 +734,13 @@ export const JOB_CLOSE = [
   '跑',
   '下去',
 ];
+
+/** After a job order, words that only say the same again: "继续任务吧 接着写", "把任务取消掉 不写了". */
+export const JOB_RESTATED: Record<'pause' | 'resume' | 'cancel', readonly string[]> = {
+  pause: ['先别写了', '先不写了'],
+  resume: ['接着写', '继续写', '写下去', '接着写吧', '继续写吧'],
+  cancel: ['不写了', '不用写了', '别写了'],
+};
 
 /** Verbs an English typo may stand for, when the order is otherwise complete ("delte", "puase", "cancle"). */
 export const TYPO_TARGETS = ['delete', 'remove', 'rewrite', 'pause', 'resume', 'cancel'];

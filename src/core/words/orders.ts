@@ -8,7 +8,7 @@
  * else (questions, hedges, jokes, take-backs: core/words/utterance, `VOIDS`) are a second check on
  * top, never the reason an order is read. Pure module.
  */
-import type { UnitKind } from './numerals';
+import { unitOfTitle, type UnitKind } from './numerals';
 import type { ReadClause, Word } from './reading';
 import * as W from './order-words';
 import { OBJECT_ID_ANY_CASE } from '../ids';
@@ -96,6 +96,29 @@ function nameGoesOn(last: Tok, next: Tok | undefined): boolean {
   );
 }
 
+/**
+ * The other names a title goes by, when it has a head and a tail and no number: its head alone
+ * ("Prologue - Salt Wind" → "prologue", "序章 血月" → "序章") and, for a head with a name after it,
+ * "<name>'s <head>" ("Character Sheet - Eli" → "eli's character sheet"). A name that another title
+ * has, or that two titles share ("Character Sheet" for Mara's and Eli's), names neither.
+ */
+function titleAliases(titles: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const title of titles) {
+    if (unitOfTitle(title)) continue;
+    const parts = /\p{Script=Han}/u.test(title)
+      ? /^(\S+)\s+(\S+)$/u.exec(title.trim())
+      : /^(.+?)\s*(?:\s[-–—]\s|[:：])\s*(.+)$/u.exec(title.trim());
+    if (!parts) continue;
+    pairs.push([parts[1]!, title]);
+    if (/^[\p{L}\s]+$/u.test(parts[2]!)) pairs.push([`${parts[2]}'s ${parts[1]}`, title]);
+  }
+  const taken = new Set(titles.map(norm));
+  return pairs.filter(
+    ([name]) => !taken.has(norm(name)) && pairs.filter(([other]) => norm(other) === norm(name)).length === 1,
+  );
+}
+
 /** The clause's tokens, with the words that spell a title (whole words only) merged into one. */
 function tokensOf(clause: ReadClause, titles: readonly string[], lexicon?: readonly string[]): Tok[] {
   const toks: Tok[] = clause.words.flatMap((w) => {
@@ -115,13 +138,15 @@ function tokensOf(clause: ReadClause, titles: readonly string[], lexicon?: reado
     });
   });
   if (!titles.length) return toks;
-  // Longest titles first: "Notes 2" before "Notes", "林夏雪" before "林夏".
-  const sorted = [...titles].filter((t) => t.trim()).sort((a, b) => b.length - a.length);
+  // Longest names first: "Notes 2" before "Notes", "林夏雪" before "林夏".
+  const named = [...titles.map((t) => [t, t] as const), ...titleAliases(titles)]
+    .filter(([name]) => name.trim())
+    .sort(([a], [b]) => b.length - a.length);
   const out: Tok[] = [];
   for (let i = 0; i < toks.length;) {
     let merged = false;
-    for (const title of sorted) {
-      const want = norm(title);
+    for (const [name, title] of named) {
+      const want = norm(name);
       let acc = '';
       for (let j = i; j < toks.length && acc.length < want.length; j++) {
         acc += toks[j]!.key;
@@ -212,6 +237,14 @@ class Cursor {
 
 /** One target at the cursor: a unit (with the subtitle of a titled chapter after it), a title, a pointer, or (in an exception) a bare number. */
 function eatTarget(c: Cursor, titles: readonly string[], bareNumbers: boolean): Target | null {
+  const mark = c.i;
+  const target = eatTargetAt(c, titles, bareNumbers);
+  // Words that name no file are left for the grammar to account for (and fail on): never skipped.
+  if (!target) c.i = mark;
+  return target;
+}
+
+function eatTargetAt(c: Cursor, titles: readonly string[], bareNumbers: boolean): Target | null {
   if (c.eat(W.POINTER_EN) ?? c.eat(W.POINTER_ZH)) return { kind: 'pointer' };
   if (c.eat(W.REST)) return { kind: 'rest' };
   // Up to two determiners ("the whole", "我的那个"): "the old Notes file".
@@ -228,16 +261,15 @@ function eatTarget(c: Cursor, titles: readonly string[], bareNumbers: boolean): 
   }
   if (t.word?.kind === 'unit') {
     c.i++;
-    // "第3章 灯塔", "Chapter 3: The Lighthouse": the subtitle of the file with that number, if it follows.
-    const mark = c.i;
-    c.eat([':', '：']);
+    const unit = t.word.unit!;
     // Only a single unit takes a subtitle: "chapters 3-4 The Lighthouse" does not name chapter 3's.
-    const single = t.word.unit!.from === t.word.unit!.to && !t.word.unit!.list;
-    const subtitle = single && titles.map((x) => subtitleOf(x)).find((s) => s && c.eat([s]));
-    if (!subtitle) c.i = mark;
+    const named = unit.from === unit.to && !unit.list ? eatUnitTitle(c, unit, titles) : undefined;
+    if (named === null) return null;
     c.eat(W.NOUN_AFTER_REF);
-    return { kind: 'unit', unit: t.word.unit! };
+    return named ?? { kind: 'unit', unit };
   }
+  const before = eatWordsOfUnit(c, titles);
+  if (before !== undefined) return before;
   if (bareNumbers && t.word?.kind === 'number' && /^\d+$/.test(t.text)) {
     c.i++;
     return { kind: 'number', n: Number(t.text) };
@@ -250,6 +282,123 @@ function eatTarget(c: Cursor, titles: readonly string[], bareNumbers: boolean): 
 function subtitleOf(title: string): string {
   const m = /^(?:第\s*\S{1,6}?\s*[章集回幕]|(?:chapter|episode|act)\s+\S+)\s*[:：.\-–]?\s*(.+)$/iu.exec(title.trim());
   return m?.[1]?.trim() ?? '';
+}
+
+/** Whether a subtitle holds a word for a part of a file ("The End", "结尾"): then it may mean that part. */
+function namesPart(sub: string): boolean {
+  const lower = sub.toLowerCase();
+  const words: string[] = lower.match(/[\p{L}\p{M}]+/gu) ?? [];
+  return W.PART_WORDS.some((p) => (/\p{Script=Han}/u.test(p) ? lower.includes(p) : words.includes(p)));
+}
+
+/** Words that name no file on their own: they never tell two files of one number apart. */
+const GLUE = new Set(['the', 'a', 'an', 'of', 'and', '的', '-', '–']);
+
+/** The titles that open with this unit's number and go on with words ("第6章 黑风谷", not "Notes on chapter 6"). */
+function titlesOfUnit(unit: { kind: UnitKind; from: number }, titles: readonly string[]): string[] {
+  return titles.filter((x) => {
+    const u = subtitleOf(x) ? unitOfTitle(x) : null;
+    return u?.kind === unit.kind && u.n === unit.from;
+  });
+}
+
+/**
+ * The title words after a unit ("第6章 黑风谷", "Chapter 3: The Lighthouse", "ch4 draft copy",
+ * "第三章的草稿副本"): the one file of that number whose title holds them all, as a title, so that
+ * a number two files share names only the file its words pick. Undefined when no title words
+ * follow (the cursor is left after the unit); null when they name no file of that number or
+ * several of them ("第3章 黑风谷" when 黑风谷 is chapter 6's): such words are no reference to act on.
+ */
+function eatUnitTitle(
+  c: Cursor,
+  unit: { kind: UnitKind; from: number },
+  titles: readonly string[],
+): Target | null | undefined {
+  const mark = c.i;
+  c.eat([':', '：', '的']);
+  // A whole subtitle first: it names its own file, whatever the number said.
+  for (const title of [...titles].sort((a, b) => b.length - a.length)) {
+    const sub = subtitleOf(title);
+    if (!sub || !c.eat([sub])) continue;
+    const u = unitOfTitle(title);
+    if (namesPart(sub)) return null;
+    return u?.kind === unit.kind && u.n === unit.from ? { kind: 'title', title } : null;
+  }
+  const words = eatTitleWords(c, titlesOfUnit(unit, titles));
+  if (!words) {
+    c.i = mark;
+    return undefined;
+  }
+  return pickTitle(titlesOfUnit(unit, titles), words);
+}
+
+/** The words of a title past its number, for telling files of one number apart. */
+function restWords(title: string): { latin: Set<string>; han: string } {
+  const rest = subtitleOf(title).toLowerCase();
+  return {
+    latin: new Set(
+      rest.match(/[\p{L}\p{M}]+(?:['-][\p{L}\p{M}]+)*/gu)?.filter((w) => !/\p{Script=Han}/u.test(w)) ?? [],
+    ),
+    han: (rest.match(/\p{Script=Han}+/gu) ?? []).join('|'),
+  };
+}
+
+/** Words that go on with the order after its object ("from scratch", "and", "except"): never read as title words. */
+const ORDER_WORD_AFTER = new Set(
+  [W.CLOSE_EN, W.WRITE_ANEW_EN, W.EXCEPT_EN, W.JOIN, W.MANNER_AFTER_EN, W.KEEP_EN].flatMap((l) =>
+    l.map((p) => p.split(' ')[0]!.toLowerCase()),
+  ),
+);
+
+/** Consecutive word tokens that are words of at least one of these titles, or null when none are. */
+function eatTitleWords(c: Cursor, candidates: readonly string[]): string[] | null {
+  if (!candidates.length) return null;
+  const rests = candidates.map(restWords);
+  const out: string[] = [];
+  while (!c.done) {
+    const t = c.peek()!;
+    if (t.word?.kind !== 'word' || t.title || ORDER_WORD_AFTER.has(t.key)) break;
+    // A part of a file ("the end of chapter 3") is never the file, whatever its title says.
+    if (W.PART_WORDS.includes(t.key)) return null;
+    const han = /^\p{Script=Han}+$/u.test(t.key);
+    const joined = han ? out.filter((w) => /\p{Script=Han}/u.test(w)).join('') + t.key : t.key;
+    if (!rests.some((r) => (han ? r.han.includes(joined) : r.latin.has(t.key)))) break;
+    out.push(t.key);
+    c.i++;
+  }
+  return out.some((w) => !GLUE.has(w)) ? out : null;
+}
+
+/** The one title holding every word (the glue aside), or null when none or several do. */
+function pickTitle(candidates: readonly string[], words: readonly string[]): Target | null {
+  const han = words.filter((w) => /\p{Script=Han}/u.test(w)).join('');
+  const latin = words.filter((w) => !GLUE.has(w) && !/\p{Script=Han}/u.test(w));
+  const hits = candidates.filter((x) => {
+    const r = restWords(x);
+    return r.han.includes(han) && latin.every((w) => r.latin.has(w));
+  });
+  return hits.length === 1 ? { kind: 'title', title: hits[0]! } : null;
+}
+
+/**
+ * Title words before "of" and a unit ("the draft copy of chapter 4"): the one file of that number
+ * they pick. Undefined (cursor unmoved) when the words are not followed by "of" and a single unit.
+ */
+function eatWordsOfUnit(c: Cursor, titles: readonly string[]): Target | null | undefined {
+  const mark = c.i;
+  let j = c.i;
+  while (j < c.toks.length && j - c.i < 6 && c.toks[j]!.word?.kind === 'word' && c.toks[j]!.key !== 'of') j++;
+  const unit = c.toks[j + 1]?.word?.unit;
+  if (j === c.i || c.toks[j]?.key !== 'of' || !unit || unit.from !== unit.to || unit.list) return undefined;
+  const candidates = titlesOfUnit(unit, titles);
+  const words = eatTitleWords(c, candidates);
+  if (!words || c.i !== j) {
+    c.i = mark;
+    return undefined;
+  }
+  c.i = j + 2;
+  c.eat(W.NOUN_AFTER_REF);
+  return pickTitle(candidates, words);
 }
 
 /** A list of targets joined by "and", "、", "和" … (at least one). */
@@ -323,7 +472,9 @@ function eatFileVerb(c: Cursor, lang: 'en' | 'zh'): { action: FileAction; verb: 
 
 /** Closing words, particles and marks after an order. */
 function skipClosing(c: Cursor, action: FileAction): void {
-  c.skip(W.CLOSE_EN, W.CLOSE_ZH, W.PARTICLE_ZH, action === 'rewrite' ? W.WRITE_ANEW_EN : []);
+  if (action === 'rewrite')
+    c.skip(W.CLOSE_EN, W.CLOSE_ZH, W.PARTICLE_ZH, W.WRITE_ANEW_EN, W.REWRITE_WHOLE_ZH, W.REWRITE_ZH);
+  else c.skip(W.CLOSE_EN, W.CLOSE_ZH, W.PARTICLE_ZH);
 }
 
 /** Between orders joined in one clause ("scrap chapter 8 and rewrite chapter 9", "删掉笔记并重写大纲"). */
@@ -456,8 +607,11 @@ function chineseFileOrder(c: Cursor, titles: readonly string[]): FileOrder | nul
       .join('')
       .includes('给我');
   if (!before) eatMannerZh(c, titles);
-  // "把 Notes delete 掉": with 把 the verb may be English; without it an English verb after its object is its subject's ("Notes delete").
-  const verb = eatFileVerb(c, 'zh') ?? (ba ? eatFileVerb(c, 'en') : null);
+  // "把 Notes delete 掉", "第四章 delete", "人物设定 rewrite 一下", "ch2 rewrite from scratch": an English
+  // verb after its object is the order's after 把, in a clause that mixes in Chinese, or after units
+  // alone; after an English title alone ("Notes delete") it is its subject's.
+  const mixed = c.toks.some((t) => /\p{Script=Han}/u.test(t.text)) || !!before?.every((t) => t.kind === 'unit');
+  const verb = eatFileVerb(c, 'zh') ?? (ba || (before && mixed) ? eatFileVerb(c, 'en') : null);
   if (!verb) return null;
   if (perfectiveReport(c, c.i, imperative)) return null;
   let targets = before;
@@ -496,7 +650,8 @@ export function exceptionClauseOf(clause: ReadClause, titles: readonly string[] 
     if (got && !(c.eat(W.EXCEPT_TAIL_ZH) ?? c.eat(W.KEEP_ZH))) got = null;
   }
   if (!got) return null;
-  c.skip(W.CLOSE_EN, W.CLOSE_ZH, W.PARTICLE_ZH, W.KEEP_CLOSE);
+  // A keep said twice over ("第6章留着别动") keeps the same files.
+  c.skip(W.CLOSE_EN, W.CLOSE_ZH, W.PARTICLE_ZH, W.KEEP_CLOSE, W.KEEP_ZH);
   return c.done ? got : null;
 }
 
@@ -566,7 +721,7 @@ export function jobOrderOf(clause: ReadClause): JobOrder | null {
     if (!action) return null;
     c.skip(W.ADVERB_ZH, ['掉', '一下', '下']);
     if (!eatJobNoun(c)) return null;
-    c.skip(W.JOB_CLOSE);
+    c.skip(W.JOB_CLOSE, W.JOB_RESTATED[action]);
     return c.done ? action : null;
   };
   const nounFirst = (): JobAction | null => {
@@ -577,7 +732,7 @@ export function jobOrderOf(clause: ReadClause): JobOrder | null {
     c.skip(W.ADVERB_ZH);
     const action = eatJobVerb(c);
     if (!action) return null;
-    c.skip(W.JOB_CLOSE);
+    c.skip(W.JOB_CLOSE, W.JOB_RESTATED[action]);
     return c.done ? action : null;
   };
   const action = verbFirst() ?? nounFirst();
