@@ -57,10 +57,35 @@ function extra(before, after) {
   return leaked;
 }
 
+/**
+ * What keeps a worker process alive after the last file: Jest asks each worker to end and
+ * force-exits one still running 500 ms later ("a worker process has failed to exit
+ * gracefully"), which says nothing of why. A file's own leaks fail that file (below); this names
+ * whatever is left at the end (the last file of the worker, and the live resources), so a
+ * warning in CI comes with its cause.
+ */
+let lastTestPath = null;
+if (!globalThis.__scriptoriumExitWatch && process.send) {
+  globalThis.__scriptoriumExitWatch = true;
+  const CHILD_MESSAGE_END = 2;
+  const onMessage = (message) => {
+    if (!Array.isArray(message) || message[0] !== CHILD_MESSAGE_END) return;
+    process.removeListener('message', onMessage);
+    setTimeout(() => {
+      const live = process.getActiveResourcesInfo().filter((r) => r !== 'Timeout');
+      process.stderr.write(
+        `[open-handles] Jest worker ${process.pid} still running 400 ms after it was asked to end; last file ${lastTestPath}; live: ${live.join(', ') || '(no handle: native threads)'}\n`,
+      );
+    }, 400).unref();
+  };
+  process.prependListener('message', onMessage);
+}
+
 class OpenHandlesEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     this.testPath = context.testPath;
+    lastTestPath = context.testPath.replace(`${process.cwd()}/`, '');
   }
 
   async setup() {
