@@ -52,18 +52,18 @@ describe('priorities', () => {
     expect(constraint.indexOf(world.id)).toBeLessThan(constraint.indexOf(chapters[19]!.id));
   });
 
-  test('importance: high settings CONSTRAINT, medium (or unset) RELEVANT, low INSPIRATION; characters CONSTRAINT unless low', () => {
+  test('importance: high settings CONSTRAINT, medium (or unset) RELEVANT, low INSPIRATION; every character CONSTRAINT', () => {
     const { candidates } = prioritize({ files, focusFileId: null, attachedFileIds: [], query: 'continue' });
     expect(tier(candidates, world.id)?.priority).toBe(Priority.CONSTRAINT);
     expect(tier(candidates, town.id)?.priority).toBe(Priority.RELEVANT);
     expect(tier(candidates, weather.id)?.priority).toBe(Priority.INSPIRATION);
-    // Characters are constraints, high ones first; a low-importance walk-on waits with the rest.
+    // Characters are constraints, high ones first; a low-importance walk-on is one too, after them.
     const cards = candidates
       .filter((c) => c.priority === Priority.CONSTRAINT && c.reason === 'character')
       .map((c) => c.fileId);
-    expect(cards).toEqual([hero.id, plain.id]);
-    expect(tier(candidates, minor.id)?.priority).toBe(Priority.INSPIRATION);
-    expect(tier(candidates, named.id)?.priority).toBe(Priority.INSPIRATION);
+    expect(cards).toEqual([hero.id, plain.id, minor.id, named.id]);
+    expect(tier(candidates, minor.id)?.priority).toBe(Priority.CONSTRAINT);
+    expect(tier(candidates, named.id)?.priority).toBe(Priority.CONSTRAINT);
   });
 
   test('the focus file is CRITICAL, its previous chapter CONSTRAINT and its nearest siblings RELEVANT (following first at equal distance)', () => {
@@ -255,12 +255,17 @@ describe('working set', () => {
       authorEdits: [],
     });
     const files = [f('1', 1000), f('2', 1000), f('3', 100), f('4', 5000)];
-    const ws = renderWorkingSet(files, new Set([files[1]!.id]), { maxFiles: 2, maxChars: 5000, maxTokens: 100_000 });
+    const ws = renderWorkingSet(
+      files,
+      new Set([files[1]!.id]),
+      { maxFiles: 2, maxChars: 5000, maxTokens: 100_000 },
+      'en',
+    );
     expect(ws.whole.map((w) => w.fileId)).toEqual([files[0]!.id, files[2]!.id]);
-    expect(ws.text).toContain(`(id=${files[1]!.id}): shown in full in the project context above`);
+    expect(ws.text).toContain(`- File 2 (id=${files[1]!.id}) (full text in the project context)`);
     expect(ws.text).toContain(`File 4 (id=${files[3]!.id}, draft): not shown here (working-set limit)`);
     expect(ws.text).not.toContain('z'.repeat(5000));
-    const byChars = renderWorkingSet(files, new Set(), { maxFiles: 8, maxChars: 1500, maxTokens: 100_000 });
+    const byChars = renderWorkingSet(files, new Set(), { maxFiles: 8, maxChars: 1500, maxTokens: 100_000 }, 'en');
     expect(byChars.whole.map((w) => w.fileId)).toEqual([files[0]!.id, files[2]!.id]);
   });
 });

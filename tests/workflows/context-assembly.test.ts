@@ -214,7 +214,7 @@ test("the working set carries the last two turns' files with content within its 
   );
   // The message names the notes, so the context carries them whole: the working set gives them one line.
   expect(contextOf('writer')[0]).toContain(`Harbour notes (id=${String(notes._id)}) [full]\n${notes.content}`);
-  expect(second).toContain(`- Harbour notes (id=${String(notes._id)}): shown in full in the project context above`);
+  expect(second).toContain(`- Harbour notes (id=${String(notes._id)}) (full text in the project context)`);
   expect(
     second.endsWith(
       "</previous_turn_working_set>\n\n[This turn's user message]\nLook over the harbour notes again please.",

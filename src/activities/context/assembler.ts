@@ -11,13 +11,14 @@ import { insertOnce } from '../../db/models';
 import { authorLines } from '../../db/file-store';
 import { type ContextItem, MeasureCache, type Packed, pack } from './budget';
 import { renderManifest } from './manifest';
-import { type Candidate, chapterNo, Priority, prioritize } from './priorities';
+import { byPackingOrder, type Candidate, chapterNo, Priority, prioritize } from './priorities';
 import { type Chunk, pickSnippets, rankChunks, retrievableFiles, type ScoredChunk } from './retrieval';
 import { countStable, countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';
 import { renderWorkingSet, userContent, type WorkingSetFile, workingSetIds } from './working-set';
 import { holdsTurnSources, type LoadedFile, loadedFiles, type TurnSources, turnSources } from './prefetch';
 import { quiet } from '../../core/quiet';
 import { isBodyFileType } from '../../core/domain';
+import { detectLanguage } from '../../core/text';
 import type { WorkerCaches } from '../worker-caches';
 
 export interface ContextSettings {
@@ -164,7 +165,19 @@ function packContext(
       .filter((c) => tier(c.priority))
       .map(fileItem)
       .filter((i): i is ContextItem => i !== null);
-  const upToRelevant = tiers((p) => p <= Priority.RELEVANT);
+  const critical = tiers((p) => p === Priority.CRITICAL);
+  // The whole CONSTRAINT tier is offered; when it does not fit, the packing order inside it
+  // decides what is shown whole, what is cut and what is left for query_files.
+  const named = new Set(candidates.filter((c) => c.reason === 'named').map((c) => c.fileId));
+  const packingKey = (i: ContextItem) => ({
+    named: named.has(i.fileId),
+    importance: byId.get(i.fileId)!.importance,
+    chars: i.text.length,
+  });
+  const constraint = tiers((p) => p === Priority.CONSTRAINT).sort((a, b) =>
+    byPackingOrder(packingKey(a), packingKey(b)),
+  );
+  const upToRelevant = [...critical, ...constraint, ...tiers((p) => p === Priority.RELEVANT)];
   const inspiration = tiers((p) => p === Priority.INSPIRATION);
   const cache = new MeasureCache(measuredTexts);
   // Snippets sit at the end of RELEVANT. Retrieval leaves out only what was finally shown:
@@ -183,7 +196,10 @@ function packContext(
   return { packed, whole, placed };
 }
 
-/** The working set: current text of the files the last two replies touched, in what room the ledger leaves. */
+/**
+ * The working set: current text of the files the last two replies touched, in what room the
+ * ledger leaves after the context and the author's message; its lines in the session's language.
+ */
 async function workingSetFor(
   models: Models,
   settings: ContextSettings,
@@ -191,9 +207,10 @@ async function workingSetFor(
   messages: SessionMessage[],
   byId: Map<string, LoadedFile>,
   whole: Set<string>,
-  contextTokens: number,
-  messageTokens: number,
+  room: { contextTokens: number; message: string; language: 'zh' | 'en' },
 ) {
+  const { contextTokens, language } = room;
+  const messageTokens = countTokens(room.message);
   const wsFiles: WorkingSetFile[] = await Promise.all(
     workingSetIds(messages, turnId)
       .map((id) => byId.get(id))
@@ -207,14 +224,19 @@ async function workingSetFor(
         authorEdits: f.latestAuthor === 'author' ? await authorLines(models, f.id) : [],
       })),
   );
-  return renderWorkingSet(wsFiles, whole, {
-    maxFiles: settings.workingSetMaxFiles,
-    maxChars: settings.workingSetMaxChars,
-    maxTokens: Math.max(
-      0,
-      Math.floor(settings.ledgerCeiling * (1 - WORKING_SET_RESERVE_SHARE) - contextTokens - messageTokens),
-    ),
-  });
+  return renderWorkingSet(
+    wsFiles,
+    whole,
+    {
+      maxFiles: settings.workingSetMaxFiles,
+      maxChars: settings.workingSetMaxChars,
+      maxTokens: Math.max(
+        0,
+        Math.floor(settings.ledgerCeiling * (1 - WORKING_SET_RESERVE_SHARE) - contextTokens - messageTokens),
+      ),
+    },
+    language,
+  );
 }
 
 /** History window, newest first, each message measured once; steps only take a prefix of it. */
@@ -239,6 +261,7 @@ function historyWindow(
 /**
  * Builds the turn's context. Reads only; the caller stores it. The worker's `caches` hold the
  * turn's early reads, the project's retrieval index and the counts of texts seen before.
+ * `language`: the session's reply language (prepareTurn); without it, the message's.
  */
 export async function assembleTurnContext(
   models: Models,
@@ -246,6 +269,7 @@ export async function assembleTurnContext(
   settings: ContextSettings,
   turnId: string,
   scope: string,
+  language?: 'zh' | 'en',
 ): Promise<TurnContextDoc> {
   const started = performance.now();
   // Retrieval ranks every file's text, so the whole project is read once per turn (prefetch.ts).
@@ -276,8 +300,11 @@ export async function assembleTurnContext(
   const turnWork = new Set(candidates.filter((c) => TURN_WORK_REASONS.includes(c.reason)).map((c) => c.fileId));
   const { standing: context, moving: contextMoving } = cacheFriendly(placed, header, byId, turnWork);
 
-  const messageTokens = countTokens(turn.message);
-  const ws = await workingSetFor(models, settings, turnId, messages, byId, whole, packed.tokens, messageTokens);
+  const ws = await workingSetFor(models, settings, turnId, messages, byId, whole, {
+    contextTokens: packed.tokens,
+    message: turn.message,
+    language: language ?? detectLanguage(turn.message),
+  });
   const user = userContent(ws.text, turn.message);
   const history = historyWindow(messages, caches.stableTokenCounts, settings.historyTokens);
 
@@ -364,6 +391,7 @@ const onRecord = (): Promise<void> => Promise.resolve();
  * The turn's stored context, built by the first step that needs it. A retry or a later step
  * reads it back; two builders racing both insert the same `_id`, and the loser goes on only
  * if the winner's context is the one it sent (otherwise it fails and its retry reads the winner's).
+ * `language`: the session's reply language, which the working set's lines are written in.
  */
 export async function ensureTurnContext(
   models: Models,
@@ -371,6 +399,7 @@ export async function ensureTurnContext(
   settings: ContextSettings,
   turnId: string,
   scope: string,
+  language?: 'zh' | 'en',
 ): Promise<StepContext> {
   // Turn contexts this worker built and stored, or read back: a stored context never changes (worker-caches.ts).
   const { turnContexts } = caches;
@@ -384,14 +413,14 @@ export async function ensureTurnContext(
   // worker, a later step) the stored context is the usual case, and building it would read
   // the whole project in vain.
   const building = holdsTurnSources(caches.turnSources, turnId)
-    ? quiet(assembleTurnContext(models, caches, settings, turnId, scope))
+    ? quiet(assembleTurnContext(models, caches, settings, turnId, scope, language))
     : null;
   const stored = await storedRead;
   if (stored) {
     turnContexts.set(turnId, stored);
     return { context: stored, store: onRecord };
   }
-  const built = await (building ?? assembleTurnContext(models, caches, settings, turnId, scope));
+  const built = await (building ?? assembleTurnContext(models, caches, settings, turnId, scope, language));
   // Cached only once stored: a step retried in this worker after a failed store (or one that
   // failed before it stored) must store it. The step awaits it; quiet: not unhandled when the
   // model call fails first.

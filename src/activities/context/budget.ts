@@ -121,3 +121,32 @@ export function pack(items: ContextItem[], budget: number, startTokens: number, 
   }
   return { placed, dropped, tokens: used };
 }
+
+/**
+ * Characters per token of budget past which a stored context part is cut as it is sent. Packing
+ * keeps a context within its token budget, and prose runs 1–5 characters a token, so the cap
+ * only fires on a context that overran its budget (stored under a larger one, or a packing fault).
+ */
+export const CONTEXT_FALLBACK_CHARS_PER_TOKEN = 8;
+
+/** The line that ends a context cut by the fallback cap. */
+export const contextCutNote = (shown: number, total: number): string =>
+  `[context cut here: showing ${shown} of ${total} characters; read any file listed above in full with query_files(id)]`;
+
+/**
+ * A stored context part as a step sends it: trimmed at both ends and, when longer than
+ * `maxChars`, cut at the last line break within the cap (mid-line only when the cap holds no
+ * line break), followed by a line saying it was cut. Whitespace inside is never rewritten: the
+ * line breaks carry the headers, the file list and the paragraphs the model reads by.
+ */
+export function capContextText(text: string, maxChars: number): { text: string; cut: boolean } {
+  const trimmed = text.trim();
+  if (trimmed.length <= maxChars) return { text: trimmed, cut: false };
+  const lineEnd = trimmed.lastIndexOf('\n', maxChars);
+  let end = lineEnd > 0 ? lineEnd : maxChars;
+  // A mid-line cut must not split a surrogate pair.
+  const last = trimmed.charCodeAt(end - 1);
+  if (lineEnd <= 0 && last >= 0xd800 && last <= 0xdbff) end--;
+  const kept = trimmed.slice(0, end);
+  return { text: `${kept}\n${contextCutNote(kept.length, trimmed.length)}`, cut: true };
+}

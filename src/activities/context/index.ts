@@ -7,5 +7,6 @@ export {
   type StepContext,
   storeTurnContext,
 } from './assembler';
+export { capContextText, CONTEXT_FALLBACK_CHARS_PER_TOKEN } from './budget';
 export { Priority, prioritize } from './priorities';
 export { countStable, countTokens, MESSAGE_OVERHEAD_TOKENS } from './tokens';

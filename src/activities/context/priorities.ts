@@ -1,11 +1,13 @@
 /**
  * Which project files matter for this request, in order:
- * CRITICAL (focus file, attached files; quotes are rendered apart) › CONSTRAINT (characters
- * but low-importance walk-ons, high-importance settings, outlines, the previous chapter;
- * cards and settings before chapters) › RELEVANT (chapters the message names, sibling chapters of the focus, medium
+ * CRITICAL (focus file, attached files; quotes are rendered apart) › CONSTRAINT (every
+ * character card, high-importance settings, outlines, the previous chapter; cards and settings
+ * before chapters) › RELEVANT (chapters the message names, sibling chapters of the focus, medium
  * settings; retrieved snippets are added after these by the assembler) › INSPIRATION (the
- * rest: low-importance cards and settings, then chapters newest first). A character or setting named in the query goes to the front
- * of CONSTRAINT, so a tight budget still carries it. Pure module.
+ * rest: low-importance settings, then chapters newest first). A character or setting named in
+ * the query goes to the front of CONSTRAINT, so a tight budget still carries it. A tier is
+ * never thinned by relabelling: when the budget cannot hold all of CONSTRAINT, the packer
+ * chooses inside it ({@link byPackingOrder}). Pure module.
  */
 import { findUnitRefs, unitNumbers, unitOfTitle } from '../../core/words/numerals';
 import { type Importance, isBodyFileType } from '../../core/domain';
@@ -90,6 +92,24 @@ export function namedInQuery(files: ManifestFile[], query: string): Map<string, 
   return out;
 }
 
+/** What the packer weighs about a CONSTRAINT item. */
+export interface PackingKey {
+  /** Named in the query: carried first whatever its importance. */
+  named: boolean;
+  /** Unset (outlines, chapters, unrated cards) weighs as medium. */
+  importance: Importance | null;
+  /** Length of the text to pack. */
+  chars: number;
+}
+
+/**
+ * Packing order inside CONSTRAINT when the budget cannot hold the whole tier: names from the
+ * query first, then by importance, then the shorter first, so the budget carries the most
+ * important items and, among equals, as many as fit. Stable for ties (the tier's own order).
+ */
+export const byPackingOrder = (a: PackingKey, b: PackingKey): number =>
+  Number(b.named) - Number(a.named) || rank(a.importance) - rank(b.importance) || a.chars - b.chars;
+
 export const chapterNo = (f: ManifestFile): number | null => unitOfTitle(f.title)?.n ?? null;
 
 /** Orders the project's files into priority tiers. Folders are never items. */
@@ -114,8 +134,9 @@ export function prioritize(input: PriorityInput): { candidates: Candidate[]; nam
     .sort((a, b) => rank(a.importance) - rank(b.importance) || byOrder(a, b));
   const settings = files.filter((f) => f.type === 'setting').sort(byOrder);
   for (const f of [...cards, ...settings]) if (named.has(f.id)) add(f, Priority.CONSTRAINT, 'named');
-  // Low-importance cards (walk-ons) wait with the rest: a cast of forty must not crowd out the chapters.
-  for (const f of cards) if (f.importance !== 'low') add(f, Priority.CONSTRAINT, 'character');
+  // Every card is a constraint, walk-ons too: a large cast is thinned by packing inside the
+  // tier (byPackingOrder puts low-importance cards last), never by moving cards out of it.
+  for (const f of cards) add(f, Priority.CONSTRAINT, 'character');
   for (const f of settings) if (f.importance === 'high') add(f, Priority.CONSTRAINT, 'setting');
   for (const f of files.filter((x) => x.type === 'outline').sort(byOrder)) add(f, Priority.CONSTRAINT, 'outline');
 
@@ -153,7 +174,6 @@ export function prioritize(input: PriorityInput): { candidates: Candidate[]; nam
   }
   for (const f of settings) if (rank(f.importance) === IMPORTANCE_RANK.medium) add(f, Priority.RELEVANT, 'setting');
 
-  for (const f of cards) add(f, Priority.INSPIRATION, 'character');
   for (const f of settings) add(f, Priority.INSPIRATION, 'setting');
   const newestFirst = [...chapters].sort(
     (a, b) => (chapterNo(b) ?? b.order) - (chapterNo(a) ?? a.order) || b.order - a.order,

@@ -76,6 +76,16 @@ function authorEditsBlock(f: WorkingSetFile): string {
 }
 
 /**
+ * A file the project context already shows `[full]`: one line, in the session's language, so
+ * the same text is never sent twice in one prompt.
+ */
+export function shownInContextLine(title: string, id: string, language: 'zh' | 'en'): string {
+  return language === 'zh'
+    ? `- ${title} (id=${id})（全文见项目上下文）`
+    : `- ${title} (id=${id}) (full text in the project context)`;
+}
+
+/**
  * Renders the block: files whole while they fit the file, character and token limits;
  * beyond them title + id only; files already `[full]` in the project context one line each.
  */
@@ -83,6 +93,7 @@ export function renderWorkingSet(
   files: WorkingSetFile[],
   inContext: Set<string>,
   limits: WorkingSetLimits,
+  language: 'zh' | 'en',
 ): WorkingSet {
   if (!files.length) return { text: '', whole: [], listed: 0 };
   const parts: string[] = [];
@@ -91,7 +102,7 @@ export function renderWorkingSet(
   let tokens = 0;
   for (const f of files) {
     if (inContext.has(f.id)) {
-      parts.push(`- ${f.title} (id=${f.id}): shown in full in the project context above${authorEditsBlock(f)}`);
+      parts.push(`${shownInContextLine(f.title, f.id, language)}${authorEditsBlock(f)}`);
       continue;
     }
     const entry = `${fullHeader(f.title, f.id)}\n${f.content}${authorEditsBlock(f)}`;

@@ -17,6 +17,8 @@ import { renderNotesForContext } from '../tools/project-notes';
 import { detectLanguage } from '../../core/text';
 import type { LlmStepInput } from '../../core/turn/turn-types';
 import {
+  capContextText,
+  CONTEXT_FALLBACK_CHARS_PER_TOKEN,
   type ContextSettings,
   countStable,
   countTokens,
@@ -154,7 +156,7 @@ async function readStepInputs(models: Models, caches: WorkerCaches, input: LlmSt
   // On the path of every model call: the turn's context and steps, the project brief (its task
   // board may change mid-turn) and the heads of the files shown whole. Once this worker holds
   // the context (every step after the first), the four reads go out together: one round trip.
-  const stepContext = ensureTurnContext(models, caches, settings, input.turnId, input.scope.scope);
+  const stepContext = ensureTurnContext(models, caches, settings, input.turnId, input.scope.scope, input.language);
   const [{ context: ctx, store: storeContext }, steps, project, changed] = await Promise.all([
     stepContext,
     stepsUpTo(models, input.turnId, input.step - 1),
@@ -180,6 +182,21 @@ interface PromptFrame {
   taskBoard: string;
   role: string;
   scopeAndLanguage: string;
+  /** Tokens of the project context as sent: the stored count unless the fallback cap cut it. */
+  contextTokens: number;
+}
+
+/**
+ * The stored context's two parts as the step sends them: only trimmed and, past the fallback
+ * cap, cut at a line boundary with a line saying so; nothing else touches the text, so the
+ * file list and the files shown keep their line breaks.
+ */
+function rawContext(ctx: TurnContextDoc, capChars: number): { standing: string; moving: string; tokens: number } {
+  const standing = capContextText(ctx.context, capChars);
+  const moving = capContextText(ctx.contextMoving ?? '', capChars);
+  // Counted afresh only when cut: the stored count was measured at assembly.
+  const tokens = standing.cut || moving.cut ? countTokens(standing.text) + countTokens(moving.text) : ctx.contextTokens;
+  return { standing: standing.text, moving: moving.text, tokens };
 }
 
 /** The shared instructions, the project and the turn's context, the agent's directives and the author's message. */
@@ -189,6 +206,7 @@ function promptFrame(
   project: StepProject,
   changed: string[],
   language: 'zh' | 'en',
+  capChars: number,
 ): PromptFrame {
   const system = buildSystemPrompt({ projectType: project.type as ProjectType });
   // The agent's role and this turn's directives: what differs between agents goes after
@@ -204,15 +222,16 @@ function promptFrame(
   // board — follows the history, then the agent's role, this turn's scope and language, then
   // the author's message.
   const taskBoard = renderTaskBoard(project.tasks);
-  const moving = `${markChanged(ctx.contextMoving ?? '', changed)}${taskBoard}\n\n${directives}`;
+  const raw = rawContext(ctx, capChars);
+  const moving = `${markChanged(raw.moving, changed)}${taskBoard}\n\n${directives}`;
 
   const head: ChatMessage[] = [
     { role: 'system', content: `${system}${ctx.skillCatalog ?? ''}` },
-    { role: 'system', content: `${projectBrief}\n\n${markChanged(ctx.context, changed)}` },
+    { role: 'system', content: `${projectBrief}\n\n${markChanged(raw.standing, changed)}` },
   ];
   const turnContext: ChatMessage = { role: 'system', content: moving };
   const user: ChatMessage = { role: 'user', content: markChanged(ctx.userContent, changed) };
-  return { head, turnContext, user, projectBrief, taskBoard, role, scopeAndLanguage };
+  return { head, turnContext, user, projectBrief, taskBoard, role, scopeAndLanguage, contextTokens: raw.tokens };
 }
 
 /** Prompt tokens of everything but history. */
@@ -235,7 +254,7 @@ function fixedTokens(
     MESSAGE_OVERHEAD_TOKENS +
     countTokens(frame.projectBrief) +
     1 +
-    ctx.contextTokens +
+    frame.contextTokens +
     MESSAGE_OVERHEAD_TOKENS +
     countTokens(frame.taskBoard) +
     countStable(stableCounts, `role:${input.agent}`, frame.role) +
@@ -369,7 +388,14 @@ export async function buildAgentMessages(
 ): Promise<StepPrompt> {
   const { ctx, storeContext, steps, project, changed } = await readStepInputs(models, caches, input, settings);
   const language = input.language ?? detectLanguage(ctx.message);
-  const frame = promptFrame(input, ctx, project, changed, language);
+  const frame = promptFrame(
+    input,
+    ctx,
+    project,
+    changed,
+    language,
+    settings.contextTokens * CONTEXT_FALLBACK_CHARS_PER_TOKEN,
+  );
   const t = buildTail(steps, input);
   const fixedBefore = fixedTokens(caches.stableTokenCounts, input, ctx, frame, changed, t);
   const { fixed, elided } = elideOldToolResults(caches.stableTokenCounts, t, fixedBefore, settings.ledgerCeiling);
