@@ -47,19 +47,23 @@ export type RoutingSource =
   /** ROUTER_STRATEGY=off: the writer starts every turn, no router call. */
   | 'router_off';
 
-/** The routing the turn runs with, saved on the turn and shown to the next turn's router. */
+/**
+ * The routing the turn runs with, saved on the turn and shown to the next turn's router. It is
+ * decided once per turn (rules or the router) and only read afterwards, so every field is
+ * read-only; the workflow also freezes it where the turn takes it in.
+ */
 export interface RoutingDecision {
-  current_agent: WorkAgent;
-  workflow_plan: PlanName;
+  readonly current_agent: WorkAgent;
+  readonly workflow_plan: PlanName;
   /** Agents that run after `current_agent`, already trimmed by the author's scope. */
-  workflow_agents: WorkAgent[];
-  write_content: boolean;
-  read_only: boolean;
-  scope: string;
-  clarify_first: boolean;
-  source: RoutingSource;
+  readonly workflow_agents: readonly WorkAgent[];
+  readonly write_content: boolean;
+  readonly read_only: boolean;
+  readonly scope: string;
+  readonly clarify_first: boolean;
+  readonly source: RoutingSource;
   /** Why the router answer was not used as given (fallback, overrides). */
-  notes: string[];
+  readonly notes: readonly string[];
 }
 
 /**

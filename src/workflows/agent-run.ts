@@ -14,6 +14,7 @@ import { type AnyEventDraft, draft } from '../core/events';
 import type { LlmStepInput, LlmStepResult, RunKind, ToolCallRef, ToolOutcome } from '../core/turn/turn-types';
 import type { TurnActivities } from './activities-proxy';
 import { freshRunFacts, type RunFacts } from './decide';
+import { holdsWriterChat } from './chat-hold';
 import type { BreakerTrip, TurnRunState } from './turn-state';
 import type { WorkAgent } from '../core/plans';
 import { askAuthor } from './approvals';
@@ -98,13 +99,8 @@ function startStep(r: AgentRun): StepStart {
   const { st, req } = r;
   const steering = [...st.steering];
   const prelude = [...st.prelude];
-  // Once the writer has body text in this turn, its chat may be replaced by a reviewer's summary
-  // (only while the review cap is not reached — at the cap no review can follow).
-  const reviewPossible = st.reviewRounds < (st.input.settings.maxReviewRounds ?? Infinity);
-  const holdChat =
-    req.agent === 'writer' &&
-    (st.heldRuns.includes(r.run) ||
-      (reviewPossible && (st.bodyWords > 0 || (st.pendingFileId !== null && st.pendingFileIsBody))));
+  // The writer's chat waits while a reviewer may replace it with the one summary.
+  const holdChat = holdsWriterChat(st.chatHoldFacts(req.agent, r.run));
   st.apply({ type: 'stepStarted', holdChat });
   const step = st.step;
   for (const s of steering)

@@ -66,6 +66,12 @@ export interface DecideState {
   requestAsksForPlan: boolean;
   /** An outline file was written (created with body or edited) in this turn. */
   wroteOutline: boolean;
+  /**
+   * The chapter units the outline files written this turn hold, as saved. Absent with
+   * `wroteOutline` when a write did not report them (steps recorded before they did): such an
+   * outline counts as holding the whole plan, as it always did.
+   */
+  outlineUnits?: readonly number[] | null;
   /** Empty-file correction rounds are on (off on read-only turns). */
   emptyFileRepair?: boolean;
   /** Files that already had their one correction round in this turn. */
@@ -125,13 +131,22 @@ export function reviewCapReached(s: Pick<DecideState, 'reviewRounds' | 'maxRevie
   return s.maxReviewRounds != null && (s.reviewRounds ?? 0) >= s.maxReviewRounds;
 }
 
+/** A review threshold no turn reaches: the review gate is off (a job told not to review its chapters). */
+export const REVIEW_GATE_OFF = 1_000_000_000;
+
+export function reviewGateOff(s: Pick<DecideState, 'reviewThreshold'>): boolean {
+  return s.reviewThreshold >= REVIEW_GATE_OFF;
+}
+
+/** The writer's body words not yet reviewed reach the review threshold. */
+export function unreviewedWordsReachThreshold(
+  s: Pick<DecideState, 'bodyWordsThisTurn' | 'bodyWordsReviewed' | 'reviewThreshold'>,
+): boolean {
+  return s.bodyWordsThisTurn - s.bodyWordsReviewed >= s.reviewThreshold;
+}
+
 function reviewDue(facts: RunFacts, s: DecideState): boolean {
-  return (
-    facts.agent === 'writer' &&
-    s.bodyWordsThisTurn - s.bodyWordsReviewed >= s.reviewThreshold &&
-    !s.routing.read_only &&
-    !reviewCapReached(s)
-  );
+  return facts.agent === 'writer' && unreviewedWordsReachThreshold(s) && !s.routing.read_only && !reviewCapReached(s);
 }
 
 /** The correction round's own signals win; without any, the interrupted run's apply. */
@@ -329,22 +344,29 @@ function closingQuestion(facts: RunFacts, s: DecideState): Decision | null {
   return awaitAuthor('question_to_author', facts.question ?? 'The agent asked the author a question.', facts, s);
 }
 
-/** 4. Planner pasted the plan into chat only: once per turn, write it into the outline. */
+/** The units the planner posted in chat that no outline written this turn holds. */
+function unitsInChatOnly(facts: RunFacts, s: DecideState): number[] {
+  if (!s.wroteOutline) return facts.planUnits;
+  if (!s.outlineUnits) return [];
+  const saved = new Set(s.outlineUnits);
+  return facts.planUnits.filter((u) => !saved.has(u));
+}
+
+/**
+ * 4. Planner pasted the plan into chat only: once per turn, write it into the outline. An
+ * outline saved this turn with only part of the plan (chapters 1–3 of ten) does not stop it:
+ * what counts is the entries that are in chat only.
+ */
 function plannerRepair(facts: RunFacts, s: DecideState): Decision | null {
-  const due =
-    facts.agent === 'planner' &&
-    s.requestAsksForPlan &&
-    !s.plannerRepairDone &&
-    facts.planUnits.length >= 5 &&
-    !s.wroteOutline;
-  if (!due) return null;
-  return {
-    action: 'run',
-    agent: 'planner',
-    kind: 'planner_repair',
-    remaining: s.remaining,
-    note: `You posted ${facts.planUnits.length} chapter entries in chat but no outline file holds them. Save them into the outline file now.`,
-  };
+  if (facts.agent !== 'planner' || !s.requestAsksForPlan || s.plannerRepairDone) return null;
+  const missing = unitsInChatOnly(facts, s);
+  if (missing.length < 5) return null;
+  const posted = facts.planUnits.length;
+  const note =
+    missing.length === posted
+      ? `You posted ${posted} chapter entries in chat but no outline file holds them. Save them into the outline file now.`
+      : `You posted ${posted} chapter entries in chat, but the outline saved in this turn lacks ${missing.length} of them (chapters ${missing.join(', ')}). Save them into the outline file now.`;
+  return { action: 'run', agent: 'planner', kind: 'planner_repair', remaining: s.remaining, note };
 }
 
 /** 5. The run ended right after a finished <file> block: same agent carries on. */

@@ -1,8 +1,8 @@
 /**
  * The writer's held chat text, on the workflow's side. While a review
  * may follow, the LLM step streams a writer's closing text to Redis but not to the author
- * (`holdChat`, chosen in agent-run.ts); the run is listed in `heldRuns`. One rule decides
- * what becomes of it once the next move is known:
+ * (`holdChat`: `holdsWriterChat` in chat-hold.ts, asked by agent-run.ts at each step); the run is listed
+ * in `heldRuns`. One rule decides what becomes of it once the next move is known:
  * - the writer goes on (continuation, empty-file correction): it stays held;
  * - the reviewer takes over: it is dropped (the reviewer writes the one summary);
  * - the turn ends (completes, stops, fails or is interrupted): finalize publishes it;

@@ -18,9 +18,7 @@ import {
   writerRouting,
 } from './job-child';
 import type { JobRunState } from './job-state';
-
-/** Review gate threshold that never fires: with `review` off the writer's chapter is not reviewed. */
-const NO_REVIEW = 1_000_000_000;
+import { REVIEW_GATE_OFF } from './decide';
 
 export type Step = 'ok' | 'cancelled';
 
@@ -157,7 +155,7 @@ export class JobSteps {
         {
           open: { jobId, kind: 'outline', chapter: input.from, attempt: st.attempt, round: 0 },
           routing: plannerRouting(`outline for chapters ${input.from}–${input.to}`),
-          reviewWordThreshold: NO_REVIEW,
+          reviewWordThreshold: REVIEW_GATE_OFF,
           summary: `job ${jobId} · outline ${input.from}–${input.to}`,
         },
         st.wording.planning(before.missing, before.missingText),
@@ -210,7 +208,7 @@ export class JobSteps {
     const { st, acts, input } = this;
     const { jobId } = input;
     upsertSearchAttributes([{ key: SA.Chapter, value: n }]);
-    const threshold = input.review ? 1 : NO_REVIEW;
+    const threshold = input.review ? 1 : REVIEW_GATE_OFF;
     const turnIds: string[] = [];
     const first =
       how === 'revise'

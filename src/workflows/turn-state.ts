@@ -23,6 +23,7 @@ import type { TurnStatus } from '../core/domain';
 import { isBodyFileType } from '../core/book/file-types';
 import { requestAsksForPlan } from '../core/words/routing';
 import type { CarriedSignals, DecideState, Decision, RunFacts } from './decide';
+import type { ChatHoldFacts } from './chat-hold';
 import { buildPacket, type DeliveredFile } from './packets';
 import type { RoutingDecision, WorkAgent } from '../core/plans';
 
@@ -157,6 +158,8 @@ export class TurnRunState {
   #bodyWords = 0;
   #bodyWordsReviewed = 0;
   #wroteOutline = false;
+  /** Chapter units the outlines written this turn hold; null once a write did not report them. */
+  #outlineUnits: number[] | null = [];
   #plannerRepairDone = false;
   #pendingFileId: string | null = null;
   #pendingFileIsBody = false;
@@ -301,7 +304,8 @@ export class TurnRunState {
         this.#language = change.language;
         return;
       case 'routed':
-        this.#routing = change.routing;
+        // Made once, read by every phase after: frozen so no phase can change the turn's route.
+        this.#routing = freezeRouting(change.routing);
         return;
       case 'runStarted':
         return this.#runStarted(change.next, change.from);
@@ -407,8 +411,14 @@ export class TurnRunState {
     }
     if (o.name === 'edit_file' && o.op === 'edited' && this.#emptyFile?.fileId === o.fileId) this.#emptyFile = null;
     if (o.fileType === 'outline' && (o.op === 'edited' || (o.op === 'created' && !o.pendingBody)))
-      this.#wroteOutline = true;
+      this.#outlineWritten(o.outlineUnits);
     if (agent === 'writer' && o.bodyWords) this.#bodyWords += o.bodyWords;
+  }
+
+  /** An outline was written: the units its saved text holds join the turn's (unknown units cover all). */
+  #outlineWritten(units: number[] | undefined): void {
+    this.#wroteOutline = true;
+    this.#outlineUnits = units && this.#outlineUnits ? [...new Set([...this.#outlineUnits, ...units])] : null;
   }
 
   #noteFile(o: ToolOutcome): void {
@@ -507,12 +517,32 @@ export class TurnRunState {
       plannerRepairDone,
       requestAsksForPlan: requestAsksForPlan(this.input.message),
       wroteOutline: this.#wroteOutline,
+      outlineUnits: this.#outlineUnits,
       emptyFileRepair: facts.emptyFile != null && !routing.read_only,
       repairedFileIds: this.#repairedFileIds,
       carried: this.#carried,
       reviewRounds: this.#reviewRounds,
       maxReviewRounds: this.#reviewRounds >= maxReviewRounds ? maxReviewRounds : null,
       language: prepared.language,
+    };
+  }
+
+  /**
+   * What the writer's chat hold reads as run `run`'s next model step starts (the rule is
+   * `holdsWriterChat`). A reviewer's run already recorded makes this writer run a revision.
+   */
+  chatHoldFacts(agent: WorkAgent, run: number): ChatHoldFacts {
+    return {
+      agent,
+      afterReview: this.#runs.some((r) => r.agent === 'quality_reviewer'),
+      remaining: this.#remaining,
+      bodyPending: this.#pendingFileId !== null && this.#pendingFileIsBody,
+      runHeld: this.#heldRuns.includes(run),
+      bodyWordsThisTurn: this.#bodyWords,
+      bodyWordsReviewed: this.#bodyWordsReviewed,
+      reviewThreshold: this.input.settings.reviewWordThreshold,
+      reviewRounds: this.#reviewRounds,
+      maxReviewRounds: this.input.settings.maxReviewRounds ?? DEFAULT_REVIEW_MAX_ROUNDS,
     };
   }
 
@@ -530,6 +560,19 @@ export class TurnRunState {
       pendingApproval: this.#pendingApproval,
     };
   }
+}
+
+/**
+ * The turn's routing as the turn keeps it: a frozen copy, its arrays frozen too, so a write
+ * anywhere after routing throws (workflow code runs in strict mode) instead of changing the
+ * route mid-turn. The caller's object is left as it was.
+ */
+export function freezeRouting(routing: RoutingDecision): RoutingDecision {
+  return Object.freeze({
+    ...routing,
+    workflow_agents: Object.freeze([...routing.workflow_agents]),
+    notes: Object.freeze([...routing.notes]),
+  });
 }
 
 /** The plan's next run, as a `run` decision names it. */

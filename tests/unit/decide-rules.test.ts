@@ -136,6 +136,32 @@ describe('planner repair', () => {
     });
     expect(decide({ planUnits: five }, { requestAsksForPlan: false }).decision).toMatchObject({ kind: 'planned' });
   });
+  const ten = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+  const asked = { requestAsksForPlan: true, wroteOutline: true };
+  test('an outline saved this turn with part of the plan does not stop it: five or more entries in chat only do', () => {
+    expect(decide({ planUnits: ten }, { ...asked, outlineUnits: [1, 2, 3] }).decision).toEqual({
+      action: 'run',
+      agent: 'planner',
+      kind: 'planner_repair',
+      remaining: ['writer'],
+      note: 'You posted 10 chapter entries in chat, but the outline saved in this turn lacks 7 of them (chapters 4, 5, 6, 7, 8, 9, 10). Save them into the outline file now.',
+    });
+    expect(decide({ planUnits: ten }, { ...asked, outlineUnits: [1, 2, 3, 4, 5] }).decision).toMatchObject({
+      kind: 'planner_repair',
+    });
+    // Four entries in chat only: below the bar.
+    expect(decide({ planUnits: ten }, { ...asked, outlineUnits: [1, 2, 3, 4, 5, 6] }).decision).toMatchObject({
+      kind: 'planned',
+    });
+    // Units of the outline that the chat never named do not count toward coverage.
+    expect(
+      decide({ planUnits: ten }, { ...asked, outlineUnits: [11, 12, 13, 14, 15, 16, 17, 18, 19, 20] }).decision,
+    ).toMatchObject({ kind: 'planner_repair' });
+  });
+  test('an outline written whose units were not recorded (older steps) holds the whole plan', () => {
+    expect(decide({ planUnits: ten }, { ...asked, outlineUnits: null }).decision).toMatchObject({ kind: 'planned' });
+    expect(decide({ planUnits: ten }, { ...asked, outlineUnits: ten }).decision).toMatchObject({ kind: 'planned' });
+  });
 });
 
 describe('continuation round', () => {

@@ -11,6 +11,7 @@ import type { ToolOutcome } from '../../core/turn/turn-types';
 import type { WorkAgent } from '../../core/plans';
 import { isBodyFileType } from '../../core/domain';
 import { createFileOnce, writeVersion, WriteRefused } from '../../db/file-store';
+import { outlineUnitsOf } from '../tools/file-tools';
 
 export interface CaptureToSave {
   turnId: string;
@@ -96,6 +97,7 @@ export async function saveCapture(
         title: saved.title,
         op: 'edited',
         bodyWords: isBodyFileType(saved.type) ? v.words : 0,
+        ...outlineUnitsOf(saved.type, c.body),
       },
     };
   } catch (err) {

@@ -7,6 +7,7 @@ import { draft } from '../../core/events';
 import { CompareAndSetExhausted, casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
 import { idFromKey } from '../../db/models';
 import { countWords, truncate } from '../../core/text';
+import { planUnits } from '../../core/model/file-stream';
 import { isBodyFileType } from '../../core/domain';
 import {
   type AuthorEdits,
@@ -177,6 +178,7 @@ function createdFile(
       op: 'created',
       bodyWords: isBodyFileType(args.type) ? words : 0,
       pendingBody: !args.content && args.type !== 'folder',
+      ...outlineUnitsOf(args.type, args.content ?? ''),
     },
     events: [
       ctx.event(
@@ -255,7 +257,7 @@ export async function editFile(ctx: ToolContext, args: ToolArgs<'edit_file'>): P
       ctx,
       first,
       args,
-      { versionId: String(prior._id), version: prior.version, words: prior.words },
+      { versionId: String(prior._id), version: prior.version, words: prior.words, content: prior.content },
       false,
     );
   if (first.type === 'folder') return failure('edit_file', 'invalid_target', 'Folders have no text to edit.');
@@ -296,7 +298,7 @@ export async function editFile(ctx: ToolContext, args: ToolArgs<'edit_file'>): P
           writeKey: ctx.key,
           expectedVersion: file.versionCount,
         });
-        return casWritten(editResult(ctx, file, args, v, touched, file.versionCount));
+        return casWritten(editResult(ctx, file, args, { ...v, content: next }, touched, file.versionCount));
       } catch (err) {
         if (err instanceof VersionConflict) return casLost;
         throw err;
@@ -330,11 +332,16 @@ async function staleFor(ctx: ToolContext, file: FileRecord, fileId: string): Pro
   );
 }
 
+/** An outline's chapter units as saved, for the decision after the run (the workflow reads no files). */
+export function outlineUnitsOf(type: string, text: string): { outlineUnits?: number[] } {
+  return type === 'outline' ? { outlineUnits: planUnits(text) } : {};
+}
+
 function editResult(
   ctx: ToolContext,
   file: { title: string; type: string },
   args: ToolArgs<'edit_file'>,
-  v: { versionId: string; version: number; words: number },
+  v: { versionId: string; version: number; words: number; content: string },
   touched: boolean,
   previous?: number,
 ): ToolExecution {
@@ -358,6 +365,7 @@ function editResult(
       title: file.title,
       op: 'edited',
       bodyWords,
+      ...outlineUnitsOf(file.type, v.content),
     },
     events: [
       ctx.event(

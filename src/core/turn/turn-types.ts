@@ -227,6 +227,8 @@ export interface ToolOutcome {
   bodyWords?: number;
   /** create_file without content: the body is expected as a `<file>` block next. */
   pendingBody?: boolean;
+  /** An outline written: the chapter units its whole saved text holds (outline coverage repair). */
+  outlineUnits?: number[];
   handoff?: { to: WorkAgent; reason: string; todo?: string };
   clarification?: { question: string };
   /** parallel_execute: each sub-task's outcome, in task order (breadcrumbs and the failure breaker read them). */
