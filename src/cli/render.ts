@@ -9,6 +9,14 @@
  */
 import { agentName, handoffText } from '../core/author-words';
 import { type StreamEvent, type StreamEventOf, streamEventSchema } from '../core/events';
+import { type RetryVoidedType, STEP_RETRY_VOIDS } from '../core/step-retry';
+
+/** How the retry line names each kind of output a `step_retry` voids, as the terminal showed it. */
+const VOIDED_WORDS: Record<RetryVoidedType, string> = {
+  content: 'text',
+  thinking: 'thinking',
+  file_content: 'file progress',
+};
 
 export interface RenderOptions {
   write: (s: string) => void;
@@ -23,6 +31,8 @@ export class TurnRenderer {
   /** The file whose body is streaming right now, and how much of it arrived. */
   private progress: { fileId: string; chars: number; shown: number } | null = null;
   private tokens = { total: 0, estimated: false };
+  /** Per step, the kinds of its voidable output this terminal printed (a retry names them). */
+  private readonly shown = new Map<number, Set<RetryVoidedType>>();
   status: string | null = null;
 
   constructor(private readonly opts: RenderOptions) {}
@@ -42,6 +52,7 @@ export class TurnRenderer {
 
   event(e: StreamEvent): void {
     if (e.type !== 'file_content') this.endProgress();
+    this.noteShown(e);
     switch (e.type) {
       case 'agent_selected':
         // The agent as people name it; the routing reason is for programs (it stays in the event).
@@ -84,7 +95,7 @@ export class TurnRenderer {
         this.line(`  ↻ step ${e.data.step} resumed (attempt ${e.data.attempt}): it goes on from where it stopped`);
         break;
       case 'step_retry':
-        this.line(`  ↻ step ${e.step ?? '?'} restarted (attempt ${e.data.attempt}): ignore its partial text above`);
+        this.stepRetried(e);
         break;
       case 'approval_requested':
       case 'approval_decided':
@@ -111,6 +122,28 @@ export class TurnRenderer {
         );
         break;
     }
+  }
+
+  private noteShown(e: StreamEvent): void {
+    const kind = STEP_RETRY_VOIDS.find((t) => t === e.type);
+    if (!kind || e.step === undefined || (kind === 'thinking' && !this.opts.showThinking)) return;
+    const kinds = this.shown.get(e.step) ?? new Set();
+    this.shown.set(e.step, kinds.add(kind));
+  }
+
+  /**
+   * A printed line cannot be taken back: the retry line says which of the step's output above
+   * is void (the contract's kinds it showed). The usage total keeps the earlier attempt: it
+   * stands, and the retry does not send it again.
+   */
+  private stepRetried(e: StreamEventOf<'step_retry'>): void {
+    const step = e.step ?? '?';
+    const kinds = typeof e.step === 'number' ? [...(this.shown.get(e.step) ?? [])] : [];
+    if (typeof e.step === 'number') this.shown.delete(e.step);
+    const words = kinds.map((k) => VOIDED_WORDS[k]);
+    const list = words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : words[0];
+    const what = list ? `ignore its ${list} above` : 'it starts over';
+    this.line(`  ↻ step ${step} restarted (attempt ${e.data.attempt}): ${what}`);
   }
 
   /** A saved file: its title is remembered for the progress line, and a card says what was saved. */

@@ -135,6 +135,7 @@ export const eventDataSchemas = {
   workflow_stopped: z.object({ reason: z.enum(STOP_REASONS), message: z.string(), terminal: z.boolean() }),
   steering_received: z.object({ message: z.string() }),
   usage: usageData,
+  /** A retried step starts over: what it published before voids as {@link STEP_RETRY_VOIDS} says, the rest stands. */
   step_retry: z.object({ attempt: z.number().int(), message: z.string() }),
   /** A retried step goes on from the text its earlier attempt streamed: clients keep that step's text and append. */
   step_resumed: z.object({

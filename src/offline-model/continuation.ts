@@ -4,7 +4,8 @@
  * `continue_final_message`, or the partial as an assistant message followed by the engine's
  * instruction to continue. It answers as the model it plays would: the rest of the answer it
  * gives the request without the partial — and, asked by instruction, it first repeats the
- * partial's last words, as real models often do, so the engine's overlap removal is exercised.
+ * partial's last words (up to {@link REPEATED_CHARS}, never its opening blank lines), as real
+ * models often do, so the engine's overlap removal is exercised.
  */
 import { CONTINUE_INSTRUCTION } from '../core/model/continuation';
 import { messageText } from './tokens';
@@ -49,7 +50,10 @@ export function continuationAsk(body: ChatCompletionRequest): ContinuationAsk | 
 /** The rest of `reply` after the partial (the whole reply when it does not start with it). */
 export function continueReply(reply: ModelReply, ask: ContinuationAsk): ModelReply {
   if (!reply.content.startsWith(ask.partial)) return reply;
-  const from = ask.mode === 'instruction' ? Math.max(0, ask.partial.length - REPEATED_CHARS) : ask.partial.length;
+  // A model restating its last words starts at a word, never at the blank lines its answer
+  // opened with: a short partial is repeated from its first word.
+  const opening = ask.partial.length - ask.partial.trimStart().length;
+  const from = ask.mode === 'instruction' ? Math.max(opening, ask.partial.length - REPEATED_CHARS) : ask.partial.length;
   // Its thinking was done before the cut; the rest of the answer follows without it.
   return { ...reply, content: reply.content.slice(from), reasoning: '' };
 }

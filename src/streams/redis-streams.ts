@@ -6,7 +6,10 @@
  * the activity numbers its events from 0. A retried activity therefore re-publishes the
  * same ids, and Redis rejects an id that is not above the stream's top: a retried publish
  * cannot duplicate an event. An LLM step retried after a crash cannot reproduce the model's
- * tokens, so it continues after the last id of its slot and announces `step_retry` first.
+ * tokens, so it continues after the last id of its slot and announces itself first:
+ * `step_resumed` (it goes on from its text) or `step_retry` (it starts over: clients drop what
+ * STEP_RETRY_VOIDS in src/core/step-retry.ts names, and the rest of the slot stands — the retry
+ * never publishes it again).
  */
 import type { ChainableCommander, Redis } from 'ioredis';
 import { type AnyEventDraft, makeEvent, type StreamEvent, streamEventSchema } from '../core/events';

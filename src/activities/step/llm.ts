@@ -14,7 +14,8 @@
  *   Temporal notices a dead worker within the heartbeat timeout.
  * - Passes the activity's cancellation signal to the request: an interrupt stops the model.
  * - On attempt > 1 goes on from the text the earlier attempt streamed (`step_resumed`), or
- *   starts over (`step_retry`: clients drop that step's partial text); step-partial.ts.
+ *   starts over (`step_retry`: clients drop what STEP_RETRY_VOIDS names of that step, and
+ *   keep the rest, which is never sent twice); step-partial.ts.
  * - Saves the step's transcript in MongoDB and returns only compact facts to the workflow.
  */
 import { heartbeatPace, heartbeatWhile } from '../heartbeat';
@@ -23,6 +24,7 @@ import type OpenAI from 'openai';
 import { REVIEW_CONTENT_MARKER } from '../../core/model/markers';
 import { endsWithQuestion, lastQuestion, planUnits } from '../../core/model/file-stream';
 import { type AnyEventDraft, draft, type StreamEvent, type UsageData } from '../../core/events';
+import { STEP_RETRY_STANDS, STEP_RETRY_VOIDS } from '../../core/step-retry';
 import { countWords, tail } from '../../core/text';
 import type { LlmStepInput, LlmStepResult, ToolOutcome } from '../../core/turn/turn-types';
 import { buildAgentMessages } from './agent-messages';
@@ -397,8 +399,9 @@ async function continuation(
  * A step's closing events its earlier attempt already published: an attempt that saved the
  * chapter and reported it, then never completed (its worker died, or Temporal did not take
  * the completion during an outage), is retried; the retry finds the same version on record,
- * and must not report that save again, nor the step's usage. A save is known by
- * its version, usage by the step (one per step), a tool card by its call id.
+ * and must not report that save again, nor the step's usage. These kinds stand across a
+ * `step_retry` (STEP_RETRY_STANDS): clients keep them, so a second copy would count twice. A
+ * save is known by its version, usage by the step (one per step), a tool card by its call id.
  */
 function notYetPublished(events: AnyEventDraft[], published: StreamEvent[]): AnyEventDraft[] {
   const key = (e: Pick<StreamEvent, 'type' | 'data' | 'toolCallId'>): string | null => {
@@ -421,11 +424,13 @@ function retryEvent(step: number, attempt: number, kept: string | null): AnyEven
         keptChars: kept.length,
         message: 'The previous attempt of this step was interrupted; its text is kept and the step goes on from there.',
       })
-    : draft('step_retry', {
-        attempt,
-        message: 'The previous attempt of this step was interrupted; drop its partial output.',
-      });
+    : draft('step_retry', { attempt, message: STEP_RETRY_MESSAGE });
 }
+
+/** What a client does on `step_retry`, said from the contract's lists (a client reading it follows the contract). */
+const STEP_RETRY_MESSAGE =
+  `The previous attempt of this step was interrupted and the step starts over: drop its ${STEP_RETRY_VOIDS.join(', ')} ` +
+  `events so far; its ${STEP_RETRY_STANDS.join(', ')} events stand and are not sent again.`;
 
 async function saveStepCapture(deps: ActivityDeps, input: LlmStepInput, fileId: string, body: string, attempt: number) {
   const c = { turnId: input.turnId, step: input.step, agent: input.agent, fileId, body };

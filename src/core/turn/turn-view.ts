@@ -8,10 +8,11 @@
  * folds the whole stream into the turn's durable record (src/activities/turn/turn-view-record.ts),
  * so a finished turn reads the same live, after a reload and after its stream expired.
  *
- * Pure module with type-only imports (Studio bundles it: no zod, no Node). `foldTurn` copies
+ * Pure module (Studio bundles it: no Node). `foldTurn` copies
  * only what it changes, so React sees a new array per batch and unchanged items stay equal.
  */
 import type { AgentName, RefusalKind, StreamEvent } from '../events';
+import { voidedByRetry } from '../step-retry';
 import { parseVerdict } from '../verdict';
 
 /** What became of a file card: saved (created / updated), moved to the trash, still streaming, or dropped unsaved. */
@@ -261,12 +262,20 @@ function textStreamed(v: TurnView, list: TurnItem[], e: Extract<StreamEvent, { t
   }
 }
 
+/** The event kind each streamed part of the view is built from, to ask the contract what a retry voids. */
+const STREAMED_FROM = { text: 'content', thinking: 'thinking', body: 'file_content' } as const;
+
+/**
+ * The step starts over: what the contract voids ({@link voidedByRetry}) goes — its text,
+ * thinking, and the body of the file it was streaming — and all else stands: its tool steps,
+ * saved files, and the usage already counted (the retry does not send it again).
+ */
 function stepRetried(v: TurnView, list: TurnItem[], e: Extract<StreamEvent, { type: 'step_retry' }>): void {
-  // The step starts over: its partial text so far is dropped (the contract's promise),
-  // the file body it was streaming too. (`step_resumed` keeps both: the step goes on.)
+  const voided = (part: keyof typeof STREAMED_FROM, step: number | undefined) =>
+    voidedByRetry({ type: STREAMED_FROM[part], step }, e);
   v.items = list
-    .filter((i) => !((i.kind === 'text' || i.kind === 'thinking') && i.step === e.step))
-    .map((i) => (i.kind === 'file' && i.live > 0 && i.step === e.step ? { ...i, body: '', live: 0 } : i));
+    .filter((i) => !((i.kind === 'text' || i.kind === 'thinking') && voided(i.kind, i.step)))
+    .map((i) => (i.kind === 'file' && i.live > 0 && voided('body', i.step) ? { ...i, body: '', live: 0 } : i));
   v.items.push({ kind: 'retry', step: e.step });
 }
 

@@ -7,6 +7,7 @@
  * tests/unit/job-fold.test.ts pins it.
  */
 import type { StreamEvent } from '../events';
+import { voidedByRetry } from '../../../src/core/step-retry';
 import { countWords } from '../../../src/core/text';
 import { isBodyFileType } from '../../../src/core/book/file-types';
 
@@ -199,9 +200,10 @@ export function foldChapter(state: ChapterLive, events: readonly StreamEvent[]):
         break;
       }
       case 'step_retry':
-        // The step starts over: the body it was streaming is dropped (the contract's promise).
+        // The step starts over: what the contract voids goes (the body it was streaming); its
+        // saves and its usage stand, and the retry does not send them again.
         for (const [id, body] of Object.entries(s.bodies))
-          if (body.step === e.step) s.bodies[id] = { text: '', step: e.step };
+          if (voidedByRetry({ type: 'file_content', step: body.step }, e)) s.bodies[id] = { text: '', step: e.step };
         break;
       case 'file_created':
       case 'file_updated':
