@@ -81,7 +81,13 @@ export const configSchema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.string().optional(),
   OPENAI_MODEL: z.string().default('gpt-4o-mini'),
+  /**
+   * The model that routes each turn (one short JSON answer). Unset: a small model of the same
+   * provider where it has one (gpt-4o-mini on OpenAI's API), else OPENAI_MODEL (routerModelOf).
+   */
   ROUTER_MODEL: z.string().optional(),
+  /** One router request's time limit: a router that hangs costs the turn this per attempt (three), not the step's limit. */
+  ROUTER_TIMEOUT_SECONDS: intFrom(20, 1),
   /**
    * Prices per million tokens by model, JSON: {"<model>": {"input": 2.5, "cachedInput": 1.25,
    * "output": 10}}. Merged over the built-in list prices (src/core/prices.ts); a call to a
@@ -183,6 +189,14 @@ export const configSchema = z.object({
   TEMPORAL_METRICS_BIND_ADDRESS: z.string().default(''),
   /** Port where a standalone worker serves Scriptorium's own metrics at /metrics (the API serves them on its own port). 0: off. */
   WORKER_METRICS_PORT: intFrom(0),
+  /**
+   * Bearer token a scraper sends for /metrics on the API port (16+ characters, no spaces). With
+   * API_TOKENS set, /metrics answers 401 without it (and to everyone when it is unset, unless
+   * METRICS_PORT moves metrics off the API port); in loopback mode it is required only when set.
+   */
+  METRICS_TOKEN: z.string().min(16).regex(/^\S+$/, 'no spaces').optional(),
+  /** A port of its own for the API's /metrics, on 127.0.0.1; the API port then serves none. 0: off. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** OTLP/HTTP collector base URL (e.g. http://otel-collector:4318); traces go to <url>/v1/traces. Empty: tracing off. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().default(''),
   OTEL_SERVICE_NAME: z.string().default('scriptorium'),
@@ -241,6 +255,27 @@ export interface ConfigMeta {
 }
 
 export type EnvPriority = 'dotenv' | 'process' | 'none';
+
+/** OpenAI's small chat model: it takes temperature 0 and max_tokens, which its reasoning models (o-series, gpt-5) refuse. */
+export const OPENAI_ROUTER_MODEL = 'gpt-4o-mini';
+
+/** The small GPT-4 models (4o-mini, 4.1-mini, 4.1-nano): already what the router wants. */
+const SMALL_GPT4 = /^gpt-4[^-]*-(mini|nano)(-|$)/;
+
+/**
+ * The router's model. ROUTER_MODEL when set. Offline, the id every agent sends (the offline
+ * model answers to any). On OpenAI's own API, its small model unless OPENAI_MODEL is one
+ * already: routing is a short label, and the big model's latency sits before every first token.
+ * On any other endpoint, OPENAI_MODEL: another provider's small sibling cannot be guessed.
+ */
+export function routerModelOf(
+  config: Pick<Config, 'ROUTER_MODEL' | 'OPENAI_MODEL' | 'OPENAI_BASE_URL' | 'OPENAI_API_KEY'>,
+): string {
+  if (config.ROUTER_MODEL) return config.ROUTER_MODEL;
+  const openAi = !config.OPENAI_BASE_URL || /^https?:\/\/api\.openai\.com(\/|$)/i.test(config.OPENAI_BASE_URL);
+  if (!config.OPENAI_API_KEY || !openAi || SMALL_GPT4.test(config.OPENAI_MODEL)) return config.OPENAI_MODEL;
+  return OPENAI_ROUTER_MODEL;
+}
 
 const SECRET_KEY = /KEY|SECRET|TOKEN|PASSWORD|URI|URL/i;
 

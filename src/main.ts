@@ -9,6 +9,8 @@ import http from 'node:http';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createApp } from './api/app';
+import { serveMetricsPort } from './api/metrics';
+import type { MetricsServer } from './observability/metrics-server';
 import { type Config, loadConfig } from './config';
 import { createLogger, processLogFormat } from './logger';
 import { closeSseClients, openSseClients } from './observability/sse-clients';
@@ -45,6 +47,7 @@ async function main(): Promise<void> {
   // Until the API is ready, a request gets 503 with a retry hint rather than no answer.
   const server = http.createServer(startingUp);
   const port = await listenOn(server, config.PORT, host, 'PORT');
+  const metricsServer = await serveMetricsPort(config);
 
   const offline = config.meta.offlineModel ? await startOffline(config) : null;
   const { runtime, worker } = await connectServices(config, logger, offline);
@@ -62,8 +65,9 @@ async function main(): Promise<void> {
   server.off('request', startingUp);
   server.on('request', app);
   printAddresses(config, config.PUBLIC_URL ?? `http://${host}:${port}`, worker, offline);
+  if (metricsServer) console.log(`Metrics:           http://127.0.0.1:${metricsServer.port}/metrics`);
 
-  shutDownInOrder(config, logger, { server, worker, workerDone, runtime, offline });
+  shutDownInOrder(config, logger, { server, worker, workerDone, runtime, offline, metricsServer });
 }
 
 function warnConfigConflicts(config: Config, logger: Logger): void {
@@ -138,12 +142,14 @@ interface Running {
   workerDone: Promise<void> | undefined;
   runtime: Runtime;
   offline: OfflineModel | null;
+  /** The separate metrics port (METRICS_PORT), if any. */
+  metricsServer: MetricsServer | null;
 }
 
 function shutDownInOrder(
   config: Config,
   logger: Logger,
-  { server, worker, workerDone, runtime, offline }: Running,
+  { server, worker, workerDone, runtime, offline, metricsServer }: Running,
 ): void {
   onShutdown(logger, config.SHUTDOWN_GRACE_SECONDS, [
     // No new connections; open SSE clients are told to come back (to another replica) with
@@ -167,6 +173,7 @@ function shutDownInOrder(
         await workerDone;
       },
     ],
+    ['metrics', () => metricsServer?.close()],
     ['connections', () => runtime.close()],
     ['offline model', () => offline?.close()],
     ['tracing', () => shutdownTracing()],

@@ -2,10 +2,11 @@
  * Builds the Express app. Only the entry point listens, so tests drive the app directly.
  */
 import express, { type Express } from 'express';
-import { metricsHandler, requestLogging, requestMetrics } from '../observability/http';
+import { requestLogging, requestMetrics } from '../observability/http';
 import { authenticate } from './auth';
 import type { AppDeps } from './context';
 import { errorMiddleware, NotFoundError } from './errors';
+import { metricsRoute } from './metrics';
 import { routeSpecs } from './openapi';
 import { enforceRouteContracts } from './route-contract';
 import { filesRouter } from './routes/files';
@@ -36,8 +37,8 @@ export function createApp(deps: AppDeps): Express {
   // state: the public routes here, the others once the caller is known (a stranger gets 401).
   const specs = routeSpecs(deps.config);
   app.use(enforceRouteContracts(specs.filter((s) => s.public)));
-  // Unauthenticated like /health: serve it on a network only the scraper reaches.
-  app.get('/metrics', metricsHandler);
+  // Not a user's route: METRICS_TOKEN or METRICS_PORT guard it once API_TOKENS is set (metrics.ts).
+  app.get('/metrics', metricsRoute(deps.config));
   app.use(healthRouter(deps));
 
   const api = express.Router();

@@ -28,7 +28,8 @@ export function userOf(req: Request): string {
   return req.userId;
 }
 
-function safeEqual(a: string, b: string): boolean {
+/** Compares two secrets in time that does not depend on where they differ. */
+export function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
