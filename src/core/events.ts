@@ -207,6 +207,8 @@ export const eventDataSchemas = {
   job_started: z.object({ from: z.number().int(), to: z.number().int() }),
   /** A job of the session ended: completed, cancelled or failed (the job's own stream ends with `done`). */
   job_finished: z.object({ status: z.string() }),
+  /** A job of the session posted its closing message (what was written, what is left): the message's text, already stored. */
+  job_summary: z.object({ status: z.string(), message: z.string() }),
 } as const;
 
 export type EventType = keyof typeof eventDataSchemas;
@@ -280,6 +282,7 @@ export const streamEventSchema = z.discriminatedUnion('type', [
   envelopeOf('turn_finished'),
   envelopeOf('job_started'),
   envelopeOf('job_finished'),
+  envelopeOf('job_summary'),
 ]);
 
 export type StreamEvent = z.infer<typeof streamEventSchema>;

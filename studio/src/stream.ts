@@ -43,6 +43,7 @@ const EVENT_NAMES = [
   'turn_finished',
   'job_started',
   'job_finished',
+  'job_summary',
 ] as const;
 
 /** Redis stream ids (`ms-seq`) in order. */

@@ -1,9 +1,8 @@
 /**
  * A job that stops — on a failed chapter, or at its cost budget — leaves a closing message in
  * its session, and a client following the session's feed learns of it live: the feed carries
- * the stop (a `job_progress` with the status), and the closing message is already in the
- * session when that event arrives, so the reload it prompts shows it. (The feed's events carry
- * the status and a one-line reason, not the closing message's text.)
+ * the stop (a `job_progress` with the status) and the closing message itself (`job_summary`),
+ * which is already in the session when its event arrives, so the reload it prompts shows it.
  */
 import type { StreamEvent } from '../../src/core/events';
 import type { ScriptEntry } from '../../src/offline-model';
@@ -52,8 +51,10 @@ async function withOutline(chapters: number): Promise<{ projectId: string; sessi
 function followUntilStopped(sessionId: string, status: string) {
   const stop = new AbortController();
   let seen: { event: StreamEvent; messages: Promise<Message[]> } | null = null;
+  let summary: StreamEvent | null = null;
   const onFrame = (f: SseFrame): void => {
     const e = JSON.parse(f.data) as StreamEvent;
+    if (!summary && e.type === 'job_summary' && e.data.status === status) summary = e;
     if (seen || e.type !== 'job_progress' || e.data.status !== status) return;
     const messages = api<{ items: Message[] }>(h, 'GET', `/api/v1/sessions/${sessionId}/messages`).then(
       (r) => r.body.items,
@@ -68,9 +69,14 @@ function followUntilStopped(sessionId: string, status: string) {
   return {
     async stopped(jobId: string) {
       const got = await waitFor(`feed: job ${status}`, async () => (seen?.event.jobId === jobId ? seen : null), 90_000);
+      const told = await waitFor(
+        `feed: job ${status} summary`,
+        async () => (summary?.jobId === jobId ? summary : null),
+        30_000,
+      );
       stop.abort();
       await reading.catch(() => undefined);
-      return { event: got.event, messages: await got.messages };
+      return { event: got.event, summary: told, messages: await got.messages };
     },
   };
 }
@@ -83,10 +89,12 @@ test('a job that fails on a chapter: the feed tells of it live, and its closing 
   h.model.script([opens(1), { match: asks(1), error: { status: 400, message: 'model rejected the request' } }]);
   const feed = followUntilStopped(sessionId, 'failed');
   const { jobId } = await startJob(h, { projectId, sessionId, chapters: { from: 1, to: 1 } });
-  const { event, messages } = await feed.stopped(jobId);
+  const { event, summary, messages } = await feed.stopped(jobId);
   expect(event).toMatchObject({ type: 'job_progress', sessionId, jobId, data: { status: 'failed', chapter: 1 } });
   const closing = closingOf(messages, jobId);
   expect(closing).toHaveLength(1);
+  // The feed carries the closing message itself, as stored.
+  expect(summary).toMatchObject({ type: 'job_summary', sessionId, jobId, data: { message: closing[0] } });
   expect(closing[0]).toMatch(/^Chapter 1 /);
   expect(closing[0]).toContain('No chapter was finished.');
   expect(closing[0]).toContain('Left: chapter 1.');
@@ -103,10 +111,12 @@ test('a job that pauses at its cost budget: the feed tells of it live, and its c
     chapters: { from: 1, to: 2 },
     maxCostUsd: 0.000001,
   });
-  const { event, messages } = await feed.stopped(jobId);
+  const { event, summary, messages } = await feed.stopped(jobId);
   expect(event).toMatchObject({ type: 'job_progress', sessionId, jobId, data: { status: 'paused', chaptersDone: 1 } });
   const closing = closingOf(messages, jobId);
   expect(closing).toHaveLength(1);
+  // The feed carries the closing message itself, as stored.
+  expect(summary).toMatchObject({ type: 'job_summary', sessionId, jobId, data: { message: closing[0] } });
   expect(closing[0]).toMatch(/^The job paused before chapter 2: the next chapter would go over its budget\./);
   expect(closing[0]).toContain('Written: chapter 1');
   expect(closing[0]).toContain('Left: chapter 2.');

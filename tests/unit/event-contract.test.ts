@@ -61,6 +61,7 @@ const PINNED: Record<string, string[]> = {
   turn_finished: ['status', 'stopReason'],
   job_started: ['from', 'to'],
   job_finished: ['status'],
+  job_summary: ['status', 'message'],
 };
 const ENVELOPE = [
   'type',

@@ -63,17 +63,23 @@ export function jobSummaryText(f: JobSummaryFacts, lang: Lang): string {
  * Posts the job's closing message in its session (once per job, status and chapter count), in
  * the language the job was started in.
  */
+/** The closing message a job posted to its session: its idempotency key and its text. */
+export interface PostedSummary {
+  key: string;
+  text: string;
+}
+
 export async function postJobSummary(
   models: Models,
   jobAtStart: JobDoc,
   status: string,
   facts: { revisions: number; next: number },
   failure: { chapter: number | null; reason?: JobFailureReason } | null,
-): Promise<void> {
+): Promise<PostedSummary | null> {
   const jobId = String(jobAtStart._id);
   // The chapters and words as they are now (the status update above may have just landed).
   const job = await models.Job.findById(jobId).lean();
-  if (!job) return;
+  if (!job) return null;
   const lang: Lang = job.language === 'zh' ? 'zh' : 'en';
   const text = jobSummaryText(
     {
@@ -90,7 +96,8 @@ export async function postJobSummary(
     lang,
   );
   const key = `job:${jobId}:summary:${status}:${job.chaptersDone.length}:${facts.next}`;
-  if (await models.Message.exists({ key })) return;
+  // A retried activity finds its message posted and hands back the same text.
+  if (await models.Message.exists({ key })) return { key, text };
   const seq = (await reserveMessageSeqs(models, job.sessionId, 1)) ?? 0;
   // The job's id stands for the turn: no turn of the session is this message's.
   await insertOnce(models.Message, {
@@ -103,4 +110,5 @@ export async function postJobSummary(
     seq,
     key,
   });
+  return { key, text };
 }

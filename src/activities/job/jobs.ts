@@ -18,7 +18,7 @@ import { createTurnRecords, releaseSessionLock, takeSessionLock } from '../../db
 import { type JobStatus, turnWorkflowId } from '../../core/domain';
 import { workflowRunning } from '../../workflow-liveness';
 import { detectLanguage } from '../../core/text';
-import { postJobSummary } from './job-summary';
+import { postJobSummary, type PostedSummary } from './job-summary';
 import {
   type OpenedJobTurn,
   type OpenJobTurnInput,
@@ -149,10 +149,16 @@ function jobProgress(job: JobDoc, p: ProgressFacts, kind: JobProgressKind, cost:
 
 /**
  * What a status change or progress of the job tells its session's feed: `job_started` once
- * per job (its first running status), its progress, and `job_finished` in place of `done`
- * (the feed does not end with a job).
+ * per job (its first running status), its progress, the closing message it posted
+ * (`job_summary`, already stored when the event arrives), and `job_finished` in place of
+ * `done` (the feed does not end with a job).
  */
-function sessionFeedOf(job: JobDoc, input: RecordJobInput, events: AnyEventDraft[]): FeedItem[] {
+function sessionFeedOf(
+  job: JobDoc,
+  input: RecordJobInput,
+  events: AnyEventDraft[],
+  summary: PostedSummary | null,
+): FeedItem[] {
   const jobId = String(job._id);
   const items: FeedItem[] = [];
   if (input.status === 'running' || input.status === 'pausing')
@@ -160,6 +166,12 @@ function sessionFeedOf(job: JobDoc, input: RecordJobInput, events: AnyEventDraft
   events.forEach((e, i) => {
     if (e.type === 'job_progress') items.push(feedItems.job(jobId, input.slot, i, e));
   });
+  // The closing message (completed, failed, paused at a budget) reaches open clients live.
+  if (summary)
+    items.push({
+      key: `${summary.key}:feed`,
+      event: draft('job_summary', { status: input.status ?? job.status, message: summary.text }, { jobId }),
+    });
   if (input.done)
     items.push({
       key: `job:${jobId}:finished`,
@@ -497,8 +509,9 @@ async function recordJob(deps: ActivityDeps, input: RecordJobInput): Promise<voi
       ),
     );
   if (input.done) events.push(draft('done', { status: input.status ?? job.status }, { jobId: input.jobId }));
-  if (input.summary)
-    await postJobSummary(models, job, input.status ?? job.status, input.summary, input.failure ?? null);
+  const summary = input.summary
+    ? await postJobSummary(models, job, input.status ?? job.status, input.summary, input.failure ?? null)
+    : null;
   const attempt = Context.current().info.attempt;
   const publisher = publisherFor(deps, 'job', input.jobId, input.slot);
   await publisher.publish(events.map((e) => ({ ...e, attempt })));
@@ -507,5 +520,5 @@ async function recordJob(deps: ActivityDeps, input: RecordJobInput): Promise<voi
       expireStream(deps.redis, streamKeyFor(deps, 'job', input.jobId), deps.config.STREAM_TTL_SECONDS),
       publisher.settle(),
     ]);
-  await toSessionFeed(deps, job.sessionId, sessionFeedOf(job, input, events));
+  await toSessionFeed(deps, job.sessionId, sessionFeedOf(job, input, events, summary));
 }

@@ -39,7 +39,7 @@ export const sessionTurnsQuery = z
       method: 'get',
       path: v1('/sessions/:sessionId/events'),
       summary:
-        'The session’s feed (SSE): turn_started, turn_finished, approval_requested, approval_decided, job_started, job_progress, job_finished — each with sessionId (and turnId / jobId). Never ends; resume with Last-Event-ID or ?after=',
+        'The session’s feed (SSE): turn_started, turn_finished, approval_requested, approval_decided, job_started, job_progress, job_summary (a job’s closing message), job_finished — each with sessionId (and turnId / jobId). Never ends; resume with Last-Event-ID or ?after=',
       tag: 'sessions',
       params,
       query: eventsQuery,

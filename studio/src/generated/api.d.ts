@@ -1623,6 +1623,23 @@ export interface paths {
                             turnId?: string;
                             /** @enum {string} */
                             type: "job_finished";
+                        } | {
+                            /** @enum {string} */
+                            agent?: "router" | "planner" | "hook_designer" | "writer" | "quality_reviewer";
+                            attempt?: number;
+                            data: {
+                                message: string;
+                                status: string;
+                            };
+                            jobId?: string;
+                            seq: number;
+                            sessionId?: string;
+                            step?: number;
+                            toolCallId?: string;
+                            ts: string;
+                            turnId?: string;
+                            /** @enum {string} */
+                            type: "job_summary";
                         };
                     };
                 };
@@ -3123,7 +3140,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The session’s feed (SSE): turn_started, turn_finished, approval_requested, approval_decided, job_started, job_progress, job_finished — each with sessionId (and turnId / jobId). Never ends; resume with Last-Event-ID or ?after= */
+        /** The session’s feed (SSE): turn_started, turn_finished, approval_requested, approval_decided, job_started, job_progress, job_summary (a job’s closing message), job_finished — each with sessionId (and turnId / jobId). Never ends; resume with Last-Event-ID or ?after= */
         get: {
             parameters: {
                 query?: {
@@ -3138,7 +3155,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The session’s feed (SSE): turn_started, turn_finished, approval_requested, approval_decided, job_started, job_progress, job_finished — each with sessionId (and turnId / jobId). Never ends; resume with Last-Event-ID or ?after= */
+                /** @description The session’s feed (SSE): turn_started, turn_finished, approval_requested, approval_decided, job_started, job_progress, job_summary (a job’s closing message), job_finished — each with sessionId (and turnId / jobId). Never ends; resume with Last-Event-ID or ?after= */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -3639,6 +3656,23 @@ export interface paths {
                             turnId?: string;
                             /** @enum {string} */
                             type: "job_finished";
+                        } | {
+                            /** @enum {string} */
+                            agent?: "router" | "planner" | "hook_designer" | "writer" | "quality_reviewer";
+                            attempt?: number;
+                            data: {
+                                message: string;
+                                status: string;
+                            };
+                            jobId?: string;
+                            seq: number;
+                            sessionId?: string;
+                            step?: number;
+                            toolCallId?: string;
+                            ts: string;
+                            turnId?: string;
+                            /** @enum {string} */
+                            type: "job_summary";
                         };
                     };
                 };
@@ -5767,6 +5801,23 @@ export interface components {
             turnId?: string;
             /** @enum {string} */
             type: "job_finished";
+        } | {
+            /** @enum {string} */
+            agent?: "router" | "planner" | "hook_designer" | "writer" | "quality_reviewer";
+            attempt?: number;
+            data: {
+                message: string;
+                status: string;
+            };
+            jobId?: string;
+            seq: number;
+            sessionId?: string;
+            step?: number;
+            toolCallId?: string;
+            ts: string;
+            turnId?: string;
+            /** @enum {string} */
+            type: "job_summary";
         };
         StreamToken: {
             /** Format: date-time */

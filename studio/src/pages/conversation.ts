@@ -196,9 +196,10 @@ export function useConversation(sessionId: string | undefined, describe: (e: unk
       id: sessionId,
       onEvents: (events) => {
         for (const e of events) {
-          // A job that ends, or stops to wait (paused, at its budget), posts its closing message
-          // to its session: read the conversation again to show it.
+          // A job that ends or stops to wait (completed, failed, paused at its budget) posts its
+          // closing message before it says so: read the conversation again to show it.
           if (
+            e.type === 'job_summary' ||
             e.type === 'job_finished' ||
             (e.type === 'job_progress' && e.data.kind === 'status' && e.data.status === 'paused')
           ) {
