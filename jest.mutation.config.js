@@ -24,6 +24,7 @@ const RULE_TESTS = [
   'job-commands-edges',
   'numerals',
   'numerals-edges',
+  'offers-and-edits',
   'order-checks',
   'orders-grammar-a',
   'orders-grammar-b',

@@ -185,6 +185,6 @@ describe('job orders that say the same again', () => {
   test('a tail that says something else is not accounted for', () => {
     expect(action('暂停任务 接着写')).toBeNull();
     expect(action('继续任务 不写了')).toBeNull();
-    expect(action('hold on pause the job a sec')).toBeNull();
+    expect(action('hold on pause the job a sec and the outline')).toBeNull();
   });
 });

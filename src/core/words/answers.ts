@@ -10,8 +10,10 @@
  */
 import { findUnitRefs } from './numerals';
 import { straightQuotes } from '../text';
-import { isConfirmation, isUnclearAnswer } from './proposals';
+import { NEGATIVE_EMOJI, THUMBS, isConfirmation, isUnclearAnswer, type ProposedStep } from './proposals';
 import type { WorkAgent } from '../plans';
+import { STEP_VERBS } from './order-words';
+import { TRAILING_OFF } from './utterance';
 
 /** What a message (or a previous route) is about. */
 export type WorkAction = 'write' | 'review' | 'edit' | 'plan' | 'destroy' | 'create';
@@ -66,13 +68,33 @@ const CHANGE_OF_COURSE =
 const OWN_OBJECT =
   /\b(?:chapter|chapters|ch|episode|prologue|epilogue|outline|character|characters|cast|villain|hero|setting|settings|world|blurb|title|titles|synopsis|scene|sheet|summary|draft|book|novel|story|typos?|notes?|ideas?)\b|第.{1,4}[章集回幕]|章|大纲|人物|角色|反派|设定|世界观|简介|文案|标题|书名|序章|尾声|场景|错别字|笔记|故事|小说|情节|开头|结尾/iu;
 
-/** The message does something other than answer: a change of course, a destructive verb, or a different kind of work with its own object. */
-export function isNewInstruction(raw: string, previous: { agent: WorkAgent; readOnly: boolean } | null): boolean {
+/** The question asks which unit ("先改哪一章？", "Which chapter should I check first?"): a unit in the reply answers it. */
+const ASKS_FOR_UNIT = /哪(?:一)?[章集回幕]|第几[章集回幕]|哪个章节|\bwhich (?:chapter|episode|act|part)s?\b/iu;
+
+/** A unit the reply names that the question did not, when the question did not ask for one. */
+function namesOtherUnit(message: string, question: string): boolean {
+  if (ASKS_FOR_UNIT.test(question)) return false;
+  const asked = findUnitRefs(question);
+  return findUnitRefs(message).some((u) => !asked.some((a) => a.kind === u.kind && a.from === u.from && a.to === u.to));
+}
+
+/**
+ * The message does something other than answer: a change of course, a destructive verb, work on
+ * a unit the question was not about ("晚上。然后顺便把第十章的开头也写了" after a question about
+ * chapter 9), or a different kind of work with its own object.
+ */
+export function isNewInstruction(
+  raw: string,
+  previous: { agent: WorkAgent; readOnly: boolean; question?: string | null } | null,
+): boolean {
   const message = straightQuotes(raw);
   if (CHANGE_OF_COURSE.test(message)) return true;
   const actions = actionsOf(message);
   if (actions.includes('destroy')) return true;
   if (actions.length === 0) return false;
+  // Work of the kind the question was about is still new when it is on another unit: the reply
+  // answers, then instructs ("none of them write chapter 6 now").
+  if (previous?.question && namesOtherUnit(message, straightQuotes(previous.question))) return true;
   const asked = previous ? routeActions(previous.agent, previous.readOnly) : [];
   // "看第五章吧" answers "想让我看哪一章？"; "写第五章" does not.
   const other = actions.filter((a) => !asked.includes(a));
@@ -109,4 +131,114 @@ export function decisionInMessage(message: string): Decision | 'new_request' {
   if (isConfirmation(message)) return 'approve';
   if (isRefusal(message) || isUnclearAnswer(message)) return 'deny';
   return 'new_request';
+}
+
+/** Praise of the agent, and laughter only right after it: a laugh on its own after a yes may be a joke. */
+const PRAISE =
+  "你?(?:太|真|最)?懂(?:我)?了?|你?(?:太|真|最)棒了?|太好了|好耶|爱你|么么哒?|太贴心了|you'?re\\s*the\\s*best|you\\s*rock|you'?re\\s*a\\s*(?:star|gem|legend)|love\\s*(?:it|you)|legend|awesome|amazing|nice";
+const LAUGH = '哈{2,}|(?:ha){2,}h*|嘿嘿|嘻嘻|lol';
+const PRAISE_LAUGHING = new RegExp(`(?:${PRAISE})\\s*(?:${LAUGH})`, 'giu');
+
+/** The text without praise that laughs ("亲你太懂了哈哈哈"): what is left is read for jokes and take-backs. */
+export const withoutPraise = (text: string): string => text.replace(PRAISE_LAUGHING, ' ');
+
+/**
+ * What may follow a yes or an echo in its clause: particles, addressing, thanking or praising the
+ * agent ("老板辛苦啦", "亲你太懂了哈哈哈", "thanks!"), "then" / "now" / "please". Not 了 or 啦 on their
+ * own: "改了" reports as often as it agrees.
+ */
+const TAIL = new RegExp(
+  `^(?:吧|啊|呀|嘛|呗|哦|喔|~|～|亲|宝宝?|亲爱的|老板|老师|大大|dear|boss|mate|谢谢你?|谢谢亲|谢啦|多谢|感谢|辛苦了|辛苦啦|辛苦|麻烦了|麻烦你了|拜托了|thanks|thankyou|thx|ty|cheers|then|now|please|pls|plz|(?:${PRAISE})(?:${LAUGH})?)+$`,
+  'iu',
+);
+/** The pieces a reply is read in: English words, Han characters one by one, numbers. */
+const PIECE = /[a-z]+(?:'[a-z]+)*|\p{Script=Han}|\d+/gu;
+/** Saying no, or who does it ("我改", "I'll cut it"): an echo of the offer never holds these. */
+const NOT_AN_ECHO =
+  /[不没别勿莫甭未无非我你他她删]|自己|重写|\b(?:no|not|never|nothing|without|don'?t|i|i'm|i'll|i've|me|my|we|us|our|you|your|delete|remove|rewrite|redo|scrap)\b|n't\b/iu;
+/** The offer's own frame ("要不要我", "吗"): the words of the step are what is left. */
+const OFFER_FRAME_ZH = /要不要我?|需不需要我?|需要我|要我|我可以|我来|是否需要|是否要|可以让我|让我|我帮你|吗|呢|么/gu;
+/** The verb right after an English offer's frame ("Shall I add …", "Want me to swap …"). */
+const OFFER_VERB_EN =
+  /\b(?:shall i|should i|do you want me to|would you like me to|want me to|may i|can i|i can|i could|shall we|should we|how about i|ready for me to|like me to|let me)\s+([a-z]+)/iu;
+/** Chinese verbs of a step: one of them, repeated from the offer, makes an echo an order for it. */
+const ZH_STEP_VERB = /[写改修润排列加补换调扩缩压拆合审查看出想起做弄理定拟续挪移砍剪统]/u;
+const POINTERS = new Set(['it', 'them', 'that', 'this', 'those', 'these']);
+
+export type OfferReply = 'yes' | 'courtesy' | 'echo';
+
+/**
+ * What one clause of a reply to an offered step is: a plain yes ("好", "yes pls"), only courtesy
+ * ("老板辛苦啦", "thanks!"), or an echo — the offer's own verb and words again, with or without a yes
+ * before them ("排吧" after "要我把大纲排出来吗？", "对，改冷一点" after "要我把师姐的对白改得冷一点吗？",
+ * "yeah swap it" after "Want me to swap the POV in chapter 2 to Eli?"). Null for anything that adds a
+ * word of its own, says no, or says who does it: that is no plain yes, and the router reads it.
+ */
+export function offerReplyOf(clause: string, step: ProposedStep): OfferReply | null {
+  // Asked back or trailing off ("add it?", "改吧……"), a clause is no plain yes whatever its words.
+  if (NEGATIVE_EMOJI.test(clause) || /[?？¿]/u.test(clause) || TRAILING_OFF.test(clause)) return null;
+  const text = straightQuotes(clause).replace(THUMBS, ' ok ').toLowerCase();
+  const pieces = [...text.matchAll(PIECE)];
+  if (!pieces.length) return 'courtesy';
+  const words = pieces.map((m) => m[0]);
+  let yes = words.length;
+  while (yes > 0 && !isConfirmation(words.slice(0, yes).join(' '))) yes--;
+  let tail = yes;
+  while (tail < words.length && !TAIL.test(words.slice(tail).join(''))) tail++;
+  if (tail === yes) return yes > 0 ? 'yes' : tail < words.length ? 'courtesy' : null;
+  const start = pieces[yes]!.index;
+  const end = pieces[tail - 1]!.index + words[tail - 1]!.length;
+  return echoesOffer(text.slice(start, end), step) ? 'echo' : null;
+}
+
+/** Every word of `said` is the offer's own (its unit, its words, a pointer back at its object), the offer's verb among them. */
+function echoesOffer(said: string, step: ProposedStep): boolean {
+  if (NOT_AN_ECHO.test(said)) return false;
+  const refs = findUnitRefs(said);
+  const u = step.units;
+  if (refs.some((r) => !u || r.kind !== u.kind || r.from !== u.from || r.to !== u.to)) return false;
+  let rest = said;
+  for (const r of [...refs].reverse()) rest = rest.slice(0, r.start) + ' ' + rest.slice(r.end);
+  const question = straightQuotes(step.question).toLowerCase();
+  const offerWords = new Set(question.match(/[a-z]+(?:'[a-z]+)*|\d+/gu) ?? []);
+  const verbs = offerVerbsEn(question);
+  let verb = false;
+  for (const w of rest.match(/[a-z]+(?:'[a-z]+)*|\d+/gu) ?? []) {
+    if (!offerWords.has(w) && !POINTERS.has(w)) return false;
+    if (verbs.includes(w)) verb = true;
+  }
+  const offerHan = question.replace(OFFER_FRAME_ZH, '|');
+  for (const run of rest.match(/\p{Script=Han}+/gu) ?? []) {
+    const cover = coverBy(run, offerHan);
+    if (!cover || cover.length > 3) return false;
+    if (cover.some((p) => ZH_STEP_VERB.test(p))) verb = true;
+  }
+  return verb;
+}
+
+/** The verb of an English offer: after its frame ("Shall I add …"), or opening its last sentence ("Apply these fixes?"). */
+function offerVerbsEn(question: string): string[] {
+  const last =
+    question
+      .split(/[.!?。！？]\s*/u)
+      .filter((p) => /[a-z]/u.test(p))
+      .pop() ?? '';
+  const first = /^[^a-z]*([a-z]+)/u.exec(last)?.[1];
+  const stepVerbs: readonly string[] = Object.values(STEP_VERBS).flat();
+  return [OFFER_VERB_EN.exec(question)?.[1], first && stepVerbs.includes(first) ? first : undefined].filter(
+    (v): v is string => !!v,
+  );
+}
+
+/** `run` cut into the fewest pieces that each occur in `offer` (longest first), or null when it cannot be. */
+function coverBy(run: string, offer: string): string[] | null {
+  const out: string[] = [];
+  for (let i = 0; i < run.length;) {
+    let j = run.length;
+    while (j > i && !offer.includes(run.slice(i, j))) j--;
+    if (j === i) return null;
+    out.push(run.slice(i, j));
+    i = j;
+  }
+  return out;
 }

@@ -45,9 +45,13 @@ const STATUS =
   /\b(?:status|progress|how(?:'s|s| is| are) (?:it|the job|things|we) (?:going|doing|getting on|coming along)|where (?:is|are) (?:it|we)|how far|still (?:running|going|on)|is (?:it|the job) (?:running|done|finished))\b|进度|状态|进行到|进展|到哪了|到哪一步|怎么样了|写到第?几章|跑到第?几章|几章了|还在跑|跑完了|写完了吗/iu;
 /** Status questions that name no job word but can only mean it ("进度怎么样", "job progress?"). */
 const BARE_STATUS =
-  /^(?:现在|目前)?(?:任务)?(?:进度|状态)(?:怎么样|如何)?了?[吗呢]?[?？。.!！]*$|^(?:what'?s the )?(?:job )?(?:status|progress)\??$|^(?:现在|目前)?(?:跑|写)到第?几章了?[?？]?$/iu;
-/** The take-back reading would see the command itself in "cancel that job". */
-const THAT_JOB = /\b(?:cancel|stop|abort|pause|hold) (?:that|this) (?:job|generation|batch|run)\b/giu;
+  /^(?:现在|目前)?(?:任务)?(?:进度|状态)(?:怎么样|如何)?了?[吗呢]?[?？。.!！]*$|^(?:what'?s the )?(?:job )?(?:status|progress)\??$|^(?:现在|目前)?(?:跑|写)到第?几章了?(?:\s*(?:老板|亲爱的|亲|宝|呀|啊|呢))*[?？~～]*$/iu;
+/**
+ * Not take-backs, though the take-back reading would see them: the command itself in "cancel that
+ * job", and "hold on" opening the message ("hold on pause the job a sec"), with nothing before it to take back.
+ */
+const THAT_JOB =
+  /\b(?:cancel|stop|abort|pause|hold) (?:that|this) (?:job|generation|batch|run)\b|^\s*(?:hold|hang) on\b/giu;
 
 /** The job a message names by its id (24 hex), or null for the project's running one. */
 const jobIdIn = (text: string): string | null => /\b[0-9a-f]{24}\b/i.exec(text)?.[0]?.toLowerCase() ?? null;
@@ -75,7 +79,10 @@ export function jobCommandOf(reading: MessageReading): JobCommand | null {
       // An order whole in its clause, or a bare verb right after a clause about the job ("任务不要了，取消掉").
       const prev = sentence.clauses[ci - 1];
       const action = jobOrderOf(clause)?.action ?? (prev && namesJob(prev) ? bareJobVerbOf(clause) : null);
-      if (action && orderStands(reading, si, ci, () => false, THAT_JOB)) return { action, jobId };
+      if (!action) continue;
+      if (orderStands(reading, si, ci, () => false, THAT_JOB)) return { action, jobId };
+      const paused = action === 'pause' ? pauseBeforeWait(reading, si, ci) : null;
+      if (paused && orderStands(paused, si, ci, () => false, THAT_JOB)) return { action, jobId };
     }
   if (
     (JOB_WORD.test(text) || jobId) &&
@@ -85,6 +92,25 @@ export function jobCommandOf(reading: MessageReading): JobCommand | null {
     return { action: 'status', jobId };
   if (BARE_STATUS.test(text.trim())) return { action: 'status', jobId };
   return null;
+}
+
+/** A wait that puts off only what comes after it: talking, deciding or going on later ("等我看完第三章再说"). */
+const WAIT_TO_GO_ON = /^\s*等.{1,30}再(?:说|看|决定|继续|恢复|开始|跑)(?:吧|啦|了)?[。.!！~～]*\s*$/u;
+
+/**
+ * "先暂停一下 job，等我看完第三章再说": a pause said to come first (先), then a wait that ends on
+ * talking or going on later, with no order of its own. The pause is now; what waits is the resume.
+ * Returns the reading without the wait (for the usual checks), or null when the sentence is not so
+ * built. Only a pause: it is undone by a resume, and no other command is read past a wait.
+ */
+function pauseBeforeWait(reading: MessageReading, si: number, ci: number): MessageReading | null {
+  const sentence = reading.sentences[si]!;
+  const after = sentence.clauses.slice(ci + 1);
+  if (!/先/u.test(sentence.clauses[ci]!.text) || !after.length) return null;
+  if (!after.every((c) => WAIT_TO_GO_ON.test(c.text))) return null;
+  const cut = after[0]!.start - sentence.start;
+  const trimmed = { ...sentence, text: sentence.text.slice(0, cut), clauses: sentence.clauses.slice(0, ci + 1) };
+  return { ...reading, sentences: reading.sentences.map((s, i) => (i === si ? trimmed : s)) };
 }
 
 /** A message that would control the job but gives no order: the author is asked which, and whether now. */

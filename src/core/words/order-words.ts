@@ -726,6 +726,10 @@ export const JOB_CLOSE = [
   'for a second',
   'for a minute',
   'for today',
+  'a sec',
+  'a second',
+  'a minute',
+  'a bit',
   ...PARTICLE_ZH,
   ...CLOSE_ZH,
   '先',
@@ -734,6 +738,9 @@ export const JOB_CLOSE = [
   '跑',
   '下去',
 ];
+
+/** Before a job order, a call to stop and listen ("hold on pause the job a sec"): the order is what follows it. */
+export const JOB_LEAD_EN = ['hold on', 'hang on'];
 
 /** After a job order, words that only say the same again: "继续任务吧 接着写", "把任务取消掉 不写了". */
 export const JOB_RESTATED: Record<'pause' | 'resume' | 'cancel', readonly string[]> = {

@@ -711,7 +711,7 @@ export function jobOrderOf(clause: ReadClause): JobOrder | null {
   const toks = tokensOf(clause, []);
   const verbFirst = (): JobAction | null => {
     const c = new Cursor(toks);
-    c.skip(W.LEAD_EN, W.LEAD_ZH);
+    c.skip(W.LEAD_EN, W.LEAD_ZH, W.JOB_LEAD_EN);
     if (c.eat(['put'])) {
       if (!eatJobNoun(c) || !c.eat(['on hold'])) return null;
       c.skip(W.JOB_CLOSE);
@@ -726,7 +726,7 @@ export function jobOrderOf(clause: ReadClause): JobOrder | null {
   };
   const nounFirst = (): JobAction | null => {
     const c = new Cursor(toks);
-    c.skip(W.LEAD_EN, W.LEAD_ZH);
+    c.skip(W.LEAD_EN, W.LEAD_ZH, W.JOB_LEAD_EN);
     c.eat(['把', '将']);
     if (!eatJobNoun(c)) return null;
     c.skip(W.ADVERB_ZH);

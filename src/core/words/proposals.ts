@@ -28,6 +28,9 @@ const AGREE_TAIL =
 const CHOICE =
   /还是|或者|或是|哪|什么|怎么(?!样)|如何(?=.)|为什么|多少|\b(?:or|which|whether)\b|^\s*(?:what|how|why|who|where|when)\b(?! do you think| does that)/iu;
 
+/** A thing offered by itself, at the start of the question ("Want a cliffhanger at the end of chapter 6?", "Do you want an epilogue?"). */
+const WANT_THING = /^(?:so |then |and )?(?:do you )?want (?:a|an|some)\b/iu;
+
 /** A change put forward in the reply ("建议…", "I'd…", "I suggest…"): agreeing to it is agreeing to an edit. */
 const PROPOSAL =
   /建议|我想|我打算|我觉得可以|我可以|可以把|不如|改成|换成|\b(?:i'?d|i would|i suggest|i propose|i recommend|i could|i can|how about|let me|we could|maybe we)\b/iu;
@@ -62,9 +65,14 @@ const EDIT =
   /修改|润色|调整|优化|精修|重写|改|修|换|压缩|合并|拆|精简|删减|提前|挪|加(?:一|个|段|点)|补|\b(?:revis|edit|fix|polish|tighten|rewrit|apply|chang|improv|rework|trim|shorten|expand|cut|merg|split|mov|add|replac|swap|compress|condens)\w*/iu;
 const WRITE = /续写|接着写|继续|写|\b(?:write|continue|draft|start|go on|carry on|keep going)\b/iu;
 const REVIEW = /审稿|审|检查|看看|\b(?:review|check|critique|assess|proofread)\b/iu;
+/** Making something new to choose from ("要我再出三个开头钩子吗？", "Shall I come up with some names?"). */
+const CREATE =
+  /出(?:几|一|两|三|四|五|个|些|\d)|想(?:几|一|两|三|个|些)|起(?:几个|个)?名|设计|\b(?:come up with|brainstorm|suggest|pitch|generate)\b/iu;
+/** What hooks are made of: a made thing of this kind is the hook designer's. */
+const HOOK = /钩子|悬念|开头|\b(?:hooks?|cliffhangers?|openings?|opening lines?)\b/iu;
 const NEXT_UNIT = /下一章|下一集|下一回|下一幕|下章|下集|\bnext (?:chapter|episode|act|one|part)\b/iu;
 
-export type ProposedAction = 'plan' | 'edit' | 'write' | 'review';
+export type ProposedAction = 'plan' | 'edit' | 'write' | 'review' | 'create';
 
 export interface ProposedStep {
   action: ProposedAction;
@@ -87,7 +95,9 @@ export function isOfferQuestion(raw: string | null | undefined): boolean {
   if (tail) return !/还是|或者|\bor\b/iu.test(last) || OFFER_EN.test(last);
   if (CHOICE.test(last)) return false;
   // By its form: the agent offering to act ("要我…吗", "Shall I…"), or a yes/no question that opens on the step.
-  return OFFER_ZH.test(last) || OFFER_EN.test(last) || STEP_FIRST.test(lastClause(last));
+  return (
+    OFFER_ZH.test(last) || OFFER_EN.test(last) || WANT_THING.test(last.trim()) || STEP_FIRST.test(lastClause(last))
+  );
 }
 
 function actionOf(question: string): ProposedAction | null {
@@ -95,6 +105,7 @@ function actionOf(question: string): ProposedAction | null {
   if (EDIT.test(question)) return 'edit';
   if (WRITE.test(question) || NEXT_UNIT.test(question)) return 'write';
   if (REVIEW.test(question)) return 'review';
+  if (CREATE.test(question)) return 'create';
   return null;
 }
 
@@ -107,8 +118,11 @@ export function proposedStep(question: string | null | undefined, deliveredUnits
   // The question's own verb first ("Apply these fixes?"), then the proposal before it; an offer
   // that names only a unit ("Ready for chapter 2?") offers to write it.
   const last = lastSentence(straightQuotes(question));
+  // A thing offered for a unit ("Want a cliffhanger at the end of chapter 6?") is added to it.
+  const thingForUnit = WANT_THING.test(last.trim()) && findUnitRefs(last).length > 0 ? 'edit' : null;
   const action =
     actionOf(last) ??
+    thingForUnit ??
     actionOf(question) ??
     (findUnitRefs(last).length || NEXT_UNIT.test(last) ? 'write' : PROPOSAL.test(question) ? 'edit' : null);
   if (!action) return null;
@@ -157,6 +171,7 @@ const CONFIRM_TOKENS = [
   'allright',
   'okay',
   'carryon',
+  'goon',
   'continue',
   'proceed',
   'perfect',
@@ -222,9 +237,9 @@ const CONFIRM_TOKENS = [
 const THANKS = ['thankyou', 'thanks', 'thx', '谢谢你', '谢谢', '辛苦了', '多谢'];
 const alt = (tokens: string[]): string => tokens.map((t) => t.replace(/'/g, "'?")).join('|');
 const CONFIRM_RE = new RegExp(`^(?:${alt(CONFIRM_TOKENS)})+(?:${alt(THANKS)})*$`, 'u');
-const THUMBS = /👍|👌|✅|🆗|🙆/gu;
+export const THUMBS = /👍|👌|✅|🆗|🙆/gu;
 /** Other emoji are tone, not words ("yes pls 🙏"); a 👎 or ❌ is not agreement. */
-const NEGATIVE_EMOJI = /👎|❌|🚫|🙅|✋|⛔/u;
+export const NEGATIVE_EMOJI = /👎|❌|🚫|🙅|✋|⛔/u;
 
 /**
  * A question back ("ok?", "嗯？" — "huh?" —, "好……吧？") or a trailing off ("嗯……", "yes...") is
@@ -319,6 +334,17 @@ export function confirmedStepRouting(step: ProposedStep, language: 'zh' | 'en'):
   switch (step.action) {
     case 'plan':
       return { ...base, current_agent: 'planner', workflow_plan: 'standard', write_content: false, read_only: false };
+    case 'create':
+      // Options to choose from, not prose: hooks are the hook designer's, anything else the planner's.
+      return HOOK.test(step.question)
+        ? {
+            ...base,
+            current_agent: 'hook_designer',
+            workflow_plan: 'hook_focus',
+            write_content: false,
+            read_only: false,
+          }
+        : { ...base, current_agent: 'planner', workflow_plan: 'standard', write_content: false, read_only: false };
     case 'review':
       return {
         ...base,

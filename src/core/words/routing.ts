@@ -12,7 +12,7 @@ import { VOIDS } from './order-words';
 import { isHedgedClause, lastRetractionEnd, trailsOff } from './utterance';
 import type { MessageReading } from './reading';
 import { type RoutingDecision, type WorkAgent } from '../plans';
-import { isNewInstruction, isRefusal } from './answers';
+import { isNewInstruction, isRefusal, offerReplyOf, withoutPraise } from './answers';
 import {
   confirmedStepRouting,
   declinedOfferRouting,
@@ -172,9 +172,35 @@ const VAGUE_OBJECTS = [
   '这一版',
   '这版',
   '这',
+  '文笔',
 ];
-/** How much and how good, courtesy, particles and interjections: they say how, not what. */
+/**
+ * How much and how good, courtesy, particles, interjections, and a feeling or complaint about the
+ * text ("感觉怪怪的", "it's just off", "不太满意"): they say how it feels, not what to change.
+ */
 const VAGUE_FILLER = [
+  '宝',
+  '宝宝',
+  '亲',
+  '感觉',
+  '怪怪的',
+  '不对',
+  '不太对',
+  '不对劲',
+  '不满意',
+  '不太满意',
+  '别扭',
+  '不顺',
+  '没感觉',
+  '好看点',
+  '更好看点',
+  "it's",
+  'its',
+  'off',
+  'just off',
+  'weird',
+  'not working',
+  "isn't working",
   'needs work',
   'needs some work',
   'needs a little work',
@@ -386,9 +412,9 @@ const MAKE_PLAN =
 /** The plan itself is the request: "plan a 30-chapter mystery", "break it down into chapters", "分章", "章纲". */
 const PLAN_ITSELF =
   /\bplan (?:out |the |a |an |my |our )|\boutline (?:the|a|an|my|our)\b|break (?:it )?down into (?:chapters|episodes)|chapter[- ]by[- ]chapter|分章|分集|章纲|(?:重新|帮我|给我|先)规划|规划(?:一下|下)/iu;
-/** Talking about a plan, following it or leaving it alone is not asking for one. */
+/** Talking about a plan, following it, saying it is done or leaving it alone is not asking for one. */
 const NOT_A_PLAN_REQUEST =
-  /不需要大纲|不用大纲|不要大纲|大纲(?:挺好|很好|不错|没问题)|\b(?:no need for (?:a |an |one|the )|don'?t need (?:a |an |the )?(?:outline|plan)|(?:outline|plan) (?:looks|was|is) (?:good|great|excellent|fine)|already (?:drafted|have|wrote|written) (?:my |an? )?(?:own )?(?:outline|plan))|聊聊|聊一聊|讨论|谈谈|怎么看|你觉得|觉得|看看|看一下|检查|对不上|有没有问题|满意|(?:按照?|根据|照着|依照)(?:原来的|之前的|现在的|现有的|我的)?(?:大纲|规划|计划|章纲|细纲|提纲)|大纲里|大纲上|不用改|不要改|别动|不用动|不改|挺好|\b(?:what do you think|thoughts on|opinion|feedback|is my|does my|are my|review|check|against|look at|printed|talk about|discuss|make sense|(?:does|do|is|are) (?:the|my|our|this) (?:outline|plan|structure|plot)|follow(?:ing)?|according to|based on|per the|says|said|don'?t touch|leave the|ignore|older|newer)\b/iu;
+  /大纲(?:已经|早就|都)?(?:写|列|做|定|弄|改|排|搞)(?:好|完)了?|\b(?:outline|plan)(?:'s| is| has been) (?:done|fixed|ready|finished)\b|不需要大纲|不用大纲|不要大纲|大纲(?:挺好|很好|不错|没问题)|\b(?:no need for (?:a |an |one|the )|don'?t need (?:a |an |the )?(?:outline|plan)|(?:outline|plan) (?:looks|was|is) (?:good|great|excellent|fine)|already (?:drafted|have|wrote|written) (?:my |an? )?(?:own )?(?:outline|plan))|聊聊|聊一聊|讨论|谈谈|怎么看|你觉得|觉得|看看|看一下|检查|对不上|有没有问题|满意|(?:按照?|根据|照着|依照)(?:原来的|之前的|现在的|现有的|我的)?(?:大纲|规划|计划|章纲|细纲|提纲)|大纲里|大纲上|不用改|不要改|别动|不用动|不改|挺好|\b(?:what do you think|thoughts on|opinion|feedback|is my|does my|are my|review|check|against|look at|printed|talk about|discuss|make sense|(?:does|do|is|are) (?:the|my|our|this) (?:outline|plan|structure|plot)|follow(?:ing)?|according to|based on|per the|says|said|don'?t touch|leave the|ignore|older|newer)\b/iu;
 
 /** Whether the author asked for a plan (outline, chapter breakdown) to be made or remade, not a chat about one. */
 export function requestAsksForPlan(message: string): boolean {
@@ -461,15 +487,21 @@ export function preRoute(reading: MessageReading, previous: PreviousTurnFacts | 
     if (isRefusal(message)) return declinedOfferRouting(detectLanguage(previous.question ?? message));
     // Anything that puts the step off, takes the yes back, jokes, hedges or asks back is no yes (nothing written).
     if (answerHolds(reading)) return declinedOfferRouting(detectLanguage(previous.question ?? message), true);
+    // Before the yes: "yes but" is a yes cut off by its own "but".
+    if (isUnclearAnswer(message)) return declinedOfferRouting(detectLanguage(previous.question ?? message), true);
     if (step && (isConfirmation(message) || ordersStep(reading, step)))
       return confirmedStepRouting(step, detectLanguage(step.question));
-    if (isUnclearAnswer(message)) return declinedOfferRouting(detectLanguage(previous.question ?? message), true);
     return null;
   }
 
   // An answer keeps the route; a new instruction, however short, goes to the router.
   const newInstruction =
-    prevRouting && isNewInstruction(message, { agent: prevRouting.current_agent, readOnly: prevRouting.read_only });
+    prevRouting &&
+    isNewInstruction(message, {
+      agent: prevRouting.current_agent,
+      readOnly: prevRouting.read_only,
+      question: previous?.question ?? null,
+    });
   if (
     previous?.status === 'awaiting_author' &&
     previous.askedQuestion &&
@@ -491,16 +523,21 @@ export function preRoute(reading: MessageReading, previous: PreviousTurnFacts | 
 }
 
 /**
- * A plain order for exactly the offered step ("写", "write it", "改第二章吧" after "要我改第二章吗？"):
- * one clause, every word accounted for, the same kind of step, and no other unit than the offer's.
+ * A plain yes or a plain order for exactly the offered step ("写", "write it", "改第二章吧" after
+ * "要我改第二章吗？", "可以，排吧" after "要我把大纲排出来吗？"): every clause a yes, courtesy, the offer's own
+ * words again, or an order of the grammar for the same kind of step on no other unit than the offer's.
  */
 function ordersStep(reading: MessageReading, step: ProposedStep): boolean {
   const clauses = reading.sentences.flatMap((s) => s.clauses);
-  if (!clauses.length || reading.sentences.some((s) => /[?？]/.test(s.end))) return false;
-  // Every clause a plain yes or the order itself ("yes, tighten it", "嗯嗯，接着写第四章"), at least one the order.
+  if (!clauses.length || reading.sentences.some((s) => /[?？]/.test(s.end) || endsOnConjunction(s))) return false;
+  // Courtesy alone agrees to nothing: at least one clause says yes or orders the step.
   let ordered = false;
   for (const clause of clauses) {
-    if (isConfirmation(clause.text)) continue;
+    const reply = offerReplyOf(clause.text, step);
+    if (reply) {
+      ordered ||= reply !== 'courtesy';
+      continue;
+    }
     const order = stepOrderOf(clause);
     if (!order || order.action !== step.action) return false;
     const sameUnits = order.targets.every(
@@ -518,13 +555,20 @@ function ordersStep(reading: MessageReading, step: ProposedStep): boolean {
   return ordered;
 }
 
+/** A sentence that stops on a conjunction ("yeah swap it but"): the rest is still to come. A closing "then" ("go on then") is no conjunction. */
+function endsOnConjunction(s: MessageReading['sentences'][number]): boolean {
+  const last = s.clauses[s.clauses.length - 1];
+  const rest = last ? s.text.slice(last.start - s.start + last.text.length).trim() : '';
+  return /\p{L}/u.test(rest) && !/^then$/iu.test(rest);
+}
+
 /**
  * An answer to an offer that holds the step back: puts it off ("do it tomorrow", "明天再说",
  * "等我看完第七章再说"), takes a yes back ("改吧……算了先别", "Yes — actually, no"), jokes ("sure lol
  * jk"), hedges ("I suppose so?", "idk") or asks back ("你觉得呢？"). "Why not?" agrees.
  */
 function answerHolds(reading: MessageReading): boolean {
-  const text = reading.text.replace(/\bwhy\s*not\s*[?？!！]*/giu, 'ok');
+  const text = withoutPraise(reading.text).replace(/\bwhy\s*not\s*[?？!！]*/giu, 'ok');
   if (/[?？]/.test(text) || lastRetractionEnd(text) >= 0 || VOIDS.test(text)) return true;
   if (reading.sentences.some((s) => trailsOff(s))) return true;
   return reading.sentences.some((s) => s.clauses.some((c) => isHedgedClause(c.text) || HOLD.test(c.text)));
