@@ -182,12 +182,13 @@ test('create, rename, move (buttons and drag) and delete chapters: titles renumb
     'Chapter 4: Visitor',
   ]);
 
-  // Add a chapter (the next number is offered), then rename it.
+  // Add a chapter (the next number is offered), then rename it: the name the author types
+  // keeps the chapter's number, so the chapter keeps its place (the board, the outline, the book).
   await board.getByRole('button', { name: 'Add “Chapter 5”' }).click();
   await expect(notice).toHaveText('Added “Chapter 5”. Open it');
   const five = board.locator('.board-row[data-number="5"]');
   await five.getByRole('button', { name: 'Edit “Chapter 5”' }).click();
-  await five.getByLabel('Title').fill('Chapter 5: Homecoming');
+  await five.getByLabel('Title').fill('Homecoming');
   await five.getByRole('button', { name: 'Save' }).click();
   await expect(notice).toHaveText('Saved “Chapter 5: Homecoming”.');
   await expect

@@ -9,6 +9,8 @@ const f = (
   title: string,
   over: Partial<{ content: string; words: number; order: number; updatedAt: Date; keptFrom: unknown }> = {},
 ) => ({
+  id: title,
+  type: 'draft',
   title,
   content: over.content ?? `${title} text`,
   words: over.words ?? 2,
@@ -25,7 +27,6 @@ test('chapters by the number their title names, in any numeral; one file per num
     f('第一章 风暴'),
     f('Chapter 2 (AI draft)', { keptFrom: { fileId: 'x', reason: 'author_edited' }, updatedAt: new Date(5000) }),
     f('Chapter 3', { words: 0, content: '' }),
-    f('Notes'),
   ]);
   expect(picked.map((p) => p.title)).toEqual(['第一章 风暴', 'Chapter 2', '第十章']);
   // Of two live files for one chapter, the one updated last.
@@ -35,6 +36,17 @@ test('chapters by the number their title names, in any numeral; one file per num
       f('Ch. 1', { content: 'new', updatedAt: new Date(2) }),
     ]).map((p) => p.content),
   ).toEqual(['new']);
+  // A chapter whose title names no number — renamed by the author, or a prologue — is in the
+  // book where the manuscript tree shows it, never left out.
+  expect(
+    pickChapters([
+      f('Chapter 3', { order: 3 }),
+      f('Salt and Ash', { order: 2 }),
+      f('Chapter 1', { order: 1 }),
+      f('Prologue', { order: 0 }),
+      f('Epilogue', { order: 9 }),
+    ]).map((p) => p.title),
+  ).toEqual(['Prologue', 'Chapter 1', 'Salt and Ash', 'Chapter 3', 'Epilogue']);
   // No numbered files (a short story): its body files in the tree's order.
   expect(pickChapters([f('Part two', { order: 2 }), f('Part one', { order: 1 })]).map((p) => p.title)).toEqual([
     'Part one',

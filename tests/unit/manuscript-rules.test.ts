@@ -4,7 +4,14 @@
  * entries as titles and synopses; search that finds Chinese inside words and a phrase across
  * a line break, with offsets that point at the text as stored.
  */
-import { chineseNumeral, inTreeOrder, planMove, planRenumber, renumberTitle } from '../../src/core/book/chapter-order';
+import {
+  chineseNumeral,
+  inTreeOrder,
+  keepChapterNumber,
+  planMove,
+  planRenumber,
+  renumberTitle,
+} from '../../src/core/book/chapter-order';
 import { outlineEntries, outlineLines } from '../../src/core/book/outline';
 import { findHits, phrasePattern, searchFiles } from '../../src/core/book/search';
 
@@ -51,6 +58,17 @@ test.each([
   ['Episode 4', 3, 'Episode 3'],
 ])('renumbering “%s” to %i gives “%s”', (title, n, expected) => {
   expect(renumberTitle(title, n)).toBe(expected);
+});
+
+test('a renamed chapter keeps its number unless the new title names one: its place in the book', () => {
+  expect(keepChapterNumber('Chapter 2', 'Salt and Ash')).toBe('Chapter 2: Salt and Ash');
+  expect(keepChapterNumber('Chapter 2: The Bell', 'Salt and Ash')).toBe('Chapter 2: Salt and Ash');
+  expect(keepChapterNumber('第2章 旧港', '雨夜')).toBe('第2章 雨夜');
+  expect(keepChapterNumber('第十二章', '归途')).toBe('第十二章 归途');
+  expect(keepChapterNumber('The Bell (Chapter 4)', 'Night Ferry')).toBe('Chapter 4: Night Ferry');
+  // A new number is the author's own choice; a title that named none stays as typed.
+  expect(keepChapterNumber('Chapter 2', 'Chapter 5: Salt')).toBe('Chapter 5: Salt');
+  expect(keepChapterNumber('Prologue', 'Before the storm')).toBe('Before the storm');
 });
 
 test('titles without one unit are not renumbered', () => {

@@ -3,16 +3,17 @@
  * and its front matter. Read-only: the writers (markdown.ts, docx.ts, epub.ts) only format
  * what this module reads.
  *
- * Which files are chapters: live body files (draft, script) with text whose title names a
- * unit ("Chapter 3", "第三章", "Episode 2"), in number order; of several files naming the same
- * number, the author's own over a kept-aside "(AI draft)", then the most recently updated —
- * the one the job and the agents treat as that chapter. A project without numbered files (a
- * short story's single draft) exports its body files in the manuscript tree's order.
+ * Which files make the book: every live body file (draft, script) with text, in the
+ * manuscript tree's order (chapters by the number their title names, a chapter whose title
+ * names none — a prologue, a chapter the author renamed "Salt and Ash" — where the tree shows
+ * it). Of several files naming the same number, one is that chapter: the author's own over a
+ * kept-aside "(AI draft)", then the most recently updated — the one the job and the agents
+ * treat as that chapter. Nothing the tree lists as a chapter is left out of the book.
  */
 import type { Models } from '../../db/models';
 import { BODY_FILE_TYPES } from '../../core/domain';
 import { unitOfTitle } from '../../core/words/numerals';
-import { renumberTitle, titleNumber } from '../../core/book/chapter-order';
+import { inTreeOrder, renumberTitle, titleNumber } from '../../core/book/chapter-order';
 import { detectLanguage } from '../../core/text';
 
 export type Block = { kind: 'heading'; text: string } | { kind: 'para'; text: string } | { kind: 'break' };
@@ -36,6 +37,8 @@ export interface Manuscript {
 }
 
 interface BodyFile {
+  id: string;
+  type: string;
   title: string;
   content: string;
   words: number;
@@ -84,9 +87,9 @@ export function chapterOf(fileTitle: string, content: string): Chapter {
 }
 
 /** The files that make the book, in reading order (see the module comment). */
-export function pickChapters(files: BodyFile[]): BodyFile[] {
+export function pickChapters<T extends BodyFile>(files: T[]): T[] {
   const written = files.filter((f) => f.words > 0 && f.content.trim());
-  const numbered = new Map<number, BodyFile>();
+  const numbered = new Map<number, T>();
   for (const f of written) {
     const unit = unitOfTitle(f.title);
     if (!unit) continue;
@@ -95,8 +98,8 @@ export function pickChapters(files: BodyFile[]): BodyFile[] {
       !held || (!!held.keptFrom && !f.keptFrom) || (!held.keptFrom === !f.keptFrom && f.updatedAt > held.updatedAt);
     if (better) numbered.set(unit.n, f);
   }
-  if (numbered.size) return [...numbered.entries()].sort(([a], [b]) => a - b).map(([, f]) => f);
-  return [...written].sort((a, b) => a.order - b.order || a.createdAt.getTime() - b.createdAt.getTime());
+  const chosen = new Set(numbered.values());
+  return inTreeOrder(written.filter((f) => chosen.has(f) || !unitOfTitle(f.title)));
 }
 
 /** The project's manuscript; `project` is already checked to be the caller's. */
@@ -106,9 +109,9 @@ export async function loadManuscript(
 ): Promise<Manuscript> {
   const projectId = String(project._id);
   const files = await models.File.find({ projectId, type: { $in: BODY_FILE_TYPES }, deletedAt: null })
-    .select({ title: 1, content: 1, words: 1, order: 1, createdAt: 1, updatedAt: 1, keptFrom: 1 })
+    .select({ type: 1, title: 1, content: 1, words: 1, order: 1, createdAt: 1, updatedAt: 1, keptFrom: 1 })
     .lean();
-  const picked = pickChapters(files as BodyFile[]);
+  const picked = pickChapters(files.map((f) => ({ ...f, id: String(f._id) }) as BodyFile));
   const chapters = picked.map((f) => chapterOf(f.title, f.content));
   // The book's language: what its chapters are written in (a Chinese title over English prose is English).
   const sample = [project.title, ...picked.map((f) => f.content.slice(0, 2000))].join('\n');

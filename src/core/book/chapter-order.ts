@@ -29,6 +29,20 @@ import {
   unitOfTitle,
 } from '../words/numerals';
 
+/**
+ * A chapter's new title as the author typed it, keeping the number its old title named when
+ * the new one names none: "Chapter 2" renamed "Salt and Ash" is "Chapter 2: Salt and Ash",
+ * "第2章 旧港" renamed "雨夜" is "第2章 雨夜". The title is what places a chapter in the book (the
+ * board, the outline's match, the export order), so a rename never takes a chapter out of its
+ * place; a new title with a number of its own is taken as it is.
+ */
+export function keepChapterNumber(oldTitle: string, newTitle: string): string {
+  const ref = findUnitRefs(oldTitle)[0];
+  if (!ref || titleNumber(newTitle) !== null) return newTitle;
+  const prefix = oldTitle.slice(ref.start, ref.end).trim();
+  return /[\p{Script=Han}]$/u.test(prefix) ? `${prefix} ${newTitle}` : `${prefix}: ${newTitle}`;
+}
+
 /** The tree's groups, in order. */
 export const TREE_TYPE_ORDER = ['outline', 'character', 'setting', 'draft', 'script', 'folder'] as const;
 

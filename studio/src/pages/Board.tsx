@@ -8,6 +8,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../api';
+import { keepChapterNumber } from '../../../src/core/book/chapter-order';
 import { fmt, useI18n } from '../i18n';
 import { href, navigate } from '../router';
 import { formatNumber } from './numbers';
@@ -224,12 +225,14 @@ export function BoardPage({ projectId }: { projectId: string }) {
     save: (item, changes) =>
       act(async () => {
         const said: string[] = [];
-        if (changes.title !== undefined || changes.wordGoal !== undefined) {
+        // A renamed chapter keeps its number unless the new title names one: its place in the book.
+        const title = changes.title !== undefined ? keepChapterNumber(item.title, changes.title) : undefined;
+        if (title !== undefined || changes.wordGoal !== undefined) {
           await patchFile(item.fileId!, {
-            ...(changes.title !== undefined ? { title: changes.title } : {}),
+            ...(title !== undefined ? { title } : {}),
             ...(changes.wordGoal !== undefined ? { wordGoal: changes.wordGoal } : {}),
           });
-          said.push(fmt(t.chapterSaved, { title: changes.title ?? item.title }));
+          said.push(fmt(t.chapterSaved, { title: title ?? item.title }));
         }
         if (changes.place !== undefined)
           said.push(reorderText(t, lang, await moveChapter(projectId, item.fileId!, changes.place), hasOutline));
