@@ -85,7 +85,7 @@ function EditPanel({
         <input value={title} onChange={(e) => setTitle(e.target.value)} required maxLength={200} autoFocus />
       </label>
       <label>
-        {t.chapterGoal} <span className="muted small">({t.optional})</span>
+        {t.chapterGoal} <span className="muted small">{t.optional}</span>
         <input type="number" min={1} inputMode="numeric" value={goal} onChange={(e) => setGoal(e.target.value)} />
       </label>
       <label>

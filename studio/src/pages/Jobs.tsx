@@ -66,7 +66,7 @@ function StartJob({ projectId }: { projectId: string }) {
         </label>
       </div>
       <label>
-        {t.jobInstructions} <span className="muted small">({t.jobOptional})</span>
+        {t.jobInstructions} <span className="muted small">{t.jobOptional}</span>
         <textarea
           rows={2}
           value={f.instructions}
@@ -76,7 +76,7 @@ function StartJob({ projectId }: { projectId: string }) {
       </label>
       <div className="row">
         <label>
-          {t.jobTokenBudget} <span className="muted small">({t.jobOptional})</span>
+          {t.jobTokenBudget} <span className="muted small">{t.jobOptional}</span>
           <input
             type="number"
             min={1}
@@ -85,7 +85,7 @@ function StartJob({ projectId }: { projectId: string }) {
           />
         </label>
         <label>
-          {t.jobCostBudget} <span className="muted small">({t.jobOptional})</span>
+          {t.jobCostBudget} <span className="muted small">{t.jobOptional}</span>
           <input
             type="number"
             min={0}

@@ -77,7 +77,7 @@ export function ProjectEditForm({
         </select>
       </label>
       <label>
-        {t.authorName} <span className="muted small">({t.optional})</span>
+        {t.authorName} <span className="muted small">{t.optional}</span>
         <input {...field('author')} maxLength={200} autoComplete="name" />
       </label>
       <label>

@@ -115,7 +115,7 @@ export function ProjectsPage() {
           </select>
         </label>
         <label>
-          {t.authorName} <span className="muted small">({t.optional})</span>
+          {t.authorName} <span className="muted small">{t.optional}</span>
           <input
             value={form.author}
             onChange={(e) => setForm({ ...form, author: e.target.value })}
