@@ -112,6 +112,10 @@ export const configSchema = z.object({
   REVIEW_MAX_ROUNDS: intFrom(2, 0),
   /** Characters of this turn's body files the reviewer gets as [content under review]. */
   REVIEW_EVIDENCE_MAX_CHARS: intFrom(16000, 500),
+  /** Milliseconds the turn's preparation reads (the previous turn, the earlier requests) have together; past it the turn goes on without them and says so. */
+  PREPARATION_READ_BUDGET_MS: intFrom(500, 50),
+  /** Milliseconds the reviewer's fact check (cards and quotes against the draft) may take; past it the packet says it was cut short. */
+  FACT_CHECK_BUDGET_MS: intFrom(500, 50),
   MAX_AGENT_RUNS: intFrom(8, 1),
   MAX_AGENT_STEPS: intFrom(12, 1),
   LLM_STEP_TIMEOUT_SECONDS: intFrom(600, 5),

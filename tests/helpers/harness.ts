@@ -55,6 +55,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
       APPROVAL_WAIT_SECONDS: '60',
       // Most tests script every model call exactly; suggestion tests turn this back on.
       SUGGESTIONS_ENABLED: 'false',
+      // The 0.5 s read budgets would cut reads on a loaded two-core test machine, and the scenarios
+      // rely on what they read; the budgets' own tests set them back.
+      PREPARATION_READ_BUDGET_MS: '5000',
+      FACT_CHECK_BUDGET_MS: '5000',
       ...overrides,
     },
   });

@@ -448,7 +448,11 @@ async function saveStepCapture(deps: ActivityDeps, input: LlmStepInput, fileId: 
  */
 async function expandPacket(deps: ActivityDeps, input: LlmStepInput): Promise<string | null> {
   if (!input.packet || !input.packet.includes(REVIEW_CONTENT_MARKER)) return input.packet;
-  const content = await reviewContent(deps.models, input.turnId, deps.config.REVIEW_EVIDENCE_MAX_CHARS);
+  // The fact check's lines are in the session's language (the draft's when an older history has none).
+  const content = await reviewContent(deps.models, input.turnId, deps.config.REVIEW_EVIDENCE_MAX_CHARS, {
+    budgetMs: deps.config.FACT_CHECK_BUDGET_MS,
+    ...(input.language ? { language: input.language } : {}),
+  });
   return input.packet.replace(REVIEW_CONTENT_MARKER, () => `${REVIEW_CONTENT_MARKER}\n${content}`);
 }
 

@@ -5,10 +5,23 @@
  * contributes only the part this turn changed, found against the version before the
  * turn's first write. The workflow only carries a marker; file bodies never pass through
  * its history.
+ *
+ * After the files, the fact check's `[fact check]` lines (core/book/fact-check.ts): what this
+ * turn wrote, checked against the project's other body files and its cards, within its own
+ * time budget (FACT_CHECK_BUDGET_MS) so a large book does not hold the reviewer up.
  */
 import type { Models } from '../../db/models';
-import { BODY_FILE_TYPES } from '../../core/domain';
-import { countWords } from '../../core/text';
+import { BODY_FILE_TYPES, isBodyFileType } from '../../core/domain';
+import { countWords, detectLanguage } from '../../core/text';
+import { checkFacts, quotesEarlierText, type FactText } from '../../core/book/fact-check';
+import { factCheckLines } from '../../core/book/fact-check-lines';
+import { LATE, readBudget } from '../read-budget';
+
+/** The fact check's time, its reads and its matching together: past it the packet says the check was cut short. */
+export const FACT_CHECK_BUDGET_MS = 500;
+
+/** Kinds of card whose statements about a character the fact check compares the draft with. */
+const CARD_TYPES = ['character', 'setting'];
 
 export interface ReviewFile {
   fileId: string;
@@ -79,6 +92,14 @@ export function renderReviewContent(files: ReviewFile[], budgetChars: number): s
 
 /** Loads this turn's body files, in the order the turn first wrote them. */
 export async function loadReviewFiles(models: Models, turnId: string): Promise<ReviewFile[]> {
+  return (await readReviewFiles(models, turnId)).files;
+}
+
+/** This turn's body files, and the project they are in (null when there are none). */
+async function readReviewFiles(
+  models: Models,
+  turnId: string,
+): Promise<{ projectId: string | null; files: ReviewFile[] }> {
   const versions = await models.FileVersion.find({ turnId, author: 'ai' })
     .select({ fileId: 1, version: 1 })
     .sort({ createdAt: 1, version: 1 })
@@ -86,7 +107,7 @@ export async function loadReviewFiles(models: Models, turnId: string): Promise<R
   const first = new Map<string, number>();
   for (const v of versions)
     if (!first.has(v.fileId) || first.get(v.fileId)! > v.version) first.set(v.fileId, v.version);
-  if (!first.size) return [];
+  if (!first.size) return { projectId: null, files: [] };
   const files = await models.File.find({
     _id: { $in: [...first.keys()] },
     deletedAt: null,
@@ -106,10 +127,69 @@ export async function loadReviewFiles(models: Models, turnId: string): Promise<R
         : null;
     out.push({ fileId, title: f.title, type: f.type, content: f.content, before: prior?.content ?? '' });
   }
-  return out;
+  return { projectId: files[0]?.projectId ?? null, files: out };
 }
 
-/** The `[content under review]` section for a review packet. */
-export async function reviewContent(models: Models, turnId: string, budgetChars: number): Promise<string> {
-  return renderReviewContent(await loadReviewFiles(models, turnId), budgetChars);
+/**
+ * The project's cards and, when `withBody`, its other body files: what the fact check compares
+ * this turn's text with. The body files are most of a book: read only for a quotation.
+ */
+async function projectTexts(models: Models, projectId: string, exclude: Set<string>, withBody: boolean) {
+  const docs = await models.File.find({
+    projectId,
+    deletedAt: null,
+    type: { $in: withBody ? [...BODY_FILE_TYPES, ...CARD_TYPES] : CARD_TYPES },
+  })
+    .select({ title: 1, type: 1, content: 1 })
+    .lean();
+  const others = docs.filter((d) => !exclude.has(String(d._id)));
+  return {
+    body: others.filter((d) => isBodyFileType(d.type)),
+    cards: others.filter((d) => !isBodyFileType(d.type)),
+  };
+}
+
+export interface FactCheckOptions {
+  /** The session's language for the lines (absent: the language of the text under review). */
+  language?: 'zh' | 'en';
+  /** The check's time (absent: FACT_CHECK_BUDGET_MS). */
+  budgetMs?: number;
+}
+
+/**
+ * The `[fact check]` lines for this turn's files: its reads and its matching share one budget;
+ * what this turn changed is checked (the rest of an older file is earlier text, as are the
+ * project's other body files).
+ */
+async function factCheck(models: Models, projectId: string, files: ReviewFile[], opts: FactCheckOptions) {
+  const budgetMs = opts.budgetMs ?? FACT_CHECK_BUDGET_MS;
+  const language = opts.language ?? detectLanguage(files.map((f) => f.content.slice(0, 2000)).join('\n'));
+  const budget = readBudget(budgetMs);
+  const drafts: FactText[] = files.map((f) => {
+    if (!f.before.trim()) return { title: f.title, content: f.content };
+    const { start, end } = changedSpan(f.before, f.content);
+    return { title: f.title, content: f.content.slice(start, end) };
+  });
+  const exclude = new Set(files.map((f) => f.fileId));
+  const project = await budget.take(projectTexts(models, projectId, exclude, quotesEarlierText(drafts)));
+  budget.close();
+  if (project === LATE) return factCheckLines(null, language, budgetMs);
+  const before = files.filter((f) => f.before.trim()).map((f) => ({ title: f.title, content: f.before }));
+  const earlier: FactText[] = [...project.body, ...before];
+  const check = checkFacts({ drafts, earlier, cards: project.cards, stop: budget.spent });
+  return factCheckLines(check, language, budgetMs);
+}
+
+/** The `[content under review]` section for a review packet, with the fact check's lines after the files. */
+export async function reviewContent(
+  models: Models,
+  turnId: string,
+  budgetChars: number,
+  opts: FactCheckOptions = {},
+): Promise<string> {
+  const { projectId, files } = await readReviewFiles(models, turnId);
+  const content = renderReviewContent(files, budgetChars);
+  if (!projectId || !files.length) return content;
+  const lines = await factCheck(models, projectId, files, opts);
+  return lines.length ? `${content}\n\n${lines.join('\n')}` : content;
 }

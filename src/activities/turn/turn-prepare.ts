@@ -3,6 +3,10 @@
  * needs to route it (the message, the session's language, the previous turn's facts, length
  * requirements), starting the context's and the router's big reads on the way. Part of
  * createTurnLifecycleActivities (turn-lifecycle.ts).
+ *
+ * The reads of the previous turn and of the author's earlier requests share one time budget
+ * (config PREPARATION_READ_BUDGET_MS, 500 ms): a turn is not held up by a slow read of what only refines its
+ * routing. What is unread by then counts as absent, and the Turn's `prepNotes` says so.
  */
 import type { TurnStatus } from '../../core/domain';
 import { sessionLanguage } from '../../core/words/language';
@@ -25,6 +29,7 @@ import {
 } from './session-messages';
 import { quiet } from '../../core/quiet';
 import { authorWordEnds } from '../reading/segmenter';
+import { LATE, readBudget } from '../read-budget';
 
 /** The interface language the turn's request gave, if any. */
 const uiLanguageOf = (turn: { uiLanguage?: string | null }): 'zh' | 'en' | null =>
@@ -94,7 +99,8 @@ async function markRunning(deps: ActivityDeps, input: PrepareTurnInput) {
   };
   const turn = await models.Turn.findOneAndUpdate(
     { _id: input.turnId },
-    { $set: { status: 'running' } },
+    // A retried preparation writes its own notes: an earlier attempt's go.
+    { $set: { status: 'running', prepNotes: [] } },
     { new: true },
   ).lean();
   if (!turn) throw notFound('Turn', input.turnId);
@@ -161,6 +167,21 @@ function preparedTurn(
   };
 }
 
+/** The previous turn's facts, read after a test's stall at its fault point (the budget's tests make it slow). */
+async function previousRead(deps: ActivityDeps, turn: RunningTurn, recent: Promise<SessionMessages>) {
+  await deps.faults?.pause?.('turn.prepare.previous', { turnId: String(turn._id) });
+  return previousFacts(deps.models, turn.sessionId, String(turn._id), turn.createdAt, recent);
+}
+
+/** What the turn's record says about reads the budget cut off (none: an empty list). */
+function unreadNotes(budgetMs: number, earlierLate: boolean, previousLate: boolean): string[] {
+  const within = `not read within the ${budgetMs} ms preparation budget`;
+  return [
+    ...(previousLate ? [`previous turn ${within}: routed as if there were none`] : []),
+    ...(earlierLate ? [`author's earlier requests ${within}: their length requirements and language left out`] : []),
+  ];
+}
+
 async function prepareTurn(deps: ActivityDeps, input: PrepareTurnInput): Promise<PreparedTurn> {
   const { models } = deps;
   deps.faults?.hit('turn.prepare', { turnId: input.turnId });
@@ -172,14 +193,27 @@ async function prepareTurn(deps: ActivityDeps, input: PrepareTurnInput): Promise
   const opening = (turn.sessionId === input.sessionId && early.opening) || openingReads(models, turn.sessionId);
   const { recent } = opening;
   startPrefetches(deps, input, turn, recent);
-  // Everything else depends only on the turn: one round of parallel reads, on the path to the first token.
+  // Everything else depends only on the turn: one round of parallel reads, on the path to the
+  // first token; the previous turn and the earlier requests within their shared budget.
+  // The project is read beside them but outside the budget: the turn cannot be routed without its type.
+  const budget = readBudget(deps.config.PREPARATION_READ_BUDGET_MS);
   const [project, earlier, previous] = await Promise.all([
     (turn.projectId === input.projectId && early.project) || models.Project.findById(turn.projectId).lean(),
-    opening.requests,
-    previousFacts(models, turn.sessionId, input.turnId, turn.createdAt, recent),
-  ]);
+    budget.take(opening.requests),
+    budget.take(previousRead(deps, turn, recent)),
+  ]).finally(() => budget.close());
   if (!project) throw notFound('Project', turn.projectId);
-  return preparedTurn(input, turn, project, earlier, previous);
+  const notes = unreadNotes(deps.config.PREPARATION_READ_BUDGET_MS, earlier === LATE, previous === LATE);
+  const prepared = preparedTurn(
+    input,
+    turn,
+    project,
+    earlier === LATE ? [] : earlier,
+    previous === LATE ? null : previous,
+  );
+  if (!notes.length) return prepared;
+  await models.Turn.updateOne({ _id: input.turnId }, { $set: { prepNotes: notes } });
+  return { ...prepared, prepNotes: notes };
 }
 
 /** The activity that opens a turn's work: prepareTurn, with the reads of the previous turn it needs. */

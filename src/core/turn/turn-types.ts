@@ -85,6 +85,8 @@ export interface PreparedTurn {
   projectType: ProjectType;
   previous: PreviousTurnFacts | null;
   lengthRequirements: string[];
+  /** Reads the preparation went on without when its time budget ran out; absent when every read arrived. */
+  prepNotes?: string[];
 }
 
 export type RunKind =

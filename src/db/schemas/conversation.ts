@@ -82,6 +82,8 @@ export const turnSchema = new Schema(
     suggestions: { type: [String], default: [] },
     /** While status is `awaiting_approval`: what the author is asked to approve, until `expiresAt`. */
     pendingApproval: { type: Schema.Types.Mixed, default: null },
+    /** Reads the turn's preparation went on without when its time budget ran out (empty: none). */
+    prepNotes: { type: [String], default: [] },
   },
   { timestamps: true },
 );
