@@ -160,12 +160,12 @@ const scenarios: [string, FaultRule, Comeback][] = [
     { point: 'llm.start', match: { agent: 'writer', firstOfRun: true, kind: 'planned' } },
     'step_retry',
   ],
-  // The round's chat text is held (shown only with the turn's final answer): nothing of it is
-  // on the stream, so there is nothing to go on from and nothing for clients to drop.
+  // No review follows this short chapter, so the round's chat text is not held: it streams live,
+  // and the step goes on from what it had streamed.
   [
     'd. during the writer’s file-stream continuation round',
     { point: 'llm.mid_stream', match: { agent: 'writer', kind: 'continuation' } },
-    'step_retry',
+    'step_resumed',
   ],
   // The step saves its streamed chapter itself (h10-capture-in-step): the retried step goes on
   // from the whole text, finds the first attempt's version of it and writes no second one.
