@@ -50,6 +50,9 @@ async function main(): Promise<void> {
       // The scenarios start more jobs within an hour than one author would (the limit itself is
       // tested against the API: tests/api/rate-limit.test.ts).
       RATE_LIMIT_JOBS: '100',
+      // As in the Jest harness: a loaded machine must not cut the reads the scenarios rely on.
+      PREPARATION_READ_BUDGET_MS: '5000',
+      FACT_CHECK_BUDGET_MS: '5000',
       // The offline model priced like a small hosted one, so the screens show real figures of
       // money (a free model shows $0 everywhere and a wrong sum would look right).
       MODEL_PRICES: JSON.stringify({ 'scriptorium-offline': { input: 0.15, cachedInput: 0.075, output: 0.6 } }),
