@@ -118,7 +118,7 @@ export async function loadBoard(models: Models, project: ProjectDoc) {
       .lean(),
     reviewTimes(models, projectId),
     models.Job.findOne({ projectId, status: { $in: WRITING_JOB } })
-      .select({ _id: 1, status: 1 })
+      .select({ _id: 1, status: 1, from: 1, to: 1, chaptersDone: 1, chaptersSkipped: 1 })
       .lean(),
   ]);
   const entries = outlineEntries(outlines.map((o) => o.content));
@@ -172,8 +172,35 @@ export async function loadBoard(models: Models, project: ProjectDoc) {
     },
     outlines: outlines.map((o) => ({ id: String(o._id), title: o.title })),
     /** A job writing chapters by number: moves and renumbering wait until it is paused or over. */
-    writingJob: job ? { id: String(job._id), status: job.status } : null,
+    writingJob: job ? writingJobOf(job) : null,
     items,
+  };
+}
+
+/**
+ * The job writing chapters by number, as the board shows it: its range, the chapters it has
+ * written or left, and the one it writes now (it writes in order: the first of its range not
+ * yet done), so the board neither offers to start a chapter the job is about to write nor to
+ * delete the one it is writing.
+ */
+function writingJobOf(job: {
+  _id: unknown;
+  status: string;
+  from: number;
+  to: number;
+  chaptersDone?: number[];
+  chaptersSkipped?: number[];
+}) {
+  const done = new Set([...(job.chaptersDone ?? []), ...(job.chaptersSkipped ?? [])]);
+  let writing: number | null = null;
+  for (let n = job.from; n <= job.to && writing === null; n++) if (!done.has(n)) writing = n;
+  return {
+    id: String(job._id),
+    status: job.status,
+    from: job.from,
+    to: job.to,
+    done: [...done].sort((a, b) => a - b),
+    writing,
   };
 }
 

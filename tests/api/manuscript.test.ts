@@ -216,6 +216,7 @@ test('moving “Chapter 3: The Bell” to second place renumbers titles only; th
     sessionId: newId(),
     from: 1,
     to: 3,
+    chaptersDone: [1],
     status: 'running',
     workflowId: `job-${newId()}`,
   });
@@ -224,7 +225,15 @@ test('moving “Chapter 3: The Bell” to second place renumbers titles only; th
     to: 0,
   });
   expect([refused.status, refused.body.error.code]).toEqual([409, 'job_writing']);
-  expect((await board(p)).writingJob).toMatchObject({ id: String(job._id), status: 'running' });
+  // The board knows the job's range and the chapter it writes now (the first of its range not done).
+  expect((await board(p)).writingJob).toMatchObject({
+    id: String(job._id),
+    status: 'running',
+    from: 1,
+    to: 3,
+    done: [1],
+    writing: 2,
+  });
   await h.runtime.models.Job.updateOne({ _id: job._id }, { $set: { status: 'completed' } });
   expect((await as('POST', `/projects/${p}/chapters/move`, { fileId: newId(), to: 0 })).status).toBe(404);
 });

@@ -15,6 +15,7 @@ import { formatNumber } from './numbers';
 import { authorError } from './author-errors';
 import { BoardGoals, NewChapter } from './BoardTools';
 import { BoardRow, type RowActions } from './BoardRow';
+import { jobWritesOf } from './job-chapters';
 import {
   type BoardData,
   type BoardItem,
@@ -153,6 +154,7 @@ function BoardList({
                 fileCount={fileCount}
                 goal={chapterGoal(item, data)}
                 locked={locked}
+                jobWrites={jobWritesOf(item, data.writingJob)}
                 busy={busy}
                 actions={actions}
               />

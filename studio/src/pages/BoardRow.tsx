@@ -25,6 +25,8 @@ interface RowProps {
   fileCount: number;
   goal: number | null;
   locked: boolean;
+  /** What the running job does with this chapter: writes it now, writes it later, or nothing. */
+  jobWrites: 'now' | 'later' | null;
   busy: boolean;
   actions: RowActions;
 }
@@ -117,6 +119,7 @@ function Actions({
   fileIndex,
   fileCount,
   locked,
+  jobWrites,
   busy,
   actions,
   onEdit,
@@ -126,9 +129,16 @@ function Actions({
   if (fileIndex === null)
     return (
       <div className="board-actions">
-        <button type="button" className="small" onClick={() => actions.start(item)} disabled={busy}>
-          {t.startChapter}
-        </button>
+        {/* A chapter the running job is about to write is not started by hand: two files would name it. */}
+        {jobWrites ? (
+          <span className="small muted" data-job-writes={jobWrites}>
+            {jobWrites === 'now' ? t.jobWritingThis : t.jobWillWriteThis}
+          </span>
+        ) : (
+          <button type="button" className="small" onClick={() => actions.start(item)} disabled={busy}>
+            {t.startChapter}
+          </button>
+        )}
       </div>
     );
   if (confirming)
@@ -188,8 +198,9 @@ function Actions({
         className="small danger"
         data-action="delete"
         aria-label={fmt(t.deleteChapter, { title: item.title })}
+        title={jobWrites === 'now' ? t.jobWritingThis : undefined}
         onClick={() => setConfirming(true)}
-        disabled={busy}
+        disabled={busy || jobWrites === 'now'}
       >
         {t.delete}
       </button>
@@ -199,7 +210,7 @@ function Actions({
 
 export function BoardRow(props: RowProps) {
   const { t } = useI18n();
-  const { projectId, item, fileIndex, fileCount, goal, locked, busy, actions } = props;
+  const { projectId, item, fileIndex, fileCount, goal, locked, jobWrites, busy, actions } = props;
   const [editing, setEditing] = useState(false);
   const to = item.fileId ? href({ page: 'project', projectId, tab: 'file', sub: item.fileId }) : '';
   return (
@@ -243,6 +254,7 @@ export function BoardRow(props: RowProps) {
         fileIndex={fileIndex}
         fileCount={fileCount}
         locked={locked}
+        jobWrites={jobWrites}
         busy={busy}
         actions={actions}
         onEdit={() => setEditing((x) => !x)}

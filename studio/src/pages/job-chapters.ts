@@ -1,8 +1,10 @@
 /**
  * The manuscript's chapters as a job screen reads them: words of the draft file each chapter
- * number has (the core's numeral parser, as the job itself finds chapter N).
+ * number has (the core's numeral parser, as the job itself finds chapter N); and a chapter as
+ * the board sees it beside a running job.
  */
 import type { FileSummary } from '../api';
+import type { BoardData, BoardItem } from './manuscript-api';
 import { unitOfTitle } from '../../../src/core/words/numerals';
 import { isBodyFileType } from '../../../src/core/book/file-types';
 
@@ -15,4 +17,11 @@ export function chapterWordsOf(files: readonly FileSummary[]): Map<number, numbe
     if (unit?.kind === 'chapter' && f.words > (out.get(unit.n) ?? 0)) out.set(unit.n, f.words);
   }
   return out;
+}
+
+/** What the running job does with a chapter: writes it now, later, or nothing (outside its range, or done). */
+export function jobWritesOf(item: BoardItem, job: BoardData['writingJob']): 'now' | 'later' | null {
+  if (!job || item.number === null || item.number < job.from || item.number > job.to) return null;
+  if (job.done.includes(item.number)) return null;
+  return job.writing === item.number ? 'now' : 'later';
 }

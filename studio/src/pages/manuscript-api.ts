@@ -40,7 +40,8 @@ export interface BoardData {
   chapterWordGoal: number | null;
   totals: { chapters: number; files: number; words: number; planned: number; drafted: number; reviewed: number };
   outlines: { id: string; title: string }[];
-  writingJob: { id: string; status: string } | null;
+  /** The job writing chapters by number: its range, what it has done, the chapter it writes now. */
+  writingJob: { id: string; status: string; from: number; to: number; done: number[]; writing: number | null } | null;
   items: BoardItem[];
 }
 
