@@ -8,7 +8,7 @@ import { ApiError, get, post } from '../api';
 import { fmt, tk, useI18n, when } from '../i18n';
 import { href, navigate } from '../router';
 import { usd } from '../../../src/core/author-words';
-import { chapterWordsOf } from './job-chapters';
+import { chapterWordsOf, firstUnwritten } from './job-chapters';
 import { jobSpend, jobStatus, type JobRecord, writtenCount } from './job-fold';
 import { jobIsActive, useChapterLive, useJobLive } from './job-live';
 import { JobView } from './JobView';
@@ -17,7 +17,13 @@ import { rangeText } from './job-text';
 
 function StartJob({ projectId }: { projectId: string }) {
   const { t, lang } = useI18n();
-  const [f, setF] = useState({ from: '1', to: '3', instructions: '', review: true, maxTokens: '', maxCostUsd: '' });
+  const { files } = useProject();
+  // Until the author types a range, it starts at the first chapter the book does not have yet
+  // (a job asked to rewrite chapter 1 by default would skip it or overwrite it).
+  const next = firstUnwritten(chapterWordsOf(files));
+  const [typed, setTyped] = useState<{ from: string | null; to: string | null }>({ from: null, to: null });
+  const [opts, setOpts] = useState({ instructions: '', review: true, maxTokens: '', maxCostUsd: '' });
+  const f = { ...opts, from: typed.from ?? String(next), to: typed.to ?? String(next + 2) };
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const submit = async (e: React.FormEvent) => {
@@ -54,14 +60,26 @@ function StartJob({ projectId }: { projectId: string }) {
       <div className="row">
         <label>
           {t.jobFrom}
-          <input type="number" min={1} value={f.from} onChange={(e) => setF({ ...f, from: e.target.value })} required />
+          <input
+            type="number"
+            min={1}
+            value={f.from}
+            onChange={(e) => setTyped({ ...typed, from: e.target.value })}
+            required
+          />
         </label>
         <label>
           {t.jobTo}
-          <input type="number" min={1} value={f.to} onChange={(e) => setF({ ...f, to: e.target.value })} required />
+          <input
+            type="number"
+            min={1}
+            value={f.to}
+            onChange={(e) => setTyped({ ...typed, to: e.target.value })}
+            required
+          />
         </label>
         <label className="check">
-          <input type="checkbox" checked={f.review} onChange={(e) => setF({ ...f, review: e.target.checked })} />{' '}
+          <input type="checkbox" checked={f.review} onChange={(e) => setOpts({ ...opts, review: e.target.checked })} />{' '}
           {t.jobReview}
         </label>
       </div>
@@ -70,7 +88,7 @@ function StartJob({ projectId }: { projectId: string }) {
         <textarea
           rows={2}
           value={f.instructions}
-          onChange={(e) => setF({ ...f, instructions: e.target.value })}
+          onChange={(e) => setOpts({ ...opts, instructions: e.target.value })}
           maxLength={4000}
         />
       </label>
@@ -81,7 +99,7 @@ function StartJob({ projectId }: { projectId: string }) {
             type="number"
             min={1}
             value={f.maxTokens}
-            onChange={(e) => setF({ ...f, maxTokens: e.target.value })}
+            onChange={(e) => setOpts({ ...opts, maxTokens: e.target.value })}
           />
         </label>
         <label>
@@ -91,7 +109,7 @@ function StartJob({ projectId }: { projectId: string }) {
             min={0}
             step="0.01"
             value={f.maxCostUsd}
-            onChange={(e) => setF({ ...f, maxCostUsd: e.target.value })}
+            onChange={(e) => setOpts({ ...opts, maxCostUsd: e.target.value })}
           />
         </label>
       </div>

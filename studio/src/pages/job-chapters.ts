@@ -19,6 +19,13 @@ export function chapterWordsOf(files: readonly FileSummary[]): Map<number, numbe
   return out;
 }
 
+/** The first chapter number (from 1) the book has no text for. */
+export function firstUnwritten(written: ReadonlyMap<number, number>): number {
+  let n = 1;
+  while (written.has(n)) n++;
+  return n;
+}
+
 /** What the running job does with a chapter: writes it now, later, or nothing (outside its range, or done). */
 export function jobWritesOf(item: BoardItem, job: BoardData['writingJob']): 'now' | 'later' | null {
   if (!job || item.number === null || item.number < job.from || item.number > job.to) return null;
