@@ -1,8 +1,8 @@
 /**
- * The board beside a running job, and a new job's range: a chapter the job is about to write is not offered to be
- * started by hand (two files would name it), and the chapter it writes now cannot be deleted
- * from under it. The job writes in order, so the one it writes now is the first of its range
- * not done.
+ * The board beside a running job, and a new job's range: a chapter the job is about to write
+ * is not offered to be started by hand (two files would name it), and the chapter it writes
+ * now cannot be deleted from under it. The job writes in order, so the one it writes now is
+ * the first of its range not done; a new job starts at the first chapter the book lacks.
  */
 import { firstUnwritten, jobWritesOf } from '../../studio/src/pages/job-chapters';
 import type { BoardData, BoardItem } from '../../studio/src/pages/manuscript-api';
