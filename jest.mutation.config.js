@@ -28,6 +28,7 @@ const RULE_TESTS = [
   'order-checks',
   'orders-grammar-a',
   'orders-grammar-b',
+  'orders-after',
   'orders-grammar-c',
   'packets',
   'plans',

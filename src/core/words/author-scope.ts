@@ -141,6 +141,37 @@ interface Standing {
   at: number;
 }
 
+/** Ordinals and choosers that pick among files without naming one ("the second", "the latter", "第二个"). */
+const PICKS =
+  /(?<!\b(?:to|from)\s+)\bthe\s+(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|former|latter)(?=\s*$|\s*[,.;!?]|\s+(?:one|ones|chapters?|files?)\b)|第[一二三四五六七八九十两\d]+[个篇份]|前者|后者|其余|剩下|另一/iu;
+
+const within = (n: number, t: Target): boolean =>
+  t.kind === 'unit'
+    ? t.unit.list
+      ? t.unit.list.includes(n)
+      : n >= t.unit.from && n <= t.unit.to
+    : t.kind === 'number' && t.n === n;
+
+/**
+ * Whether a clause picks among the targets an order named: an ordinal or a chooser, a unit or
+ * number inside them, or a title they name.
+ */
+function picksAmong(clause: ReadSentence['clauses'][number], named: readonly Target[]): boolean {
+  if (PICKS.test(clause.text)) return true;
+  const inside = (n: number) => named.some((t) => within(n, t));
+  for (const w of clause.words) {
+    if (
+      w.kind === 'unit' &&
+      w.unit &&
+      Array.from({ length: Math.min(w.unit.to - w.unit.from + 1, 200) }, (_, k) => w.unit!.from + k).some(inside)
+    )
+      return true;
+    if (w.kind === 'number' && inside(Number(w.text))) return true;
+  }
+  const text = clause.text.toLowerCase();
+  return named.some((t) => t.kind === 'title' && text.includes(t.title.toLowerCase()));
+}
+
 /** Every order of the message that stands, with where it was read. */
 function standingOrders(reading: MessageReading, titles: readonly string[]): Standing[] {
   const out: Standing[] = [];
@@ -171,6 +202,16 @@ function standingOrders(reading: MessageReading, titles: readonly string[]): Sta
       };
       excepts[ci] = [];
     });
+    // A clause after an order that picks among what the order names must be read — another
+    // order, more of its list, an exception, a keep — or none of the sentence's orders stands: it
+    // may change what the order names in words the grammar does not know ("…, bar the second",
+    // "…, save chapter 2"). A reason, a feeling or a word on another file leaves the order as it is.
+    const named = orders.flat().flatMap((o) => o.targets);
+    const accounted = sentence.clauses.map(
+      (c, i) => orders[i]!.length > 0 || excepts[i] !== null || keeps(c.text) || !picksAmong(c, named),
+    );
+    const lastOrder = orders.reduce((last, o, i) => (o.length ? i : last), -1);
+    if (lastOrder >= 0 && accounted.slice(lastOrder + 1).some((ok) => !ok)) return;
     orders.forEach((clauseOrders, ci) => {
       if (!clauseOrders.length || !orderStands(reading, si, ci, (s) => sentenceNames(s, titles))) return;
       for (const order of clauseOrders)

@@ -16,7 +16,10 @@ import { isConditionalSentence, isHedgedClause, isQuestionSentence, lastRetracti
  */
 const WAITS = /\b(?:after|before|until|till|once)\b|等(?:我|你|到|写完|改完|看完|第)|再说|先别/iu;
 /** Weaker time words ("以后", "之后") make an order wait only in its own clause or before it; after it they are usually a reason ("以后我用自己的本子"). */
-const LATER = /以后|之后|之前|\blater\b|\bafterwards\b/iu;
+// "等任务写完，再删…" waits too: a clause that opens with 等 ("wait until…") before the order.
+const LATER = /以后|之后|之前|\blater\b|\bafterwards\b|^\s*等/iu;
+/** A sentence that opens with a bare no ("……不，还是先留着", "No — keep it"): it takes back what came before. */
+const NO_OPENING = /^[\s.…。、]*(?:不+|不不|不对|不行|no+|nope|nah)$/iu;
 /** A hedge on its own beside an order ("…, I think", "…，应该吧"): a short clause of it. */
 const SHORT_HEDGE_WORDS = 5;
 
@@ -56,5 +59,7 @@ export function orderStands(
     return false;
   const clause = sentence.clauses[ci]!;
   if (lastVoidEnd(reading.text, notATakeBack) > clause.start) return false;
-  return !reading.sentences.slice(si + 1).some((s) => isQuestionSentence(s) && !namesOther(s));
+  const later = reading.sentences.slice(si + 1);
+  if (later.some((s) => NO_OPENING.test(s.clauses[0]?.text ?? ''))) return false;
+  return !later.some((s) => isQuestionSentence(s) && !namesOther(s));
 }
