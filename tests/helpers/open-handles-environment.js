@@ -75,7 +75,10 @@ if (!globalThis.__scriptoriumExitWatch && process.send) {
     // Exit hooks run after the loop drains: a slow one (native teardown) shows here.
     process.once('exit', () => {
       const ms = Date.now() - asked;
-      if (ms > 300) process.stderr.write(`[open-handles] Jest worker ${process.pid} took ${ms} ms to exit after it was asked to end; last file ${lastTestPath}\n`);
+      if (ms > 300)
+        process.stderr.write(
+          `[open-handles] Jest worker ${process.pid} took ${ms} ms to exit after it was asked to end; last file ${lastTestPath}\n`,
+        );
     });
     setTimeout(() => {
       const live = process.getActiveResourcesInfo().filter((r) => r !== 'Timeout');
