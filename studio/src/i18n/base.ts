@@ -168,7 +168,7 @@ const zh: Record<keyof typeof en, string> = {
   verdictRevise: '审稿结论：需修改',
   suggestions: '下一步',
   usage: '用量',
-  tokens: 'Token',
+  tokens: '词元',
   approvalTitle: '需要你的确认',
   approvalDelete: '团队请求删除你写的文件',
   approvalRewrite: '团队请求整体改写你写的文件',
