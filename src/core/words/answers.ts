@@ -104,7 +104,7 @@ export function isNewInstruction(
 const REFUSAL_ZH =
   /^(?:嗯|哦|呃|额|那|好吧|今天|暂时|目前|现在)?[，,。.…\s]*(?:不(?:太)?(?:好|行|喜欢|需要|想)|还是(?:不要|算了|别)|先别了?|先(?:到这|这样)|就到这|不用了?|先不用了?|不要(?:改|动)了?|不要了?|不了|算了|先算了|不必了?|没必要|先不(?:改|写|动|要)?了?|别(?:改|写|动)了?|暂时不(?:用|要|改)?|不需要|先这样|就这样吧?|不改了?|不用改|先放着|保持原样|维持原样|我?再想想|让我(?:再)?想想|我(?:再)?考虑(?:一下|考虑)|还没想好|不确定|(?:先)?等(?:等|一下|一等|下))/u;
 const REFUSAL_EN =
-  /^(?:oh|um|hmm|well|actually|i guess|i suppose|maybe|perhaps)?[,.…\s]*(?:no\b|nope\b|nah\b|not (?:right now|now|yet|today|really|this time|for now)\b|no thanks|no thank you|no need\b|don'?t bother|skip (?:it|that)\b|leave it\b|let'?s not\b|i'?d rather (?:you )?(?:not|didn'?t)|i'?ll (?:handle|do|fix) (?:it|that|this)|maybe later\b|later\b|pass\b|i'?m good\b|all good\b|it'?s fine as is|keep it as is|hold on\b|wait\b|let'?s wait\b|let me think\b|i'?ll think about it|give me a (?:sec|second|minute|moment)\b|(?:i'?m )?not sure\b)/iu;
+  /^(?:oh|um|hmm|well|actually|i guess|i suppose|maybe|perhaps)?[,.…\s]*(?:no\b|nope\b|nah\b|not (?:right now|now|yet|today|really|this time|for now)\b|no thanks|no thank you|no need\b|don'?t bother|skip (?:it|that)\b|leave it\b|let'?s not\b|i'?d rather (?:you )?(?:not|didn'?t)|i'?ll (?:handle|do|fix) (?:it|that|this)|maybe later\b|later\b|pass\b|i'?m good\b|all good\b|it'?s fine as is|keep it as is|hold on\b|wait\b|let'?s wait\b|let me (?:think|sleep on it|mull it over)\b|i'?ll think about it|give me a (?:sec|second|minute|moment)\b|(?:i'?m )?not sure\b)/iu;
 
 /** A plain "no" to an offered step ("不用了", "先不用", "no thanks", "not now", "no, leave it"). */
 export function isRefusal(message: string): boolean {

@@ -98,10 +98,18 @@ function topicOf(
   // The clause just before: in this sentence, or the last of the sentence before when that one is a statement.
   const si = reading.sentences.indexOf(sentence);
   const before = reading.sentences[si - 1];
+  // "第二至第五章，除第三章外，一律删除": an exception between the topic and the order is the sentence's exception, not the topic.
+  while (
+    ci > 1 &&
+    exceptionClauseOf(sentence.clauses[ci - 1]!, titles) &&
+    !keptTopic(sentence.clauses[ci - 1]!, titles)
+  )
+    ci--;
   const prev =
     sentence.clauses[ci - 1] ??
     (ci === 0 && before && !isQuestionSentence(before) ? before.clauses[before.clauses.length - 1] : undefined);
-  const first = prev ? openingTargets(prev, titles) : null;
+  // "don't delete episode 5, rewrite it": a keep from one verb names the topic of an order for the other.
+  const first = prev ? (openingTargets(prev, titles) ?? keptTopic(prev, titles)) : null;
   if (!first) return null;
   const out = [...first];
   // Only a bare list extends back ("Notes，大纲，都删掉"); a topic with a predicate of its own stands alone.
@@ -112,6 +120,13 @@ function topicOf(
       out.unshift(...list);
     }
   return out;
+}
+
+/** The files of a clause that keeps them from one verb only ("don't delete episode 5"), or null. */
+function keptTopic(clause: ReadSentence['clauses'][number], titles: readonly string[]): Target[] | null {
+  if (!keeps(clause.text) || keptFrom(clause.text) === null) return null;
+  const targets = exceptionClauseOf(clause, titles);
+  return targets && !targets.some((t) => t.kind === 'pointer' || t.kind === 'rest') ? targets : null;
 }
 
 /** Separators after which a clause of bare references continues the list before it. */
@@ -172,6 +187,18 @@ function picksAmong(clause: ReadSentence['clauses'][number], named: readonly Tar
   return named.some((t) => t.kind === 'title' && text.includes(t.title.toLowerCase()));
 }
 
+/** An order that names one file and nothing else: there is nothing among its targets to pick. */
+const namesOneFile = (o: FileOrder): boolean =>
+  o.targets.length === 1 &&
+  (o.targets[0]!.kind === 'title' ||
+    (o.targets[0]!.kind === 'unit' && o.targets[0]!.unit.from === o.targets[0]!.unit.to && !o.targets[0]!.unit.list));
+
+/** Words that open a clause of purpose or reason: what the order is for, never which files it takes. */
+const PURPOSE =
+  /^\s*(?:so that|so|in order to|because|since|as|让|使|使得|好让|以便|因为|由于)(?=\s|\p{Script=Han}|$)/iu;
+const givesPurpose = (c: ReadSentence['clauses'][number]): boolean =>
+  PURPOSE.test(c.text) || /^(?:so|because|since|因为|所以)$/iu.test(c.sep);
+
 /** Every order of the message that stands, with where it was read. */
 function standingOrders(reading: MessageReading, titles: readonly string[]): Standing[] {
   const out: Standing[] = [];
@@ -181,7 +208,12 @@ function standingOrders(reading: MessageReading, titles: readonly string[]): Sta
     // A clause that keeps something and is not a complete exception makes the sentence's orders
     // partial ("rewrite chapter 8 but keep the opening scene"): none of them stands.
     if (sentence.clauses.some((c, i) => !orders[i]!.length && !excepts[i] && keeps(c.text))) return;
-    const sentenceExcept = excepts.flatMap((e) => e ?? []);
+    // An exception that keeps its files from one verb only ("don't delete episode 5") leaves orders of the other verb whole.
+    const exceptFor = (action: AuthorAction): Target[] =>
+      excepts.flatMap((e, i) => {
+        const only = keptFrom(sentence.clauses[i]!.text);
+        return only === null || only === action ? (e ?? []) : [];
+      });
     // Clauses of nothing but references after an order's clause extend its list ("delete chapter 3, chapter 4", "delete Notes, 大纲, Notes File").
     let listing: number | null = null;
     orders.forEach((clauseOrders, ci) => {
@@ -207,8 +239,14 @@ function standingOrders(reading: MessageReading, titles: readonly string[]): Sta
     // may change what the order names in words the grammar does not know ("…, bar the second",
     // "…, save chapter 2"). A reason, a feeling or a word on another file leaves the order as it is.
     const named = orders.flat().flatMap((o) => o.targets);
+    const single = orders.flat().every((o) => namesOneFile(o));
     const accounted = sentence.clauses.map(
-      (c, i) => orders[i]!.length > 0 || excepts[i] !== null || keeps(c.text) || !picksAmong(c, named),
+      (c, i) =>
+        orders[i]!.length > 0 ||
+        excepts[i] !== null ||
+        keeps(c.text) ||
+        !picksAmong(c, named) ||
+        (single && !PICKS.test(c.text) && givesPurpose(c)),
     );
     const lastOrder = orders.reduce((last, o, i) => (o.length ? i : last), -1);
     if (lastOrder >= 0 && accounted.slice(lastOrder + 1).some((ok) => !ok)) return;
@@ -216,7 +254,7 @@ function standingOrders(reading: MessageReading, titles: readonly string[]): Sta
       if (!clauseOrders.length || !orderStands(reading, si, ci, (s) => sentenceNames(s, titles))) return;
       for (const order of clauseOrders)
         out.push({
-          order: { ...order, except: [...order.except, ...sentenceExcept] },
+          order: { ...order, except: [...order.except, ...exceptFor(order.action)] },
           sentence,
           ci,
           at: sentence.clauses[ci]!.start,
@@ -226,34 +264,81 @@ function standingOrders(reading: MessageReading, titles: readonly string[]): Sta
   return out;
 }
 
+/** A file kept, where the keep is said, and the one action it is kept from when the keep names one ("don't delete it"). */
+interface Kept {
+  target: Target;
+  at: number;
+  only: AuthorAction | null;
+}
+
+/** The one action a keep clause keeps its files from ("don't delete …", "不用重写"), or null when it keeps them from any. */
+function keptFrom(text: string): AuthorAction | null {
+  const hits = W.KEEP_FROM.filter((k) => k.re.test(text));
+  return hits.length === 1 ? hits[0]!.action : null;
+}
+
 /**
  * Files a clause anywhere keeps ("keep chapter 6", "第六章别动", "leave it"), each with where it
  * is said. "It" is the topic just named ("Chapter 4 is fine, don't touch it"); with none it stays
  * a pointer, which keeps whatever an order before it named.
  */
-function keptFiles(reading: MessageReading, titles: readonly string[]): { target: Target; at: number }[] {
+function keptFiles(reading: MessageReading, titles: readonly string[]): Kept[] {
   return reading.sentences.flatMap((s) =>
     s.clauses.flatMap((c, ci) => {
       if (!keeps(c.text) || fileOrdersOf(c, titles).length) return [];
+      const only = keptFrom(c.text);
       return (exceptionClauseOf(c, titles) ?? []).flatMap((target) =>
         (target.kind === 'pointer' ? (topicOf(reading, s, ci, titles) ?? [target]) : [target]).map((t) => ({
           target: t,
           at: c.start,
+          only,
         })),
       );
     }),
   );
 }
 
+/**
+ * Exceptions with their ordinals ("bar the second", "except the last one") turned into the units they
+ * count to in the order's one range or list; null when an ordinal has no such range to count in, or
+ * counts past its end.
+ */
+function ordinalsResolved(except: readonly Target[], targets: readonly Target[]): Target[] | null {
+  const units = targets.filter((t): t is Extract<Target, { kind: 'unit' }> => t.kind === 'unit');
+  const out: Target[] = [];
+  for (const t of except) {
+    if (t.kind !== 'ordinal') {
+      out.push(t);
+      continue;
+    }
+    if (units.length !== 1 || targets.length !== 1) return null;
+    const u = units[0]!.unit;
+    const all = u.list ?? Array.from({ length: u.to - u.from + 1 }, (_, k) => u.from + k);
+    const n = t.n === -1 ? all[all.length - 1] : all[t.n - 1];
+    if (n === undefined) return null;
+    out.push({ kind: 'unit', unit: { kind: u.kind, from: n, to: n } });
+  }
+  return out;
+}
+
 /** The files of `files` the message authorises this action on (the message read once for all of them). */
 export function authorisedFiles<F extends FileRef>(scope: AuthorScope, files: F[], action: AuthorAction): F[] {
   const titles = [...new Set([...files.map((f) => f.title), ...(scope.titles ?? [])])];
   const orders = standingOrders(scope.reading, titles);
-  const kept = keptFiles(scope.reading, titles);
+  const kept = keptFiles(scope.reading, titles).filter((k) => k.only === null || k.only === action);
   const namesAny = scope.reading.sentences.some((s) => sentenceNames(s, titles));
   const out = new Set<F>();
-  for (const { order, sentence, ci, at } of orders) {
-    if (order.action !== action) continue;
+  for (const { order: read, sentence, ci, at } of orders) {
+    if (read.action !== action) continue;
+    const except = ordinalsResolved(read.except, read.targets);
+    // An ordinal kept anywhere ("Keep the second.") is read against this order's units too.
+    const keptOrdinals = ordinalsResolved(
+      kept.filter((k) => k.target.kind === 'ordinal').map((k) => k.target),
+      read.targets,
+    );
+    // "bar the second" of an order with no one range or list to count in: what it leaves out is unknown.
+    if (!except || !keptOrdinals) continue;
+    const order = { ...read, except: [...except, ...keptOrdinals] };
     // "… leave it" / "先留着吧" after an order keeps whatever the order named.
     if (kept.some((k) => k.target.kind === 'pointer' && k.at > at)) continue;
     let targets = order.targets;

@@ -9,7 +9,7 @@ import { findUnitRefs } from './numerals';
 import { orderStands } from './order-checks';
 import { VOIDS } from './order-words';
 import { bareJobVerbOf, jobOrderOf, mentionsJobControl, namesJob, type JobAction } from './orders';
-import type { MessageReading } from './reading';
+import type { MessageReading, ReadSentence } from './reading';
 import { isConfirmation } from './proposals';
 import type { JobOffer } from './routing';
 
@@ -42,7 +42,7 @@ export interface JobLookup {
 
 const JOB_WORD = /\b(?:job|jobs|generation|batch|run)\b|任务|生成任务|批量|长任务|作业/iu;
 const STATUS =
-  /\b(?:status|progress|how(?:'s|s| is| are) (?:it|the job|things|we) (?:going|doing|getting on|coming along)|where (?:is|are) (?:it|we)|how far|still (?:running|going|on)|is (?:it|the job) (?:running|done|finished))\b|进度|状态|进行到|进展|到哪了|到哪一步|怎么样了|写到第?几章|跑到第?几章|几章了|还在跑|跑完了|写完了吗/iu;
+  /\b(?:status|progress|how(?:'s|s| is| are) (?:it|the job|things|we) (?:going|doing|getting on|coming along)|where (?:is|are) (?:it|we)|where (?:has|have) (?:it|the job|we) got(?:ten)? to|how far|still (?:running|going|on)|is (?:it|the job) (?:running|done|finished))\b|进度|状态|进行到|进展|到哪了|到哪一步|怎么样了|写到第?几章|跑到第?几章|几章了|还在跑|跑完了|写完了吗/iu;
 /** Status questions that name no job word but can only mean it ("进度怎么样", "job progress?"). */
 const BARE_STATUS =
   /^(?:现在|目前)?(?:任务)?(?:进度|状态)(?:怎么样|如何)?了?[吗呢]?[?？。.!！]*$|^(?:what'?s the )?(?:job )?(?:status|progress)\??$|^(?:现在|目前)?(?:跑|写)到第?几章了?(?:\s*(?:老板|亲爱的|亲|宝|呀|啊|呢))*[?？~～]*$/iu;
@@ -52,6 +52,9 @@ const BARE_STATUS =
  */
 const THAT_JOB =
   /\b(?:cancel|stop|abort|pause|hold) (?:that|this) (?:job|generation|batch|run)\b|^\s*(?:hold|hang) on\b/giu;
+
+/** A question after a job order that names a chapter or episode asks about it, not about the order ("pause the job. is Episode 3 too dark?"). */
+const aboutAUnit = (s: ReadSentence): boolean => findUnitRefs(s.text).length > 0;
 
 /** The job a message names by its id (24 hex), or null for the project's running one. */
 const jobIdIn = (text: string): string | null => /\b[0-9a-f]{24}\b/i.exec(text)?.[0]?.toLowerCase() ?? null;
@@ -80,9 +83,9 @@ export function jobCommandOf(reading: MessageReading): JobCommand | null {
       const prev = sentence.clauses[ci - 1];
       const action = jobOrderOf(clause)?.action ?? (prev && namesJob(prev) ? bareJobVerbOf(clause) : null);
       if (!action) continue;
-      if (orderStands(reading, si, ci, () => false, THAT_JOB)) return { action, jobId };
+      if (orderStands(reading, si, ci, aboutAUnit, THAT_JOB)) return { action, jobId };
       const paused = action === 'pause' ? pauseBeforeWait(reading, si, ci) : null;
-      if (paused && orderStands(paused, si, ci, () => false, THAT_JOB)) return { action, jobId };
+      if (paused && orderStands(paused, si, ci, aboutAUnit, THAT_JOB)) return { action, jobId };
     }
   if (
     (JOB_WORD.test(text) || jobId) &&

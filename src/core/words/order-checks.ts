@@ -14,7 +14,13 @@ import { isConditionalSentence, isHedgedClause, isQuestionSentence, lastRetracti
  * Time words that make an order wait for something ("after you finish ch 11", "等我改完再删",
  * "until Friday"): not now, so not an order. Anywhere in the order's sentence.
  */
-const WAITS = /\b(?:after|before|until|till|once)\b|等(?:我|你|到|写完|改完|看完|第)|再说|先别/iu;
+const WAITS = /\b(?:after|once)\b|等(?:我|你|到|写完|改完|看完|第)|再说|先别/iu;
+/**
+ * "before" and "until" put off an order said after them ("before Friday, delete…"); after the order
+ * they say what it comes before or how long it lasts ("pause the job — I need to rethink the arc
+ * before another chapter gets written"): the order is still now.
+ */
+const UNTIL = /\b(?:before|until|till)\b/iu;
 /** Weaker time words ("以后", "之后") make an order wait only in its own clause or before it; after it they are usually a reason ("以后我用自己的本子"). */
 // "等任务写完，再删…" waits too: a clause that opens with 等 ("wait until…") before the order.
 const LATER = /以后|之后|之前|\blater\b|\bafterwards\b|^\s*等/iu;
@@ -30,6 +36,29 @@ function lastVoidEnd(raw: string, ignore?: RegExp): number {
   let end = lastRetractionEnd(text);
   for (const m of text.matchAll(new RegExp(VOIDS.source, 'giu'))) end = Math.max(end, m.index + m[0].length);
   return end;
+}
+
+/** Spans of the message inside double quotes (an unclosed quote runs to the end): words said by someone, or a line of the story. */
+function quotedSpans(text: string): [number, number][] {
+  const spans: [number, number][] = [];
+  for (let open = text.indexOf('"'); open >= 0;) {
+    const close = text.indexOf('"', open + 1);
+    spans.push([open, close < 0 ? text.length : close]);
+    open = close < 0 ? -1 : text.indexOf('"', close + 1);
+  }
+  return spans;
+}
+
+/**
+ * A clause wholly inside quotation marks is a line of dialogue or words quoted ("加一句台词：“删了吧”"),
+ * not the author's order; a quoted title inside an order ('delete "Notes"') leaves the order as it is.
+ */
+function quoted(reading: MessageReading, clause: ReadSentence['clauses'][number]): boolean {
+  const words = clause.words.filter((w) => w.kind !== 'punct' && w.kind !== 'emoji');
+  if (!words.length) return false;
+  const first = words[0]!.start;
+  const last = words[words.length - 1]!.end;
+  return quotedSpans(reading.text).some(([open, close]) => open < first && last <= close);
 }
 
 /** A sentence that asks, supposes, waits or trails off carries no order. */
@@ -52,12 +81,13 @@ export function orderStands(
 ): boolean {
   const sentence = reading.sentences[si]!;
   if (!sentenceCarriesOrders(sentence)) return false;
-  if (sentence.clauses.slice(0, ci + 1).some((c) => LATER.test(c.text))) return false;
+  if (sentence.clauses.slice(0, ci + 1).some((c) => LATER.test(c.text) || UNTIL.test(c.text))) return false;
   const wordsOf = (text: string): number =>
     text.split(/[\s\p{P}]+/u).filter(Boolean).length + (text.match(/\p{Script=Han}/gu)?.length ?? 0) / 2;
   if (sentence.clauses.some((c, i) => i !== ci && isHedgedClause(c.text) && wordsOf(c.text) <= SHORT_HEDGE_WORDS))
     return false;
   const clause = sentence.clauses[ci]!;
+  if (quoted(reading, clause)) return false;
   if (lastVoidEnd(reading.text, notATakeBack) > clause.start) return false;
   const later = reading.sentences.slice(si + 1);
   if (later.some((s) => NO_OPENING.test(s.clauses[0]?.text ?? ''))) return false;

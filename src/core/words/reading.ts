@@ -1,11 +1,12 @@
 /**
  * core/words/: the rules that read the author's words, deterministic so a workflow replays
  * them: a message read into sentences, clauses and words (reading.ts, utterance.ts), with
- * numbers in any numeral (numerals.ts); the grammar of orders and its second check (orders.ts,
- * order-words.ts, order-checks.ts) behind author-file protection (author-scope.ts) and run
- * control from chat (job-commands.ts); pre-routing (routing.ts) with answers and offered steps
- * (answers.ts, proposals.ts); and the session's language (language.ts). This file is where a
- * message is first read.
+ * numbers in any numeral (numerals.ts) and traditional characters read as simplified
+ * (traditional.ts); the grammar of orders and its second check (orders.ts with order-tokens.ts,
+ * order-targets.ts, job-orders.ts, order-words.ts, order-checks.ts) behind author-file protection
+ * (author-scope.ts) and run control from chat (job-commands.ts); pre-routing (routing.ts) with
+ * vague edits, answers and offered steps (vague-edits.ts, answers.ts, proposals.ts); and the
+ * session's language (language.ts). This file is where a message is first read.
  */
 /**
  * A message as the rules read it: its sentences, the clauses inside them and the words of each
@@ -21,6 +22,7 @@
 import { findUnitRefs, halfWidthDigits, type UnitKind } from './numerals';
 import { straightQuotes } from '../text';
 import { splitSentences } from './utterance';
+import { simplified } from './traditional';
 
 /** What a word is: letters, a number, a unit reference, punctuation or an emoji. */
 export type WordKind = 'word' | 'number' | 'unit' | 'punct' | 'emoji';
@@ -57,6 +59,12 @@ export interface MessageReading {
   sentences: ReadSentence[];
 }
 
+/**
+ * The text the rules read: straight quotes, half-width digits and simplified characters, each a
+ * character for a character, so offsets match the message's.
+ */
+export const readableText = (message: string): string => simplified(straightQuotes(halfWidthDigits(message)));
+
 /** Cuts a run of Han characters (at `offset` in the message) into words. */
 export type Segmenter = (hanRun: string, offset: number) => string[];
 
@@ -72,7 +80,7 @@ export const RECORDED_CHARS = 2000;
  * {@link recordedSegmenter} on every replay.
  */
 export function wordEnds(message: string, segment: Segmenter): number[] {
-  const text = straightQuotes(halfWidthDigits(message));
+  const text = readableText(message);
   const ends: number[] = [];
   for (const m of text.matchAll(/\p{Script=Han}+/gu)) {
     if (m.index >= RECORDED_CHARS) break;
@@ -155,7 +163,7 @@ function clauseWords(text: string, offset: number, segment: Segmenter): Word[] {
 
 /** Reads a message: sentences, clauses and words, with the segmenter cutting its Chinese. */
 export function readMessage(message: string, segment: Segmenter): MessageReading {
-  const text = straightQuotes(halfWidthDigits(message));
+  const text = readableText(message);
   const sentences = splitSentences(text).map((s) => ({
     text: s.text,
     start: s.start,
