@@ -62,6 +62,33 @@ export const configSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('scriptorium'),
   TEMPORAL_UI_URL: z.string().default('http://127.0.0.1:8233'),
+  /**
+   * Worker Versioning (docs/operations.md, "Deploying new agent logic"). Every worker declares
+   * the deployment WORKER_DEPLOYMENT_NAME and a build id. `pinned`: the worker only takes work
+   * routed to its build; a turn finishes on the build that started it, a job moves to the
+   * deployment's current build at a chapter boundary. `off`: unversioned (any worker takes any
+   * task; the patch policy alone keeps running histories replayable, as in local development,
+   * where a restarted `npm start` must go on with the turn it was running). `auto`: pinned in
+   * production (NODE_ENV=production), off otherwise.
+   */
+  WORKER_VERSIONING: z.enum(['auto', 'pinned', 'off']).default('auto'),
+  WORKER_DEPLOYMENT_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only (Temporal joins it to the build id with a dot)')
+    .default('scriptorium'),
+  /** This build's id; default: the package version and the git commit (`0.1.0-3c208fd`). */
+  SCRIPTORIUM_BUILD_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.+-]+$/, 'letters, digits and . _ + - only')
+    .max(200)
+    .optional(),
+  /**
+   * Whether a versioned worker makes its build the deployment's current one when it starts:
+   * `if-none` (a deployment's first build only; later builds are ramped and promoted by the
+   * operator with `temporal worker deployment`), `always` (a single-worker setup where the
+   * build just started must serve new work), `never`.
+   */
+  WORKER_PROMOTE: z.enum(['always', 'if-none', 'never']).default('if-none'),
 
   MONGODB_URI: z.string().default('mongodb://127.0.0.1:27017/scriptorium'),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),

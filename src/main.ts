@@ -20,6 +20,7 @@ import { onShutdown } from './shutdown';
 import { startOfflineModel, type OfflineModel } from './offline-model';
 import { connectRuntime, createLlmClient, type Runtime } from './runtime';
 import { createWorker } from './worker';
+import { buildIdOf, promoteStartedWorker, versioningMode } from './worker-deployment';
 import { listenOn } from './shared/listen';
 import { printHelpIfAsked } from './help';
 
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
   const offline = config.meta.offlineModel ? await startOffline(config) : null;
   const { runtime, worker } = await connectServices(config, logger, offline);
   const workerDone = worker?.run();
+  if (worker) await promoteStartedWorker(config, runtime.temporal.workflowService, logger);
 
   const app = createApp({
     config,
@@ -129,6 +131,9 @@ function printAddresses(config: Config, apiUrl: string, worker: Worker | null, o
   console.log(`Temporal UI:       ${config.TEMPORAL_UI_URL}/namespaces/${config.TEMPORAL_NAMESPACE}/workflows`);
   console.log(
     `Worker:            ${worker ? `in-process on task queue "${config.TEMPORAL_TASK_QUEUE}"` : 'not started here (RUN_WORKER_IN_PROCESS=false)'}`,
+  );
+  console.log(
+    `Build:             ${config.WORKER_DEPLOYMENT_NAME} ${buildIdOf(config)} (worker versioning ${versioningMode(config)})`,
   );
   console.log(
     `Model:             ${offline ? 'offline model (set OPENAI_API_KEY to use a real one)' : config.OPENAI_MODEL}`,

@@ -29,6 +29,7 @@ import { PRELOADED_WORKFLOW_MODULES, prebuiltBundlePath, WORKFLOWS_PATH } from '
 import { onShutdown } from './shutdown';
 import { connectRuntime, createLlmClient, type Runtime } from './runtime';
 import { printHelpIfAsked } from './help';
+import { buildIdOf, promoteStartedWorker, versioningMode, workerDeploymentOptions } from './worker-deployment';
 
 export { WORKFLOWS_PATH };
 
@@ -117,6 +118,8 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     connection,
     namespace: opts.config.TEMPORAL_NAMESPACE,
     taskQueue: opts.taskQueue ?? opts.config.TEMPORAL_TASK_QUEUE,
+    // The deployment and build this worker declares; pinned or unversioned (worker-deployment.ts).
+    workerDeploymentOptions: workerDeploymentOptions(opts.config),
     ...workflowSource(opts, tracing),
     activities,
     // The plugin also adds the workflow interceptors when the worker bundles; prebuilt bundles carry them already.
@@ -186,9 +189,14 @@ async function main(): Promise<void> {
   const worker = await createWorker({ config, runtime, llm: createLlmClient(config, config.OPENAI_BASE_URL), logger });
   const metricsServer = config.WORKER_METRICS_PORT ? await serveMetrics(config.HOST, config.WORKER_METRICS_PORT) : null;
   const running = worker.run();
+  const promotion = await promoteStartedWorker(config, runtime.temporal.workflowService, logger);
   logger.info(
     {
       taskQueue: config.TEMPORAL_TASK_QUEUE,
+      deployment: config.WORKER_DEPLOYMENT_NAME,
+      build: buildIdOf(config),
+      versioning: versioningMode(config),
+      promotion,
       temporalMetrics: config.TEMPORAL_METRICS_BIND_ADDRESS || null,
       metricsPort: config.WORKER_METRICS_PORT || null,
     },

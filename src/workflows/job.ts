@@ -17,6 +17,7 @@ import {
   CancelledFailure,
   continueAsNew,
   isCancellation,
+  makeContinueAsNewFunc,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -83,9 +84,18 @@ export async function jobWorkflow(input: JobInput): Promise<JobResult> {
       if (step === 'cancelled') break;
       if (step === 'failed') continue; // resumed: the same chapter again, with a fresh turn
       st.apply({ type: 'chapterPassed', written: true });
-      const due = st.chaptersThisRun >= input.settings.chaptersPerRun || workflowInfo().continueAsNewSuggested;
+      const info = workflowInfo();
+      // A new build made current while this run was pinned to the old one: move to it here,
+      // between chapters, where the run carries nothing but counters (worker-deployment.ts).
+      const moves = info.targetWorkerDeploymentVersionChanged;
+      const due = moves || st.chaptersThisRun >= input.settings.chaptersPerRun || info.continueAsNewSuggested;
       if (st.next <= input.to && due) {
         await st.drain();
+        if (moves)
+          return await makeContinueAsNewFunc<typeof jobWorkflow>({ initialVersioningBehavior: 'AUTO_UPGRADE' })({
+            ...input,
+            carry: st.toCarry(),
+          });
         return await continueAsNew<typeof jobWorkflow>({ ...input, carry: st.toCarry() });
       }
     }

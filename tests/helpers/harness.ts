@@ -88,6 +88,8 @@ export interface HarnessOptions {
   faults?: FaultInjector;
   /** Client and worker on one NativeConnection with eager workflow start, as src/main.ts runs them together. */
   sharedConnection?: boolean;
+  /** The offline model's pace (default: instant). */
+  model?: { ttftMs: number; tokensPerSecond: number };
 }
 
 export async function createHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -100,7 +102,7 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
       ? await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS })
       : undefined;
   const runtime = await connectRuntime(config, logger, { dbName, temporalConnection: shared });
-  const model = await startOfflineModel({ ttftMs: 0, tokensPerSecond: 1e6 });
+  const model = await startOfflineModel(opts.model ?? { ttftMs: 0, tokensPerSecond: 1e6 });
   // A created-but-never-run worker holds native resources that keep Jest alive: don't make one.
   const worker = opts.noWorker
     ? null

@@ -118,6 +118,7 @@ const MAY_IMPORT: Record<string, string[]> = {
     'config',
     'logger',
     'workflow-liveness',
+    'build-identity' /* /health names the build */,
     'workflows' /* types only */,
   ],
 };

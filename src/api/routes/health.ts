@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AppDeps } from '../context';
+import { buildIdOf, versioningMode } from '../../build-identity';
 
 async function probe(
   fn: () => Promise<unknown>,
@@ -34,6 +35,12 @@ export function healthRouter(deps: AppDeps): Router {
       status: ok ? 'ok' : 'degraded',
       services: { temporal, mongodb, redis },
       model: deps.config.meta.offlineModel ? 'offline' : deps.config.OPENAI_MODEL,
+      // The build this API was started from (a worker logs its own at start-up).
+      build: {
+        deployment: deps.config.WORKER_DEPLOYMENT_NAME,
+        buildId: buildIdOf(deps.config),
+        versioning: versioningMode(deps.config),
+      },
       // What a deployment must check, never the secrets themselves.
       auth: {
         mode: auth.mode,
