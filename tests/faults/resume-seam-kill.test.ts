@@ -1,6 +1,6 @@
 /**
- * A worker SIGKILLed right after a Chinese step streamed its first character, behind the
- * blank lines its answer opens with ("\n\n大"): the retried step goes on from that text and the
+ * A worker SIGKILLed right after a step streamed its first word, behind the blank lines its
+ * answer opens with ("\n\n大", "\n\nThe"), in Chinese and English: the retried step goes on from that text and the
  * model, asked by instruction, restates it from its first word ("大纲已保存…"). The chat message
  * on record must be byte-identical to an uninterrupted run's, not "大大纲已保存…".
  */
@@ -28,26 +28,49 @@ afterEach(async () => {
 });
 afterAll(async () => h?.close());
 
-const ANSWER = '\n\n大纲已保存：十章，跟随林从最初的发现一路走到最后的清算。告诉我先写哪一章，或者哪里需要调整。';
-/** "\n\n大": the blank lines, then one character on the author's screen. */
-const STALL_AT = 3;
-const planner = (stallAfterChars?: number): ScriptEntry => ({
+/** A planner answer that opens with blank lines, in each language, and where its step is killed. */
+interface Case {
+  lang: string;
+  answer: string;
+  message: string;
+  /** The blank lines, then what the author's screen shows when the worker dies. */
+  stallAt: number;
+  seen: string;
+}
+const CASES: Case[] = [
+  {
+    lang: 'Chinese',
+    answer: '\n\n大纲已保存：十章，跟随林从最初的发现一路走到最后的清算。告诉我先写哪一章，或者哪里需要调整。',
+    message: '帮我想想这本书的大纲',
+    stallAt: 3,
+    seen: '大',
+  },
+  {
+    lang: 'English',
+    answer:
+      '\n\nThe outline is saved: ten chapters following Lin from the first discovery to the final reckoning. Tell me which chapter to write first.',
+    message: 'Help me think through an outline for this book',
+    stallAt: 5,
+    seen: 'The',
+  },
+];
+const planner = (c: Case, stallAfterChars?: number): ScriptEntry => ({
   match: { agent: 'planner' },
-  reply: { content: ANSWER },
+  reply: { content: c.answer },
   tokensPerSecond: 2000,
   ...(stallAfterChars ? { stallAfterChars } : {}),
 });
 
-async function run(kill: boolean) {
+async function run(c: Case, kill: boolean) {
   h.model.reset();
   h.model.script([
     router({ current_agent: 'planner', workflow_plan: 'quick', write_content: false }),
-    planner(kill ? STALL_AT : undefined),
-    ...(kill ? [planner()] : []),
+    planner(c, kill ? c.stallAt : undefined),
+    ...(kill ? [planner(c)] : []),
   ]);
   workers.push(await spawnWorker(h));
   const { sessionId } = await createProjectAndSession(h);
-  const turnId = await postTurn(h, sessionId, '帮我想想这本书的大纲');
+  const turnId = await postTurn(h, sessionId, c.message);
   let seen = '';
   const sse = readSse(`${h.baseUrl}/api/v1/turns/${turnId}/events`, {
     timeoutMs: 100000,
@@ -56,9 +79,9 @@ async function run(kill: boolean) {
     },
   });
   if (kill) {
-    // The planner has stalled with "大" on the client's screen (and in its checkpoint): the worker dies.
+    // The planner has stalled with its first word on the client's screen (and in its checkpoint): the worker dies.
     await waitFor('the planner mid-stream', async () => h.model.activeResponses() === 1 && seen !== '', 60000, 100);
-    expect(seen).toBe('大');
+    expect(seen).toBe(c.seen);
     await workers[0]!.kill('SIGKILL');
     workers.push(await spawnWorker(h));
   }
@@ -68,18 +91,21 @@ async function run(kill: boolean) {
   return { events, chat: messages.map((m) => m.content) };
 }
 
-test('the chat message of a step killed after "\\n\\n大" reads as the uninterrupted one', async () => {
-  const clean = await run(false);
-  expect(clean.chat).toEqual([ANSWER.trim()]);
-  const killed = await run(true);
-  const comebacks = killed.events.filter((e) => e.type === 'step_resumed' || e.type === 'step_retry');
-  expect(comebacks.map((e) => [e.type, (e.data as { keptChars?: number }).keptChars])).toEqual([
-    ['step_resumed', STALL_AT],
-  ]);
-  // The continuation asked for repeated "大"; the seam removed it, in the record and on the stream.
-  expect(h.model.requests.filter((r) => r.agent === 'planner').at(-1)!.continuation).toBe('instruction');
-  expect(killed.chat).toEqual(clean.chat);
-  const streamed = (events: StreamEvent[]) =>
-    events.flatMap((e) => (e.type === 'content' ? [(e.data as { delta: string }).delta] : [])).join('');
-  expect(streamed(killed.events)).toBe(streamed(clean.events));
-});
+test.each(CASES)(
+  '$lang: the chat message of a step killed after its blank lines and first word reads as the uninterrupted one',
+  async (c) => {
+    const clean = await run(c, false);
+    expect(clean.chat).toEqual([c.answer.trim()]);
+    const killed = await run(c, true);
+    const comebacks = killed.events.filter((e) => e.type === 'step_resumed' || e.type === 'step_retry');
+    expect(comebacks.map((e) => [e.type, (e.data as { keptChars?: number }).keptChars])).toEqual([
+      ['step_resumed', c.stallAt],
+    ]);
+    // The continuation asked for the first word again; the seam removed it, in the record and on the stream.
+    expect(h.model.requests.filter((r) => r.agent === 'planner').at(-1)!.continuation).toBe('instruction');
+    expect(killed.chat).toEqual(clean.chat);
+    const streamed = (events: StreamEvent[]) =>
+      events.flatMap((e) => (e.type === 'content' ? [(e.data as { delta: string }).delta] : [])).join('');
+    expect(streamed(killed.events)).toBe(streamed(clean.events));
+  },
+);

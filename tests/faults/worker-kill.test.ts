@@ -42,6 +42,8 @@ interface RunResult {
   frames: SseFrame[];
   events: StreamEvent[];
   files: { title: string; type: string; versions: string[] }[];
+  /** The chat messages on record (what a reload shows), agent and text. */
+  chat: string[];
   killedAt: number | null;
   firstEventAfterKill: number | null;
 }
@@ -78,9 +80,12 @@ async function runWithFault(fault: FaultRule | null): Promise<RunResult> {
       .lean();
     files.push({ title: f.title, type: f.type, versions: versions.map((v) => v.content) });
   }
+  const messages = await h.runtime.models.Message.find({ turnId, role: 'assistant' }).sort({ seq: 1 }).lean();
+  const chat = messages.map((m) => `${m.agent ?? ''}: ${m.content}`);
   await worker.kill();
   worker = null;
   return {
+    chat,
     frames: result.frames,
     events: result.frames.map((f) => JSON.parse(f.data) as StreamEvent),
     files,
@@ -210,6 +215,8 @@ test.each(scenarios)(
     const want = shape(clean.events);
     expect(got.sequence).toEqual(want.sequence);
     expect(got.text).toEqual(want.text);
+    // What a reload shows, byte for byte: a resumed step's text has no seam in it.
+    expect(run.chat).toEqual(clean.chat);
     if (run.killedAt && run.firstEventAfterKill) recovery[name] = run.firstEventAfterKill - run.killedAt;
   },
   120000,
