@@ -85,6 +85,16 @@ test('SIGKILL in the middle of chapter 3 leaves chapters 1–2 untouched and the
   );
   expect(comebacks.map((e) => e.type)).toEqual(['step_resumed']);
   expect((comebacks[0]!.data as { keptChars: number }).keptChars).toBeGreaterThan(0);
+  // The chat on record reads the same for the killed chapter as for one nobody killed.
+  const chatOf = async (n: number) => {
+    const turn = await h.runtime.models.Turn.findOne({ jobId, message: new RegExp(`^Write Chapter ${n} `) }).lean();
+    const messages = await h.runtime.models.Message.find({ turnId: String(turn!._id), role: 'assistant' })
+      .sort({ seq: 1 })
+      .lean();
+    return messages.map((m) => m.content.replaceAll(`Chapter ${n}`, 'Chapter N'));
+  };
+  expect(await chatOf(1)).toContain('Chapter N is saved.');
+  for (const n of [2, 3, 4]) expect(await chatOf(n)).toEqual(await chatOf(1));
   const events = await jobEvents(h, jobId);
   const seqs = events.map((e) => e.seq);
   expect(new Set(seqs).size).toBe(seqs.length);
