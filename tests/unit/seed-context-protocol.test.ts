@@ -5,7 +5,7 @@
  * language comes from the turn's directives.)
  */
 import { BASE_PROTOCOL } from '../../src/agents/prompts/base';
-import { buildSystemPrompt } from '../../src/agents/prompts';
+import { buildRouterSystemPrompt, buildSystemPrompt, rolePrompt } from '../../src/agents/prompts';
 import { PROJECT_TYPES } from '../../src/core/domain';
 
 /** Each rule of the protocol and the phrases that carry its meaning. */
@@ -86,5 +86,96 @@ describe('base protocol', () => {
   test('every project type’s shared system prompt opens with the whole protocol', () => {
     for (const projectType of PROJECT_TYPES)
       expect(buildSystemPrompt({ projectType }).startsWith(BASE_PROTOCOL)).toBe(true);
+  });
+});
+
+/** Each role's instructions, by the phrases that carry them: an emptied or rewritten role fails here. */
+const ROLES: { agent: 'planner' | 'hook_designer' | 'writer' | 'quality_reviewer'; phrases: RegExp[] }[] = [
+  {
+    agent: 'planner',
+    phrases: [
+      /role: planner/i,
+      /chapter-by-chapter outline/i,
+      /write plans into an outline file \(type "outline"\)/i,
+      /one entry per chapter\/episode with its goal, conflict and turn/i,
+      /do not write chapter prose/i,
+    ],
+  },
+  {
+    agent: 'hook_designer',
+    phrases: [
+      /role: hook designer/i,
+      /chapter-end hooks, reversals and suspense beats/i,
+      /save hook designs into a setting file \(type "setting"\)/i,
+      /do not write chapter prose/i,
+    ],
+  },
+  {
+    agent: 'writer',
+    phrases: [
+      /role: writer/i,
+      /consistent with the outline, characters and settings/i,
+      /each chapter is its own draft file \(type "draft"; screenplays: "script"\)/i,
+      /match the author's requested length and style/i,
+      /do not plan the rest of the book unless asked/i,
+    ],
+  },
+  {
+    agent: 'quality_reviewer',
+    phrases: [
+      /role: quality reviewer/i,
+      /against the author's request, the outline and the length requirements/i,
+      /you cannot change files/i,
+      /"Verdict: pass" or "Verdict: revise"/,
+      /you write the one summary the author sees for this turn/i,
+      /if the writer left a question for the author, include it verbatim/i,
+    ],
+  },
+];
+
+describe('role prompts', () => {
+  test.each(ROLES)('the $agent is sent its role', ({ agent, phrases }) => {
+    const sent = rolePrompt(agent);
+    for (const p of phrases) expect(sent).toMatch(p);
+  });
+
+  test('no agent is sent another role’s instructions', () => {
+    for (const { agent } of ROLES)
+      for (const other of ROLES.filter((r) => r.agent !== agent))
+        expect(rolePrompt(agent)).not.toMatch(other.phrases[0]!);
+  });
+});
+
+describe('router prompt', () => {
+  const sent = buildRouterSystemPrompt();
+
+  test('asks for one JSON object with the six routing fields and nothing else', () => {
+    expect(sent).toMatch(/answer with one json object and nothing else/i);
+    for (const field of ['current_agent', 'workflow_plan', 'workflow_agents', 'write_content', 'read_only', 'scope'])
+      expect(sent).toContain(`"${field}"`);
+  });
+
+  test('asks for the scope in at most 40 characters', () => {
+    expect(sent).toMatch(/"scope": "[^"]*<= 40 characters"/);
+  });
+
+  test('names the five plans and the agents of each', () => {
+    expect(sent).toMatch(/quick = writer/);
+    expect(sent).toMatch(/standard = planner → writer/);
+    expect(sent).toMatch(/full = planner → hook_designer → writer/);
+    expect(sent).toMatch(/hook_focus = hook_designer → writer/);
+    expect(sent).toMatch(/review_only = quality_reviewer/);
+  });
+
+  test('says when write_content is false and read_only true', () => {
+    expect(sent).toMatch(/write_content is false when the author did not ask for prose/i);
+    expect(sent).toMatch(/read_only is true when the author only asks a question or wants feedback without changes/i);
+  });
+
+  test('tells an answer to a follow-up question from a yes to a proposed next step', () => {
+    expect(sent).toMatch(/answering a follow-up question[^\n]*keep every field of the previous routing/i);
+    expect(sent).toMatch(/confirming a proposed next step[^\n]*route to the proposed step/i);
+    expect(sent).toMatch(/never the scope just delivered/i);
+    expect(sent).toMatch(/do not keep read_only=true, write_content=false or the previous scope/i);
   });
 });

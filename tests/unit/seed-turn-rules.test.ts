@@ -3,11 +3,21 @@
  * the outline coverage repair), when the writer's chat is held, and a routing decision that
  * nothing can change once the turn has taken it.
  */
-import { freshRunFacts, REVIEW_GATE_OFF, reviewGateOff } from '../../src/workflows/decide';
+import {
+  type Decision,
+  decideAfterRun,
+  freshRunFacts,
+  REVIEW_GATE_OFF,
+  reviewGateOff,
+} from '../../src/workflows/decide';
+import { heldTextMove, settleHeldText } from '../../src/workflows/held-text';
+import type { TurnActivities } from '../../src/workflows/activities-proxy';
+import type { WorkAgent } from '../../src/core/plans';
 import { type ChatHoldFacts, holdsWriterChat } from '../../src/workflows/chat-hold';
 import { freezeRouting, TurnRunState } from '../../src/workflows/turn-state';
-import type { PreparedTurn, ToolOutcome, TurnInput } from '../../src/core/turn/turn-types';
+import type { PreparedTurn, RunKind, ToolOutcome, TurnInput } from '../../src/core/turn/turn-types';
 import type { RoutingDecision } from '../../src/core/plans';
+import type { UsageData } from '../../src/core/events';
 import { routing } from '../helpers/rule-fixtures';
 
 const input = (over: Partial<TurnInput['settings']> = {}): TurnInput => ({
@@ -225,5 +235,148 @@ describe('a routing decision is frozen once the turn takes it', () => {
       r.notes[0] = 'x';
     };
     expect(typeof typeChecks).toBe('function');
+  });
+});
+
+describe('held writer text: what the next move makes of it', () => {
+  const tinyUsage: UsageData = { promptTokens: 1, completionTokens: 1, totalTokens: 2, source: 'estimate', model: 'm' };
+  const run = (agent: WorkAgent, kind: RunKind): Decision => ({ action: 'run', agent, kind, remaining: [], note: '' });
+
+  test('kept for the writer going on, dropped for the reviewer, released before another agent speaks, at the end otherwise', () => {
+    expect(heldTextMove(run('writer', 'continuation'))).toBe('keep');
+    expect(heldTextMove(run('writer', 'empty_file_repair'))).toBe('keep');
+    expect(heldTextMove(run('quality_reviewer', 'review_gate'))).toBe('drop');
+    expect(heldTextMove(run('quality_reviewer', 'explicit'))).toBe('drop');
+    expect(heldTextMove(run('planner', 'explicit'))).toBe('release');
+    expect(heldTextMove(run('hook_designer', 'planned'))).toBe('release');
+    expect(heldTextMove(run('writer', 'explicit'))).toBe('release');
+    expect(heldTextMove({ action: 'complete' })).toBe('atTurnEnd');
+    const stop: Decision = {
+      action: 'stop',
+      status: 'awaiting_author',
+      reason: 'question_to_author',
+      message: '?',
+      resume: null,
+    };
+    expect(heldTextMove(stop)).toBe('atTurnEnd');
+  });
+
+  test('released before another agent: one releaseHeldText call publishes the held runs, listed as held until it has run', async () => {
+    const writerFirst = routing({ current_agent: 'writer', workflow_plan: 'standard', workflow_agents: ['planner'] });
+    const st = startedTurn(writerFirst, { reviewWordThreshold: 300 });
+    st.apply({ type: 'stepStarted', holdChat: true });
+    st.apply({ type: 'modelAnswered', text: 'held', usage: tinyUsage });
+    expect(st.heldRuns).toEqual([1]);
+    const calls: unknown[] = [];
+    const acts = {
+      short: {
+        releaseHeldText: async (args: unknown) => {
+          // The text is still listed as held while the activity runs: a turn that fails meanwhile publishes it at finalize.
+          calls.push({ args, heldWhileReleasing: [...st.heldRuns] });
+        },
+      },
+    } as unknown as TurnActivities;
+    await settleHeldText(st, acts, run('planner', 'explicit'));
+    expect(calls).toEqual([{ args: { turnId: 't1', runs: [1], slot: 1, agent: 'writer' }, heldWhileReleasing: [1] }]);
+    expect(st.heldRuns).toEqual([]);
+    expect(st.releaseAtFinalize).toEqual([]);
+    expect(st.shownText).toBe(true);
+    expect(st.heldText).toBe(false);
+  });
+
+  test('kept, dropped or left to finalize: no release activity runs', async () => {
+    const acts = {
+      short: {
+        releaseHeldText: async () => {
+          throw new Error('no release expected');
+        },
+      },
+    } as unknown as TurnActivities;
+    const heldTurn = () => {
+      const st = startedTurn(routing({ current_agent: 'writer', workflow_agents: [] }), { reviewWordThreshold: 300 });
+      st.apply({ type: 'stepStarted', holdChat: true });
+      st.apply({ type: 'modelAnswered', text: 'held', usage: tinyUsage });
+      return st;
+    };
+    const kept = heldTurn();
+    await settleHeldText(kept, acts, run('writer', 'continuation'));
+    expect(kept.heldRuns).toEqual([1]);
+    const dropped = heldTurn();
+    await settleHeldText(dropped, acts, run('quality_reviewer', 'review_gate'));
+    expect(dropped).toMatchObject({ heldRuns: [], releaseAtFinalize: [], shownText: false });
+    const ended = heldTurn();
+    await settleHeldText(ended, acts, { action: 'complete' });
+    expect(ended).toMatchObject({ heldRuns: [], releaseAtFinalize: [1], shownText: true });
+  });
+});
+
+describe('the review gate counts successful writes only', () => {
+  const writerOnly = routing({ current_agent: 'writer', workflow_plan: 'quick', workflow_agents: [] });
+  const draftWrite = (over: Partial<ToolOutcome>): ToolOutcome => ({
+    name: 'edit_file',
+    ok: true,
+    fileId: 'd'.repeat(24),
+    fileType: 'draft',
+    title: 'Chapter 1',
+    op: 'edited',
+    bodyWords: 900,
+    ...over,
+  });
+  const writerFacts = freshRunFacts('writer', 'initial');
+
+  test('a writer whose writes all fail has no body words this turn, and no review follows', () => {
+    const st = startedTurn(writerOnly, { reviewWordThreshold: 300 });
+    st.apply({
+      type: 'toolFinished',
+      agent: 'writer',
+      outcome: draftWrite({ ok: false, errorType: 'anchor_not_found', message: 'anchor not found' }),
+    });
+    st.apply({
+      type: 'toolFinished',
+      agent: 'writer',
+      outcome: draftWrite({ name: 'create_file', op: 'created', ok: false, errorType: 'invalid_input' }),
+    });
+    st.apply({
+      type: 'bodySaved',
+      agent: 'writer',
+      saved: draftWrite({ name: 'file_stream', ok: false, errorType: 'stale_content' }),
+      capture: { fileId: 'd'.repeat(24), closed: true, chars: 4000 },
+    });
+    const s = st.decideState('initial', writerFacts, prepared);
+    expect(s.bodyWordsThisTurn).toBe(0);
+    expect(st.delivered).toEqual([]);
+    expect(decideAfterRun(writerFacts, s).decision).toEqual({ action: 'complete' });
+  });
+
+  test('the same write succeeding counts its words and starts the review', () => {
+    const st = startedTurn(writerOnly, { reviewWordThreshold: 300 });
+    st.apply({ type: 'toolFinished', agent: 'writer', outcome: draftWrite({}) });
+    const s = st.decideState('initial', writerFacts, prepared);
+    expect(s.bodyWordsThisTurn).toBe(900);
+    expect(decideAfterRun(writerFacts, s).decision).toMatchObject({
+      action: 'run',
+      agent: 'quality_reviewer',
+      kind: 'review_gate',
+    });
+  });
+});
+
+describe('one failure breaker for the whole turn', () => {
+  const failing: ToolOutcome = { name: 'query_files', ok: false, errorType: 'invalid_input', message: 'bad query' };
+
+  test('two identical failures in one run and the same failure in the next run trip it', () => {
+    const st = startedTurn(routing({ current_agent: 'planner', workflow_agents: ['writer'] }));
+    st.apply({ type: 'toolFinished', agent: 'planner', outcome: failing });
+    st.apply({ type: 'toolFinished', agent: 'planner', outcome: failing });
+    expect(st.tripped).toBeNull();
+    st.apply({ type: 'decided', kind: 'initial', decision: { action: 'complete' }, blockedHandoff: null });
+    st.apply({
+      type: 'runStarted',
+      next: { agent: 'writer', kind: 'planned', note: '', remaining: [] },
+      from: 'planner',
+    });
+    expect(st.run).toBe(2);
+    st.apply({ type: 'toolFinished', agent: 'writer', outcome: failing });
+    expect(st.tripped).toMatchObject({ reason: 'tool_failure_circuit_open' });
   });
 });

@@ -102,6 +102,23 @@ test('the router request names its model, asks for temperature 0 and caps its an
   expect(writer!.max_tokens).toBeUndefined();
 });
 
+test('the router request carries no tools: it only classifies, and its answer is the one routing decision', async () => {
+  const { sessionId } = await createProjectAndSession(h);
+  h.model.reset();
+  h.model.script([router({ current_agent: 'writer', workflow_plan: 'quick' }), say('writer', 'Done.')]);
+  await runTurn(h, sessionId, 'Write the opening scene of the heist');
+  const bodyOf = (agent: string) => h.model.requests.find((r) => r.agent === agent)?.body as Record<string, unknown>;
+  const sent = bodyOf('router');
+  expect(sent).not.toHaveProperty('tools');
+  expect(sent).not.toHaveProperty('tool_choice');
+  expect(sent).not.toHaveProperty('parallel_tool_calls');
+  // Only a system prompt and the author's message: no tool turns either.
+  expect((sent.messages as { role: string }[]).map((m) => m.role)).toEqual(['system', 'user']);
+  // The same request shape for an agent does carry tools: the check can tell.
+  expect((bodyOf('writer').tools as unknown[]).length).toBeGreaterThan(0);
+  expect(h.model.requests.filter((r) => r.agent === 'router')).toHaveLength(1);
+});
+
 test("the router's model: ROUTER_MODEL, else a small model on OpenAI's API, else the agents' model", () => {
   const on = (env: Partial<Parameters<typeof routerModelOf>[0]>) =>
     routerModelOf({ OPENAI_MODEL: 'gpt-4o', ...env } as Parameters<typeof routerModelOf>[0]);

@@ -1,7 +1,8 @@
 /**
  * Rules of a turn on real services with the scripted offline model: the outline coverage
  * repair when the outline saved this turn holds only part of the plan posted in chat, the
- * writer's chat hold (held only once a review is likely, on every plan whose review gate is on), and a
+ * writer's chat hold (held only once a review is likely, on every plan whose review gate is on), the
+ * review gate counting only the words written into drafts, and a
  * read-only turn that still updates the project while refusing every file write.
  */
 import {
@@ -98,6 +99,50 @@ test('held chat on the quick plan too: its review gate sends a long chapter to t
   expect(await heldStep(turnId, 'QUICK-NOTE')).toBe(true);
   expect(chatText(events)).not.toContain('QUICK-NOTE');
   expect(chatText(events)).toContain('Verdict: pass.');
+});
+
+test('the review gate counts only draft words: a long card, setting and outline, and a long chat reply, send nothing to review', async () => {
+  const { sessionId, projectId } = await createProjectAndSession(h);
+  const outline = await api<{ id: string }>(h, 'POST', '/api/v1/files', {
+    projectId,
+    type: 'outline',
+    title: 'Outline',
+    content: 'Chapter 1: the harbour.',
+  });
+  expect(outline.status).toBe(201);
+  h.model.script([
+    router({ current_agent: 'writer', workflow_plan: 'quick' }),
+    call('writer', 'create_file', { type: 'character', title: 'Mara', content: words(400, 'keeper') }),
+    call('writer', 'edit_file', { id: outline.body.id, operation: 'append', text: words(400, 'beat') }),
+    // The setting's body streams in the run's last answer, the long chat reply after it.
+    ...streamFile(
+      'writer',
+      'The harbour town',
+      words(400, 'harbour'),
+      'setting',
+      `\nCHAT-NOTE: ${words(400, 'lantern')}`,
+    ),
+  ]);
+  // 1,600 words of cards, setting, outline and chat, at a threshold of 300: none of them is the story's text.
+  const { outcome, events, turnId } = await runTurn(h, sessionId, 'Set up Mara, the harbour town and the outline');
+  expect(outcome.status).toBe('completed');
+  expect(agentsSelected(events)).toEqual(['writer']);
+  expect(ofType(events, 'tool_result').map((e) => [e.data.name, e.data.ok])).toEqual([
+    ['create_file', true],
+    ['edit_file', true],
+    ['create_file', true],
+  ]);
+  const files = await h.runtime.models.File.find({ projectId }).lean();
+  expect(files.map((f) => [f.type, f.words >= 400])).toEqual(
+    expect.arrayContaining([
+      ['outline', true],
+      ['character', true],
+      ['setting', true],
+    ]),
+  );
+  // Never held: no review could follow, so the writer's reply reached the author as it was written.
+  expect(await heldStep(turnId, 'CHAT-NOTE')).toBe(false);
+  expect(chatText(events)).toContain('CHAT-NOTE');
 });
 
 test('read-only turn: update_project succeeds and changes the project; create, edit and delete of files are refused', async () => {

@@ -208,7 +208,10 @@ export async function createFile(ctx: ToolContext, args: ToolArgs<'create_file'>
 }
 
 /** The edit applied to `current`, and the span of `current` it replaces (for author_edits_touched). */
-function applyEdit(current: string, args: ToolArgs<'edit_file'>): { next: string; span: [number, number] | null } {
+export function applyEdit(
+  current: string,
+  args: ToolArgs<'edit_file'>,
+): { next: string; span: [number, number] | null } {
   const text = args.text ?? '';
   const at = args.anchor ? current.indexOf(args.anchor) : -1;
   const anchorSpan: [number, number] = [at, at + (args.anchor?.length ?? 0)];
