@@ -18,10 +18,11 @@ import {
   type FileOrder,
   type Target,
 } from './orders';
-import type { MessageReading, ReadSentence } from './reading';
+import { withSpacedClauses, type MessageReading, type ReadSentence } from './reading';
 import { orderStands } from './order-checks';
 import { isQuestionSentence } from './utterance';
 import * as W from './order-words';
+import { simplified } from './traditional';
 
 export type AuthorAction = FileAction;
 
@@ -41,7 +42,7 @@ interface FileRef {
 
 /** Whether a target names this file. */
 function names(target: Target, file: FileRef, unitKind: string | null): boolean {
-  if (target.kind === 'title') return target.title === file.title;
+  if (target.kind === 'title') return target.title === simplified(file.title);
   if (target.kind === 'pointer' || target.kind === 'rest') return false;
   const unit = unitOfTitle(file.title);
   if (!unit) return false;
@@ -62,8 +63,9 @@ function names(target: Target, file: FileRef, unitKind: string | null): boolean 
 function sharesNumber(file: FileRef, titles: readonly string[]): boolean {
   const unit = unitOfTitle(file.title);
   if (!unit) return false;
+  const own = simplified(file.title);
   return titles.some((t) => {
-    const u = t !== file.title ? unitOfTitle(t) : null;
+    const u = t !== own ? unitOfTitle(t) : null;
     return u?.kind === unit.kind && u.n === unit.n;
   });
 }
@@ -199,11 +201,30 @@ const PURPOSE =
 const givesPurpose = (c: ReadSentence['clauses'][number]): boolean =>
   PURPOSE.test(c.text) || /^(?:so|because|since|因为|所以)$/iu.test(c.sep);
 
+/**
+ * A part of a file named with its place or its count ("the last three paragraphs", "just the
+ * ending", "最后三段", "后半段"): beside a whole-file order it says the order may be about that
+ * part only ("delete chapter 5, the last three paragraphs"), so none of the sentence's orders
+ * stands. A part said with a demonstrative and a verdict ("那段写得太水") is a reason, not a place.
+ */
+const PART_EN =
+  /\b(?:(?:first|last|final|opening|closing|middle|next|\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of)\s+)+(?:paragraphs?|lines?|sentences?|pages?|scenes?|sections?|parts?|bits?)\b|\b(?:only|just)\s+(?:the\s+)?(?:\w+\s+)?(?:ending|opening|beginning|end|start|middle|intro|climax|half|paragraphs?|lines?|sentences?|pages?|scenes?|sections?|parts?|bits?)\b|\b(?:first|second|last|back|front)\s+half\b|\b(?:paragraphs?|lines?|pages?)\s+\d+/iu;
+const PART_ZH =
+  /(?:最后|最前|开头|结尾|末尾|前|后|头|末|中间)(?:[一二两三四五六七八九十几\d]+)(?:段|句|行|页|节|场|幕|章节)|(?:前|后|上|下)半(?:段|部分|章)?|(?:最后|开头|结尾|末尾)(?:那|这)?(?:一)?(?:段|句|行|页|场|幕|部分)|第[一二三四五六七八九十\d]+(?:段|句|行|页)/u;
+/** Words that say the whole after all ("not just the ending", "from the first line to the last", "从头到尾"). */
+const WHOLE_AFTER_ALL =
+  /\bnot\s+(?:just|only)\b|\bfrom\s+the\s+(?:first|opening)\b.*\bto\s+the\s+(?:last|final|end)\b|从头到尾|从第一[句行段]到最后/iu;
+const namesAPart = (c: ReadSentence['clauses'][number]): boolean =>
+  (PART_EN.test(c.text) || PART_ZH.test(c.text)) && !WHOLE_AFTER_ALL.test(c.text);
+
 /** Every order of the message that stands, with where it was read. */
 function standingOrders(reading: MessageReading, titles: readonly string[]): Standing[] {
   const out: Standing[] = [];
   reading.sentences.forEach((sentence, si) => {
-    const orders = sentence.clauses.map((c) => fileOrdersOf(c, titles));
+    const first = sentence.clauses.map((c) => fileOrdersOf(c, titles));
+    // Beside another order, a topic with its verb and 了 is one more order ("序章删了，大纲重写").
+    const series = first.some((o) => o.length > 0);
+    const orders = first.map((o, i) => (o.length || !series ? o : fileOrdersOf(sentence.clauses[i]!, titles, true)));
     const excepts = sentence.clauses.map((c, i) => (orders[i]!.length ? null : exceptionClauseOf(c, titles)));
     // A clause that keeps something and is not a complete exception makes the sentence's orders
     // partial ("rewrite chapter 8 but keep the opening scene"): none of them stands.
@@ -250,8 +271,12 @@ function standingOrders(reading: MessageReading, titles: readonly string[]): Sta
     );
     const lastOrder = orders.reduce((last, o, i) => (o.length ? i : last), -1);
     if (lastOrder >= 0 && accounted.slice(lastOrder + 1).some((ok) => !ok)) return;
+    const firstOrder = orders.findIndex((o) => o.length > 0);
+    if (firstOrder >= 0 && sentence.clauses.some((c, i) => i > firstOrder && !orders[i]!.length && namesAPart(c)))
+      return;
     orders.forEach((clauseOrders, ci) => {
-      if (!clauseOrders.length || !orderStands(reading, si, ci, (s) => sentenceNames(s, titles))) return;
+      if (!clauseOrders.length || !orderStands(reading, si, ci, (s) => sentenceNames(s, titles), undefined, titles))
+        return;
       for (const order of clauseOrders)
         out.push({
           order: { ...order, except: [...order.except, ...exceptFor(order.action)] },
@@ -323,10 +348,12 @@ function ordinalsResolved(except: readonly Target[], targets: readonly Target[])
 
 /** The files of `files` the message authorises this action on (the message read once for all of them). */
 export function authorisedFiles<F extends FileRef>(scope: AuthorScope, files: F[], action: AuthorAction): F[] {
-  const titles = [...new Set([...files.map((f) => f.title), ...(scope.titles ?? [])])];
-  const orders = standingOrders(scope.reading, titles);
-  const kept = keptFiles(scope.reading, titles).filter((k) => k.only === null || k.only === action);
-  const namesAny = scope.reading.sentences.some((s) => sentenceNames(s, titles));
+  // The message is read in simplified characters; so are the titles it is matched against ("後記" is named by "后记" and "後記").
+  const titles = [...new Set([...files.map((f) => f.title), ...(scope.titles ?? [])].map(simplified))];
+  const reading = withSpacedClauses(scope.reading, titles);
+  const orders = standingOrders(reading, titles);
+  const kept = keptFiles(reading, titles).filter((k) => k.only === null || k.only === action);
+  const namesAny = reading.sentences.some((s) => sentenceNames(s, titles));
   const out = new Set<F>();
   for (const { order: read, sentence, ci, at } of orders) {
     if (read.action !== action) continue;
@@ -344,7 +371,7 @@ export function authorisedFiles<F extends FileRef>(scope: AuthorScope, files: F[
     let targets = order.targets;
     if (order.implicit || targets.some((t) => t.kind === 'pointer')) {
       // Pointing: at the topic just named, or at the open file when the message names none.
-      const topic = topicOf(scope.reading, sentence, ci, titles);
+      const topic = topicOf(reading, sentence, ci, titles);
       if (topic) targets = [...targets.filter((t) => t.kind !== 'pointer'), ...topic];
       else if (!namesAny && scope.focusFileId) {
         const focus = files.find((f) => f.id === scope.focusFileId);

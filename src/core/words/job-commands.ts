@@ -7,9 +7,9 @@
 import { chapterRange, jobStatusWord, jobWords } from '../author-words';
 import { findUnitRefs } from './numerals';
 import { orderStands } from './order-checks';
-import { VOIDS } from './order-words';
-import { bareJobVerbOf, jobOrderOf, mentionsJobControl, namesJob, type JobAction } from './orders';
-import type { MessageReading, ReadSentence } from './reading';
+import { JOB_RESTATED, VOIDS } from './order-words';
+import { bareJobVerbOf, bareResumeOf, jobOrderOf, mentionsJobControl, namesJob, type JobAction } from './orders';
+import { withSpacedClauses, type MessageReading, type ReadSentence } from './reading';
 import { isConfirmation } from './proposals';
 import type { JobOffer } from './routing';
 
@@ -71,7 +71,9 @@ const tooLong = (text: string): boolean => Array.from(text.trim()).length > 240;
  * "能不能帮我把任务取消了？"), gives no order: {@link jobQuestionOf} asks the author instead.
  * "How is the job going?" is a status request (it changes nothing).
  */
-export function jobCommandOf(reading: MessageReading): JobCommand | null {
+export function jobCommandOf(message: MessageReading): JobCommand | null {
+  // "任务先暂停 我要改大纲": a space between Chinese words ends a clause, as a comma does.
+  const reading = withSpacedClauses(message);
   const text = reading.text;
   if (!text.trim() || tooLong(text)) return null;
   // A chapter is writing, not a job: "stop chapter 3 here" or "continue chapter 4" name no job and
@@ -81,8 +83,11 @@ export function jobCommandOf(reading: MessageReading): JobCommand | null {
     for (const [ci, clause] of sentence.clauses.entries()) {
       // An order whole in its clause, or a bare verb right after a clause about the job ("任务不要了，取消掉").
       const prev = sentence.clauses[ci - 1];
-      const action = jobOrderOf(clause)?.action ?? (prev && namesJob(prev) ? bareJobVerbOf(clause) : null);
-      if (!action) continue;
+      const action =
+        jobOrderOf(clause)?.action ??
+        (prev && namesJob(prev) ? bareJobVerbOf(clause) : null) ??
+        (bareResumeOf(clause) ? 'resume' : null);
+      if (!action || saysOtherwise(sentence, ci, action)) continue;
       if (orderStands(reading, si, ci, aboutAUnit, THAT_JOB)) return { action, jobId };
       const paused = action === 'pause' ? pauseBeforeWait(reading, si, ci) : null;
       if (paused && orderStands(paused, si, ci, aboutAUnit, THAT_JOB)) return { action, jobId };
@@ -95,6 +100,21 @@ export function jobCommandOf(reading: MessageReading): JobCommand | null {
     return { action: 'status', jobId };
   if (BARE_STATUS.test(text.trim())) return { action: 'status', jobId };
   return null;
+}
+
+/**
+ * A later clause of the sentence that says what another command would ("暂停任务 接着写": pause,
+ * then "go on writing"): the author says two things at once, so neither is an order.
+ */
+function saysOtherwise(sentence: ReadSentence, ci: number, action: JobAction): boolean {
+  const bare = (text: string): string => text.replace(/[\s\p{P}\p{S}]+/gu, '').toLowerCase();
+  return sentence.clauses
+    .slice(ci + 1)
+    .some((c) =>
+      (Object.keys(JOB_RESTATED) as JobAction[]).some(
+        (other) => other !== action && JOB_RESTATED[other].some((p) => bare(c.text).startsWith(p)),
+      ),
+    );
 }
 
 /** A wait that puts off only what comes after it: talking, deciding or going on later ("等我看完第三章再说"). */

@@ -27,7 +27,7 @@ function eatJobVerb(c: Cursor): JobAction | null {
 
 /** The job, by name or by its id (24 hex). */
 function eatJobNoun(c: Cursor): boolean {
-  if (c.eat(W.JOB_NOUN_EN) ?? c.eat(W.JOB_NOUN_ZH)) {
+  if (c.eat(W.JOB_NOUN_EN) ?? c.eat(W.JOB_NOUN_ZH) ?? eatDescribedJob(c)) {
     // A job id is 24 hex digits, which the tokeniser cuts into numbers and letters: read them back together.
     let hex = '';
     let j = c.i;
@@ -41,6 +41,24 @@ function eatJobNoun(c: Cursor): boolean {
     return true;
   }
   return false;
+}
+
+/**
+ * The job named with words that say how it runs: DET? DESCRIBER{1,2} NOUN ("the running job", "the
+ * auto-write job", "自动写作任务"). Null (cursor unmoved) otherwise.
+ */
+function eatDescribedJob(c: Cursor): string | null {
+  const mark = c.i;
+  for (const list of [W.JOB_DESCRIBED_EN, W.JOB_DESCRIBED_ZH]) {
+    c.i = mark;
+    c.eat(list.det);
+    let described = 0;
+    while (described < 2 && c.eat(list.words)) described++;
+    const noun = described ? c.eat(list.nouns) : null;
+    if (noun) return noun;
+  }
+  c.i = mark;
+  return null;
 }
 
 /**
@@ -87,6 +105,19 @@ export function bareJobVerbOf(clause: ReadClause): JobAction | null {
   if (!action) return null;
   c.skip(W.JOB_CLOSE, ['掉', 'it', 'that']);
   return c.done ? action : null;
+}
+
+/**
+ * "Please resume", "unpause it", "resume writing": verbs that in a writing room can only mean the job,
+ * whole in their clause, are a resume without the job's name. "Continue" and "恢复" are left out: they
+ * go on with a chapter or restore a file as often.
+ */
+export function bareResumeOf(clause: ReadClause): boolean {
+  const c = new Cursor(tokensOf(clause, []));
+  c.skip(W.LEAD_EN);
+  if (!c.eat(['resume', 'unpause'])) return false;
+  c.skip(W.JOB_CLOSE, ['it', 'writing', 'the writing', 'generating']);
+  return c.done;
 }
 
 /** Whether a clause names the job ("任务不要了", "the job is wrong"). */

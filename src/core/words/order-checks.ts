@@ -62,8 +62,27 @@ function quoted(reading: MessageReading, clause: ReadSentence['clauses'][number]
 }
 
 /** A sentence that asks, supposes, waits or trails off carries no order. */
-export function sentenceCarriesOrders(s: ReadSentence): boolean {
-  return !isQuestionSentence(s) && !isConditionalSentence(s.text) && !WAITS.test(s.text) && !trailsOff(s);
+export function sentenceCarriesOrders(s: ReadSentence, titles: readonly string[] = []): boolean {
+  const text = maskTitles(s.text, titles);
+  return !isQuestionSentence({ ...s, text }) && !isConditionalSentence(text) && !WAITS.test(text) && !trailsOff(s);
+}
+
+/**
+ * The text with the project's titles blanked (offsets kept): a title's own words ("作者的话", "What
+ * If") name a file; they never make its sentence a question, a condition or a wait. A title is
+ * blanked with a word, not spaces, so that what follows it does not open the sentence ("Notes is
+ * obsolete" must not read as a question opening on "is").
+ */
+export function maskTitles(text: string, titles: readonly string[]): string {
+  let out = text;
+  for (const t of [...titles].sort((a, b) => b.length - a.length)) {
+    if (!t.trim()) continue;
+    const lower = out.toLowerCase();
+    const want = t.toLowerCase();
+    for (let at = lower.indexOf(want); at >= 0; at = lower.indexOf(want, at + want.length))
+      out = out.slice(0, at) + 'x'.repeat(want.length) + out.slice(at + want.length);
+  }
+  return out;
 }
 
 /**
@@ -78,9 +97,10 @@ export function orderStands(
   ci: number,
   namesOther: (s: ReadSentence) => boolean,
   notATakeBack?: RegExp,
+  titles: readonly string[] = [],
 ): boolean {
   const sentence = reading.sentences[si]!;
-  if (!sentenceCarriesOrders(sentence)) return false;
+  if (!sentenceCarriesOrders(sentence, titles)) return false;
   if (sentence.clauses.slice(0, ci + 1).some((c) => LATER.test(c.text) || UNTIL.test(c.text))) return false;
   const wordsOf = (text: string): number =>
     text.split(/[\s\p{P}]+/u).filter(Boolean).length + (text.match(/\p{Script=Han}/gu)?.length ?? 0) / 2;
@@ -88,6 +108,7 @@ export function orderStands(
     return false;
   const clause = sentence.clauses[ci]!;
   if (quoted(reading, clause)) return false;
+  // Voids are read in titles too: a take-back that happens to be a title's words still asks.
   if (lastVoidEnd(reading.text, notATakeBack) > clause.start) return false;
   const later = reading.sentences.slice(si + 1);
   if (later.some((s) => NO_OPENING.test(s.clauses[0]?.text ?? ''))) return false;

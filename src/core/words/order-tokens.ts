@@ -92,6 +92,23 @@ function titleAliases(titles: readonly string[]): [string, string][] {
   );
 }
 
+/**
+ * A Han token that opens with the rest of a name and goes on with a phrase of the grammar ("一删" after
+ * "附录" when the name is "附录一"): the two halves, or null. Only a grammar phrase may follow, so a
+ * longer name ("附录一家谱" against "附录一") is never cut.
+ */
+function splitAtName(tok: Tok, rest: string, lexicon?: readonly string[]): [Tok, Tok] | null {
+  if (!tok.word || !rest || tok.key.length <= rest.length || !tok.key.startsWith(rest)) return null;
+  if (!/^\p{Script=Han}+$/u.test(tok.key)) return null;
+  const tail = tok.key.slice(rest.length);
+  if (!(lexicon ?? ZH_LEXICON).includes(tail) && !lexiconCut(tail, lexicon)) return null;
+  const cut = tok.start + rest.length;
+  return [
+    { ...tok, text: rest, key: rest, word: { ...tok.word, text: rest, end: cut }, end: cut },
+    { ...tok, text: tail, key: tail, word: { ...tok.word, text: tail, start: cut }, start: cut },
+  ];
+}
+
 /** The clause's tokens, with the words that spell a title (whole words only) merged into one. */
 export function tokensOf(clause: ReadClause, titles: readonly string[], lexicon?: readonly string[]): Tok[] {
   const toks: Tok[] = clause.words.flatMap((w) => {
@@ -122,6 +139,15 @@ export function tokensOf(clause: ReadClause, titles: readonly string[], lexicon?
       const want = norm(name);
       let acc = '';
       for (let j = i; j < toks.length && acc.length < want.length; j++) {
+        const split = splitAtName(toks[j]!, want.slice(acc.length), lexicon);
+        if (split && acc + split[0].key === want) {
+          // The segmenter glued the title's last character to the word after it ("附录/一删/了"): cut there.
+          out.push({ text: title, key: want, word: null, title, start: toks[i]!.start, end: split[0].end });
+          toks.splice(j, 1, split[0], split[1]);
+          i = j + 1;
+          merged = true;
+          break;
+        }
         acc += toks[j]!.key;
         if (acc === want && !nameGoesOn(toks[j]!, toks[j + 1])) {
           out.push({ text: title, key: want, word: null, title, start: toks[i]!.start, end: toks[j]!.end });

@@ -84,6 +84,8 @@ export const LEAD_ZH = [
   '亲',
   '宝',
   '请',
+  // Cantonese "please".
+  '唔该',
   '请你',
   '劳驾',
   '烦请',
@@ -178,7 +180,9 @@ export const DELETE_ZH = [
   '清除',
   '清掉',
   '砍掉',
+  '砍',
   '干掉',
+  '毙掉',
   '作废',
   '拿掉',
 ];
@@ -229,8 +233,39 @@ export const PURPOSE_NOT_EN = [
   'that',
 ];
 
+/** Leads that ask the agent to do it ("帮我", "麻烦"): after one, a verb with 了 is a request, not a report. */
+export const REQUEST_LEAD_ZH = [
+  '请',
+  '请你',
+  '唔该',
+  '劳驾',
+  '烦请',
+  '有劳',
+  '恳请',
+  '麻烦',
+  '麻烦你',
+  '帮我',
+  '你帮我',
+  '帮忙',
+  '给我',
+  '你给我',
+  '拜托',
+];
+
 /** Verbs of a whole-file rewrite ("write … from scratch" and "start … over" are read as phrases around the object). */
-export const REWRITE_EN = ['rewrite', 're-write', 'redo', 're-do'];
+export const REWRITE_EN = [
+  'rewrite',
+  're-write',
+  'redo',
+  're-do',
+  // The order said as the work it asks for ("full rewrite of the Outline"): only with a word that makes it whole.
+  'full rewrite of',
+  'a full rewrite of',
+  'complete rewrite of',
+  'a complete rewrite of',
+  'total rewrite of',
+  'a total rewrite of',
+];
 export const REWRITE_ZH = [
   '重寫',
   '重新寫',
@@ -546,6 +581,8 @@ export const ADVERB_ZH = [
 export const PARTICLE_ZH = [
   '掉',
   '了',
+  // Cantonese 了.
+  '咗',
   '吧',
   '啊',
   '呀',
@@ -797,6 +834,39 @@ export const JOB_NOUN_ZH = [
   '整个任务',
   '后台任务',
 ];
+/**
+ * What may describe the job before its noun ("the running job", "the auto-write job", "自动写作任务"):
+ * words that say which job it is by how it runs, never by a chapter or another file.
+ */
+export const JOB_DESCRIBED_EN = {
+  det: ['the', 'this', 'that', 'my', 'our'],
+  words: [
+    'running',
+    'current',
+    'active',
+    'ongoing',
+    'background',
+    'auto-write',
+    'auto-writing',
+    'autowrite',
+    'auto',
+    'automatic',
+    'writing',
+    'drafting',
+    'chapter-writing',
+    'long',
+    'big',
+    'whole',
+    'entire',
+    'batch',
+  ],
+  nouns: ['job', 'run', 'generation', 'batch'],
+};
+export const JOB_DESCRIBED_ZH = {
+  det: ['这个', '那个', '我的', '现在的', '正在跑的', '正在运行的', '在跑的', '当前的'],
+  words: ['自动', '自动写作', '写作', '自动写', '后台', '批量', '生成', '长', '整个', '续写', '连载'],
+  nouns: ['任务', '任務'],
+};
 export const PAUSE_EN = ['pause', 'suspend', 'hold'];
 export const PAUSE_ZH = ['暫停', '暂停', '停一下', '先停', '挂起', '停一停'];
 export const RESUME_EN = ['resume', 'unpause', 'continue', 'carry on with'];
@@ -866,6 +936,8 @@ export const STEP_VERBS = {
     '开写',
     '写下去',
     '接着',
+    '起草',
+    '草拟',
   ],
   edit: [
     'edit',

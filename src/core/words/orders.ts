@@ -16,7 +16,15 @@ import { Cursor, tokensOf } from './order-tokens';
 import { eatException, eatTargets, type Target } from './order-targets';
 
 export type { Target } from './order-targets';
-export { bareJobVerbOf, jobOrderOf, mentionsJobControl, namesJob, type JobAction, type JobOrder } from './job-orders';
+export {
+  bareJobVerbOf,
+  bareResumeOf,
+  jobOrderOf,
+  mentionsJobControl,
+  namesJob,
+  type JobAction,
+  type JobOrder,
+} from './job-orders';
 
 export type FileAction = 'delete' | 'rewrite';
 
@@ -72,6 +80,9 @@ function skipClosing(c: Cursor, action: FileAction): void {
 /** Between orders joined in one clause ("scrap chapter 8 and rewrite chapter 9", "删掉笔记并重写大纲"). */
 const ORDER_JOIN = ['and', 'and then', 'then', '&', ',', '，', '并', '再', '并且', '然后', '同时'];
 
+/** The perfective particle, Mandarin and Cantonese ("删了", "删咗"). */
+const PERFECTIVE = ['了', '咗'];
+
 /**
  * A verb with 了 and nothing softening it after ("删了第三章", "第三章删掉了", "重写了") tells what
  * happened as often as it asks: an order only with 把 or 给我 before it, or 吧 / 呗 / 就行 after it
@@ -80,7 +91,7 @@ const ORDER_JOIN = ['and', 'and then', 'then', '&', ',', '，', '并', '再', '�
 function perfectiveReport(c: Cursor, verbEnd: number, imperative: boolean): boolean {
   let next = verbEnd;
   if (c.toks[next]?.key === '掉') next++;
-  if (c.toks[next]?.key !== '了' || imperative) return false;
+  if (!PERFECTIVE.includes(c.toks[next]?.key ?? '') || imperative) return false;
   const after = c.toks
     .slice(next + 1)
     .map((t) => t.key)
@@ -88,14 +99,18 @@ function perfectiveReport(c: Cursor, verbEnd: number, imperative: boolean): bool
   return !W.ORDER_AFTER_PERFECTIVE.some((p) => after.includes(p));
 }
 
-/** Reads a clause as whole-file orders (one, or several joined), or [] when any word of it is not accounted for. */
-export function fileOrdersOf(clause: ReadClause, titles: readonly string[] = []): FileOrder[] {
+/**
+ * Reads a clause as whole-file orders (one, or several joined), or [] when any word of it is not
+ * accounted for. `inSeries`: another clause of its sentence is an order, so a verb with 了 in this
+ * one is one of a list of orders ("序章删了，大纲重写"), not a report.
+ */
+export function fileOrdersOf(clause: ReadClause, titles: readonly string[] = [], inSeries = false): FileOrder[] {
   const toks = tokensOf(clause, titles);
   for (const read of [englishFileOrder, chineseFileOrder, wantedFileOrder]) {
     const c = new Cursor(toks);
     const orders: FileOrder[] = [];
     for (;;) {
-      const order = read(c, titles);
+      const order = read(c, titles, inSeries);
       if (!order) break;
       // "scrap chapter 8 and write it fresh", "throw the Outline away and write it again": one rewrite of it.
       const prev = orders[orders.length - 1];
@@ -245,8 +260,14 @@ function eatPurposeEn(c: Cursor): void {
  * LEAD* [MANNER] (把|将) TARGETS ADV* VERB PARTICLE* CLOSE* · LEAD* TARGETS ADV* VERB … ·
  * LEAD* VERB [掉] TARGETS … · LEAD* VERB PARTICLE* (no object: it points back).
  */
-function chineseFileOrder(c: Cursor, titles: readonly string[]): FileOrder | null {
+function chineseFileOrder(c: Cursor, titles: readonly string[], inSeries = false): FileOrder | null {
   c.skip(W.LEAD_ZH, W.LEAD_EN);
+  // "帮我删了第五章", "唔该删咗附录二": a lead that asks for the work makes a verb with 了 a request.
+  const lead = c.toks
+    .slice(0, c.i)
+    .map((t) => t.key)
+    .join('');
+  const asked = W.REQUEST_LEAD_ZH.some((p) => lead.includes(p));
   eatMannerZh(c, titles);
   c.skip(W.LEAD_ZH, W.ADVERB_ZH);
   const ba = !!c.eat(['把', '将']);
@@ -262,6 +283,7 @@ function chineseFileOrder(c: Cursor, titles: readonly string[]): FileOrder | nul
   if (c.i !== whole && !new Cursor(c.toks.slice(c.i)).eat(W.REWRITE_ZH)) c.i = whole;
   const imperative =
     ba ||
+    asked ||
     c.toks
       .slice(advAt, c.i)
       .map((t) => t.key)
@@ -274,10 +296,12 @@ function chineseFileOrder(c: Cursor, titles: readonly string[]): FileOrder | nul
   const mixed = c.toks.some((t) => /\p{Script=Han}/u.test(t.text)) || !!before?.every((t) => t.kind === 'unit');
   const verb = eatFileVerb(c, 'zh') ?? (ba || (before && mixed) ? eatFileVerb(c, 'en') : null);
   if (!verb) return null;
-  if (perfectiveReport(c, c.i, imperative)) return null;
+  if (perfectiveReport(c, c.i, imperative || (inSeries && !!before))) return null;
   let targets = before;
   if (!targets) {
     c.eat(['掉']);
+    // Past perfectiveReport, a 了 here belongs to a request ("给我删了第三章").
+    if (imperative) c.eat(PERFECTIVE);
     const mark = c.i;
     c.skipMarks();
     targets = eatTargets(c, titles);

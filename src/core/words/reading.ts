@@ -184,3 +184,48 @@ export const allWords = (reading: MessageReading): Word[] =>
 
 /** Whether the message has Han characters (then its words came from the segmenter). */
 export const hasHan = (reading: MessageReading): boolean => HAN.test(reading.text);
+
+/**
+ * The reading with a space between two Chinese words read as a clause break, as a comma would be:
+ * informal Chinese separates clauses with a space ("第五章删了 读者不喜欢", "任务先暂停 我要改大纲"),
+ * while the words of one clause seldom are. A space inside a title the project has ("第3章 黑市"),
+ * or beside a unit or a lone word, stays inside its clause. Pure: the same reading and titles give the same clauses.
+ */
+export function withSpacedClauses(reading: MessageReading, titles: readonly string[] = []): MessageReading {
+  const text = reading.text.toLowerCase();
+  const inTitle = (at: number): boolean =>
+    titles.some((t) => {
+      const want = t.toLowerCase().trim();
+      if (!/\s/u.test(want)) return false;
+      for (let i = text.indexOf(want); i >= 0; i = text.indexOf(want, i + 1))
+        if (i < at && at < i + want.length) return true;
+      return false;
+    });
+  const sentences = reading.sentences.map((s) => ({
+    ...s,
+    clauses: s.clauses.flatMap((c) => {
+      const out: ReadClause[] = [];
+      let from = 0;
+      for (let k = 1; k < c.words.length; k++) {
+        const a = c.words[k - 1]!;
+        const b = c.words[k]!;
+        const gap = reading.text.slice(a.end, b.start);
+        if (!gap || /\S/u.test(gap) || !/\p{Script=Han}$/u.test(a.text) || !/^\p{Script=Han}/u.test(b.text)) continue;
+        // A unit or a lone word beside the space is more likely a name's or a list's part ("第六章 黑风谷 删掉", "删除 第三章").
+        if (inTitle(a.end) || a.kind === 'unit' || b.kind === 'unit' || k - from < 2 || c.words.length - k < 2)
+          continue;
+        out.push(clauseOf(reading.text, c.words.slice(from, k), from === 0 ? c.sep : ' '));
+        from = k;
+      }
+      if (!out.length) return [c];
+      out.push(clauseOf(reading.text, c.words.slice(from), ' '));
+      return out;
+    }),
+  }));
+  return { ...reading, sentences };
+}
+
+function clauseOf(text: string, words: Word[], sep: string): ReadClause {
+  const start = words[0]!.start;
+  return { text: text.slice(start, words[words.length - 1]!.end), start, sep, words };
+}

@@ -94,21 +94,27 @@ export function isNoiseMessage(message: string): boolean {
 }
 
 const PLAN_NOUN =
-  /\b(?:outline|outlines|plan|plot|beat sheet|synopsis|structure|chapter breakdown|breakdown|story arc|plot arc|roadmap)\b|大纲|细纲|章纲|提纲|规划|框架|结构|梗概|故事线|走向|情节安排/iu;
+  /\b(?:outline|outlines|plan|plot|beat sheet|beats|synopsis|structure|chapter breakdown|breakdown|story arc|plot arc|roadmap)\b|大纲|细纲|章纲|提纲|规划|框架|结构|梗概|故事线|走向|情节安排|(?:章节|分章|写作|创作)计划/iu;
 const MAKE_PLAN =
   /\b(?:plan|outline|map out|sketch|draft|make|create|write|give me|come up with|build|design|put together|redo|rework|restructure|need|want|do)\b|列|做|写|出|搭|排|给我|规划|设计|制定|安排|梳理|拟|定|重做|弄|来/iu;
 /** The plan itself is the request: "plan a 30-chapter mystery", "break it down into chapters", "分章", "章纲". */
 const PLAN_ITSELF =
-  /\bplan (?:out |the |a |an |my |our )|\boutline (?:the|a|an|my|our)\b|break (?:it )?down into (?:chapters|episodes)|chapter[- ]by[- ]chapter|分章|分集|章纲|(?:重新|帮我|给我|先)规划|规划(?:一下|下)/iu;
+  /\bplan (?:out |the |a |an |my |our )|\boutline (?:the|a|an|my|our)\b|break (?:it )?down into (?:chapters|episodes)|break (?:the |this |that |my |our )?(?:next |first |second |third |last |final )?(?:arc|act|part|volume|vol|book|season|story|plot|half)\b[^.?!]{0,12}? into (?:\S+ )?(?:chapters|episodes|chs|eps|scenes|beats)|chapter[- ]by[- ]chapter|分章|分集|章纲|(?:重新|帮我|给我|先)规划|规划(?:一下|下)|(?:^|[.!。！]\s*)(?:(?:please|pls|ok|now|so)\s+)?(?:plan|outline|map out)\s+(?:out\s+)?(?:part|vol(?:ume)?|arc|act|book|season|chs?|chapters?|episodes?|eps?|the next|next)\b/iu;
+/** A plan noun with the number of chapters it should cover ("新卷大纲 二十章左右", "an outline, about 20 chapters"): the plan is asked for. */
+const PLAN_SIZE =
+  /[一二三四五六七八九十百两\d]+\s*(?:章|集|回)(?:左右|上下|以内|出头)|\b(?:about|around|roughly|like|some)\s+\d+\s*(?:ish\s+)?(?:chapters|chs|episodes|eps)\b/iu;
 /** Talking about a plan, following it, saying it is done or leaving it alone is not asking for one. */
 const NOT_A_PLAN_REQUEST =
-  /大纲(?:已经|早就|都)?(?:写|列|做|定|弄|改|排|搞)(?:好|完)了?|\b(?:outline|plan)(?:'s| is| has been) (?:done|fixed|ready|finished)\b|不需要大纲|不用大纲|不要大纲|大纲(?:挺好|很好|不错|没问题)|\b(?:no need for (?:a |an |one|the )|don'?t need (?:a |an |the )?(?:outline|plan)|(?:outline|plan) (?:looks|was|is) (?:good|great|excellent|fine)|already (?:drafted|have|wrote|written) (?:my |an? )?(?:own )?(?:outline|plan))|聊聊|聊一聊|讨论|谈谈|怎么看|你觉得|觉得|看看|看一下|检查|对不上|有没有问题|满意|(?:按照?|根据|照着|依照)(?:原来的|之前的|现在的|现有的|我的)?(?:大纲|规划|计划|章纲|细纲|提纲)|大纲里|大纲上|不用改|不要改|别动|不用动|不改|挺好|\b(?:what do you think|thoughts on|opinion|feedback|is my|does my|are my|review|check|against|look at|printed|talk about|discuss|make sense|(?:does|do|is|are) (?:the|my|our|this) (?:outline|plan|structure|plot)|follow(?:ing)?|according to|based on|per the|says|said|don'?t touch|leave the|ignore|older|newer)\b/iu;
+  /大纲(?:[^，。！？,.!?]{0,6}?(?:已经|早就|早|都|自己)[^，。！？,.!?]{0,3}?)?(?:写|列|做|定|弄|改|排|搞)(?:好|完)了?|不用你管|\b(?:outline|plan)(?:'s| is| has been) (?:done|fixed|ready|finished)\b|不需要大纲|不用大纲|不要大纲|大纲(?:挺好|很好|不错|没问题)|\b(?:no need for (?:a |an |one|the )|don'?t need (?:a |an |the )?(?:outline|plan)|(?:outline|plan) (?:looks|was|is) (?:good|great|excellent|fine)|already (?:drafted|have|wrote|written) (?:my |an? )?(?:own )?(?:outline|plan))|聊聊|聊一聊|讨论|谈谈|怎么看|你觉得|觉得|看看|看一下|检查|对不上|有没有问题|满意|(?:按照?|根据|照着|依照)(?:原来的|之前的|现在的|现有的|我的)?(?:大纲|规划|计划|章纲|细纲|提纲)|大纲里|大纲上|不用改|不要改|别动|不用动|不改|挺好|\b(?:what do you think|thoughts on|opinion|feedback|is my|does my|are my|review|check|against|look at|printed|talk about|discuss|make sense|(?:does|do|is|are) (?:the|my|our|this) (?:outline|plan|structure|plot)|follow(?:ing)?|according to|based on|per the|says|said|don'?t touch|leave the|ignore|older|newer)\b/iu;
 
 /** Whether the author asked for a plan (outline, chapter breakdown) to be made or remade, not a chat about one. */
 export function requestAsksForPlan(raw: string): boolean {
   const message = simplified(raw);
   if (NOT_A_PLAN_REQUEST.test(message)) return false;
-  return PLAN_ITSELF.test(message) || (PLAN_NOUN.test(message) && MAKE_PLAN.test(message.replace(PLAN_NOUN, ' ')));
+  return (
+    PLAN_ITSELF.test(message) ||
+    (PLAN_NOUN.test(message) && (MAKE_PLAN.test(message.replace(PLAN_NOUN, ' ')) || PLAN_SIZE.test(message)))
+  );
 }
 
 /** Sentence ends for length clauses; a dot between digits ("1.5万字") is a decimal point. */
