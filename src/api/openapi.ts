@@ -144,7 +144,7 @@ function operationsRoutes(): RouteSpec[] {
       method: 'get',
       path: '/health',
       summary:
-        'Reachability of Temporal, MongoDB and Redis; auth mode and whether the stream-token secret is the default; config conflicts',
+        'Reachability of Temporal, MongoDB and Redis; auth mode and whether the stream-token secret is the default; config conflicts; the build (deployment, build id, worker versioning)',
       tag: 'operations',
       public: true,
       errors: [400],

@@ -324,4 +324,10 @@ test('/health reports the auth mode and that the secret is not the default, reve
   });
   for (const secret of [SECRET, 'alice-token-0123456789', 'bob-token-0123456789'])
     expect(health.text).not.toContain(secret);
+  // The build an operator is looking at (worker-deployment.ts): outside production, unversioned.
+  expect(JSON.parse(health.text).build).toEqual({
+    deployment: 'scriptorium',
+    buildId: expect.stringMatching(/^\d+\.\d+\.\d+-[0-9a-f]{7,12}$/),
+    versioning: 'off',
+  });
 });

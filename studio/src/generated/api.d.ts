@@ -5018,7 +5018,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reachability of Temporal, MongoDB and Redis; auth mode and whether the stream-token secret is the default; config conflicts */
+        /** Reachability of Temporal, MongoDB and Redis; auth mode and whether the stream-token secret is the default; config conflicts; the build (deployment, build id, worker versioning) */
         get: {
             parameters: {
                 query?: never;
@@ -5028,7 +5028,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Reachability of Temporal, MongoDB and Redis; auth mode and whether the stream-token secret is the default; config conflicts */
+                /** @description Reachability of Temporal, MongoDB and Redis; auth mode and whether the stream-token secret is the default; config conflicts; the build (deployment, build id, worker versioning) */
                 200: {
                     headers: {
                         [name: string]: unknown;
