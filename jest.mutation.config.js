@@ -30,7 +30,6 @@ const RULE_TESTS = [
   'orders-grammar-b',
   'orders-after',
   'orders-grammar-c',
-  'orders-grammar-d',
   'packets',
   'plans',
   'proposals',
