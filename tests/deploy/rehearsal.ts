@@ -9,6 +9,7 @@
  * builds only between chapters and writing no chapter twice.
  */
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { temporal } from '@temporalio/proto';
@@ -23,7 +24,10 @@ import { createHarness, createProjectAndSession, postTurn, uniqueName } from '..
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
-const TEMPORAL_CLI = process.env.TEMPORAL_CLI ?? path.join(ROOT, '.local/bin/temporal');
+/** The Temporal CLI the way scripts/services.sh finds it: its own install first, then PATH. */
+const TEMPORAL_CLI =
+  process.env.TEMPORAL_CLI ??
+  (fs.existsSync(path.join(ROOT, '.local/bin/temporal')) ? path.join(ROOT, '.local/bin/temporal') : 'temporal');
 
 export interface RehearsalCheck {
   name: string;
