@@ -161,8 +161,10 @@ export async function rehearseDeploy(
         const s = sessions.find((x) => !busy.has(x.sessionId));
         if (s) {
           busy.add(s.sessionId);
+          // When the author sent it: a loaded machine can take seconds to answer the POST.
+          const sentAt = Date.now();
           const turnId = await postTurn(h, s.sessionId, `Tell me, in a paragraph, what the book is about (${i}).`);
-          turns.push({ turnId, startedAt: Date.now() });
+          turns.push({ turnId, startedAt: sentAt });
           void h.runtime.temporal.workflow
             .getHandle(`turn-${turnId}`)
             .result()
@@ -287,9 +289,10 @@ function judge(r: {
   const { records, builds } = r;
   const failed = records.filter((t) => t.status !== 'completed');
   const switched = records.filter((t) => t.builds.length !== 1);
-  // A turn started well after a switch (its first task routed by the new current build).
-  const settle = 1500;
-  const afterB = records.filter((t) => t.startedAt > r.bCurrentAt + settle && t.startedAt < r.aCurrentAgainAt);
+  // A turn sent well after a switch: the server takes a moment to hand the new routing to every
+  // task queue partition, so a turn sent in that moment may still start on the old build.
+  const settle = 3000;
+  const afterB = records.filter((t) => t.startedAt > r.bCurrentAt + settle && t.startedAt < r.aCurrentAgainAt - settle);
   const afterRollback = records.filter((t) => t.startedAt > r.aCurrentAgainAt + settle);
   const inFlightAtB = records.filter((t) => t.startedAt < r.bCurrentAt && t.builds[0] === builds.a);
   const written = [...r.snapshot.entries()].map(([n, files]) => ({
