@@ -180,7 +180,7 @@ export async function rehearseDeploy(
       projectId: jobProject.projectId,
       chapters: { from: 1, to: chapters },
       // Long enough chapters that the deploy and the rollback each land between two of them.
-      wordsPerChapter: 1500,
+      wordsPerChapter: 1000,
     });
     const done = async () => ((await h.runtime.models.Job.findById(jobId).lean())?.chaptersDone ?? []).length;
     mark(`job started: chapters 1–${chapters}`);
@@ -190,7 +190,7 @@ export async function rehearseDeploy(
     const b = await startBuild(buildB, bundles.b);
     await cli('worker', 'deployment', 'set-ramping-version', '--build-id', buildB, '--percentage', '20');
     mark('build B ramping at 20 %');
-    await new Promise((r) => setTimeout(r, 3000));
+    await new Promise((r) => setTimeout(r, 2000));
     await cli('worker', 'deployment', 'set-current-version', '--build-id', buildB);
     const bCurrentAt = Date.now();
     mark('build B made current');
