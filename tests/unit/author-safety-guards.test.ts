@@ -7,15 +7,7 @@
  * Outside RULE_TESTS (jest.mutation.config.js) until the next refresh of the mutation baseline:
  * a new rule test reruns most of the rule modules' mutants.
  */
-import { type AuthorAction, authorisedFiles } from '../../src/core/words/author-scope';
-import { read } from './read';
-
-const authorised = (message: string, project: string[], action: AuthorAction = 'delete'): string[] =>
-  authorisedFiles(
-    { reading: read(message), titles: project },
-    project.map((t, i) => ({ id: String(i), title: t })),
-    action,
-  ).map((f) => f.title);
+import { authorised } from './read';
 
 const ZH = ['第1章 山路', '第2章 渡船', '第11章 断情', '大纲', '笔记'];
 const EN = ['Chapter 1', 'Chapter 2', 'Outline', 'Notes'];

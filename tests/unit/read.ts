@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readAuthorMessage } from '../../src/activities/reading/segmenter';
+import { type AuthorAction, authorisedFiles } from '../../src/core/words/author-scope';
 import { readMessage, recordedSegmenter, type MessageReading } from '../../src/core/words/reading';
 
 const recorded = JSON.parse(
@@ -18,3 +19,11 @@ export function read(message: string): MessageReading {
   const ends = recorded[message];
   return ends ? readMessage(message, recordedSegmenter(ends)) : readAuthorMessage(message);
 }
+
+/** The titles of `project` a message authorises this action on, as the rules read it in a turn. */
+export const authorised = (message: string, project: string[], action: AuthorAction = 'delete'): string[] =>
+  authorisedFiles(
+    { reading: read(message), titles: project },
+    project.map((t, i) => ({ id: String(i), title: t })),
+    action,
+  ).map((f) => f.title);
