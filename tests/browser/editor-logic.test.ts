@@ -179,6 +179,16 @@ test('leaving saves unsaved text by hand; with nothing new it closes the open bu
   expect(long.drafts.read('f1')?.text.length).toBeGreaterThan(64_000);
 });
 
+test('a page that closes while offline sends nothing: the draft keeps the text for the next opening', async () => {
+  const h = harness({ online: () => false });
+  h.type(' Tide.');
+  h.session.leave(true);
+  await advance(0);
+  expect(h.puts).toHaveLength(0);
+  expect(h.server.content).toBe('Once.');
+  expect(h.drafts.read('f1')).toMatchObject({ baseVersion: 1, text: 'Once. Tide.' });
+});
+
 test('a save does not drop the draft another tab of the same file kept while it was on its way', async () => {
   const h = harness();
   h.type(' Mine.');

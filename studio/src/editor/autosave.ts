@@ -277,6 +277,9 @@ export class AutosaveSession {
     const unsaved = text !== this.base.content;
     if (!unsaved && !this.burstOpen) return;
     if (this.state.kind === 'conflict') return;
+    // Offline, a send cannot arrive and would only race the draft: the draft keeps the text and
+    // the next opening of the file saves it. (A browser reports offline only when it truly is.)
+    if (!this.o.host.isOnline()) return;
     if (this.inFlight) {
       // Its answer still settles the draft; what was typed after it stays in the draft.
       const running = this.inFlight.finally(
