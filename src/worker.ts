@@ -15,6 +15,7 @@ import {
 } from '@temporalio/worker';
 import type OpenAI from 'openai';
 import type { Logger } from 'pino';
+import { activityInputCheck } from './activities/input-check';
 import { createActivities } from './activities';
 import { createWorkerCaches } from './activities/worker-caches';
 import { warmSegmenter } from './activities/reading/segmenter';
@@ -124,9 +125,14 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     activities,
     // The plugin also adds the workflow interceptors when the worker bundles; prebuilt bundles carry them already.
     plugins: tracing ? [temporalTracingPlugin()] : [],
-    // Extra activity interceptors (bench/turn-kit times each activity type) run after ours.
+    // Extra activity interceptors (bench/turn-kit times each activity type) run after ours. The
+    // input check comes first: an input this build does not accept never reaches an activity.
     interceptors: {
-      activity: [activityInterceptors({ models: opts.runtime.models }), ...(opts.interceptors?.activity ?? [])],
+      activity: [
+        activityInputCheck,
+        activityInterceptors({ models: opts.runtime.models }),
+        ...(opts.interceptors?.activity ?? []),
+      ],
     },
     // Heartbeats carry cancellation back to activities; the default throttle (80% of the
     // heartbeat timeout) would delay an author's interrupt by many seconds. How often an

@@ -23,6 +23,11 @@ export const FailureType = {
   FileNotFound: 'FileNotFound',
   ToolCallNotFound: 'ToolCallNotFound',
   CaptureNotFound: 'CaptureNotFound',
+  /**
+   * An activity was called with an input this build does not accept (a required field missing
+   * or of the wrong kind; activities/inputs.ts): a workflow of an incompatible build. Not retried.
+   */
+  ActivityInputInvalid: 'ActivityInputInvalid',
 } as const;
 
 export type FailureTypeName = (typeof FailureType)[keyof typeof FailureType];
