@@ -142,8 +142,11 @@ export async function createWorker(opts: WorkerOptions): Promise<Worker> {
     // A killed worker's sticky queue holds the workflow's next task until this passes (default
     // 10 s) before any other worker may take it: after a SIGKILL the retried step finished in
     // seconds and the turn then sat idle for 10 s (tests/faults/worker-kill.test.ts, scenario f).
-    // A live worker picks sticky tasks up in milliseconds, so 3 s costs a busy one nothing.
-    stickyQueueScheduleToStartTimeout: '3s',
+    // A live worker picks sticky tasks up in milliseconds. At 3 s, a kill after a step's tool
+    // calls were on record (scenario f: the retried step streams nothing new, so the next event
+    // waits for this task) still took 3.4 s after the replacement was up; at 1 s a sticky miss
+    // on a loaded worker costs at most one replay of a turn's short history, on another worker.
+    stickyQueueScheduleToStartTimeout: '1s',
     // On shutdown (SIGTERM), running activities are cancelled after this grace (default 0: at
     // once). The LLM step stops its request and fails, so the server retries it on another
     // worker within about a second instead of waiting for a heartbeat timeout.
