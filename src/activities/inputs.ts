@@ -212,7 +212,7 @@ export const activityInputs = {
   findJobForCommand: z.looseObject({ turnId: id, jobId: id.nullable() }),
 } satisfies { [K in keyof Activities]: z.ZodType };
 
-export type ActivityName = keyof typeof activityInputs;
+type ActivityName = keyof typeof activityInputs;
 
 /** The input a workflow of this build sends to activity K (read-only parts as plain data: a schema checks values, not mutability). */
 type SentInput<K extends keyof Activities> = Writable<Parameters<Activities[K]>[0]>;
