@@ -30,6 +30,7 @@ const RULE_TESTS = [
   'orders-grammar-b',
   'orders-after',
   'orders-grammar-c',
+  'orders-grammar-d',
   'packets',
   'plans',
   'proposals',

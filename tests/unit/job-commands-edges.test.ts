@@ -167,3 +167,19 @@ describe('replies', () => {
       'Pausing: the chapter being written is finished first, then the job waits.',
     ));
 });
+
+describe('a job order beside words about something else', () => {
+  test('a reason after "before", a question about an episode, "abandon", traditional characters', () => {
+    expect(
+      jobCommandOf(read('Please pause the job — I want to rethink the arc before another chapter is written.')),
+    ).toMatchObject({ action: 'pause' });
+    expect(jobCommandOf(read('pause the job. also, is episode 3 too bleak?'))).toMatchObject({ action: 'pause' });
+    expect(jobCommandOf(read('Abandon the job, please.'))).toMatchObject({ action: 'cancel' });
+    expect(jobCommandOf(read('把這個任務暫停一下'))).toMatchObject({ action: 'pause' });
+    expect(jobCommandOf(read('Where has the job got to?'))).toMatchObject({ action: 'status' });
+  });
+  test('"before" ahead of the order, or a question about the job itself, still gives none', () => {
+    expect(jobCommandOf(read('Before lunch, pause the job.'))).toBeNull();
+    expect(jobCommandOf(read('pause the job. is that wise?'))).toBeNull();
+  });
+});

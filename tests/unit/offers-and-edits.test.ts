@@ -226,3 +226,58 @@ describe('plan requests', () => {
   );
   test('asking for one still does', () => expect(requestAsksForPlan('帮我列一下后面十章的大纲吧')).toBe(true));
 });
+
+describe('a yes, a no or an answer, then only its reasons', () => {
+  test('a yes or an order for the step, then a comment: confirmed', () => {
+    const q = 'Would you like me to apply these fixes to chapter 4?';
+    expect(route('Yes — apply them all. Every one of them is fair.', asked(q))?.source).toBe('confirm_proposal');
+    expect(route('Yes. The middle has felt slow to me for weeks.', asked(q))?.source).toBe('confirm_proposal');
+    expect(route('Go ahead and rework it.', asked('Shall I rework the last scene of chapter 4?'))?.source).toBe(
+      'confirm_proposal',
+    );
+  });
+  test('what follows the yes narrows it, adds to it or names another unit: the router reads it', () => {
+    const q = 'Would you like me to apply these fixes to chapter 4?';
+    expect(route('Yes. Only the first two, though.', asked(q))?.source).not.toBe('confirm_proposal');
+    expect(route('Yes. Chapter 5 as well.', asked(q))?.source).not.toBe('confirm_proposal');
+    expect(route('Yes. Also rename Mara to Mira.', asked(q))?.source).not.toBe('confirm_proposal');
+  });
+  test('a no, then its reasons: nothing is written', () => {
+    const q = 'Want me to tighten the opening of chapter 2?';
+    expect(route('No, leave it. The slack is on purpose — she is tired, and so is the prose.', asked(q))).toMatchObject(
+      {
+        source: 'decline_offer',
+        read_only: true,
+      },
+    );
+    expect(route('No. Tighten chapter 3 instead.', asked(q))?.source).not.toBe('decline_offer');
+  });
+  test('a short answer to a question, then its reasons, keeps the route', () => {
+    const q = 'Should the story be told by Anna or by Lin?';
+    expect(
+      route("Anna, I think — she has the most to lose, and Lin's view would give it away.", asked(q))?.source,
+    ).toBe('inherit_after_question');
+    expect(
+      route('1931. Far enough on that the war is a memory.', asked('What year is the epilogue set in?'))?.source,
+    ).toBe('inherit_after_question');
+    expect(
+      route('Anna. She has the most to lose. Also add a scene at the docks where she finds out.', asked(q))?.source,
+    ).not.toBe('inherit_after_question');
+    expect(route('Different thing — add a storm to the timeline.', asked(q))?.source).not.toBe(
+      'inherit_after_question',
+    );
+  });
+});
+
+describe('a vague edit beside a comment on the text', () => {
+  test('a feeling, then "make it better": asks first', () => {
+    expect(isVagueEditRequest(read('Chapter 4 feels lifeless to me. Could you make it better?'))).toBe(true);
+    expect(isVagueEditRequest(read('第三章读着总觉得不对劲，麻烦你润色润色。'))).toBe(true);
+    expect(isVagueEditRequest(read('Fine. Now fix chapter 2 up a bit.'))).toBe(true);
+  });
+  test('a comment that says where or which way to change it: not vague', () => {
+    expect(isVagueEditRequest(read('The dialogue in chapter 4 is stiff. Please improve it.'))).toBe(false);
+    expect(isVagueEditRequest(read('第三章太长了，帮我改改。'))).toBe(false);
+    expect(isVagueEditRequest(read('Chapter 4 drags. Improve it and add a storm.'))).toBe(false);
+  });
+});

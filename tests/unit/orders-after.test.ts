@@ -20,7 +20,7 @@ const authorised = (message: string, project: string[], action: AuthorAction = '
 
 describe('a clause after the order that picks among what it names', () => {
   test('an exception in words the grammar does not know voids the order: asked, nothing authorised', () => {
-    expect(authorised('Delete chapters 1 through 4, bar the second.', EN)).toEqual([]);
+    expect(authorised('Delete chapters 1 through 4, minus the second.', EN)).toEqual([]);
     expect(authorised('Delete chapters 1 through 4, save chapter 2.', EN)).toEqual([]);
     expect(authorised('Delete chapters 1 to 4, but the last one stays', EN)).toEqual([]);
     expect(authorised('把第1到第2章删了，第二个先别管', ZH)).toEqual([]);
@@ -65,5 +65,54 @@ describe('an order after 等…', () => {
 
   test('without it, the same order acts', () => {
     expect(authorised('把笔记删了', ZH)).toEqual(['笔记']);
+  });
+});
+
+describe("an exception by ordinal counts in the order's one range or list", () => {
+  test('"bar the second", "except the last one": the unit it counts to is left out', () => {
+    expect(authorised('Delete chapters 1 through 4, bar the second.', EN)).toEqual([
+      'Chapter 1',
+      'Chapter 3',
+      'Chapter 4',
+    ]);
+    expect(authorised('remove chapters 1 to 4 except the last one', EN)).toEqual([
+      'Chapter 1',
+      'Chapter 2: Salt and Iron',
+      'Chapter 3',
+    ]);
+    expect(authorised('Delete chapters 1 to 4. Keep the third.', EN)).toEqual([
+      'Chapter 1',
+      'Chapter 2: Salt and Iron',
+      'Chapter 4',
+    ]);
+  });
+
+  test('with no one range to count in, or counting past its end, nothing is authorised', () => {
+    expect(authorised('delete chapter 3 bar the second', EN)).toEqual([]);
+    expect(authorised('delete chapters 1 and 3, and Notes, except the first', EN)).toEqual([]);
+    expect(authorised('delete chapters 1 to 2 except the fifth', EN)).toEqual([]);
+    expect(authorised('delete chapters 1 to 4 except the second half', EN)).toEqual([]);
+  });
+});
+
+describe('a clause of purpose after orders that each name one file', () => {
+  test('"so that …", "让…" says what the order is for, not which files it takes', () => {
+    expect(authorised('Delete chapter 1, and rewrite Notes so that it covers what chapter 1 did', EN)).toEqual([
+      'Chapter 1',
+    ]);
+    expect(authorised('删除第一章，让第二章直接接上第一章原来的内容', ZH)).toEqual(['第1章 起']);
+  });
+
+  test('after a range or a list, the same clause may pick among its files: asked', () => {
+    expect(authorised('Delete chapters 1 to 3 so that chapter 2 survives', EN)).toEqual([]);
+    expect(authorised('删除第一到第二章，让第二章单独成篇', ZH)).toEqual([]);
+  });
+});
+
+describe('an order said inside quotation marks', () => {
+  test("a line of dialogue is not the author's order; an order beside one is", () => {
+    expect(authorised('第十章加一句台词：“删了吧，都忘了吧。”', ZH)).toEqual([]);
+    expect(authorised('Give Mara a line in chapter 3: "Delete it. Delete all of it."', EN)).toEqual([]);
+    expect(authorised('删掉笔记，然后给第十章加一句台词：“都忘了吧。”', ZH)).toEqual(['笔记']);
   });
 });

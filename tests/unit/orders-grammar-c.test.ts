@@ -188,3 +188,83 @@ describe('job orders that say the same again', () => {
     expect(action('hold on pause the job a sec and the outline')).toBeNull();
   });
 });
+
+describe('a range of two units, and a verb kept from one action only', () => {
+  const PLAIN = ['Chapter 1', 'Chapter 2', 'Chapter 3', 'Chapter 4', 'Chapter 5', 'Notes'];
+  test('"chapter 2 to chapter 4", "everything from … through …", "between … and …" name the range', () => {
+    expect(authorised('delete chapter 2 to chapter 4', PLAIN)).toEqual(['Chapter 2', 'Chapter 3', 'Chapter 4']);
+    expect(authorised('please delete everything from chapter 2 through chapter 4 except chapter 3', PLAIN)).toEqual([
+      'Chapter 2',
+      'Chapter 4',
+    ]);
+    expect(authorised('delete everything between chapter 3 and chapter 5', PLAIN)).toEqual([
+      'Chapter 3',
+      'Chapter 4',
+      'Chapter 5',
+    ]);
+    expect(authorised('第一至第三章，除第二章外，一律删除', ['第1章 甲', '第2章 乙', '第3章 丙'])).toEqual([
+      '第1章 甲',
+      '第3章 丙',
+    ]);
+  });
+  test('backwards, or from a part, is no range', () => {
+    expect(authorised('delete chapter 4 to chapter 2', PLAIN)).toEqual([]);
+    expect(authorised('delete from chapter 2', PLAIN)).toEqual([]);
+  });
+  test('"don\'t delete X, rewrite it" rewrites X; "别删X，删了吧" does nothing', () => {
+    expect(authorised("don't delete chapter 3, rewrite it from scratch", PLAIN, 'rewrite')).toEqual(['Chapter 3']);
+    expect(authorised("don't delete chapter 3, rewrite it from scratch", PLAIN)).toEqual([]);
+    expect(authorised("don't rewrite chapter 5, just delete it", PLAIN)).toEqual(['Chapter 5']);
+    expect(authorised('不要删第六章 黑风谷，帮我整章重写', ZH, 'rewrite')).toEqual(['第6章 黑风谷']);
+    expect(authorised('别删笔记，删了吧', ZH)).toEqual([]);
+    expect(authorised('keep chapter 3, rewrite it', PLAIN, 'rewrite')).toEqual([]);
+  });
+});
+
+describe('a numbered file by its subtitle and its kind, traditional characters', () => {
+  test('"the pawnshop chapter", "the chapter called …", "黑风谷那章" name it; the subtitle alone does not', () => {
+    expect(authorised('delete the pawnshop chapter', EN)).toEqual(['Chapter 3 The Pawnshop']);
+    expect(authorised('delete the chapter called Salt', EN)).toEqual(['Chapter 5 Salt']);
+    expect(authorised('把黑风谷那章删了', ZH)).toEqual(['第6章 黑风谷']);
+    expect(authorised('delete the pawnshop', EN)).toEqual([]);
+    expect(authorised('delete the pawnshop episode', EN)).toEqual([]);
+  });
+  test('traditional characters read as simplified', () => {
+    expect(authorised('幫我把筆記刪了', ZH)).toEqual(['笔记']);
+    expect(authorised('請把人物設定從頭重寫', ZH, 'rewrite')).toEqual(['人物设定']);
+  });
+});
+
+describe('more shapes of a whole order', () => {
+  test('a wish for the file\'s state: "I want X deleted and Y rewritten"', () => {
+    expect(authorised('I want Notes deleted and chapter 5 rewritten from scratch', EN)).toEqual(['Notes']);
+    expect(authorised('I want Notes deleted and chapter 5 rewritten from scratch', EN, 'rewrite')).toEqual([
+      'Chapter 5 Salt',
+    ]);
+    expect(authorised("I'd like the Notes gone", EN)).toEqual(['Notes']);
+    expect(authorised('I want Notes deleted eventually', EN)).toEqual([]);
+    expect(authorised('Notes deleted', EN)).toEqual([]);
+  });
+  test('a split delete verb, and "delete X and write it again" is one rewrite', () => {
+    expect(authorised('throw the Notes away', EN)).toEqual(['Notes']);
+    expect(authorised('throw the Notes away and write them again from the start', EN)).toEqual([]);
+    expect(authorised('throw the Notes away and write them again from the start', EN, 'rewrite')).toEqual(['Notes']);
+    expect(authorised('throw the Notes', EN)).toEqual([]);
+  });
+  test('what a rewrite is for may follow it; a limit, a part or a file in it asks', () => {
+    expect(authorised('Rewrite Notes from scratch as a tidy list for the next draft', EN, 'rewrite')).toEqual([
+      'Notes',
+    ]);
+    expect(authorised('rewrite chapter 5 to suit the darker plot', EN, 'rewrite')).toEqual(['Chapter 5 Salt']);
+    expect(authorised('rewrite chapter 5 to fix the ending', EN, 'rewrite')).toEqual([]);
+    expect(authorised('rewrite chapter 5 as far as the duel', EN, 'rewrite')).toEqual([]);
+    expect(authorised('rewrite chapter 5 to match Notes', EN, 'rewrite')).toEqual(['Chapter 5 Salt']);
+    expect(authorised('delete chapter 5 as a test', EN)).toEqual([]);
+  });
+  test('polite leads and a whole rewrite said before its verb', () => {
+    expect(authorised('劳驾把笔记删了', ZH)).toEqual(['笔记']);
+    expect(authorised('请从零开始重写人物设定', ZH, 'rewrite')).toEqual(['人物设定']);
+    expect(authorised('从零开始删掉笔记', ZH)).toEqual([]);
+    expect(authorised('please you delete Notes', EN)).toEqual(['Notes']);
+  });
+});

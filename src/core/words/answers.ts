@@ -33,7 +33,7 @@ const ACTIONS: [WorkAction, RegExp][] = [
   ],
   [
     'edit',
-    /\b(?:edit|revise|polish|fix|tighten|trim|shorten|expand|improve|tweak|rework|change|cut|merge)\b|修改|润色|精简|调整|改|修/iu,
+    /\b(?:edit|revise|polish|fix|tighten|trim|shorten|expand|improve|tweak|rework|change|cut|merge|update|amend|correct)\b|修改|润色|精简|调整|改|修|更新|补/iu,
   ],
   ['write', /\b(?:write|draft|continue|compose|finish)\b|续写|接着写|写/iu],
   [
@@ -63,10 +63,12 @@ export function routeActions(agent: WorkAgent, readOnly: boolean): WorkAction[] 
 
 /** Words that turn away from the question asked: what follows is a new request. */
 const CHANGE_OF_COURSE =
-  /\b(?:instead|forget (?:it|that|this|these|those|the|about)|never ?mind|nvm|scratch that|before that|change of plan|new topic|let'?s (?:talk|move|switch|do)|skip (?:it|that)|drop (?:it|that))\b|\bfirst\s*[.!]*$|^\s*first\b|算了|别写了|不写了|先别|先不(?!用)|换个|不聊|再说|另外|先(?:帮我|给我|把|写|看|改|审|列|做|出)|还是先/iu;
+  /\b(?:instead|forget (?:it|that|this|these|those|the|about)|never ?mind|nvm|scratch that|before that|change of plan|new topic|let'?s (?:talk|move|switch|do)|skip (?:it|that)|drop (?:it|that))\b|\bfirst\s*[.!]*$|^\s*first\b|算了|别写了|不写了|先别|先不(?!用)|换个|不聊|再说|另外|先(?:帮我|给我|把|写|看|改|审|列|做|出)|还是先|(?:先)?放一放|先放放|先搁(?:着|一搁|一下)|\b(?:park|set|put) (?:that|this|it) aside\b|\bpark (?:that|this|it)\b/iu;
 /** An object of its own: a unit, a file-ish noun, a thing to make. */
 const OWN_OBJECT =
-  /\b(?:chapter|chapters|ch|episode|prologue|epilogue|outline|character|characters|cast|villain|hero|setting|settings|world|blurb|title|titles|synopsis|scene|sheet|summary|draft|book|novel|story|typos?|notes?|ideas?)\b|第.{1,4}[章集回幕]|章|大纲|人物|角色|反派|设定|世界观|简介|文案|标题|书名|序章|尾声|场景|错别字|笔记|故事|小说|情节|开头|结尾/iu;
+  /\b(?:chapter|chapters|ch|episode|prologue|epilogue|outline|character|characters|cast|villain|hero|setting|settings|world|blurb|title|titles|synopsis|scene|sheet|summary|draft|book|novel|story|typos?|notes?|ideas?)\b|第.{1,4}[章集回幕]|章|大纲|人物|角色|反派|设定|世界观|简介|文案|标题|书名|序章|尾声|场景|错别字|笔记|故事|小说|情节|开头|结尾|体系|设定集|年表|附录|后记|前言|导言|资料|文档/iu;
+/** A name in capitals after "the" ("update the Skill System"): a file of the project, an object of its own. */
+const NAMED_OBJECT = /\bthe\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*/u;
 
 /** The question asks which unit ("先改哪一章？", "Which chapter should I check first?"): a unit in the reply answers it. */
 const ASKS_FOR_UNIT = /哪(?:一)?[章集回幕]|第几[章集回幕]|哪个章节|\bwhich (?:chapter|episode|act|part)s?\b/iu;
@@ -98,13 +100,15 @@ export function isNewInstruction(
   const asked = previous ? routeActions(previous.agent, previous.readOnly) : [];
   // "看第五章吧" answers "想让我看哪一章？"; "写第五章" does not.
   const other = actions.filter((a) => !asked.includes(a));
-  return other.length > 0 && (OWN_OBJECT.test(message) || findUnitRefs(message).length > 0);
+  return (
+    other.length > 0 && (OWN_OBJECT.test(message) || NAMED_OBJECT.test(message) || findUnitRefs(message).length > 0)
+  );
 }
 
 const REFUSAL_ZH =
   /^(?:嗯|哦|呃|额|那|好吧|今天|暂时|目前|现在)?[，,。.…\s]*(?:不(?:太)?(?:好|行|喜欢|需要|想)|还是(?:不要|算了|别)|先别了?|先(?:到这|这样)|就到这|不用了?|先不用了?|不要(?:改|动)了?|不要了?|不了|算了|先算了|不必了?|没必要|先不(?:改|写|动|要)?了?|别(?:改|写|动)了?|暂时不(?:用|要|改)?|不需要|先这样|就这样吧?|不改了?|不用改|先放着|保持原样|维持原样|我?再想想|让我(?:再)?想想|我(?:再)?考虑(?:一下|考虑)|还没想好|不确定|(?:先)?等(?:等|一下|一等|下))/u;
 const REFUSAL_EN =
-  /^(?:oh|um|hmm|well|actually|i guess|i suppose|maybe|perhaps)?[,.…\s]*(?:no\b|nope\b|nah\b|not (?:right now|now|yet|today|really|this time|for now)\b|no thanks|no thank you|no need\b|don'?t bother|skip (?:it|that)\b|leave it\b|let'?s not\b|i'?d rather (?:you )?(?:not|didn'?t)|i'?ll (?:handle|do|fix) (?:it|that|this)|maybe later\b|later\b|pass\b|i'?m good\b|all good\b|it'?s fine as is|keep it as is|hold on\b|wait\b|let'?s wait\b|let me think\b|i'?ll think about it|give me a (?:sec|second|minute|moment)\b|(?:i'?m )?not sure\b)/iu;
+  /^(?:oh|um|hmm|well|actually|i guess|i suppose|maybe|perhaps)?[,.…\s]*(?:no\b|nope\b|nah\b|not (?:right now|now|yet|today|really|this time|for now)\b|no thanks|no thank you|no need\b|don'?t bother|skip (?:it|that)\b|leave it\b|let'?s not\b|i'?d rather (?:you )?(?:not|didn'?t)|i'?ll (?:handle|do|fix) (?:it|that|this)|maybe later\b|later\b|pass\b|i'?m good\b|all good\b|it'?s fine as is|keep it as is|hold on\b|wait\b|let'?s wait\b|let me (?:think|sleep on it|mull it over)\b|i'?ll think about it|give me a (?:sec|second|minute|moment)\b|(?:i'?m )?not sure\b)/iu;
 
 /** A plain "no" to an offered step ("不用了", "先不用", "no thanks", "not now", "no, leave it"). */
 export function isRefusal(message: string): boolean {

@@ -7,9 +7,9 @@
 import { chapterRange, jobStatusWord, jobWords } from '../author-words';
 import { findUnitRefs } from './numerals';
 import { orderStands } from './order-checks';
-import { VOIDS } from './order-words';
-import { bareJobVerbOf, jobOrderOf, mentionsJobControl, namesJob, type JobAction } from './orders';
-import type { MessageReading } from './reading';
+import { JOB_RESTATED, VOIDS } from './order-words';
+import { bareJobVerbOf, bareResumeOf, jobOrderOf, mentionsJobControl, namesJob, type JobAction } from './orders';
+import { withSpacedClauses, type MessageReading, type ReadSentence } from './reading';
 import { isConfirmation } from './proposals';
 import type { JobOffer } from './routing';
 
@@ -42,7 +42,7 @@ export interface JobLookup {
 
 const JOB_WORD = /\b(?:job|jobs|generation|batch|run)\b|任务|生成任务|批量|长任务|作业/iu;
 const STATUS =
-  /\b(?:status|progress|how(?:'s|s| is| are) (?:it|the job|things|we) (?:going|doing|getting on|coming along)|where (?:is|are) (?:it|we)|how far|still (?:running|going|on)|is (?:it|the job) (?:running|done|finished))\b|进度|状态|进行到|进展|到哪了|到哪一步|怎么样了|写到第?几章|跑到第?几章|几章了|还在跑|跑完了|写完了吗/iu;
+  /\b(?:status|progress|how(?:'s|s| is| are) (?:it|the job|things|we) (?:going|doing|getting on|coming along)|where (?:is|are) (?:it|we)|where (?:has|have) (?:it|the job|we) got(?:ten)? to|how far|still (?:running|going|on)|is (?:it|the job) (?:running|done|finished))\b|进度|状态|进行到|进展|到哪了|到哪一步|怎么样了|写到第?几章|跑到第?几章|几章了|还在跑|跑完了|写完了吗/iu;
 /** Status questions that name no job word but can only mean it ("进度怎么样", "job progress?"). */
 const BARE_STATUS =
   /^(?:现在|目前)?(?:任务)?(?:进度|状态)(?:怎么样|如何)?了?[吗呢]?[?？。.!！]*$|^(?:what'?s the )?(?:job )?(?:status|progress)\??$|^(?:现在|目前)?(?:跑|写)到第?几章了?(?:\s*(?:老板|亲爱的|亲|宝|呀|啊|呢))*[?？~～]*$/iu;
@@ -52,6 +52,9 @@ const BARE_STATUS =
  */
 const THAT_JOB =
   /\b(?:cancel|stop|abort|pause|hold) (?:that|this) (?:job|generation|batch|run)\b|^\s*(?:hold|hang) on\b/giu;
+
+/** A question after a job order that names a chapter or episode asks about it, not about the order ("pause the job. is Episode 3 too dark?"). */
+const aboutAUnit = (s: ReadSentence): boolean => findUnitRefs(s.text).length > 0;
 
 /** The job a message names by its id (24 hex), or null for the project's running one. */
 const jobIdIn = (text: string): string | null => /\b[0-9a-f]{24}\b/i.exec(text)?.[0]?.toLowerCase() ?? null;
@@ -68,7 +71,9 @@ const tooLong = (text: string): boolean => Array.from(text.trim()).length > 240;
  * "能不能帮我把任务取消了？"), gives no order: {@link jobQuestionOf} asks the author instead.
  * "How is the job going?" is a status request (it changes nothing).
  */
-export function jobCommandOf(reading: MessageReading): JobCommand | null {
+export function jobCommandOf(message: MessageReading): JobCommand | null {
+  // "任务先暂停 我要改大纲": a space between Chinese words ends a clause, as a comma does.
+  const reading = withSpacedClauses(message);
   const text = reading.text;
   if (!text.trim() || tooLong(text)) return null;
   // A chapter is writing, not a job: "stop chapter 3 here" or "continue chapter 4" name no job and
@@ -78,11 +83,14 @@ export function jobCommandOf(reading: MessageReading): JobCommand | null {
     for (const [ci, clause] of sentence.clauses.entries()) {
       // An order whole in its clause, or a bare verb right after a clause about the job ("任务不要了，取消掉").
       const prev = sentence.clauses[ci - 1];
-      const action = jobOrderOf(clause)?.action ?? (prev && namesJob(prev) ? bareJobVerbOf(clause) : null);
-      if (!action) continue;
-      if (orderStands(reading, si, ci, () => false, THAT_JOB)) return { action, jobId };
+      const action =
+        jobOrderOf(clause)?.action ??
+        (prev && namesJob(prev) ? bareJobVerbOf(clause) : null) ??
+        (bareResumeOf(clause) ? 'resume' : null);
+      if (!action || saysOtherwise(sentence, ci, action)) continue;
+      if (orderStands(reading, si, ci, aboutAUnit, THAT_JOB)) return { action, jobId };
       const paused = action === 'pause' ? pauseBeforeWait(reading, si, ci) : null;
-      if (paused && orderStands(paused, si, ci, () => false, THAT_JOB)) return { action, jobId };
+      if (paused && orderStands(paused, si, ci, aboutAUnit, THAT_JOB)) return { action, jobId };
     }
   if (
     (JOB_WORD.test(text) || jobId) &&
@@ -92,6 +100,21 @@ export function jobCommandOf(reading: MessageReading): JobCommand | null {
     return { action: 'status', jobId };
   if (BARE_STATUS.test(text.trim())) return { action: 'status', jobId };
   return null;
+}
+
+/**
+ * A later clause of the sentence that says what another command would ("暂停任务 接着写": pause,
+ * then "go on writing"): the author says two things at once, so neither is an order.
+ */
+function saysOtherwise(sentence: ReadSentence, ci: number, action: JobAction): boolean {
+  const bare = (text: string): string => text.replace(/[\s\p{P}\p{S}]+/gu, '').toLowerCase();
+  return sentence.clauses
+    .slice(ci + 1)
+    .some((c) =>
+      (Object.keys(JOB_RESTATED) as JobAction[]).some(
+        (other) => other !== action && JOB_RESTATED[other].some((p) => bare(c.text).startsWith(p)),
+      ),
+    );
 }
 
 /** A wait that puts off only what comes after it: talking, deciding or going on later ("等我看完第三章再说"). */

@@ -224,7 +224,8 @@ const EN_TAIL = new RegExp(EN_TAIL_SRC, 'giu');
 /** "Chapter III", "Act IV": a Roman numeral in capitals after the unit word ("chapter i think" is no number). */
 const EN_ROMAN_REF = /\b(chapter|episode|act|ch\.?)\s+([IVXL]+)\b/giu;
 /** "c7": a bare c glued to a number is a chapter the way authors abbreviate it in a hurry. */
-const C_REF = /(?<![\p{L}\p{N}])c(\d{1,3})(?![\p{L}\p{N}])/gu;
+// Chinese may touch it on either side ("c12给我删了", "删c12"): only Latin letters and digits make it part of another word.
+const C_REF = /(?<![\p{Script=Latin}\p{N}])c(\d{1,3})(?![\p{Script=Latin}\p{N}])/gu;
 
 /** A Roman numeral in capitals (I to L), or null. */
 function parseRoman(text: string): number | null {

@@ -14,7 +14,13 @@ import { isConditionalSentence, isHedgedClause, isQuestionSentence, lastRetracti
  * Time words that make an order wait for something ("after you finish ch 11", "等我改完再删",
  * "until Friday"): not now, so not an order. Anywhere in the order's sentence.
  */
-const WAITS = /\b(?:after|before|until|till|once)\b|等(?:我|你|到|写完|改完|看完|第)|再说|先别/iu;
+const WAITS = /\b(?:after|once)\b|等(?:我|你|到|写完|改完|看完|第)|再说|先别/iu;
+/**
+ * "before" and "until" put off an order said after them ("before Friday, delete…"); after the order
+ * they say what it comes before or how long it lasts ("pause the job — I need to rethink the arc
+ * before another chapter gets written"): the order is still now.
+ */
+const UNTIL = /\b(?:before|until|till)\b/iu;
 /** Weaker time words ("以后", "之后") make an order wait only in its own clause or before it; after it they are usually a reason ("以后我用自己的本子"). */
 // "等任务写完，再删…" waits too: a clause that opens with 等 ("wait until…") before the order.
 const LATER = /以后|之后|之前|\blater\b|\bafterwards\b|^\s*等/iu;
@@ -32,11 +38,6 @@ function lastVoidEnd(raw: string, ignore?: RegExp): number {
   return end;
 }
 
-/** A sentence that asks, supposes, waits or trails off carries no order. */
-export function sentenceCarriesOrders(s: ReadSentence): boolean {
-  return !isQuestionSentence(s) && !isConditionalSentence(s.text) && !WAITS.test(s.text) && !trailsOff(s);
-}
-
 /** Spans of the message inside double quotes (an unclosed quote runs to the end): words said by someone, or a line of the story. */
 function quotedSpans(text: string): [number, number][] {
   const spans: [number, number][] = [];
@@ -49,9 +50,8 @@ function quotedSpans(text: string): [number, number][] {
 }
 
 /**
- * A clause wholly inside quotation marks is a line of dialogue or words quoted ("加一句台词：“删了吧”"
- * deleted the chapter it was for), not the author's order; a quoted title inside an order
- * ('delete "Notes"') leaves the order as it is.
+ * A clause wholly inside quotation marks is a line of dialogue or words quoted ("加一句台词：“删了吧”"),
+ * not the author's order; a quoted title inside an order ('delete "Notes"') leaves the order as it is.
  */
 function quoted(reading: MessageReading, clause: ReadSentence['clauses'][number]): boolean {
   const words = clause.words.filter((w) => w.kind !== 'punct' && w.kind !== 'emoji');
@@ -59,6 +59,30 @@ function quoted(reading: MessageReading, clause: ReadSentence['clauses'][number]
   const first = words[0]!.start;
   const last = words[words.length - 1]!.end;
   return quotedSpans(reading.text).some(([open, close]) => open < first && last <= close);
+}
+
+/** A sentence that asks, supposes, waits or trails off carries no order. */
+export function sentenceCarriesOrders(s: ReadSentence, titles: readonly string[] = []): boolean {
+  const text = maskTitles(s.text, titles);
+  return !isQuestionSentence({ ...s, text }) && !isConditionalSentence(text) && !WAITS.test(text) && !trailsOff(s);
+}
+
+/**
+ * The text with the project's titles blanked (offsets kept): a title's own words ("作者的话", "What
+ * If") name a file; they never make its sentence a question, a condition or a wait. A title is
+ * blanked with a word, not spaces, so that what follows it does not open the sentence ("Notes is
+ * obsolete" must not read as a question opening on "is").
+ */
+export function maskTitles(text: string, titles: readonly string[]): string {
+  let out = text;
+  for (const t of [...titles].sort((a, b) => b.length - a.length)) {
+    if (!t.trim()) continue;
+    const lower = out.toLowerCase();
+    const want = t.toLowerCase();
+    for (let at = lower.indexOf(want); at >= 0; at = lower.indexOf(want, at + want.length))
+      out = out.slice(0, at) + 'x'.repeat(want.length) + out.slice(at + want.length);
+  }
+  return out;
 }
 
 /**
@@ -73,16 +97,18 @@ export function orderStands(
   ci: number,
   namesOther: (s: ReadSentence) => boolean,
   notATakeBack?: RegExp,
+  titles: readonly string[] = [],
 ): boolean {
   const sentence = reading.sentences[si]!;
-  if (!sentenceCarriesOrders(sentence)) return false;
-  if (sentence.clauses.slice(0, ci + 1).some((c) => LATER.test(c.text))) return false;
+  if (!sentenceCarriesOrders(sentence, titles)) return false;
+  if (sentence.clauses.slice(0, ci + 1).some((c) => LATER.test(c.text) || UNTIL.test(c.text))) return false;
   const wordsOf = (text: string): number =>
     text.split(/[\s\p{P}]+/u).filter(Boolean).length + (text.match(/\p{Script=Han}/gu)?.length ?? 0) / 2;
   if (sentence.clauses.some((c, i) => i !== ci && isHedgedClause(c.text) && wordsOf(c.text) <= SHORT_HEDGE_WORDS))
     return false;
   const clause = sentence.clauses[ci]!;
   if (quoted(reading, clause)) return false;
+  // Voids are read in titles too: a take-back that happens to be a title's words still asks.
   if (lastVoidEnd(reading.text, notATakeBack) > clause.start) return false;
   const later = reading.sentences.slice(si + 1);
   if (later.some((s) => NO_OPENING.test(s.clauses[0]?.text ?? ''))) return false;

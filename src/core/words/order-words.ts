@@ -41,6 +41,9 @@ export const LEAD_EN = [
   "let's",
   'let us',
   'i want you to',
+  'i want you',
+  'you',
+  'listen',
   'i need you to',
   "i'd like you to",
   'i would like you to',
@@ -81,7 +84,13 @@ export const LEAD_ZH = [
   '亲',
   '宝',
   '请',
+  // Cantonese "please".
+  '唔该',
   '请你',
+  '劳驾',
+  '烦请',
+  '有劳',
+  '恳请',
   '麻烦',
   '麻烦你',
   '帮我',
@@ -171,13 +180,92 @@ export const DELETE_ZH = [
   '清除',
   '清掉',
   '砍掉',
+  '砍',
   '干掉',
+  '毙掉',
   '作废',
   '拿掉',
 ];
 
+/** A wish that opens an order for a file's state ("I want chapter 3 deleted", "I'd like the Notes gone"). */
+export const WANT_EN = ['i want', 'i need', "i'd like", 'i would like', 'we want', 'we need', "we'd like"];
+/** The state an order wishes a file in. */
+export const PARTICIPLE_EN: { action: 'delete' | 'rewrite'; words: string[] }[] = [
+  { action: 'delete', words: ['deleted', 'removed', 'gone', 'scrapped', 'binned', 'trashed', 'erased', 'ditched'] },
+  { action: 'rewrite', words: ['rewritten', 're-written', 'redone', 're-done'] },
+];
+
+/** Delete verbs whose particle comes after the object ("throw the Outline away", "chuck chapter 3 out"). */
+export const DELETE_SPLIT_EN = ['throw', 'chuck', 'toss'];
+
+/** What opens the purpose of a rewrite after its object ("… as a working document", "… to reflect the new plot"). */
+export const PURPOSE_EN = ['as a', 'as an', 'so that', 'so it', 'in order to', 'to'];
+/** Words a rewrite's purpose may not hold: they could limit, except, keep or negate what is rewritten. */
+export const PURPOSE_NOT_EN = [
+  'except',
+  'but',
+  'not',
+  "don't",
+  "doesn't",
+  'no',
+  'without',
+  'only',
+  'just',
+  'keep',
+  'keeps',
+  'keeping',
+  'leave',
+  'leaving',
+  'far',
+  'until',
+  'till',
+  'through',
+  'from',
+  'and',
+  'or',
+  'if',
+  'unless',
+  'delete',
+  'remove',
+  'it',
+  'them',
+  'this',
+  'that',
+];
+
+/** Leads that ask the agent to do it ("帮我", "麻烦"): after one, a verb with 了 is a request, not a report. */
+export const REQUEST_LEAD_ZH = [
+  '请',
+  '请你',
+  '唔该',
+  '劳驾',
+  '烦请',
+  '有劳',
+  '恳请',
+  '麻烦',
+  '麻烦你',
+  '帮我',
+  '你帮我',
+  '帮忙',
+  '给我',
+  '你给我',
+  '拜托',
+];
+
 /** Verbs of a whole-file rewrite ("write … from scratch" and "start … over" are read as phrases around the object). */
-export const REWRITE_EN = ['rewrite', 're-write', 'redo', 're-do'];
+export const REWRITE_EN = [
+  'rewrite',
+  're-write',
+  'redo',
+  're-do',
+  // The order said as the work it asks for ("full rewrite of the Outline"): only with a word that makes it whole.
+  'full rewrite of',
+  'a full rewrite of',
+  'complete rewrite of',
+  'a complete rewrite of',
+  'total rewrite of',
+  'a total rewrite of',
+];
 export const REWRITE_ZH = [
   '重寫',
   '重新寫',
@@ -209,10 +297,25 @@ export const REWRITE_ZH = [
  * After a rewrite's object, what only says again that the whole is rewritten ("重写第六章 整章重写",
  * "第五章推倒重来 整章重新写"): the rewrite verbs themselves may follow too.
  */
-export const REWRITE_WHOLE_ZH = ['整章', '整篇', '整个', '全部', '从零开始', '从头开始', '从头'];
+export const REWRITE_WHOLE_ZH = [
+  '整章',
+  '整集',
+  '整幕',
+  '整篇',
+  '整个',
+  '全部',
+  '从零开始',
+  '从头开始',
+  '从头',
+  '从头到尾',
+];
 /** After "write <file>": what makes it a rewrite of the whole. */
 export const WRITE_ANEW_EN = [
   'from scratch',
+  'from the beginning',
+  'from the start',
+  'fresh',
+  'afresh',
   'again from scratch',
   'all over again',
   'over again',
@@ -466,6 +569,7 @@ export const ADVERB_ZH = [
   '干脆',
   '索性',
   '帮我',
+  '一律',
   '一块',
   '整份',
   '整篇',
@@ -477,6 +581,8 @@ export const ADVERB_ZH = [
 export const PARTICLE_ZH = [
   '掉',
   '了',
+  // Cantonese 了.
+  '咗',
   '吧',
   '啊',
   '呀',
@@ -590,9 +696,14 @@ export const MANNER_AFTER_EN = [
   'modeled on',
 ];
 
+/** Between the two ends of a range written as two units ("chapter 2 to chapter 5", "第二章至第五章"). */
+export const RANGE_TO = ['to', 'through', 'thru', 'till', 'until', 'up to', '-', '–', '—', '至', '到'];
+
 /** An exception to a list or range ("except 6", "but not chapter 6", "除了第6章", "第6章除外"). */
 export const EXCEPT_EN = [
   'except',
+  'bar',
+  'barring',
   'except for',
   'but not',
   'other than',
@@ -607,6 +718,7 @@ export const EXCEPT_EN = [
 export const EXCEPT_ZH = ['除了', '除', '不包括', '不含', '除开'];
 export const EXCEPT_TAIL_ZH = [
   '除外',
+  '外',
   '以外',
   '之外',
   '不算',
@@ -672,6 +784,18 @@ export const KEEP_ZH = [
   '先别动',
   '先留着',
 ];
+/**
+ * A keep that is a verb said not to happen keeps the file from that verb only: "don't delete episode 5,
+ * rewrite it" rewrites it, "第三章不用重写，直接删了就行" deletes it. "Keep", "别动", "别改" keep it from both.
+ */
+export const KEEP_FROM: { action: 'delete' | 'rewrite'; re: RegExp }[] = [
+  {
+    action: 'delete',
+    re: /\b(?:don'?t|do not|never)\s+(?:delete|remove|scrap|trash)\b|(?:不要|别|不用|不必|不)(?:删除|删)/iu,
+  },
+  { action: 'rewrite', re: /\b(?:don'?t|do not|never)\s+(?:rewrite|redo)\b|(?:不要|别|不用|不必|不)重写/iu },
+];
+
 /** A keep that is itself negated ("不必保留", "no need to keep") keeps nothing. */
 export const NEGATED_KEEP =
   /(?:不必|不用|无需|不需要|没必要|\bno need to|\bdon'?t|\bdo not|\bnever)\s*(?:再|去)?\s*(?:保留|留着|留下|keep|leave|preserve|retain)/iu;
@@ -710,11 +834,44 @@ export const JOB_NOUN_ZH = [
   '整个任务',
   '后台任务',
 ];
+/**
+ * What may describe the job before its noun ("the running job", "the auto-write job", "自动写作任务"):
+ * words that say which job it is by how it runs, never by a chapter or another file.
+ */
+export const JOB_DESCRIBED_EN = {
+  det: ['the', 'this', 'that', 'my', 'our'],
+  words: [
+    'running',
+    'current',
+    'active',
+    'ongoing',
+    'background',
+    'auto-write',
+    'auto-writing',
+    'autowrite',
+    'auto',
+    'automatic',
+    'writing',
+    'drafting',
+    'chapter-writing',
+    'long',
+    'big',
+    'whole',
+    'entire',
+    'batch',
+  ],
+  nouns: ['job', 'run', 'generation', 'batch'],
+};
+export const JOB_DESCRIBED_ZH = {
+  det: ['这个', '那个', '我的', '现在的', '正在跑的', '正在运行的', '在跑的', '当前的'],
+  words: ['自动', '自动写作', '写作', '自动写', '后台', '批量', '生成', '长', '整个', '续写', '连载'],
+  nouns: ['任务', '任務'],
+};
 export const PAUSE_EN = ['pause', 'suspend', 'hold'];
 export const PAUSE_ZH = ['暫停', '暂停', '停一下', '先停', '挂起', '停一停'];
 export const RESUME_EN = ['resume', 'unpause', 'continue', 'carry on with'];
 export const RESUME_ZH = ['繼續', '继续', '恢复', '接着跑', '接着'];
-export const CANCEL_EN = ['cancel', 'abort', 'kill', 'terminate'];
+export const CANCEL_EN = ['cancel', 'abort', 'kill', 'terminate', 'abandon'];
 export const CANCEL_ZH = ['取消', '取消掉', '终止', '中止'];
 /** What may close a job order ("pause the job for now", "暂停任务吧"). */
 export const JOB_CLOSE = [
@@ -779,6 +936,8 @@ export const STEP_VERBS = {
     '开写',
     '写下去',
     '接着',
+    '起草',
+    '草拟',
   ],
   edit: [
     'edit',
@@ -786,6 +945,7 @@ export const STEP_VERBS = {
     'polish',
     'tighten',
     'fix',
+    'rework',
     'change',
     'apply',
     'tweak',

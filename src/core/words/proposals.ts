@@ -62,8 +62,8 @@ const PLAN = /大纲|规划|分章|分集|章纲|提纲|\b(?:outline|plan|synops
 const FOLLOWS_PLAN =
   /(?:按|按照|根据|照|依照|\b(?:following|according to|based on|from)\s+(?:the\s+|my\s+|your\s+)?)(?:大纲|规划|章纲|提纲|outline|plan)/iu;
 const EDIT =
-  /修改|润色|调整|优化|精修|重写|改|修|换|压缩|合并|拆|精简|删减|提前|挪|加(?:一|个|段|点)|补|\b(?:revis|edit|fix|polish|tighten|rewrit|apply|chang|improv|rework|trim|shorten|expand|cut|merg|split|mov|add|replac|swap|compress|condens)\w*/iu;
-const WRITE = /续写|接着写|继续|写|\b(?:write|continue|draft|start|go on|carry on|keep going)\b/iu;
+  /修改|润色|调整|优化|精修|重写|改|修|换|压缩|合并|拆|精简|删减|提前|挪|加(?:一|个|段|点)|补|\b(?:revis|edit|fix|polish|tighten|rewrit|apply|chang|improv|rework|trim|shorten|expand|cut|merg|split|mov|add|replac|swap|compress|condens|convert|rephras|reword|simplif|modernis|moderniz|reorder|rearrang|adjust|smooth|streamlin)\w*|\bmake\b[^?.!]{1,60}?\b(?:less|more)\b|\bmake\b[^?.!]{1,60}?\w+er\b/iu;
+const WRITE = /续写|接着写|继续|写|起草|草拟|\b(?:write|continue|draft|start|go on|carry on|keep going)\b/iu;
 const REVIEW = /审稿|审|检查|看看|\b(?:review|check|critique|assess|proofread)\b/iu;
 /** Making something new to choose from ("要我再出三个开头钩子吗？", "Shall I come up with some names?"). */
 const CREATE =
@@ -163,6 +163,8 @@ const CONFIRM_TOKENS = [
   'greatidea',
   'letsdothat',
   "let'sdothat",
+  'dothat',
+  'dothis',
   'doit',
   'definitely',
   'agreed',
@@ -207,6 +209,11 @@ const CONFIRM_TOKENS = [
   '好啊',
   '好呀',
   '好吧',
+  // Colloquial "do it" ("整!", "搞吧"): a yes to the step offered.
+  '整吧',
+  '搞吧',
+  '弄吧',
+  '整',
   '好滴',
   '好嘞',
   '嗯嗯',

@@ -1,11 +1,12 @@
 /**
  * core/words/: the rules that read the author's words, deterministic so a workflow replays
  * them: a message read into sentences, clauses and words (reading.ts, utterance.ts), with
- * numbers in any numeral (numerals.ts); the grammar of orders and its second check (orders.ts,
- * order-words.ts, order-checks.ts) behind author-file protection (author-scope.ts) and run
- * control from chat (job-commands.ts); pre-routing (routing.ts) with answers and offered steps
- * (answers.ts, proposals.ts); and the session's language (language.ts). This file is where a
- * message is first read.
+ * numbers in any numeral (numerals.ts) and traditional characters read as simplified
+ * (traditional.ts); the grammar of orders and its second check (orders.ts with order-tokens.ts,
+ * order-targets.ts, job-orders.ts, order-words.ts, order-checks.ts) behind author-file protection
+ * (author-scope.ts) and run control from chat (job-commands.ts); pre-routing (routing.ts) with
+ * vague edits, answers and offered steps (vague-edits.ts, answers.ts, proposals.ts); and the
+ * session's language (language.ts). This file is where a message is first read.
  */
 /**
  * A message as the rules read it: its sentences, the clauses inside them and the words of each
@@ -21,6 +22,7 @@
 import { findUnitRefs, halfWidthDigits, type UnitKind } from './numerals';
 import { straightQuotes } from '../text';
 import { splitSentences } from './utterance';
+import { simplified } from './traditional';
 
 /** What a word is: letters, a number, a unit reference, punctuation or an emoji. */
 export type WordKind = 'word' | 'number' | 'unit' | 'punct' | 'emoji';
@@ -57,6 +59,12 @@ export interface MessageReading {
   sentences: ReadSentence[];
 }
 
+/**
+ * The text the rules read: straight quotes, half-width digits and simplified characters, each a
+ * character for a character, so offsets match the message's.
+ */
+export const readableText = (message: string): string => simplified(straightQuotes(halfWidthDigits(message)));
+
 /** Cuts a run of Han characters (at `offset` in the message) into words. */
 export type Segmenter = (hanRun: string, offset: number) => string[];
 
@@ -72,7 +80,7 @@ export const RECORDED_CHARS = 2000;
  * {@link recordedSegmenter} on every replay.
  */
 export function wordEnds(message: string, segment: Segmenter): number[] {
-  const text = straightQuotes(halfWidthDigits(message));
+  const text = readableText(message);
   const ends: number[] = [];
   for (const m of text.matchAll(/\p{Script=Han}+/gu)) {
     if (m.index >= RECORDED_CHARS) break;
@@ -155,7 +163,7 @@ function clauseWords(text: string, offset: number, segment: Segmenter): Word[] {
 
 /** Reads a message: sentences, clauses and words, with the segmenter cutting its Chinese. */
 export function readMessage(message: string, segment: Segmenter): MessageReading {
-  const text = straightQuotes(halfWidthDigits(message));
+  const text = readableText(message);
   const sentences = splitSentences(text).map((s) => ({
     text: s.text,
     start: s.start,
@@ -176,3 +184,48 @@ export const allWords = (reading: MessageReading): Word[] =>
 
 /** Whether the message has Han characters (then its words came from the segmenter). */
 export const hasHan = (reading: MessageReading): boolean => HAN.test(reading.text);
+
+/**
+ * The reading with a space between two Chinese words read as a clause break, as a comma would be:
+ * informal Chinese separates clauses with a space ("第五章删了 读者不喜欢", "任务先暂停 我要改大纲"),
+ * while the words of one clause seldom are. A space inside a title the project has ("第3章 黑市"),
+ * or beside a unit or a lone word, stays inside its clause. Pure: the same reading and titles give the same clauses.
+ */
+export function withSpacedClauses(reading: MessageReading, titles: readonly string[] = []): MessageReading {
+  const text = reading.text.toLowerCase();
+  const inTitle = (at: number): boolean =>
+    titles.some((t) => {
+      const want = t.toLowerCase().trim();
+      if (!/\s/u.test(want)) return false;
+      for (let i = text.indexOf(want); i >= 0; i = text.indexOf(want, i + 1))
+        if (i < at && at < i + want.length) return true;
+      return false;
+    });
+  const sentences = reading.sentences.map((s) => ({
+    ...s,
+    clauses: s.clauses.flatMap((c) => {
+      const out: ReadClause[] = [];
+      let from = 0;
+      for (let k = 1; k < c.words.length; k++) {
+        const a = c.words[k - 1]!;
+        const b = c.words[k]!;
+        const gap = reading.text.slice(a.end, b.start);
+        if (!gap || /\S/u.test(gap) || !/\p{Script=Han}$/u.test(a.text) || !/^\p{Script=Han}/u.test(b.text)) continue;
+        // A unit or a lone word beside the space is more likely a name's or a list's part ("第六章 黑风谷 删掉", "删除 第三章").
+        if (inTitle(a.end) || a.kind === 'unit' || b.kind === 'unit' || k - from < 2 || c.words.length - k < 2)
+          continue;
+        out.push(clauseOf(reading.text, c.words.slice(from, k), from === 0 ? c.sep : ' '));
+        from = k;
+      }
+      if (!out.length) return [c];
+      out.push(clauseOf(reading.text, c.words.slice(from), ' '));
+      return out;
+    }),
+  }));
+  return { ...reading, sentences };
+}
+
+function clauseOf(text: string, words: Word[], sep: string): ReadClause {
+  const start = words[0]!.start;
+  return { text: text.slice(start, words[words.length - 1]!.end), start, sep, words };
+}

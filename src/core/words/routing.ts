@@ -5,14 +5,15 @@
  * Pure module: runs inside the workflow.
  */
 import type { TurnStatus } from '../domain';
-import { findLengthMentions, formatUnitRange } from './numerals';
+import { findLengthMentions, findUnitRefs, formatUnitRange } from './numerals';
 import { detectLanguage } from '../text';
-import { accountFor, stepOrderOf } from './orders';
-import { VOIDS } from './order-words';
+import { stepOrderOf } from './orders';
+import { STEP_VERBS, VOIDS } from './order-words';
 import { isHedgedClause, lastRetractionEnd, trailsOff } from './utterance';
 import type { MessageReading } from './reading';
+import { simplified } from './traditional';
 import { type RoutingDecision, type WorkAgent } from '../plans';
-import { isNewInstruction, isRefusal, offerReplyOf, withoutPraise } from './answers';
+import { actionsOf, isNewInstruction, isRefusal, offerReplyOf, withoutPraise } from './answers';
 import {
   confirmedStepRouting,
   declinedOfferRouting,
@@ -65,322 +66,9 @@ export function isContinueMessage(message: string): boolean {
   return CONTINUE_EN.test(n) || CONTINUE_ZH.test(n.replace(/ /g, ''));
 }
 
-/** Verbs of an edit that may say nothing of what to change. */
-const VAGUE_VERBS = [
-  'polish',
-  'improve',
-  'edit',
-  'fix',
-  'refine',
-  'tweak',
-  'rework',
-  'revise',
-  'enhance',
-  'optimise',
-  'optimize',
-  'touch up',
-  'clean up',
-  'spruce up',
-  'spice up',
-  'jazz up',
-  'punch up',
-  'make',
-  'give',
-  'work on',
-  'better',
-  'clean',
-  'touch',
-  'spice',
-  'spruce',
-  'jazz',
-  'smooth out',
-  '让它',
-  '优化',
-  '润色',
-  '修改',
-  '完善',
-  '调整',
-  '打磨',
-  '提升',
-  '改进',
-  '美化',
-  '精修',
-  '修一修',
-  '修修',
-  '改一改',
-  '改改',
-  '改',
-  '修',
-  '弄',
-  '搞',
-  '润',
-  '改善',
-  '加工',
-  '弄弄',
-  '润润',
-];
-/** Which text: pointing, a unit, the chapter or the whole — never what in it. */
-const VAGUE_OBJECTS = [
-  'it',
-  'this',
-  'that',
-  'the text',
-  'the chapter',
-  'this chapter',
-  'that chapter',
-  'the draft',
-  'the story',
-  'the writing',
-  'the prose',
-  'things',
-  'everything',
-  'the whole thing',
-  'the whole chapter',
-  'the book',
-  'this part',
-  'this bit',
-  'the piece',
-  'the scene',
-  'this scene',
-  'prologue',
-  'epilogue',
-  'the prologue',
-  'the epilogue',
-  'chapter',
-  '序章',
-  '尾声',
-  '楔子',
-  '番外',
-  '开篇',
-  '这章',
-  '这一章',
-  '本章',
-  '这段',
-  '这一段',
-  '这部分',
-  '全文',
-  '整体',
-  '整篇',
-  '全篇',
-  '稿子',
-  '文章',
-  '文字',
-  '内容',
-  '它',
-  '这个',
-  '这篇',
-  '这一版',
-  '这版',
-  '这',
-  '文笔',
-];
-/**
- * How much and how good, courtesy, particles, interjections, and a feeling or complaint about the
- * text ("感觉怪怪的", "it's just off", "不太满意"): they say how it feels, not what to change.
- */
-const VAGUE_FILLER = [
-  '宝',
-  '宝宝',
-  '亲',
-  '感觉',
-  '怪怪的',
-  '不对',
-  '不太对',
-  '不对劲',
-  '不满意',
-  '不太满意',
-  '别扭',
-  '不顺',
-  '没感觉',
-  '好看点',
-  '更好看点',
-  "it's",
-  'its',
-  'off',
-  'just off',
-  'weird',
-  'not working',
-  "isn't working",
-  'needs work',
-  'needs some work',
-  'needs a little work',
-  'needs love',
-  'needs some love',
-  'needs attention',
-  'needs help',
-  'better',
-  'nicer',
-  'good',
-  'great',
-  'stronger',
-  'more polished',
-  'polished',
-  'a bit',
-  'a little bit',
-  'a little',
-  'somewhat',
-  'some',
-  'slightly',
-  'more',
-  'again',
-  'up',
-  'overall',
-  'please',
-  'pls',
-  'plz',
-  'for me',
-  'can you',
-  'could you',
-  'would you',
-  'help me',
-  'just',
-  'maybe',
-  'kinda',
-  'sort of',
-  'thanks',
-  'thank you',
-  'quality',
-  'the quality',
-  'of',
-  'a',
-  'an',
-  'the',
-  'one more time',
-  'once more',
-  'flow',
-  'flows',
-  'punch',
-  'punchier',
-  'pop',
-  'engaging',
-  'compelling',
-  'interesting',
-  'readable',
-  'hmm',
-  'hm',
-  'um',
-  'uh',
-  'ok',
-  'okay',
-  'so',
-  'well',
-  'u',
-  'can u',
-  'could u',
-  'would u',
-  'pretty',
-  'real',
-  'really',
-  'lol',
-  'ty',
-  'thx',
-  'ta',
-  'eh',
-  'meh',
-  'another pass',
-  'a pass',
-  'another go',
-  'a go',
-  'have another go',
-  'another look',
-  'take another pass at',
-  'have',
-  'not quite there yet',
-  'feels off',
-  'not great',
-  'could be stronger',
-  'would you mind',
-  'it could be',
-  '重新',
-  '不太行',
-  '不行',
-  '差点意思',
-  '还差点意思',
-  '不够好',
-  '一般般',
-  '总觉得',
-  '吸引人',
-  '高级',
-  '流畅',
-  '出彩',
-  '有意思',
-  '好读',
-  '更好看',
-  '更好',
-  '好一点',
-  '好一些',
-  '好些',
-  '好点',
-  '好看',
-  '精彩',
-  '漂亮',
-  '完美',
-  '一点',
-  '一些',
-  '一下',
-  '一遍',
-  '一番',
-  '再',
-  '更',
-  '好好',
-  '请',
-  '帮我',
-  '帮忙',
-  '麻烦',
-  '你',
-  '吧',
-  '呢',
-  '哈',
-  '啊',
-  '呀',
-  '好吗',
-  '可以吗',
-  '嗯',
-  '下',
-  '得',
-  '的',
-  '把',
-  '给',
-  '让',
-  '质量',
-  '水平',
-  '地',
-  '些',
-  '点',
-  '呗',
-  '哦',
-  '嘛',
-  '好',
-  '呃',
-  '额',
-  '唔',
-  '能',
-  '能不能',
-  '可以',
-  '帮',
-  '我',
-];
+import { isVagueEditRequest } from './vague-edits';
 
-/**
- * A request to edit that does not say what to change ("polish it", "改得更好一点", "帮忙润色下呗",
- * "hmm. improve it", "make chapter 2 better"), read by its structure: every word is an edit
- * verb, the text it is about (pointing, a unit, "the chapter") or how much / how good, and at
- * least one is the verb. A word that names a part or a direction ("tighten the dialogue in
- * chapter 2", "把第三章改短") makes it specific: any word the structure does not know does.
- */
-export function isVagueEditRequest(reading: MessageReading): boolean {
-  if (reading.text.trim().length === 0 || Array.from(reading.text.trim()).length > 60) return false;
-  let verbs = 0;
-  for (const clause of reading.sentences.flatMap((s) => s.clauses)) {
-    const counts = accountFor(
-      { ...clause, words: clause.words.filter((w) => w.kind !== 'unit') },
-      { verb: VAGUE_VERBS, object: VAGUE_OBJECTS, filler: VAGUE_FILLER },
-    );
-    if (!counts) return false;
-    verbs += counts.verb!;
-  }
-  return verbs > 0;
-}
+export { isVagueEditRequest };
 
 /**
  * A short reply that reads as an answer to a question just asked ("the second one", "B",
@@ -406,20 +94,27 @@ export function isNoiseMessage(message: string): boolean {
 }
 
 const PLAN_NOUN =
-  /\b(?:outline|outlines|plan|plot|beat sheet|synopsis|structure|chapter breakdown|breakdown|story arc|plot arc|roadmap)\b|大纲|细纲|章纲|提纲|规划|框架|结构|梗概|故事线|走向|情节安排/iu;
+  /\b(?:outline|outlines|plan|plot|beat sheet|beats|synopsis|structure|chapter breakdown|breakdown|story arc|plot arc|roadmap)\b|大纲|细纲|章纲|提纲|规划|框架|结构|梗概|故事线|走向|情节安排|(?:章节|分章|写作|创作)计划/iu;
 const MAKE_PLAN =
   /\b(?:plan|outline|map out|sketch|draft|make|create|write|give me|come up with|build|design|put together|redo|rework|restructure|need|want|do)\b|列|做|写|出|搭|排|给我|规划|设计|制定|安排|梳理|拟|定|重做|弄|来/iu;
 /** The plan itself is the request: "plan a 30-chapter mystery", "break it down into chapters", "分章", "章纲". */
 const PLAN_ITSELF =
-  /\bplan (?:out |the |a |an |my |our )|\boutline (?:the|a|an|my|our)\b|break (?:it )?down into (?:chapters|episodes)|chapter[- ]by[- ]chapter|分章|分集|章纲|(?:重新|帮我|给我|先)规划|规划(?:一下|下)/iu;
+  /\bplan (?:out |the |a |an |my |our )|\boutline (?:the|a|an|my|our)\b|break (?:it )?down into (?:chapters|episodes)|break (?:the |this |that |my |our )?(?:next |first |second |third |last |final )?(?:arc|act|part|volume|vol|book|season|story|plot|half)\b[^.?!]{0,12}? into (?:\S+ )?(?:chapters|episodes|chs|eps|scenes|beats)|chapter[- ]by[- ]chapter|分章|分集|章纲|(?:重新|帮我|给我|先)规划|规划(?:一下|下)|(?:^|[.!。！]\s*)(?:(?:please|pls|ok|now|so)\s+)?(?:plan|outline|map out)\s+(?:out\s+)?(?:part|vol(?:ume)?|arc|act|book|season|chs?|chapters?|episodes?|eps?|the next|next)\b/iu;
+/** A plan noun with the number of chapters it should cover ("新卷大纲 二十章左右", "an outline, about 20 chapters"): the plan is asked for. */
+const PLAN_SIZE =
+  /[一二三四五六七八九十百两\d]+\s*(?:章|集|回)(?:左右|上下|以内|出头)|\b(?:about|around|roughly|like|some)\s+\d+\s*(?:ish\s+)?(?:chapters|chs|episodes|eps)\b/iu;
 /** Talking about a plan, following it, saying it is done or leaving it alone is not asking for one. */
 const NOT_A_PLAN_REQUEST =
-  /大纲(?:已经|早就|都)?(?:写|列|做|定|弄|改|排|搞)(?:好|完)了?|\b(?:outline|plan)(?:'s| is| has been) (?:done|fixed|ready|finished)\b|不需要大纲|不用大纲|不要大纲|大纲(?:挺好|很好|不错|没问题)|\b(?:no need for (?:a |an |one|the )|don'?t need (?:a |an |the )?(?:outline|plan)|(?:outline|plan) (?:looks|was|is) (?:good|great|excellent|fine)|already (?:drafted|have|wrote|written) (?:my |an? )?(?:own )?(?:outline|plan))|聊聊|聊一聊|讨论|谈谈|怎么看|你觉得|觉得|看看|看一下|检查|对不上|有没有问题|满意|(?:按照?|根据|照着|依照)(?:原来的|之前的|现在的|现有的|我的)?(?:大纲|规划|计划|章纲|细纲|提纲)|大纲里|大纲上|不用改|不要改|别动|不用动|不改|挺好|\b(?:what do you think|thoughts on|opinion|feedback|is my|does my|are my|review|check|against|look at|printed|talk about|discuss|make sense|(?:does|do|is|are) (?:the|my|our|this) (?:outline|plan|structure|plot)|follow(?:ing)?|according to|based on|per the|says|said|don'?t touch|leave the|ignore|older|newer)\b/iu;
+  /大纲(?:[^，。！？,.!?]{0,6}?(?:已经|早就|早|都|自己)[^，。！？,.!?]{0,3}?)?(?:写|列|做|定|弄|改|排|搞)(?:好|完)了?|不用你管|\b(?:outline|plan)(?:'s| is| has been) (?:done|fixed|ready|finished)\b|不需要大纲|不用大纲|不要大纲|大纲(?:挺好|很好|不错|没问题)|\b(?:no need for (?:a |an |one|the )|don'?t need (?:a |an |the )?(?:outline|plan)|(?:outline|plan) (?:looks|was|is) (?:good|great|excellent|fine)|already (?:drafted|have|wrote|written) (?:my |an? )?(?:own )?(?:outline|plan))|聊聊|聊一聊|讨论|谈谈|怎么看|你觉得|觉得|看看|看一下|检查|对不上|有没有问题|满意|(?:按照?|根据|照着|依照)(?:原来的|之前的|现在的|现有的|我的)?(?:大纲|规划|计划|章纲|细纲|提纲)|大纲里|大纲上|不用改|不要改|别动|不用动|不改|挺好|\b(?:what do you think|thoughts on|opinion|feedback|is my|does my|are my|review|check|against|look at|printed|talk about|discuss|make sense|(?:does|do|is|are) (?:the|my|our|this) (?:outline|plan|structure|plot)|follow(?:ing)?|according to|based on|per the|says|said|don'?t touch|leave the|ignore|older|newer)\b/iu;
 
 /** Whether the author asked for a plan (outline, chapter breakdown) to be made or remade, not a chat about one. */
-export function requestAsksForPlan(message: string): boolean {
+export function requestAsksForPlan(raw: string): boolean {
+  const message = simplified(raw);
   if (NOT_A_PLAN_REQUEST.test(message)) return false;
-  return PLAN_ITSELF.test(message) || (PLAN_NOUN.test(message) && MAKE_PLAN.test(message.replace(PLAN_NOUN, ' ')));
+  return (
+    PLAN_ITSELF.test(message) ||
+    (PLAN_NOUN.test(message) && (MAKE_PLAN.test(message.replace(PLAN_NOUN, ' ')) || PLAN_SIZE.test(message)))
+  );
 }
 
 /** Sentence ends for length clauses; a dot between digits ("1.5万字") is a decimal point. */
@@ -484,7 +179,8 @@ export function preRoute(reading: MessageReading, previous: PreviousTurnFacts | 
     // anything else goes to the router (never the whole previous route).
     const step = proposedStep(previous.question, previous.deliveredUnits ?? []);
     // "不用了" / "no thanks": nothing is written. Nor on "ok?", "嗯……" or "maybe".
-    if (isRefusal(message)) return declinedOfferRouting(detectLanguage(previous.question ?? message));
+    if (isRefusal(message) || refusalWithReasons(reading))
+      return declinedOfferRouting(detectLanguage(previous.question ?? message));
     // Anything that puts the step off, takes the yes back, jokes, hedges or asks back is no yes (nothing written).
     if (answerHolds(reading)) return declinedOfferRouting(detectLanguage(previous.question ?? message), true);
     // Before the yes: "yes but" is a yes cut off by its own "but".
@@ -506,7 +202,7 @@ export function preRoute(reading: MessageReading, previous: PreviousTurnFacts | 
     previous?.status === 'awaiting_author' &&
     previous.askedQuestion &&
     prevRouting &&
-    isShortAnswer(message) &&
+    (isShortAnswer(message) || answerWithReasons(reading)) &&
     !newInstruction
   ) {
     const resume = previous.resume ?? { agent: prevRouting.current_agent, remaining: prevRouting.workflow_agents };
@@ -533,6 +229,8 @@ function ordersStep(reading: MessageReading, step: ProposedStep): boolean {
   // Courtesy alone agrees to nothing: at least one clause says yes or orders the step.
   let ordered = false;
   for (const clause of clauses) {
+    // After the yes, a clause that only comments ("Every one of them is fair.") is the author's reason.
+    if (ordered && isReason(clause.text, step)) continue;
     const reply = offerReplyOf(clause.text, step);
     if (reply) {
       ordered ||= reply !== 'courtesy';
@@ -553,6 +251,56 @@ function ordersStep(reading: MessageReading, step: ProposedStep): boolean {
     ordered = true;
   }
   return ordered;
+}
+
+/**
+ * A clause beside a yes or an answer that gives a reason or a detail, not another request: no work
+ * of another kind, no unit but the offer's, nothing that narrows or negates ("but", "only", "not"),
+ * and no fresh request opening it ("also …", "please …").
+ */
+function isReason(text: string, step: ProposedStep | null): boolean {
+  if (actionsOf(text).some((a) => !step || a !== step.action)) return false;
+  if (findUnitRefs(text).some((u) => !step?.units || u.from !== step.units.from || u.to !== step.units.to))
+    return false;
+  // "…, and Lin's view would give it away" gives a reason; "and add a scene" gives an order.
+  const opening = /^[\s\p{P}]*(?:and\s+)?([\p{L}']+)/u.exec(text)?.[1]?.toLowerCase() ?? '';
+  return !NARROWS.test(text) && !ANOTHER_REQUEST.test(text) && !IMPERATIVE_OPENERS.has(opening);
+}
+/** A clause that opens on a verb is an order of its own ("add an entry for the fire to the timeline"), not a reason. */
+const IMPERATIVE_OPENERS = new Set<string>([
+  ...Object.values(STEP_VERBS).flat(),
+  ...['add', 'rename', 'make', 'move', 'swap', 'put', 'give', 'use', "let's", 'go', 'write', 'delete', 'remove'],
+  ...['rewrite', 'cut', 'replace', 'insert', 'drop', 'keep', 'leave', 'set', 'call', 'turn', 'switch', 'create'],
+]);
+const NARROWS =
+  /\b(?:but|only|just|except|not|no|never|without|instead|though|however|unless|too|also|as well)\b|n't\b|不|别|没|只|但|除|先|也|还/iu;
+const ANOTHER_REQUEST = /^\s*(?:and\s+)?(?:also|please|pls|plus|then|now|另外|还有|再|顺便|请|帮我)/iu;
+
+/** The first sentence of a reply, and whether every clause after it is a reason (see {@link isReason}). */
+function firstAndReasons(reading: MessageReading, step: ProposedStep | null): string | null {
+  const [first, ...rest] = reading.sentences;
+  if (!first || !rest.length) return null;
+  if (rest.some((s) => /[?？]/u.test(s.end) || s.clauses.some((c) => !isReason(c.text, step)))) return null;
+  return first.text + first.end;
+}
+
+/** "No, leave it. The looseness is deliberate — …": a plain no, then only its reasons. */
+function refusalWithReasons(reading: MessageReading): boolean {
+  const first = firstAndReasons(reading, null);
+  return !!first && isRefusal(first);
+}
+
+/**
+ * "1931. Far enough on that the war is a memory.", "Maud, I think — she's the one with the most to
+ * lose": a short answer (its first sentence, or that sentence's first clause), then only reasons.
+ */
+function answerWithReasons(reading: MessageReading): boolean {
+  const first = reading.sentences[0];
+  if (!first || reading.sentences.some((s) => /[?？]/u.test(s.end))) return false;
+  const [head, ...tail] = first.clauses;
+  if (!head || !isShortAnswer(head.text) || head.text.trim().split(/\s+/).length > 4) return false;
+  if (tail.some((c) => !isReason(c.text, null))) return false;
+  return reading.sentences.slice(1).every((s) => s.clauses.every((c) => isReason(c.text, null)));
 }
 
 /** A sentence that stops on a conjunction ("yeah swap it but"): the rest is still to come. A closing "then" ("go on then") is no conjunction. */
