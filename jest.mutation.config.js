@@ -47,4 +47,6 @@ const RULE_TESTS = [
 module.exports = {
   ...unit,
   testMatch: RULE_TESTS.map((name) => `<rootDir>/tests/unit/${name}.test.ts`),
+  // Loads only the test files that hold a mutant's covering tests (see the file).
+  testSequencer: '<rootDir>/scripts/mutation/covering-files-sequencer.js',
 };

@@ -1,21 +1,21 @@
 /**
- * The team's intent corpus: the rules that read an author's words, measured on
- * hundreds of messages written the way authors write, in both languages. A false
- * authorisation fails the suite outright; every other kind has its target, and every case of
- * the team's own corpus passes except plain orders the rules ask about instead of acting on
- * (the grammar of orders reads only what it fully accounts for), at most 5 % of them. One test
- * per part of the corpus, each evaluating it itself, so mutation testing runs for a rule only
- * the part that exercises it.
+ * The team's intent corpus, case by case: every message of it, written the way authors write in
+ * both languages, read by the rules one at a time. A case passes when the rules read it as the
+ * corpus says, or, for a plain order, when they ask about it instead of acting on it (the grammar
+ * of orders reads only what it fully accounts for); a false authorisation never passes. One test
+ * per case, so a mutation run executes only the cases that reach the mutated rule; the totals
+ * (the share of orders asked about, each part's target) are in intent-corpus-targets.test.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Corpus, corpusSchema, evaluateCorpus, formatReport, rate } from '../../scripts/intent-eval';
+import { type Corpus, corpusSchema, evaluateCorpus } from '../../scripts/intent-eval';
 import { read } from './read';
 
 const corpus = corpusSchema.parse(
   JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/intent/corpus.json'), 'utf8')),
 );
-const only = (part: keyof Omit<Corpus, 'files_zh' | 'files_en'>): Corpus => ({
+type Part = keyof Omit<Corpus, 'files_zh' | 'files_en'>;
+const EMPTY: Corpus = {
   ...corpus,
   scope: [],
   route: [],
@@ -23,70 +23,28 @@ const only = (part: keyof Omit<Corpus, 'files_zh' | 'files_en'>): Corpus => ({
   lang: [],
   question: [],
   job_command: [],
-  [part]: corpus[part],
-});
+};
+const only = <P extends Part>(part: P, cases: Corpus[P]): Corpus => ({ ...EMPTY, [part]: cases });
 
-test('the corpus is large and in both languages', () => {
-  const total =
-    corpus.scope.length +
-    corpus.route.length +
-    corpus.plan_request.length +
-    corpus.lang.length +
-    corpus.question.length;
-  expect(total).toBeGreaterThanOrEqual(400);
-  const zh = (s: string) => /[\u4e00-\u9fff]/u.test(s);
-  for (const kind of [
-    corpus.scope.map((c) => c.msg),
-    corpus.route.map((c) => c.msg),
-    corpus.plan_request.map((c) => c.msg),
-    corpus.job_command.map((c) => c.msg),
-  ]) {
-    expect(kind.filter(zh).length).toBeGreaterThan(kind.length / 4);
-    expect(kind.filter((m) => !zh(m)).length).toBeGreaterThan(kind.length / 4);
-  }
-});
+/** A missed authorisation or job command: the rules asked instead of acting, never a wrong act. */
+const asked = (category: string): boolean =>
+  category === 'scope:authorises' || (category.startsWith('job_command:') && category !== 'job_command:none');
 
-test.each([
-  ['scope', [['scope', 0.9]]],
-  [
-    'route',
-    [
-      ['route:not_inherit', 1],
-      ['route:no_write', 1],
-      ['route:confirm', 0.95],
-      ['route:clarify_first', 0.9],
-      ['route', 0.95],
-    ],
-  ],
-  ['plan_request', [['plan_request', 0.95]]],
-  ['lang', [['lang', 1]]],
-  ['question', [['question', 1]]],
-  [
-    'job_command',
-    [
-      ['job_command:none', 1],
-      ['job_command', 0.95],
-    ],
-  ],
-] as const)(
-  '%s: no false authorisation, every target met, every case passes but orders asked about (≤ 5 %%)',
-  (part, targets) => {
-    const result = evaluateCorpus(only(part), read);
-    if (result.failed > 0) console.log(formatReport(result));
-    expect(result.falseAuthorisations).toBe(0);
-    for (const [category, target] of targets)
-      expect({ category, met: rate(result, category) >= target }).toEqual({ category, met: true });
-    // The only failures allowed are orders asked about (a missed authorisation or job command), never a wrong act.
-    const asked = result.failures.filter(
-      (f) =>
-        f.category === 'scope:authorises' ||
-        (f.category.startsWith('job_command:') && f.category !== 'job_command:none'),
-    );
-    expect(result.failures.filter((f) => !asked.includes(f))).toEqual([]);
-    expect(result.asking.asked).toBe(asked.length);
-    expect(result.asking.asked).toBeLessThanOrEqual(Math.floor(result.asking.orders * 0.05));
-  },
-);
+/** The case's own words, on one line and short, as its test's name (the index keeps names unique). */
+const title = (index: number, words: string): string => `#${index + 1} ${words.replace(/\s+/g, ' ').slice(0, 70)}`;
+
+const PARTS: Part[] = ['scope', 'route', 'plan_request', 'lang', 'question', 'job_command'];
+
+for (const part of PARTS) {
+  describe(`${part} case`, () => {
+    const cases = corpus[part] as Corpus[Part];
+    test.each(cases.map((c, i) => [title(i, 'msg' in c ? c.msg : c.text), c] as const))('%s', (_name, c) => {
+      const result = evaluateCorpus(only(part, [c] as Corpus[Part]), read);
+      expect(result.falseAuthorisations).toBe(0);
+      expect(result.failures.filter((f) => !asked(f.category))).toEqual([]);
+    });
+  });
+}
 
 test('a case that should write nothing but that the rules send to a write counts as a false authorisation', () => {
   const offer = {
@@ -94,13 +52,12 @@ test('a case that should write nothing but that the rules send to a write counts
     read_only: false,
     question: 'Chapter 1 is done and saved. Ready for chapter 2?',
   };
-  const result = evaluateCorpus({
-    ...only('route'),
-    route: [
+  const result = evaluateCorpus(
+    only('route', [
       { prev: offer, msg: 'yes', expect: 'no_write' },
       { prev: offer, msg: 'hmm, who is asking', expect: 'no_write' },
-    ],
-  });
+    ]),
+  );
   expect(result.falseAuthorisations).toBe(1);
   expect(result.failures.map((f) => f.detail)).toEqual([
     '"yes" after "Chapter 1 is done and saved. Ready for chapter 2?": got confirm_proposal writer — FALSE AUTHORISATION write',
@@ -109,13 +66,12 @@ test('a case that should write nothing but that the rules send to a write counts
 });
 
 test('a job paused, resumed or cancelled on a message that did not ask for it counts as a false authorisation', () => {
-  const result = evaluateCorpus({
-    ...only('job_command'),
-    job_command: [
+  const result = evaluateCorpus(
+    only('job_command', [
       { msg: 'cancel the job', action: null },
       { msg: 'job status', action: null },
-    ],
-  });
+    ]),
+  );
   expect(result.falseAuthorisations).toBe(1);
   expect(result.failures.map((f) => f.detail)).toEqual([
     '"cancel the job": got cancel — FALSE AUTHORISATION cancel',
