@@ -6,6 +6,7 @@
  * second each, and kill no mutant the rule tests leave alive. Keeping them out makes each
  * mutant's run several times shorter.
  */
+const path = require('node:path');
 const unit = require('./jest.unit.config');
 
 const RULE_TESTS = [
@@ -17,6 +18,7 @@ const RULE_TESTS = [
   'decide-rules',
   'file-stream',
   'file-stream-edges',
+  'intent-batches',
   'intent-corpus',
   'intent-edges',
   'intent-rules',
@@ -48,5 +50,8 @@ module.exports = {
   ...unit,
   testMatch: RULE_TESTS.map((name) => `<rootDir>/tests/unit/${name}.test.ts`),
   // Loads only the test files that hold a mutant's covering tests (see the file).
-  testSequencer: '<rootDir>/scripts/mutation/covering-files-sequencer.js',
+  testSequencer: path.join(__dirname, 'scripts/mutation/covering-files-sequencer.js'),
+  // Stops a mutant's run at its first failing test (see the file).
+  // An absolute path: Stryker loads the environment itself, before Jest would replace <rootDir>.
+  testEnvironment: path.join(__dirname, 'scripts/mutation/fail-fast-environment.js'),
 };

@@ -298,3 +298,28 @@ export function formatReport(result: EvalResult): string {
   lines.push(`intent: ${result.passed} passed, ${result.failed} failed`);
   return lines.join('\n');
 }
+
+export type CorpusPart = keyof Omit<Corpus, 'files_zh' | 'files_en'>;
+export const CORPUS_PARTS: CorpusPart[] = ['scope', 'route', 'plan_request', 'lang', 'question', 'job_command'];
+
+/** One case of a corpus as a corpus of its own (same files), to be judged alone. */
+export interface SingleCase {
+  part: CorpusPart;
+  /** Its index within its part. */
+  index: number;
+  /** The author's message, or the agent's reply for a question case. */
+  text: string;
+  corpus: Corpus;
+}
+
+export function singleCases(corpus: Corpus): SingleCase[] {
+  const empty: Corpus = { ...corpus, scope: [], route: [], plan_request: [], lang: [], question: [], job_command: [] };
+  return CORPUS_PARTS.flatMap((part) =>
+    (corpus[part] as Corpus[CorpusPart]).map((c, index) => ({
+      part,
+      index,
+      text: 'msg' in c ? c.msg : c.text,
+      corpus: { ...empty, [part]: [c] },
+    })),
+  );
+}

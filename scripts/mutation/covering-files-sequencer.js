@@ -1,5 +1,5 @@
 /**
- * Jest's default order, minus the test files that hold none of the tests a mutant run asks for.
+ * The test files of a mutant run: only those holding a test it asks for, fewest tests first.
  *
  * Stryker runs each mutant against the tests that covered it (by name, as `testNamePattern`),
  * but Jest still loads every related test file to find them, and loading the rule test files
@@ -7,6 +7,8 @@
  * file come from a map written just before Stryker starts (scripts/mutation/map-tests.js,
  * `npm run test:mutation`); without the map, or when a requested name is not in it, every file
  * runs as before, so a missing or stale map can only make a run slower, never skip a test.
+ * Small, pointed files go first and the corpus files of a case per test last: a mutant run stops
+ * at its first failing test (fail-fast-environment.js), and a pointed test usually fails sooner.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -25,11 +27,14 @@ class CoveringFilesSequencer extends Sequencer {
     const sorted = super.sort(tests);
     const files = this.pattern ? filesHolding(this.pattern) : undefined;
     if (!files) return sorted;
-    return sorted.filter((test) => files.has(path.relative(this.rootDir, test.path)));
+    const size = (test) => testsByFile.get(path.relative(this.rootDir, test.path))?.length ?? 0;
+    return sorted.filter((test) => files.has(path.relative(this.rootDir, test.path))).sort((a, b) => size(a) - size(b));
   }
 }
 
 let filesByName;
+/** Test file → its test names, from the same map. */
+const testsByFile = new Map();
 
 /** Test full name → the files holding a test of that name, read once per process; null when absent. */
 function readMap() {
@@ -39,6 +44,7 @@ function readMap() {
   if (!file || !fs.existsSync(file)) return filesByName;
   filesByName = new Map();
   for (const [testFile, names] of Object.entries(JSON.parse(fs.readFileSync(file, 'utf8')))) {
+    testsByFile.set(testFile, names);
     for (const name of names) filesByName.set(name, [...(filesByName.get(name) ?? []), testFile]);
   }
   return filesByName;

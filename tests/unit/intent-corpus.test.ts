@@ -1,10 +1,11 @@
 /**
  * The team's intent corpus, case by case: every message of it, written the way authors write in
- * both languages, read by the rules one at a time. A case passes when the rules read it as the
- * corpus says, or, for a plain order, when they ask about it instead of acting on it (the grammar
- * of orders reads only what it fully accounts for); a false authorisation never passes. One test
- * per case, so a mutation run executes only the cases that reach the mutated rule; the totals
- * (the share of orders asked about, each part's target) are in intent-corpus-targets.test.ts.
+ * both languages, read by the rules one at a time. Every case passes but the plain orders listed
+ * in ASKED, which the rules ask about instead of acting on (the grammar of orders reads only what
+ * it fully accounts for); a rule change that makes another order asked about fails here, so a
+ * rule that stops authorising is caught case by case, not only when the share of orders asked
+ * about passes 5 %. One test per case, so a mutation run executes only the cases that reach the
+ * mutated rule; the totals (each part's target, that share) are in intent-corpus-targets.test.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,8 +27,11 @@ const EMPTY: Corpus = {
 };
 const only = <P extends Part>(part: P, cases: Corpus[P]): Corpus => ({ ...EMPTY, [part]: cases });
 
+/** The plain orders of the corpus the rules ask about today; one they come to act on leaves the list. */
+const ASKED = new Set(['rewrite chapter 2 从头写，用 Anna 的视角', '砍掉第五章吧，这章就是凑字数的 😂']);
+
 /** A missed authorisation or job command: the rules asked instead of acting, never a wrong act. */
-const asked = (category: string): boolean =>
+const asks = (category: string): boolean =>
   category === 'scope:authorises' || (category.startsWith('job_command:') && category !== 'job_command:none');
 
 /** The case's own words, on one line and short, as its test's name (the index keeps names unique). */
@@ -41,7 +45,10 @@ for (const part of PARTS) {
     test.each(cases.map((c, i) => [title(i, 'msg' in c ? c.msg : c.text), c] as const))('%s', (_name, c) => {
       const result = evaluateCorpus(only(part, [c] as Corpus[Part]), read);
       expect(result.falseAuthorisations).toBe(0);
-      expect(result.failures.filter((f) => !asked(f.category))).toEqual([]);
+      const askedAbout = 'msg' in c && ASKED.has(c.msg);
+      expect(result.failures.map((f) => ({ asks: asks(f.category), detail: f.detail }))).toEqual(
+        askedAbout ? [{ asks: true, detail: expect.any(String) }] : [],
+      );
     });
   });
 }
