@@ -150,7 +150,7 @@ test("the request's own writes count as seen: an author edit after the agent's o
   const authorEdit = h.model
     .waitForRequests(3, 120_000)
     .then(() => authorWrites(first, 'Old line.\nA coda, as I like it.'));
-  const r = await runTurn(h, sessionId, 'Tidy chapter 5');
+  const r = await runTurn(h, sessionId, 'Tidy the punctuation in chapter 5');
   await authorEdit;
   expect(JSON.stringify(h.model.requests.filter((q) => q.agent === 'writer')[1]!.body.messages)).not.toContain(
     `(id=${first}) [full]`,
@@ -177,7 +177,7 @@ test('a file not seen in full this request is edited by exact match only (no sna
   const authorEdit = h.model
     .waitForRequests(2, 120_000)
     .then(() => authorWrites(first, `Old harbour at dusk.\nGulls.${rest}`));
-  const r = await runTurn(h, sessionId, 'Tidy chapter 5');
+  const r = await runTurn(h, sessionId, 'Tidy the punctuation in chapter 5');
   await authorEdit;
   const requests = h.model.requests.filter((q) => q.agent === 'writer');
   expect(JSON.stringify(requests[0]!.body.messages)).not.toContain(`(id=${first}) [full]`);
