@@ -312,14 +312,18 @@ export interface SingleCase {
   corpus: Corpus;
 }
 
+/** The corpus with only these cases of one part (by default all of that part), same files. */
+export function onlyPart<P extends CorpusPart>(corpus: Corpus, part: P, cases: Corpus[P] = corpus[part]): Corpus {
+  return { ...corpus, scope: [], route: [], plan_request: [], lang: [], question: [], job_command: [], [part]: cases };
+}
+
 export function singleCases(corpus: Corpus): SingleCase[] {
-  const empty: Corpus = { ...corpus, scope: [], route: [], plan_request: [], lang: [], question: [], job_command: [] };
   return CORPUS_PARTS.flatMap((part) =>
     (corpus[part] as Corpus[CorpusPart]).map((c, index) => ({
       part,
       index,
       text: 'msg' in c ? c.msg : c.text,
-      corpus: { ...empty, [part]: [c] },
+      corpus: onlyPart(corpus, part, [c] as Corpus[CorpusPart]),
     })),
   );
 }

@@ -6,22 +6,21 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Corpus, corpusSchema, evaluateCorpus, formatReport, rate } from '../../scripts/intent-eval';
+import {
+  type Corpus,
+  type CorpusPart,
+  corpusSchema,
+  evaluateCorpus,
+  formatReport,
+  onlyPart,
+  rate,
+} from '../../scripts/intent-eval';
 import { read } from './read';
 
 const corpus = corpusSchema.parse(
   JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/intent/corpus.json'), 'utf8')),
 );
-const only = (part: keyof Omit<Corpus, 'files_zh' | 'files_en'>): Corpus => ({
-  ...corpus,
-  scope: [],
-  route: [],
-  plan_request: [],
-  lang: [],
-  question: [],
-  job_command: [],
-  [part]: corpus[part],
-});
+const only = (part: CorpusPart): Corpus => onlyPart(corpus, part);
 
 test('the corpus is large and in both languages', () => {
   const total =
