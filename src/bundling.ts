@@ -18,9 +18,15 @@ export const WORKFLOWS_PATH = require.resolve('./workflows');
  * Modules the workflow code imports that hold no state of their own: zod schemas, constants
  * and pure functions. Each workflow run gets its own copy of every module it loads, so they
  * were evaluated again for every turn (zod and our schemas: ~30 ms of a turn's first workflow
- * task, bench:turn --timeline). Preloaded, they are evaluated once per worker and shared,
- * deep-frozen, by every run. Workflow code must never write to them (it does not: it calls
- * `draft`, reads constants and calls pure functions); a module with state of its own must not go here.
+ * task; the rules that read the author's words, with their word tables, another 15–20 ms;
+ * bench:turn --timeline). Preloaded, they are evaluated once per worker and shared,
+ * deep-frozen (their exports), by every run.
+ *
+ * So a module here must not: write to what it exports (frozen: the write throws), export a
+ * global or sticky regex (every use writes its `lastIndex`), keep state between calls (every
+ * run would share it, and a replay would then depend on what other runs did), or import
+ * `@temporalio/*` (that would share the SDK's own modules). tests/unit/preloaded-modules.test.ts
+ * checks all four and reads the intent corpus with the exports frozen.
  */
 export const PRELOADED_WORKFLOW_MODULES = [
   './core/events',
@@ -29,7 +35,28 @@ export const PRELOADED_WORKFLOW_MODULES = [
   './core/plans',
   './core/domain',
   './core/text',
+  './core/ids',
+  './core/quiet',
+  './core/usage',
+  './core/failure-types',
+  './core/author-words',
+  './core/book/file-types',
+  './core/model/file-stream',
   './core/words/numerals',
+  './core/words/answers',
+  './core/words/job-commands',
+  './core/words/job-orders',
+  './core/words/order-checks',
+  './core/words/order-targets',
+  './core/words/order-tokens',
+  './core/words/order-words',
+  './core/words/orders',
+  './core/words/proposals',
+  './core/words/reading',
+  './core/words/routing',
+  './core/words/traditional',
+  './core/words/utterance',
+  './core/words/vague-edits',
 ].map((m) => require.resolve(m));
 
 /** How every workflow bundle is built (production, the worker bundling at start, tests, benchmarks). */

@@ -7,7 +7,8 @@
  *
  *   node --require tsx/cjs bench/turn-kit/child.ts api|worker   (spawned by bench/turn.ts)
  *   BENCH_MONGO_TRACE=1 writes each command to stderr (process, time, activity, command,
- *   collection, filter): the sequence of a turn's commands, to see which its opening waits on.
+ *   collection, filter) and each activity's start and end: the sequence of a turn's commands,
+ *   to see which its opening waits on.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Session } from 'node:inspector/promises';
@@ -47,9 +48,17 @@ class Timing implements ActivityInboundCallsInterceptor {
     next: Parameters<NonNullable<ActivityInboundCallsInterceptor['execute']>>[1],
   ): Promise<unknown> {
     const t0 = performance.now();
+    if (TRACE)
+      process.stderr.write(
+        `activity ${process.argv[2]} ${(performance.timeOrigin + performance.now()).toFixed(1)} start ${this.type}\n`,
+      );
     try {
       return await current.run(this.type, () => next(input));
     } finally {
+      if (TRACE)
+        process.stderr.write(
+          `activity ${process.argv[2]} ${(performance.timeOrigin + performance.now()).toFixed(1)} end ${this.type}\n`,
+        );
       const s = activityStats(this.type);
       s.calls += 1;
       s.ms += performance.now() - t0;
@@ -98,7 +107,7 @@ function countMongoCommands(): void {
     const started = performance.now();
     if (TRACE)
       process.stderr.write(
-        `mongo ${process.argv[2]} ${Date.now()} ${activity ?? '-'} ${key} ${JSON.stringify(cmd.filter ?? cmd.updates ?? '').slice(0, 100)}\n`,
+        `mongo ${process.argv[2]} ${(performance.timeOrigin + performance.now()).toFixed(1)} ${activity ?? '-'} ${key} ${JSON.stringify(cmd.filter ?? cmd.updates ?? '').slice(0, 100)}\n`,
       );
     try {
       return await command.call(this, ns, cmd, ...rest);

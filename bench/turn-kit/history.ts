@@ -133,7 +133,7 @@ export async function printTimeline(
     rows.push([msOf(e.eventTime as never) - t0, `  #${e.eventId} ${kind.replace('EventAttributes', '')} ${what}`]);
   }
   rows.sort((a, b) => a[0] - b[0]);
-  console.log(`\ntimeline of ${workflowId} (ms after the POST):`);
+  console.log(`\ntimeline of ${workflowId} (ms after the POST, which was at ${t0.toFixed(0)} ms epoch):`);
   let prev = 0;
   for (const [t, label] of rows) {
     console.log(`  ${t.toFixed(1).padStart(8)}  (+${(t - prev).toFixed(1).padStart(6)})  ${label}`);

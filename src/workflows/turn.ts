@@ -55,7 +55,6 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     const answered = await routeOrAnswer(st, acts, prepared);
     if (answered) return await finalizeTurn(st, acts, answered);
     const routing = st.routing!;
-    upsertSearchAttributes([{ key: SA.WorkflowPlan, value: routing.workflow_plan }]);
 
     let next: NextRun = {
       agent: routing.current_agent,
@@ -66,7 +65,14 @@ export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
     let from: WorkAgent | null = null;
     for (;;) {
       st.apply({ type: 'runStarted', next, from });
-      upsertSearchAttributes([{ key: SA.CurrentAgent, value: next.agent }]);
+      // Temporal UI lists the plan and the agent at work. Each upsert is a visibility write inside
+      // the workflow task (2–5 ms of it on the dev server), so the plan goes with the first agent
+      // and a run that goes on with the same agent (a continuation, a summary) changes nothing.
+      if (next.agent !== from)
+        upsertSearchAttributes([
+          ...(from === null ? [{ key: SA.WorkflowPlan, value: routing.workflow_plan }] : []),
+          { key: SA.CurrentAgent, value: next.agent },
+        ]);
       const packet = st.packetFor(next, from, prepared);
       const facts = await runAgent(
         st,

@@ -383,10 +383,17 @@ function fitHistory(
 export async function buildAgentMessages(
   models: Models,
   caches: WorkerCaches,
-  input: LlmStepInput,
+  given: LlmStepInput,
   settings: ContextSettings,
+  packet: Promise<string | null> | string | null = given.packet,
 ): Promise<StepPrompt> {
-  const { ctx, storeContext, steps, project, changed } = await readStepInputs(models, caches, input, settings);
+  // The step's reads go out while its packet is still being expanded (the reviewer's evidence
+  // reads, llm.ts): they need only the turn's ids, and one round trip less is on its path.
+  const [{ ctx, storeContext, steps, project, changed }, expanded] = await Promise.all([
+    readStepInputs(models, caches, given, settings),
+    packet,
+  ]);
+  const input: LlmStepInput = { ...given, packet: expanded };
   const language = input.language ?? detectLanguage(ctx.message);
   const frame = promptFrame(
     input,

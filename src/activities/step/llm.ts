@@ -146,19 +146,18 @@ async function openStep(deps: ActivityDeps, { input, attempt, publisher, stamp, 
   })();
   // The turn's context is assembled once (by its first step) and read back here.
   const expanded = expandPacket(deps, input);
-  const prompt = expanded.then((packet) =>
-    buildAgentMessages(
-      deps.models,
-      deps.caches,
-      { ...input, packet },
-      {
-        contextTokens: config.AGENT_CONTEXT_TOKEN_BUDGET,
-        historyTokens: config.AGENT_CHAT_HISTORY_TOKEN_BUDGET,
-        ledgerCeiling: config.PROMPT_TOKEN_LEDGER_CEILING,
-        workingSetMaxFiles: config.AGENT_WORKING_SET_MAX_FILES,
-        workingSetMaxChars: config.AGENT_WORKING_SET_MAX_CHARS,
-      },
-    ),
+  const prompt = buildAgentMessages(
+    deps.models,
+    deps.caches,
+    input,
+    {
+      contextTokens: config.AGENT_CONTEXT_TOKEN_BUDGET,
+      historyTokens: config.AGENT_CHAT_HISTORY_TOKEN_BUDGET,
+      ledgerCeiling: config.PROMPT_TOKEN_LEDGER_CEILING,
+      workingSetMaxFiles: config.AGENT_WORKING_SET_MAX_FILES,
+      workingSetMaxChars: config.AGENT_WORKING_SET_MAX_CHARS,
+    },
+    expanded,
   );
   const [, packet, { messages, owner: turn, toolTurn, language, storeContext }] = await Promise.all([
     opened,

@@ -139,11 +139,11 @@ async function readTurnEnd(deps: ActivityDeps, input: FinalizeInput) {
   const lockRead = quiet(models.SessionLock.findById(input.sessionId).lean().exec());
   // The turn's stream so far, for its record (turn-view-record.ts): read beside the rest.
   const streamRead = quiet(readTurnStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId)));
-  const [turn, steps, records, unwritten, saved, keptAside] = await Promise.all([
+  const [turn, steps, records, { unwritten, keptAside }, saved] = await Promise.all([
     models.Turn.findById(input.turnId).lean(),
-    stepsUpTo(models, input.turnId, input.lastStep),
+    stepsUpTo(models, input.turnId, input.lastStep, { withoutAnswers: true }),
     usageOf(models, input.turnId, input.lastStep),
-    unwrittenFiles(models, input.turnId),
+    filesOfTurn(models, input.turnId),
     // Messages an earlier attempt already wrote, by the _id each run's message gets (a
     // `{turnId}` filter reads every session's messages on FerretDB v1).
     input.runs.length
@@ -151,10 +151,6 @@ async function readTurnEnd(deps: ActivityDeps, input: FinalizeInput) {
           .select({ key: 1 })
           .lean()
       : [],
-    // Bodies kept aside because the author deleted or edited their file meanwhile (capture.ts).
-    models.File.find({ createdByTurnId: input.turnId, keptFrom: { $ne: null } })
-      .select({ title: 1, keptFrom: 1 })
-      .lean(),
   ]);
   if (!turn) throw notFound('Turn', input.turnId);
   const executions = await executionsOf(models, input.turnId, steps);
@@ -362,22 +358,25 @@ async function recordWhatWasSeen(
 }
 
 /**
- * Files this turn created that end it with no body text and were never touched by the
- * author: created without content and not written (or written as an empty block).
+ * The files this turn created, sorted for finalize in one read (each `createdByTurnId` filter
+ * reads the whole collection on FerretDB v1): those that end it with no body text and were
+ * never touched by the author (created without content and not written, or written as an empty
+ * block), and the bodies kept aside because the author deleted or edited their file meanwhile
+ * (capture.ts).
  */
-async function unwrittenFiles(
+async function filesOfTurn(
   models: ActivityDeps['models'],
   turnId: string,
-): Promise<{ _id: unknown; title: string }[]> {
-  return models.File.find({
-    createdByTurnId: turnId,
-    deletedAt: null,
-    type: { $ne: 'folder' },
-    words: 0,
-    latestAuthor: 'ai',
-  })
-    .select({ title: 1 })
+): Promise<{ unwritten: { _id: unknown; title: string }[]; keptAside: { title: string; keptFrom?: unknown }[] }> {
+  const files = await models.File.find({ createdByTurnId: turnId })
+    .select({ title: 1, keptFrom: 1, deletedAt: 1, type: 1, words: 1, latestAuthor: 1 })
     .lean();
+  return {
+    unwritten: files.filter(
+      (f) => f.deletedAt == null && f.type !== 'folder' && f.words === 0 && f.latestAuthor === 'ai',
+    ),
+    keptAside: files.filter((f) => f.keptFrom != null),
+  };
 }
 
 /** A run's assistant message: its idempotency key, from which its `_id` derives (idFromKey). */

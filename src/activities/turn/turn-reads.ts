@@ -10,11 +10,16 @@ import type { Models } from '../../db/models';
 import { stepId, usageId } from '../../core/turn/record-ids';
 import { toolExecutionId, toolKey } from '../tools';
 
-/** The turn's steps 1 … `last` that were stored, in order (a step that never finished has none). */
-export async function stepsUpTo(models: Models, turnId: string, last: number) {
+/**
+ * The turn's steps 1 … `last` that were stored, in order (a step that never finished has none).
+ * `withoutAnswers`: without each step's raw answer and packet, for a reader that needs only what
+ * was said and called (finalize): a writer's raw answer holds the whole chapter it streamed.
+ */
+export async function stepsUpTo(models: Models, turnId: string, last: number, opts: { withoutAnswers?: boolean } = {}) {
   if (last < 1) return [];
   const ids = Array.from({ length: last }, (_, i) => stepId(turnId, i + 1));
-  const docs = await models.AgentStep.find({ _id: { $in: ids } }).lean();
+  const query = models.AgentStep.find({ _id: { $in: ids } });
+  const docs = await (opts.withoutAnswers ? query.select({ rawContent: 0, packet: 0 }) : query).lean();
   return docs.sort((a, b) => a.step - b.step);
 }
 

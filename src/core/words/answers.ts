@@ -10,7 +10,7 @@
  */
 import { findUnitRefs } from './numerals';
 import { straightQuotes } from '../text';
-import { NEGATIVE_EMOJI, THUMBS, isConfirmation, isUnclearAnswer, type ProposedStep } from './proposals';
+import { NEGATIVE_EMOJI, thumbsAs, isConfirmation, isUnclearAnswer, type ProposedStep } from './proposals';
 import type { WorkAgent } from '../plans';
 import { STEP_VERBS } from './order-words';
 import { TRAILING_OFF } from './utterance';
@@ -181,7 +181,7 @@ export type OfferReply = 'yes' | 'courtesy' | 'echo';
 export function offerReplyOf(clause: string, step: ProposedStep): OfferReply | null {
   // Asked back or trailing off ("add it?", "改吧……"), a clause is no plain yes whatever its words.
   if (NEGATIVE_EMOJI.test(clause) || /[?？¿]/u.test(clause) || TRAILING_OFF.test(clause)) return null;
-  const text = straightQuotes(clause).replace(THUMBS, ' ok ').toLowerCase();
+  const text = thumbsAs(straightQuotes(clause), ' ok ').toLowerCase();
   const pieces = [...text.matchAll(PIECE)];
   if (!pieces.length) return 'courtesy';
   const words = pieces.map((m) => m[0]);

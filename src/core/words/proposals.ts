@@ -244,7 +244,9 @@ const CONFIRM_TOKENS = [
 const THANKS = ['thankyou', 'thanks', 'thx', '谢谢你', '谢谢', '辛苦了', '多谢'];
 const alt = (tokens: string[]): string => tokens.map((t) => t.replace(/'/g, "'?")).join('|');
 const CONFIRM_RE = new RegExp(`^(?:${alt(CONFIRM_TOKENS)})+(?:${alt(THANKS)})*$`, 'u');
-export const THUMBS = /👍|👌|✅|🆗|🙆/gu;
+const THUMBS = /👍|👌|✅|🆗|🙆/gu;
+/** The text with every 👍-like emoji as `word` (the regex stays here: a shared global regex is written to by every use). */
+export const thumbsAs = (text: string, word: string): string => text.replace(THUMBS, word);
 /** Other emoji are tone, not words ("yes pls 🙏"); a 👎 or ❌ is not agreement. */
 export const NEGATIVE_EMOJI = /👎|❌|🚫|🙅|✋|⛔/u;
 
