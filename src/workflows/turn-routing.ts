@@ -63,7 +63,9 @@ export async function routeOrAnswer(
     input.forcedRouting ??
     routerOff(input, message) ??
     preRoute(reading, prepared.previous) ??
-    (await routeWithFallback(acts, input.turnId));
+    // The preparation asked the router already when these rules leave the routing to it.
+    prepared.routing ??
+    (await routeWithFallback(acts, input.turnId, prepared.routerError));
   const guarded = applyConfirmationGuard(routing, message, prepared.previous);
   st.apply({ type: 'routed', routing: guarded });
   // "不用了" / "no thanks" to an offered step: acknowledged without a model, nothing written.
@@ -129,9 +131,15 @@ function routerOff(input: TurnInput, message: string): RoutingDecision | null {
   ]);
 }
 
-async function routeWithFallback(acts: TurnActivities, turnId: string): Promise<RoutingDecision> {
+async function routeWithFallback(
+  acts: TurnActivities,
+  turnId: string,
+  preparationFailed: string | undefined,
+): Promise<RoutingDecision> {
   try {
-    return await acts.router.routeTurn({ turnId });
+    // A call the preparation made and lost was the first attempt: the rest are left.
+    const router = preparationFailed ? acts.routerAfterFailure : acts.router;
+    return await router.routeTurn({ turnId });
   } catch (err) {
     if (isCancellation(err)) throw err;
     return fallbackRouting(`router unavailable: ${(err as Error).message}`);

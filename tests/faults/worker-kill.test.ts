@@ -199,8 +199,8 @@ const scenarios: [string, FaultRule, Comeback][] = [
     { point: 'llm.after_end_events', match: { agent: 'writer', kind: 'planned' } },
     'step_resumed',
   ],
-  // The router runs as a local activity in the turn's first workflow task: the task times out on
-  // the dead worker and the next worker runs the opening again, the router's call included.
+  // The router is asked inside the preparation, a local activity in the turn's first workflow task:
+  // the task times out on the dead worker and the next worker runs the opening again, the router's call included.
   ['h. during routing: the router’s model answered, nothing of it on record', { point: 'router.answered' }, null],
 ];
 

@@ -71,16 +71,16 @@ test('one trace covers a turn: HTTP request → start workflow → workflow → 
   const runWorkflow = spans.find((s) => s.name === 'RunWorkflow:turnWorkflow')!;
   expect(runWorkflow.parentSpanId).toBe(start.spanContext().spanId);
   expect(names).toEqual(
-    expect.arrayContaining([
-      'RunActivity:prepareTurn',
-      'RunActivity:routeTurn',
-      'RunActivity:llmStep',
-      'RunActivity:finalizeTurn',
-    ]),
+    expect.arrayContaining(['RunActivity:prepareTurn', 'RunActivity:llmStep', 'RunActivity:finalizeTurn']),
   );
   // The model call, with the HTTP client span of its request beneath it.
   const llm = spans.filter((s) => s.name === 'llm.chat');
   expect(llm.map((s) => s.attributes['scriptorium.agent']).sort()).toEqual(['router', 'writer']);
+  // The rules left the routing to the router: the preparation asked it (no routeTurn of its own).
+  const prepare = spans.find((s) => s.name === 'RunActivity:prepareTurn')!;
+  const routerCall = llm.find((s) => s.attributes['scriptorium.agent'] === 'router')!;
+  expect(ancestors(routerCall)).toContain(prepare.spanContext().spanId);
+  expect(names).not.toContain('RunActivity:routeTurn');
   const llmIds = new Set(llm.map((s) => s.spanContext().spanId));
   expect(
     spans.some((s) => s.parentSpanId !== undefined && llmIds.has(s.parentSpanId) && s.kind === 2 /* CLIENT */),

@@ -30,6 +30,10 @@ import {
 import { quiet } from '../../core/quiet';
 import { authorWordEnds } from '../reading/segmenter';
 import { LATE, readBudget } from '../read-budget';
+import { Context } from '@temporalio/activity';
+import { leavesRoutingToRouter } from '../../core/turn/routing-choice';
+import { activityScope } from '../../observability/activity-scope';
+import { askRouter } from './router';
 
 /** The interface language the turn's request gave, if any. */
 const uiLanguageOf = (turn: { uiLanguage?: string | null }): 'zh' | 'en' | null =>
@@ -211,9 +215,29 @@ async function prepareTurn(deps: ActivityDeps, input: PrepareTurnInput): Promise
     earlier === LATE ? [] : earlier,
     previous === LATE ? null : previous,
   );
-  if (!notes.length) return prepared;
-  await models.Turn.updateOne({ _id: input.turnId }, { $set: { prepNotes: notes } });
-  return { ...prepared, prepNotes: notes };
+  if (notes.length) await models.Turn.updateOne({ _id: input.turnId }, { $set: { prepNotes: notes } });
+  const withNotes = notes.length ? { ...prepared, prepNotes: notes } : prepared;
+  // Last, after every write: a retried preparation asks the router again, as a retried router call did.
+  if (!input.prefetch.router || !leavesRoutingToRouter(turn.message, prepared)) return withNotes;
+  return { ...withNotes, ...(await routeAtOnce(deps, input.turnId)) };
+}
+
+/**
+ * The router asked right here, when the rules leave the routing to it: its answer comes back
+ * with the preparation instead of from a local activity of its own (one fewer between the
+ * author's message and the first agent). A call that fails is the router's first attempt: the
+ * workflow retries it as `routeTurn` and falls back after the rest (turn-routing.ts).
+ */
+async function routeAtOnce(deps: ActivityDeps, turnId: string): Promise<Pick<PreparedTurn, 'routing' | 'routerError'>> {
+  const scope = activityScope.getStore();
+  try {
+    // Logs and model metrics name the router as the agent, as in routeTurn.
+    const ask = () => askRouter(deps, { turnId });
+    return { routing: await (scope ? activityScope.run({ ...scope, agent: 'router' }, ask) : ask()) };
+  } catch (err) {
+    if (Context.current().cancellationSignal.aborted) throw err;
+    return { routerError: (err as Error).message.slice(0, 300) };
+  }
 }
 
 /** The activity that opens a turn's work: prepareTurn, with the reads of the previous turn it needs. */

@@ -87,6 +87,13 @@ export interface PreparedTurn {
   lengthRequirements: string[];
   /** Reads the preparation went on without when its time budget ran out; absent when every read arrived. */
   prepNotes?: string[];
+  /**
+   * The router's decision, when the rules leave the routing to it and the preparation asked it
+   * (core/turn/routing-choice.ts); absent otherwise.
+   */
+  routing?: RoutingDecision;
+  /** Why the preparation's router call failed (it counts as the router's first attempt); absent when it did not fail. */
+  routerError?: string;
 }
 
 export type RunKind =
