@@ -29,7 +29,7 @@ import { connectRuntime } from '../src/runtime';
 import type { JobResult } from '../src/core/job/job-messages';
 import { cacheShares, formatShare } from './cache-share';
 import { scaleBench } from './job-scale';
-import { machineSpeedLine, processMemory } from './turn-kit/machine-cpu';
+import { machineSpeedLine, processMemory, temporalStateLine } from './turn-kit/machine-cpu';
 import { timeRequests, union } from './turn-kit/model';
 import { SERVICE_NODE_FLAGS } from '../src/service-flags';
 
@@ -75,6 +75,8 @@ async function main(): Promise<void> {
   const times = timeRequests(model);
 
   console.log(machineSpeedLine('at the start'));
+  const temporalState = temporalStateLine(ROOT);
+  if (temporalState) console.log(temporalState);
   console.log('bundling workflows…');
   const bundleFile = path.join(ROOT, '.local', `${name}-bundle.js`);
   const { code } = await bundleWorkflowCode({

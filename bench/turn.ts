@@ -33,7 +33,13 @@ import { historyBreakdown, printActivities, printTimeline } from './turn-kit/his
 import { recordCalls, scriptFor, startModelRig, union, type ModelRig, type RecordedCall } from './turn-kit/model';
 import { PeerContender } from './turn-kit/peer';
 import { printSummary, summarize } from './turn-kit/profile';
-import { localServicePids, MachineCpu, machineSpeedLine, processMemory } from './turn-kit/machine-cpu';
+import {
+  localServicePids,
+  MachineCpu,
+  machineSpeedLine,
+  processMemory,
+  temporalStateLine,
+} from './turn-kit/machine-cpu';
 import { type ConcurrentSample, type ContenderName, type LoneSample, printTables } from './turn-kit/report';
 import { ScriptoriumContender, type TurnTiming } from './turn-kit/scriptorium';
 import { removeTurnFiles, seedAccumulated } from './turn-kit/seed';
@@ -157,6 +163,8 @@ async function main(): Promise<void> {
   const work = path.join(ROOT, '.local', name);
   fs.mkdirSync(work, { recursive: true });
   console.log(machineSpeedLine('at the start'));
+  const temporalState = temporalStateLine(ROOT);
+  if (temporalState) console.log(temporalState);
   console.log(`bench:turn ${name}: bundling workflows…`);
   const bundleFile = path.join(work, 'bundle.js');
   const silent = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };

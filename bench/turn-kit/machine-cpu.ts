@@ -147,3 +147,23 @@ export function machineSpeedMs(): number {
 export function machineSpeedLine(when: string): string {
   return `machine speed ${when}: ${machineSpeedMs().toFixed(0)} ms for the fixed calibration work (lower is faster; compare runs only at similar speeds)`;
 }
+
+/** Past this size the dev server's SQLite state slows every Temporal request (docs/capacity.md). */
+const TEMPORAL_STATE_WARN_MB = 100;
+
+/**
+ * The size of the local Temporal dev server's state (scripts/services.sh keeps it in
+ * `.local/data/temporal.db`), with a warning when it is big enough to inflate the figures: it
+ * grows with every test run, and at 419 MB it had added about 80 ms to a turn. Null when the
+ * file is not there (another Temporal server).
+ */
+export function temporalStateLine(root: string): string | null {
+  const file = path.join(root, '.local/data/temporal.db');
+  if (!fs.existsSync(file)) return null;
+  const mb = fs.statSync(file).size / 2 ** 20;
+  const warn =
+    mb > TEMPORAL_STATE_WARN_MB
+      ? ` — over ${TEMPORAL_STATE_WARN_MB} MB, it slows every Temporal request: stop the services, move the file aside and start them again before comparing figures`
+      : '';
+  return `Temporal dev server state: ${mb.toFixed(0)} MB (${path.relative(root, file)})${warn}`;
+}
