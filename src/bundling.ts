@@ -57,6 +57,7 @@ export const PRELOADED_WORKFLOW_MODULES = [
   './core/words/traditional',
   './core/words/utterance',
   './core/words/vague-edits',
+  './core/turn/routing-choice',
 ].map((m) => require.resolve(m));
 
 /** How every workflow bundle is built (production, the worker bundling at start, tests, benchmarks). */

@@ -15,15 +15,14 @@ export type ShortActivity =
 
 export function turnActivities(settings: TurnSettings, opts: { local?: boolean } = {}) {
   const llm = proxyActivities<Pick<Activities, 'llmStep'>>(llmStepOptions(settings));
-  const router = proxyLocalActivities<Pick<Activities, 'routeTurn'>>(routerLocalOptions());
-  // After the preparation's own router call failed: the attempts left.
-  const routerAfterFailure = proxyLocalActivities<Pick<Activities, 'routeTurn'>>(routerLocalOptions(1));
+  // The router with the attempts left after `made` (the preparation's own failed call counts).
+  const router = (made = 0) => proxyLocalActivities<Pick<Activities, 'routeTurn'>>(routerLocalOptions(made));
   const store = proxyActivities<Omit<Activities, 'llmStep' | 'routeTurn'>>(storeOptions(settings));
   const local = proxyLocalActivities<Pick<Activities, ShortActivity>>(bookkeepingLocalOptions());
   // Only `summary` is passed at call sites, which both kinds of proxy accept.
   const short = (opts.local ? local : store) as Pick<ActivityInterfaceFor<Activities>, ShortActivity>;
   // proxyActivities returns a Proxy: its functions must be reached by name, not spread.
-  return { llm, router, routerAfterFailure, store, short };
+  return { llm, router, store, short };
 }
 
 export type TurnActivities = ReturnType<typeof turnActivities>;

@@ -24,8 +24,9 @@
  *   task's own timeout notices a dead worker instead.
  * - The router's one model call runs inside the preparation when the rules leave the routing
  *   to it (turn-prepare.ts), or as a local activity of its own after a failed call there; either
- *   way in the workflow task that opened the turn: its answer comes back inside that task, so the first agent's step is
- *   scheduled without a dispatch through the server and a workflow task of its own. Under 50
+ *   way in the workflow task that opened the turn: its answer comes back inside that task, so
+ *   the first agent's step is scheduled without a dispatch through the server and a workflow
+ *   task of its own. Under 50
  *   turns at once that was a sixth of the Temporal server's CPU in the opening burst. It is
  *   short (a routing JSON, not streamed, nothing shown) and idempotent (its usage record has a
  *   fixed id), and a call cut by a dead worker is asked again by the worker that retries the
@@ -61,16 +62,16 @@ export function llmStepOptions(
 }
 
 /** Attempts of the router's model call before the turn falls back to the writer alone. */
-export const ROUTER_ATTEMPTS = 3;
+const ROUTER_ATTEMPTS = 3;
 
 /**
- * The router's model call (`routeTurn`): a local activity, three attempts in all. `after`: the
+ * The router's model call (`routeTurn`): a local activity, three attempts in all. `made`: the
  * attempts already made (the preparation's own call, turn-prepare.ts), which count.
  */
-export function routerLocalOptions(after = 0): LocalActivityOptions {
+export function routerLocalOptions(made = 0): LocalActivityOptions {
   return {
     startToCloseTimeout: SHORT_START_TO_CLOSE,
-    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: Math.max(1, ROUTER_ATTEMPTS - after) },
+    retry: { initialInterval: '1s', backoffCoefficient: 2, maximumAttempts: Math.max(1, ROUTER_ATTEMPTS - made) },
   };
 }
 

@@ -8,10 +8,8 @@
 import { getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
 import type { PreparedTurn, TurnInput } from '../core/turn/turn-types';
 import {
-  answerToJobOffer,
   commandApplies,
   type JobCommandAction,
-  jobCommandOf,
   jobCommandReply,
   jobQuestionOf,
   jobQuestionReply,
@@ -20,6 +18,7 @@ import { type MessageReading, readMessage, recordedSegmenter } from '../core/wor
 import { pauseJobSignal, resumeJobSignal } from '../core/job/job-messages';
 import { cutScope, fallbackRouting, type RoutingDecision, writerAloneRouting } from '../core/plans';
 import { applyConfirmationGuard, isNoiseMessage, preRoute } from '../core/words/routing';
+import { jobCommandFor } from '../core/turn/routing-choice';
 import type { TurnActivities } from './activities-proxy';
 import { COMPLETED, type TurnEnd } from './turn-end';
 import type { TurnRunState } from './turn-state';
@@ -90,8 +89,7 @@ async function controlJob(
 ): Promise<TurnEnd | null> {
   const { input } = st;
   const language = st.language ?? 'en';
-  const offer = prepared.previous?.offer;
-  const command = jobCommandOf(reading) ?? (offer ? answerToJobOffer(offer, reading) : null);
+  const command = jobCommandFor(reading, prepared.previous);
   if (command) {
     const lookup = await acts.store.findJobForCommand({ turnId: input.turnId, jobId: command.jobId });
     const signalled =
@@ -138,8 +136,7 @@ async function routeWithFallback(
 ): Promise<RoutingDecision> {
   try {
     // A call the preparation made and lost was the first attempt: the rest are left.
-    const router = preparationFailed ? acts.routerAfterFailure : acts.router;
-    return await router.routeTurn({ turnId });
+    return await acts.router(preparationFailed ? 1 : 0).routeTurn({ turnId });
   } catch (err) {
     if (isCancellation(err)) throw err;
     return fallbackRouting(`router unavailable: ${(err as Error).message}`);

@@ -7,13 +7,18 @@
  * router, so a disagreement between builds costs a router call, never a wrong route.
  */
 import type { PreparedTurn } from './turn-types';
-import { answerToJobOffer, jobCommandOf, jobQuestionOf } from '../words/job-commands';
-import { readMessage, recordedSegmenter } from '../words/reading';
-import { preRoute } from '../words/routing';
+import { answerToJobOffer, type JobCommand, jobCommandOf, jobQuestionOf } from '../words/job-commands';
+import { type MessageReading, readMessage, recordedSegmenter } from '../words/reading';
+import { preRoute, type PreviousTurnFacts } from '../words/routing';
+
+/** The job command a message gives: an order of its own, or a yes to the one the previous turn asked about. */
+export function jobCommandFor(reading: MessageReading, previous: PreviousTurnFacts | null): JobCommand | null {
+  const offer = previous?.offer;
+  return jobCommandOf(reading) ?? (offer ? answerToJobOffer(offer, reading) : null);
+}
 
 export function leavesRoutingToRouter(message: string, prepared: Pick<PreparedTurn, 'wordEnds' | 'previous'>): boolean {
   const reading = readMessage(message, recordedSegmenter(prepared.wordEnds ?? []));
-  const offer = prepared.previous?.offer;
-  if (jobCommandOf(reading) || (offer && answerToJobOffer(offer, reading)) || jobQuestionOf(reading)) return false;
+  if (jobCommandFor(reading, prepared.previous) || jobQuestionOf(reading)) return false;
   return preRoute(reading, prepared.previous) === null;
 }
