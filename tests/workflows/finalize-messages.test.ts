@@ -1,5 +1,5 @@
 /**
- * The turn's closing record (finalizeTurn, src/activities/turn/turn-lifecycle.ts): the reply
+ * The turn's closing record (finalizeTurn, src/activities/turn/turn-finalize.ts): the reply
  * messages' sequence numbers are reserved while finalize looks up which of the turn's files
  * are gone, not after, and the messages still follow the author's in order.
  */
