@@ -50,6 +50,8 @@ export const PRELOADED_WORKFLOW_MODULES = [
   './core/words/order-targets',
   './core/words/order-tokens',
   './core/words/order-words',
+  './core/words/job-words',
+  './core/words/step-verbs',
   './core/words/orders',
   './core/words/proposals',
   './core/words/reading',

@@ -16,7 +16,8 @@ import { createApprovalActivities } from './turn/approvals';
 import { heartbeatPace, heartbeatWhile, type HeartbeatPace } from './heartbeat';
 import { createJobCommandActivities } from './job/job-commands';
 import type { ActivityDeps } from './deps';
-import { createJobActivities } from './job/jobs';
+import { createJobRecordActivities } from './job/jobs';
+import { createJobTurnActivities } from './job/job-turns';
 import { createLlmActivities } from './step/llm';
 import { createPublishActivities } from './stream/publish';
 import { createRouterActivities } from './turn/router';
@@ -63,7 +64,8 @@ export function createActivities(services: Omit<ActivityDeps, 'caches'>, caches:
     ...heartbeating(createParallelActivities(deps)),
     ...heartbeating(createSuggestionActivities(deps)),
     ...heartbeating(createPublishActivities(deps)),
-    ...heartbeating(createJobActivities(deps)),
+    ...heartbeating(createJobTurnActivities(deps)),
+    ...heartbeating(createJobRecordActivities(deps)),
     ...heartbeating(createApprovalActivities(deps)),
     ...heartbeating(createJobCommandActivities(deps)),
   };

@@ -15,7 +15,8 @@ import type { LlmStepInput, LlmStepResult, RunKind, ToolCallRef, ToolOutcome } f
 import type { TurnActivities } from './activities-proxy';
 import { freshRunFacts, type RunFacts } from './decide';
 import { holdsWriterChat } from './chat-hold';
-import type { BreakerTrip, TurnRunState } from './turn-state';
+import type { TurnRunState } from './turn-state';
+import type { BreakerTrip } from './failure-breaker';
 import type { WorkAgent } from '../core/plans';
 import { askAuthor } from './approvals';
 import { runParallelBatch } from './parallel';

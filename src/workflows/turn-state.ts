@@ -1,17 +1,16 @@
 /**
  * The state of one turn inside the workflow, and the one place it changes. Each phase of the
  * turn — routing, a run's model steps and tool calls, the decision after a run, the held text,
- * an approval, the end — says what happened as a {@link TurnChange}, and `apply` takes it in;
+ * an approval, the end — says what happened as a {@link TurnChange} (turn-changes.ts), and `apply` takes it in;
  * the phases read the state through its getters and never assign to it.
  * Everything here is rebuilt by replay, so it may only change in response to activity
  * results, signals and workflow code.
  */
 import { handoffText } from '../core/author-words';
 import { addUsage, type Usage, zeroUsage } from '../core/usage';
-import { type AnyEventDraft, draft, type UsageData } from '../core/events';
+import { type AnyEventDraft, draft } from '../core/events';
 import type {
   AgentRunRecord,
-  LlmStepResult,
   PendingApproval,
   PreparedTurn,
   RunKind,
@@ -25,120 +24,12 @@ import { requestAsksForPlan } from '../core/words/routing';
 import type { CarriedSignals, DecideState, Decision, RunFacts } from './decide';
 import type { ChatHoldFacts } from './chat-hold';
 import { buildPacket, type DeliveredFile } from './packets';
+import { type BreakerTrip, FailureBreaker, recordBatch } from './failure-breaker';
+import type { BodyCapture, NextRun, TurnChange } from './turn-changes';
 import type { RoutingDecision, WorkAgent } from '../core/plans';
-
-/** The run the turn starts next, as a decision (or the routing, for the first) names it, and the plan after it. */
-export interface NextRun {
-  agent: WorkAgent;
-  kind: RunKind;
-  note: string;
-  writerQuestion?: string | null;
-  /** The planned agents still to come once this run has started. */
-  remaining: WorkAgent[];
-}
-
-/** The `<file>` body a model step captured (and saved itself). */
-export type BodyCapture = NonNullable<LlmStepResult['capture']>;
-
-/** What the failure breaker says when it trips. */
-export type BreakerTrip = {
-  reason: 'repeated_unavailable_tool_call' | 'tool_failure_circuit_open';
-  message: string;
-};
-
-/**
- * What happened in a turn, said by the phase it happened in; {@link TurnRunState.apply} takes
- * it in. A phase applies its change where it happens — between the same activity calls as
- * always — so the commands the turn sends, and what the state query shows between them, do not
- * depend on how the code is cut into phases.
- */
-export type TurnChange =
-  // Messages from outside (turn-handlers.ts): the loop reads them at its next step.
-  /** Steering from the author: shown, and sent to the model, with the next model step. */
-  | { type: 'steered'; message: string }
-  /** The author asked to stop: the run leaves at its next check (the model call is cancelled meanwhile). */
-  | { type: 'interruptRequested' }
-  /** The author's answer to the pending approval. */
-  | { type: 'approvalAnswered'; decision: 'approve' | 'deny' }
-
-  // Before the first run (turn.ts, turn-routing.ts).
-  /** prepareTurn answered: the session's reply language. */
-  | { type: 'prepared'; language: 'zh' | 'en' }
-  /** The turn's routing, once chosen (before any run, and also when no run follows). */
-  | { type: 'routed'; routing: RoutingDecision }
-
-  // One agent run (turn.ts, agent-run.ts, approvals.ts).
-  /** Run `next` starts after `from`'s: counted, announced (handoff card, agent_selected), the plan moved on. */
-  | { type: 'runStarted'; next: NextRun; from: WorkAgent | null }
-  /**
-   * A model step starts: it takes the steering and the queued events with it. `holdChat`: the
-   * writer's chat text of this run is held until we know whether a review follows.
-   */
-  | { type: 'stepStarted'; holdChat: boolean }
-  /** The model step answered: whether its chat text was held or shown (null: it had none), and its usage. */
-  | { type: 'modelAnswered'; text: 'held' | 'shown' | null; usage: UsageData }
-  /** The model step saved the `<file>` body it captured, with this outcome. */
-  | { type: 'bodySaved'; agent: WorkAgent; saved: ToolOutcome; capture: BodyCapture }
-  /** A tool call of the step ended with `outcome`: the files it wrote, and the failure breaker's count. */
-  | { type: 'toolFinished'; agent: WorkAgent; outcome: ToolOutcome }
-  /** A call waits for the author's approval (status `awaiting_approval`). */
-  | { type: 'approvalAsked'; approval: PendingApproval }
-  /** The wait is over (answered, interrupted or timed out): the turn runs again. */
-  | { type: 'approvalSettled' }
-
-  // After a run (turn.ts, held-text.ts).
-  /** The run of `kind` ended and `decideAfterRun` chose what follows (with a handoff it blocked, if any). */
-  | { type: 'decided'; kind: RunKind; decision: Decision; blockedHandoff: { message: string } | null }
-  /**
-   * What becomes of the held writer text (held-text.ts says when which): `drop` (a reviewer
-   * takes over), `release` (another agent runs: it counts as shown, and its runs stay held until
-   * the releasing activity has run — `released` — so a turn that fails meanwhile still
-   * publishes them at finalize), `atTurnEnd` (finalize publishes it).
-   */
-  | { type: 'heldText'; move: 'drop' | 'release' | 'released' | 'atTurnEnd' }
-
-  // The end (turn-end.ts).
-  /** The turn fails or is interrupted mid-run: that run is still recorded, its held text published at finalize. */
-  | { type: 'runCut'; outcome: 'interrupted' | 'failed' }
-  /** The turn ends with `status`. */
-  | { type: 'ended'; status: TurnStatus };
 
 /** Default of REVIEW_MAX_ROUNDS for turns whose settings do not name it. */
 const DEFAULT_REVIEW_MAX_ROUNDS = 2;
-
-/** Three identical consecutive tool failures stop the run. */
-export class FailureBreaker {
-  private signature = '';
-  private count = 0;
-
-  record(o: ToolOutcome): BreakerTrip | null {
-    if (o.ok) {
-      this.signature = '';
-      this.count = 0;
-      return null;
-    }
-    const sig = `${o.name}:${o.errorType ?? ''}`;
-    this.count = sig === this.signature ? this.count + 1 : 1;
-    this.signature = sig;
-    if (this.count < 3) return null;
-    const reason =
-      o.errorType === 'tool_not_found' || o.errorType === 'tool_not_permitted'
-        ? 'repeated_unavailable_tool_call'
-        : 'tool_failure_circuit_open';
-    return { reason, message: `${o.name} failed 3 times in a row (${o.errorType}): ${o.message ?? ''}`.trim() };
-  }
-}
-
-/**
- * The failure breaker sees a batch as its sub-tasks, in order: three identical failing
- * reads trip it whether they came one by one or in a batch. A refused batch is one failure.
- */
-function recordBatch(breaker: FailureBreaker, outcome: ToolOutcome): BreakerTrip | null {
-  if (!outcome.ok || !outcome.subOutcomes) return breaker.record(outcome);
-  let tripped: BreakerTrip | null = null;
-  for (const sub of outcome.subOutcomes) tripped ??= breaker.record(sub);
-  return tripped;
-}
 
 /** A file created without content, waiting for its body. */
 export type EmptyFile = { fileId: string; title: string; isBody: boolean };
@@ -573,17 +464,6 @@ export function freezeRouting(routing: RoutingDecision): RoutingDecision {
     workflow_agents: Object.freeze([...routing.workflow_agents]),
     notes: Object.freeze([...routing.notes]),
   });
-}
-
-/** The plan's next run, as a `run` decision names it. */
-export function nextRunOf(decision: Extract<Decision, { action: 'run' }>): NextRun {
-  return {
-    agent: decision.agent,
-    kind: decision.kind,
-    note: decision.note,
-    writerQuestion: decision.writerQuestion,
-    remaining: decision.remaining,
-  };
 }
 
 /** A change of a type `apply` does not know: a bug, not data. */

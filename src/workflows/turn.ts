@@ -21,7 +21,8 @@ import { settleHeldText } from './held-text';
 import { installTurnHandlers } from './turn-handlers';
 import { readsToPrefetch, routeOrAnswer } from './turn-routing';
 import { endOf, endOnError, finalizeTurn } from './turn-end';
-import { type NextRun, nextRunOf, TurnRunState } from './turn-state';
+import { TurnRunState } from './turn-state';
+import { type NextRun, nextRunOf } from './turn-changes';
 
 export async function turnWorkflow(input: TurnInput): Promise<TurnOutcome> {
   const st = new TurnRunState(input);

@@ -2,7 +2,7 @@ import { endsWithQuestion, FileStreamProcessor, planUnits, type StreamPiece } fr
 import { decideAfterRun } from '../../src/workflows/decide';
 import { facts, routing, state } from '../helpers/rule-fixtures';
 import { buildPacket, FIXED_HANDOFF_RULES } from '../../src/workflows/packets';
-import { FailureBreaker } from '../../src/workflows/turn-state';
+import { FailureBreaker } from '../../src/workflows/failure-breaker';
 
 describe('decideAfterRun, in order', () => {
   test('explicit handoff wins over everything after it', () => {

@@ -7,7 +7,8 @@ import { createApp } from '../../src/api/app';
 import { createLogger } from '../../src/logger';
 import type { Models } from '../../src/db/models';
 import { authorEdits, authorLines, rememberSeen, VersionConflict, writeVersion } from '../../src/db/file-store';
-import { deleteFile, editFile } from '../../src/activities/tools/file-tools';
+import { editFile } from '../../src/activities/tools/file-tools';
+import { deleteFile } from '../../src/activities/tools/delete-file';
 import { createStartedServer } from '../helpers/app-server';
 import {
   api,

@@ -1,30 +1,27 @@
 /**
- * create_file, edit_file, delete_file, query_files against MongoDB. Each returns a result
- * body for the model plus the file events to stream; none throws for a bad request.
+ * create_file and edit_file against MongoDB (delete_file and query_files: delete-file.ts,
+ * query-files.ts). Each returns a result body for the model plus the file events to stream;
+ * none throws for a bad request.
  */
 import type { ToolArgs } from '../../core/model/tool-schemas';
 import { draft } from '../../core/events';
 import { CompareAndSetExhausted, casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
 import { idFromKey } from '../../db/models';
-import { countWords, truncate } from '../../core/text';
+import { countWords } from '../../core/text';
 import { planUnits } from '../../core/model/file-stream';
 import { isBodyFileType } from '../../core/domain';
 import {
-  type AuthorEdits,
   type FileRecord,
   VersionConflict,
-  authorEdits,
   authorWrittenRanges,
   createFileOnce,
   describeChange,
   findLiveFile,
-  rememberRead,
   seenVersion,
   overlapsRanges,
   writeVersion,
 } from '../../db/file-store';
 import { protectAuthorFiles } from './author-protection';
-import { moveToTrash } from '../../db/trash';
 import { failure, type ToolContext, type ToolExecution } from './types';
 
 /** Files in the folder: from the step's early read when it has one for this call, else counted now. */
@@ -383,154 +380,5 @@ function editResult(
         }),
       ),
     ],
-  };
-}
-
-export async function deleteFile(ctx: ToolContext, args: ToolArgs<'delete_file'>): Promise<ToolExecution> {
-  const { models } = ctx;
-  // A retry after the delete committed finds its own delete, not a missing file.
-  const done = await models.File.find({ projectId: ctx.projectId, deletedByKey: ctx.key }).lean();
-  if (done.length) return deleteResult(ctx, args.id, done as FileRecord[]);
-  const file = await findLiveFile(models, ctx.projectId, args.id);
-  if (!file) return failure('delete_file', 'not_found', `No file with id ${args.id} in this project.`);
-  const targets = [file];
-  if (file.type === 'folder') {
-    const queue = [String(file._id)];
-    while (queue.length) {
-      const children = await models.File.find({
-        projectId: ctx.projectId,
-        parentId: queue.shift(),
-        deletedAt: null,
-      }).lean();
-      if (children.length && !args.recursive)
-        return failure(
-          'delete_file',
-          'folder_not_empty',
-          `"${file.title}" is not empty; pass recursive=true to delete it with its contents.`,
-        );
-      for (const c of children) {
-        targets.push(c as typeof file);
-        queue.push(String(c._id));
-      }
-    }
-  }
-  // Author protection: each author-written file, also inside a folder, must itself be named with "delete" (or approved).
-  const refused = await protectAuthorFiles(ctx, 'delete_file', 'delete', targets);
-  if (refused) return refused;
-  // Into the trash, not gone: the author can undelete it (with its versions) until retention ends.
-  const checked = targets.map((t) => ({ id: String(t._id), versionCount: t.versionCount }));
-  await moveToTrash(models, checked, {
-    batch: idFromKey(`trash:${ctx.key}`),
-    rootId: args.id,
-    now: new Date(),
-    key: ctx.key,
-  });
-  const trashed = (await models.File.find({ projectId: ctx.projectId, deletedByKey: ctx.key }).lean()) as FileRecord[];
-  // A file written after the check above (the author saving meanwhile) stayed where it was.
-  const kept = targets.filter((t) => !trashed.some((x) => String(x._id) === String(t._id)));
-  if (!trashed.length)
-    return failure(
-      'delete_file',
-      'stale_content',
-      `"${file.title}" changed while it was being deleted, so it was kept; read it again before deciding.`,
-      { id: args.id },
-    );
-  const result = deleteResult(ctx, args.id, trashed);
-  if (kept.length)
-    Object.assign(result.body, { kept_changed_meanwhile: kept.map((t) => ({ id: String(t._id), title: t.title })) });
-  return result;
-}
-
-function deleteResult(ctx: ToolContext, id: string, targets: FileRecord[]): ToolExecution {
-  const file = targets.find((t) => String(t._id) === id) ?? targets[0]!;
-  return {
-    body: {
-      ok: true,
-      deleted: targets.map((t) => ({ id: String(t._id), title: t.title })),
-      in_trash: true,
-      note: 'Moved to the trash with its versions: the author can undelete it.',
-    },
-    outcome: { name: 'delete_file', ok: true, fileId: id, fileType: file.type, title: file.title, op: 'deleted' },
-    events: targets.map((t) =>
-      ctx.event(
-        draft('file_updated', {
-          fileId: String(t._id),
-          title: t.title,
-          fileType: t.type,
-          versionId: '',
-          words: 0,
-          operation: 'delete',
-        }),
-      ),
-    ),
-  };
-}
-
-/** `author_edits` as the model reads it: what the author changed since the AI last wrote, to keep. */
-function presentAuthorEdits(e: AuthorEdits): Record<string, unknown> {
-  if (e.sinceVersion === 0)
-    return {
-      since_version: 0,
-      whole_file: true,
-      note: 'The author wrote this whole file: keep their wording unless they ask otherwise.',
-    };
-  return {
-    since_version: e.sinceVersion,
-    version: e.version,
-    diff: e.diff,
-    note: 'The author changed these lines after the last AI version: keep them unless they ask otherwise.',
-  };
-}
-
-const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-export async function queryFiles(ctx: ToolContext, args: ToolArgs<'query_files'>): Promise<ToolExecution> {
-  const { models } = ctx;
-  if (args.id) {
-    const file = await findLiveFile(models, ctx.projectId, args.id);
-    if (!file) return failure('query_files', 'not_found', `No file with id ${args.id} in this project.`);
-    // Counts for edits from the model's next call on, when it has the text in front of it.
-    await rememberRead(models, {
-      turnId: ctx.turnId,
-      fileId: args.id,
-      version: file.versionCount,
-      run: ctx.run,
-      step: ctx.step,
-    });
-    const edits = await authorEdits(models, args.id);
-    return {
-      body: {
-        ok: true,
-        id: args.id,
-        title: file.title,
-        type: file.type,
-        version: file.versionCount,
-        words: file.words,
-        content: file.content,
-        ...(edits ? { author_edits: presentAuthorEdits(edits) } : {}),
-      },
-      outcome: { name: 'query_files', ok: true, fileId: args.id, fileType: file.type, title: file.title, op: 'read' },
-      events: [],
-    };
-  }
-  const filter: Record<string, unknown> = { projectId: ctx.projectId, deletedAt: null };
-  if (args.type) filter.type = args.type;
-  if (args.query) {
-    const rx = new RegExp(escapeRegex(args.query), 'i');
-    filter.$or = [{ title: rx }, { content: rx }];
-  }
-  const files = await models.File.find(filter)
-    .sort({ type: 1, order: 1 })
-    .limit(args.limit ?? 20)
-    .lean();
-  const results = files.map((f) => {
-    const at = args.query ? f.content.toLowerCase().indexOf(args.query.toLowerCase()) : -1;
-    const snippet = at >= 0 ? f.content.slice(Math.max(0, at - 80), at + 160) : truncate(f.content, 200);
-    return { id: String(f._id), title: f.title, type: f.type, words: f.words, snippet };
-  });
-  return {
-    body: { ok: true, results, note: 'Snippets are not full text; read a file with query_files(id).' },
-    outcome: { name: 'query_files', ok: true, op: 'searched' },
-    events: [],
   };
 }

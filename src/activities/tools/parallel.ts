@@ -19,7 +19,7 @@ import type { ToolInput, ToolOutcome } from '../../core/turn/turn-types';
 import type { WorkAgent } from '../../core/plans';
 import type { ActivityDeps } from '../deps';
 import { publisherFor } from '../stream/publish';
-import { queryFiles } from './file-tools';
+import { queryFiles } from './query-files';
 import { loadSkill, readSkillResource } from './skill-tools';
 import { toolContextFor } from './tool-context';
 import { failure, invalidArguments, type ToolContext, type ToolExecution } from './types';

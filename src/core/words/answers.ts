@@ -12,7 +12,7 @@ import { findUnitRefs } from './numerals';
 import { straightQuotes } from '../text';
 import { NEGATIVE_EMOJI, thumbsAs, isConfirmation, isUnclearAnswer, type ProposedStep } from './proposals';
 import type { WorkAgent } from '../plans';
-import { STEP_VERBS } from './order-words';
+import { STEP_VERBS } from './step-verbs';
 import { TRAILING_OFF } from './utterance';
 
 /** What a message (or a previous route) is about. */

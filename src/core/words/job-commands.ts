@@ -7,7 +7,8 @@
 import { chapterRange, jobStatusWord, jobWords } from '../author-words';
 import { findUnitRefs } from './numerals';
 import { orderStands } from './order-checks';
-import { JOB_RESTATED, VOIDS } from './order-words';
+import { VOIDS } from './order-words';
+import { JOB_RESTATED } from './job-words';
 import { bareJobVerbOf, bareResumeOf, jobOrderOf, mentionsJobControl, namesJob, type JobAction } from './orders';
 import { withSpacedClauses, type MessageReading, type ReadSentence } from './reading';
 import { isConfirmation } from './proposals';

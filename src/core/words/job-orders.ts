@@ -4,6 +4,7 @@
  * by name or id, closing words — or a bare verb right after a clause about the job. Pure module.
  */
 import * as W from './order-words';
+import * as J from './job-words';
 import { OBJECT_ID_ANY_CASE } from '../ids';
 import type { ReadClause } from './reading';
 import { Cursor, norm, oneTypo, tokensOf } from './order-tokens';
@@ -15,9 +16,9 @@ export interface JobOrder {
 }
 
 const JOB_VERBS: { action: JobAction; words: readonly string[] }[] = [
-  { action: 'pause', words: [...W.PAUSE_EN, ...W.PAUSE_ZH] },
-  { action: 'resume', words: [...W.RESUME_EN, ...W.RESUME_ZH] },
-  { action: 'cancel', words: [...W.CANCEL_EN, ...W.CANCEL_ZH] },
+  { action: 'pause', words: [...J.PAUSE_EN, ...J.PAUSE_ZH] },
+  { action: 'resume', words: [...J.RESUME_EN, ...J.RESUME_ZH] },
+  { action: 'cancel', words: [...J.CANCEL_EN, ...J.CANCEL_ZH] },
 ];
 
 function eatJobVerb(c: Cursor): JobAction | null {
@@ -27,7 +28,7 @@ function eatJobVerb(c: Cursor): JobAction | null {
 
 /** The job, by name or by its id (24 hex). */
 function eatJobNoun(c: Cursor): boolean {
-  if (c.eat(W.JOB_NOUN_EN) ?? c.eat(W.JOB_NOUN_ZH) ?? eatDescribedJob(c)) {
+  if (c.eat(J.JOB_NOUN_EN) ?? c.eat(J.JOB_NOUN_ZH) ?? eatDescribedJob(c)) {
     // A job id is 24 hex digits, which the tokeniser cuts into numbers and letters: read them back together.
     let hex = '';
     let j = c.i;
@@ -49,7 +50,7 @@ function eatJobNoun(c: Cursor): boolean {
  */
 function eatDescribedJob(c: Cursor): string | null {
   const mark = c.i;
-  for (const list of [W.JOB_DESCRIBED_EN, W.JOB_DESCRIBED_ZH]) {
+  for (const list of [J.JOB_DESCRIBED_EN, J.JOB_DESCRIBED_ZH]) {
     c.i = mark;
     c.eat(list.det);
     let described = 0;
@@ -69,28 +70,28 @@ export function jobOrderOf(clause: ReadClause): JobOrder | null {
   const toks = tokensOf(clause, []);
   const verbFirst = (): JobAction | null => {
     const c = new Cursor(toks);
-    c.skip(W.LEAD_EN, W.LEAD_ZH, W.JOB_LEAD_EN);
+    c.skip(W.LEAD_EN, W.LEAD_ZH, J.JOB_LEAD_EN);
     if (c.eat(['put'])) {
       if (!eatJobNoun(c) || !c.eat(['on hold'])) return null;
-      c.skip(W.JOB_CLOSE);
+      c.skip(J.JOB_CLOSE);
       return c.done ? 'pause' : null;
     }
     const action = eatJobVerb(c);
     if (!action) return null;
     c.skip(W.ADVERB_ZH, ['掉', '一下', '下']);
     if (!eatJobNoun(c)) return null;
-    c.skip(W.JOB_CLOSE, W.JOB_RESTATED[action]);
+    c.skip(J.JOB_CLOSE, J.JOB_RESTATED[action]);
     return c.done ? action : null;
   };
   const nounFirst = (): JobAction | null => {
     const c = new Cursor(toks);
-    c.skip(W.LEAD_EN, W.LEAD_ZH, W.JOB_LEAD_EN);
+    c.skip(W.LEAD_EN, W.LEAD_ZH, J.JOB_LEAD_EN);
     c.eat(['把', '将']);
     if (!eatJobNoun(c)) return null;
     c.skip(W.ADVERB_ZH);
     const action = eatJobVerb(c);
     if (!action) return null;
-    c.skip(W.JOB_CLOSE, W.JOB_RESTATED[action]);
+    c.skip(J.JOB_CLOSE, J.JOB_RESTATED[action]);
     return c.done ? action : null;
   };
   const action = verbFirst() ?? nounFirst();
@@ -103,7 +104,7 @@ export function bareJobVerbOf(clause: ReadClause): JobAction | null {
   c.skip(W.LEAD_EN, W.LEAD_ZH);
   const action = eatJobVerb(c);
   if (!action) return null;
-  c.skip(W.JOB_CLOSE, ['掉', 'it', 'that']);
+  c.skip(J.JOB_CLOSE, ['掉', 'it', 'that']);
   return c.done ? action : null;
 }
 
@@ -116,14 +117,14 @@ export function bareResumeOf(clause: ReadClause): boolean {
   const c = new Cursor(tokensOf(clause, []));
   c.skip(W.LEAD_EN);
   if (!c.eat(['resume', 'unpause'])) return false;
-  c.skip(W.JOB_CLOSE, ['it', 'writing', 'the writing', 'generating']);
+  c.skip(J.JOB_CLOSE, ['it', 'writing', 'the writing', 'generating']);
   return c.done;
 }
 
 /** Whether a clause names the job ("任务不要了", "the job is wrong"). */
 export function namesJob(clause: ReadClause): boolean {
   const keys = tokensOf(clause, []).map((t) => t.key);
-  return [...W.JOB_NOUN_EN, ...W.JOB_NOUN_ZH].some(
+  return [...J.JOB_NOUN_EN, ...J.JOB_NOUN_ZH].some(
     (n) => keys.includes(norm(n)) || keys.join(' ').includes(n.toLowerCase()),
   );
 }
@@ -132,7 +133,7 @@ export function namesJob(clause: ReadClause): boolean {
 export function mentionsJobControl(clause: ReadClause): JobAction | 'stop' | null {
   const keys = tokensOf(clause, []).map((t) => t.key);
   const joined = keys.join(' ');
-  const hasNoun = [...W.JOB_NOUN_EN, ...W.JOB_NOUN_ZH].some(
+  const hasNoun = [...J.JOB_NOUN_EN, ...J.JOB_NOUN_ZH].some(
     (n) => keys.includes(norm(n)) || joined.includes(n.toLowerCase()),
   );
   if (!hasNoun) return null;

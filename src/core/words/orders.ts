@@ -11,6 +11,7 @@
  */
 import type { ReadClause } from './reading';
 import * as W from './order-words';
+import { STEP_VERBS } from './step-verbs';
 import { isHedgedClause } from './utterance';
 import { Cursor, tokensOf } from './order-tokens';
 import { eatException, eatTargets, type Target } from './order-targets';
@@ -355,17 +356,17 @@ export function openingTargets(clause: ReadClause, titles: readonly string[] = [
   return targets;
 }
 
-export type StepAction = keyof typeof W.STEP_VERBS;
+export type StepAction = keyof typeof STEP_VERBS;
 
 /**
  * A plain order for a step an agent offered ("write it", "写吧", "go ahead and revise chapter 1",
  * "改第二章吧"): LEAD* VERB [TARGETS] CLOSE*, every word accounted for. Null otherwise.
  */
 export function stepOrderOf(clause: ReadClause): { action: StepAction; targets: Target[] } | null {
-  for (const action of Object.keys(W.STEP_VERBS) as StepAction[]) {
+  for (const action of Object.keys(STEP_VERBS) as StepAction[]) {
     const c = new Cursor(tokensOf(clause, []));
     c.skip(W.LEAD_EN, W.LEAD_ZH);
-    if (!c.eat(W.STEP_VERBS[action])) continue;
+    if (!c.eat(STEP_VERBS[action])) continue;
     c.skip(W.PARTICLE_ZH, ['on', 'with', 'up']);
     const targets = eatTargets(c, []) ?? [];
     c.skip(W.CLOSE_EN, W.CLOSE_ZH, W.PARTICLE_ZH, ['next', 'then', 'now', 'please', 'go ahead', 'all']);
