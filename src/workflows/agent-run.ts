@@ -135,6 +135,7 @@ function llmStepInput(r: AgentRun, start: StepStart, i: number): LlmStepInput {
   const routing = st.routing!;
   return {
     turnId: st.input.turnId,
+    projectId: st.input.projectId,
     run: r.run,
     step: start.step,
     agent: req.agent,
@@ -206,6 +207,7 @@ async function runTool(r: AgentRun, step: number, call: ToolCallRef): Promise<To
   if (st.interruptRequested) throw new Interrupted();
   const toolInput = {
     turnId: st.input.turnId,
+    projectId: st.input.projectId,
     run: r.run,
     step,
     agent: req.agent,

@@ -28,6 +28,7 @@ import {
 import { notFound } from '../failures';
 import { stepsUpTo } from '../turn/turn-reads';
 import { buildTail, type Tail } from './prompt-tail';
+import { quiet } from '../../core/quiet';
 import type { WorkerCaches } from '../worker-caches';
 import type { ToolTurn } from '../tools/tool-context';
 
@@ -155,13 +156,16 @@ async function readStepInputs(models: Models, caches: WorkerCaches, input: LlmSt
   // board may change mid-turn) and the heads of the files shown whole. Once this worker holds
   // the context (every step after the first), the four reads go out together: one round trip.
   const stepContext = ensureTurnContext(models, caches, settings, input.turnId, input.scope.scope, input.language);
+  const readProject = (projectId: string) =>
+    models.Project.findById(projectId).select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 }).lean();
+  // The turn names its project (since LlmStepInput.projectId): the first step, which builds the
+  // context, reads the project beside it instead of after it.
+  const early = input.projectId ? quiet(readProject(input.projectId).exec()) : null;
   const [{ context: ctx, store: storeContext }, steps, project, changed] = await Promise.all([
     stepContext,
     stepsUpTo(models, input.turnId, input.step - 1),
     stepContext.then(({ context }) =>
-      models.Project.findById(context.projectId)
-        .select({ title: 1, type: 1, summary: 1, style: 1, notes: 1, tasks: 1 })
-        .lean(),
+      early && context.projectId === input.projectId ? early : readProject(context.projectId),
     ),
     stepContext.then(({ context }) => changedSinceShown(models, context)),
   ]);

@@ -179,6 +179,7 @@ async function expandPacket(deps: ActivityDeps, input: LlmStepInput): Promise<st
   const content = await reviewContent(deps.models, input.turnId, deps.config.REVIEW_EVIDENCE_MAX_CHARS, {
     budgetMs: deps.config.FACT_CHECK_BUDGET_MS,
     ...(input.language ? { language: input.language } : {}),
+    ...(input.projectId ? { projectId: input.projectId } : {}),
   });
   return input.packet.replace(REVIEW_CONTENT_MARKER, () => `${REVIEW_CONTENT_MARKER}\n${content}`);
 }

@@ -11,11 +11,12 @@
  * time budget (FACT_CHECK_BUDGET_MS) so a large book does not hold the reviewer up.
  */
 import type { Models } from '../../db/models';
-import { BODY_FILE_TYPES, isBodyFileType } from '../../core/domain';
+import { BODY_FILE_TYPES } from '../../core/domain';
 import { countWords, detectLanguage } from '../../core/text';
 import { checkFacts, quotesEarlierText, type FactText } from '../../core/book/fact-check';
 import { factCheckLines } from '../../core/book/fact-check-lines';
 import { LATE, readBudget } from '../read-budget';
+import { quiet } from '../../core/quiet';
 
 /** The fact check's time, its reads and its matching together: past it the packet says the check was cut short. */
 export const FACT_CHECK_BUDGET_MS = 500;
@@ -92,66 +93,84 @@ export function renderReviewContent(files: ReviewFile[], budgetChars: number): s
 
 /** Loads this turn's body files, in the order the turn first wrote them. */
 export async function loadReviewFiles(models: Models, turnId: string): Promise<ReviewFile[]> {
-  return (await readReviewFiles(models, turnId)).files;
+  const versions = await turnVersions(models, turnId);
+  return versions.length ? filesWritten(models, versions) : [];
 }
 
-/** This turn's body files, and the project they are in (null when there are none). */
-async function readReviewFiles(
-  models: Models,
-  turnId: string,
-): Promise<{ projectId: string | null; files: ReviewFile[] }> {
-  const versions = await models.FileVersion.find({ turnId, author: 'ai' })
-    .select({ fileId: 1, version: 1 })
+type TurnVersion = { fileId: string; projectId: string; version: number };
+
+/** The versions the AI wrote in this turn, oldest first: which files, in which project. */
+function turnVersions(models: Models, turnId: string): Promise<TurnVersion[]> {
+  return models.FileVersion.find({ turnId, author: 'ai' })
+    .select({ fileId: 1, projectId: 1, version: 1 })
     .sort({ createdAt: 1, version: 1 })
-    .lean();
+    .lean()
+    .exec();
+}
+
+/** The live body files among `versions`, each with its text before the turn's first write. */
+async function filesWritten(models: Models, versions: TurnVersion[]): Promise<ReviewFile[]> {
   const first = new Map<string, number>();
   for (const v of versions)
     if (!first.has(v.fileId) || first.get(v.fileId)! > v.version) first.set(v.fileId, v.version);
-  if (!first.size) return { projectId: null, files: [] };
   const files = await models.File.find({
     _id: { $in: [...first.keys()] },
     deletedAt: null,
     type: { $in: [...BODY_FILE_TYPES] },
   }).lean();
   const byId = new Map(files.map((f) => [String(f._id), f]));
-  const out: ReviewFile[] = [];
-  for (const [fileId, version] of first) {
-    const f = byId.get(fileId);
-    if (!f) continue;
-    // The text before the AI's first write in this turn: the version just below it.
-    const prior =
+  // The text before the AI's first write in this turn: the version just below it (read together).
+  const written = [...first].filter(([fileId]) => byId.has(fileId));
+  const priors = await Promise.all(
+    written.map(([fileId, version]) =>
       version > 1
-        ? await models.FileVersion.findOne({ fileId, version: version - 1 })
+        ? models.FileVersion.findOne({ fileId, version: version - 1 })
             .select({ content: 1 })
             .lean()
-        : null;
-    out.push({ fileId, title: f.title, type: f.type, content: f.content, before: prior?.content ?? '' });
-  }
-  return { projectId: files[0]?.projectId ?? null, files: out };
+        : null,
+    ),
+  );
+  return written.map(([fileId], i) => {
+    const f = byId.get(fileId)!;
+    return { fileId, title: f.title, type: f.type, content: f.content, before: priors[i]?.content ?? '' };
+  });
+}
+
+type ProjectText = { _id: unknown; title: string; type: string; content: string };
+
+/** The project's live files of `types`, with their text. */
+function projectFiles(models: Models, projectId: string, types: readonly string[]): Promise<ProjectText[]> {
+  return models.File.find({ projectId, deletedAt: null, type: { $in: [...types] } })
+    .select({ title: 1, type: 1, content: 1 })
+    .lean()
+    .exec();
 }
 
 /**
  * The project's cards and, when `withBody`, its other body files: what the fact check compares
- * this turn's text with. The body files are most of a book: read only for a quotation.
+ * this turn's text with. The cards were read beside this turn's files; the body files are most
+ * of a book: read only for a quotation.
  */
-async function projectTexts(models: Models, projectId: string, exclude: Set<string>, withBody: boolean) {
-  const docs = await models.File.find({
-    projectId,
-    deletedAt: null,
-    type: { $in: withBody ? [...BODY_FILE_TYPES, ...CARD_TYPES] : CARD_TYPES },
-  })
-    .select({ title: 1, type: 1, content: 1 })
-    .lean();
-  const others = docs.filter((d) => !exclude.has(String(d._id)));
-  return {
-    body: others.filter((d) => isBodyFileType(d.type)),
-    cards: others.filter((d) => !isBodyFileType(d.type)),
-  };
+async function projectTexts(
+  models: Models,
+  projectId: string,
+  cardsRead: Promise<ProjectText[]>,
+  exclude: Set<string>,
+  withBody: boolean,
+) {
+  const [cards, body] = await Promise.all([
+    cardsRead,
+    withBody ? projectFiles(models, projectId, BODY_FILE_TYPES) : [],
+  ]);
+  const others = (docs: ProjectText[]) => docs.filter((d) => !exclude.has(String(d._id)));
+  return { body: others(body), cards: others(cards) };
 }
 
 export interface FactCheckOptions {
   /** The session's language for the lines (absent: the language of the text under review). */
   language?: 'zh' | 'en';
+  /** The turn's project, when the caller knows it: the cards are read beside this turn's versions. */
+  projectId?: string;
   /** The check's time (absent: FACT_CHECK_BUDGET_MS). */
   budgetMs?: number;
 }
@@ -161,7 +180,13 @@ export interface FactCheckOptions {
  * what this turn changed is checked (the rest of an older file is earlier text, as are the
  * project's other body files).
  */
-async function factCheck(models: Models, projectId: string, files: ReviewFile[], opts: FactCheckOptions) {
+async function factCheck(
+  models: Models,
+  projectId: string,
+  cardsRead: Promise<ProjectText[]>,
+  files: ReviewFile[],
+  opts: FactCheckOptions,
+) {
   const budgetMs = opts.budgetMs ?? FACT_CHECK_BUDGET_MS;
   const language = opts.language ?? detectLanguage(files.map((f) => f.content.slice(0, 2000)).join('\n'));
   const budget = readBudget(budgetMs);
@@ -171,7 +196,7 @@ async function factCheck(models: Models, projectId: string, files: ReviewFile[],
     return { title: f.title, content: f.content.slice(start, end) };
   });
   const exclude = new Set(files.map((f) => f.fileId));
-  const project = await budget.take(projectTexts(models, projectId, exclude, quotesEarlierText(drafts)));
+  const project = await budget.take(projectTexts(models, projectId, cardsRead, exclude, quotesEarlierText(drafts)));
   budget.close();
   if (project === LATE) return factCheckLines(null, language, budgetMs);
   const before = files.filter((f) => f.before.trim()).map((f) => ({ title: f.title, content: f.before }));
@@ -187,9 +212,17 @@ export async function reviewContent(
   budgetChars: number,
   opts: FactCheckOptions = {},
 ): Promise<string> {
-  const { projectId, files } = await readReviewFiles(models, turnId);
+  // The fact check's cards need only the project: read beside this turn's versions when the
+  // caller names it, else beside its files; either way not after them, one round trip less before
+  // the reviewer's request. Quiet: a turn that wrote no body text never awaits it.
+  const early = opts.projectId ? quiet(projectFiles(models, opts.projectId, CARD_TYPES)) : null;
+  const versions = await turnVersions(models, turnId);
+  if (!versions.length) return renderReviewContent([], budgetChars);
+  const projectId = versions[0]!.projectId;
+  const cardsRead = early && projectId === opts.projectId ? early : quiet(projectFiles(models, projectId, CARD_TYPES));
+  const files = await filesWritten(models, versions);
   const content = renderReviewContent(files, budgetChars);
-  if (!projectId || !files.length) return content;
-  const lines = await factCheck(models, projectId, files, opts);
+  if (!files.length) return content;
+  const lines = await factCheck(models, projectId, cardsRead, files, opts);
   return lines.length ? `${content}\n\n${lines.join('\n')}` : content;
 }

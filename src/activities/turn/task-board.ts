@@ -4,7 +4,8 @@
  * Called from finalizeTurn; idempotent, so a retried finalize computes and writes the same board.
  */
 import { casLost, casWritten, compareAndSet } from '../../db/compare-and-set';
-import { readProjectState, writeProjectState } from '../../db/project-state';
+import { type ProjectState, readProjectState, writeProjectState } from '../../db/project-state';
+import type { Revision } from '../../db/revision-claims';
 import type { Models } from '../../db/models';
 import { BODY_FILE_TYPES, isBodyFileType } from '../../core/domain';
 import { finalizeBoard, titleUnits } from '../../core/book/task-board-rules';
@@ -25,16 +26,19 @@ export async function liveBodyUnits(models: Models, projectId: string): Promise<
 /**
  * Closes in-progress tasks from the files this turn wrote. Job chapter turns are left
  * alone (the job keeps its own task); a turn that wrote nothing changes nothing. The turn
- * is finalize's own read of it.
+ * is finalize's own read of it. `boardRead` is the project's state when the caller started
+ * reading it already (finalize, beside its other reads); any read will do, as the write is a
+ * compare-and-set that reads again when the board moved since.
  */
 export async function finalizeTaskBoard(
   models: Models,
   turn: { turnId: string; projectId: string; jobId?: string | null },
+  boardRead?: Promise<Revision<ProjectState> | null>,
 ): Promise<void> {
   if (turn.jobId) return;
   const { turnId } = turn;
   // Most turns have no task in progress: nothing to close, and no need to look through versions.
-  let first = await readProjectState(models, turn.projectId);
+  let first = await (boardRead ?? readProjectState(models, turn.projectId));
   if (!first || !first.value.tasks.some((t) => t.status === 'in_progress')) return;
   const fileIds = [
     ...new Set(

@@ -19,6 +19,7 @@ import { feedItems, toSessionFeed } from '../stream/session-feed';
 import { reserveMessageSeqs } from '../../db/turn-records';
 import { executionsOf, stepsUpTo, usageOf } from './turn-reads';
 import { finalizeTaskBoard } from './task-board';
+import { readProjectState } from '../../db/project-state';
 import { quiet } from '../../core/quiet';
 import { readTurnStream, storeTurnView, type TurnStream, viewAtEnd } from './turn-view-record';
 import {
@@ -34,10 +35,8 @@ import {
 /** The turn's end on record: messages, routing, usage, rollback, lock, terminal events (run twice, it writes the same documents once). */
 export async function finalizeTurn(deps: ActivityDeps, input: FinalizeInput): Promise<FinalizeResult> {
   const { models } = deps;
-  const { lockRead, streamRead, turn, steps, records, unwritten, saved, keptAside, executions } = await readTurnEnd(
-    deps,
-    input,
-  );
+  const { lockRead, streamRead, boardRead, turn, steps, records, unwritten, saved, keptAside, executions } =
+    await readTurnEnd(deps, input);
   const savedKeys = new Set(saved.map((m) => m.key));
   const outcomeOf = (key: string): ToolOutcome | undefined =>
     (executions.find((e) => e.key === key)?.result as { outcome?: ToolOutcome } | undefined)?.outcome;
@@ -67,7 +66,7 @@ export async function finalizeTurn(deps: ActivityDeps, input: FinalizeInput): Pr
       pending,
       firstSeq,
     ),
-    finalizeTaskBoard(models, { turnId: input.turnId, projectId: turn.projectId, jobId: turn.jobId }),
+    finalizeTaskBoard(models, { turnId: input.turnId, projectId: turn.projectId, jobId: turn.jobId }, boardRead),
     updateTurnRecord(deps, input, turn, touched, usage),
   ]);
   // Empty files nobody wrote into are not work: roll them back (read-only turns, interrupts, dead ends).
@@ -92,9 +91,16 @@ async function readTurnEnd(deps: ActivityDeps, input: FinalizeInput) {
   const lockRead = quiet(models.SessionLock.findById(input.sessionId).lean().exec());
   // The turn's stream so far, for its record (turn-view-record.ts): read beside the rest.
   const streamRead = quiet(readTurnStream(deps.redis, streamKeyFor(deps, 'turn', input.turnId)));
+  const turnRead = models.Turn.findById(input.turnId).lean().exec();
+  const stepsRead = stepsUpTo(models, input.turnId, input.lastStep, { withoutAnswers: true });
+  // Each read that waits on one of these goes out as soon as that one is in, not after the
+  // batch: the tool executions of the steps, and the task board's project state (most turns
+  // have no task in progress, and that one read is all the board costs them).
+  const executionsRead = quiet(stepsRead.then((steps) => executionsOf(models, input.turnId, steps)));
+  const boardRead = quiet(turnRead.then((t) => (t && !t.jobId ? readProjectState(models, t.projectId) : null)));
   const [turn, steps, records, { unwritten, keptAside }, saved] = await Promise.all([
-    models.Turn.findById(input.turnId).lean(),
-    stepsUpTo(models, input.turnId, input.lastStep, { withoutAnswers: true }),
+    turnRead,
+    stepsRead,
     usageOf(models, input.turnId, input.lastStep),
     filesOfTurn(models, input.turnId),
     // Messages an earlier attempt already wrote, by the _id each run's message gets (a
@@ -106,8 +112,8 @@ async function readTurnEnd(deps: ActivityDeps, input: FinalizeInput) {
       : [],
   ]);
   if (!turn) throw notFound('Turn', input.turnId);
-  const executions = await executionsOf(models, input.turnId, steps);
-  return { lockRead, streamRead, turn, steps, records, unwritten, saved, keptAside, executions };
+  const executions = await executionsRead;
+  return { lockRead, streamRead, boardRead, turn, steps, records, unwritten, saved, keptAside, executions };
 }
 
 /**

@@ -117,6 +117,8 @@ export interface ScopeInput {
 
 export interface LlmStepInput {
   turnId: string;
+  /** The turn's project: the step's project read goes out beside its context read (absent in older histories: after it). */
+  projectId?: string;
   run: number;
   step: number;
   agent: WorkAgent;
