@@ -33,7 +33,7 @@ export interface WorkerCaches {
   stableTokenCounts: Map<string, number>;
   /** Measurements of long texts, keyed by the text itself (context/tokens.ts `measureShared`). */
   measuredTexts: LRUCache<string, Measured>;
-  /** Turn contexts this worker built and stored, or read back (context/assembler.ts `ensureTurnContext`). */
+  /** Turn contexts this worker built and stored, or read back (context/turn-context.ts `ensureTurnContext`). */
   turnContexts: LRUCache<string, TurnContextDoc>;
 }
 

@@ -7,7 +7,7 @@ import { authenticate } from './auth';
 import type { AppDeps } from './context';
 import { errorMiddleware, NotFoundError } from './errors';
 import { metricsRoute } from './metrics';
-import { routeSpecs } from './openapi';
+import { routeSpecs } from './route-specs';
 import { enforceRouteContracts } from './route-contract';
 import { filesRouter } from './routes/files';
 import { healthRouter } from './routes/health';

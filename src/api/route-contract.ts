@@ -14,7 +14,7 @@ import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { objectIdSchema } from '../core/domain';
 import { BadRequestError } from './errors';
-import type { RouteSpec } from './openapi';
+import type { RouteSpec } from './route-specs';
 import { parseBody, parseQuery } from './validation';
 
 const noQuery = z.object({}).strict();

@@ -4,7 +4,7 @@
  */
 import type { Express } from 'express';
 import { createApp } from '../../src/api/app';
-import { toOpenApiPath } from '../../src/api/openapi';
+import { toOpenApiPath } from '../../src/api/route-specs';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { createStartedServer } from '../helpers/app-server';

@@ -4,7 +4,8 @@
  * anew, and a failed early read never fails the step.
  */
 import MiniSearch from 'minisearch';
-import { assembleTurnContext, ensureTurnContext } from '../../src/activities/context/assembler';
+import { assembleTurnContext } from '../../src/activities/context/assembler';
+import { ensureTurnContext } from '../../src/activities/context/turn-context';
 import { holdsTurnSources, loadedFiles, prefetchTurnSources, turnSources } from '../../src/activities/context/prefetch';
 import { rankChunks, retrievableFiles } from '../../src/activities/context/retrieval';
 import { readSessionMessages } from '../../src/activities/turn/session-messages';

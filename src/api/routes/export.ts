@@ -8,7 +8,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../context';
-import { documentRoute, toOpenApiPath } from '../openapi';
+import { documentRoute, toOpenApiPath } from '../route-specs';
 import { userOf } from '../auth';
 import { ConflictError } from '../errors';
 import { ownedProject } from '../ownership';

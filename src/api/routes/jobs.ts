@@ -9,7 +9,7 @@ import { Router, type Request, type RequestHandler } from 'express';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { z } from 'zod';
 import type { AppDeps } from '../context';
-import { documentRoute, type RouteSpec, toOpenApiPath } from '../openapi';
+import { documentRoute, type RouteSpec, toOpenApiPath } from '../route-specs';
 import { issueStreamToken, streamReader, streamTokenSettings, userOf } from '../auth';
 import { BadRequestError, ConflictError } from '../errors';
 import { ownedJob, ownedProject, ownedSession } from '../ownership';

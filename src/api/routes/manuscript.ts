@@ -9,7 +9,7 @@ import type { AppDeps } from '../context';
 import { userOf } from '../auth';
 import { loadBoard, moveChapter, renumberChapters } from '../board';
 import { sendJson } from '../json-response';
-import { documentRoute, type RouteSpec, toOpenApiPath } from '../openapi';
+import { documentRoute, type RouteSpec, toOpenApiPath } from '../route-specs';
 import { ownedFile, ownedProject } from '../ownership';
 import { presentFileSummary } from '../present';
 import { moveChapterBody, patchFileBody, searchQuery } from '../schemas';

@@ -11,7 +11,7 @@ import type { AppDeps } from '../context';
 import { userOf } from '../auth';
 import { ConflictError, NotFoundError } from '../errors';
 import { ACTIVE_JOB_STATUSES } from '../job-starter';
-import { documentRoute, type RouteSpec, toOpenApiPath } from '../openapi';
+import { documentRoute, type RouteSpec, toOpenApiPath } from '../route-specs';
 import { ownedProject } from '../ownership';
 import { presentProject } from '../present';
 import { createProjectBody, projectListQuery, updateProjectBody } from '../schemas';

@@ -7,7 +7,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { AppDeps } from '../context';
-import { documentRoute, type RouteSpec, toOpenApiPath } from '../openapi';
+import { documentRoute, type RouteSpec, toOpenApiPath } from '../route-specs';
 import { issueStreamToken, streamReader, streamTokenSettings, userOf } from '../auth';
 import { ownedSession } from '../ownership';
 import { presentTurn } from '../present';

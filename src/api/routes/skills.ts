@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../context';
 import { userOf } from '../auth';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
-import { documentRoute, type RouteSpec, toOpenApiPath } from '../openapi';
+import { documentRoute, type RouteSpec, toOpenApiPath } from '../route-specs';
 import { parseBody, parseId, parseQuery } from '../validation';
 import { isDuplicateKey, type Models, type SkillDoc } from '../../db/models';
 import { objectIdSchema } from '../../core/domain';
