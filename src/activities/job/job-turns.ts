@@ -32,7 +32,7 @@ import { quiet } from '../../core/quiet';
 import { loadJob } from './jobs';
 
 const turnKey = (i: OpenJobTurnInput): string => `job:${i.jobId}:${i.kind}:${i.chapter}:a${i.attempt}:r${i.round}`;
-export const jobTurnId = (i: OpenJobTurnInput): string => idFromKey(turnKey(i));
+const jobTurnId = (i: OpenJobTurnInput): string => idFromKey(turnKey(i));
 
 /** The author message of a job's turn. Its reads (outline, chapter files, project summary) start at once, beside the job's. */
 async function buildMessage(

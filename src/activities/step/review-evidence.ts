@@ -91,12 +91,6 @@ export function renderReviewContent(files: ReviewFile[], budgetChars: number): s
   return parts.join('\n');
 }
 
-/** Loads this turn's body files, in the order the turn first wrote them. */
-export async function loadReviewFiles(models: Models, turnId: string): Promise<ReviewFile[]> {
-  const versions = await turnVersions(models, turnId);
-  return versions.length ? filesWritten(models, versions) : [];
-}
-
 type TurnVersion = { fileId: string; projectId: string; version: number };
 
 /** The versions the AI wrote in this turn, oldest first: which files, in which project. */
@@ -108,7 +102,7 @@ function turnVersions(models: Models, turnId: string): Promise<TurnVersion[]> {
     .exec();
 }
 
-/** The live body files among `versions`, each with its text before the turn's first write. */
+/** The live body files among `versions`, in the order the turn first wrote them, each with its text before that write. */
 async function filesWritten(models: Models, versions: TurnVersion[]): Promise<ReviewFile[]> {
   const first = new Map<string, number>();
   for (const v of versions)

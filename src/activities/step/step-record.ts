@@ -38,7 +38,8 @@ function cardArguments(raw: string): Record<string, unknown> {
   return out;
 }
 
-export function toolSummary(name: string, raw: string): string {
+/** A tool call in one line, for Temporal UI and logs: "create_file 第3章". */
+function toolSummary(name: string, raw: string): string {
   try {
     const a = JSON.parse(raw || '{}') as Record<string, unknown>;
     const target = a.title ?? a.agent ?? a.query ?? a.id ?? a.operation ?? '';
